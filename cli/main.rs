@@ -1,1 +1,38 @@
-fn main() {}
+//! `sobre`: the command line of sobre. Thin: parses arguments, calls the libraries, renders.
+//! Errors become one line and an exit code in one place ([`error::report`]).
+
+mod board;
+mod commands;
+mod error;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// sobre: peer-to-peer correspondence chess and adjourned games.
+#[derive(Parser)]
+#[command(name = "sobre", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Perft(commands::perft::Args),
+    Position(commands::position::Args),
+    #[command(subcommand)]
+    Pgn(commands::pgn::PgnCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Position(args) => commands::position::run(args),
+        Command::Pgn(cmd) => commands::pgn::run(cmd),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => error::report(&e),
+    }
+}

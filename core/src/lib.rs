@@ -8,13 +8,22 @@
 //! - [`Position`]: a legal position (standard or Chess960, FIDE Appendix F), legal move
 //!   generation, make-move, check/mate/stalemate, insufficient material (9.6, 6.9), perft.
 //! - [`fen`]: FEN, X-FEN and Shredder-FEN in and out.
+//! - [`rules`]: a game's history, automatic endings (mate, stalemate, dead position,
+//!   fivefold, 75 moves), draw claims (9.2, 9.3) and flag falls (6.9).
 #![forbid(unsafe_code)]
 
 mod attacks;
 pub mod bitboard;
 pub mod fen;
+pub mod iccf;
+pub mod notation;
+pub mod pgn;
 pub mod position;
+pub mod replay;
+pub mod rules;
+pub mod san;
 pub mod types;
+pub mod uci;
 mod zobrist;
 
 pub use attacks::{
@@ -22,5 +31,10 @@ pub use attacks::{
     rook_attacks,
 };
 pub use bitboard::Bitboard;
+pub use iccf::Iccf;
+pub use notation::{MoveError, MoveErrorKind, Notation, format_line, format_move, parse_move};
 pub use position::{CastlingMode, IllegalMove, MoveList, Position, PositionError, Setup};
+pub use rules::{ClaimError, ClaimKind, Game, Outcome, Termination};
+pub use san::{CastlingSide, Lang, San, SanError, SanPlus};
 pub use types::{Color, Move, MoveKind, Piece, Role, Square};
+pub use uci::Uci;

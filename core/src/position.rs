@@ -98,6 +98,64 @@ pub(crate) enum GenKind {
     EnPassant,
     /// `to` is the castling rook.
     Castle,
+    /// Pawn moves in bulk: each destination's origin is `to - offset` (`from` is unused).
+    Pawns(i8),
+    /// As `Pawns`, each destination being four promotions.
+    PawnPromotions(i8),
+}
+
+impl PieceMoves {
+    /// Number of moves in the batch.
+    #[inline]
+    fn count(self) -> u64 {
+        match self.kind {
+            GenKind::Promotions | GenKind::PawnPromotions(_) => 4 * u64::from(self.to.count()),
+            _ => u64::from(self.to.count()),
+        }
+    }
+
+    /// Calls `f` with every move of the batch.
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(Move)) {
+        match self.kind {
+            GenKind::Normal => {
+                for to in self.to {
+                    f(Move::new(self.from, to, MoveKind::Normal));
+                }
+            }
+            GenKind::Promotions => {
+                for to in self.to {
+                    for r in Role::PROMOTIONS {
+                        f(Move::new(self.from, to, MoveKind::Promotion(r)));
+                    }
+                }
+            }
+            GenKind::EnPassant => {
+                for to in self.to {
+                    f(Move::new(self.from, to, MoveKind::EnPassant));
+                }
+            }
+            GenKind::Castle => {
+                for to in self.to {
+                    f(Move::new(self.from, to, MoveKind::Castle));
+                }
+            }
+            GenKind::Pawns(offset) => {
+                for to in self.to {
+                    let from = Square::new((to.index() as i8 - offset) as u8);
+                    f(Move::new(from, to, MoveKind::Normal));
+                }
+            }
+            GenKind::PawnPromotions(offset) => {
+                for to in self.to {
+                    let from = Square::new((to.index() as i8 - offset) as u8);
+                    for r in Role::PROMOTIONS {
+                        f(Move::new(from, to, MoveKind::Promotion(r)));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A fixed-capacity list of moves (no position has more than 218 legal moves).
@@ -525,9 +583,11 @@ impl Position {
     pub fn legal_moves_from(&self, from: Square) -> MoveList {
         let mut list = MoveList::new();
         self.generate(|pm| {
-            if pm.from == from {
-                expand(pm, &mut list)
-            }
+            pm.for_each(|m| {
+                if m.from == from {
+                    list.push(m);
+                }
+            })
         });
         list
     }
@@ -540,10 +600,23 @@ impl Position {
             Some(r) => self.by_role[r.index()],
             None => Bitboard::FULL,
         };
+        let pawns_wanted = matches!(role, None | Some(Role::Pawn));
         self.generate(|mut pm| {
-            if from_mask.contains(pm.from) {
-                pm.to &= to;
-                expand(pm, &mut list);
+            pm.to &= to;
+            if pm.to.is_empty() {
+                return;
+            }
+            match pm.kind {
+                GenKind::Pawns(_) | GenKind::PawnPromotions(_) => {
+                    if pawns_wanted {
+                        expand(pm, &mut list);
+                    }
+                }
+                _ => {
+                    if from_mask.contains(pm.from) {
+                        expand(pm, &mut list);
+                    }
+                }
             }
         });
         list
@@ -552,28 +625,15 @@ impl Position {
     /// Number of legal moves, without building the list.
     pub fn count_legal_moves(&self) -> u64 {
         let mut n = 0u64;
-        self.generate(|pm| {
-            n += match pm.kind {
-                GenKind::Promotions => 4 * u64::from(pm.to.count()),
-                _ => u64::from(pm.to.count()),
-            }
-        });
+        self.generate(|pm| n += pm.count());
         n
     }
 
     pub fn is_legal(&self, m: Move) -> bool {
         let mut found = false;
         self.generate(|pm| {
-            if pm.from == m.from && pm.to.contains(m.to) {
-                found |= match (pm.kind, m.kind) {
-                    (GenKind::Normal, MoveKind::Normal) => true,
-                    (GenKind::Promotions, MoveKind::Promotion(r)) => {
-                        Role::PROMOTIONS.contains(&r)
-                    }
-                    (GenKind::EnPassant, MoveKind::EnPassant) => true,
-                    (GenKind::Castle, MoveKind::Castle) => true,
-                    _ => false,
-                };
+            if pm.to.contains(m.to) {
+                pm.for_each(|g| found |= g == m);
             }
         });
         found
@@ -664,12 +724,46 @@ impl Position {
             });
         }
 
-        // Pawns.
+        // Pawns: unpinned ones in bulk by shifting bitboards, pinned ones one by one.
         let (up, start_rank, promo_rank): (i8, u8, u8) = match us {
             Color::White => (8, 1, 6),
             Color::Black => (-8, 6, 1),
         };
-        for from in self.pawns() & ours {
+        let pawns = self.pawns() & ours;
+        let last_rank = Bitboard::rank(if us == Color::White { 7 } else { 0 });
+        let free = pawns & !pinned;
+        let empty = !occ;
+        let single = shift(free, up) & empty;
+        let double = shift(single & Bitboard::rank((start_rank as i8 + up / 8) as u8), up) & empty;
+        // Captures towards the a-file and towards the h-file.
+        let (left, right) = (up - 1, up + 1);
+        let cap_left = shift(free & !Bitboard::file(0), left) & theirs & target;
+        let cap_right = shift(free & !Bitboard::file(7), right) & theirs & target;
+        let single = single & target;
+        for (to, offset) in [
+            (single, up),
+            (double & target, 2 * up),
+            (cap_left, left),
+            (cap_right, right),
+        ] {
+            let promo = to & last_rank;
+            let quiet = to & !last_rank;
+            if quiet.any() {
+                sink(PieceMoves {
+                    from: Square::A1,
+                    to: quiet,
+                    kind: GenKind::Pawns(offset),
+                });
+            }
+            if promo.any() {
+                sink(PieceMoves {
+                    from: Square::A1,
+                    to: promo,
+                    kind: GenKind::PawnPromotions(offset),
+                });
+            }
+        }
+        for from in pawns & pinned {
             let mut to = pawn_attacks(us, from) & theirs;
             let one = Square::new((from.index() as i8 + up) as u8);
             if !occ.contains(one) {
@@ -681,10 +775,7 @@ impl Position {
                     }
                 }
             }
-            to &= target;
-            if pinned.contains(from) {
-                to &= line(king, from);
-            }
+            to &= target & line(king, from);
             let kind = if from.rank() == promo_rank {
                 GenKind::Promotions
             } else {
@@ -780,8 +871,10 @@ impl Position {
                 let rook_dest = Bitboard::from_square(m.rook_destination());
                 let k = Role::King.index();
                 let r = Role::Rook.index();
-                self.by_role[k] ^= from_bb | king_dest;
-                self.by_role[r] ^= to_bb | rook_dest;
+                // Clear, then set: in Chess960 the king or the rook may already stand on its
+                // destination square, where XOR-ing `from | dest` would erase it.
+                self.by_role[k] = (self.by_role[k] & !from_bb) | king_dest;
+                self.by_role[r] = (self.by_role[r] & !to_bb) | rook_dest;
                 self.by_color[us.index()] ^= from_bb | to_bb;
                 self.by_color[us.index()] |= king_dest | rook_dest;
                 self.castling &= !Bitboard::rank(us.back_rank());
@@ -851,11 +944,14 @@ impl Position {
             1 => self.count_legal_moves(),
             _ => {
                 let mut n = 0;
-                for &m in &self.legal_moves() {
-                    let mut p = self.clone();
-                    p.play_unchecked(m);
-                    n += p.perft(depth - 1);
-                }
+                // Recurse from the generator's batches: no move list is built.
+                self.generate(|pm| {
+                    pm.for_each(|m| {
+                        let mut p = self.clone();
+                        p.play_unchecked(m);
+                        n += p.perft(depth - 1);
+                    })
+                });
                 n
             }
         }
@@ -920,29 +1016,17 @@ impl Position {
 
 #[inline]
 fn expand(pm: PieceMoves, list: &mut MoveList) {
-    match pm.kind {
-        GenKind::Normal => {
-            for to in pm.to {
-                list.push(Move::new(pm.from, to, MoveKind::Normal));
-            }
-        }
-        GenKind::Promotions => {
-            for to in pm.to {
-                for r in Role::PROMOTIONS {
-                    list.push(Move::new(pm.from, to, MoveKind::Promotion(r)));
-                }
-            }
-        }
-        GenKind::EnPassant => {
-            for to in pm.to {
-                list.push(Move::new(pm.from, to, MoveKind::EnPassant));
-            }
-        }
-        GenKind::Castle => {
-            for to in pm.to {
-                list.push(Move::new(pm.from, to, MoveKind::Castle));
-            }
-        }
+    pm.for_each(|m| list.push(m));
+}
+
+/// Shifts every square by `offset` (±8 for a pawn step, ±7/±9 for captures); callers mask
+/// off the wrapped files first.
+#[inline]
+fn shift(b: Bitboard, offset: i8) -> Bitboard {
+    if offset >= 0 {
+        Bitboard(b.0 << offset)
+    } else {
+        Bitboard(b.0 >> -offset)
     }
 }
 

@@ -1,0 +1,26 @@
+//! One module per subcommand; each module's `Args` docs are its `--help` text.
+
+pub mod perft;
+pub mod pgn;
+pub mod position;
+
+use crate::error;
+use sobre_core::{CastlingMode, Position};
+
+/// Reads a FEN given on the command line (`startpos` is accepted), as a user error if bad.
+pub fn parse_fen_arg(fen: &str, chess960: bool) -> anyhow::Result<Position> {
+    if fen.eq_ignore_ascii_case("startpos") {
+        return Ok(Position::new());
+    }
+    let result = if chess960 {
+        Position::from_fen(fen, CastlingMode::Chess960)
+    } else {
+        Position::from_fen_auto(fen)
+    };
+    result.map_err(|e| {
+        error::user_hint(
+            format!("malformed FEN {fen:?}: {e}"),
+            "quote the whole FEN, e.g. \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
+        )
+    })
+}

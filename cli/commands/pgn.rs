@@ -1,0 +1,249 @@
+//! `sobre pgn check` and `sobre pgn convert`: replay PGN files with full legality checks.
+
+use crate::error::{self, EXIT_DATA};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use sobre_core::notation::{Notation, format_move};
+use sobre_core::pgn::{GameRecord, PgnReader, WrittenMove, write_game};
+use sobre_core::replay::{ReplayOptions, ReplayedGame, Replayer};
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Read and write PGN files.
+#[derive(clap::Subcommand)]
+pub enum PgnCommand {
+    Check(CheckArgs),
+    Convert(ConvertArgs),
+}
+
+/// Replay every game of one or more PGN files, checking every move (English or Spanish SAN,
+/// figurines, coordinates), and report the first impossible move of each bad game.
+///
+/// Exit status 1 if any game fails. With --json, one object per game per line: `file`,
+/// `index` (0-based, per file), `ok`, `plies`, `final_fen`, and when not ok `error`
+/// {`ply`, `move`, `message`}.
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// PGN files (`-` for standard input).
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// One JSON object per game per line.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Rewrite the games of a PGN file with their moves in another notation (canonical PGN on
+/// standard output).
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    /// The PGN file (`-` for standard input).
+    file: String,
+    /// Notation of the output: en, es, figurine, uci, iccf.
+    #[arg(long, default_value = "en")]
+    notation: Notation,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    output: Option<String>,
+}
+
+pub fn run(cmd: PgnCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        PgnCommand::Check(a) => check(a),
+        PgnCommand::Convert(a) => convert(a),
+    }
+}
+
+/// Opens a file (or stdin) and its size, for the progress bar.
+fn open(path: &str) -> anyhow::Result<(Box<dyn Read>, Option<u64>)> {
+    if path == "-" {
+        return Ok((Box::new(io::stdin().lock()), None));
+    }
+    let f = File::open(path).map_err(|e| error::user(format!("cannot open {path}: {e}")))?;
+    let len = f.metadata().ok().map(|m| m.len());
+    Ok((Box::new(f), len))
+}
+
+/// A reader that advances a progress bar.
+struct Progress<R> {
+    inner: R,
+    bar: Option<ProgressBar>,
+}
+
+impl<R: Read> Read for Progress<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(b) = &self.bar {
+            b.inc(n as u64);
+        }
+        Ok(n)
+    }
+}
+
+fn progress_bar(len: Option<u64>, quiet: bool) -> Option<ProgressBar> {
+    // Only for large files on a terminal: scripts and small files see nothing.
+    let len = len.filter(|&l| l > 8 << 20)?;
+    if quiet || !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(len);
+    let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    Some(bar)
+}
+
+fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut any_failed = false;
+    for path in &args.files {
+        let (input, len) = open(path)?;
+        let bar = progress_bar(len, args.quiet);
+        let mut reader = PgnReader::new(Progress {
+            inner: input,
+            bar: bar.clone(),
+        });
+        let mut visitor = Replayer::new(ReplayOptions {
+            keep_tags: false,
+            keep_moves: false,
+            keep_comments: false,
+        });
+        let started = Instant::now();
+        let (mut games, mut failed, mut plies) = (0u64, 0u64, 0u64);
+        let mut index = 0u64;
+        while let Some(game) = reader
+            .read_game(&mut visitor)
+            .map_err(|e| error::user(format!("{path}: {e}")))?
+        {
+            games += 1;
+            plies += u64::from(game.plies);
+            if !game.ok() {
+                failed += 1;
+            }
+            if args.json {
+                writeln!(out, "{}", game_json(path, index, &game))?;
+            } else if let Some(e) = &game.error {
+                if let Some(b) = &bar {
+                    b.suspend(|| ());
+                }
+                writeln!(out, "{path}: game {}, {e} (line {})", index + 1, e.line)?;
+            }
+            index += 1;
+        }
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        any_failed |= failed > 0;
+        if !args.json {
+            let secs = started.elapsed().as_secs_f64();
+            writeln!(
+                out,
+                "{path}: {games} game(s), {} ok, {failed} failed, {plies} moves replayed in {secs:.2} s",
+                games - failed
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(if any_failed {
+        ExitCode::from(EXIT_DATA)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {
+    let mut v = json!({
+        "file": path,
+        "index": index,
+        "line": g.line,
+        "ok": g.ok(),
+        "plies": g.plies,
+        "final_fen": g.position.fen(),
+        "result": g.outcome.map(|o| o.as_str()),
+    });
+    if let Some(e) = &g.error {
+        v["error"] = json!({
+            "ply": e.ply,
+            "move_number": e.move_number,
+            "color": e.color.name(),
+            "move": e.text,
+            "message": e.message,
+            "line": e.line,
+        });
+    }
+    v
+}
+
+fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
+    let (input, _) = open(&args.file)?;
+    let mut reader = PgnReader::new(input);
+    let mut visitor = Replayer::new(ReplayOptions {
+        keep_tags: true,
+        keep_moves: true,
+        keep_comments: true,
+    });
+    let sink: Box<dyn Write> = match &args.output {
+        Some(p) => Box::new(
+            File::create(p).map_err(|e| error::user(format!("cannot create {p}: {e}")))?,
+        ),
+        None => Box::new(io::stdout().lock()),
+    };
+    let mut out = BufWriter::new(sink);
+    let mut failed = 0u64;
+    let mut index = 0u64;
+    while let Some(game) = reader
+        .read_game(&mut visitor)
+        .map_err(|e| error::user(format!("{}: {e}", args.file)))?
+    {
+        if let Some(e) = &game.error {
+            eprintln!(
+                "{}: game {}, {e} (line {}); written up to the move before",
+                args.file,
+                index + 1,
+                e.line
+            );
+            failed += 1;
+        }
+        let mut pos = game.start.clone();
+        let mut moves = Vec::with_capacity(game.moves.len());
+        for (i, &m) in game.moves.iter().enumerate() {
+            let mut w = WrittenMove::new(format_move(&pos, m, args.notation));
+            w.comment = game.comments.get(i).cloned().flatten();
+            moves.push(w);
+            pos.play_unchecked(m);
+        }
+        let mut tags = game.tags.clone();
+        if game.start != sobre_core::Position::new()
+            && !tags.iter().any(|(n, _)| n.eq_ignore_ascii_case("FEN"))
+        {
+            tags.push(("FEN".into(), game.start.fen()));
+        }
+        let result = game
+            .outcome
+            .map(|o| o.as_str().to_owned())
+            .unwrap_or_else(|| "*".to_owned());
+        let record = GameRecord {
+            tags,
+            moves,
+            first_ply_black: game.start.turn() == sobre_core::Color::Black,
+            first_move_number: game.start.fullmove_number(),
+            result,
+        };
+        let mut text = String::new();
+        write_game(&record, &mut text)?;
+        out.write_all(text.as_bytes())?;
+        out.write_all(b"\n")?;
+        index += 1;
+    }
+    out.flush()?;
+    Ok(if failed > 0 {
+        ExitCode::from(EXIT_DATA)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,110 @@
+//! `sobre position`: show a position and the facts the rules core derives from it.
+
+use super::parse_fen_arg;
+use crate::board::{self, Style};
+use serde_json::json;
+use sobre_core::notation::{Notation, format_move};
+use std::process::ExitCode;
+
+/// Show a position: the board, whose turn it is, legal moves, check, mate, stalemate and
+/// insufficient material (FIDE 5.1, 5.2, 9.6).
+///
+/// With --json, one JSON object: `fen`, `turn` ("white"/"black"), `legal_moves` (UCI),
+/// `check`, `checkmate`, `stalemate`, `insufficient_material`, and more.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The position as FEN, X-FEN or Shredder-FEN (or `startpos`).
+    fen: String,
+    /// Read castling rights as Chess960 (FIDE Appendix F).
+    #[arg(long)]
+    chess960: bool,
+    /// Print one JSON object instead of a board.
+    #[arg(long)]
+    json: bool,
+    /// Letters instead of Unicode figurines.
+    #[arg(long)]
+    ascii: bool,
+    /// Draw the board from Black's side.
+    #[arg(long)]
+    flip: bool,
+    /// Notation of the legal-move list: en, es, figurine, uci, iccf.
+    #[arg(long, default_value = "en")]
+    notation: Notation,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let pos = parse_fen_arg(&args.fen, args.chess960)?;
+    let moves = pos.legal_moves();
+    let check = pos.is_check();
+    let checkmate = check && moves.is_empty();
+    let stalemate = !check && moves.is_empty();
+    let insufficient = pos.is_insufficient_material();
+    if args.json {
+        let uci: Vec<String> = moves
+            .iter()
+            .map(|&m| format_move(&pos, m, Notation::Uci))
+            .collect();
+        let san: Vec<String> = moves
+            .iter()
+            .map(|&m| format_move(&pos, m, args.notation))
+            .collect();
+        let v = json!({
+            "fen": pos.fen(),
+            "shredder_fen": pos.shredder_fen(),
+            "chess960": pos.is_chess960(),
+            "turn": pos.turn().name(),
+            "legal_moves": uci,
+            "legal_moves_notation": san,
+            "check": check,
+            "checkmate": checkmate,
+            "stalemate": stalemate,
+            "insufficient_material": insufficient,
+            "halfmove_clock": pos.halfmove_clock(),
+            "fullmove_number": pos.fullmove_number(),
+        });
+        println!("{v}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bottom = if args.flip {
+        sobre_core::Color::Black
+    } else {
+        sobre_core::Color::White
+    };
+    print!(
+        "{}",
+        board::render(
+            &pos,
+            Style {
+                bottom,
+                ascii: args.ascii
+            },
+            None
+        )
+    );
+    println!("FEN: {}", pos.fen());
+    println!("{} to move.", capitalise(pos.turn().name()));
+    if checkmate {
+        println!("Checkmate: {} wins (FIDE 5.1a).", pos.turn().other().name());
+    } else if stalemate {
+        println!("Stalemate: the game is drawn (FIDE 5.2a).");
+    } else if check {
+        println!("{} is in check.", capitalise(pos.turn().name()));
+    }
+    if insufficient {
+        println!("Neither side can mate: dead position, drawn (FIDE 9.6).");
+    }
+    let list: Vec<String> = moves
+        .iter()
+        .map(|&m| format_move(&pos, m, args.notation))
+        .collect();
+    println!("{} legal moves: {}", list.len(), list.join(" "));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

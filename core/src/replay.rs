@@ -1,0 +1,343 @@
+//! Replaying PGN games with full legality checks: the glue between the streaming
+//! [`crate::pgn`] reader and the notation parsers.
+//!
+//! Every move token is resolved against the current position in the game's language: a game's
+//! letters decide it (`D T A C` are only Spanish, `Q B N K` only English; `R` is a rook in
+//! English and the king in Spanish, so it waits for another letter). The first impossible
+//! move stops the game and is reported precisely: ply, move number, side, the text as
+//! written, and why (e.g. `move 5 (white): "Dxd5": no queen can reach d5`).
+
+use crate::notation::{self, MoveError};
+use crate::pgn::{GameStart, Outcome, RawMove, RawTag, Skip, Visitor};
+use crate::position::{CastlingMode, Position};
+use crate::san::{self, Lang, ReadSanError};
+use crate::types::{Color, Move};
+use std::fmt;
+
+/// What to keep of each game (keeping less is faster).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReplayOptions {
+    /// Keep every tag pair.
+    pub keep_tags: bool,
+    /// Keep the list of moves.
+    pub keep_moves: bool,
+    /// Keep the comment after each move (implies nothing else).
+    pub keep_comments: bool,
+}
+
+/// The first move of a game that could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// 1-based half-move index of the failing move (0 for a bad start position).
+    pub ply: u32,
+    /// The move number as a scoresheet writes it.
+    pub move_number: u32,
+    /// The side whose move it was.
+    pub color: Color,
+    /// The move as written.
+    pub text: String,
+    /// Why it cannot be played.
+    pub message: String,
+    /// Line in the file where the move stands.
+    pub line: u64,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ply == 0 {
+            write!(f, "start position: {}", self.message)
+        } else {
+            write!(
+                f,
+                "move {} ({}): \"{}\": {}",
+                self.move_number,
+                self.color.name(),
+                self.text,
+                self.message
+            )
+        }
+    }
+}
+
+/// One replayed game.
+#[derive(Clone, Debug)]
+pub struct ReplayedGame {
+    /// Line of the file where the game starts.
+    pub line: u64,
+    pub tags: Vec<(String, String)>,
+    pub start: Position,
+    pub moves: Vec<Move>,
+    /// Comments after each move (when kept): `comments[i]` follows `moves[i]`.
+    pub comments: Vec<Option<String>>,
+    /// Half-moves played successfully.
+    pub plies: u32,
+    /// The position after the last move played.
+    pub position: Position,
+    /// The game's language, as far as its letters tell.
+    pub lang: Lang,
+    /// The result written at the end of the movetext (`None` for `*` or none).
+    pub outcome: Option<Outcome>,
+    pub error: Option<ReplayError>,
+}
+
+impl ReplayedGame {
+    pub fn ok(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The value of a tag, if kept and present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A [`Visitor`] that replays each game; see the module docs.
+pub struct Replayer {
+    opts: ReplayOptions,
+    game: ReplayedGame,
+    fen: Option<String>,
+    chess960: bool,
+    started: bool,
+    /// Skip the rest of the movetext after an error.
+    stopped: bool,
+}
+
+impl Replayer {
+    pub fn new(opts: ReplayOptions) -> Replayer {
+        Replayer {
+            opts,
+            game: empty_game(0),
+            fen: None,
+            chess960: false,
+            started: false,
+            stopped: false,
+        }
+    }
+
+    fn fail(&mut self, text: &str, message: String, line: u64) {
+        let pos = &self.game.position;
+        self.game.error = Some(ReplayError {
+            ply: self.game.plies + 1,
+            move_number: pos.fullmove_number(),
+            color: pos.turn(),
+            text: text.to_owned(),
+            message,
+            line,
+        });
+        self.stopped = true;
+    }
+
+    /// Sets up the start position from the tags, once, before the first move.
+    fn start(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        let Some(fen) = self.fen.take() else {
+            return;
+        };
+        let parsed = if self.chess960 {
+            Position::from_fen(&fen, CastlingMode::Chess960)
+        } else {
+            Position::from_fen_auto(&fen)
+        };
+        match parsed {
+            Ok(p) => {
+                self.game.start = p.clone();
+                self.game.position = p;
+            }
+            Err(e) => {
+                self.game.error = Some(ReplayError {
+                    ply: 0,
+                    move_number: 0,
+                    color: Color::White,
+                    text: fen,
+                    message: format!("bad FEN tag: {e}"),
+                    line: self.game.line,
+                });
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn learn_language(&mut self, text: &str) {
+        if self.game.lang != Lang::Auto {
+            return;
+        }
+        match text.as_bytes().first() {
+            Some(b'Q' | b'B' | b'N' | b'K') => self.game.lang = Lang::English,
+            Some(b'D' | b'T' | b'A' | b'C') => self.game.lang = Lang::Spanish,
+            _ => {}
+        }
+    }
+}
+
+fn empty_game(line: u64) -> ReplayedGame {
+    ReplayedGame {
+        line,
+        tags: Vec::new(),
+        start: Position::new(),
+        moves: Vec::new(),
+        comments: Vec::new(),
+        plies: 0,
+        position: Position::new(),
+        lang: Lang::Auto,
+        outcome: None,
+        error: None,
+    }
+}
+
+/// Tokens that real scoresheets put after a move and that are not moves: en passant marks
+/// (`a.p.`, `a. p.`, `e.p.`), and the draw-offer sign `(=)` of FIDE Appendix E/C.
+fn is_annotation(t: &str) -> bool {
+    matches!(
+        t,
+        "a.p." | "e.p." | "a." | "p." | "e." | "ap" | "ep" | "a.p" | "e.p" | "=" | "(=)"
+    )
+}
+
+/// Resolves one move token in `pos`: SAN first (the PGN case), then any notation.
+pub fn resolve(pos: &Position, text: &str, lang: Lang) -> Result<Move, MoveError> {
+    match san::parse_san(pos, text, lang) {
+        Ok(m) => Ok(m),
+        Err(ReadSanError::Syntax(e)) => match notation::parse_move(pos, text, lang) {
+            Ok(m) => Ok(m),
+            Err(_) => Err(MoveError::from(ReadSanError::Syntax(e))),
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
+impl Visitor for Replayer {
+    type Output = ReplayedGame;
+
+    fn begin_game(&mut self, start: GameStart) {
+        self.game = empty_game(start.line);
+        self.fen = None;
+        self.chess960 = false;
+        self.started = false;
+        self.stopped = false;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        if name.eq_ignore_ascii_case(b"FEN") {
+            self.fen = Some(value.decode().into_owned());
+        } else if name.eq_ignore_ascii_case(b"Variant") {
+            let v = value.decode().to_ascii_lowercase();
+            self.chess960 = v.contains("960") || v.contains("fischer");
+        }
+        if self.opts.keep_tags {
+            self.game.tags.push((
+                String::from_utf8_lossy(name).into_owned(),
+                value.decode().into_owned(),
+            ));
+        }
+    }
+
+    fn begin_movetext(&mut self) -> Skip {
+        self.start();
+        Skip(false)
+    }
+
+    fn san(&mut self, token: RawMove<'_>) {
+        self.start();
+        if self.stopped {
+            return;
+        }
+        let Some(text) = token.to_str() else {
+            let shown = String::from_utf8_lossy(token.as_bytes()).into_owned();
+            self.fail(&shown, "not valid UTF-8 text".to_owned(), token.line());
+            return;
+        };
+        if is_annotation(text) {
+            return;
+        }
+        match resolve(&self.game.position, text, self.game.lang) {
+            Ok(m) => {
+                self.learn_language(text);
+                self.game.position.play_unchecked(m);
+                self.game.plies += 1;
+                if self.opts.keep_moves {
+                    self.game.moves.push(m);
+                }
+                if self.opts.keep_comments {
+                    self.game.comments.push(None);
+                }
+            }
+            Err(e) => {
+                let reason = e.reason().to_owned();
+                self.fail(text, reason, token.line());
+            }
+        }
+    }
+
+    fn comment(&mut self, comment: crate::pgn::RawComment<'_>) {
+        if self.opts.keep_comments && !self.stopped {
+            if let Some(last) = self.game.comments.last_mut() {
+                let text = comment.decode().trim().to_owned();
+                *last = Some(match last.take() {
+                    Some(prev) => format!("{prev} {text}"),
+                    None => text,
+                });
+            }
+        }
+    }
+
+    fn outcome(&mut self, outcome: Option<Outcome>) {
+        self.game.outcome = outcome;
+    }
+
+    fn end_game(&mut self) -> ReplayedGame {
+        self.start();
+        std::mem::replace(&mut self.game, empty_game(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::PgnReader;
+
+    fn replay(text: &str) -> Vec<ReplayedGame> {
+        let mut reader = PgnReader::new(text.as_bytes());
+        let mut v = Replayer::new(ReplayOptions {
+            keep_moves: true,
+            ..ReplayOptions::default()
+        });
+        let mut out = Vec::new();
+        while let Ok(Some(g)) = reader.read_game(&mut v) {
+            out.push(g);
+        }
+        out
+    }
+
+    #[test]
+    fn spanish_game_replays() {
+        let g = &replay("1.e4 c5 2.Cf3 d6 3.d4 cxd4 4.Dxd4 Cc6 5.Ab5 Ad7 *")[0];
+        assert!(g.ok(), "{:?}", g.error);
+        assert_eq!(g.plies, 10);
+        assert_eq!(g.lang, Lang::Spanish);
+    }
+
+    #[test]
+    fn illegal_move_is_reported_with_ply_and_reason() {
+        let g = &replay("1. e4 e5 2. Nf3 Nf6 3. Qxd5 *")[0];
+        let e = g.error.as_ref().unwrap();
+        assert_eq!((e.ply, e.move_number, e.color), (5, 3, Color::White));
+        assert_eq!(e.text, "Qxd5");
+        assert!(e.message.contains("queen"), "{}", e.message);
+        assert_eq!(g.plies, 4);
+    }
+
+    #[test]
+    fn chess960_fen_tag_is_used() {
+        let pgn = "[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. g4 g5 2. Ng2 Ng7 3. d4 *";
+        let g = &replay(pgn)[0];
+        assert!(g.ok(), "{:?}", g.error);
+        assert!(g.start.is_chess960());
+        assert_eq!(g.plies, 5);
+    }
+}

@@ -1,0 +1,519 @@
+//! Game-level rules: the history of positions, automatic endings and draw claims.
+//!
+//! - FIDE 5.1a / 5.2a: checkmate and stalemate end the game at once.
+//! - FIDE 9.6 (2009; seed 004's list): a dead position ends the game drawn. sobre decides it
+//!   by material ([`Position::is_insufficient_material`]).
+//! - FIDE 9.2 / 9.3: threefold repetition and fifty moves are *claims* by the player to move,
+//!   either about the position on the board ("has appeared") or with an intended move
+//!   ("will appear"); an incorrect claim changes nothing.
+//! - Current FIDE practice on top of the 2009 text (seeds README): fivefold repetition and 75
+//!   moves without capture or pawn move end the game drawn without a claim; a mate on that
+//!   move takes precedence.
+//! - FIDE 6.9: a flag fall loses, unless the opponent cannot mate by any series of legal moves.
+
+use crate::position::{IllegalMove, Position};
+use crate::types::{Color, Move};
+use std::fmt;
+
+/// The result of a finished game (FIDE Art. 11 scores it 1, ½ or 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Decisive { winner: Color },
+    Draw,
+}
+
+impl Outcome {
+    /// PGN result text: `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn as_pgn(self) -> &'static str {
+        match self {
+            Outcome::Decisive {
+                winner: Color::White,
+            } => "1-0",
+            Outcome::Decisive {
+                winner: Color::Black,
+            } => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Decisive { winner } => Some(winner),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_pgn())
+    }
+}
+
+/// Why a game ended. The vocabulary of the Laws; the article is in each variant's doc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// 5.1a.
+    Checkmate,
+    /// 5.2a.
+    Stalemate,
+    /// 9.6 (2009) / 5.2b: no series of legal moves can lead to mate (decided by material).
+    DeadPosition,
+    /// Current FIDE 9.6.1: the same position for the fifth time.
+    FivefoldRepetition,
+    /// Current FIDE 9.6.2: 75 moves by each player without a capture or pawn move.
+    SeventyFiveMoves,
+    /// 9.2: a correct claim of threefold repetition.
+    ThreefoldRepetition,
+    /// 9.3: a correct claim of fifty moves.
+    FiftyMoves,
+    /// 5.1b.
+    Resignation,
+    /// 9.1 / 5.2c.
+    Agreement,
+    /// 6.9: the flag fell and the opponent can mate.
+    TimeForfeit,
+    /// 6.9: the flag fell but the opponent cannot mate by any series of legal moves.
+    TimeForfeitInsufficientMaterial,
+}
+
+impl Termination {
+    /// Short English description used in PGN `Termination` tags and in the CLI.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::DeadPosition => "dead position (insufficient material)",
+            Termination::FivefoldRepetition => "fivefold repetition",
+            Termination::SeventyFiveMoves => "75-move rule",
+            Termination::ThreefoldRepetition => "threefold repetition (claimed)",
+            Termination::FiftyMoves => "fifty-move rule (claimed)",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "draw by agreement",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::TimeForfeitInsufficientMaterial => {
+                "time forfeit, but the opponent cannot mate (6.9)"
+            }
+        }
+    }
+
+    /// Stable machine name (`snake_case`) for JSON output.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::DeadPosition => "dead_position",
+            Termination::FivefoldRepetition => "fivefold_repetition",
+            Termination::SeventyFiveMoves => "seventy_five_moves",
+            Termination::ThreefoldRepetition => "threefold_repetition",
+            Termination::FiftyMoves => "fifty_moves",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::TimeForfeit => "time_forfeit",
+            Termination::TimeForfeitInsufficientMaterial => "time_forfeit_insufficient_material",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// The two draw claims of Art. 9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClaimKind {
+    /// 9.2: the same position for (at least) the third time.
+    Threefold,
+    /// 9.3: the last fifty moves by each player without a capture or pawn move.
+    FiftyMoves,
+}
+
+/// Why a draw claim is incorrect (9.5: the game then goes on).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClaimError {
+    #[error("the game is already over")]
+    GameOver,
+    #[error("the intended move is illegal")]
+    IllegalIntendedMove,
+    #[error("the position has occurred only {occurrences} time(s), not three (FIDE 9.2)")]
+    NotThreefold { occurrences: u32 },
+    #[error(
+        "only {moves} move(s) by each player without a capture or pawn move, not fifty (FIDE 9.3)"
+    )]
+    NotFiftyMoves { moves: u32 },
+}
+
+/// A game in progress from some start position: the moves and every position's identity.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// `keys[i]` identifies the position before ply `i` (9.2); the last is the current one.
+    keys: Vec<u64>,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        let key = start.repetition_key();
+        Game {
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            keys: vec![key],
+        }
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Number of half-moves played.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Plays a legal move.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] (and nothing changed) if the move is not legal here.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        self.position.play(m)?;
+        self.moves.push(m);
+        self.keys.push(self.position.repetition_key());
+        Ok(())
+    }
+
+    /// How many times the current position has occurred (9.2 identity), counting now.
+    pub fn repetitions(&self) -> u32 {
+        let Some(&current) = self.keys.last() else {
+            return 0;
+        };
+        count(&self.keys, current)
+    }
+
+    /// An ending that needs no claim: checkmate, stalemate, dead position, fivefold
+    /// repetition or the 75-move rule, in that order of precedence (a mate on the 75th move
+    /// is a mate, FIDE 9.6.2).
+    pub fn automatic_end(&self) -> Option<(Outcome, Termination)> {
+        automatic_end(&self.position, self.repetitions())
+    }
+
+    /// Checks a draw claim by the player to move (9.2, 9.3), optionally with the move they
+    /// intend to play (written but not yet played: the claim is about the position after it).
+    ///
+    /// # Errors
+    /// A [`ClaimError`] saying why the claim is incorrect.
+    pub fn check_claim(
+        &self,
+        kind: ClaimKind,
+        intended: Option<Move>,
+    ) -> Result<Termination, ClaimError> {
+        if self.automatic_end().is_some() {
+            return Err(ClaimError::GameOver);
+        }
+        let (after, occurrences) = match intended {
+            None => (self.position.clone(), self.repetitions()),
+            Some(m) => {
+                let mut p = self.position.clone();
+                p.play(m).map_err(|_| ClaimError::IllegalIntendedMove)?;
+                let key = p.repetition_key();
+                (p, count(&self.keys, key) + 1)
+            }
+        };
+        match kind {
+            ClaimKind::Threefold if occurrences >= 3 => Ok(Termination::ThreefoldRepetition),
+            ClaimKind::Threefold => Err(ClaimError::NotThreefold { occurrences }),
+            ClaimKind::FiftyMoves if after.halfmove_clock() >= 100 => Ok(Termination::FiftyMoves),
+            ClaimKind::FiftyMoves => Err(ClaimError::NotFiftyMoves {
+                moves: after.halfmove_clock() / 2,
+            }),
+        }
+    }
+
+    /// FIDE 6.9: the flag of `loser` has fallen. The game is lost, unless the opponent cannot
+    /// checkmate by any series of legal moves, in which case it is drawn.
+    pub fn flag_fall(&self, loser: Color) -> (Outcome, Termination) {
+        flag_fall(&self.position, loser)
+    }
+}
+
+fn count(keys: &[u64], key: u64) -> u32 {
+    keys.iter().filter(|&&k| k == key).count() as u32
+}
+
+/// [`Game::automatic_end`] for a bare position and a known repetition count.
+pub fn automatic_end(position: &Position, repetitions: u32) -> Option<(Outcome, Termination)> {
+    if !position.has_legal_moves() {
+        return Some(if position.is_check() {
+            (
+                Outcome::Decisive {
+                    winner: !position.turn(),
+                },
+                Termination::Checkmate,
+            )
+        } else {
+            (Outcome::Draw, Termination::Stalemate)
+        });
+    }
+    if position.is_insufficient_material() {
+        return Some((Outcome::Draw, Termination::DeadPosition));
+    }
+    if repetitions >= 5 {
+        return Some((Outcome::Draw, Termination::FivefoldRepetition));
+    }
+    if position.halfmove_clock() >= 150 {
+        return Some((Outcome::Draw, Termination::SeventyFiveMoves));
+    }
+    None
+}
+
+/// [`Game::flag_fall`] for a bare position.
+pub fn flag_fall(position: &Position, loser: Color) -> (Outcome, Termination) {
+    if position.has_insufficient_material(!loser) {
+        (Outcome::Draw, Termination::TimeForfeitInsufficientMaterial)
+    } else {
+        (Outcome::Decisive { winner: !loser }, Termination::TimeForfeit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::CastlingMode;
+    use crate::types::{MoveKind, Square};
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+    fn mv(from: &str, to: &str) -> Move {
+        Move::new(sq(from), sq(to), MoveKind::Normal)
+    }
+    fn fen(f: &str) -> Position {
+        Position::from_fen(f, CastlingMode::Standard).unwrap()
+    }
+    fn shuffle_knights(g: &mut Game, times: usize) {
+        for _ in 0..times {
+            for (a, b) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
+                g.play(mv(a, b)).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn fide_5_1a_checkmate_wins() {
+        // Fool's mate.
+        let mut g = Game::new(Position::new());
+        for (a, b) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+            g.play(mv(a, b)).unwrap();
+        }
+        assert_eq!(
+            g.automatic_end(),
+            Some((
+                Outcome::Decisive {
+                    winner: Color::Black
+                },
+                Termination::Checkmate
+            ))
+        );
+    }
+
+    #[test]
+    fn fide_5_2a_stalemate_draws() {
+        let g = Game::new(fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));
+        assert_eq!(
+            g.automatic_end(),
+            Some((Outcome::Draw, Termination::Stalemate))
+        );
+    }
+
+    #[test]
+    fn fide_9_6_seed_004_insufficient_material_lists() {
+        // K v K, K+B v K, K+N v K, K+B v K+B with bishops on same-coloured squares.
+        for f in [
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/5B2/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/5N2/8 w - - 0 1",
+            "8/4b3/4k3/8/8/3K4/5B2/8 w - - 0 1",
+            "8/4b3/4k3/8/8/3K4/5B2/6B1 w - - 0 1",
+        ] {
+            let p = fen(f);
+            assert!(p.is_insufficient_material(), "{f}");
+            assert_eq!(
+                automatic_end(&p, 1),
+                Some((Outcome::Draw, Termination::DeadPosition)),
+                "{f}"
+            );
+        }
+        // Bishops on opposite colours, or a knight against a bishop: mate is possible.
+        for f in [
+            "8/3b4/4k3/8/8/3K4/5B2/8 w - - 0 1",
+            "8/4b3/4k3/8/8/3K4/5N2/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/4NN2/8 w - - 0 1",
+        ] {
+            assert!(!fen(f).is_insufficient_material(), "{f}");
+        }
+    }
+
+    #[test]
+    fn fide_9_2_threefold_claim_has_occurred() {
+        let mut g = Game::new(Position::new());
+        shuffle_knights(&mut g, 2);
+        assert_eq!(g.repetitions(), 3);
+        assert_eq!(
+            g.check_claim(ClaimKind::Threefold, None),
+            Ok(Termination::ThreefoldRepetition)
+        );
+    }
+
+    #[test]
+    fn fide_9_2_threefold_claim_with_intended_move() {
+        let mut g = Game::new(Position::new());
+        shuffle_knights(&mut g, 1);
+        for (a, b) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1")] {
+            g.play(mv(a, b)).unwrap();
+        }
+        // Black intends Nf6-g8: the start position will appear for the third time.
+        assert_eq!(g.repetitions(), 2);
+        assert_eq!(
+            g.check_claim(ClaimKind::Threefold, Some(mv("f6", "g8"))),
+            Ok(Termination::ThreefoldRepetition)
+        );
+        assert_eq!(
+            g.check_claim(ClaimKind::Threefold, None),
+            Err(ClaimError::NotThreefold { occurrences: 2 })
+        );
+        assert_eq!(
+            g.check_claim(ClaimKind::Threefold, Some(mv("f6", "h5"))),
+            Err(ClaimError::NotThreefold { occurrences: 1 })
+        );
+    }
+
+    #[test]
+    fn fide_9_2_lost_castling_right_makes_positions_different() {
+        // Same pieces, but White's king walk e1-f1-e1 loses castling rights.
+        let mut g = Game::new(fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));
+        for (a, b) in [
+            ("e1", "f1"),
+            ("e8", "f8"),
+            ("f1", "e1"),
+            ("f8", "e8"),
+            ("e1", "f1"),
+            ("e8", "f8"),
+            ("f1", "e1"),
+            ("f8", "e8"),
+        ] {
+            g.play(mv(a, b)).unwrap();
+        }
+        // The start (with rights) occurred once; the rightless copy twice.
+        assert_eq!(g.repetitions(), 2);
+    }
+
+    #[test]
+    fn fide_9_2_en_passant_only_counts_when_possible() {
+        // After e2-e4 with no black pawn able to capture, the position equals one where the
+        // pawn arrived in two single steps.
+        let a = fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+        let b = fen("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+        assert_eq!(a.repetition_key(), b.repetition_key());
+        // A black pawn on d4 could capture: different positions.
+        let c = fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+        let d = fen("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1");
+        assert_ne!(c.repetition_key(), d.repetition_key());
+        // …unless the capture would be illegal (the pawn is pinned to its king).
+        let e = fen("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1");
+        let f = fen("8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1");
+        assert_eq!(e.repetition_key(), f.repetition_key());
+    }
+
+    #[test]
+    fn fide_9_3_fifty_move_claim() {
+        let g = Game::new(fen("8/8/4k3/8/8/3K4/R7/8 w - - 100 80"));
+        assert_eq!(
+            g.check_claim(ClaimKind::FiftyMoves, None),
+            Ok(Termination::FiftyMoves)
+        );
+        let g = Game::new(fen("8/8/4k3/8/8/3K4/R7/8 w - - 99 80"));
+        assert_eq!(
+            g.check_claim(ClaimKind::FiftyMoves, None),
+            Err(ClaimError::NotFiftyMoves { moves: 49 })
+        );
+        // With an intended quiet move the fiftieth move is completed.
+        assert_eq!(
+            g.check_claim(ClaimKind::FiftyMoves, Some(mv("a2", "a1"))),
+            Ok(Termination::FiftyMoves)
+        );
+    }
+
+    #[test]
+    fn fide_9_6_fivefold_repetition_ends_without_claim() {
+        let mut g = Game::new(Position::new());
+        shuffle_knights(&mut g, 3);
+        assert_eq!(g.automatic_end(), None);
+        shuffle_knights(&mut g, 1);
+        assert_eq!(g.repetitions(), 5);
+        assert_eq!(
+            g.automatic_end(),
+            Some((Outcome::Draw, Termination::FivefoldRepetition))
+        );
+    }
+
+    #[test]
+    fn fide_9_6_seventy_five_moves_but_mate_takes_precedence() {
+        let g = Game::new(fen("8/8/4k3/8/8/3K4/R7/8 w - - 150 100"));
+        assert_eq!(
+            g.automatic_end(),
+            Some((Outcome::Draw, Termination::SeventyFiveMoves))
+        );
+        // Mated on the move that completes the 75: checkmate.
+        let g = Game::new(fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 150 100"));
+        assert_eq!(
+            g.automatic_end(),
+            Some((
+                Outcome::Decisive {
+                    winner: Color::White
+                },
+                Termination::Checkmate
+            ))
+        );
+    }
+
+    #[test]
+    fn fide_6_9_flag_fall_against_lone_king_is_draw() {
+        // White (K+R) lets the flag fall against Black's lone king... Black cannot mate: draw.
+        let g = Game::new(fen("8/8/4k3/8/8/3K4/R7/8 w - - 0 1"));
+        assert_eq!(
+            g.flag_fall(Color::White),
+            (Outcome::Draw, Termination::TimeForfeitInsufficientMaterial)
+        );
+        // Black's flag falls: White can mate, White wins.
+        assert_eq!(
+            g.flag_fall(Color::Black),
+            (
+                Outcome::Decisive {
+                    winner: Color::White
+                },
+                Termination::TimeForfeit
+            )
+        );
+    }
+
+    #[test]
+    fn claims_after_the_end_are_rejected() {
+        let g = Game::new(fen("7k/5Q2/6K1/8/8/8/8/8 b - - 120 1"));
+        assert_eq!(
+            g.check_claim(ClaimKind::FiftyMoves, None),
+            Err(ClaimError::GameOver)
+        );
+    }
+}

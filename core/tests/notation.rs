@@ -1,0 +1,359 @@
+//! Notation end to end: the example games of the rule texts, round trips over random games
+//! (standard and Chess960) in every notation, and parsers that never panic.
+
+use proptest::prelude::*;
+use sobre_core::iccf::{Iccf, parse_iccf, to_iccf};
+use sobre_core::notation::{
+    MoveErrorKind, Notation, format_line, format_move, parse_move,
+};
+use sobre_core::san::{Lang, ReadSanError, San, SanError, SanPlus, parse_san, to_figurine, to_san};
+use sobre_core::uci::{Uci, parse_uci, to_uci};
+use sobre_core::{CastlingMode, Move, Position, Role, Square};
+
+/// Plays a scoresheet line: move numbers, `(=)` and a spaced-out `a. p.` are skipped.
+fn play_line(text: &str, hint: Lang) -> Result<(Position, Vec<Move>), (String, String)> {
+    let mut pos = Position::new();
+    let mut moves = Vec::new();
+    for tok in text.split_whitespace() {
+        let bare = tok.trim_end_matches('.');
+        if bare.is_empty()
+            || bare.bytes().all(|b| b.is_ascii_digit())
+            || matches!(tok, "a." | "p." | "(=)" | "a.p.")
+        {
+            continue;
+        }
+        let mv = parse_move(&pos, tok, hint).map_err(|e| (tok.to_owned(), e.to_string()))?;
+        pos.play_unchecked(mv);
+        moves.push(mv);
+    }
+    Ok((pos, moves))
+}
+
+// FIDE 2005 Appendix E, example game as printed in seed 002: "5Dxd5" is impossible.
+#[test]
+fn fide_example_game_typo_is_reported_precisely() {
+    let printed = "1e4 e5 2Cf3 Cf6 3.d4 exd4 4.e5 Ce4 5Dxd5 d5 6.exd6 a.p. Cxd6 7Ag5 Cc6 \
+                   8.De3+ Ae7 9.Cbd2 0-0 10.0-0-0 Te8 11.Rb1(=)";
+    let (tok, err) = play_line(printed, Lang::Spanish).unwrap_err();
+    assert_eq!(tok, "5Dxd5");
+    assert_eq!(err, "`5Dxd5` is not a legal move: no queen can reach d5");
+}
+
+// The 2009 text (seed 003) prints "3. d4 dxe4": no black pawn can capture on e4.
+#[test]
+fn fide_2009_example_game_typo_is_reported_precisely() {
+    let printed = "1. e4 e5 2. Cf3 Cf6 3. d4 dxe4 4.e5 Ce4";
+    let (tok, err) = play_line(printed, Lang::Auto).unwrap_err();
+    assert_eq!(tok, "dxe4");
+    assert!(err.ends_with("no pawn can capture on e4"), "{err}");
+}
+
+// FIDE Appendix E9 (a.p.), E13 ((=)), 3.8 (0-0-0), E2 (R = rey): the corrected game.
+#[test]
+fn fide_example_game_corrected_plays_to_the_end() {
+    let fixed = "1. e4 e5 2. Cf3 Cf6 3. d4 exd4 4.e5 Ce4 5. Dxd4 d5 6. exd6 a. p. Cxd6 \
+                 7. Ag5 Cc6 8. De3+ Ae7 9. Cbd2 0-0 10. 0-0-0 Te8 11. Rb1 (=)";
+    for hint in [Lang::Spanish, Lang::Auto] {
+        let (pos, moves) = play_line(fixed, hint).unwrap();
+        assert_eq!(moves.len(), 21);
+        assert!(moves[10].is_en_passant());
+        assert!(moves[17].is_castle() && moves[18].is_castle());
+        assert_eq!(
+            pos.board_fen(),
+            "r1bqr1k1/ppp1bppp/2nn4/6B1/8/4QN2/PPPN1PPP/1K1R1B1R"
+        );
+        let start = Position::new();
+        let written = format_line(&start, &moves, Notation::Spanish);
+        assert!(written.starts_with("1. e4 e5 2. Cf3 Cf6 3. d4 exd4 4. e5 Ce4 5. Dxd4 d5"));
+        assert!(written.ends_with("9. Cbd2 O-O 10. O-O-O Te8 11. Rb1"), "{written}");
+    }
+}
+
+// Seed 003: a Sicilian line in Spanish notation, with "Tfe1" disambiguated by file (E10).
+#[test]
+fn sicilian_line_in_spanish() {
+    let text = "1.e4 c5 2.Cf3 d6 3.d4 cxd4 4.Dxd4 Cc6 5.Ab5 Ad7 6.Axc6 Axc6 7.Cc3 Cf6 8.Ag5 e6 \
+                9.Td1 Ae7 10.O-O O-O 11.Tfe1 Da5";
+    let (_, moves) = play_line(text, Lang::Spanish).unwrap();
+    let written = format_line(&Position::new(), &moves, Notation::Spanish);
+    assert_eq!(
+        written,
+        "1. e4 c5 2. Cf3 d6 3. d4 cxd4 4. Dxd4 Cc6 5. Ab5 Ad7 6. Axc6 Axc6 7. Cc3 Cf6 \
+         8. Ag5 e6 9. Td1 Ae7 10. O-O O-O 11. Tfe1 Da5"
+    );
+    let english = format_line(&Position::new(), &moves, Notation::English);
+    assert!(english.ends_with("9. Rd1 Be7 10. O-O O-O 11. Rfe1 Qa5"), "{english}");
+    // And back again from English, with the English hint.
+    let (_, again) = play_line(&english, Lang::English).unwrap();
+    assert_eq!(again, moves);
+}
+
+// FIDE Appendix F: Chess960 castling is O-O / O-O-O by the side of the rook.
+#[test]
+fn chess960_castling_by_side_of_rook() {
+    // King b1, rooks a1 and h1 (and the same for Black); everything else cleared.
+    let pos = Position::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", CastlingMode::Chess960)
+        .unwrap();
+    let long = parse_san(&pos, "O-O-O", Lang::English).unwrap();
+    assert!(long.is_castle() && long.to.to_string() == "a1");
+    assert_eq!(to_san(&pos, long, Lang::Spanish), "O-O-O");
+    assert_eq!(to_uci(&pos, long), "b1a1");
+    let short = parse_san(&pos, "0-0", Lang::Spanish).unwrap();
+    assert_eq!(short.to.to_string(), "h1");
+    assert_eq!(to_uci(&pos, short), "b1h1");
+    assert_eq!(to_iccf(&pos, short), "2171");
+    // b1c1 is an ordinary king move: in ICCF the long castling is written king-takes-rook.
+    assert_eq!(parse_uci(&pos, "b1c1").unwrap().kind, sobre_core::MoveKind::Normal);
+    assert_eq!(to_iccf(&pos, long), "2111");
+    assert_eq!(parse_iccf(&pos, "2111").unwrap(), long);
+}
+
+// ----- round trips over random games -----
+
+/// xorshift64*: a small deterministic generator for reproducible random games.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn check_auto(pos: &Position, text: &str, mv: Move) -> bool {
+    match parse_san(pos, text, Lang::Auto) {
+        Ok(m) => {
+            assert_eq!(m, mv, "Auto read {text} as another move");
+            true
+        }
+        // Only the letter R reads differently in the two languages.
+        Err(ReadSanError::Rules(SanError::Ambiguous { candidates, .. })) => {
+            assert!(text.contains('R'), "{text} ambiguous under Auto");
+            assert!(candidates.contains(&mv));
+            false
+        }
+        Err(e) => panic!("Auto failed on {text}: {e}"),
+    }
+}
+
+/// Every move of a random game written and read back in every notation.
+fn round_trip_game(mut pos: Position, seed: u64) -> (usize, usize, usize) {
+    let mut rng = Rng::new(seed);
+    let start = pos.clone();
+    let mut played = Vec::new();
+    let mut auto_ok = 0;
+    let mut castled = 0;
+    for _ in 0..200 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        // Castling is rare in random play; prefer it so Chess960 castling gets exercised.
+        let castles: Vec<Move> = moves.iter().copied().filter(|m| m.is_castle()).collect();
+        let mv = if !castles.is_empty() && rng.below(2) == 0 {
+            castles[rng.below(castles.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        castled += usize::from(mv.is_castle());
+        let ctx = pos.fen();
+
+        let en = to_san(&pos, mv, Lang::English);
+        let es = to_san(&pos, mv, Lang::Spanish);
+        let fig = to_figurine(&pos, mv);
+        assert_eq!(parse_san(&pos, &en, Lang::English).ok(), Some(mv), "{en} in {ctx}");
+        assert_eq!(parse_san(&pos, &es, Lang::Spanish).ok(), Some(mv), "{es} in {ctx}");
+        assert_eq!(parse_san(&pos, &fig, Lang::Auto).ok(), Some(mv), "{fig} in {ctx}");
+        auto_ok += usize::from(check_auto(&pos, &en, mv));
+        auto_ok += usize::from(check_auto(&pos, &es, mv));
+
+        // The written suffix tells the truth.
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        let plus = SanPlus::parse(&en, Lang::English).unwrap();
+        assert_eq!(plus.suffix.is_some(), after.is_check(), "{en} in {ctx}");
+
+        // Minimal disambiguation (FIDE E10): dropping what was written makes it ambiguous.
+        if let San::Normal { role, file, rank, .. } = plus.san
+            && role != Role::Pawn
+            && (file.is_some() || rank.is_some())
+        {
+            let bare = match plus.san {
+                San::Normal { file: _, rank: _, role, capture, to, promotion } => San::Normal {
+                    role,
+                    file: None,
+                    rank: None,
+                    capture,
+                    to,
+                    promotion,
+                },
+                other => other,
+            };
+            assert!(
+                matches!(bare.to_move(&pos), Err(SanError::Ambiguous { .. })),
+                "{en} over-disambiguated in {ctx}"
+            );
+            if file.is_some() && rank.is_some() {
+                for partial in [
+                    San::Normal { role, file, rank: None, capture: false, to: mv.to, promotion: None },
+                    San::Normal { role, file: None, rank, capture: false, to: mv.to, promotion: None },
+                ] {
+                    assert!(partial.to_move(&pos).is_err(), "{en} over-disambiguated in {ctx}");
+                }
+            }
+        }
+
+        let uci = to_uci(&pos, mv);
+        assert_eq!(parse_uci(&pos, &uci).ok(), Some(mv), "{uci} in {ctx}");
+        assert_eq!(uci.parse::<Uci>().unwrap().to_move(&pos).ok(), Some(mv));
+        let iccf = to_iccf(&pos, mv);
+        assert_eq!(parse_iccf(&pos, &iccf).ok(), Some(mv), "{iccf} in {ctx}");
+        assert_eq!(iccf.parse::<Iccf>().unwrap().to_move(&pos).ok(), Some(mv));
+
+        for n in Notation::ALL {
+            let text = format_move(&pos, mv, n);
+            let hint = match n {
+                Notation::English => Lang::English,
+                Notation::Spanish => Lang::Spanish,
+                _ => Lang::Auto,
+            };
+            assert_eq!(parse_move(&pos, &text, hint).ok(), Some(mv), "{n}: {text} in {ctx}");
+        }
+
+        pos.play_unchecked(mv);
+        played.push(mv);
+    }
+    // The whole line reads back too, token by token (skipping move numbers).
+    for n in Notation::ALL {
+        let line = format_line(&start, &played, n);
+        let hint = if n == Notation::Spanish { Lang::Spanish } else { Lang::English };
+        let mut p = start.clone();
+        let mut back = Vec::new();
+        for tok in line.split_whitespace() {
+            if tok.ends_with('.') {
+                continue;
+            }
+            let mv = parse_move(&p, tok, hint).unwrap();
+            p.play_unchecked(mv);
+            back.push(mv);
+        }
+        assert_eq!(back, played, "{n}: {line}");
+    }
+    (played.len(), auto_ok, castled)
+}
+
+#[test]
+fn random_standard_games_round_trip() {
+    let mut total = 0;
+    let mut auto = 0;
+    for seed in 0..60 {
+        let (n, a, _) = round_trip_game(Position::new(), seed);
+        total += n;
+        auto += a;
+    }
+    // Auto reads nearly everything; only some R moves are legal both ways.
+    assert!(auto * 10 > total * 2 * 9, "{auto} of {}", total * 2);
+}
+
+#[test]
+fn random_chess960_games_round_trip() {
+    let mut rng = Rng::new(960);
+    let mut castled = 0;
+    for seed in 0..60 {
+        let n = rng.below(960) as u16;
+        let pos = Position::chess960(n).unwrap();
+        castled += round_trip_game(pos, 1000 + seed).2;
+    }
+    assert!(castled > 30, "only {castled} castlings");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_games_round_trip(seed in any::<u64>(), n in 0u16..960) {
+        let pos = Position::chess960(n).unwrap();
+        round_trip_game(pos, seed);
+    }
+}
+
+// ----- no input panics -----
+
+fn positions() -> Vec<Position> {
+    [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+    ]
+    .iter()
+    .map(|f| Position::from_fen(f, CastlingMode::Standard).unwrap())
+    .chain(Position::chess960(0))
+    .collect()
+}
+
+fn exercise(text: &str) {
+    for pos in positions() {
+        for lang in [Lang::English, Lang::Spanish, Lang::Auto] {
+            let _ = parse_move(&pos, text, lang);
+            let _ = parse_san(&pos, text, lang);
+            let _ = SanPlus::parse(text, lang);
+        }
+        let _ = parse_uci(&pos, text);
+        let _ = parse_iccf(&pos, text);
+        let _ = text.parse::<Uci>();
+        let _ = text.parse::<Iccf>();
+        let _ = text.parse::<Notation>();
+    }
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_text_never_panics(s in any::<String>()) {
+        exercise(&s);
+    }
+
+    #[test]
+    fn move_like_text_never_panics(
+        s in "[0-9a-hKQRBNDTACPOox:×=/()+#‡!?. …-♔♕♖♗♘♙♚♛♜♝♞♟]{0,12}"
+    ) {
+        exercise(&s);
+    }
+
+    #[test]
+    fn formatting_any_move_never_panics(from in 0u8..64, to in 0u8..64, kind in 0u8..7) {
+        let kind = match kind {
+            0 => sobre_core::MoveKind::Normal,
+            1 => sobre_core::MoveKind::EnPassant,
+            2 => sobre_core::MoveKind::Castle,
+            3 => sobre_core::MoveKind::Promotion(Role::Queen),
+            4 => sobre_core::MoveKind::Promotion(Role::Knight),
+            5 => sobre_core::MoveKind::Promotion(Role::King),
+            _ => sobre_core::MoveKind::Promotion(Role::Pawn),
+        };
+        let mv = Move::new(Square::new(from), Square::new(to), kind);
+        for pos in positions() {
+            for n in Notation::ALL {
+                let _ = format_move(&pos, mv, n);
+            }
+            let _ = format_line(&pos, &[mv, mv], Notation::English);
+        }
+    }
+}
+
+#[test]
+fn error_kinds_are_sorted() {
+    let pos = Position::new();
+    let e = parse_move(&pos, "Nf6", Lang::English).unwrap_err();
+    assert_eq!(e.kind(), MoveErrorKind::Illegal);
+    assert_eq!(e.to_string(), "`Nf6` is not a legal move: no knight can reach f6");
+    let e = parse_move(&pos, "Xf6", Lang::English).unwrap_err();
+    assert_eq!(e.kind(), MoveErrorKind::Syntax);
+}
