@@ -57,13 +57,11 @@ pub fn parse_setup(fen: &str) -> Result<Setup, FenError> {
     if let Some(c) = fields.next() {
         setup.castling_rooks = parse_castling(c, &setup)?;
     }
-    if let Some(ep) = fields.next() {
-        if ep != "-" {
-            let sq = Square::parse(ep)
-                .filter(|s| s.rank() == 2 || s.rank() == 5)
-                .ok_or_else(|| FenError::EnPassant(ep.to_string()))?;
-            setup.ep_square = Some(sq);
-        }
+    if let Some(ep) = fields.next().filter(|&ep| ep != "-") {
+        let sq = Square::parse(ep)
+            .filter(|s| s.rank() == 2 || s.rank() == 5)
+            .ok_or_else(|| FenError::EnPassant(ep.to_string()))?;
+        setup.ep_square = Some(sq);
     }
     if let Some(h) = fields.next() {
         setup.halfmove_clock = h.parse().map_err(|_| FenError::Counter(h.to_string()))?;

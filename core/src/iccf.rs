@@ -71,7 +71,9 @@ impl FromStr for Iccf {
         };
         let b = text.trim().as_bytes();
         if !(4..=5).contains(&b.len()) || !b.iter().all(u8::is_ascii_digit) {
-            return Err(err("expected four digits (five for a promotion), like 5254"));
+            return Err(err(
+                "expected four digits (five for a promotion), like 5254",
+            ));
         }
         let from = digit_square(b[0], b[1]).ok_or(err("square digits run from 1 to 8"))?;
         let to = digit_square(b[2], b[3]).ok_or(err("square digits run from 1 to 8"))?;
@@ -222,7 +224,9 @@ mod tests {
     #[test]
     fn iccf_syntax_errors() {
         let p = Position::new();
-        for bad in ["", "525", "525411", "5290", "0254", "52545", "e2e4", "52-54"] {
+        for bad in [
+            "", "525", "525411", "5290", "0254", "52545", "e2e4", "52-54",
+        ] {
             let e = parse_iccf(&p, bad).unwrap_err();
             assert!(matches!(e, ReadIccfError::Syntax(_)), "{bad}: {e}");
         }

@@ -117,8 +117,12 @@ impl MoveError {
 
     fn line(&self) -> String {
         match self.kind {
-            MoveErrorKind::Syntax => format!("cannot read `{}` as a move: {}", self.input, self.reason),
-            MoveErrorKind::Illegal => format!("`{}` is not a legal move: {}", self.input, self.reason),
+            MoveErrorKind::Syntax => {
+                format!("cannot read `{}` as a move: {}", self.input, self.reason)
+            }
+            MoveErrorKind::Illegal => {
+                format!("`{}` is not a legal move: {}", self.input, self.reason)
+            }
             MoveErrorKind::Ambiguous => format!("`{}` is ambiguous: {}", self.input, self.reason),
         }
     }
@@ -157,7 +161,9 @@ impl From<ReadUciError> for MoveError {
     fn from(e: ReadUciError) -> MoveError {
         match e {
             ReadUciError::Syntax(e) => MoveError::new(e.text(), MoveErrorKind::Syntax, e.reason()),
-            ReadUciError::Illegal(e) => MoveError::new(e.text(), MoveErrorKind::Illegal, e.reason()),
+            ReadUciError::Illegal(e) => {
+                MoveError::new(e.text(), MoveErrorKind::Illegal, e.reason())
+            }
         }
     }
 }
@@ -310,7 +316,9 @@ mod tests {
     fn any_notation_is_accepted() {
         let p = Position::new();
         let want = parse_move(&p, "Nf3", Lang::English).unwrap();
-        for t in ["Cf3", "♘f3", "g1f3", "G1F3", "g1-f3", "7163", "1.Nf3", "Ng1-f3"] {
+        for t in [
+            "Cf3", "♘f3", "g1f3", "G1F3", "g1-f3", "7163", "1.Nf3", "Ng1-f3",
+        ] {
             assert_eq!(parse_move(&p, t, Lang::Auto).unwrap(), want, "{t}");
             assert_eq!(parse_move(&p, t, Lang::Spanish).unwrap(), want, "{t}");
         }
@@ -319,8 +327,8 @@ mod tests {
     // FIDE Appendix E2: with a Spanish hint R is the king even where a rook could go.
     #[test]
     fn hint_decides_letter_r() {
-        let p = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", CastlingMode::Standard)
-            .unwrap();
+        let p =
+            Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", CastlingMode::Standard).unwrap();
         let es = parse_move(&p, "Rd1", Lang::Spanish).unwrap();
         assert_eq!(es.from.to_string(), "e1");
         let en = parse_move(&p, "Rd1", Lang::English).unwrap();

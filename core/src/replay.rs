@@ -103,6 +103,12 @@ pub struct Replayer {
     started: bool,
     /// Skip the rest of the movetext after an error.
     stopped: bool,
+    /// The game's move tokens, kept until the end of the game so that its language is known
+    /// before the first move is resolved (one buffer reused for every game).
+    arena: Vec<u8>,
+    tokens: Vec<(usize, usize, u64)>,
+    /// The comment after each token (when comments are kept).
+    token_comments: Vec<Option<String>>,
 }
 
 impl Replayer {
@@ -114,6 +120,9 @@ impl Replayer {
             chess960: false,
             started: false,
             stopped: false,
+            arena: Vec::new(),
+            tokens: Vec::new(),
+            token_comments: Vec::new(),
         }
     }
 
@@ -163,14 +172,57 @@ impl Replayer {
         }
     }
 
-    fn learn_language(&mut self, text: &str) {
-        if self.game.lang != Lang::Auto {
+    /// Decides the game's language from all its move tokens: letters only one language
+    /// uses decide it; a game that uses both stays [`Lang::Auto`] (each move on its own); a
+    /// game with no telling letter is English, as PGN's export format prescribes.
+    fn detect_language(&self) -> Lang {
+        let (mut en, mut es) = (false, false);
+        for &(a, b, _) in &self.tokens {
+            match self.arena[a..b].first() {
+                Some(b'Q' | b'B' | b'N' | b'K') => en = true,
+                Some(b'D' | b'T' | b'A' | b'C') => es = true,
+                _ => {}
+            }
+        }
+        match (en, es) {
+            (true, false) | (false, false) => Lang::English,
+            (false, true) => Lang::Spanish,
+            (true, true) => Lang::Auto,
+        }
+    }
+
+    fn play_token(&mut self, i: usize) {
+        let (a, b, line) = self.tokens[i];
+        let bytes = &self.arena[a..b];
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            let shown = String::from_utf8_lossy(bytes).into_owned();
+            self.fail(&shown, "not valid UTF-8 text".to_owned(), line);
+            return;
+        };
+        let comment = self.token_comments.get_mut(i).and_then(Option::take);
+        if is_annotation(text) {
+            // A comment after `a.p.` belongs to the move before it.
+            if let (Some(c), Some(Some(last))) = (comment, self.game.comments.last_mut()) {
+                last.push(' ');
+                last.push_str(&c);
+            }
             return;
         }
-        match text.as_bytes().first() {
-            Some(b'Q' | b'B' | b'N' | b'K') => self.game.lang = Lang::English,
-            Some(b'D' | b'T' | b'A' | b'C') => self.game.lang = Lang::Spanish,
-            _ => {}
+        match resolve(&self.game.position, text, self.game.lang) {
+            Ok(m) => {
+                self.game.position.play_unchecked(m);
+                self.game.plies += 1;
+                if self.opts.keep_moves {
+                    self.game.moves.push(m);
+                }
+                if self.opts.keep_comments {
+                    self.game.comments.push(comment);
+                }
+            }
+            Err(e) => {
+                let (text, reason) = (text.to_owned(), e.reason().to_owned());
+                self.fail(&text, reason, line);
+            }
         }
     }
 }
@@ -220,6 +272,9 @@ impl Visitor for Replayer {
         self.chess960 = false;
         self.started = false;
         self.stopped = false;
+        self.arena.clear();
+        self.tokens.clear();
+        self.token_comments.clear();
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
@@ -238,51 +293,28 @@ impl Visitor for Replayer {
     }
 
     fn begin_movetext(&mut self) -> Skip {
-        self.start();
         Skip(false)
     }
 
     fn san(&mut self, token: RawMove<'_>) {
-        self.start();
-        if self.stopped {
-            return;
-        }
-        let Some(text) = token.to_str() else {
-            let shown = String::from_utf8_lossy(token.as_bytes()).into_owned();
-            self.fail(&shown, "not valid UTF-8 text".to_owned(), token.line());
-            return;
-        };
-        if is_annotation(text) {
-            return;
-        }
-        match resolve(&self.game.position, text, self.game.lang) {
-            Ok(m) => {
-                self.learn_language(text);
-                self.game.position.play_unchecked(m);
-                self.game.plies += 1;
-                if self.opts.keep_moves {
-                    self.game.moves.push(m);
-                }
-                if self.opts.keep_comments {
-                    self.game.comments.push(None);
-                }
-            }
-            Err(e) => {
-                let reason = e.reason().to_owned();
-                self.fail(text, reason, token.line());
-            }
+        let start = self.arena.len();
+        self.arena.extend_from_slice(token.as_bytes());
+        self.tokens.push((start, self.arena.len(), token.line()));
+        if self.opts.keep_comments {
+            self.token_comments.push(None);
         }
     }
 
     fn comment(&mut self, comment: crate::pgn::RawComment<'_>) {
-        if self.opts.keep_comments && !self.stopped {
-            if let Some(last) = self.game.comments.last_mut() {
-                let text = comment.decode().trim().to_owned();
-                *last = Some(match last.take() {
-                    Some(prev) => format!("{prev} {text}"),
-                    None => text,
-                });
-            }
+        if !self.opts.keep_comments {
+            return;
+        }
+        if let Some(last) = self.token_comments.last_mut() {
+            let text = comment.decode().trim().to_owned();
+            *last = Some(match last.take() {
+                Some(prev) => format!("{prev} {text}"),
+                None => text,
+            });
         }
     }
 
@@ -292,6 +324,16 @@ impl Visitor for Replayer {
 
     fn end_game(&mut self) -> ReplayedGame {
         self.start();
+        self.game.lang = self.detect_language();
+        for i in 0..self.tokens.len() {
+            if self.stopped {
+                break;
+            }
+            self.play_token(i);
+        }
+        self.arena.clear();
+        self.tokens.clear();
+        self.token_comments.clear();
         std::mem::replace(&mut self.game, empty_game(0))
     }
 }

@@ -24,7 +24,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// PGN result text: `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn as_pgn(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Outcome::Decisive {
                 winner: Color::White,
@@ -42,11 +42,20 @@ impl Outcome {
             Outcome::Draw => None,
         }
     }
+
+    /// Reads a result token: `1-0`, `0-1`, `1/2-1/2` or the Unicode `½-½`; `None` for
+    /// anything else, including `*` (see [`crate::pgn::parse_result`]).
+    pub fn from_ascii(token: &[u8]) -> Option<Outcome> {
+        match crate::pgn::parse_result(token) {
+            Some(Some(outcome)) => Some(outcome),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_pgn())
+        f.write_str(self.as_str())
     }
 }
 

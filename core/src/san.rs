@@ -16,8 +16,8 @@
 use std::fmt;
 
 use crate::{
-    Bitboard, Color, Move, MoveKind, Position, Role, Square, between, bishop_attacks,
-    king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    Bitboard, Color, Move, MoveKind, Position, Role, Square, between, bishop_attacks, king_attacks,
+    knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 
 /// Which letters name the pieces (FIDE Appendix E2/E3: each player may use the letters of
@@ -678,19 +678,10 @@ impl San {
         } else if role == Role::King {
             (None, None)
         } else {
-            let mut rivals = false;
-            let mut same_file = false;
-            let mut same_rank = false;
-            for m in pos
-                .legal_moves_filtered(Some(role), Bitboard::from_square(mv.to))
-                .iter()
-            {
-                if m.from != mv.from && !m.is_castle() {
-                    rivals = true;
-                    same_file |= m.from.file() == mv.from.file();
-                    same_rank |= m.from.rank() == mv.from.rank();
-                }
-            }
+            let others = legal_origins(pos, role, mv.to, !Bitboard::from_square(mv.from));
+            let rivals = others.any();
+            let same_file = (others & Bitboard::file(mv.from.file())).any();
+            let same_rank = (others & Bitboard::rank(mv.from.rank())).any();
             match (rivals, same_file, same_rank) {
                 (false, _, _) => (None, None),
                 (true, false, _) => (Some(mv.from.file()), None),
@@ -767,6 +758,68 @@ impl San {
                 promotion,
                 ..
             } => {
+                // Fast path: one legal origin and a consistent promotion. Anything else
+                // (errors, ambiguity) goes through full generation for a precise reason.
+                let mut mask = Bitboard::FULL;
+                if let Some(f) = file {
+                    mask &= Bitboard::file(f);
+                }
+                if let Some(r) = rank {
+                    mask &= Bitboard::rank(r);
+                }
+                if role == Role::Pawn && file.is_none() {
+                    // A pawn written without its file moves straight ahead (FIDE E8/E9).
+                    mask &= Bitboard::file(to.file());
+                }
+                if let Some(from) = legal_origins(pos, role, to, mask).single() {
+                    let last_rank = to.rank() == (!pos.turn()).back_rank();
+                    let kind = match (role, promotion) {
+                        (Role::Pawn, Some(p)) if last_rank && Role::PROMOTIONS.contains(&p) => {
+                            Some(MoveKind::Promotion(p))
+                        }
+                        (Role::Pawn, None) if !last_rank => {
+                            Some(if pos.ep_square() == Some(to) && from.file() != to.file() {
+                                MoveKind::EnPassant
+                            } else {
+                                MoveKind::Normal
+                            })
+                        }
+                        (Role::Pawn, _) | (_, Some(_)) => None,
+                        (_, None) => Some(MoveKind::Normal),
+                    };
+                    if let Some(kind) = kind {
+                        return Ok(Move::new(from, to, kind));
+                    }
+                }
+                self.to_move_by_generation(pos)
+            }
+        }
+    }
+
+    /// The slow, exact path of [`San::to_move`] for a piece move: all legal moves to `to`
+    /// of that piece, with the reason when not exactly one matches.
+    fn to_move_by_generation(&self, pos: &Position) -> Result<Move, SanError> {
+        match *self {
+            San::Castle(side) => castle_move(pos, side).map_err(|reason| SanError::Illegal {
+                san: self.to_string(),
+                reason,
+            }),
+            San::Normal {
+                role,
+                file,
+                rank,
+                to,
+                promotion,
+                ..
+            } => {
+                if let Some(p) = promotion
+                    && !Role::PROMOTIONS.contains(&p)
+                {
+                    return Err(SanError::Illegal {
+                        san: self.to_string(),
+                        reason: format!("a pawn cannot promote to a {}", p.name()),
+                    });
+                }
                 let list = pos.legal_moves_filtered(Some(role), Bitboard::from_square(to));
                 let mut found: Option<Move> = None;
                 let mut more = false;
@@ -859,12 +912,85 @@ impl San {
     }
 }
 
+/// The squares in `from_mask` from which a piece of `role` of the side to move can legally
+/// go to `to` (castling aside). Found by looking back from `to` and testing each origin for
+/// leaving the own king attacked (FIDE 3.9) rather than generating every move: this is the
+/// hot path of replaying a scoresheet.
+pub(crate) fn legal_origins(
+    pos: &Position,
+    role: Role,
+    to: Square,
+    from_mask: Bitboard,
+) -> Bitboard {
+    let us = pos.turn();
+    let them = !us;
+    let ours = pos.by_color(us);
+    let theirs = pos.by_color(them);
+    let occ = ours | theirs;
+    if ours.contains(to) {
+        return Bitboard::EMPTY;
+    }
+    let mine = pos.by_piece(crate::Piece { color: us, role }) & from_mask;
+    let en_passant = role == Role::Pawn && pos.ep_square() == Some(to) && !occ.contains(to);
+    let origins = match role {
+        Role::Knight => knight_attacks(to) & mine,
+        Role::Bishop => bishop_attacks(to, occ) & mine,
+        Role::Rook => rook_attacks(to, occ) & mine,
+        Role::Queen => queen_attacks(to, occ) & mine,
+        Role::King => king_attacks(to) & mine,
+        Role::Pawn => {
+            let mut o = Bitboard::EMPTY;
+            if theirs.contains(to) || en_passant {
+                o |= pawn_attacks(them, to) & mine;
+            }
+            if !occ.contains(to) {
+                let (back, double_push_rank): (i32, u8) = match us {
+                    Color::White => (-8, 3),
+                    Color::Black => (8, 4),
+                };
+                let one = to.index() as i32 + back;
+                if (0..64).contains(&one) {
+                    let one = Square::new(one as u8);
+                    if mine.contains(one) {
+                        o |= Bitboard::from_square(one);
+                    } else if !occ.contains(one) && to.rank() == double_push_rank {
+                        let two = Square::new((one.index() as i32 + back) as u8);
+                        o |= Bitboard::from_square(two) & mine;
+                    }
+                }
+            }
+            o
+        }
+    };
+    let king = pos.king_of(us);
+    let mut legal = Bitboard::EMPTY;
+    for from in origins {
+        let captured = if en_passant && from.file() != to.file() {
+            Square::from_coords(to.file(), from.rank())
+        } else {
+            to
+        };
+        let captured_bb = Bitboard::from_square(captured);
+        let occ_after =
+            (occ & !Bitboard::from_square(from) & !captured_bb) | Bitboard::from_square(to);
+        let king_after = if role == Role::King { to } else { king };
+        if (pos.attackers_to(king_after, them, occ_after) & !captured_bb).is_empty() {
+            legal |= Bitboard::from_square(from);
+        }
+    }
+    legal
+}
+
 /// `b8`, `b8 and f6`, `a1, b2 and c3`.
 fn list_squares(squares: &[Square]) -> String {
     let mut out = String::new();
     for (i, sq) in squares.iter().enumerate() {
         if i > 0 {
-            out.push_str(if i + 1 == squares.len() { " and " } else { ", " });
+            out.push_str(if i + 1 == squares.len() {
+                " and "
+            } else {
+                ", "
+            });
         }
         out.push_str(&sq.to_string());
     }
@@ -928,7 +1054,8 @@ fn why_unreachable(
     if ours.is_empty() {
         return format!("{} has no {name}", us.name());
     }
-    let written = |sq: Square| file.is_none_or(|f| sq.file() == f) && rank.is_none_or(|r| sq.rank() == r);
+    let written =
+        |sq: Square| file.is_none_or(|f| sq.file() == f) && rank.is_none_or(|r| sq.rank() == r);
     // Could this piece make this kind of move there, ignoring its own king?
     let could = |sq: Square| {
         pseudo_targets(pos, role, sq).contains(to)
@@ -980,14 +1107,8 @@ fn castle_move(pos: &Position, side: CastlingSide) -> Result<Move, String> {
     }
     let rank = king.rank();
     let (king_dest, rook_dest) = match side {
-        CastlingSide::KingSide => (
-            Square::from_coords(6, rank),
-            Square::from_coords(5, rank),
-        ),
-        CastlingSide::QueenSide => (
-            Square::from_coords(2, rank),
-            Square::from_coords(3, rank),
-        ),
+        CastlingSide::KingSide => (Square::from_coords(6, rank), Square::from_coords(5, rank)),
+        CastlingSide::QueenSide => (Square::from_coords(2, rank), Square::from_coords(3, rank)),
     };
     let pair = Bitboard::from_square(king) | Bitboard::from_square(rook);
     let must_be_empty = (between(king, king_dest)
@@ -1028,9 +1149,7 @@ pub fn parse_san(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadSan
     let raw = parse_raw(text).map_err(|r| ParseSanError::new(text, r))?;
     match lang {
         Lang::English | Lang::Spanish => {
-            let sp = raw
-                .reading(lang)
-                .map_err(|r| ParseSanError::new(text, r))?;
+            let sp = raw.reading(lang).map_err(|r| ParseSanError::new(text, r))?;
             Ok(sp.san.to_move(pos).map_err(|e| e.with_text(text))?)
         }
         Lang::Auto if !raw.has_letters() => {
@@ -1150,7 +1269,10 @@ mod tests {
     #[test]
     fn spanish_letters_name_all_pieces() {
         let mut p = Position::new();
-        play(&mut p, &["e4", "e5", "Cf3", "Cc6", "Ac4", "Ac5", "O-O", "Df6", "Te1"]);
+        play(
+            &mut p,
+            &["e4", "e5", "Cf3", "Cc6", "Ac4", "Ac5", "O-O", "Df6", "Te1"],
+        );
         assert_eq!(p.role_at(sq("e1")), Some(Role::Rook));
         assert_eq!(p.role_at(sq("f6")), Some(Role::Queen));
     }
@@ -1176,7 +1298,9 @@ mod tests {
         assert!(err.contains("castling king side is not possible"), "{err}");
         assert!(err.contains("attacked"), "{err}");
         let p = pos("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1");
-        let err = parse_san(&p, "O-O-O", Lang::English).unwrap_err().to_string();
+        let err = parse_san(&p, "O-O-O", Lang::English)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("in the way"), "{err}");
         let p = pos("4k3/8/8/8/8/8/8/R3K2R w Q - 0 1");
         let err = parse_san(&p, "O-O", Lang::English).unwrap_err().to_string();
@@ -1188,7 +1312,15 @@ mod tests {
     fn en_passant_written_a_p() {
         let mut p = Position::new();
         play(&mut p, &["e4", "Cf6", "e5", "d5"]);
-        for t in ["exd6 a.p.", "exd6 e.p.", "exd6ep", "exd6e.p.", "exd6", "e5xd6", "ed6"] {
+        for t in [
+            "exd6 a.p.",
+            "exd6 e.p.",
+            "exd6ep",
+            "exd6e.p.",
+            "exd6",
+            "e5xd6",
+            "ed6",
+        ] {
             let m = parse_san(&p, t, Lang::Auto).unwrap();
             assert!(m.is_en_passant(), "{t}");
         }
@@ -1252,7 +1384,9 @@ mod tests {
         let p = pos("4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1");
         let m = parse_san(&p, "Qa1b2", Lang::English).unwrap();
         assert_eq!(to_san(&p, m, Lang::English), "Qa1b2");
-        let err = parse_san(&p, "Qab2", Lang::English).unwrap_err().to_string();
+        let err = parse_san(&p, "Qab2", Lang::English)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("queens on a1 and a3"), "{err}");
     }
 
@@ -1282,7 +1416,9 @@ mod tests {
     #[test]
     fn long_algebraic_and_move_numbers() {
         let p = Position::new();
-        for t in ["Cg1-f3", "Cg1xf3", "Ng1f3", "1.Cf3", "1Cf3", "1. Nf3", "♘f3", "♞f3"] {
+        for t in [
+            "Cg1-f3", "Cg1xf3", "Ng1f3", "1.Cf3", "1Cf3", "1. Nf3", "♘f3", "♞f3",
+        ] {
             let m = parse_san(&p, t, Lang::Auto).unwrap();
             assert_eq!((m.from, m.to), (sq("g1"), sq("f3")), "{t}");
         }
@@ -1327,15 +1463,22 @@ mod tests {
     #[test]
     fn impossible_capture_in_example_game_is_reported() {
         let mut p = Position::new();
-        play(&mut p, &["1e4", "e5", "2Cf3", "Cf6", "3.d4", "exd4", "4.e5", "Ce4"]);
-        let err = parse_san(&p, "5Dxd5", Lang::Spanish).unwrap_err().to_string();
+        play(
+            &mut p,
+            &["1e4", "e5", "2Cf3", "Cf6", "3.d4", "exd4", "4.e5", "Ce4"],
+        );
+        let err = parse_san(&p, "5Dxd5", Lang::Spanish)
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "5Dxd5 is illegal: no queen can reach d5");
     }
 
     #[test]
     fn pawn_errors_are_precise() {
         let p = Position::new();
-        let err = parse_san(&p, "exd5", Lang::English).unwrap_err().to_string();
+        let err = parse_san(&p, "exd5", Lang::English)
+            .unwrap_err()
+            .to_string();
         assert!(err.ends_with("no pawn can capture on d5"), "{err}");
         let err = parse_san(&p, "e5", Lang::English).unwrap_err().to_string();
         assert!(err.ends_with("no pawn can move to e5"), "{err}");
@@ -1343,7 +1486,9 @@ mod tests {
 
     #[test]
     fn syntax_errors_name_the_text() {
-        for t in ["", "Zf3", "Nf9", "e", "x", "Nf3xx", "O-O-O-O", "Cf3", "e4(Q"] {
+        for t in [
+            "", "Zf3", "Nf9", "e", "x", "Nf3xx", "O-O-O-O", "Cf3", "e4(Q",
+        ] {
             let e = SanPlus::parse(t, Lang::English).unwrap_err();
             assert!(e.to_string().contains(&format!("`{}`", t.trim())), "{e}");
         }

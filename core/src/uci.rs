@@ -171,11 +171,9 @@ impl Uci {
     /// [`IllegalCoordinateMove`] with the reason (no piece there, the other side's piece,
     /// the piece cannot go there, the king would be in check, a missing promotion).
     pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalCoordinateMove> {
-        resolve(pos, self.from, self.to, self.promotion).map_err(|reason| {
-            IllegalCoordinateMove {
-                text: self.to_string(),
-                reason,
-            }
+        resolve(pos, self.from, self.to, self.promotion).map_err(|reason| IllegalCoordinateMove {
+            text: self.to_string(),
+            reason,
         })
     }
 }
@@ -308,7 +306,10 @@ mod tests {
     // Seed 004: castling is written as the king's move; FIDE 3.8.
     #[test]
     fn castling_written_as_king_move() {
-        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard);
+        let p = pos(
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            CastlingMode::Standard,
+        );
         let m = parse_uci(&p, "e1g1").unwrap();
         assert!(m.is_castle() && m.is_king_side_castle());
         assert_eq!(to_uci(&p, m), "e1g1");
@@ -360,7 +361,9 @@ mod tests {
         assert!(e.contains("black's") && e.contains("white's move"), "{e}");
         let e = parse_uci(&p, "g1g3").unwrap_err().to_string();
         assert!(e.ends_with("the knight on g1 cannot move to g3"), "{e}");
-        for bad in ["", "e2", "e9e4", "e2e4k", "e2e4qq", "e2e2", "i2i4", "C8g7", "e2E4"] {
+        for bad in [
+            "", "e2", "e9e4", "e2e4k", "e2e4qq", "e2e2", "i2i4", "C8g7", "e2E4",
+        ] {
             assert!(parse_uci(&p, bad).is_err(), "{bad}");
         }
     }

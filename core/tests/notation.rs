@@ -3,9 +3,7 @@
 
 use proptest::prelude::*;
 use sobre_core::iccf::{Iccf, parse_iccf, to_iccf};
-use sobre_core::notation::{
-    MoveErrorKind, Notation, format_line, format_move, parse_move,
-};
+use sobre_core::notation::{MoveErrorKind, Notation, format_line, format_move, parse_move};
 use sobre_core::san::{Lang, ReadSanError, San, SanError, SanPlus, parse_san, to_figurine, to_san};
 use sobre_core::uci::{Uci, parse_uci, to_uci};
 use sobre_core::{CastlingMode, Move, Position, Role, Square};
@@ -65,7 +63,10 @@ fn fide_example_game_corrected_plays_to_the_end() {
         let start = Position::new();
         let written = format_line(&start, &moves, Notation::Spanish);
         assert!(written.starts_with("1. e4 e5 2. Cf3 Cf6 3. d4 exd4 4. e5 Ce4 5. Dxd4 d5"));
-        assert!(written.ends_with("9. Cbd2 O-O 10. O-O-O Te8 11. Rb1"), "{written}");
+        assert!(
+            written.ends_with("9. Cbd2 O-O 10. O-O-O Te8 11. Rb1"),
+            "{written}"
+        );
     }
 }
 
@@ -82,7 +83,10 @@ fn sicilian_line_in_spanish() {
          8. Ag5 e6 9. Td1 Ae7 10. O-O O-O 11. Tfe1 Da5"
     );
     let english = format_line(&Position::new(), &moves, Notation::English);
-    assert!(english.ends_with("9. Rd1 Be7 10. O-O O-O 11. Rfe1 Qa5"), "{english}");
+    assert!(
+        english.ends_with("9. Rd1 Be7 10. O-O O-O 11. Rfe1 Qa5"),
+        "{english}"
+    );
     // And back again from English, with the English hint.
     let (_, again) = play_line(&english, Lang::English).unwrap();
     assert_eq!(again, moves);
@@ -92,8 +96,8 @@ fn sicilian_line_in_spanish() {
 #[test]
 fn chess960_castling_by_side_of_rook() {
     // King b1, rooks a1 and h1 (and the same for Black); everything else cleared.
-    let pos = Position::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", CastlingMode::Chess960)
-        .unwrap();
+    let pos =
+        Position::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", CastlingMode::Chess960).unwrap();
     let long = parse_san(&pos, "O-O-O", Lang::English).unwrap();
     assert!(long.is_castle() && long.to.to_string() == "a1");
     assert_eq!(to_san(&pos, long, Lang::Spanish), "O-O-O");
@@ -103,7 +107,10 @@ fn chess960_castling_by_side_of_rook() {
     assert_eq!(to_uci(&pos, short), "b1h1");
     assert_eq!(to_iccf(&pos, short), "2171");
     // b1c1 is an ordinary king move: in ICCF the long castling is written king-takes-rook.
-    assert_eq!(parse_uci(&pos, "b1c1").unwrap().kind, sobre_core::MoveKind::Normal);
+    assert_eq!(
+        parse_uci(&pos, "b1c1").unwrap().kind,
+        sobre_core::MoveKind::Normal
+    );
     assert_eq!(to_iccf(&pos, long), "2111");
     assert_eq!(parse_iccf(&pos, "2111").unwrap(), long);
 }
@@ -169,9 +176,21 @@ fn round_trip_game(mut pos: Position, seed: u64) -> (usize, usize, usize) {
         let en = to_san(&pos, mv, Lang::English);
         let es = to_san(&pos, mv, Lang::Spanish);
         let fig = to_figurine(&pos, mv);
-        assert_eq!(parse_san(&pos, &en, Lang::English).ok(), Some(mv), "{en} in {ctx}");
-        assert_eq!(parse_san(&pos, &es, Lang::Spanish).ok(), Some(mv), "{es} in {ctx}");
-        assert_eq!(parse_san(&pos, &fig, Lang::Auto).ok(), Some(mv), "{fig} in {ctx}");
+        assert_eq!(
+            parse_san(&pos, &en, Lang::English).ok(),
+            Some(mv),
+            "{en} in {ctx}"
+        );
+        assert_eq!(
+            parse_san(&pos, &es, Lang::Spanish).ok(),
+            Some(mv),
+            "{es} in {ctx}"
+        );
+        assert_eq!(
+            parse_san(&pos, &fig, Lang::Auto).ok(),
+            Some(mv),
+            "{fig} in {ctx}"
+        );
         auto_ok += usize::from(check_auto(&pos, &en, mv));
         auto_ok += usize::from(check_auto(&pos, &es, mv));
 
@@ -182,12 +201,21 @@ fn round_trip_game(mut pos: Position, seed: u64) -> (usize, usize, usize) {
         assert_eq!(plus.suffix.is_some(), after.is_check(), "{en} in {ctx}");
 
         // Minimal disambiguation (FIDE E10): dropping what was written makes it ambiguous.
-        if let San::Normal { role, file, rank, .. } = plus.san
+        if let San::Normal {
+            role, file, rank, ..
+        } = plus.san
             && role != Role::Pawn
             && (file.is_some() || rank.is_some())
         {
             let bare = match plus.san {
-                San::Normal { file: _, rank: _, role, capture, to, promotion } => San::Normal {
+                San::Normal {
+                    file: _,
+                    rank: _,
+                    role,
+                    capture,
+                    to,
+                    promotion,
+                } => San::Normal {
                     role,
                     file: None,
                     rank: None,
@@ -203,10 +231,27 @@ fn round_trip_game(mut pos: Position, seed: u64) -> (usize, usize, usize) {
             );
             if file.is_some() && rank.is_some() {
                 for partial in [
-                    San::Normal { role, file, rank: None, capture: false, to: mv.to, promotion: None },
-                    San::Normal { role, file: None, rank, capture: false, to: mv.to, promotion: None },
+                    San::Normal {
+                        role,
+                        file,
+                        rank: None,
+                        capture: false,
+                        to: mv.to,
+                        promotion: None,
+                    },
+                    San::Normal {
+                        role,
+                        file: None,
+                        rank,
+                        capture: false,
+                        to: mv.to,
+                        promotion: None,
+                    },
                 ] {
-                    assert!(partial.to_move(&pos).is_err(), "{en} over-disambiguated in {ctx}");
+                    assert!(
+                        partial.to_move(&pos).is_err(),
+                        "{en} over-disambiguated in {ctx}"
+                    );
                 }
             }
         }
@@ -225,7 +270,11 @@ fn round_trip_game(mut pos: Position, seed: u64) -> (usize, usize, usize) {
                 Notation::Spanish => Lang::Spanish,
                 _ => Lang::Auto,
             };
-            assert_eq!(parse_move(&pos, &text, hint).ok(), Some(mv), "{n}: {text} in {ctx}");
+            assert_eq!(
+                parse_move(&pos, &text, hint).ok(),
+                Some(mv),
+                "{n}: {text} in {ctx}"
+            );
         }
 
         pos.play_unchecked(mv);
@@ -234,7 +283,11 @@ fn round_trip_game(mut pos: Position, seed: u64) -> (usize, usize, usize) {
     // The whole line reads back too, token by token (skipping move numbers).
     for n in Notation::ALL {
         let line = format_line(&start, &played, n);
-        let hint = if n == Notation::Spanish { Lang::Spanish } else { Lang::English };
+        let hint = if n == Notation::Spanish {
+            Lang::Spanish
+        } else {
+            Lang::English
+        };
         let mut p = start.clone();
         let mut back = Vec::new();
         for tok in line.split_whitespace() {
@@ -283,6 +336,100 @@ proptest! {
         let pos = Position::chess960(n).unwrap();
         round_trip_game(pos, seed);
     }
+}
+
+/// What full move generation says a SAN names: the moves of `role` to `to` matching the
+/// written origin (a pawn without a file moves straight ahead), castling aside.
+fn generated(pos: &Position, moves: &[Move], san: San) -> Vec<Move> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        to,
+        promotion,
+        ..
+    } = san
+    else {
+        return Vec::new();
+    };
+    moves
+        .iter()
+        .copied()
+        .filter(|m| {
+            !m.is_castle()
+                && m.to == to
+                && pos.role_at(m.from) == Some(role)
+                && file.is_none_or(|f| m.from.file() == f)
+                && rank.is_none_or(|r| m.from.rank() == r)
+                && (role != Role::Pawn || file.is_some() || m.from.file() == to.file())
+                && m.promotion() == promotion
+        })
+        .collect()
+}
+
+// The fast SAN resolver (looking back from the destination) agrees with move generation
+// on every piece, origin and destination, legal or not.
+#[test]
+fn san_resolution_agrees_with_move_generation() {
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    for game in 0..12u64 {
+        let mut pos = if game % 2 == 0 {
+            Position::new()
+        } else {
+            Position::chess960(rng.below(960) as u16).unwrap()
+        };
+        for _ in 0..80 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for role in Role::ALL {
+                for to in Square::all() {
+                    let last = to.rank() == 0 || to.rank() == 7;
+                    let promotions: &[Option<Role>] = if role == Role::Pawn && last {
+                        &[None, Some(Role::Queen), Some(Role::Knight)]
+                    } else {
+                        &[None, Some(Role::Queen)]
+                    };
+                    for &promotion in promotions {
+                        let mut sans = vec![San::Normal {
+                            role,
+                            file: None,
+                            rank: None,
+                            capture: false,
+                            to,
+                            promotion,
+                        }];
+                        for from in Square::all() {
+                            sans.push(San::Normal {
+                                role,
+                                file: Some(from.file()),
+                                rank: Some(from.rank()),
+                                capture: false,
+                                to,
+                                promotion,
+                            });
+                        }
+                        for san in sans {
+                            let want = generated(&pos, &moves, san);
+                            let got = san.to_move(&pos);
+                            match (want.as_slice(), &got) {
+                                ([m], Ok(g)) => assert_eq!(m, g, "{san} in {}", pos.fen()),
+                                ([], Err(SanError::Illegal { .. })) => {}
+                                ([_, _, ..], Err(SanError::Ambiguous { .. })) => {}
+                                _ => panic!("{san} in {}: {want:?} vs {got:?}", pos.fen()),
+                            }
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+            let mv = moves[rng.below(moves.len())];
+            pos.play_unchecked(mv);
+        }
+    }
+    assert!(checked > 100_000);
 }
 
 // ----- no input panics -----
@@ -353,7 +500,10 @@ fn error_kinds_are_sorted() {
     let pos = Position::new();
     let e = parse_move(&pos, "Nf6", Lang::English).unwrap_err();
     assert_eq!(e.kind(), MoveErrorKind::Illegal);
-    assert_eq!(e.to_string(), "`Nf6` is not a legal move: no knight can reach f6");
+    assert_eq!(
+        e.to_string(),
+        "`Nf6` is not a legal move: no knight can reach f6"
+    );
     let e = parse_move(&pos, "Xf6", Lang::English).unwrap_err();
     assert_eq!(e.kind(), MoveErrorKind::Syntax);
 }

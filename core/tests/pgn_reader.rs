@@ -156,7 +156,7 @@ struct Trickle<'a> {
 impl Read for Trickle<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.calls += 1;
-        if self.calls % 3 == 0 {
+        if self.calls.is_multiple_of(3) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "signal"));
         }
         let n = self.chunk.min(buf.len()).min(self.data.len());

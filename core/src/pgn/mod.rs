@@ -29,7 +29,6 @@
 mod reader;
 mod writer;
 
-use std::fmt;
 
 use crate::types::Color;
 
@@ -49,58 +48,9 @@ pub enum PgnError {
     Io(#[from] std::io::Error),
 }
 
-/// The result of a finished game, as written in a PGN result token or `Result` tag.
-///
+/// The result of a finished game: one type for the whole crate, defined in [`crate::rules`].
 /// An unfinished or unknown game (`*`) is `None` wherever an `Option<Outcome>` is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// One side won (`1-0` or `0-1`).
-    Decisive {
-        /// The side that won.
-        winner: Color,
-    },
-    /// The game was drawn (`1/2-1/2`).
-    Draw,
-}
-
-impl Outcome {
-    /// The PGN result token: `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Decisive {
-                winner: Color::White,
-            } => "1-0",
-            Outcome::Decisive {
-                winner: Color::Black,
-            } => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
-    }
-
-    /// Reads a result token: `1-0`, `0-1`, `1/2-1/2` or the Unicode `½-½`.
-    ///
-    /// Returns `None` for anything else, including `*` (see [`parse_result`]).
-    pub fn from_ascii(token: &[u8]) -> Option<Outcome> {
-        match parse_result(token) {
-            Some(Some(outcome)) => Some(outcome),
-            _ => None,
-        }
-    }
-
-    /// The winner, or `None` for a draw.
-    pub const fn winner(self) -> Option<Color> {
-        match self {
-            Outcome::Decisive { winner } => Some(winner),
-            Outcome::Draw => None,
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::rules::Outcome;
 
 /// Reads a PGN game-termination marker.
 ///

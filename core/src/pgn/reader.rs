@@ -306,7 +306,21 @@ fn strip_dots(mut token: &[u8]) -> &[u8] {
 
 /// A token that is a move (or garbage for the SAN parser to reject): cuts off glued suffix
 /// annotations and a glued en-passant mark.
+#[inline]
 fn move_token(token: &[u8]) -> Token<'_> {
+    // Nothing to cut off unless the token ends like an annotation or `e.p.`.
+    if matches!(token.last(), None | Some(b'!' | b'?' | b'.' | b'p' | b'P')) {
+        return move_token_slow(token);
+    }
+    Token::Move {
+        bytes: token,
+        nag: None,
+        en_passant: false,
+    }
+}
+
+#[inline(never)]
+fn move_token_slow(token: &[u8]) -> Token<'_> {
     let annotation = token
         .iter()
         .rev()
@@ -336,7 +350,31 @@ fn move_token(token: &[u8]) -> Token<'_> {
 }
 
 /// Classifies one movetext token (a maximal run of non-delimiter bytes).
-fn classify(mut token: &[u8]) -> Token<'_> {
+#[inline]
+fn classify(token: &[u8]) -> Token<'_> {
+    match token.first() {
+        // The common cases first. A move starting with a letter: results, move numbers and
+        // annotation tokens never do.
+        Some(first) if first.is_ascii_alphabetic() => {
+            if token.get(1) == Some(&b'.') && is_en_passant_suffix(token) {
+                return Token::Nothing;
+            }
+            move_token(token)
+        }
+        // A move number `12.` or `12...` on its own.
+        Some(first) if first.is_ascii_digit() => {
+            let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+            match &token[digits..] {
+                b"" | b"." | b"..." => Token::Nothing,
+                _ => classify_slow(token),
+            }
+        }
+        _ => classify_slow(token),
+    }
+}
+
+#[inline(never)]
+fn classify_slow(mut token: &[u8]) -> Token<'_> {
     // Every `continue` shortens the token, so the loop ends.
     loop {
         if let Some(outcome) = parse_result(token) {
@@ -388,7 +426,23 @@ fn classify(mut token: &[u8]) -> Token<'_> {
 ///
 /// Only the next [`LOOKAHEAD`] bytes are examined, so that the answer does not depend on how
 /// the input happened to be split into reads; `at_eof` says `buf` ends where the input ends.
+#[inline]
 fn peek_en_passant(buf: &[u8], at: usize, prev: u8, at_eof: bool) -> Option<(usize, u64)> {
+    // This runs after every move, and almost every move is followed by one space and a
+    // token that does not start with `e` or `a`: reject that case without a loop.
+    match (buf.get(at), buf.get(at + 1)) {
+        (Some(&gap), Some(&next))
+            if is_space(gap) && !is_space(next) && !matches!(next | 0x20, b'e' | b'a') =>
+        {
+            None
+        }
+        (Some(&gap), _) if !is_space(gap) => None,
+        _ => peek_en_passant_slow(buf, at, prev, at_eof),
+    }
+}
+
+#[inline(never)]
+fn peek_en_passant_slow(buf: &[u8], at: usize, prev: u8, at_eof: bool) -> Option<(usize, u64)> {
     let limit = buf.len().min(at + LOOKAHEAD);
     let window = &buf[..limit];
     let mut i = at;
@@ -698,17 +752,16 @@ impl<R: Read> PgnReader<R> {
             let end = self.end;
             let mut i = self.pos;
             let mut line = self.line;
-            let mut prev = self.byte_before(i);
             let buf = &self.buf[..end];
             while i < end {
                 let b = buf[i];
                 if !is_space(b) {
                     break;
                 }
-                if b == b'\r' || (b == b'\n' && prev != b'\r') {
+                // Line breaks are rare next to spaces: look back only when one is found.
+                if b == b'\r' || (b == b'\n' && self.byte_before(i) != b'\r') {
                     line += 1;
                 }
-                prev = b;
                 i += 1;
             }
             self.pos = i;
@@ -869,14 +922,19 @@ impl<R: Read> PgnReader<R> {
         visitor: &mut V,
         skip_all: bool,
     ) -> Result<(), PgnError> {
-        // Open variations the visitor sees, and nesting depth inside a skipped one.
-        let mut visible: u32 = 0;
-        let mut hidden: u32 = 0;
-        while self.skip_space()? {
+        let mut nesting = Nesting::default();
+        loop {
+            if let Stop::GameOver = self.lex_buffered(visitor, skip_all, &mut nesting) {
+                return Ok(());
+            }
+            // One step the careful way: a refill, or something the fast lexer leaves alone.
+            if !self.skip_space()? {
+                break;
+            }
             if self.end - self.pos < WINDOW {
                 self.ensure(WINDOW)?;
             }
-            let emit = !skip_all && hidden == 0;
+            let emit = !skip_all && nesting.hidden == 0;
             match self.buf[self.pos] {
                 b'{' => self.read_comment(visitor, emit, false)?,
                 b';' => self.read_comment(visitor, emit, true)?,
@@ -884,59 +942,133 @@ impl<R: Read> PgnReader<R> {
                 b'[' => break,
                 b'(' => {
                     self.pos += 1;
-                    if !emit {
-                        hidden = hidden.saturating_add(1);
-                    } else if visitor.begin_variation().0 {
-                        hidden = 1;
-                    } else {
-                        visible = visible.saturating_add(1);
-                    }
+                    nesting.open(visitor, emit);
                 }
                 b')' => {
                     self.pos += 1;
-                    if hidden > 0 {
-                        hidden -= 1;
-                    } else if visible > 0 {
-                        visible -= 1;
-                        visitor.end_variation();
-                    }
+                    nesting.close(visitor);
                 }
                 b'$' => {
                     self.pos += 1;
-                    let digits = self.buf[self.pos..self.end]
-                        .iter()
-                        .take_while(|b| b.is_ascii_digit())
-                        .count();
-                    let value = self.buf[self.pos..self.pos + digits]
-                        .iter()
-                        .fold(0u32, |n, &d| {
-                            n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
-                        });
-                    if emit && digits > 0 {
-                        if let Ok(nag) = u8::try_from(value) {
-                            visitor.nag(nag);
-                        }
+                    let (nag, digits) = read_nag(&self.buf[self.pos..self.end]);
+                    if let (true, Some(nag)) = (emit, nag) {
+                        visitor.nag(nag);
                     }
                     self.pos += digits;
                 }
                 b'%' if self.at_line_start() => self.skip_until(is_newline)?,
                 b']' | b'}' => self.pos += 1,
                 _ => {
-                    if self.read_token(visitor, emit, visible + hidden == 0)? {
+                    if self.read_token(visitor, emit, nesting.is_top_level())? {
                         return Ok(());
                     }
                 }
             }
         }
-        for _ in 0..visible {
-            visitor.end_variation();
-        }
+        nesting.close_all(visitor);
         Ok(())
     }
 
-    /// Reads one token at `pos` (a non-delimiter byte). Returns `true` if it was a result
-    /// token at the top level, which ends the game.
+    /// The hot loop: lexes movetext straight from the buffered bytes, with the position and
+    /// line in locals, until the game ends or something needs the careful path (the end of
+    /// the buffered bytes, a tag, a `;` comment, a `%` line, an unfinished comment).
     #[inline]
+    fn lex_buffered<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        skip_all: bool,
+        nesting: &mut Nesting,
+    ) -> Stop {
+        let end = self.end;
+        let at_eof = self.eof;
+        let buf = &self.buf[..end];
+        let prev = self.prev;
+        let byte_before = |i: usize| if i > 0 { buf[i - 1] } else { prev };
+        let mut pos = self.pos;
+        let mut line = self.line;
+        let stop = loop {
+            while pos < end {
+                let b = buf[pos];
+                if !is_space(b) {
+                    break;
+                }
+                if b == b'\r' || (b == b'\n' && byte_before(pos) != b'\r') {
+                    line += 1;
+                }
+                pos += 1;
+            }
+            if pos == end {
+                break Stop::Careful;
+            }
+            let emit = !skip_all && nesting.hidden == 0;
+            match buf[pos] {
+                b'(' => {
+                    pos += 1;
+                    nesting.open(visitor, emit);
+                }
+                b')' => {
+                    pos += 1;
+                    nesting.close(visitor);
+                }
+                b'{' => {
+                    let Some(len) = buf[pos + 1..].iter().position(|&b| b == b'}') else {
+                        break Stop::Careful;
+                    };
+                    let text = &buf[pos + 1..pos + 1 + len];
+                    if emit {
+                        visitor.comment(RawComment {
+                            text,
+                            line,
+                            truncated: false,
+                        });
+                    }
+                    line += count_newlines(b'{', text);
+                    pos += len + 2;
+                }
+                b'$' => {
+                    let (nag, digits) = read_nag(&buf[pos + 1..]);
+                    if !at_eof && pos + 1 + digits == end {
+                        break Stop::Careful;
+                    }
+                    if let (true, Some(nag)) = (emit, nag) {
+                        visitor.nag(nag);
+                    }
+                    pos += 1 + digits;
+                }
+                b'[' | b';' | b'%' | b']' | b'}' => break Stop::Careful,
+                _ => {
+                    let mut at = pos + 1;
+                    while at < end && !is_delimiter(buf[at]) {
+                        at += 1;
+                    }
+                    if !at_eof && at + LOOKAHEAD > end {
+                        break Stop::Careful;
+                    }
+                    let step = deliver(
+                        visitor,
+                        buf,
+                        pos,
+                        at,
+                        line,
+                        at_eof,
+                        emit,
+                        nesting.is_top_level(),
+                    );
+                    pos = step.resume;
+                    line += step.lines;
+                    if step.game_over {
+                        break Stop::GameOver;
+                    }
+                }
+            }
+        };
+        self.pos = pos;
+        self.line = line;
+        stop
+    }
+
+    /// Reads one token at `pos` (a non-delimiter byte), refilling as needed. Returns `true` if
+    /// it was a result token at the top level, which ends the game.
     fn read_token<V: Visitor>(
         &mut self,
         visitor: &mut V,
@@ -957,51 +1089,155 @@ impl<R: Read> PgnReader<R> {
         if self.end - self.pos < len + LOOKAHEAD {
             self.ensure(len + LOOKAHEAD)?;
         }
-        let at = self.pos + len;
-        let buf = &self.buf[..self.end];
-        match classify(&buf[self.pos..at]) {
-            Token::Move {
-                bytes,
-                nag,
-                en_passant,
-            } => {
-                let (separate, skip, lines) = match peek_en_passant(buf, at, buf[at - 1], self.eof)
-                {
-                    Some((skip, lines)) => (true, skip, lines),
-                    None => (false, 0, 0),
-                };
-                if emit {
-                    visitor.san(RawMove {
-                        bytes,
-                        line: self.line,
-                        en_passant_suffix: en_passant || separate,
-                    });
-                    if let Some(nag) = nag {
-                        visitor.nag(nag);
-                    }
-                }
-                self.pos = at + skip;
-                self.line += lines;
+        let step = deliver(
+            visitor,
+            &self.buf[..self.end],
+            self.pos,
+            self.pos + len,
+            self.line,
+            self.eof,
+            emit,
+            top_level,
+        );
+        self.pos = step.resume;
+        self.line += step.lines;
+        Ok(step.game_over)
+    }
+}
+
+/// Why [`PgnReader::lex_buffered`] returned.
+enum Stop {
+    /// The next step needs the careful, refilling path.
+    Careful,
+    /// A result token ended the game.
+    GameOver,
+}
+
+/// Open variations in the movetext.
+#[derive(Default)]
+struct Nesting {
+    /// Variations the visitor entered.
+    visible: u32,
+    /// Depth inside a skipped variation (or inside any variation when skipping the movetext).
+    hidden: u32,
+}
+
+impl Nesting {
+    #[inline]
+    fn open<V: Visitor>(&mut self, visitor: &mut V, emit: bool) {
+        if !emit {
+            self.hidden = self.hidden.saturating_add(1);
+        } else if visitor.begin_variation().0 {
+            self.hidden = 1;
+        } else {
+            self.visible = self.visible.saturating_add(1);
+        }
+    }
+
+    #[inline]
+    fn close<V: Visitor>(&mut self, visitor: &mut V) {
+        if self.hidden > 0 {
+            self.hidden -= 1;
+        } else if self.visible > 0 {
+            self.visible -= 1;
+            visitor.end_variation();
+        }
+        // A `)` with no `(` is ignored.
+    }
+
+    fn close_all<V: Visitor>(&mut self, visitor: &mut V) {
+        for _ in 0..self.visible {
+            visitor.end_variation();
+        }
+        self.visible = 0;
+        self.hidden = 0;
+    }
+
+    #[inline]
+    fn is_top_level(&self) -> bool {
+        self.visible == 0 && self.hidden == 0
+    }
+}
+
+/// Reads the digits after a `$`: the NAG (if 0 to 255) and how many digits there were.
+#[inline]
+fn read_nag(bytes: &[u8]) -> (Option<u8>, usize) {
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let value = bytes[..digits].iter().fold(0u32, |n, &d| {
+        n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+    });
+    let nag = if digits > 0 {
+        u8::try_from(value).ok()
+    } else {
+        None
+    };
+    (nag, digits)
+}
+
+/// Where lexing resumes after a token, and whether it ended the game.
+struct Delivered {
+    resume: usize,
+    lines: u64,
+    game_over: bool,
+}
+
+/// Classifies the token `buf[start..at]` and tells the visitor about it. `buf` must hold
+/// [`LOOKAHEAD`] bytes after the token unless the input ends sooner (`at_eof`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the hot path keeps its state in locals, not a struct
+fn deliver<V: Visitor>(
+    visitor: &mut V,
+    buf: &[u8],
+    start: usize,
+    at: usize,
+    line: u64,
+    at_eof: bool,
+    emit: bool,
+    top_level: bool,
+) -> Delivered {
+    let mut step = Delivered {
+        resume: at,
+        lines: 0,
+        game_over: false,
+    };
+    match classify(&buf[start..at]) {
+        Token::Move {
+            bytes,
+            nag,
+            en_passant,
+        } => {
+            let separate = peek_en_passant(buf, at, buf[at - 1], at_eof);
+            if let Some((skip, lines)) = separate {
+                step.resume += skip;
+                step.lines = lines;
             }
-            Token::Nag(nag) => {
-                if emit {
+            if emit {
+                visitor.san(RawMove {
+                    bytes,
+                    line,
+                    en_passant_suffix: en_passant || separate.is_some(),
+                });
+                if let Some(nag) = nag {
                     visitor.nag(nag);
                 }
-                self.pos = at;
             }
-            Token::Outcome(outcome) => {
-                self.pos = at;
-                if top_level {
-                    if emit {
-                        visitor.outcome(outcome);
-                    }
-                    return Ok(true);
-                }
-            }
-            Token::Nothing => self.pos = at,
         }
-        Ok(false)
+        Token::Nag(nag) => {
+            if emit {
+                visitor.nag(nag);
+            }
+        }
+        Token::Outcome(outcome) => {
+            if top_level {
+                if emit {
+                    visitor.outcome(outcome);
+                }
+                step.game_over = true;
+            }
+        }
+        Token::Nothing => {}
     }
+    step
 }
 
 /// Iterator over the games of a [`PgnReader`], from [`PgnReader::read_all`].
