@@ -116,7 +116,12 @@ fn find(dirs: &[(i8, i8); 4], rng: &mut Rng, table: &mut Vec<u64>) -> Vec<Magic>
             let idx = (occs[i].wrapping_mul(magic) >> shift) as usize;
             table[offset + idx] = atts[i];
         }
-        magics.push(Magic { mask: m, magic, shift, offset });
+        magics.push(Magic {
+            mask: m,
+            magic,
+            shift,
+            offset,
+        });
     }
     magics
 }
@@ -141,7 +146,12 @@ fn main() {
         }
         writeln!(out, "];").unwrap();
     }
-    writeln!(out, "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [", table.len()).unwrap();
+    writeln!(
+        out,
+        "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [",
+        table.len()
+    )
+    .unwrap();
     for chunk in table.chunks(8) {
         for v in chunk {
             write!(out, "{v:#x},").unwrap();

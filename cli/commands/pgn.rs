@@ -91,8 +91,9 @@ fn progress_bar(len: Option<u64>, quiet: bool) -> Option<ProgressBar> {
         return None;
     }
     let bar = ProgressBar::new(len);
-    let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    let style =
+        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     Some(bar)
 }
@@ -188,9 +189,9 @@ fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         keep_comments: true,
     });
     let sink: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(
-            File::create(p).map_err(|e| error::user(format!("cannot create {p}: {e}")))?,
-        ),
+        Some(p) => {
+            Box::new(File::create(p).map_err(|e| error::user(format!("cannot create {p}: {e}")))?)
+        }
         None => Box::new(io::stdout().lock()),
     };
     let mut out = BufWriter::new(sink);

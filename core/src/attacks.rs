@@ -175,8 +175,8 @@ mod tests {
 
     #[test]
     fn rook_on_a1_with_blockers() {
-        let occ = Bitboard::from_square(Square::D1)
-            | Bitboard::from_square(Square::from_coords(0, 5)); // a6
+        let occ =
+            Bitboard::from_square(Square::D1) | Bitboard::from_square(Square::from_coords(0, 5)); // a6
         let att = rook_attacks(Square::A1, occ);
         let expect: Vec<String> = att.map(|s| s.to_string()).collect();
         assert_eq!(expect, ["b1", "c1", "d1", "a2", "a3", "a4", "a5", "a6"]);

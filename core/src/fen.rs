@@ -236,7 +236,11 @@ impl Position {
     fn write_fen(&self, shredder: bool) -> String {
         let mut out = self.board_fen();
         out.push(' ');
-        out.push(if self.turn() == Color::White { 'w' } else { 'b' });
+        out.push(if self.turn() == Color::White {
+            'w'
+        } else {
+            'b'
+        });
         out.push(' ');
         let castling = self.castling_rooks();
         if castling.is_empty() {
@@ -255,9 +259,13 @@ impl Position {
             for sq in rights {
                 let king_side = sq.file() > king.file();
                 let outermost = if king_side {
-                    own_rooks.into_iter().all(|r| r.file() <= sq.file() || r.file() < king.file())
+                    own_rooks
+                        .into_iter()
+                        .all(|r| r.file() <= sq.file() || r.file() < king.file())
                 } else {
-                    own_rooks.into_iter().all(|r| r.file() >= sq.file() || r.file() > king.file())
+                    own_rooks
+                        .into_iter()
+                        .all(|r| r.file() >= sq.file() || r.file() > king.file())
                 };
                 let c = if shredder || (self.is_chess960() && !outermost) {
                     sq.file_char()
@@ -303,14 +311,19 @@ mod tests {
     #[test]
     fn syntax_errors_are_specific() {
         assert!(matches!(parse_setup(""), Err(FenError::Empty)));
-        assert!(matches!(parse_setup("8/8/8 w - - 0 1"), Err(FenError::Board(_))));
+        assert!(matches!(
+            parse_setup("8/8/8 w - - 0 1"),
+            Err(FenError::Board(_))
+        ));
         assert!(matches!(
             parse_setup("8/8/8/8/8/8/8/8 x - - 0 1"),
             Err(FenError::Turn(_))
         ));
         assert!(matches!(
             Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", CastlingMode::Standard),
-            Err(ParseFenError::Illegal(PositionError::MissingKing(Color::White)))
+            Err(ParseFenError::Illegal(PositionError::MissingKing(
+                Color::White
+            )))
         ));
     }
 

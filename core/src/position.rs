@@ -62,7 +62,9 @@ pub enum PositionError {
     OppositeCheck(Color),
     #[error("the side to move is in check from more than two pieces, or from an impossible pair")]
     ImpossibleCheck,
-    #[error("castling right for a rook on {0} is impossible (no rook there or king not on its first rank)")]
+    #[error(
+        "castling right for a rook on {0} is impossible (no rook there or king not on its first rank)"
+    )]
     InvalidCastlingRights(Square),
     #[error("en passant square {0} is impossible in this position")]
     InvalidEpSquare(Square),
@@ -224,7 +226,24 @@ impl Default for Position {
 impl Position {
     /// The standard starting position (FIDE Art. 2.3).
     pub fn new() -> Position {
-        Position::chess960(518).expect("518 is the standard start position")
+        // Built directly (not through `from_setup`): callers create many start positions.
+        Position {
+            by_role: [
+                Bitboard(0x00ff_0000_0000_ff00),
+                Bitboard(0x4200_0000_0000_0042),
+                Bitboard(0x2400_0000_0000_0024),
+                Bitboard(0x8100_0000_0000_0081),
+                Bitboard(0x0800_0000_0000_0008),
+                Bitboard(0x1000_0000_0000_0010),
+            ],
+            by_color: [Bitboard(0xffff), Bitboard(0xffff_0000_0000_0000)],
+            turn: Color::White,
+            castling: Bitboard(0x8100_0000_0000_0081),
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            mode: CastlingMode::Standard,
+        }
     }
 
     /// Chess960 start position number `n` (0..=959) in the Scharnagl numbering, where 518 is
@@ -734,7 +753,10 @@ impl Position {
         let free = pawns & !pinned;
         let empty = !occ;
         let single = shift(free, up) & empty;
-        let double = shift(single & Bitboard::rank((start_rank as i8 + up / 8) as u8), up) & empty;
+        let double = shift(
+            single & Bitboard::rank((start_rank as i8 + up / 8) as u8),
+            up,
+        ) & empty;
         // Captures towards the a-file and towards the h-file.
         let (left, right) = (up - 1, up + 1);
         let cap_left = shift(free & !Bitboard::file(0), left) & theirs & target;
@@ -791,8 +813,8 @@ impl Position {
                 // and checks that the capture removes or blocks).
                 let after = (occ ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
                     | Bitboard::from_square(ep);
-                let attackers = self.attackers_to(king, them, after)
-                    & !Bitboard::from_square(captured);
+                let attackers =
+                    self.attackers_to(king, them, after) & !Bitboard::from_square(captured);
                 if attackers.is_empty() {
                     sink(PieceMoves {
                         from,
@@ -1101,6 +1123,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn direct_start_position_equals_scharnagl_518() {
+        assert_eq!(Position::new(), Position::chess960(518).unwrap());
+    }
+
+    #[test]
     fn start_position_has_20_moves() {
         let p = Position::new();
         assert_eq!(p.legal_moves().len(), 20);
@@ -1123,7 +1150,11 @@ mod tests {
                 Role::Rook
             ]
         );
-        let zero: String = chess960_back_rank(0).unwrap().iter().map(|r| r.char()).collect();
+        let zero: String = chess960_back_rank(0)
+            .unwrap()
+            .iter()
+            .map(|r| r.char())
+            .collect();
         assert_eq!(zero, "bbqnnrkr");
         assert_eq!(chess960_number(&std), Some(518));
     }

@@ -193,36 +193,43 @@ impl Replayer {
 
     fn play_token(&mut self, i: usize) {
         let (a, b, line) = self.tokens[i];
-        let bytes = &self.arena[a..b];
-        let Ok(text) = std::str::from_utf8(bytes) else {
-            let shown = String::from_utf8_lossy(bytes).into_owned();
-            self.fail(&shown, "not valid UTF-8 text".to_owned(), line);
-            return;
-        };
         let comment = self.token_comments.get_mut(i).and_then(Option::take);
-        if is_annotation(text) {
-            // A comment after `a.p.` belongs to the move before it.
-            if let (Some(c), Some(Some(last))) = (comment, self.game.comments.last_mut()) {
-                last.push(' ');
-                last.push_str(&c);
+        // The common case first: plain SAN in the game's letters (no allocation).
+        let fast = san::parse_san_fast(&self.game.position, &self.arena[a..b], self.game.lang);
+        let mv = match fast {
+            Some(m) => m,
+            None => {
+                let bytes = &self.arena[a..b];
+                let Ok(text) = std::str::from_utf8(bytes) else {
+                    let shown = String::from_utf8_lossy(bytes).into_owned();
+                    self.fail(&shown, "not valid UTF-8 text".to_owned(), line);
+                    return;
+                };
+                if is_annotation(text) {
+                    // A comment after `a.p.` belongs to the move before it.
+                    if let (Some(c), Some(Some(last))) = (comment, self.game.comments.last_mut()) {
+                        last.push(' ');
+                        last.push_str(&c);
+                    }
+                    return;
+                }
+                match resolve(&self.game.position, text, self.game.lang) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let (text, reason) = (text.to_owned(), e.reason().to_owned());
+                        self.fail(&text, reason, line);
+                        return;
+                    }
+                }
             }
-            return;
+        };
+        self.game.position.play_unchecked(mv);
+        self.game.plies += 1;
+        if self.opts.keep_moves {
+            self.game.moves.push(mv);
         }
-        match resolve(&self.game.position, text, self.game.lang) {
-            Ok(m) => {
-                self.game.position.play_unchecked(m);
-                self.game.plies += 1;
-                if self.opts.keep_moves {
-                    self.game.moves.push(m);
-                }
-                if self.opts.keep_comments {
-                    self.game.comments.push(comment);
-                }
-            }
-            Err(e) => {
-                let (text, reason) = (text.to_owned(), e.reason().to_owned());
-                self.fail(&text, reason, line);
-            }
+        if self.opts.keep_comments {
+            self.game.comments.push(comment);
         }
     }
 }

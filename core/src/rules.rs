@@ -292,7 +292,10 @@ pub fn flag_fall(position: &Position, loser: Color) -> (Outcome, Termination) {
     if position.has_insufficient_material(!loser) {
         (Outcome::Draw, Termination::TimeForfeitInsufficientMaterial)
     } else {
-        (Outcome::Decisive { winner: !loser }, Termination::TimeForfeit)
+        (
+            Outcome::Decisive { winner: !loser },
+            Termination::TimeForfeit,
+        )
     }
 }
 

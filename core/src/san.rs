@@ -285,7 +285,7 @@ enum Token {
     Figurine(Role),
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RawBody {
     Castle(CastlingSide),
     Normal {
@@ -299,7 +299,7 @@ enum RawBody {
 }
 
 /// SAN read without deciding the language of its letters.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Raw {
     body: RawBody,
     suffix: Option<Suffix>,
@@ -352,13 +352,79 @@ fn token(c: char) -> Option<Token> {
     }
 }
 
+/// The common shape (`Nf3`, `exd5`, `Rfe1+`, `e8=Q#`) read byte by byte; `None` sends
+/// everything else (and every error) to the general reader, which accepts a superset.
+fn parse_plain(b: &[u8]) -> Option<Raw> {
+    let (b, suffix) = match b {
+        [rest @ .., b'+'] => (rest, Some(Suffix::Check)),
+        [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
+        _ => (b, None),
+    };
+    let (piece, b) = match b {
+        [c @ b'A'..=b'Z', rest @ ..] if *c != b'O' => (Some(Token::Letter(*c as char)), rest),
+        _ => (None, b),
+    };
+    let (b, promotion) = match b {
+        [rest @ .., b'=', c @ b'A'..=b'Z'] | [rest @ .., c @ b'A'..=b'Z'] => {
+            (rest, Some(Token::Letter(*c as char)))
+        }
+        _ => (b, None),
+    };
+    let (b, to) = match b {
+        [rest @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+            (rest, Square::from_coords(f - b'a', r - b'1'))
+        }
+        _ => return None,
+    };
+    let (b, capture) = match b {
+        [rest @ .., b'x'] => (rest, true),
+        _ => (b, false),
+    };
+    let (file, rank) = match b {
+        [] => (None, None),
+        [f @ b'a'..=b'h'] => (Some(f - b'a'), None),
+        // Without a piece letter a leading digit is a move number (`1e4`).
+        [r @ b'1'..=b'8'] if piece.is_some() => (None, Some(r - b'1')),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Some(f - b'a'), Some(r - b'1')),
+        _ => return None,
+    };
+    Some(Raw {
+        body: RawBody::Normal {
+            piece,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        },
+        suffix,
+        en_passant_marker: false,
+        draw_offer: false,
+    })
+}
+
 fn parse_raw(text: &str) -> Result<Raw, String> {
-    let mut s = strip_move_number(text.trim());
+    let text = text.trim();
+    if let Some(raw) = parse_plain(text.as_bytes()) {
+        return Ok(raw);
+    }
+    parse_general(text)
+}
+
+/// Everything [`parse_raw`] accepts, including what players add around a move.
+fn parse_general(text: &str) -> Result<Raw, String> {
+    let mut s = strip_move_number(text);
     let mut suffix = None;
     let mut en_passant_marker = false;
     let mut draw_offer = false;
     loop {
         s = s.trim_end();
+        // Fast exit: the move itself ends in a rank digit, a promotion letter or castling's O.
+        match s.as_bytes().last() {
+            Some(&b) if b.is_ascii_digit() || (b.is_ascii_alphabetic() && b != b'p') => break,
+            None => break,
+            _ => {}
+        }
         if let Some(r) = s.strip_suffix("(=)") {
             draw_offer = true;
             s = r;
@@ -798,8 +864,8 @@ impl San {
 
     /// The slow, exact path of [`San::to_move`] for a piece move: all legal moves to `to`
     /// of that piece, with the reason when not exactly one matches.
-    fn to_move_by_generation(&self, pos: &Position) -> Result<Move, SanError> {
-        match *self {
+    fn to_move_by_generation(self, pos: &Position) -> Result<Move, SanError> {
+        match self {
             San::Castle(side) => castle_move(pos, side).map_err(|reason| SanError::Illegal {
                 san: self.to_string(),
                 reason,
@@ -1200,6 +1266,87 @@ pub fn parse_san(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadSan
     }
 }
 
+/// The hot path of PGN replay: reads the common shapes of SAN (`e4`, `exd5`, `Nbd7`,
+/// `R1e2+`, `e8=Q#`, `O-O`, in the letters of `lang`) straight from bytes and returns the move
+/// if it is legal and unique. `None` means "not that simple": the caller then asks
+/// [`parse_san`], which accepts everything players write and explains every error. Both
+/// agree whenever this returns `Some` (tested).
+pub fn parse_san_fast(pos: &Position, text: &[u8], lang: Lang) -> Option<Move> {
+    let mut b = text;
+    while let [rest @ .., b'+' | b'#'] = b {
+        b = rest;
+    }
+    match b {
+        b"O-O" | b"0-0" => return castle_move(pos, CastlingSide::KingSide).ok(),
+        b"O-O-O" | b"0-0-0" => return castle_move(pos, CastlingSide::QueenSide).ok(),
+        _ => {}
+    }
+    let letter = |c: u8| -> Option<Role> {
+        match (lang, c) {
+            (_, b'P') => Some(Role::Pawn),
+            (Lang::English, _) => english_role(c as char),
+            (Lang::Spanish, _) => spanish_role(c as char),
+            // `R` is a rook in English and the king in Spanish: not simple.
+            (Lang::Auto, b'R') => None,
+            (Lang::Auto, _) => english_role(c as char).or_else(|| spanish_role(c as char)),
+        }
+    };
+    let (role, b) = match b {
+        [c @ b'A'..=b'Z', rest @ ..] => (letter(*c)?, rest),
+        _ => (Role::Pawn, b),
+    };
+    let (b, promotion) = match b {
+        [rest @ .., b'=', c @ b'A'..=b'Z'] | [rest @ .., c @ b'A'..=b'Z'] => {
+            let p = letter(*c)?;
+            if role != Role::Pawn || !Role::PROMOTIONS.contains(&p) {
+                return None;
+            }
+            (rest, Some(p))
+        }
+        _ => (b, None),
+    };
+    let (b, to) = match b {
+        [rest @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+            (rest, Square::from_coords(f - b'a', r - b'1'))
+        }
+        _ => return None,
+    };
+    let b = match b {
+        [rest @ .., b'x'] => rest,
+        _ => b,
+    };
+    let mut mask = Bitboard::FULL;
+    match b {
+        [] => {
+            if role == Role::Pawn {
+                // A pawn written without its file moves straight ahead (FIDE E8/E9).
+                mask = Bitboard::file(to.file());
+            }
+        }
+        [f @ b'a'..=b'h'] => mask = Bitboard::file(f - b'a'),
+        [r @ b'1'..=b'8'] if role != Role::Pawn => mask = Bitboard::rank(r - b'1'),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] if role != Role::Pawn => {
+            mask = Bitboard::from_square(Square::from_coords(f - b'a', r - b'1'))
+        }
+        _ => return None,
+    }
+    let from = legal_origins(pos, role, to, mask).single()?;
+    let last_rank = to.rank() == (!pos.turn()).back_rank();
+    let kind = match (role, promotion) {
+        (Role::Pawn, Some(p)) if last_rank => MoveKind::Promotion(p),
+        (Role::Pawn, None) if !last_rank => {
+            if pos.ep_square() == Some(to) && from.file() != to.file() {
+                MoveKind::EnPassant
+            } else {
+                MoveKind::Normal
+            }
+        }
+        (Role::Pawn, _) | (_, Some(_)) => return None,
+        (_, None) => MoveKind::Normal,
+    };
+    Some(Move::new(from, to, kind))
+}
+
 /// Canonical SAN of a legal move in `pos`, with `+`/`#`, in the letters of `lang`
 /// (English for [`Lang::Auto`]). Castling is `O-O`/`O-O-O` in every language and in
 /// Chess960 (by the side of the rook). For a move that is not legal in `pos` the text is
@@ -1503,6 +1650,18 @@ mod tests {
         assert_eq!(to_san(&p, m, Lang::English), "Qh4#");
         assert_eq!(to_san(&p, m, Lang::Spanish), "Dh4#");
         assert_eq!(to_figurine(&p, m), "♕h4#");
+    }
+
+    proptest::proptest! {
+        // The byte-level fast reader is only a shortcut: it agrees with the general one.
+        #[test]
+        fn plain_reader_agrees_with_general_reader(
+            s in "[KQRBNDTACPOXa-h1-8]?[a-h1-8]{0,2}x?[a-hA-H][1-8]=?[QRBNDTACKPqa-h1-8]?[+#]?"
+        ) {
+            if let Some(fast) = parse_plain(s.as_bytes()) {
+                proptest::prop_assert_eq!(Ok(fast), parse_general(&s));
+            }
+        }
     }
 
     #[test]

@@ -308,7 +308,11 @@ impl Move {
     pub const fn king_destination(self) -> Square {
         match self.kind {
             MoveKind::Castle => {
-                let file = if self.to.file() > self.from.file() { 6 } else { 2 };
+                let file = if self.to.file() > self.from.file() {
+                    6
+                } else {
+                    2
+                };
                 Square::from_coords(file, self.from.rank())
             }
             _ => self.to,
@@ -317,7 +321,11 @@ impl Move {
 
     /// For castling, the square the rook ends on (f- or d-file).
     pub const fn rook_destination(self) -> Square {
-        let file = if self.to.file() > self.from.file() { 5 } else { 3 };
+        let file = if self.to.file() > self.from.file() {
+            5
+        } else {
+            3
+        };
         Square::from_coords(file, self.from.rank())
     }
 

@@ -6,7 +6,7 @@ use sobre_core::iccf::{Iccf, parse_iccf, to_iccf};
 use sobre_core::notation::{MoveErrorKind, Notation, format_line, format_move, parse_move};
 use sobre_core::san::{Lang, ReadSanError, San, SanError, SanPlus, parse_san, to_figurine, to_san};
 use sobre_core::uci::{Uci, parse_uci, to_uci};
-use sobre_core::{CastlingMode, Move, Position, Role, Square};
+use sobre_core::{CastlingMode, Move, Piece, Position, Role, Square};
 
 /// Plays a scoresheet line: move numbers, `(=)` and a spaced-out `a. p.` are skipped.
 fn play_line(text: &str, hint: Lang) -> Result<(Position, Vec<Move>), (String, String)> {
@@ -373,7 +373,7 @@ fn generated(pos: &Position, moves: &[Move], san: San) -> Vec<Move> {
 fn san_resolution_agrees_with_move_generation() {
     let mut rng = Rng::new(7);
     let mut checked = 0;
-    for game in 0..12u64 {
+    for game in 0..30u64 {
         let mut pos = if game % 2 == 0 {
             Position::new()
         } else {
@@ -387,11 +387,15 @@ fn san_resolution_agrees_with_move_generation() {
             for role in Role::ALL {
                 for to in Square::all() {
                     let last = to.rank() == 0 || to.rank() == 7;
-                    let promotions: &[Option<Role>] = if role == Role::Pawn && last {
-                        &[None, Some(Role::Queen), Some(Role::Knight)]
-                    } else {
-                        &[None, Some(Role::Queen)]
+                    let promotions: &[Option<Role>] = match (role, last) {
+                        (Role::Pawn, true) => &[None, Some(Role::Queen), Some(Role::Knight)],
+                        (Role::Pawn, false) => &[None, Some(Role::Queen)],
+                        _ => &[None],
                     };
+                    let pieces = pos.by_piece(Piece {
+                        color: pos.turn(),
+                        role,
+                    });
                     for &promotion in promotions {
                         let mut sans = vec![San::Normal {
                             role,
@@ -401,15 +405,21 @@ fn san_resolution_agrees_with_move_generation() {
                             to,
                             promotion,
                         }];
-                        for from in Square::all() {
-                            sans.push(San::Normal {
-                                role,
-                                file: Some(from.file()),
-                                rank: Some(from.rank()),
-                                capture: false,
-                                to,
-                                promotion,
-                            });
+                        // Every piece of this kind by its square, and by its file alone.
+                        for from in pieces {
+                            for (file, rank) in [
+                                (Some(from.file()), Some(from.rank())),
+                                (Some(from.file()), None),
+                            ] {
+                                sans.push(San::Normal {
+                                    role,
+                                    file,
+                                    rank,
+                                    capture: false,
+                                    to,
+                                    promotion,
+                                });
+                            }
                         }
                         for san in sans {
                             let want = generated(&pos, &moves, san);
@@ -429,7 +439,7 @@ fn san_resolution_agrees_with_move_generation() {
             pos.play_unchecked(mv);
         }
     }
-    assert!(checked > 100_000);
+    assert!(checked > 200_000, "{checked}");
 }
 
 // ----- no input panics -----
@@ -506,4 +516,50 @@ fn error_kinds_are_sorted() {
     );
     let e = parse_move(&pos, "Xf6", Lang::English).unwrap_err();
     assert_eq!(e.kind(), MoveErrorKind::Syntax);
+}
+
+/// `parse_san_fast` (the PGN replay hot path) never disagrees with `parse_san`: on random
+/// games, standard and Chess960, in English and Spanish, with and without check signs, and
+/// on variants that must fall back (wrong letters, illegal moves).
+#[test]
+fn fast_san_path_agrees_with_the_full_reader() {
+    use sobre_core::san::parse_san_fast;
+    let mut rng = Rng(0x0fa5_7000_dead_beef);
+    let mut checked = 0;
+    for game in 0..200u64 {
+        let mut pos = if game % 2 == 0 {
+            Position::new()
+        } else {
+            Position::chess960((rng.next() % 960) as u16).expect("0..960")
+        };
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(rng.next() % moves.len() as u64) as usize];
+            for lang in [Lang::English, Lang::Spanish] {
+                let text = to_san(&pos, m, lang);
+                let bare = text.trim_end_matches(['+', '#']).to_owned();
+                for t in [text.as_str(), bare.as_str(), "Qh9", "Kxe4", "O-O-O", "exd6"] {
+                    if let Some(fast) = parse_san_fast(&pos, t.as_bytes(), lang) {
+                        assert_eq!(
+                            parse_san(&pos, t, lang).ok(),
+                            Some(fast),
+                            "{t:?} in {}",
+                            pos.fen()
+                        );
+                        checked += 1;
+                    }
+                }
+                assert_eq!(
+                    parse_san_fast(&pos, text.as_bytes(), lang),
+                    Some(m),
+                    "{text}"
+                );
+            }
+            pos.play_unchecked(m);
+        }
+    }
+    assert!(checked > 20_000, "{checked}");
 }

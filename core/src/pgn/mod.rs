@@ -29,7 +29,6 @@
 mod reader;
 mod writer;
 
-
 use crate::types::Color;
 
 pub use reader::{

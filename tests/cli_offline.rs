@@ -1,0 +1,180 @@
+//! The offline commands of the real `sobre` binary: perft, position, pgn check, pgn convert.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::io::Write;
+
+fn sobre() -> Command {
+    Command::cargo_bin("sobre").expect("binary built by cargo")
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("runs");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn perft_last_line_is_the_node_count() {
+    let out = stdout_of(sobre().args(["perft", "startpos", "4"]));
+    assert_eq!(out.lines().last(), Some("197281"));
+    // Kiwipete with --divide: 48 lines, a blank line, then the total.
+    let kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = stdout_of(sobre().args(["perft", kiwi, "3", "--divide"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"97862"));
+    assert_eq!(lines.len(), 48 + 2);
+    assert!(lines.contains(&"e1g1 2059"), "{out}");
+}
+
+#[test]
+fn perft_chess960_castling_is_king_takes_rook() {
+    // Chess960 position 0 after a few moves, from the chess960.perft suite's first entry.
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let out = stdout_of(sobre().args(["perft", fen, "1", "--divide", "--chess960"]));
+    assert_eq!(out.lines().last(), Some("21"));
+}
+
+#[test]
+fn position_json_has_the_documented_fields() {
+    let out = stdout_of(sobre().args([
+        "position",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        "--json",
+    ]));
+    let v: Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["turn"], "white");
+    assert_eq!(v["check"], true);
+    assert_eq!(v["checkmate"], true); // FIDE 5.1a: fool's mate
+    assert_eq!(v["stalemate"], false);
+    assert_eq!(v["insufficient_material"], false);
+    assert_eq!(v["legal_moves"].as_array().map(Vec::len), Some(0));
+    let start: Value =
+        serde_json::from_str(&stdout_of(sobre().args(["position", "startpos", "--json"])))
+            .expect("json");
+    assert_eq!(start["legal_moves"].as_array().map(Vec::len), Some(20));
+    assert!(
+        start["legal_moves"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|m| m == "g1f3"))
+    );
+}
+
+#[test]
+fn position_reports_dead_position_and_stalemate() {
+    let v: Value = serde_json::from_str(&stdout_of(sobre().args([
+        "position",
+        "8/8/4k3/8/8/3K4/5B2/8 w - - 0 1",
+        "--json",
+    ])))
+    .expect("json");
+    assert_eq!(v["insufficient_material"], true); // seed 004: K+B v K
+    let v: Value = serde_json::from_str(&stdout_of(sobre().args([
+        "position",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "--json",
+    ])))
+    .expect("json");
+    assert_eq!(v["stalemate"], true); // FIDE 5.2a
+}
+
+#[test]
+fn malformed_fen_is_one_line_and_exit_2() {
+    let out = sobre()
+        .args(["position", "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: malformed FEN"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+fn temp_pgn(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().expect("temp file");
+    f.write_all(text.as_bytes()).expect("write");
+    f
+}
+
+#[test]
+fn pgn_check_json_reports_each_game() {
+    let f = temp_pgn(
+        "[Event \"ok\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+         [Event \"bad\"]\n\n1.e4 e5 2.Cf3 Cf6 3.d4 exd4 4.e5 Ce4 5.Dxd5 *\n",
+    );
+    let out = sobre()
+        .args(["pgn", "check", "--json"])
+        .arg(f.path())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "a failing game gives exit 1");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let games: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["index"], 0);
+    assert_eq!(games[0]["ok"], true);
+    assert_eq!(games[0]["plies"], 4);
+    assert_eq!(games[1]["index"], 1);
+    assert_eq!(games[1]["ok"], false);
+    assert_eq!(games[1]["error"]["ply"], 9);
+    assert_eq!(games[1]["error"]["move"], "Dxd5");
+    assert_eq!(games[1]["error"]["message"], "no queen can reach d5");
+    assert_eq!(
+        games[1]["final_fen"],
+        "rnbqkb1r/pppp1ppp/8/4P3/3pn3/5N2/PPP2PPP/RNBQKB1R w KQkq - 1 5"
+    );
+}
+
+#[test]
+fn pgn_check_human_output_names_game_move_and_reason() {
+    let f = temp_pgn("1.e4 e5 2.Cf3 Cf6 3.d4 exd4 4.e5 Ce4 5.Dxd5 *\n");
+    let out = sobre()
+        .args(["pgn", "check"])
+        .arg(f.path())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game 1, move 5 (white): \"Dxd5\": no queen can reach d5"),
+        "{text}"
+    );
+}
+
+#[test]
+fn pgn_convert_rewrites_spanish_into_every_notation() {
+    let f = temp_pgn("[White \"Ana\"]\n\n1.e4 c5 2.Cf3 d6 3.d4 cxd4 4.Dxd4 Cc6 5.Ab5 Ad7 *\n");
+    let cases = [
+        (
+            "en",
+            "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Qxd4 Nc6 5. Bb5 Bd7 *",
+        ),
+        (
+            "es",
+            "1. e4 c5 2. Cf3 d6 3. d4 cxd4 4. Dxd4 Cc6 5. Ab5 Ad7 *",
+        ),
+        (
+            "figurine",
+            "1. e4 c5 2. ♘f3 d6 3. d4 cxd4 4. ♕xd4 ♘c6 5. ♗b5 ♗d7 *",
+        ),
+        (
+            "uci",
+            "1. e2e4 c7c5 2. g1f3 d7d6 3. d2d4 c5d4 4. d1d4 b8c6 5. f1b5 c8d7 *",
+        ),
+        (
+            "iccf",
+            "1. 5254 3735 2. 7163 4746 3. 4244 3544 4. 4144 2836 5. 6125 3847 *",
+        ),
+    ];
+    for (notation, movetext) in cases {
+        let out = stdout_of(
+            sobre()
+                .args(["pgn", "convert", "--notation", notation])
+                .arg(f.path()),
+        );
+        assert!(out.contains("[White \"Ana\"]"), "{out}");
+        assert!(out.contains(movetext), "{notation}: {out}");
+    }
+}
