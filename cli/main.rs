@@ -18,6 +18,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Demo(commands::demo::Args),
     Perft(commands::perft::Args),
     Position(commands::position::Args),
     #[command(subcommand)]
@@ -27,6 +28,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Demo(args) => commands::demo::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Position(args) => commands::position::run(args),
         Command::Pgn(cmd) => commands::pgn::run(cmd),

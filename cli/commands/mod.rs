@@ -1,5 +1,6 @@
 //! One module per subcommand; each module's `Args` docs are its `--help` text.
 
+pub mod demo;
 pub mod perft;
 pub mod pgn;
 pub mod position;

@@ -14,11 +14,13 @@
 
 mod attacks;
 pub mod bitboard;
+pub mod clock;
 pub mod fen;
 pub mod iccf;
 pub mod notation;
 pub mod pgn;
 pub mod position;
+pub mod record;
 pub mod replay;
 pub mod rules;
 pub mod san;
