@@ -84,6 +84,11 @@ pub enum Termination {
     TimeForfeit,
     /// 6.9: the flag fell but the opponent cannot mate by any series of legal moves.
     TimeForfeitInsufficientMaterial,
+    /// Appendix A8: the sealed move was ambiguous, unintelligible or illegal (a loss, or a
+    /// draw where the opponent could not have mated, 6.9).
+    IllegalSealedMove,
+    /// Appendix A10: a player came too late to the resumption.
+    LateForResumption,
 }
 
 impl Termination {
@@ -103,6 +108,8 @@ impl Termination {
             Termination::TimeForfeitInsufficientMaterial => {
                 "time forfeit, but the opponent cannot mate (6.9)"
             }
+            Termination::IllegalSealedMove => "invalid sealed move (A8)",
+            Termination::LateForResumption => "late for the resumption (A10)",
         }
     }
 
@@ -120,6 +127,8 @@ impl Termination {
             Termination::Agreement => "agreement",
             Termination::TimeForfeit => "time_forfeit",
             Termination::TimeForfeitInsufficientMaterial => "time_forfeit_insufficient_material",
+            Termination::IllegalSealedMove => "illegal_sealed_move",
+            Termination::LateForResumption => "late_for_resumption",
         }
     }
 }

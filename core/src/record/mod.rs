@@ -1,14 +1,21 @@
 //! Signed scoresheets: identities, the wire format of events, commitments, and `verify`,
 //! the one function every node, the CLI and any third party use to decide what happened.
 
+pub mod author;
 pub mod codec;
 pub mod commit;
 pub mod event;
 pub mod identity;
+pub mod verify;
 
+pub use author::{Scoresheet, SealOpening};
 pub use event::{
     Accept, Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventError, EventId,
     EventKind, GameId, LeagueRound, Reveal, Seal, SignedEvent, StartPosition, VerifiedEvent,
     WireMove, verify_all,
 };
 pub use identity::{Keypair, PlayerId, PlayerIdError};
+pub use verify::{
+    ClaimRecord, Equivocation, GameState, PlayedMove, SealedEnvelope, Status, VerifyError, verify,
+    verify_at,
+};

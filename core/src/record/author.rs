@@ -1,0 +1,615 @@
+//! The authoring side of a scoresheet: the one way nodes, tests and benchmarks sign events.
+//!
+//! A [`Scoresheet`] holds a player's key and the head of their log for one game (next `seq`,
+//! the id of the last event for `prev`, the latest verified opponent event for `seen`), and
+//! turns an [`EventKind`] into a signed, chained [`SignedEvent`].
+//!
+//! **Never two events at one seq.** Two different signed events with the same
+//! `(author, seq)` are an *equivocation*: the verifier keeps both, marks the game disputed and
+//! shows them as proof against the author (DESIGN, "The protocol"). So a scoresheet is not
+//! `Clone`, the sequence number only moves forward (it advances after every successful
+//! signature, and an error leaves the sheet untouched with nothing signed), and the only
+//! way to rewind is [`Scoresheet::resume`], whose caller (the node restoring from disk)
+//! vouches that the state it hands in is the newest it has.
+
+use super::codec::CodecError;
+use super::commit;
+use super::event::{
+    Accept, Challenge, Claim, ClaimReason, EVENT_VERSION, Envelope, Event, EventId, EventKind,
+    GameId, Reveal, Seal, SignedEvent, WireMove,
+};
+use super::identity::{Keypair, PlayerId};
+use crate::types::Move;
+use serde::{Deserialize, Serialize};
+
+/// A player's (or witness's) own log for one game, ready to sign its next event.
+///
+/// Deliberately not `Clone`: two copies could sign different events at the same `seq`,
+/// which is an equivocation (see the [module docs](self)).
+#[derive(Debug)]
+pub struct Scoresheet {
+    key: Keypair,
+    game: GameId,
+    next_seq: u64,
+    last: Option<EventId>,
+    seen: Option<EventId>,
+}
+
+/// The opening of a sealed move (FIDE Appendix A): the move as written and the salt.
+///
+/// Kept by the sealer's node, never sent before resumption; [`Scoresheet::reveal`] turns it
+/// into the reveal event. The salt is what keeps the commitment hiding: treat it as secret.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SealOpening {
+    /// The sealed move exactly as the player wrote it (A1, A8 are decided on this text).
+    pub move_text: String,
+    /// The 32 random bytes (from the node's RNG) the commitment was computed with.
+    pub salt: [u8; 32],
+}
+
+impl Scoresheet {
+    /// Signs a challenge (seq 0, no game, no `prev`, no `seen`) and returns the scoresheet
+    /// that continues it: its game id is the id of the challenge.
+    ///
+    /// # Errors
+    /// Only if the event cannot be encoded (never for well-formed events).
+    pub fn challenge(
+        key: Keypair,
+        challenge: Challenge,
+        time_ms: u64,
+    ) -> Result<(Scoresheet, SignedEvent), CodecError> {
+        let event = Event {
+            version: EVENT_VERSION,
+            game: None,
+            author: key.player_id(),
+            seq: 0,
+            prev: None,
+            seen: None,
+            time_ms,
+            kind: EventKind::Challenge(challenge),
+        };
+        let signed = SignedEvent::sign(&event, &key)?;
+        let id = signed.id();
+        let sheet = Scoresheet {
+            key,
+            game: id,
+            next_seq: 1,
+            last: Some(id),
+            seen: None,
+        };
+        Ok((sheet, signed))
+    }
+
+    /// A new, empty log in `game` (the challenge's id): the opponent's, or a witness's.
+    /// Its first event has seq 0 and no `prev`. Call [`Scoresheet::saw`] with the challenge
+    /// id before accepting, so the acceptance names what it accepts.
+    pub fn join(key: Keypair, game: GameId) -> Scoresheet {
+        Scoresheet::resume(key, game, 0, None, None)
+    }
+
+    /// Continues an existing log, as restored from disk: the next event gets `next_seq`,
+    /// `prev = last` and `seen`.
+    ///
+    /// The caller vouches that this is the newest state of the log: resuming from an older
+    /// one would sign a second event at an already used seq (an equivocation). `next_seq`
+    /// is 0 exactly when `last` is `None`; otherwise the events signed do not chain and are
+    /// rejected by verification.
+    pub fn resume(
+        key: Keypair,
+        game: GameId,
+        next_seq: u64,
+        last: Option<EventId>,
+        seen: Option<EventId>,
+    ) -> Scoresheet {
+        Scoresheet {
+            key,
+            game,
+            next_seq,
+            last,
+            seen,
+        }
+    }
+
+    /// Records the latest opponent event this node has verified: it becomes the `seen` of
+    /// every following event until the next call. A move answers the opponent move named
+    /// in `seen`, so call this before [`Scoresheet::play`].
+    pub fn saw(&mut self, id: EventId) {
+        self.seen = Some(id);
+    }
+
+    /// The seq the next event will carry.
+    pub fn seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// The id of the last event signed in this log (the next event's `prev`).
+    pub fn last(&self) -> Option<EventId> {
+        self.last
+    }
+
+    /// The latest opponent event recorded with [`Scoresheet::saw`] (the next event's `seen`).
+    pub fn seen(&self) -> Option<EventId> {
+        self.seen
+    }
+
+    /// The game this log belongs to (the id of its challenge).
+    pub fn game(&self) -> GameId {
+        self.game
+    }
+
+    /// The author of this log.
+    pub fn player(&self) -> PlayerId {
+        self.key.player_id()
+    }
+
+    /// Signs the next event of this log and advances it (`seq + 1`, `prev` = this event).
+    ///
+    /// # Errors
+    /// Only if the event cannot be encoded (never for well-formed events), or if the log is
+    /// full (the next seq is `u64::MAX`, after which no seq would be left: only reachable
+    /// through a corrupt [`Scoresheet::resume`]). On error nothing is signed and the sheet is
+    /// unchanged.
+    pub fn append(&mut self, kind: EventKind, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        // Checked before signing: the seq after this one must exist, since wrapping back to
+        // 0 would sign a second event at a used seq (an equivocation).
+        let after = self.next_seq.checked_add(1).ok_or_else(|| {
+            CodecError::Malformed("scoresheet full: no seq after u64::MAX".to_owned())
+        })?;
+        let event = Event {
+            version: EVENT_VERSION,
+            game: Some(self.game),
+            author: self.key.player_id(),
+            seq: self.next_seq,
+            prev: self.last,
+            seen: self.seen,
+            time_ms,
+            kind,
+        };
+        let signed = SignedEvent::sign(&event, &self.key)?;
+        self.next_seq = after;
+        self.last = Some(signed.id());
+        Ok(signed)
+    }
+
+    /// Accepts the challenge (with the opponent's share of the fair coin in clear, if the
+    /// challenge committed to one).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn accept(
+        &mut self,
+        coin_share: Option<[u8; 32]>,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::Accept(Accept { coin_share }), time_ms)
+    }
+
+    /// Declines the challenge.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn decline(&mut self, reason: &str, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(
+            EventKind::Decline {
+                reason: reason.to_owned(),
+            },
+            time_ms,
+        )
+    }
+
+    /// Aborts the game (before Black's first move).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn abort(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::Abort, time_ms)
+    }
+
+    /// Plays a move (FIDE Art. 3) in answer to the opponent event last [`Scoresheet::saw`].
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn play(&mut self, m: Move, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::Move(WireMove::from_move(m)), time_ms)
+    }
+
+    /// Offers a draw (FIDE 9.1).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn offer_draw(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::DrawOffer, time_ms)
+    }
+
+    /// Accepts the opponent's standing draw offer.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn accept_draw(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::DrawAccept, time_ms)
+    }
+
+    /// Declines the opponent's standing draw offer.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn decline_draw(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::DrawDecline, time_ms)
+    }
+
+    /// Resigns (FIDE 5.1b).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn resign(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::Resign, time_ms)
+    }
+
+    /// Claims a draw or a win, optionally with the move the claimant intends to play
+    /// (9.2a, 9.3a).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn claim(
+        &mut self,
+        reason: ClaimReason,
+        intended: Option<Move>,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        let intended = intended.map(WireMove::from_move);
+        self.append(EventKind::Claim(Claim { reason, intended }), time_ms)
+    }
+
+    /// Seals a move (FIDE Appendix A1/A2): signs the commitment to `move_text` (as written)
+    /// with `salt` for `ply`, and the envelope; returns the event and the opening to keep
+    /// until resumption.
+    ///
+    /// `salt` must be 32 fresh random bytes from the node (the core has no randomness);
+    /// `envelope.sealer` should be this sheet's player.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn seal(
+        &mut self,
+        move_text: &str,
+        salt: [u8; 32],
+        envelope: Envelope,
+        ply: u32,
+        time_ms: u64,
+    ) -> Result<(SignedEvent, SealOpening), CodecError> {
+        let commitment = commit::seal_commitment(&self.game, ply, &self.player(), move_text, &salt);
+        let signed = self.append(
+            EventKind::Seal(Seal {
+                commitment,
+                envelope,
+            }),
+            time_ms,
+        )?;
+        let opening = SealOpening {
+            move_text: move_text.to_owned(),
+            salt,
+        };
+        Ok((signed, opening))
+    }
+
+    /// Says "I am at the board" at resumption (A7, A9, A10).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn presence(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::Presence, time_ms)
+    }
+
+    /// Opens the sealer's envelope.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn reveal(
+        &mut self,
+        opening: &SealOpening,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(
+            EventKind::Reveal(Reveal {
+                move_text: opening.move_text.clone(),
+                salt: opening.salt,
+            }),
+            time_ms,
+        )
+    }
+
+    /// Signs a receipt: this node received and verified event `of`.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn receipt(&mut self, of: EventId, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::Receipt { event: of }, time_ms)
+    }
+
+    /// Sends a chat line.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn chat(&mut self, text: &str, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(
+            EventKind::Chat {
+                text: text.to_owned(),
+            },
+            time_ms,
+        )
+    }
+
+    /// Takes leave (vacation): the author's clock stops in `[from_ms, until_ms)`.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn leave(
+        &mut self,
+        from_ms: u64,
+        until_ms: u64,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::Leave { from_ms, until_ms }, time_ms)
+    }
+
+    /// Opens the challenger's share of the fair coin (committed to in the challenge).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn random_reveal(
+        &mut self,
+        secret: [u8; 32],
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::RandomReveal { secret }, time_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::event::{ColourChoice, StartPosition};
+    use crate::types::{MoveKind, Square};
+
+    const T0: u64 = 1_700_000_000_000;
+
+    fn challenge_of(opponent: PlayerId) -> Challenge {
+        Challenge {
+            opponent,
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        }
+    }
+
+    fn pair() -> (Keypair, Keypair) {
+        (
+            Keypair::from_secret_bytes(&[1; 32]),
+            Keypair::from_secret_bytes(&[2; 32]),
+        )
+    }
+
+    fn e2e4() -> Move {
+        Move::new(Square::new(12), Square::new(28), MoveKind::Normal)
+    }
+
+    #[test]
+    fn the_game_id_is_the_challenge_id() {
+        let (white, black) = pair();
+        let opponent = black.player_id();
+        let (sheet, challenge) = Scoresheet::challenge(white, challenge_of(opponent), T0).unwrap();
+        let v = challenge.verify().unwrap();
+        assert_eq!(v.event.seq, 0);
+        assert_eq!(v.event.game, None);
+        assert_eq!(v.event.prev, None);
+        assert_eq!(v.event.seen, None);
+        assert_eq!(sheet.game(), challenge.id());
+        assert_eq!(sheet.last(), Some(challenge.id()));
+        assert_eq!(sheet.seq(), 1);
+    }
+
+    #[test]
+    fn each_event_chains_to_the_previous_and_seq_increments() {
+        let (white, black) = pair();
+        let (mut sheet, challenge) =
+            Scoresheet::challenge(white, challenge_of(black.player_id()), T0).unwrap();
+        let mut previous = challenge.verify().unwrap();
+        let signed = [
+            sheet.offer_draw(T0 + 1).unwrap(),
+            sheet.chat("hola", T0 + 2).unwrap(),
+            sheet.play(e2e4(), T0 + 3).unwrap(),
+            sheet.resign(T0 + 4).unwrap(),
+        ];
+        for s in signed {
+            let v = s.verify().unwrap();
+            assert_eq!(
+                v.event.prev,
+                Some(previous.id),
+                "prev of n+1 is the id of n"
+            );
+            assert_eq!(v.event.seq, previous.event.seq + 1);
+            assert_eq!(v.event.game, Some(challenge.id()));
+            assert_eq!(v.event.author, sheet.player());
+            assert_eq!(v.event.version, EVENT_VERSION);
+            previous = v;
+        }
+        assert_eq!(sheet.seq(), 5);
+        assert_eq!(sheet.last(), Some(previous.id));
+    }
+
+    #[test]
+    fn the_opponent_starts_at_seq_zero_and_names_what_it_saw() {
+        let (white, black) = pair();
+        let (_, challenge) =
+            Scoresheet::challenge(white, challenge_of(black.player_id()), T0).unwrap();
+        let mut sheet = Scoresheet::join(black, challenge.id());
+        assert_eq!(sheet.seq(), 0);
+        assert_eq!(sheet.last(), None);
+        sheet.saw(challenge.id());
+        let accept = sheet
+            .accept(Some([5; 32]), T0 + 10)
+            .unwrap()
+            .verify()
+            .unwrap();
+        assert_eq!(accept.event.seq, 0);
+        assert_eq!(accept.event.prev, None);
+        assert_eq!(accept.event.seen, Some(challenge.id()));
+        assert_eq!(accept.event.game, Some(challenge.id()));
+        assert_eq!(accept.event.time_ms, T0 + 10);
+        assert_eq!(
+            accept.event.kind,
+            EventKind::Accept(Accept {
+                coin_share: Some([5; 32])
+            })
+        );
+        // `seen` stays until the next opponent event is recorded.
+        let receipt = sheet.receipt(challenge.id(), T0 + 11).unwrap();
+        let receipt = receipt.verify().unwrap();
+        assert_eq!(receipt.event.seen, Some(challenge.id()));
+        assert_eq!(receipt.event.prev, Some(accept.id));
+    }
+
+    #[test]
+    fn resume_continues_the_log_where_it_stopped() {
+        let (white, black) = pair();
+        let (mut sheet, challenge) =
+            Scoresheet::challenge(white.clone(), challenge_of(black.player_id()), T0).unwrap();
+        let seen = EventId([9; 32]);
+        sheet.saw(seen);
+        let draw = sheet.offer_draw(T0 + 1).unwrap();
+        let mut resumed =
+            Scoresheet::resume(white, sheet.game(), sheet.seq(), sheet.last(), sheet.seen());
+        let next = resumed.resign(T0 + 2).unwrap();
+        let expected = sheet.resign(T0 + 2).unwrap();
+        // Same state, same key, same content: the same bytes (ed25519 is deterministic).
+        assert_eq!(next, expected);
+        let v = next.verify().unwrap();
+        assert_eq!(v.event.seq, 2);
+        assert_eq!(v.event.prev, Some(draw.id()));
+        assert_eq!(v.event.seen, Some(seen));
+        assert_eq!(v.event.game, Some(challenge.id()));
+    }
+
+    #[test]
+    fn a1_seal_commitment_matches_the_opening() {
+        let (white, black) = pair();
+        let game = EventId([3; 32]);
+        let mut sheet = Scoresheet::resume(black.clone(), game, 7, Some(EventId([4; 32])), None);
+        let envelope = Envelope {
+            white: white.player_id(),
+            black: black.player_id(),
+            fen_before: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+            time_used_ms: [1000, 0],
+            sealer: black.player_id(),
+            move_number: 1,
+            draw_offer_by: None,
+            resume_at_ms: Some(T0 + 3_600_000),
+            place: "Club".into(),
+            lateness_limit_ms: 3_600_000,
+        };
+        let (signed, opening) = sheet.seal("c5", [8; 32], envelope.clone(), 1, T0).unwrap();
+        assert_eq!(
+            opening,
+            SealOpening {
+                move_text: "c5".into(),
+                salt: [8; 32]
+            }
+        );
+        let v = signed.verify().unwrap();
+        let expected = commit::seal_commitment(&game, 1, &black.player_id(), "c5", &[8; 32]);
+        assert_eq!(
+            v.event.kind,
+            EventKind::Seal(Seal {
+                commitment: expected,
+                envelope
+            })
+        );
+        let reveal = sheet
+            .reveal(&opening, T0 + 3_600_000)
+            .unwrap()
+            .verify()
+            .unwrap();
+        assert_eq!(reveal.event.prev, Some(v.id));
+        assert_eq!(
+            reveal.event.kind,
+            EventKind::Reveal(Reveal {
+                move_text: "c5".into(),
+                salt: [8; 32]
+            })
+        );
+    }
+
+    #[test]
+    fn every_wrapper_signs_its_kind() {
+        let (white, _) = pair();
+        let mut sheet = Scoresheet::join(white, EventId([1; 32]));
+        let promote = Move::new(
+            Square::new(52),
+            Square::new(60),
+            MoveKind::Promotion(crate::types::Role::Knight),
+        );
+        let signed = [
+            sheet.decline("busy", 1).unwrap(),
+            sheet.abort(2).unwrap(),
+            sheet.accept_draw(3).unwrap(),
+            sheet.decline_draw(4).unwrap(),
+            sheet
+                .claim(ClaimReason::Threefold, Some(promote), 5)
+                .unwrap(),
+            sheet.presence(6).unwrap(),
+            sheet.leave(10, 20, 7).unwrap(),
+            sheet.random_reveal([6; 32], 8).unwrap(),
+        ];
+        let kinds: Vec<EventKind> = signed
+            .iter()
+            .map(|s| s.verify().unwrap().event.kind)
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                EventKind::Decline {
+                    reason: "busy".into()
+                },
+                EventKind::Abort,
+                EventKind::DrawAccept,
+                EventKind::DrawDecline,
+                EventKind::Claim(Claim {
+                    reason: ClaimReason::Threefold,
+                    intended: Some(WireMove {
+                        from: 52,
+                        to: 60,
+                        promotion: 4
+                    })
+                }),
+                EventKind::Presence,
+                EventKind::Leave {
+                    from_ms: 10,
+                    until_ms: 20
+                },
+                EventKind::RandomReveal { secret: [6; 32] },
+            ]
+        );
+        assert!(
+            signed
+                .iter()
+                .all(|s| s.verify().unwrap().event.author == sheet.player())
+        );
+    }
+
+    #[test]
+    fn a_full_log_refuses_to_sign_rather_than_reuse_a_seq() {
+        let (white, _) = pair();
+        let mut sheet = Scoresheet::resume(
+            white,
+            EventId([1; 32]),
+            u64::MAX,
+            Some(EventId([2; 32])),
+            None,
+        );
+        assert!(sheet.resign(1).is_err());
+        assert_eq!(sheet.seq(), u64::MAX);
+        assert_eq!(sheet.last(), Some(EventId([2; 32])));
+    }
+}

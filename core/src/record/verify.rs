@@ -1,0 +1,1304 @@
+//! `verify`: from the signed events of a game (both scoresheets, any witnesses' receipts, in
+//! any order, duplicates allowed) to what happened — or a precise error naming the event and
+//! the rule it breaks. Every node, the CLI and any third party call this one function.
+//!
+//! # Order of events
+//! Each event follows its author's previous event (`prev`) and the opponent event it says it
+//! had seen (`seen`). Events are applied in an order that respects both (a topological
+//! order); among events that are ready at the same time — concurrent: neither author had
+//! seen the other's — the smaller signed timestamp goes first, then the smaller author key,
+//! then the smaller sequence number. A timestamp can therefore never place an event before
+//! anything its author had already seen. This is the one deterministic rule for races:
+//! resignation against mate, an offer against a move, two claims — the first in this order
+//! decides, and events that arrive after the game has ended are kept but marked as ignored.
+//!
+//! # What is an error and what is a recorded fact
+//! Honest nodes check every action with this crate before signing it, so a signed event
+//! that breaks a rule (an illegal move, a move out of turn, a reveal that does not match its
+//! commitment, a broken chain) makes the whole record fail with [`VerifyError`]. Things the
+//! Laws allow to go wrong are facts in the state: an incorrect draw claim (9.5b: the game goes
+//! on, and an announced move is played), a sealed move that is ambiguous or illegal (A8: the
+//! sealer loses), a late player (A10). Two different events with the same author and sequence
+//! number are an equivocation: the state is [`Status::Disputed`] and both signed events are
+//! the proof.
+
+use super::commit;
+use super::event::{
+    Challenge, ClaimReason, ColourChoice, EventError, EventId, EventKind, GameId, Seal,
+    SignedEvent, StartPosition, VerifiedEvent, WireMove, verify_all,
+};
+use super::identity::PlayerId;
+use crate::clock::{
+    self, ClockState, ClockStop, LeaveAllowance, LeavePeriod, MoveTiming, TimeControl,
+};
+use crate::notation;
+use crate::position::Position;
+use crate::rules::{Outcome, Termination, automatic_end, flag_fall};
+use crate::san::{Lang, to_san};
+use crate::types::{Color, Move};
+use std::collections::{BTreeSet, HashMap};
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Challenged, not yet accepted (or the fair coin not yet opened).
+    Pending,
+    Active,
+    /// A move is sealed (Appendix A): clocks stopped until the envelope is opened.
+    Adjourned,
+    Finished,
+    /// Declined by the opponent or aborted before it really started: no result.
+    Cancelled,
+    /// A player signed two different events at the same place in their scoresheet.
+    Disputed,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Active => "active",
+            Status::Adjourned => "adjourned",
+            Status::Finished => "finished",
+            Status::Cancelled => "cancelled",
+            Status::Disputed => "disputed",
+        }
+    }
+}
+
+/// A move as played, with the evidence of when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub mv: Move,
+    /// English SAN in the position it was played in.
+    pub san: String,
+    pub by: Color,
+    pub event: EventId,
+    /// The mover's signed time.
+    pub time_ms: u64,
+    /// When the opponent's signed receipt says it reached them.
+    pub received_ms: Option<u64>,
+    /// True if it came out of an envelope (Appendix A).
+    pub sealed: bool,
+}
+
+/// A draw claim and how it was judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimRecord {
+    pub by: Color,
+    pub reason: ClaimReason,
+    pub intended: Option<Move>,
+    pub correct: bool,
+    /// Why it is correct or not, in words.
+    pub judgement: String,
+    pub event: EventId,
+}
+
+/// A sealed move in its envelope.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SealedEnvelope {
+    pub seal: Seal,
+    pub sealer: Color,
+    /// The ply the sealed move will be (1-based).
+    pub ply: u32,
+    pub event: EventId,
+    pub sealed_at_ms: u64,
+    /// The move as written, once opened.
+    pub opened: Option<String>,
+}
+
+/// Proof that a player signed two different events at one place in their scoresheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Equivocation {
+    pub author: PlayerId,
+    pub seq: u64,
+    pub first: SignedEvent,
+    pub second: SignedEvent,
+}
+
+/// Everything `verify` decides about a game.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub game: GameId,
+    pub challenger: PlayerId,
+    pub opponent: PlayerId,
+    pub challenge: Challenge,
+    /// Known once colours are settled (at acceptance, or when the fair coin is opened).
+    pub white: Option<PlayerId>,
+    pub black: Option<PlayerId>,
+    pub time_control: TimeControl,
+    /// The start position, once settled (a Chess960 draw needs the coin).
+    pub start: Option<Position>,
+    pub position: Position,
+    pub moves: Vec<PlayedMove>,
+    pub status: Status,
+    pub result: Option<Outcome>,
+    pub termination: Option<Termination>,
+    /// A standing draw offer and who made it (9.1, A4).
+    pub draw_offer: Option<Color>,
+    pub envelopes: Vec<SealedEnvelope>,
+    /// A11: the sealer played a move instead of opening the envelope.
+    pub envelope_lost: bool,
+    /// A8: why an opened sealed move could not be played, if it could not.
+    pub sealed_move_error: Option<String>,
+    /// When each player announced presence at resumption (A7, A9, A10).
+    pub presence_ms: [Option<u64>; 2],
+    pub claims: Vec<ClaimRecord>,
+    pub chat: Vec<(PlayerId, u64, String)>,
+    pub leave: Vec<(Color, LeavePeriod)>,
+    /// The clocks as of the last event (or the time given to [`verify_at`]).
+    pub clocks: Option<ClockState>,
+    /// When the game started (acceptance, or the opening of the coin).
+    pub started_ms: Option<u64>,
+    pub equivocations: Vec<Equivocation>,
+    /// Events in the order they were applied.
+    pub timeline: Vec<EventId>,
+    /// Events kept but without effect, with the reason (e.g. after the end of the game).
+    pub ignored: Vec<(EventId, String)>,
+    /// Receipts: event → (receiver, time).
+    pub receipts: Vec<(EventId, PlayerId, u64)>,
+}
+
+impl GameState {
+    /// The colour of a player in this game, if they play in it.
+    pub fn colour_of(&self, p: &PlayerId) -> Option<Color> {
+        if self.white.as_ref() == Some(p) {
+            Some(Color::White)
+        } else if self.black.as_ref() == Some(p) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The player of a colour.
+    pub fn player(&self, c: Color) -> Option<PlayerId> {
+        match c {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The envelope not yet opened, if any.
+    pub fn open_envelope(&self) -> Option<&SealedEnvelope> {
+        self.envelopes.iter().find(|e| e.opened.is_none())
+    }
+}
+
+/// Why a record does not verify. Every variant names the event (by id) where it can.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("no events")]
+    Empty,
+    #[error("event #{index}: {error}")]
+    Event { index: usize, error: EventError },
+    #[error("no challenge: a game starts with one")]
+    NoChallenge,
+    #[error("two different challenges: these events are not one game")]
+    TwoChallenges,
+    #[error("event {event}: belongs to another game")]
+    OtherGame { event: EventId },
+    #[error("event {event}: {author} does not play in this game and may only sign receipts")]
+    NotAPlayer { event: EventId, author: PlayerId },
+    #[error("event {event}: broken scoresheet of {author}: {reason}")]
+    BrokenChain {
+        event: EventId,
+        author: PlayerId,
+        reason: String,
+    },
+    #[error("event {event}: refers to event {missing} which is not in the record")]
+    Missing { event: EventId, missing: EventId },
+    #[error("event {event} ({kind}) by {author}: {rule}")]
+    Rule {
+        event: EventId,
+        kind: &'static str,
+        author: PlayerId,
+        rule: String,
+    },
+}
+
+/// Verifies a game's events as of the last event's time. See the module docs.
+///
+/// # Errors
+/// A [`VerifyError`] naming the first event that breaks a rule.
+pub fn verify(events: &[SignedEvent]) -> Result<GameState, VerifyError> {
+    verify_at(events, None)
+}
+
+/// Like [`verify`], with the clocks computed as of `now_ms` (for "time left" displays and for
+/// deciding time claims against a game's present).
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_at(events: &[SignedEvent], now_ms: Option<u64>) -> Result<GameState, VerifyError> {
+    if events.is_empty() {
+        return Err(VerifyError::Empty);
+    }
+    // 1. Signatures (batched), decoding, de-duplication.
+    let mut unique: Vec<VerifiedEvent> = Vec::with_capacity(events.len());
+    let mut seen_ids = BTreeSet::new();
+    for (index, r) in verify_all(events).into_iter().enumerate() {
+        let v = r.map_err(|error| VerifyError::Event { index, error })?;
+        if seen_ids.insert(v.id) {
+            unique.push(v);
+        }
+    }
+    // 2. The challenge names the game and its players.
+    let mut challenges = unique
+        .iter()
+        .filter(|v| matches!(v.event.kind, EventKind::Challenge(_)));
+    let root = challenges.next().ok_or(VerifyError::NoChallenge)?;
+    if challenges.next().is_some() {
+        return Err(VerifyError::TwoChallenges);
+    }
+    let game = root.id;
+    let challenger = root.event.author;
+    let EventKind::Challenge(challenge) = root.event.kind.clone() else {
+        return Err(VerifyError::NoChallenge);
+    };
+    let opponent = challenge.opponent;
+    for v in &unique {
+        let for_game = match v.event.game {
+            None => v.id == game,
+            Some(g) => g == game,
+        };
+        if !for_game {
+            return Err(VerifyError::OtherGame { event: v.id });
+        }
+        let player = v.event.author == challenger || v.event.author == opponent;
+        if !player && !matches!(v.event.kind, EventKind::Receipt { .. }) {
+            return Err(VerifyError::NotAPlayer {
+                event: v.id,
+                author: v.event.author,
+            });
+        }
+    }
+    // 3. Scoresheets: per author, seq from 0 without gaps, each `prev` the previous id.
+    //    Two events at one seq are an equivocation: keep the proof, use the first by id.
+    let mut by_author: HashMap<PlayerId, Vec<usize>> = HashMap::new();
+    for (i, v) in unique.iter().enumerate() {
+        by_author.entry(v.event.author).or_default().push(i);
+    }
+    let mut equivocations = Vec::new();
+    let mut excluded = vec![false; unique.len()];
+    let mut authors: Vec<_> = by_author.keys().copied().collect();
+    authors.sort();
+    for author in &authors {
+        let idx = by_author
+            .get_mut(author)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let mut sorted = idx;
+        sorted.sort_by_key(|&i| (unique[i].event.seq, unique[i].id));
+        let mut expected_seq = 0u64;
+        let mut prev: Option<EventId> = None;
+        let mut last_seq: Option<u64> = None;
+        for &i in &sorted {
+            let e = &unique[i].event;
+            if last_seq == Some(e.seq) {
+                // Same author, same seq, different bytes.
+                if let Some(&first) = sorted
+                    .iter()
+                    .find(|&&j| unique[j].event.seq == e.seq && j != i && !excluded[j])
+                {
+                    equivocations.push(Equivocation {
+                        author: *author,
+                        seq: e.seq,
+                        first: unique[first].signed.clone(),
+                        second: unique[i].signed.clone(),
+                    });
+                }
+                excluded[i] = true;
+                continue;
+            }
+            if e.seq != expected_seq {
+                return Err(VerifyError::BrokenChain {
+                    event: unique[i].id,
+                    author: *author,
+                    reason: format!("event {} is missing before seq {}", expected_seq, e.seq),
+                });
+            }
+            if e.prev != prev {
+                return Err(VerifyError::BrokenChain {
+                    event: unique[i].id,
+                    author: *author,
+                    reason: format!(
+                        "seq {} does not follow the author's event {}",
+                        e.seq,
+                        expected_seq.saturating_sub(1)
+                    ),
+                });
+            }
+            prev = Some(unique[i].id);
+            last_seq = Some(e.seq);
+            expected_seq += 1;
+        }
+        by_author.insert(*author, sorted);
+    }
+    if by_author
+        .get(&challenger)
+        .and_then(|v| v.first())
+        .map(|&i| unique[i].id)
+        != Some(game)
+    {
+        return Err(VerifyError::BrokenChain {
+            event: game,
+            author: challenger,
+            reason: "the challenge must be the challenger's first event".into(),
+        });
+    }
+    // 4. Merge the logs (see the module docs for the order).
+    let order = merge(&unique, &excluded)?;
+    // 5. Apply.
+    let mut st = Replay::new(game, challenger, opponent, challenge, &unique)?;
+    for i in order {
+        st.apply(&unique[i])?;
+    }
+    st.finish(now_ms);
+    // An equivocation taints the whole game, whatever else happened: the record shows the
+    // moves and result as merged, and the proof.
+    if !equivocations.is_empty() {
+        st.state.status = Status::Disputed;
+    }
+    st.state.equivocations = equivocations;
+    Ok(st.state)
+}
+
+/// A topological order of the non-excluded events: `prev` and `seen` first; ties by (time,
+/// author, seq).
+fn merge(unique: &[VerifiedEvent], excluded: &[bool]) -> Result<Vec<usize>, VerifyError> {
+    let index: HashMap<EventId, usize> = unique
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !excluded[*i])
+        .map(|(i, v)| (v.id, i))
+        .collect();
+    let mut indegree = vec![0usize; unique.len()];
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); unique.len()];
+    for (i, v) in unique.iter().enumerate() {
+        if excluded[i] {
+            continue;
+        }
+        for dep in [v.event.prev, v.event.seen].into_iter().flatten() {
+            match index.get(&dep) {
+                Some(&d) => {
+                    indegree[i] += 1;
+                    children[d].push(i);
+                }
+                None => {
+                    // A `prev` pointing at an equivocating twin is still a chain problem;
+                    // everything else is simply absent from the record.
+                    return Err(VerifyError::Missing {
+                        event: v.id,
+                        missing: dep,
+                    });
+                }
+            }
+        }
+    }
+    let key = |i: usize| {
+        let e = &unique[i].event;
+        (e.time_ms, *e.author.as_bytes(), e.seq, i)
+    };
+    let mut ready: BTreeSet<(u64, [u8; 32], u64, usize)> = (0..unique.len())
+        .filter(|&i| !excluded[i] && indegree[i] == 0)
+        .map(key)
+        .collect();
+    let mut out = Vec::with_capacity(unique.len());
+    while let Some(k) = ready.pop_first() {
+        let i = k.3;
+        out.push(i);
+        for &c in &children[i] {
+            indegree[c] -= 1;
+            if indegree[c] == 0 {
+                ready.insert(key(c));
+            }
+        }
+    }
+    let expected = excluded.iter().filter(|&&x| !x).count();
+    if out.len() != expected {
+        // Hashes cannot form a cycle unless SHA-256 is broken; refuse rather than loop.
+        let stuck = (0..unique.len())
+            .find(|&i| !excluded[i] && !out.contains(&i))
+            .map(|i| unique[i].id)
+            .unwrap_or(unique[0].id);
+        return Err(VerifyError::BrokenChain {
+            event: stuck,
+            author: unique[0].event.author,
+            reason: "events refer to each other in a cycle".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// The replay of a game in timeline order.
+struct Replay {
+    state: GameState,
+    /// FIDE 9.2 identities of every position since the start (the last is the current one).
+    keys: Vec<u64>,
+    /// Where each event stands in the timeline.
+    position_in_timeline: HashMap<EventId, usize>,
+    /// For each author, the furthest timeline index of an event they had seen.
+    horizon: HashMap<PlayerId, usize>,
+    /// Timeline index of the last move of each colour.
+    last_move_index: [Option<usize>; 2],
+    /// The coin secrets: challenger's opening, opponent's share.
+    coin_share: Option<[u8; 32]>,
+    /// Adjournment stops of the clocks: (from, to or open).
+    adjournments: Vec<(u64, Option<u64>)>,
+    last_time: u64,
+    /// Time of each event by id, for receipts.
+    times: HashMap<EventId, u64>,
+}
+
+/// The default limit for lateness at resumption (A10: one hour).
+pub const DEFAULT_LATENESS_MS: u64 = 60 * 60 * 1000;
+
+impl Replay {
+    fn new(
+        game: GameId,
+        challenger: PlayerId,
+        opponent: PlayerId,
+        challenge: Challenge,
+        _events: &[VerifiedEvent],
+    ) -> Result<Replay, VerifyError> {
+        let rule = |rule: String| VerifyError::Rule {
+            event: game,
+            kind: "challenge",
+            author: challenger,
+            rule,
+        };
+        if opponent == challenger {
+            return Err(rule("a player cannot challenge themselves".into()));
+        }
+        let time_control: TimeControl = challenge
+            .time_control
+            .parse()
+            .map_err(|e: clock::TimeControlError| rule(e.to_string()))?;
+        let needs_coin = challenge.colour == ColourChoice::Random
+            || challenge.start == StartPosition::Chess960Random;
+        if needs_coin && challenge.coin_commitment.is_none() {
+            return Err(rule(
+                "random colours or a drawn Chess960 position need a coin commitment".into(),
+            ));
+        }
+        let start =
+            match &challenge.start {
+                StartPosition::Standard => Some(Position::new()),
+                StartPosition::Chess960(n) => Some(Position::chess960(*n).ok_or_else(|| {
+                    rule(format!("Chess960 position {n} does not exist (0..959)"))
+                })?),
+                StartPosition::Chess960Random => None,
+                StartPosition::Fen(f) => Some(
+                    Position::from_fen_auto(f).map_err(|e| rule(format!("start position: {e}")))?,
+                ),
+            };
+        let (white, black) = match challenge.colour {
+            ColourChoice::ChallengerWhite => (Some(challenger), Some(opponent)),
+            ColourChoice::ChallengerBlack => (Some(opponent), Some(challenger)),
+            ColourChoice::Random => (None, None),
+        };
+        let position = start.clone().unwrap_or_default();
+        Ok(Replay {
+            keys: vec![position.repetition_key()],
+            state: GameState {
+                game,
+                challenger,
+                opponent,
+                challenge,
+                white,
+                black,
+                time_control,
+                start,
+                position,
+                moves: Vec::new(),
+                status: Status::Pending,
+                result: None,
+                termination: None,
+                draw_offer: None,
+                envelopes: Vec::new(),
+                envelope_lost: false,
+                sealed_move_error: None,
+                presence_ms: [None, None],
+                claims: Vec::new(),
+                chat: Vec::new(),
+                leave: Vec::new(),
+                clocks: None,
+                started_ms: None,
+                equivocations: Vec::new(),
+                timeline: Vec::new(),
+                ignored: Vec::new(),
+                receipts: Vec::new(),
+            },
+            position_in_timeline: HashMap::new(),
+            horizon: HashMap::new(),
+            last_move_index: [None, None],
+            coin_share: None,
+            adjournments: Vec::new(),
+            last_time: 0,
+            times: HashMap::new(),
+        })
+    }
+
+    fn over(&self) -> bool {
+        matches!(self.state.status, Status::Finished | Status::Cancelled)
+    }
+
+    fn end(&mut self, outcome: Outcome, termination: Termination) {
+        self.state.status = Status::Finished;
+        self.state.result = Some(outcome);
+        self.state.termination = Some(termination);
+        self.state.draw_offer = None;
+    }
+
+    fn apply(&mut self, v: &VerifiedEvent) -> Result<(), VerifyError> {
+        let e = &v.event;
+        let index = self.state.timeline.len();
+        self.state.timeline.push(v.id);
+        self.position_in_timeline.insert(v.id, index);
+        self.times.insert(v.id, e.time_ms);
+        self.last_time = self.last_time.max(e.time_ms);
+        if let Some(seen) = e
+            .seen
+            .and_then(|s| self.position_in_timeline.get(&s).copied())
+        {
+            let h = self.horizon.entry(e.author).or_insert(0);
+            *h = (*h).max(seen);
+        }
+        let author = e.author;
+        let rule = |rule: String| VerifyError::Rule {
+            event: v.id,
+            kind: e.kind.name(),
+            author,
+            rule,
+        };
+        // Receipts and chat are facts whenever they come.
+        match &e.kind {
+            EventKind::Receipt { event } => {
+                self.state.receipts.push((*event, author, e.time_ms));
+                // The opponent's receipt is when a move reached them (clock evidence).
+                if let Some(m) = self.state.moves.iter_mut().find(|m| m.event == *event) {
+                    let receiver_is_opponent = match m.by {
+                        Color::White => self.state.black == Some(author),
+                        Color::Black => self.state.white == Some(author),
+                    };
+                    if receiver_is_opponent && m.received_ms.is_none() {
+                        m.received_ms = Some(e.time_ms.max(m.time_ms));
+                    }
+                }
+                return Ok(());
+            }
+            EventKind::Chat { text } => {
+                self.state.chat.push((author, e.time_ms, text.clone()));
+                return Ok(());
+            }
+            _ => {}
+        }
+        if self.over() {
+            self.state
+                .ignored
+                .push((v.id, format!("{} after the end of the game", e.kind.name())));
+            return Ok(());
+        }
+        let me = if author == self.state.challenger || author == self.state.opponent {
+            self.state.colour_of(&author)
+        } else {
+            None
+        };
+        match &e.kind {
+            EventKind::Challenge(_) => {
+                if index != 0 {
+                    return Err(rule("the challenge must come first".into()));
+                }
+            }
+            EventKind::Accept(a) => {
+                if author != self.state.opponent || self.state.status != Status::Pending {
+                    return Err(rule("only the challenged player accepts, once".into()));
+                }
+                if self.state.challenge.coin_commitment.is_some() {
+                    self.coin_share =
+                        Some(a.coin_share.ok_or_else(|| {
+                            rule("the acceptance must carry a coin share".into())
+                        })?);
+                } else {
+                    self.start_game(e.time_ms);
+                }
+            }
+            EventKind::RandomReveal { secret } => {
+                let Some(share) = self.coin_share else {
+                    return Err(rule("nothing to open: no accepted coin".into()));
+                };
+                if author != self.state.challenger || self.state.status != Status::Pending {
+                    return Err(rule("only the challenger opens the coin, once".into()));
+                }
+                if Some(commit::coin_commitment(secret)) != self.state.challenge.coin_commitment {
+                    return Err(rule(
+                        "the coin opening does not match its commitment".into(),
+                    ));
+                }
+                let coin = commit::coin(&self.state.game, secret, &share);
+                if self.state.challenge.colour == ColourChoice::Random {
+                    let (c, o) = (self.state.challenger, self.state.opponent);
+                    if commit::challenger_is_white(&coin) {
+                        (self.state.white, self.state.black) = (Some(c), Some(o));
+                    } else {
+                        (self.state.white, self.state.black) = (Some(o), Some(c));
+                    }
+                }
+                if self.state.challenge.start == StartPosition::Chess960Random {
+                    let n = commit::chess960_position(&coin);
+                    let p = Position::chess960(n)
+                        .ok_or_else(|| rule(format!("no Chess960 position {n}")))?;
+                    self.keys = vec![p.repetition_key()];
+                    self.state.position = p.clone();
+                    self.state.start = Some(p);
+                }
+                self.start_game(e.time_ms);
+            }
+            EventKind::Decline { .. } => {
+                if author != self.state.opponent || self.state.status != Status::Pending {
+                    return Err(rule(
+                        "only the challenged player declines a pending game".into(),
+                    ));
+                }
+                self.state.status = Status::Cancelled;
+            }
+            EventKind::Abort => {
+                // Before Black's first move, like lichess and chess.com.
+                if self.state.moves.len() >= 2 {
+                    return Err(rule(
+                        "a game can be aborted only before Black's first move".into(),
+                    ));
+                }
+                self.state.status = Status::Cancelled;
+            }
+            EventKind::Move(w) => {
+                let me = self.require_player(me, &rule)?;
+                match self.state.status {
+                    Status::Active | Status::Disputed => {}
+                    Status::Adjourned => {
+                        // A11: the sealer, unable to open the envelope, plays the move
+                        // they declare they sealed; the record shows it.
+                        let sealer = self.state.open_envelope().map(|s| s.sealer);
+                        if sealer != Some(me) || self.state.presence_ms[(!me).index()].is_none() {
+                            return Err(rule(
+                                "the game is adjourned: the sealed move is opened first (A7)"
+                                    .into(),
+                            ));
+                        }
+                        self.state.envelope_lost = true;
+                        self.resume(e.time_ms);
+                    }
+                    s => return Err(rule(format!("no move in a {} game", s.name()))),
+                }
+                self.play_checked(*w, me, v.id, e.time_ms, index, author, &rule, false)?;
+            }
+            EventKind::DrawOffer => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                if self.state.draw_offer == Some(!me) {
+                    // Both sides offered: that is agreement.
+                    self.end(Outcome::Draw, Termination::Agreement);
+                } else {
+                    self.state.draw_offer = Some(me);
+                }
+            }
+            EventKind::DrawAccept => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                if self.state.draw_offer != Some(!me) {
+                    return Err(rule(
+                        "no standing draw offer from the opponent (9.1)".into(),
+                    ));
+                }
+                // A6: agreement before resumption ends the game; the envelope stays closed.
+                self.end(Outcome::Draw, Termination::Agreement);
+            }
+            EventKind::DrawDecline => {
+                let me = self.require_player(me, &rule)?;
+                if self.state.draw_offer != Some(!me) {
+                    return Err(rule(
+                        "no standing draw offer from the opponent (9.1)".into(),
+                    ));
+                }
+                self.state.draw_offer = None;
+            }
+            EventKind::Resign => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                // A6: resignation before resumption ends the game without opening.
+                self.end(Outcome::Decisive { winner: !me }, Termination::Resignation);
+            }
+            EventKind::Claim(c) => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                self.claim(
+                    c.reason, c.intended, me, v.id, e.time_ms, index, author, &rule,
+                )?;
+            }
+            EventKind::Seal(seal) => {
+                let me = self.require_player(me, &rule)?;
+                self.seal(seal, me, v.id, e.time_ms, author, &rule)?;
+            }
+            EventKind::Presence => {
+                let me = self.require_player(me, &rule)?;
+                if self.state.presence_ms[me.index()].is_none() {
+                    self.state.presence_ms[me.index()] = Some(e.time_ms);
+                }
+            }
+            EventKind::Reveal(r) => {
+                let me = self.require_player(me, &rule)?;
+                self.reveal(
+                    &r.move_text,
+                    &r.salt,
+                    me,
+                    v.id,
+                    e.time_ms,
+                    index,
+                    author,
+                    &rule,
+                )?;
+            }
+            EventKind::Leave { from_ms, until_ms } => {
+                let me = self.require_player(me, &rule)?;
+                let requested = LeavePeriod {
+                    from_ms: *from_ms,
+                    to_ms: *until_ms,
+                };
+                let taken: Vec<LeavePeriod> = self
+                    .state
+                    .leave
+                    .iter()
+                    .filter(|(c, _)| *c == me)
+                    .map(|(_, p)| *p)
+                    .collect();
+                let epoch = self.state.started_ms.unwrap_or(0);
+                match LeaveAllowance::default().check(epoch, &taken, requested) {
+                    Ok(()) => self.state.leave.push((me, requested)),
+                    Err(err) => self
+                        .state
+                        .ignored
+                        .push((v.id, format!("leave refused: {err}"))),
+                }
+            }
+            EventKind::Receipt { .. } | EventKind::Chat { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn require_player(
+        &self,
+        me: Option<Color>,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<Color, VerifyError> {
+        me.ok_or_else(|| rule("colours are not settled yet (coin not opened)".into()))
+    }
+
+    fn require_live(&self, rule: &dyn Fn(String) -> VerifyError) -> Result<(), VerifyError> {
+        match self.state.status {
+            Status::Active | Status::Adjourned | Status::Disputed => Ok(()),
+            s => Err(rule(format!("not possible in a {} game", s.name()))),
+        }
+    }
+
+    fn start_game(&mut self, t: u64) {
+        self.state.status = Status::Active;
+        self.state.started_ms = Some(t);
+    }
+
+    /// Checks that `me` may move now: it is their turn, and they had seen the opponent's last
+    /// move (a move answers a specific opponent move).
+    fn check_turn(
+        &self,
+        me: Color,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<(), VerifyError> {
+        if self.state.position.turn() != me {
+            return Err(rule(format!(
+                "out of turn: it is {}'s move",
+                self.state.position.turn().name()
+            )));
+        }
+        if let Some(last) = self.last_move_index[(!me).index()] {
+            let horizon = self.horizon.get(&author).copied();
+            if horizon.is_none_or(|h| h < last) {
+                return Err(rule(
+                    "the move does not answer the opponent's last move (it was not seen)".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn play_checked(
+        &mut self,
+        w: WireMove,
+        me: Color,
+        id: EventId,
+        t: u64,
+        index: usize,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+        sealed: bool,
+    ) -> Result<(), VerifyError> {
+        self.check_turn(me, author, rule)?;
+        let m = w.to_move(&self.state.position).ok_or_else(|| {
+            rule(format!(
+                "illegal move {}{} in {}",
+                crate::Square::new(w.from.min(63)),
+                crate::Square::new(w.to.min(63)),
+                self.state.position.fen()
+            ))
+        })?;
+        self.play(m, me, id, t, index, sealed);
+        Ok(())
+    }
+
+    fn play(&mut self, m: Move, me: Color, id: EventId, t: u64, index: usize, sealed: bool) {
+        let san = to_san(&self.state.position, m, Lang::English);
+        self.state.position.play_unchecked(m);
+        self.keys.push(self.state.position.repetition_key());
+        self.state.moves.push(PlayedMove {
+            mv: m,
+            san,
+            by: me,
+            event: id,
+            time_ms: t,
+            received_ms: None,
+            sealed,
+        });
+        self.last_move_index[me.index()] = Some(index);
+        // 9.1: an offer stands until the player it was made to moves.
+        if self.state.draw_offer == Some(!me) {
+            self.state.draw_offer = None;
+        }
+        let current = self.keys.last().copied().unwrap_or(0);
+        let reps = self.keys.iter().filter(|&&k| k == current).count() as u32;
+        if let Some((outcome, termination)) = automatic_end(&self.state.position, reps) {
+            self.end(outcome, termination);
+        }
+    }
+
+    fn clock_inputs(&self, upto_ms: u64) -> (Vec<MoveTiming>, Vec<ClockStop>) {
+        let moves = self
+            .state
+            .moves
+            .iter()
+            .map(|m| MoveTiming {
+                side: m.by,
+                made_at_ms: m.time_ms,
+                received_at_ms: m.received_ms,
+            })
+            .collect();
+        let mut stops: Vec<ClockStop> = self
+            .adjournments
+            .iter()
+            .map(|&(from, to)| ClockStop::adjournment(from, to.unwrap_or(upto_ms)))
+            .collect();
+        stops.extend(self.state.leave.iter().map(|(c, p)| p.stop_for(*c)));
+        (moves, stops)
+    }
+
+    fn clocks_at(&self, t: u64) -> Option<ClockState> {
+        let start = self.state.started_ms?;
+        let first = self
+            .state
+            .start
+            .as_ref()
+            .map_or(Color::White, Position::turn);
+        let (moves, stops) = self.clock_inputs(t);
+        Some(clock::clocks(
+            &self.state.time_control,
+            first,
+            start,
+            &moves,
+            &stops,
+            t,
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn claim(
+        &mut self,
+        reason: ClaimReason,
+        intended: Option<WireMove>,
+        me: Color,
+        id: EventId,
+        t: u64,
+        index: usize,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<(), VerifyError> {
+        let pos = self.state.position.clone();
+        let intended_move = match intended {
+            None => None,
+            Some(w) => Some(
+                w.to_move(&pos)
+                    .ok_or_else(|| rule("the intended move is illegal".into()))?,
+            ),
+        };
+        let (correct, judgement, ending) = match reason {
+            ClaimReason::Threefold | ClaimReason::FiftyMoves => {
+                // 9.2 / 9.3: only the player to move claims.
+                if pos.turn() != me {
+                    return Err(rule(
+                        "only the player to move may claim a draw (9.2, 9.3)".into(),
+                    ));
+                }
+                if self.state.status == Status::Adjourned {
+                    return Err(rule("the game is adjourned".into()));
+                }
+                let (after, occurrences) = match intended_move {
+                    None => {
+                        let cur = self.keys.last().copied().unwrap_or(0);
+                        (
+                            pos.clone(),
+                            self.keys.iter().filter(|&&k| k == cur).count() as u32,
+                        )
+                    }
+                    Some(m) => {
+                        let mut p = pos.clone();
+                        p.play_unchecked(m);
+                        let k = p.repetition_key();
+                        (p, self.keys.iter().filter(|&&x| x == k).count() as u32 + 1)
+                    }
+                };
+                if reason == ClaimReason::Threefold {
+                    if occurrences >= 3 {
+                        (
+                            true,
+                            format!("the position occurs {occurrences} times (9.2)"),
+                            Some((Outcome::Draw, Termination::ThreefoldRepetition)),
+                        )
+                    } else {
+                        (
+                            false,
+                            format!("the position occurs {occurrences} time(s), not three (9.2)"),
+                            None,
+                        )
+                    }
+                } else if after.halfmove_clock() >= 100 {
+                    (
+                        true,
+                        "fifty moves by each player without a capture or pawn move (9.3)"
+                            .to_owned(),
+                        Some((Outcome::Draw, Termination::FiftyMoves)),
+                    )
+                } else {
+                    (
+                        false,
+                        format!(
+                            "only {} move(s) without a capture or pawn move, not fifty (9.3)",
+                            after.halfmove_clock() / 2
+                        ),
+                        None,
+                    )
+                }
+            }
+            ClaimReason::Time => {
+                let state = self.clocks_at(t);
+                if state.as_ref().is_some_and(|s| s.can_claim_time_forfeit(me)) {
+                    let (o, term) = flag_fall(&pos, !me);
+                    (
+                        true,
+                        format!("{}'s time had run out (6.9)", (!me).name()),
+                        Some((o, term)),
+                    )
+                } else {
+                    (
+                        false,
+                        format!("{}'s time had not run out (6.9)", (!me).name()),
+                        None,
+                    )
+                }
+            }
+            ClaimReason::DeadPosition => {
+                if pos.is_insufficient_material() {
+                    (
+                        true,
+                        "no series of legal moves can lead to mate (9.6)".to_owned(),
+                        Some((Outcome::Draw, Termination::DeadPosition)),
+                    )
+                } else {
+                    (false, "mate is still possible (9.6)".to_owned(), None)
+                }
+            }
+            ClaimReason::Lateness => self.judge_lateness(me, t),
+        };
+        self.state.claims.push(ClaimRecord {
+            by: me,
+            reason,
+            intended: intended_move,
+            correct,
+            judgement,
+            event: id,
+        });
+        match ending {
+            Some((o, term)) => self.end(o, term),
+            None => {
+                // 9.5b: after an incorrect claim with an announced move, that move is made.
+                if let Some(m) = intended_move {
+                    self.check_turn(me, author, rule)?;
+                    self.play(m, me, id, t, index, false);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A10: the opponent is later than the limit for the resumption.
+    fn judge_lateness(&self, me: Color, t: u64) -> (bool, String, Option<(Outcome, Termination)>) {
+        let Some(env) = self.state.open_envelope() else {
+            return (false, "the game is not adjourned (A10)".to_owned(), None);
+        };
+        let Some(resume) = env.seal.envelope.resume_at_ms else {
+            return (false, "no resumption time was set (A10)".to_owned(), None);
+        };
+        let limit = env.seal.envelope.lateness_limit_ms;
+        if self.state.presence_ms[me.index()].is_none() {
+            return (
+                false,
+                "the claimant has not announced presence (A10)".to_owned(),
+                None,
+            );
+        }
+        if self.state.presence_ms[(!me).index()].is_some() {
+            return (false, format!("{} is present (A10)", (!me).name()), None);
+        }
+        if t < resume.saturating_add(limit) {
+            return (
+                false,
+                "the lateness limit has not passed yet (A10)".to_owned(),
+                None,
+            );
+        }
+        (
+            true,
+            format!("{} did not appear within the limit (A10)", (!me).name()),
+            Some((
+                Outcome::Decisive { winner: me },
+                Termination::LateForResumption,
+            )),
+        )
+    }
+
+    fn seal(
+        &mut self,
+        seal: &Seal,
+        me: Color,
+        id: EventId,
+        t: u64,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<(), VerifyError> {
+        let pos = &self.state.position;
+        let env = &seal.envelope;
+        let second = self.state.status == Status::Adjourned;
+        if second {
+            // A9c: the responder seals a reply when the sealer is absent at resumption.
+            let Some(first) = self.state.open_envelope() else {
+                return Err(rule("no envelope to answer".into()));
+            };
+            if first.sealer == me || self.state.envelopes.len() >= 2 {
+                return Err(rule(
+                    "only the responder may seal a second envelope (A9c)".into(),
+                ));
+            }
+            if self.state.presence_ms[(!me).index()].is_some() {
+                return Err(rule(
+                    "the sealer is present: the envelope is opened instead (A9a)".into(),
+                ));
+            }
+            if env.resume_at_ms.is_some_and(|r| t < r)
+                || first.seal.envelope.resume_at_ms.is_some_and(|r| t < r)
+            {
+                return Err(rule(
+                    "a second envelope is sealed only at the resumption (A9c)".into(),
+                ));
+            }
+        } else {
+            if self.state.status != Status::Active && self.state.status != Status::Disputed {
+                return Err(rule(format!(
+                    "cannot seal in a {} game",
+                    self.state.status.name()
+                )));
+            }
+            // A1: only the player to move seals.
+            if pos.turn() != me {
+                return Err(rule("only the player to move seals (A1)".into()));
+            }
+            self.check_turn(me, author, rule)?;
+        }
+        // A3: the envelope's data must be exact.
+        let expect_players = (self.state.white, self.state.black);
+        if (Some(env.white), Some(env.black)) != expect_players {
+            return Err(rule("the envelope names the wrong players (A2.1)".into()));
+        }
+        if env.sealer != author {
+            return Err(rule("the envelope names another sealer (A2.4)".into()));
+        }
+        if !second {
+            if env.fen_before != pos.fen() {
+                return Err(rule(format!(
+                    "the envelope's position {:?} is not the game's {:?} (A2.2)",
+                    env.fen_before,
+                    pos.fen()
+                )));
+            }
+            if env.move_number != pos.fullmove_number() {
+                return Err(rule("the envelope's move number is wrong (A2.5)".into()));
+            }
+            let offer = self.state.draw_offer.and_then(|c| self.state.player(c));
+            if env.draw_offer_by != offer {
+                return Err(rule("the envelope's draw offer is wrong (A2.6)".into()));
+            }
+            if let Some(c) = self.clocks_at(t)
+                && env.time_used_ms != c.used_ms
+            {
+                return Err(rule(format!(
+                    "the envelope's times {:?} are not the clocks' {:?} (A2.3)",
+                    env.time_used_ms, c.used_ms
+                )));
+            }
+        }
+        let ply = (self.state.moves.len() + 1 + usize::from(second)) as u32;
+        self.state.envelopes.push(SealedEnvelope {
+            seal: seal.clone(),
+            sealer: me,
+            ply,
+            event: id,
+            sealed_at_ms: t,
+            opened: None,
+        });
+        if !second {
+            self.state.status = Status::Adjourned;
+            self.adjournments.push((t, None));
+        }
+        Ok(())
+    }
+
+    fn resume(&mut self, t: u64) {
+        if let Some(last) = self.adjournments.last_mut()
+            && last.1.is_none()
+        {
+            last.1 = Some(t.max(last.0));
+        }
+        self.state.status = Status::Active;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reveal(
+        &mut self,
+        move_text: &str,
+        salt: &[u8; 32],
+        me: Color,
+        id: EventId,
+        t: u64,
+        index: usize,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<(), VerifyError> {
+        let Some(slot) = self.state.envelopes.iter().position(|e| e.opened.is_none()) else {
+            return Err(rule("no sealed envelope to open".into()));
+        };
+        let env = self.state.envelopes[slot].clone();
+        if env.sealer != me {
+            return Err(rule("only the sealer opens their envelope".into()));
+        }
+        let first_envelope = slot == 0 || self.state.status == Status::Adjourned;
+        if first_envelope && self.state.status == Status::Adjourned {
+            // A7: the envelope is opened only when the responder is present.
+            if self.state.presence_ms[(!me).index()].is_none() {
+                return Err(rule(
+                    "the responder is not present: the envelope stays closed (A7)".into(),
+                ));
+            }
+        }
+        let expected = commit::seal_commitment(&self.state.game, env.ply, &author, move_text, salt);
+        if expected != env.seal.commitment {
+            return Err(rule(
+                "the opening does not match the sealed commitment".into(),
+            ));
+        }
+        self.state.envelopes[slot].opened = Some(move_text.to_owned());
+        if self.state.status == Status::Adjourned {
+            self.resume(t);
+        }
+        if self.state.position.turn() != me {
+            // A second envelope opened before the first: refuse.
+            return Err(rule(
+                "envelopes are opened in the order they were sealed".into(),
+            ));
+        }
+        // A8: the move as written decides.
+        let pos = self.state.position.clone();
+        match notation::parse_move(&pos, move_text, Lang::Auto) {
+            Ok(m) => {
+                self.play(m, me, id, t, index, true);
+            }
+            Err(err) => {
+                let ambiguous = err.kind() == notation::MoveErrorKind::Ambiguous;
+                let candidates: Vec<Move> = if ambiguous {
+                    candidates_for(&pos, move_text)
+                } else {
+                    Vec::new()
+                };
+                let all = |f: &dyn Fn(&Position) -> bool| {
+                    !candidates.is_empty()
+                        && candidates.iter().all(|&m| {
+                            let mut p = pos.clone();
+                            p.play_unchecked(m);
+                            f(&p)
+                        })
+                };
+                // A8's exceptions: Art. 5 (the move mates or stalemates whichever way it is
+                // read), 9.6 (dead position), 6.9 (the responder cannot mate the sealer).
+                if all(&|p: &Position| p.is_checkmate()) {
+                    self.end(Outcome::Decisive { winner: me }, Termination::Checkmate);
+                } else if all(&|p: &Position| p.is_stalemate()) {
+                    self.end(Outcome::Draw, Termination::Stalemate);
+                } else if all(&|p: &Position| p.is_insufficient_material()) {
+                    self.end(Outcome::Draw, Termination::DeadPosition);
+                } else if pos.has_insufficient_material(!me) {
+                    self.end(Outcome::Draw, Termination::IllegalSealedMove);
+                } else {
+                    self.end(
+                        Outcome::Decisive { winner: !me },
+                        Termination::IllegalSealedMove,
+                    );
+                }
+                self.state.sealed_move_error = Some(format!(
+                    "the sealed move {move_text:?} is invalid: {} (A8)",
+                    err.reason()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, now_ms: Option<u64>) {
+        let at = now_ms.unwrap_or(self.last_time);
+        self.state.clocks = self.clocks_at(at);
+    }
+}
+
+/// Every legal move an ambiguous text could mean, in either language.
+fn candidates_for(pos: &Position, text: &str) -> Vec<Move> {
+    let mut out = Vec::new();
+    for lang in [Lang::English, Lang::Spanish] {
+        if let Ok(m) = crate::san::parse_san(pos, text, lang) {
+            out.push(m);
+        } else if let Err(crate::san::ReadSanError::Rules(crate::san::SanError::Ambiguous {
+            candidates,
+            ..
+        })) = crate::san::parse_san(pos, text, lang)
+        {
+            out.extend(candidates);
+        }
+    }
+    out.sort_by_key(|m| (m.from, m.to));
+    out.dedup();
+    out
+}
