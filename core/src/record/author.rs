@@ -26,6 +26,36 @@ use serde::{Deserialize, Serialize};
 ///
 /// Deliberately not `Clone`: two copies could sign different events at the same `seq`,
 /// which is an equivocation (see the [module docs](self)).
+///
+/// # Examples
+///
+/// ```
+/// use sobre_core::record::{Challenge, ColourChoice, Keypair, Scoresheet, StartPosition};
+/// use sobre_core::{Move, MoveKind, Square};
+///
+/// let white = Keypair::from_secret_bytes(&[1; 32]);
+/// let black = Keypair::from_secret_bytes(&[2; 32]);
+/// let terms = Challenge {
+///     opponent: black.player_id(),
+///     colour: ColourChoice::ChallengerWhite,
+///     time_control: "3d".into(),
+///     start: StartPosition::Standard,
+///     coin_commitment: None,
+///     league: None,
+/// };
+/// let (mut mine, challenge) = Scoresheet::challenge(white, terms, 1_000)?;
+/// let mut theirs = Scoresheet::join(black, challenge.id());
+/// theirs.saw(challenge.id());
+/// let accept = theirs.accept(None, 2_000)?;
+///
+/// mine.saw(accept.id());
+/// let e4 = mine.play(Move::new(Square::new(12), Square::new(28), MoveKind::Normal), 3_000)?;
+/// let verified = e4.verify()?;
+/// assert_eq!(verified.event.seq, 1);
+/// assert_eq!(verified.event.prev, Some(challenge.id()));
+/// assert_eq!(verified.event.seen, Some(accept.id()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Scoresheet {
     key: Keypair,

@@ -1,0 +1,160 @@
+//! Verifying signed games from raw bytes, next to the bare signature cost of the same events.
+//!
+//! `cargo bench -p sobre-core --bench verify`. Target (issue 3): `verify` within 1.25× of
+//! the bare signature verification of the same events, i.e. decoding, hashing, ordering and
+//! the rules add at most 25%.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sobre_core::Position;
+use sobre_core::record::author::Scoresheet;
+use sobre_core::record::event::signing_bytes;
+use sobre_core::record::{Challenge, ColourChoice, Keypair, SignedEvent, StartPosition, verify};
+use std::hint::black_box;
+
+/// A game of exactly `plies` random legal moves (retrying seeds until one lasts), signed.
+fn game(seed: u64, plies: usize) -> Vec<SignedEvent> {
+    let mut s = seed;
+    loop {
+        if let Some(g) = try_game(s, plies) {
+            return g;
+        }
+        s = s.wrapping_add(0x9e37_79b9);
+    }
+}
+
+fn try_game(seed: u64, plies: usize) -> Option<Vec<SignedEvent>> {
+    let mut rng = seed | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (w, b) = (
+        Keypair::from_secret_bytes(&[1; 32]),
+        Keypair::from_secret_bytes(&[2; 32]),
+    );
+    let ch = Challenge {
+        opponent: b.player_id(),
+        colour: ColourChoice::ChallengerWhite,
+        time_control: "3d".into(),
+        start: StartPosition::Standard,
+        coin_commitment: None,
+        league: None,
+    };
+    let t0 = 1_800_000_000_000 + seed % 1_000_000;
+    let (ws, ev) = Scoresheet::challenge(w, ch, t0).ok()?;
+    let mut bs = Scoresheet::join(b, ws.game());
+    bs.saw(ev.id());
+    let mut sheets = [ws, bs];
+    let acc = sheets[1].accept(None, t0 + 1).ok()?;
+    sheets[0].saw(acc.id());
+    let mut events = vec![ev, acc];
+    let mut pos = Position::new();
+    let mut t = t0 + 2;
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        let playable: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                sobre_core::rules::automatic_end(&p, 1).is_none()
+            })
+            .collect();
+        if playable.is_empty() {
+            return None;
+        }
+        let m = playable[(next() % playable.len() as u64) as usize];
+        let c = pos.turn();
+        t += 60_000;
+        let e = sheets[c.index()].play(m, t).ok()?;
+        pos.play_unchecked(m);
+        sheets[(!c).index()].saw(e.id());
+        events.push(e);
+    }
+    Some(events)
+}
+
+fn bare_strict(events: &[SignedEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| {
+            let ev = e.decode_unverified().expect("valid");
+            ev.author.verify(&signing_bytes(&e.body), &e.signature)
+        })
+        .count()
+}
+
+fn bare_batch(events: &[SignedEvent]) -> bool {
+    let msgs: Vec<Vec<u8>> = events.iter().map(|e| signing_bytes(&e.body)).collect();
+    let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+    let sigs: Vec<_> = events
+        .iter()
+        .map(|e| ed25519_dalek::Signature::from_bytes(&e.signature))
+        .collect();
+    // Each author's key decompressed once, as a careful caller would.
+    let mut cache: Vec<(sobre_core::record::PlayerId, ed25519_dalek::VerifyingKey)> = Vec::new();
+    let keys: Vec<_> = events
+        .iter()
+        .map(|e| {
+            let author = e.decode_unverified().expect("valid").author;
+            if let Some((_, k)) = cache.iter().find(|(p, _)| *p == author) {
+                return *k;
+            }
+            let k = author.verifier().expect("key");
+            cache.push((author, k));
+            k
+        })
+        .collect();
+    ed25519_dalek::verify_batch(&refs, &sigs, &keys).is_ok()
+}
+
+fn bench(c: &mut Criterion) {
+    let one = game(1, 200);
+    let n = one.len() as u64;
+    let wire: Vec<Vec<u8>> = one.iter().map(|e| e.to_bytes().expect("encode")).collect();
+
+    let mut g = c.benchmark_group("verify_200_ply_game");
+    g.throughput(Throughput::Elements(n));
+    g.bench_function("verify_from_wire_bytes", |b| {
+        b.iter(|| {
+            let events: Vec<SignedEvent> = wire
+                .iter()
+                .map(|w| SignedEvent::from_bytes(w).expect("decode"))
+                .collect();
+            let st = verify(black_box(&events)).expect("verifies");
+            assert_eq!(st.moves.len(), 200);
+            st.moves.len()
+        })
+    });
+    g.bench_function("bare_verify_strict", |b| {
+        b.iter(|| bare_strict(black_box(&one)))
+    });
+    g.bench_function("bare_verify_batch", |b| {
+        b.iter(|| bare_batch(black_box(&one)))
+    });
+    g.finish();
+
+    let games: Vec<Vec<SignedEvent>> = (0..1000u64).map(|s| game(s + 100, 40)).collect();
+    let total: u64 = games.iter().map(|g| g.len() as u64).sum();
+    let mut g = c.benchmark_group("verify_1000_games");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(total));
+    g.bench_function("verify", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|g| verify(black_box(g)).expect("verifies").moves.len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("bare_verify_batch", |b| {
+        b.iter(|| games.iter().filter(|g| bare_batch(black_box(g))).count())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
