@@ -6,32 +6,91 @@ mod commands;
 mod error;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// sobre: peer-to-peer correspondence chess and adjourned games.
 #[derive(Parser)]
 #[command(name = "sobre", version, about, long_about = None)]
 struct Cli {
+    /// The home directory: your key, games and the node's socket (default: the platform's
+    /// data directory).
+    #[arg(long, global = true, env = "SOBRE_HOME", value_name = "DIR")]
+    home: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    Init(commands::init::Args),
+    Id(commands::id::Args),
+    #[command(subcommand)]
+    Node(commands::node::NodeCommand),
+    #[command(subcommand)]
+    Peers(commands::peers::PeersCommand),
+    #[command(subcommand)]
+    Contacts(commands::contacts::ContactsCommand),
+    Challenge(commands::challenge::Args),
+    Accept(commands::accept::Args),
+    Decline(commands::decline::Args),
+    Abort(commands::abort::Args),
+    Games(commands::games::Args),
+    Show(commands::show::Args),
+    Move(commands::r#move::Args),
+    Draw(commands::draw::Args),
+    Claim(commands::claim::Args),
+    Resign(commands::resign::Args),
+    Adjourn(commands::adjourn::Args),
+    Resume(commands::resume::Args),
+    Envelope(commands::envelope::Args),
+    Conditional(commands::conditional::Args),
+    Chat(commands::chat::Args),
+    Watch(commands::watch::Args),
+    #[command(subcommand)]
+    Leave(commands::leave::LeaveCommand),
+    Export(commands::export::Args),
     Demo(commands::demo::Args),
     Perft(commands::perft::Args),
     Position(commands::position::Args),
     #[command(subcommand)]
     Pgn(commands::pgn::PgnCommand),
+    Verify(commands::verify::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let home = sobre_node::home::resolve(cli.home.as_deref());
+    let home = home.as_path();
     let result = match cli.command {
+        Command::Init(args) => commands::init::run(home, args),
+        Command::Id(args) => commands::id::run(home, args),
+        Command::Node(cmd) => commands::node::run(home, cmd),
+        Command::Peers(cmd) => commands::peers::run(home, cmd),
+        Command::Contacts(cmd) => commands::contacts::run(home, cmd),
+        Command::Challenge(args) => commands::challenge::run(home, args),
+        Command::Accept(args) => commands::accept::run(home, args),
+        Command::Decline(args) => commands::decline::run(home, args),
+        Command::Abort(args) => commands::abort::run(home, args),
+        Command::Games(args) => commands::games::run(home, args),
+        Command::Show(args) => commands::show::run(home, args),
+        Command::Move(args) => commands::r#move::run(home, args),
+        Command::Draw(args) => commands::draw::run(home, args),
+        Command::Claim(args) => commands::claim::run(home, args),
+        Command::Resign(args) => commands::resign::run(home, args),
+        Command::Adjourn(args) => commands::adjourn::run(home, args),
+        Command::Resume(args) => commands::resume::run(home, args),
+        Command::Envelope(args) => commands::envelope::run(home, args),
+        Command::Conditional(args) => commands::conditional::run(home, args),
+        Command::Chat(args) => commands::chat::run(home, args),
+        Command::Watch(args) => commands::watch::run(home, args),
+        Command::Leave(cmd) => commands::leave::run(home, cmd),
+        Command::Export(args) => commands::export::run(home, args),
         Command::Demo(args) => commands::demo::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Position(args) => commands::position::run(args),
         Command::Pgn(cmd) => commands::pgn::run(cmd),
+        Command::Verify(args) => commands::verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,9 +1,34 @@
 //! One module per subcommand; each module's `Args` docs are its `--help` text.
 
+pub mod abort;
+pub mod accept;
+pub mod adjourn;
+pub mod challenge;
+pub mod chat;
+pub mod claim;
+pub mod common;
+pub mod conditional;
+pub mod contacts;
+pub mod decline;
 pub mod demo;
+pub mod draw;
+pub mod envelope;
+pub mod export;
+pub mod games;
+pub mod id;
+pub mod init;
+pub mod leave;
+pub mod r#move;
+pub mod node;
+pub mod peers;
 pub mod perft;
 pub mod pgn;
 pub mod position;
+pub mod resign;
+pub mod resume;
+pub mod show;
+pub mod verify;
+pub mod watch;
 
 use crate::error;
 use sobre_core::{CastlingMode, Position};

@@ -1,7 +1,19 @@
 //! # sobre-node
 //!
-//! The node (libp2p networking, sled storage, the local control API) is built in its own
-//! issue; for now this crate only re-exports the rules core it will be built on.
+//! One node per player: a libp2p swarm (`network`), a sled store (`store`) with secrets in
+//! fsync'd files (`secrets`), the service that checks everything with `sobre-core` and signs
+//! the player's events (`service`), and the local control API (`api`, `control`).
 #![forbid(unsafe_code)]
+
+pub mod api;
+pub mod client;
+pub mod control;
+pub mod home;
+pub mod network;
+pub mod protocol;
+pub mod secrets;
+pub mod service;
+pub mod store;
+pub mod view;
 
 pub use sobre_core as core;

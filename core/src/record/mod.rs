@@ -5,6 +5,7 @@ pub mod author;
 pub mod codec;
 pub mod commit;
 pub mod event;
+pub mod export;
 pub mod identity;
 pub mod verify;
 
@@ -13,6 +14,9 @@ pub use event::{
     Accept, Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventError, EventId,
     EventKind, GameId, LeagueRound, Reveal, Seal, SignedEvent, StartPosition, VerifiedEvent,
     WireMove, verify_all,
+};
+pub use export::{
+    Archive, ArchiveError, ArchiveVerifyError, read_archive, to_game_record, to_pgn, write_archive,
 };
 pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use verify::{

@@ -765,16 +765,27 @@ impl Replay {
                     from_ms: *from_ms,
                     to_ms: *until_ms,
                 };
+                // A leave signed again with the same start changes its end (ending a
+                // vacation early, or extending it within the allowance).
+                let same_start = self
+                    .state
+                    .leave
+                    .iter()
+                    .position(|(c, p)| *c == me && p.from_ms == *from_ms);
                 let taken: Vec<LeavePeriod> = self
                     .state
                     .leave
                     .iter()
-                    .filter(|(c, _)| *c == me)
-                    .map(|(_, p)| *p)
+                    .enumerate()
+                    .filter(|(i, (c, _))| *c == me && Some(*i) != same_start)
+                    .map(|(_, (_, p))| *p)
                     .collect();
                 let epoch = self.state.started_ms.unwrap_or(0);
                 match LeaveAllowance::default().check(epoch, &taken, requested) {
-                    Ok(()) => self.state.leave.push((me, requested)),
+                    Ok(()) => match same_start {
+                        Some(i) => self.state.leave[i] = (me, requested),
+                        None => self.state.leave.push((me, requested)),
+                    },
                     Err(err) => self
                         .state
                         .ignored

@@ -1,0 +1,99 @@
+//! `sobre adjourn`: seal a move and adjourn the game (FIDE Appendix A).
+
+use super::common::{self, parse_rfc3339, rfc3339};
+use super::show::{envelope_line, game_tag};
+use crate::error;
+use sobre_core::clock::parse_duration;
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Adjourn a game by sealing your move (FIDE Appendix A1–A2): only the player to move seals.
+///
+/// The move is committed to as written and stays secret on your node until resumption; the
+/// clocks stop. A sealed move that is ambiguous, illegal or unintelligible loses the game at
+/// the opening (A8), so the node refuses to seal one unless you pass --force.
+///
+/// --resume-at is an RFC 3339 UTC time (`2026-12-01T18:00:00Z`) or a delay from now (`+2d`,
+/// `+36h`). At resumption both players run `sobre resume GAME`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game id (or a unique prefix of it).
+    game: String,
+    /// The move to seal, in any notation.
+    #[arg(long, value_name = "MOVE")]
+    seal: String,
+    /// When the game resumes.
+    #[arg(long, value_name = "TIME")]
+    resume_at: Option<String>,
+    /// Where the game resumes.
+    #[arg(long, value_name = "TEXT")]
+    place: Option<String>,
+    /// Seal the move even if it would lose under A8.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let resume_at_ms = match &args.resume_at {
+        None => None,
+        Some(t) => Some(resume_time(t, common::now_ms())?),
+    };
+    let v = common::call(
+        home,
+        ApiRequest::Adjourn {
+            game: args.game,
+            seal: args.seal,
+            resume_at_ms,
+            place: args.place,
+            force: args.force,
+        },
+    )?;
+    println!("adjourned {}", game_tag(&v));
+    if let Some(env) = v.get("envelope").filter(|e| e.is_object()) {
+        println!("{}", envelope_line(env));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `2026-12-01T18:00:00Z` or `+2d`, as milliseconds since the Unix epoch.
+fn resume_time(text: &str, now_ms: u64) -> anyhow::Result<u64> {
+    let t = text.trim();
+    let at = if let Some(delay) = t.strip_prefix('+') {
+        let ms = parse_duration(delay).map_err(|e| {
+            error::user_hint(format!("bad --resume-at {t:?}: {e}"), "e.g. +2d or +36h")
+        })?;
+        now_ms.saturating_add(ms)
+    } else {
+        parse_rfc3339(t).ok_or_else(|| {
+            error::user_hint(
+                format!("bad --resume-at {t:?}: not a UTC time"),
+                "write it like 2026-12-01T18:00:00Z, or a delay like +2d",
+            )
+        })?
+    };
+    if at <= now_ms {
+        return Err(error::user(format!(
+            "--resume-at {} is in the past",
+            rfc3339(at)
+        )));
+    }
+    Ok(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resumption_is_a_utc_time_or_a_delay() {
+        let now = 1_700_000_000_000;
+        assert_eq!(resume_time("+2d", now).unwrap(), now + 2 * 86_400_000);
+        assert_eq!(
+            resume_time("2026-12-01T18:00:00Z", now).unwrap(),
+            1_796_148_000_000
+        );
+        assert!(resume_time("2020-01-01T00:00:00Z", now).is_err());
+        assert!(resume_time("tomorrow", now).is_err());
+    }
+}

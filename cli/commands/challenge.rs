@@ -1,0 +1,134 @@
+//! `sobre challenge`: propose a game to a player.
+
+use super::common::{self, print_json};
+use super::contacts::Contacts;
+use crate::error;
+use sobre_core::clock::TimeControl;
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Challenge a player (by id or alias) to a game, and print the new game's id.
+///
+/// Time controls (the default is 3 days per move):
+///   --per-move 3d           correspondence, each move within 3 days
+///   --time 10/50d           correspondence, ICCF style: 10 moves in 50 days, unused time
+///                           carried forward
+///   --classical 40/2h+1h    over the board (for a game adjourned with sealed moves):
+///                           40 moves in 2 hours, then 1 hour for the rest
+///
+/// --increment adds time after each move: written `+1d` after a correspondence control
+/// (`3d+1d`, `10/50d+1d`), `inc 30s` after an over-the-board one.
+///
+/// The game starts when the opponent accepts. With --json, the node's view of the new game
+/// (as `sobre show --json`), whose `game` is the id.
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The opponent: a player id (12D3KooW…) or an alias from `sobre contacts`.
+    player: String,
+    /// Your colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Random)]
+    color: ColorChoice,
+    /// Correspondence time per move (e.g. 3d, 36h).
+    #[arg(long, value_name = "DURATION", group = "clock")]
+    per_move: Option<String>,
+    /// Correspondence moves in a period, time carried forward (e.g. 10/50d).
+    #[arg(long, value_name = "MOVES/DURATION", group = "clock")]
+    time: Option<String>,
+    /// Over-the-board periods, FIDE Art. 6 (e.g. 40/2h+1h, 40/90m:30m).
+    #[arg(long, value_name = "PERIODS", group = "clock")]
+    classical: Option<String>,
+    /// Time added after each move (e.g. 1d, 30s).
+    #[arg(long, value_name = "DURATION")]
+    increment: Option<String>,
+    /// A Chess960 start position, drawn fairly by both nodes (FIDE Appendix F).
+    #[arg(long, conflicts_with = "fen")]
+    chess960: bool,
+    /// Start from this position instead (FEN).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Print the new game as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    fn name(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let time_control = time_control(&args)?;
+    if let Some(fen) = &args.fen {
+        super::parse_fen_arg(fen, false)?;
+    }
+    let opponent = Contacts::load(home)?.resolve(&args.player);
+    let v = common::call(
+        home,
+        ApiRequest::Challenge {
+            opponent,
+            color: args.color.name().to_owned(),
+            time_control,
+            chess960: args.chess960,
+            fen: args.fen,
+        },
+    )?;
+    if args.json {
+        print_json(&v);
+    } else {
+        println!("{}", common::text(&v, "game"));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The time control's text, checked with the rules core and written canonically.
+fn time_control(args: &Args) -> anyhow::Result<String> {
+    let (text, over_the_board) = match (&args.per_move, &args.time, &args.classical) {
+        (_, Some(t), _) => (t.trim().to_owned(), false),
+        (_, _, Some(c)) => {
+            let c = c.trim();
+            let has_word = c.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("otb "));
+            (
+                if has_word {
+                    c.to_owned()
+                } else {
+                    format!("otb {c}")
+                },
+                true,
+            )
+        }
+        (Some(p), _, _) => (p.trim().to_owned(), false),
+        (None, None, None) => ("3d".to_owned(), false),
+    };
+    let text = match &args.increment {
+        None => text,
+        Some(inc) if over_the_board => format!("{text} inc {}", inc.trim()),
+        Some(inc) => format!("{text}+{}", inc.trim()),
+    };
+    let tc: TimeControl = text.parse().map_err(|e| {
+        error::user_hint(
+            format!("bad time control: {e}"),
+            "e.g. --per-move 3d, --time 10/50d, --classical 40/2h+1h, --increment 1d",
+        )
+    })?;
+    if !over_the_board && !tc.is_correspondence() && tc != TimeControl::Unlimited {
+        return Err(error::user_hint(
+            format!("{text:?} is not a correspondence time control (under a day)"),
+            "for a game over the board use --classical",
+        ));
+    }
+    Ok(tc.to_string())
+}

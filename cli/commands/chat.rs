@@ -1,0 +1,30 @@
+//! `sobre chat`: send a line to your opponent.
+
+use super::common;
+use super::show::game_tag;
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Send a chat line to your opponent in a game (signed, kept with the game; at most 2000
+/// bytes).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game id (or a unique prefix of it).
+    game: String,
+    /// The text (quote it; several words are joined with spaces).
+    #[arg(required = true, num_args = 1..)]
+    text: Vec<String>,
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let v = common::call(
+        home,
+        ApiRequest::Chat {
+            game: args.game,
+            text: args.text.join(" "),
+        },
+    )?;
+    println!("sent to {}", game_tag(&v));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,80 @@
+//! `sobre claim`: claim a draw or a win under the rules.
+
+use super::common::{self, text};
+use super::show::{game_tag, state_line};
+use serde_json::Value;
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Claim a result: a draw by threefold repetition (FIDE 9.2) or the fifty-move rule (9.3),
+/// a win on time (6.9), a dead position (9.6), or a win because your opponent was too late
+/// for the resumption of an adjourned game (A10).
+///
+/// For 9.2 and 9.3, --move claims with the move you intend to play (it is not played if the
+/// claim is correct; it is played if the claim is wrong). Every node checks the claim with
+/// the same rules; an incorrect claim is recorded as such.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game id (or a unique prefix of it).
+    game: String,
+    /// What you claim.
+    #[arg(value_enum)]
+    reason: ClaimReason,
+    /// The move you intend to play, for a threefold or fifty-move claim.
+    #[arg(long = "move", value_name = "MOVE")]
+    intended: Option<String>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ClaimReason {
+    Threefold,
+    Fifty,
+    Time,
+    Dead,
+    Lateness,
+}
+
+impl ClaimReason {
+    fn name(self) -> &'static str {
+        match self {
+            ClaimReason::Threefold => "threefold",
+            ClaimReason::Fifty => "fifty",
+            ClaimReason::Time => "time",
+            ClaimReason::Dead => "dead",
+            ClaimReason::Lateness => "lateness",
+        }
+    }
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let v = common::call(
+        home,
+        ApiRequest::Claim {
+            game: args.game,
+            reason: args.reason.name().to_owned(),
+            intended: args.intended,
+        },
+    )?;
+    let claim = v.get("claim");
+    let verdict = match claim
+        .and_then(|c| c.get("correct"))
+        .and_then(Value::as_bool)
+    {
+        Some(true) => "correct",
+        Some(false) => "incorrect",
+        None => "recorded",
+    };
+    let judgement = claim.map(|c| text(c, "judgement")).unwrap_or("");
+    let judgement = if judgement.is_empty() {
+        String::new()
+    } else {
+        format!(" ({judgement})")
+    };
+    println!(
+        "claim {verdict}{judgement} in {}: {}",
+        game_tag(&v),
+        state_line(&v)
+    );
+    Ok(ExitCode::SUCCESS)
+}

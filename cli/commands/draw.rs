@@ -1,0 +1,44 @@
+//! `sobre draw`: offer, accept or decline a draw.
+
+use super::common;
+use super::show::{game_tag, state_line};
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Offer a draw, or accept or decline your opponent's offer (FIDE 9.1).
+///
+/// An offer stands until your opponent answers or moves; offering is usually done together
+/// with your move (play it first, then offer).
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to do.
+    #[arg(value_enum)]
+    action: DrawAction,
+    /// The game id (or a unique prefix of it).
+    game: String,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let (action, done) = match args.action {
+        DrawAction::Offer => ("offer", "offered a draw in"),
+        DrawAction::Accept => ("accept", "accepted the draw in"),
+        DrawAction::Decline => ("decline", "declined the draw in"),
+    };
+    let v = common::call(
+        home,
+        ApiRequest::Draw {
+            game: args.game,
+            action: action.to_owned(),
+        },
+    )?;
+    println!("{done} {}: {}", game_tag(&v), state_line(&v));
+    Ok(ExitCode::SUCCESS)
+}

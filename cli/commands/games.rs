@@ -1,0 +1,150 @@
+//! `sobre games`: all your games, most urgent first.
+
+use super::common::{self, human_duration, print_json, short_game, text};
+use super::contacts::Contacts;
+use serde_json::Value;
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// List your games, most urgent first: the games where it is your move (`*`), then
+/// challenges waiting for your answer, then the rest by time left.
+///
+/// Columns: GAME (the first 8 characters of the id; any unique prefix works as GAME in other
+/// commands), OPPONENT (alias or short id), COLOUR (yours), MOVE (move number), LAST (last
+/// move), STATUS, TIME LEFT (of the player to move).
+///
+/// With --json, the node's object: `games`, a list of {`game`, `opponent`, `my_color`,
+/// `status`, `result`, `move_number`, `last_move`, `my_move`, `incoming_challenge`,
+/// `ms_to_deadline`, `time_control`}.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let v = common::call(home, ApiRequest::Games)?;
+    if args.json {
+        print_json(&v);
+        return Ok(ExitCode::SUCCESS);
+    }
+    print!("{}", render(&v, &Contacts::load(home)?));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The table. Stable: scripts and golden tests compare it.
+pub fn render(v: &Value, contacts: &Contacts) -> String {
+    let games = v
+        .get("games")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if games.is_empty() {
+        return "no games (challenge someone with `sobre challenge PLAYER`)\n".to_owned();
+    }
+    let header = [
+        "GAME",
+        "OPPONENT",
+        "COLOUR",
+        "MOVE",
+        "LAST",
+        "STATUS",
+        "TIME LEFT",
+    ];
+    let rows: Vec<(bool, [String; 7])> = games.iter().map(|g| row(g, contacts)).collect();
+    let mut widths = header.map(|h| h.chars().count());
+    for (_, cells) in &rows {
+        for (w, c) in widths.iter_mut().zip(cells) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |marker: &str, cells: &[String]| {
+        let mut s = marker.to_owned();
+        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+            if i + 1 == cells.len() {
+                s.push_str(c);
+            } else {
+                let pad = w - c.chars().count();
+                s.push_str(c);
+                s.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        s.trim_end().to_owned() + "\n"
+    };
+    let mut out = line("  ", &header.map(str::to_owned));
+    for (my_move, cells) in &rows {
+        out.push_str(&line(if *my_move { "* " } else { "  " }, cells));
+    }
+    if rows.iter().any(|(m, _)| *m) {
+        out.push_str("(* your move)\n");
+    }
+    out
+}
+
+fn row(g: &Value, contacts: &Contacts) -> (bool, [String; 7]) {
+    let my_move = g.get("my_move").and_then(Value::as_bool) == Some(true);
+    let incoming = g.get("incoming_challenge").and_then(Value::as_bool) == Some(true);
+    let status = match (text(g, "status"), text(g, "result")) {
+        ("pending", _) if incoming => "challenged you".to_owned(),
+        ("pending", _) => "challenge sent".to_owned(),
+        (s, "") => s.to_owned(),
+        (s, r) => format!("{s} {r}"),
+    };
+    let or_dash = |s: &str| {
+        if s.is_empty() {
+            "-".to_owned()
+        } else {
+            s.to_owned()
+        }
+    };
+    let time_left = g
+        .get("ms_to_deadline")
+        .and_then(Value::as_i64)
+        .map_or_else(|| "-".to_owned(), human_duration);
+    let cells = [
+        short_game(text(g, "game")).to_owned(),
+        or_dash(&contacts.label(text(g, "opponent"))),
+        or_dash(text(g, "my_color")),
+        g.get("move_number")
+            .and_then(Value::as_u64)
+            .map_or_else(|| "-".to_owned(), |n| n.to_string()),
+        or_dash(text(g, "last_move")),
+        status,
+        time_left,
+    ];
+    (my_move, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_table_marks_my_moves_and_aligns_columns() {
+        let v = json!({"games": [
+            {"game": "3f2a9c1e0011", "opponent": "Ana", "my_color": "white", "status": "active",
+             "result": null, "move_number": 12, "last_move": "Nf3", "my_move": true,
+             "incoming_challenge": false, "ms_to_deadline": 183_600_000},
+            {"game": "a0b1c2d3e4f5", "opponent": "Bernardo", "my_color": null, "status": "pending",
+             "result": null, "move_number": 1, "last_move": null, "my_move": false,
+             "incoming_challenge": true, "ms_to_deadline": null},
+        ]});
+        let out = render(&v, &Contacts::default());
+        assert_eq!(
+            out,
+            "  GAME      OPPONENT  COLOUR  MOVE  LAST  STATUS          TIME LEFT\n\
+             * 3f2a9c1e  Ana       white   12    Nf3   active          2d3h\n\
+             \x20 a0b1c2d3  Bernardo  -       1     -     challenged you  -\n\
+             (* your move)\n"
+        );
+    }
+
+    #[test]
+    fn no_games_says_how_to_start_one() {
+        let out = render(&json!({"games": []}), &Contacts::default());
+        assert!(out.starts_with("no games"));
+    }
+}

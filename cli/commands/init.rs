@@ -1,0 +1,86 @@
+//! `sobre init`: create the player's key (once) and profile in the home directory.
+
+use super::common::print_json;
+use crate::error;
+use serde_json::{Value, json};
+use sobre_node::home;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Create your player key in the home directory (never overwritten) and print your player id.
+///
+/// The player id (`12D3KooW…`) is what others use to challenge you. Running `init` again keeps
+/// the key and only updates the name. The home is `--home`, else `$SOBRE_HOME`, else the
+/// platform's data directory.
+///
+/// With --json, one object: `player_id`, `name`, `created` (false if the key existed), `home`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Your name as opponents see it (stored in HOME/profile.json).
+    #[arg(long)]
+    name: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(home_dir: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(home_dir).map_err(|e| {
+        error::user(format!(
+            "cannot create the home {}: {e}",
+            home_dir.display()
+        ))
+    })?;
+    let (key, created) = home::init_key(home_dir).map_err(|e| error::user(e.to_string()))?;
+    let name = match args.name {
+        Some(name) => {
+            let name = name.trim().to_owned();
+            if name.is_empty() || name.len() > 100 {
+                return Err(error::user("a name must have 1 to 100 characters"));
+            }
+            write_name(home_dir, &name)?;
+            Some(name)
+        }
+        None => read_name(home_dir),
+    };
+    let id = key.player_id().to_string();
+    if args.json {
+        print_json(&json!({
+            "player_id": id,
+            "name": name,
+            "created": created,
+            "home": home_dir.display().to_string(),
+        }));
+    } else {
+        println!("{id}");
+        if created {
+            eprintln!(
+                "created a new player key in {}; start your node with `sobre node run`",
+                home_dir.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The name in `HOME/profile.json`, if any.
+pub fn read_name(home_dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(home_dir.join(home::PROFILE_FILE)).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v.get("name").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Sets the name, keeping any other settings in the profile.
+fn write_name(home_dir: &Path, name: &str) -> anyhow::Result<()> {
+    let path = home_dir.join(home::PROFILE_FILE);
+    let mut profile = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    profile["name"] = json!(name);
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_string_pretty(&profile)? + "\n")?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(())
+}

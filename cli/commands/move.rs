@@ -1,0 +1,41 @@
+//! `sobre move`: play a move.
+
+use super::common::{self, text};
+use super::show::{game_tag, state_line};
+use serde_json::Value;
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Play a move in a game where it is your turn.
+///
+/// Any notation: English or Spanish SAN (`Nf3`, `Cf3`, `O-O`, `exd8=Q`), coordinates
+/// (`g1f3`, `e7e8q`) or ICCF numbers (`7163`). The move is checked, signed, stored and only
+/// then reported; delivery to your opponent continues in the background until they
+/// acknowledge it (see `sobre node status`).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game id (or a unique prefix of it).
+    game: String,
+    /// The move.
+    #[arg(value_name = "MOVE", allow_hyphen_values = true)]
+    mv: String,
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let v = common::call(
+        home,
+        ApiRequest::Move {
+            game: args.game,
+            text: args.mv,
+        },
+    )?;
+    let played = v
+        .get("san")
+        .and_then(Value::as_array)
+        .and_then(|s| s.last())
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| text(&v, "last_move"));
+    println!("played {played} in {}: {}", game_tag(&v), state_line(&v));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,204 @@
+//! `sobre node`: run your node, and look after it.
+
+use super::common::{self, print_json};
+use crate::error;
+use sobre_node::api::ApiRequest;
+use sobre_node::home::KeyError;
+use sobre_node::service::{self, NodeConfig, NodeError};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Run, inspect, stop or repair your node (one per home directory).
+#[derive(clap::Subcommand)]
+pub enum NodeCommand {
+    Run(RunArgs),
+    Status(StatusArgs),
+    Stop(StopArgs),
+    Repair(RepairArgs),
+}
+
+/// Run your node in the foreground until Ctrl-C, SIGTERM or `sobre node stop`.
+///
+/// The node keeps your games, signs your moves, delivers them to your opponents (retrying
+/// until each one is acknowledged) and answers the other `sobre` commands through a socket
+/// in the home directory. Without --listen it listens on all interfaces, on a random TCP
+/// port and a random QUIC port; `sobre id` prints the addresses to give to others.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Listen on this multiaddr (repeatable), e.g. /ip4/0.0.0.0/tcp/4001.
+    #[arg(long, value_name = "MULTIADDR")]
+    listen: Vec<String>,
+    /// Connect to this peer at start (repeatable), e.g. /ip4/1.2.3.4/tcp/4001/p2p/12D3KooW….
+    #[arg(long, value_name = "MULTIADDR")]
+    bootstrap: Vec<String>,
+    /// Find peers on the local network (a club room) with mDNS.
+    #[arg(long)]
+    mdns: bool,
+    /// Relay connections for players behind NAT (for a node with a public address).
+    #[arg(long)]
+    relay_server: bool,
+    /// Reserve a relayed address on this relay (repeatable; include /p2p/<relay id>).
+    #[arg(long = "relay", value_name = "MULTIADDR")]
+    relays: Vec<String>,
+    /// Act as a mailbox: store and serve the games other players deliver here.
+    #[arg(long)]
+    mailbox: bool,
+    /// Deliver your events to this mailbox too and catch up from it (repeatable).
+    #[arg(long = "use-mailbox", value_name = "MULTIADDR")]
+    mailboxes: Vec<String>,
+}
+
+/// Show whether your node runs, for how long, and how many peers, games and undelivered
+/// events it has.
+///
+/// With --json, the node's status object: `player_id`, `uptime_ms`, `peers`, `games`,
+/// `outbox`, `mailbox`.
+#[derive(clap::Args)]
+pub struct StatusArgs {
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Stop your node gracefully (undelivered events stay in the outbox for the next run).
+#[derive(clap::Args)]
+pub struct StopArgs {}
+
+/// Rebuild the node's database from the signed events it holds (the node must be stopped).
+///
+/// Every game is read back and verified; the old database is kept beside the new one.
+/// Events that are missing are fetched again from peers by the next `sobre node run`.
+#[derive(clap::Args)]
+pub struct RepairArgs {}
+
+/// Listen addresses when none are given: any interface, random ports, TCP and QUIC.
+const DEFAULT_LISTEN: [&str; 2] = ["/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"];
+
+pub fn run(home: &Path, cmd: NodeCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        NodeCommand::Run(a) => run_node(home, a),
+        NodeCommand::Status(a) => status(home, a),
+        NodeCommand::Stop(_) => stop(home),
+        NodeCommand::Repair(_) => repair(home),
+    }
+}
+
+fn run_node(home: &Path, args: RunArgs) -> anyhow::Result<ExitCode> {
+    // Fail early, and with the usual messages, when there is no key or a node already runs
+    // here (it holds the database lock, which would fail less clearly).
+    common::load_key(home)?;
+    if common::call(home, ApiRequest::Status).is_ok() {
+        return Err(already_running(home));
+    }
+    let listen = if args.listen.is_empty() {
+        DEFAULT_LISTEN.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        args.listen
+    };
+    let config = NodeConfig {
+        home: home.to_path_buf(),
+        listen,
+        bootstrap: args.bootstrap,
+        mdns: args.mdns,
+        relay_server: args.relay_server,
+        relays: args.relays,
+        mailbox: args.mailbox,
+        mailboxes: args.mailboxes,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime
+        .block_on(service::run(config, shutdown_signal()))
+        .map_err(|e| node_error(home, e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        // Without a SIGTERM handler, Ctrl-C still stops the node.
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// Sorts the node's errors into the user's to fix and the rest.
+fn node_error(home: &Path, e: NodeError) -> anyhow::Error {
+    match e {
+        NodeError::Key(KeyError::Missing(_)) => error::user_hint(
+            format!("no player key in {}", home.display()),
+            "create one with `sobre init --name NAME`",
+        ),
+        NodeError::Address { .. } => error::user_hint(
+            e.to_string(),
+            "a multiaddr looks like /ip4/0.0.0.0/tcp/4001 or /ip4/1.2.3.4/udp/4001/quic-v1",
+        ),
+        NodeError::Control(ref io) if io.kind() == std::io::ErrorKind::AddrInUse => {
+            already_running(home)
+        }
+        other => anyhow::Error::msg(other.to_string()),
+    }
+}
+
+fn already_running(home: &Path) -> anyhow::Error {
+    error::user_hint(
+        format!("a node is already running in {}", home.display()),
+        "stop it with `sobre node stop`, or use another --home",
+    )
+}
+
+fn status(home: &Path, args: StatusArgs) -> anyhow::Result<ExitCode> {
+    let v = common::call(home, ApiRequest::Status)?;
+    if args.json {
+        print_json(&v);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let number = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+    println!("node running in {}", home.display());
+    println!("player id: {}", common::text(&v, "player_id"));
+    println!(
+        "uptime:    {}",
+        common::human_duration(i64::try_from(number("uptime_ms")).unwrap_or(i64::MAX))
+    );
+    println!("peers:     {}", number("peers"));
+    println!("games:     {}", number("games"));
+    println!(
+        "outbox:    {} event(s) awaiting a receipt",
+        number("outbox")
+    );
+    if v.get("mailbox").and_then(serde_json::Value::as_bool) == Some(true) {
+        println!("mailbox:   serving other players' games");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stop(home: &Path) -> anyhow::Result<ExitCode> {
+    common::call(home, ApiRequest::Stop)?;
+    println!("node stopping");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn repair(home: &Path) -> anyhow::Result<ExitCode> {
+    if common::call(home, ApiRequest::Status).is_ok() {
+        return Err(error::user_hint(
+            format!("the node is running in {}", home.display()),
+            "stop it first with `sobre node stop`",
+        ));
+    }
+    println!(
+        "rebuilding the database in {} from its signed events",
+        home.display()
+    );
+    let summary = service::repair(home).map_err(|e| node_error(home, e))?;
+    println!("{summary}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,71 @@
+//! `sobre peers`: the nodes your node talks to.
+
+use super::common::{self, print_json};
+use serde_json::Value;
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Connect to other nodes and list the connected ones.
+#[derive(clap::Subcommand)]
+pub enum PeersCommand {
+    Connect(ConnectArgs),
+    List(ListArgs),
+}
+
+/// Dial a node by address (as `sobre id` prints it on that machine) and remember it.
+#[derive(clap::Args)]
+pub struct ConnectArgs {
+    /// The node's multiaddr, e.g. /ip4/192.168.1.20/tcp/4001/p2p/12D3KooW….
+    multiaddr: String,
+}
+
+/// List connected peers (one `PEER_ID ADDRESS…` line each) and how many more are known.
+///
+/// With --json, the node's object: `connected` and `known`, each a list of
+/// {`peer`, `addresses`}.
+#[derive(clap::Args)]
+pub struct ListArgs {
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(home: &Path, cmd: PeersCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        PeersCommand::Connect(a) => {
+            let v = common::call(home, ApiRequest::Connect { addr: a.multiaddr })?;
+            println!("connected to {}", common::text(&v, "peer"));
+        }
+        PeersCommand::List(a) => {
+            let v = common::call(home, ApiRequest::Peers)?;
+            if a.json {
+                print_json(&v);
+                return Ok(ExitCode::SUCCESS);
+            }
+            let list = |k: &str| {
+                v.get(k)
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let connected = list("connected");
+            if connected.is_empty() {
+                println!("no connected peers");
+            }
+            for p in &connected {
+                let addrs: Vec<&str> = p
+                    .get("addresses")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                println!("{}  {}", common::text(p, "peer"), addrs.join(" "));
+            }
+            let known = list("known").len();
+            if known > 0 {
+                println!("{known} known peer(s) in the address book");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,23 @@
+//! `sobre resume`: be present at the resumption of an adjourned game.
+
+use super::common;
+use super::show::{game_tag, state_line};
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Announce that you are present to resume an adjourned game (FIDE Appendix A7, A9).
+///
+/// When both players are present, the sealer's node opens the envelope: the sealed move is
+/// revealed, checked (A8) and played, and the clocks start again.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game id (or a unique prefix of it).
+    game: String,
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let v = common::call(home, ApiRequest::Resume { game: args.game })?;
+    println!("present at {}: {}", game_tag(&v), state_line(&v));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,396 @@
+//! `sobre show`: one game — the board, the moves, the clocks, offers and envelopes.
+
+use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game, text};
+use super::contacts::Contacts;
+use crate::board::{self, Style};
+use serde_json::Value;
+use sobre_core::notation::{Notation, format_line};
+use sobre_core::uci::parse_uci;
+use sobre_core::{CastlingMode, Color, Position, Square};
+use sobre_node::api::ApiRequest;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Show a game: the board from your side, the moves, whose move it is, the clocks, a
+/// pending draw offer, the sealed-move envelope and the result.
+///
+/// GAME is any unique prefix of the game id (`sobre games` lists them). With --json, the
+/// node's full view of the game as one object: `game`, `white`, `black`, `my_color`, `fen`,
+/// `start_fen`, `moves` (UCI), `san`, `last_move`, `status`, `result`, `termination`, `turn`,
+/// `my_move`, `time_control`, `clocks`, `draw_offer`, `envelope`, `claims`, `chat`, and more.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game id (or a unique prefix of it).
+    game: String,
+    /// Print the node's view of the game as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Draw the board from the other side.
+    #[arg(long)]
+    flip: bool,
+    /// Letters instead of Unicode figurines.
+    #[arg(long)]
+    ascii: bool,
+    /// Notation of the moves: en, es, figurine, uci, iccf.
+    #[arg(long, default_value = "en")]
+    notation: Notation,
+}
+
+/// How to draw a game in the terminal.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    pub flip: bool,
+    pub ascii: bool,
+    pub notation: Notation,
+}
+
+pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let v = common::call(home, ApiRequest::Show { game: args.game })?;
+    if args.json {
+        print_json(&v);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let contacts = Contacts::load(home)?;
+    let view = View {
+        flip: args.flip,
+        ascii: args.ascii,
+        notation: args.notation,
+    };
+    print!("{}", render(&v, &contacts, view));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The whole game as text. Stable: scripts and golden tests compare it.
+pub fn render(v: &Value, contacts: &Contacts, view: View) -> String {
+    let mut out = String::new();
+    let chess960 = v.get("chess960").and_then(Value::as_bool) == Some(true);
+    let my_color = color_of(text(v, "my_color"));
+    let player = |side: &str| {
+        let mut s = match v.get(side).and_then(Value::as_str) {
+            Some(id) => contacts.label(id),
+            None => "(decided when the game starts)".to_owned(),
+        };
+        if my_color.is_some_and(|c| c.name() == side) {
+            s.push_str(" (you)");
+        }
+        s
+    };
+    let _ = writeln!(out, "Game {}", text(v, "game"));
+    let _ = writeln!(out, "White: {}", player("white"));
+    let _ = writeln!(out, "Black: {}", player("black"));
+    let _ = writeln!(out, "Time control: {}", text(v, "time_control"));
+    out.push('\n');
+
+    match position(text(v, "fen"), chess960) {
+        Some(pos) => {
+            let mut bottom = my_color.unwrap_or(Color::White);
+            if view.flip {
+                bottom = bottom.other();
+            }
+            let style = Style {
+                bottom,
+                ascii: view.ascii,
+            };
+            out.push_str(&board::render(&pos, style, last_move_squares(v)));
+        }
+        None => {
+            let _ = writeln!(out, "FEN: {}", text(v, "fen"));
+        }
+    }
+    out.push('\n');
+
+    let moves = move_list(v, chess960, view.notation);
+    if !moves.is_empty() {
+        let _ = writeln!(out, "{moves}");
+    }
+    let _ = writeln!(out, "{}", state_line(v));
+    if let Some(clocks) = clock_line(v) {
+        let _ = writeln!(out, "{clocks}");
+    }
+    if let Some(by) = v.get("draw_offer").and_then(Value::as_str) {
+        let _ = writeln!(out, "Draw offered by {}.", capitalise(by));
+    }
+    if let Some(env) = v.get("envelope").filter(|e| e.is_object()) {
+        let _ = writeln!(out, "{}", envelope_line(env));
+    }
+    if let Some(claims) = v.get("claims").and_then(Value::as_array) {
+        for c in claims {
+            let verdict = match c.get("correct").and_then(Value::as_bool) {
+                Some(true) => "correct",
+                Some(false) => "incorrect",
+                None => "pending",
+            };
+            let _ = writeln!(
+                out,
+                "Claim by {}: {} ({verdict}{}).",
+                capitalise(text(c, "by")),
+                text(c, "reason"),
+                match text(c, "judgement") {
+                    "" => String::new(),
+                    j => format!(": {j}"),
+                }
+            );
+        }
+    }
+    if let Some(equivocations) = v.get("equivocations").and_then(Value::as_array)
+        && !equivocations.is_empty()
+    {
+        let _ = writeln!(
+            out,
+            "Disputed: {} equivocation(s) (two different events signed with the same number).",
+            equivocations.len()
+        );
+    }
+    if let Some(chat) = v.get("chat").and_then(Value::as_array) {
+        const SHOWN: usize = 5;
+        if chat.len() > SHOWN {
+            let _ = writeln!(
+                out,
+                "Chat ({} earlier lines not shown):",
+                chat.len() - SHOWN
+            );
+        } else if !chat.is_empty() {
+            let _ = writeln!(out, "Chat:");
+        }
+        for line in chat.iter().skip(chat.len().saturating_sub(SHOWN)) {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                contacts.label(text(line, "by")),
+                text(line, "text")
+            );
+        }
+    }
+    out
+}
+
+/// One line saying where a game stands: `Active: Black to move (your move).`,
+/// `Finished: 1-0 (resignation).`
+pub fn state_line(v: &Value) -> String {
+    let status = text(v, "status");
+    let turn = text(v, "turn");
+    let my_move = v.get("my_move").and_then(Value::as_bool) == Some(true);
+    match status {
+        "finished" | "cancelled" => {
+            let result = text(v, "result");
+            let why = v
+                .get("termination_text")
+                .and_then(Value::as_str)
+                .or_else(|| v.get("termination").and_then(Value::as_str));
+            match (result, why) {
+                ("", None) => format!("{}.", capitalise(status)),
+                ("", Some(w)) => format!("{}: {w}.", capitalise(status)),
+                (r, None) => format!("{}: {r}.", capitalise(status)),
+                (r, Some(w)) => format!("{}: {r} ({w}).", capitalise(status)),
+            }
+        }
+        "pending" => "Pending: waiting for the challenge to be accepted.".to_owned(),
+        "adjourned" => "Adjourned: the sealed move is opened at resumption.".to_owned(),
+        _ => format!(
+            "{}: {} to move{}.",
+            capitalise(status),
+            capitalise(turn),
+            if my_move { " (your move)" } else { "" }
+        ),
+    }
+}
+
+fn color_of(name: &str) -> Option<Color> {
+    match name {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+fn position(fen: &str, chess960: bool) -> Option<Position> {
+    if chess960 {
+        Position::from_fen(fen, CastlingMode::Chess960).ok()
+    } else {
+        Position::from_fen_auto(fen).ok()
+    }
+}
+
+fn last_move_squares(v: &Value) -> Option<(Square, Square)> {
+    let uci = v.get("last_move").and_then(Value::as_str)?;
+    Some((
+        Square::parse(uci.get(0..2)?)?,
+        Square::parse(uci.get(2..4)?)?,
+    ))
+}
+
+/// The moves, numbered, in the chosen notation: replayed from the start position with the
+/// rules core; the node's SAN if that fails.
+fn move_list(v: &Value, chess960: bool, notation: Notation) -> String {
+    let uci: Vec<&str> = list(v, "moves");
+    let start = match v.get("start_fen").and_then(Value::as_str) {
+        Some(fen) => position(fen, chess960),
+        None => Some(Position::new()),
+    };
+    if let Some(start) = start {
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(uci.len());
+        for text in &uci {
+            match parse_uci(&pos, text) {
+                Ok(m) => {
+                    pos.play_unchecked(m);
+                    moves.push(m);
+                }
+                Err(_) => break,
+            }
+        }
+        if moves.len() == uci.len() {
+            return format_line(&start, &moves, notation);
+        }
+    }
+    list(v, "san").join(" ")
+}
+
+fn list<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// `Clocks: White 2d23h (running), Black 3d.`
+fn clock_line(v: &Value) -> Option<String> {
+    let clocks = v.get("clocks").filter(|c| c.is_object())?;
+    let running = text(clocks, "running");
+    let flagged = text(clocks, "flagged");
+    let side = |name: &str| {
+        let ms = clocks.get(format!("{name}_ms")).and_then(Value::as_i64);
+        let mut s = format!("{} {}", capitalise(name), clock_text(ms));
+        if running == name {
+            s.push_str(" (running)");
+        }
+        if flagged == name {
+            s.push_str(" (flag fallen)");
+        }
+        s
+    };
+    Some(format!("Clocks: {}, {}.", side("white"), side("black")))
+}
+
+fn clock_text(ms: Option<i64>) -> String {
+    // Unlimited games report i64::MAX; anything beyond a century is "no limit".
+    const CENTURY_MS: i64 = 100 * 365 * 86_400_000;
+    match ms {
+        None => "-".to_owned(),
+        Some(ms) if ms > CENTURY_MS => "unlimited".to_owned(),
+        Some(ms) => human_duration(ms),
+    }
+}
+
+/// `Sealed move: by White at move 23, not opened; resumes 2026-12-01T18:00:00Z at Club.`
+pub fn envelope_line(env: &Value) -> String {
+    let opened = env.get("opened").and_then(Value::as_bool) == Some(true);
+    let mut s = format!(
+        "Sealed move: by {} at move {}, {}",
+        capitalise(text(env, "sealer")),
+        env.get("move_number").and_then(Value::as_u64).unwrap_or(0),
+        if opened { "opened" } else { "not opened" }
+    );
+    let at = env.get("resume_at_ms").and_then(Value::as_u64).map(rfc3339);
+    let place = text(env, "place");
+    match (at, place) {
+        (Some(at), "") => {
+            let _ = write!(s, "; resumes {at}");
+        }
+        (Some(at), place) => {
+            let _ = write!(s, "; resumes {at} at {place}");
+        }
+        (None, "") => {}
+        (None, place) => {
+            let _ = write!(s, "; resumes at {place}");
+        }
+    }
+    s.push('.');
+    s
+}
+
+/// The first 8 characters of the game id, for one-line confirmations.
+pub fn game_tag(v: &Value) -> &str {
+    short_game(text(v, "game"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn game() -> Value {
+        json!({
+            "game": "3f2a9c1e00112233445566778899aabbccddeeff00112233445566778899aabb",
+            "white": null,
+            "black": null,
+            "my_color": "black",
+            "fen": "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "start_fen": null,
+            "chess960": false,
+            "moves": ["e2e4", "e7e5", "g1f3"],
+            "san": ["e4", "e5", "Nf3"],
+            "last_move": "g1f3",
+            "status": "active",
+            "result": null,
+            "termination": null,
+            "turn": "black",
+            "my_move": true,
+            "time_control": "3d",
+            "clocks": {"white_ms": 259_200_000, "black_ms": 255_600_000, "running": "black", "flagged": null},
+            "draw_offer": "white",
+            "envelope": null,
+            "claims": [],
+            "chat": [],
+            "equivocations": [],
+        })
+    }
+
+    fn view(notation: Notation) -> View {
+        View {
+            flip: false,
+            ascii: true,
+            notation,
+        }
+    }
+
+    #[test]
+    fn a_game_is_drawn_from_my_side_with_the_moves_in_my_notation() {
+        let out = render(&game(), &Contacts::default(), view(Notation::Spanish));
+        assert!(out.contains("1. e4 e5 2. Cf3\n"), "{out}");
+        assert!(
+            out.contains("Active: Black to move (your move).\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Clocks: White 3d, Black 2d23h (running).\n"),
+            "{out}"
+        );
+        assert!(out.contains("Draw offered by White.\n"), "{out}");
+        // Black at the bottom: rank 1 is drawn first, the knight's squares bracketed.
+        let rank1 = out.lines().find(|l| l.starts_with(" 1 ")).unwrap();
+        let rank8 = out.lines().find(|l| l.starts_with(" 8 ")).unwrap();
+        assert!(out.find(rank1) < out.find(rank8), "{out}");
+        assert!(rank1.contains("[:]") || rank1.contains("[.]"), "{rank1}");
+    }
+
+    #[test]
+    fn a_finished_game_says_how_it_ended() {
+        let mut v = game();
+        v["status"] = json!("finished");
+        v["result"] = json!("1-0");
+        v["termination_text"] = json!("resignation");
+        assert_eq!(state_line(&v), "Finished: 1-0 (resignation).");
+    }
+
+    #[test]
+    fn the_envelope_names_when_and_where_the_game_resumes() {
+        let env = json!({"sealer": "white", "move_number": 41, "opened": false,
+            "resume_at_ms": 1_796_148_000_000u64, "place": "Club"});
+        assert_eq!(
+            envelope_line(&env),
+            "Sealed move: by White at move 41, not opened; resumes 2026-12-01T18:00:00Z at Club."
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! The local control API: newline-delimited JSON over a Unix socket in the node's home
+//! (mode 0600). One request per line, one response per line (a `watch` request is answered
+//! by a stream of lines until the client hangs up).
+//!
+//! Request: `{"v":1,"cmd":"move","game":"3f2a","text":"Cf3"}`: the fields of
+//! [`ApiRequest`], tagged by `cmd`. Response: `{"v":1,"ok":true,"result":{…}}` or
+//! `{"v":1,"ok":false,"error":{"kind":"user","message":"…","hint":"…"}}`. `kind` is `user`
+//! for a problem with the request (unknown game, not your move, illegal move…) and
+//! `internal` for a bug or an I/O failure. Game ids may be abbreviated to any unique prefix.
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol version of this API.
+pub const API_VERSION: u32 = 1;
+/// The socket's file name in the home directory.
+pub const SOCKET_NAME: &str = "sobre.sock";
+/// The longest request line accepted.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One request per user action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
+pub enum ApiRequest {
+    /// Who this node is: `player_id`, `name`, `addresses`.
+    Id,
+    /// Node status: uptime, peers, games, outbox size.
+    Status,
+    /// Stop the node gracefully.
+    Stop,
+    /// Connected and known peers.
+    Peers,
+    /// Dial a peer.
+    Connect {
+        addr: String,
+    },
+    /// Challenge a player: `color` is `white`, `black` or `random`; `time_control` in the
+    /// text form of `sobre_core::clock`.
+    Challenge {
+        opponent: String,
+        color: String,
+        time_control: String,
+        #[serde(default)]
+        chess960: bool,
+        #[serde(default)]
+        fen: Option<String>,
+    },
+    Accept {
+        game: String,
+    },
+    Decline {
+        game: String,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    Abort {
+        game: String,
+    },
+    /// All games, most urgent first.
+    Games,
+    /// One game's full state.
+    Show {
+        game: String,
+    },
+    /// A move in any notation (English/Spanish SAN, coordinates, ICCF).
+    Move {
+        game: String,
+        text: String,
+    },
+    /// `action`: `offer`, `accept` or `decline`.
+    Draw {
+        game: String,
+        action: String,
+    },
+    /// `reason`: `threefold`, `fifty`, `time`, `dead`, `lateness`; optional intended move.
+    Claim {
+        game: String,
+        reason: String,
+        #[serde(default)]
+        intended: Option<String>,
+    },
+    Resign {
+        game: String,
+    },
+    /// Seal a move (Appendix A). Without `force`, a move that is ambiguous, illegal or
+    /// unintelligible is refused with a warning (A8 would lose the game).
+    Adjourn {
+        game: String,
+        seal: String,
+        #[serde(default)]
+        resume_at_ms: Option<u64>,
+        #[serde(default)]
+        place: Option<String>,
+        #[serde(default)]
+        force: bool,
+    },
+    /// Announce presence at resumption; the sealer's node opens the envelope when the
+    /// responder is present.
+    Resume {
+        game: String,
+    },
+    /// What the envelope says (A2).
+    Envelope {
+        game: String,
+    },
+    /// Conditional moves: `action` `add` (with `line`, e.g. `"Nf6 e5 Nd5"`: their move, my
+    /// reply, their move, my reply…), `list` or `clear`.
+    Conditional {
+        game: String,
+        action: String,
+        #[serde(default)]
+        line: Option<String>,
+    },
+    Chat {
+        game: String,
+        text: String,
+    },
+    /// Leave (vacation): `start` (for `days`, default 7) or `end`, in every active game.
+    Leave {
+        action: String,
+        #[serde(default)]
+        days: Option<u32>,
+    },
+    /// `format`: `pgn` or `archive`.
+    Export {
+        game: String,
+        format: String,
+    },
+    /// Stream events as they arrive (all games, or one).
+    Watch {
+        #[serde(default)]
+        game: Option<String>,
+    },
+}
+
+/// A request line: the version and the request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestLine {
+    pub v: u32,
+    #[serde(flatten)]
+    pub request: ApiRequest,
+}
+
+/// Who is at fault when a request fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The request is wrong (unknown game, not your move, illegal move…): fix and retry.
+    User,
+    /// Something failed inside the node (I/O, a bug).
+    Internal,
+}
+
+/// A failed request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiError {
+    pub kind: ErrorKind,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl ApiError {
+    pub fn user(message: impl Into<String>) -> ApiError {
+        ApiError {
+            kind: ErrorKind::User,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> ApiError {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError {
+            kind: ErrorKind::Internal,
+            message: message.into(),
+            hint: None,
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// A response line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResponseLine {
+    pub v: u32,
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ApiError>,
+}
+
+impl ResponseLine {
+    pub fn from_result(r: Result<serde_json::Value, ApiError>) -> ResponseLine {
+        match r {
+            Ok(v) => ResponseLine {
+                v: API_VERSION,
+                ok: true,
+                result: Some(v),
+                error: None,
+            },
+            Err(e) => ResponseLine {
+                v: API_VERSION,
+                ok: false,
+                result: None,
+                error: Some(e),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_lines_are_flat_json_tagged_by_cmd() {
+        let line: RequestLine =
+            serde_json::from_str(r#"{"v":1,"cmd":"move","game":"3f2a","text":"Cf3"}"#).unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::Move {
+                game: "3f2a".into(),
+                text: "Cf3".into()
+            }
+        );
+        let back = serde_json::to_string(&line).unwrap();
+        assert!(back.contains(r#""cmd":"move""#), "{back}");
+    }
+}

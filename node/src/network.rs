@@ -1,0 +1,2052 @@
+//! The network actor: one tokio task owns the libp2p [`Swarm`]; everyone else talks to it
+//! through a cheap, cloneable [`NetworkHandle`] (a bounded channel of commands, each answered
+//! on its own oneshot) and listens to [`NetworkEvent`]s on a bounded channel.
+//!
+//! ```text
+//!  service ──NetworkHandle──► Command ──► ┌────────────────────┐ ──► NetworkEvent ──► service
+//!                                         │ EventLoop (1 task)  │
+//!  reply ◄──────── oneshot ◄───────────── │   owns the Swarm    │ ◄── oneshot Response (inbound)
+//!                                         └────────────────────┘
+//! ```
+//!
+//! Behaviours: identify, ping, Kademlia (`/sobre/kad/1`, server mode), gossipsub (strict
+//! signing, application-level validation, message id = the signed event's id),
+//! request-response for `/sobre/deliver/1` and `/sobre/sync/1`, mDNS (optional), relay server
+//! (optional), relay client, DCUtR, AutoNAT (v1), connection limits and a block list.
+//!
+//! Hostile peers: frames are length-prefixed and capped before anything is allocated; inbound
+//! requests are rate limited per peer; malformed frames, floods and invalid gossip cost the
+//! sender a *strike* ([`NetworkHandle::penalize`]); after [`NetworkConfig::max_strikes`] the
+//! peer is disconnected and blocked for the life of the process.
+
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
+use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, FutureExt, StreamExt};
+use libp2p::core::ConnectedPoint;
+use libp2p::core::transport::ListenerId;
+use libp2p::gossipsub::{self, MessageAcceptance, MessageId};
+use libp2p::identity::Keypair;
+use libp2p::kad::{self, QueryId, QueryResult, store::MemoryStore};
+use libp2p::multiaddr::Protocol;
+use libp2p::request_response::{self, OutboundRequestId, ProtocolSupport, ResponseChannel};
+use libp2p::swarm::behaviour::toggle::Toggle;
+use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::swarm::{ConnectionId, DialError, NetworkBehaviour, SwarmEvent};
+use libp2p::{
+    Multiaddr, PeerId, StreamProtocol, Swarm, SwarmBuilder, allow_block_list, autonat,
+    connection_limits, dcutr, identify, mdns, noise, ping, relay, tcp, yamux,
+};
+use rand::Rng;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+use tracing::{debug, info, warn};
+
+use crate::protocol::{
+    self, DELIVER_PROTOCOL, Gossip, MAX_MESSAGE_BYTES, Request, Response, SYNC_PROTOCOL,
+};
+use sobre_core::record::SignedEvent;
+use sobre_core::record::event::event_id;
+
+/// The identify protocol version of sobre nodes.
+pub const IDENTIFY_PROTOCOL: &str = "/sobre/id/1";
+/// The agent string announced through identify.
+pub const AGENT_VERSION: &str = "sobre/0.1";
+/// The Kademlia protocol of the sobre DHT (separate from the public IPFS DHT).
+pub const KAD_PROTOCOL: &str = "/sobre/kad/1";
+
+/// Commands waiting for the swarm task.
+const COMMAND_CAPACITY: usize = 256;
+/// Events waiting for the service.
+const EVENT_CAPACITY: usize = 1024;
+/// Connection limits (see [`connection_limits`]).
+const MAX_ESTABLISHED_PER_PEER: u32 = 2;
+const MAX_ESTABLISHED: u32 = 256;
+const MAX_PENDING: u32 = 64;
+/// A correspondence game is quiet for days: keep idle connections a while so a reply that
+/// comes minutes later does not pay for a new handshake.
+const IDLE_CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long `spawn` waits for the listeners of `config.listen` to report their addresses.
+const LISTEN_STARTUP_TIMEOUT: Duration = Duration::from_secs(5);
+/// Known addresses kept per peer and peers remembered (bounded memory against address floods).
+const MAX_ADDRS_PER_PEER: usize = 8;
+const MAX_REMEMBERED_PEERS: usize = 4096;
+/// Strike records kept before forgetting peers with a single strike.
+const MAX_STRIKE_RECORDS: usize = 8192;
+/// Relay reservation retry backoff.
+const RELAY_RETRY_MIN: Duration = Duration::from_secs(2);
+const RELAY_RETRY_MAX: Duration = Duration::from_secs(300);
+
+/// How a node joins the network.
+#[derive(Clone, Debug)]
+pub struct NetworkConfig {
+    /// The node's identity (the player's key: its PeerId is the player id).
+    pub keypair: Keypair,
+    /// Addresses to listen on, e.g. `/ip4/0.0.0.0/tcp/0`, `/ip4/0.0.0.0/udp/0/quic-v1`.
+    pub listen: Vec<Multiaddr>,
+    /// Peers dialed at start (and added to Kademlia when they end in `/p2p/<id>`).
+    pub bootstrap: Vec<Multiaddr>,
+    /// Discover peers on the local network (a club room).
+    pub mdns: bool,
+    /// Act as a relay for others. A relay must be reachable: its listen addresses (and
+    /// `external`) are announced as its external addresses.
+    pub relay_server: bool,
+    /// Relays (`…/p2p/<relay id>`) to reserve a circuit on: the node listens on
+    /// `<relay>/p2p-circuit` and is reachable at `<relay>/p2p-circuit/p2p/<own id>`.
+    pub relays: Vec<Multiaddr>,
+    /// Addresses known to be reachable from outside (port forwarding, a public host).
+    pub external: Vec<Multiaddr>,
+    /// Time allowed for one request-response exchange, a dial or a peer lookup.
+    pub request_timeout: Duration,
+    /// Inbound requests accepted per peer per minute (0: unlimited).
+    pub max_requests_per_peer_per_minute: u32,
+    /// Strikes (malformed frames, floods, penalties) before a peer is blocked.
+    pub max_strikes: u32,
+}
+
+impl NetworkConfig {
+    /// Defaults for a player's node: TCP and QUIC on all interfaces (ports chosen by the OS),
+    /// no bootstrap peers, no mDNS, no relays, 30 s request timeout, 120 requests per peer per
+    /// minute, blocked after 5 strikes.
+    pub fn new(keypair: Keypair) -> NetworkConfig {
+        let listen = ["/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"]
+            .iter()
+            .filter_map(|a| a.parse().ok())
+            .collect();
+        NetworkConfig {
+            keypair,
+            listen,
+            bootstrap: Vec::new(),
+            mdns: false,
+            relay_server: false,
+            relays: Vec::new(),
+            external: Vec::new(),
+            request_timeout: Duration::from_secs(30),
+            max_requests_per_peer_per_minute: 120,
+            max_strikes: 5,
+        }
+    }
+}
+
+/// Why a network operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum NetworkError {
+    #[error("timed out")]
+    Timeout,
+    #[error("not connected to {0} and no address known")]
+    NotConnected(PeerId),
+    #[error("dial failed: {0}")]
+    Dial(String),
+    #[error("publish failed: {0}")]
+    Publish(String),
+    /// Nobody is subscribed to the topic yet: not fatal (deliver directly, retry later).
+    #[error("no peer subscribed to topic {0}")]
+    NoPeers(String),
+    /// The same message was published recently: not fatal (it is already out).
+    #[error("message already published")]
+    Duplicate,
+    #[error("the network task has shut down")]
+    Shutdown,
+    #[error("transport: {0}")]
+    Transport(String),
+    #[error("codec: {0}")]
+    Codec(String),
+    /// The remote answered `Response::Refused` (or refused the protocol).
+    #[error("refused: {0}")]
+    Refused(String),
+}
+
+impl NetworkError {
+    /// Whether a publish error only means "nobody heard it right now" ([`NetworkError::NoPeers`],
+    /// [`NetworkError::Duplicate`]): the caller can ignore it and rely on direct delivery.
+    pub fn is_benign_publish(&self) -> bool {
+        matches!(self, NetworkError::NoPeers(_) | NetworkError::Duplicate)
+    }
+}
+
+/// What the network reports to the service.
+#[derive(Debug)]
+pub enum NetworkEvent {
+    /// A peer asks something. Answer on `reply` (the network task waits up to the request
+    /// timeout; dropping `reply` answers `Refused { "no answer" }`).
+    InboundRequest {
+        peer: PeerId,
+        request: Request,
+        reply: oneshot::Sender<Response>,
+    },
+    /// A gossip message awaiting validation: report it with
+    /// [`NetworkHandle::report_validation`] (`message_id`, `source`) or it is never forwarded.
+    Gossip {
+        /// The peer that forwarded it (not necessarily its author).
+        source: PeerId,
+        message_id: MessageId,
+        topic: String,
+        data: Vec<u8>,
+    },
+    PeerConnected {
+        peer: PeerId,
+        addr: Multiaddr,
+    },
+    PeerDisconnected {
+        peer: PeerId,
+    },
+    /// A new listen address, with the `/p2p/<own id>` suffix (relayed ones included).
+    NewListenAddr(Multiaddr),
+    /// A relay accepted our reservation: we are reachable through it.
+    RelayReservation {
+        relay: PeerId,
+    },
+}
+
+/// The gossipsub message id of a payload: the id of the signed event inside a [`Gossip`], so a
+/// node recognises an event it has already seen whoever republished it. Payloads that are not
+/// a `Gossip` get the same SHA-256 hash of their raw bytes (they will be rejected anyway).
+pub fn gossip_message_id(data: &[u8]) -> MessageId {
+    let id = protocol::decode::<Gossip>(data)
+        .ok()
+        .and_then(|g| SignedEvent::from_bytes(&g.event).ok())
+        .map(|e| e.id())
+        .unwrap_or_else(|| event_id(data));
+    MessageId::new(&id.0)
+}
+
+/// A cheap, cloneable handle to the network task.
+#[derive(Clone)]
+pub struct NetworkHandle {
+    commands: mpsc::Sender<Command>,
+    local_peer_id: PeerId,
+    request_timeout: Duration,
+    shutdown: Arc<watch::Sender<bool>>,
+    done: watch::Receiver<bool>,
+}
+
+impl std::fmt::Debug for NetworkHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkHandle")
+            .field("local_peer_id", &self.local_peer_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl NetworkHandle {
+    /// This node's peer id (the player id).
+    pub fn local_peer_id(&self) -> PeerId {
+        self.local_peer_id
+    }
+
+    /// Addresses others can dial, each ending in `/p2p/<own id>`: listen addresses (relayed
+    /// ones included) and confirmed external addresses.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn listen_addrs(&self) -> Result<Vec<Multiaddr>, NetworkError> {
+        self.call(|reply| Command::ListenAddrs { reply }).await
+    }
+
+    /// Dials `addr` and resolves once connected, with the remote's peer id (from a trailing
+    /// `/p2p/<id>` or from the handshake). A relayed peer is dialed at
+    /// `<relay>/p2p-circuit/p2p/<peer>`.
+    ///
+    /// # Errors
+    /// [`NetworkError::Dial`], [`NetworkError::Timeout`], [`NetworkError::Shutdown`].
+    pub async fn dial(&self, addr: Multiaddr) -> Result<PeerId, NetworkError> {
+        self.call_timeout(|reply| Command::Dial { addr, reply })
+            .await?
+    }
+
+    /// Remembers an address of `peer` (used by later dials, requests and Kademlia).
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn add_address(&self, peer: PeerId, addr: Multiaddr) -> Result<(), NetworkError> {
+        self.call(|reply| Command::AddAddress { peer, addr, reply })
+            .await
+    }
+
+    /// Connected peers with the remote addresses of their connections.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn connected_peers(&self) -> Result<Vec<(PeerId, Vec<Multiaddr>)>, NetworkError> {
+        self.call(|reply| Command::ConnectedPeers { reply }).await
+    }
+
+    /// Subscribes to a gossipsub topic (see `protocol::game_topic` and friends).
+    ///
+    /// # Errors
+    /// [`NetworkError::Publish`] if gossipsub refuses, [`NetworkError::Shutdown`].
+    pub async fn subscribe(&self, topic: impl Into<String>) -> Result<(), NetworkError> {
+        let topic = topic.into();
+        self.call(|reply| Command::Subscribe { topic, reply })
+            .await?
+    }
+
+    /// Leaves a topic. Returns whether we were subscribed.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn unsubscribe(&self, topic: impl Into<String>) -> Result<bool, NetworkError> {
+        let topic = topic.into();
+        self.call(|reply| Command::Unsubscribe { topic, reply })
+            .await
+    }
+
+    /// Publishes `data` (an encoded [`Gossip`]) on `topic`.
+    ///
+    /// # Errors
+    /// [`NetworkError::NoPeers`] / [`NetworkError::Duplicate`] (benign, see
+    /// [`NetworkError::is_benign_publish`]), [`NetworkError::Publish`] (e.g. too large),
+    /// [`NetworkError::Shutdown`].
+    pub async fn publish(
+        &self,
+        topic: impl Into<String>,
+        data: Vec<u8>,
+    ) -> Result<(), NetworkError> {
+        let topic = topic.into();
+        self.call(|reply| Command::Publish { topic, data, reply })
+            .await?
+    }
+
+    /// Sends a request and waits for the answer (at most the configured request timeout).
+    /// `Deliver` travels on `/sobre/deliver/1`, `Sync` and `Games` on `/sobre/sync/1`. If the
+    /// peer is not connected, known addresses are dialed; if none is known, the peer is
+    /// looked up in Kademlia first.
+    ///
+    /// # Errors
+    /// [`NetworkError::Refused`] when the peer answers `Response::Refused` (rate limit, busy,
+    /// invalid…), [`NetworkError::Timeout`], [`NetworkError::NotConnected`] (no address found),
+    /// [`NetworkError::Dial`], [`NetworkError::Codec`] (e.g. the request exceeds
+    /// [`MAX_MESSAGE_BYTES`]), [`NetworkError::Shutdown`].
+    pub async fn request(&self, peer: PeerId, request: Request) -> Result<Response, NetworkError> {
+        self.call_timeout(|reply| Command::Request {
+            peer,
+            request,
+            reply,
+        })
+        .await?
+    }
+
+    /// Addresses of `peer`: known ones, else from a Kademlia lookup. Empty if not found.
+    ///
+    /// # Errors
+    /// [`NetworkError::Timeout`], [`NetworkError::Shutdown`].
+    pub async fn find_peer(&self, peer: PeerId) -> Result<Vec<Multiaddr>, NetworkError> {
+        self.call_timeout(|reply| Command::FindPeer { peer, reply })
+            .await
+    }
+
+    /// Reports the verdict on a [`NetworkEvent::Gossip`]: `Accept` forwards it, `Reject`
+    /// lowers the forwarder's gossipsub score (invalid signature, illegal move…), `Ignore`
+    /// drops it without penalty (e.g. a duplicate, or an event whose predecessor is unknown).
+    /// Returns false if the message had already left the cache.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn report_validation(
+        &self,
+        message_id: MessageId,
+        source: PeerId,
+        acceptance: MessageAcceptance,
+    ) -> Result<bool, NetworkError> {
+        self.call(|reply| Command::ReportValidation {
+            message_id,
+            source,
+            acceptance,
+            reply,
+        })
+        .await
+    }
+
+    /// Counts a strike against `peer` (logged with the reason); after
+    /// [`NetworkConfig::max_strikes`] the peer is disconnected and blocked for the life of the
+    /// process.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn penalize(
+        &self,
+        peer: PeerId,
+        reason: impl Into<String>,
+    ) -> Result<(), NetworkError> {
+        let reason = reason.into();
+        self.call(|reply| Command::Penalize {
+            peer,
+            reason,
+            reply,
+        })
+        .await
+    }
+
+    /// Stops the network task (closing every connection) and waits until it has exited.
+    /// Idempotent; every later call on any handle fails with [`NetworkError::Shutdown`].
+    pub async fn shutdown(&self) {
+        self.shutdown.send_replace(true);
+        let mut done = self.done.clone();
+        // Err means the task is already gone, which is what we wait for.
+        let _ = done.wait_for(|d| *d).await;
+    }
+
+    async fn call<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, NetworkError> {
+        let (tx, rx) = oneshot::channel();
+        self.commands
+            .send(command(tx))
+            .await
+            .map_err(|_| NetworkError::Shutdown)?;
+        rx.await.map_err(|_| NetworkError::Shutdown)
+    }
+
+    async fn call_timeout<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, NetworkError> {
+        tokio::time::timeout(self.request_timeout, self.call(command))
+            .await
+            .map_err(|_| NetworkError::Timeout)?
+    }
+}
+
+enum Command {
+    ListenAddrs {
+        reply: oneshot::Sender<Vec<Multiaddr>>,
+    },
+    Dial {
+        addr: Multiaddr,
+        reply: oneshot::Sender<Result<PeerId, NetworkError>>,
+    },
+    AddAddress {
+        peer: PeerId,
+        addr: Multiaddr,
+        reply: oneshot::Sender<()>,
+    },
+    ConnectedPeers {
+        reply: oneshot::Sender<Vec<(PeerId, Vec<Multiaddr>)>>,
+    },
+    Subscribe {
+        topic: String,
+        reply: oneshot::Sender<Result<(), NetworkError>>,
+    },
+    Unsubscribe {
+        topic: String,
+        reply: oneshot::Sender<bool>,
+    },
+    Publish {
+        topic: String,
+        data: Vec<u8>,
+        reply: oneshot::Sender<Result<(), NetworkError>>,
+    },
+    Request {
+        peer: PeerId,
+        request: Request,
+        reply: oneshot::Sender<Result<Response, NetworkError>>,
+    },
+    FindPeer {
+        peer: PeerId,
+        reply: oneshot::Sender<Vec<Multiaddr>>,
+    },
+    ReportValidation {
+        message_id: MessageId,
+        source: PeerId,
+        acceptance: MessageAcceptance,
+        reply: oneshot::Sender<bool>,
+    },
+    Penalize {
+        peer: PeerId,
+        reason: String,
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// Starts the network: builds the swarm, listens on `config.listen` (waiting briefly for the
+/// listeners to report their addresses), dials the bootstrap peers, reserves circuits on the
+/// relays, and spawns the one task that owns the swarm.
+///
+/// The task stops on [`NetworkHandle::shutdown`] or when every handle is dropped; the event
+/// receiver then yields `None`.
+///
+/// # Errors
+/// [`NetworkError::Transport`] if the transport, a behaviour or a listener cannot be set up,
+/// or a relay address lacks its `/p2p/<id>`.
+pub async fn spawn(
+    config: NetworkConfig,
+) -> Result<(NetworkHandle, mpsc::Receiver<NetworkEvent>), NetworkError> {
+    let mut relays = Vec::new();
+    for addr in &config.relays {
+        match last_peer(addr) {
+            Some(peer) => relays.push(RelayState {
+                addr: addr.clone(),
+                peer,
+                listener: None,
+                failures: 0,
+                retry_at: None,
+            }),
+            None => {
+                return Err(NetworkError::Transport(format!(
+                    "relay address {addr} must end with /p2p/<relay peer id>"
+                )));
+            }
+        }
+    }
+
+    let mut swarm = build_swarm(&config)?;
+    let local_peer_id = *swarm.local_peer_id();
+
+    let mut waiting_listeners = HashSet::new();
+    for addr in &config.listen {
+        let id = swarm
+            .listen_on(addr.clone())
+            .map_err(|e| NetworkError::Transport(format!("cannot listen on {addr}: {e}")))?;
+        waiting_listeners.insert(id);
+    }
+    for addr in &config.external {
+        swarm.add_external_address(addr.clone());
+    }
+
+    let (command_tx, command_rx) = mpsc::channel(COMMAND_CAPACITY);
+    let (event_tx, event_rx) = mpsc::channel(EVENT_CAPACITY);
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let (done_tx, done_rx) = watch::channel(false);
+
+    let mut event_loop = EventLoop {
+        swarm,
+        commands: command_rx,
+        events: event_tx,
+        shutdown: shutdown_rx,
+        request_timeout: config.request_timeout,
+        max_strikes: config.max_strikes.max(1),
+        relay_server: config.relay_server,
+        rate: RateLimiter::new(config.max_requests_per_peer_per_minute),
+        strikes: HashMap::new(),
+        connections: HashMap::new(),
+        known_addrs: HashMap::new(),
+        pending_dials: HashMap::new(),
+        pending_requests: HashMap::new(),
+        pending_lookups: HashMap::new(),
+        dials_via_relay: HashMap::new(),
+        pending_replies: FuturesUnordered::new(),
+        relays,
+        waiting_listeners,
+    };
+
+    event_loop.wait_for_listeners().await;
+    event_loop.dial_bootstrap(&config.bootstrap);
+    event_loop.reserve_relays();
+
+    tokio::spawn(async move {
+        event_loop.run().await;
+        info!(peer = %local_peer_id, "network task stopped");
+        done_tx.send_replace(true);
+    });
+
+    let handle = NetworkHandle {
+        commands: command_tx,
+        local_peer_id,
+        request_timeout: config.request_timeout,
+        shutdown: Arc::new(shutdown_tx),
+        done: done_rx,
+    };
+    Ok((handle, event_rx))
+}
+
+#[derive(NetworkBehaviour)]
+struct Behaviour {
+    // Connection gatekeepers first: they deny before any other behaviour sees the peer.
+    blocked: allow_block_list::Behaviour<allow_block_list::BlockedPeers>,
+    limits: connection_limits::Behaviour,
+    relay_client: relay::client::Behaviour,
+    relay_server: Toggle<relay::Behaviour>,
+    identify: identify::Behaviour,
+    ping: ping::Behaviour,
+    kad: kad::Behaviour<MemoryStore>,
+    gossipsub: gossipsub::Behaviour,
+    deliver: request_response::Behaviour<SobreCodec>,
+    sync: request_response::Behaviour<SobreCodec>,
+    mdns: Toggle<mdns::tokio::Behaviour>,
+    dcutr: dcutr::Behaviour,
+    autonat: autonat::Behaviour,
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+fn build_swarm(config: &NetworkConfig) -> Result<Swarm<Behaviour>, NetworkError> {
+    let transport_error = |e: &dyn std::fmt::Display| NetworkError::Transport(e.to_string());
+    let builder = SwarmBuilder::with_existing_identity(config.keypair.clone())
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .map_err(|e| transport_error(&e))?
+        .with_quic();
+
+    // The remaining phases are the same with or without DNS, but the builder's types differ.
+    macro_rules! finish {
+        ($builder:expr) => {
+            $builder
+                .with_relay_client(noise::Config::new, yamux::Config::default)
+                .map_err(|e| transport_error(&e))?
+                .with_behaviour(|key, relay_client| build_behaviour(key, relay_client, config))
+                .map_err(|e| transport_error(&e))?
+                .with_swarm_config(|c| c.with_idle_connection_timeout(IDLE_CONNECTION_TIMEOUT))
+                .build()
+        };
+    }
+
+    // DNS is optional: without a system resolver configuration (/etc/resolv.conf), the node
+    // still works with IP addresses. Probing with a unit transport reads the configuration
+    // exactly as `with_dns` will.
+    let swarm = if libp2p::dns::tokio::Transport::system(()).is_ok() {
+        finish!(builder.with_dns().map_err(|e| transport_error(&e))?)
+    } else {
+        warn!("no system DNS configuration: /dns addresses will not resolve");
+        finish!(builder)
+    };
+    Ok(swarm)
+}
+
+fn build_behaviour(
+    key: &Keypair,
+    relay_client: relay::client::Behaviour,
+    config: &NetworkConfig,
+) -> Result<Behaviour, BoxError> {
+    let peer_id = key.public().to_peer_id();
+    let max_message = usize::try_from(MAX_MESSAGE_BYTES)?;
+
+    let limits = connection_limits::ConnectionLimits::default()
+        .with_max_pending_incoming(Some(MAX_PENDING))
+        .with_max_pending_outgoing(Some(MAX_PENDING))
+        .with_max_established(Some(MAX_ESTABLISHED))
+        .with_max_established_per_peer(Some(MAX_ESTABLISHED_PER_PEER));
+
+    let identify = identify::Behaviour::new(
+        identify::Config::new(IDENTIFY_PROTOCOL.to_string(), key.public())
+            .with_agent_version(AGENT_VERSION.to_string()),
+    );
+
+    let mut kad_config = kad::Config::new(StreamProtocol::new(KAD_PROTOCOL));
+    kad_config.set_query_timeout(config.request_timeout);
+    let mut kad = kad::Behaviour::with_config(peer_id, MemoryStore::new(peer_id), kad_config);
+    kad.set_mode(Some(kad::Mode::Server));
+
+    let gossip_config = gossipsub::ConfigBuilder::default()
+        .validation_mode(gossipsub::ValidationMode::Strict)
+        .validate_messages()
+        .message_id_fn(|m: &gossipsub::Message| gossip_message_id(&m.data))
+        .max_transmit_size(max_message)
+        .build()?;
+    let mut gossipsub = gossipsub::Behaviour::new(
+        gossipsub::MessageAuthenticity::Signed(key.clone()),
+        gossip_config,
+    )?;
+    gossipsub.with_peer_score(
+        peer_score_params(),
+        gossipsub::PeerScoreThresholds::default(),
+    )?;
+
+    let rr_config =
+        request_response::Config::default().with_request_timeout(config.request_timeout);
+    let deliver = request_response::Behaviour::with_codec(
+        SobreCodec,
+        [(StreamProtocol::new(DELIVER_PROTOCOL), ProtocolSupport::Full)],
+        rr_config.clone(),
+    );
+    let sync = request_response::Behaviour::with_codec(
+        SobreCodec,
+        [(StreamProtocol::new(SYNC_PROTOCOL), ProtocolSupport::Full)],
+        rr_config,
+    );
+
+    let mdns = if config.mdns {
+        Some(mdns::tokio::Behaviour::new(
+            mdns::Config::default(),
+            peer_id,
+        )?)
+    } else {
+        None
+    };
+
+    let relay_server = config.relay_server.then(|| {
+        relay::Behaviour::new(
+            peer_id,
+            relay::Config {
+                // Defaults (2 min, 128 KiB) are sized for hole punching only; a relayed
+                // correspondence game may sync a whole scoresheet through the circuit.
+                max_circuit_duration: Duration::from_secs(10 * 60),
+                max_circuit_bytes: 4 * MAX_MESSAGE_BYTES,
+                ..Default::default()
+            },
+        )
+    });
+
+    Ok(Behaviour {
+        blocked: allow_block_list::Behaviour::default(),
+        limits: connection_limits::Behaviour::new(limits),
+        relay_client,
+        relay_server: Toggle::from(relay_server),
+        identify,
+        ping: ping::Behaviour::default(),
+        kad,
+        gossipsub,
+        deliver,
+        sync,
+        mdns: Toggle::from(mdns),
+        dcutr: dcutr::Behaviour::new(peer_id),
+        autonat: autonat::Behaviour::new(peer_id, autonat::Config::default()),
+    })
+}
+
+/// Peer scoring tuned for sobre: few messages per topic (a move a day), so "too few mesh
+/// deliveries" (P3/P3b) is normal and not penalised; invalid messages (P4) and application
+/// strikes are what lower a score.
+fn peer_score_params() -> gossipsub::PeerScoreParams {
+    gossipsub::PeerScoreParams {
+        app_specific_weight: 10.0,
+        ip_colocation_factor_threshold: 16.0,
+        ..Default::default()
+    }
+}
+
+fn topic_score_params() -> gossipsub::TopicScoreParams {
+    gossipsub::TopicScoreParams {
+        topic_weight: 1.0,
+        time_in_mesh_weight: 0.01,
+        time_in_mesh_quantum: Duration::from_secs(1),
+        time_in_mesh_cap: 100.0,
+        first_message_deliveries_weight: 1.0,
+        first_message_deliveries_decay: 0.9,
+        first_message_deliveries_cap: 20.0,
+        mesh_message_deliveries_weight: 0.0,
+        mesh_failure_penalty_weight: 0.0,
+        invalid_message_deliveries_weight: -10.0,
+        invalid_message_deliveries_decay: 0.99,
+        ..Default::default()
+    }
+}
+
+/// Which request-response protocol a request travels on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Exchange {
+    Deliver,
+    Sync,
+}
+
+impl Exchange {
+    fn of(request: &Request) -> Exchange {
+        match request {
+            Request::Deliver { .. } => Exchange::Deliver,
+            Request::Sync { .. } | Request::Games { .. } => Exchange::Sync,
+        }
+    }
+
+    fn protocol(self) -> &'static str {
+        match self {
+            Exchange::Deliver => DELIVER_PROTOCOL,
+            Exchange::Sync => SYNC_PROTOCOL,
+        }
+    }
+}
+
+/// An inbound request as read off the wire. A bad frame is not an io error: request-response
+/// drops read errors without naming the peer, and the peer is exactly what a strike needs.
+#[derive(Debug)]
+enum WireRequest {
+    Valid(Request),
+    Malformed(String),
+}
+
+/// Frames: a u32 big-endian length, then that many bytes of `protocol::encode`.
+#[derive(Clone, Copy, Debug, Default)]
+struct SobreCodec;
+
+enum Frame {
+    Bytes(Vec<u8>),
+    TooLarge(u32),
+}
+
+async fn read_frame<T: AsyncRead + Unpin + Send>(io: &mut T) -> io::Result<Frame> {
+    let mut prefix = [0u8; 4];
+    io.read_exact(&mut prefix).await?;
+    let len = u32::from_be_bytes(prefix);
+    // Checked before reading or allocating anything.
+    if u64::from(len) > MAX_MESSAGE_BYTES {
+        return Ok(Frame::TooLarge(len));
+    }
+    // No pre-allocation: the buffer grows only as bytes actually arrive.
+    let mut buf = Vec::new();
+    io.take(u64::from(len)).read_to_end(&mut buf).await?;
+    if buf.len() as u64 != u64::from(len) {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("frame announced {len} bytes, got {}", buf.len()),
+        ));
+    }
+    Ok(Frame::Bytes(buf))
+}
+
+async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
+    let len = u32::try_from(bytes.len())
+        .ok()
+        .filter(|len| u64::from(*len) <= MAX_MESSAGE_BYTES)
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "message of {} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit",
+                    bytes.len()
+                ),
+            )
+        })?;
+    io.write_all(&len.to_be_bytes()).await?;
+    io.write_all(bytes).await?;
+    io.flush().await
+}
+
+fn invalid_data(e: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, e.to_string())
+}
+
+impl request_response::Codec for SobreCodec {
+    type Protocol = StreamProtocol;
+    type Request = WireRequest;
+    type Response = Response;
+
+    async fn read_request<T>(
+        &mut self,
+        protocol: &StreamProtocol,
+        io: &mut T,
+    ) -> io::Result<WireRequest>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        let bytes = match read_frame(io).await? {
+            Frame::Bytes(bytes) => bytes,
+            Frame::TooLarge(len) => {
+                return Ok(WireRequest::Malformed(format!(
+                    "frame of {len} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit"
+                )));
+            }
+        };
+        let request = match protocol::decode::<Request>(&bytes) {
+            Ok(request) => request,
+            Err(e) => return Ok(WireRequest::Malformed(format!("undecodable request: {e}"))),
+        };
+        let expected = Exchange::of(&request).protocol();
+        if protocol.as_ref() != expected {
+            return Ok(WireRequest::Malformed(format!(
+                "request belongs on {expected}, not {protocol}"
+            )));
+        }
+        Ok(WireRequest::Valid(request))
+    }
+
+    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Response>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        match read_frame(io).await? {
+            Frame::Bytes(bytes) => protocol::decode(&bytes).map_err(invalid_data),
+            Frame::TooLarge(len) => Err(invalid_data(format!(
+                "response frame of {len} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit"
+            ))),
+        }
+    }
+
+    async fn write_request<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        request: WireRequest,
+    ) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        match request {
+            WireRequest::Valid(request) => {
+                let bytes = protocol::encode(&request).map_err(invalid_data)?;
+                write_frame(io, &bytes).await
+            }
+            WireRequest::Malformed(reason) => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("refusing to send a malformed request: {reason}"),
+            )),
+        }
+    }
+
+    async fn write_response<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        response: Response,
+    ) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        let bytes = protocol::encode(&response).map_err(invalid_data)?;
+        write_frame(io, &bytes).await
+    }
+}
+
+/// Fixed one-minute windows per peer.
+struct RateLimiter {
+    limit: u32,
+    windows: HashMap<PeerId, Window>,
+    last_prune: Instant,
+}
+
+struct Window {
+    start: Instant,
+    count: u32,
+    refused: bool,
+}
+
+enum RateDecision {
+    Allow,
+    /// Over the limit; `first` is true for the first refusal in this window.
+    Refuse {
+        first: bool,
+    },
+}
+
+const RATE_WINDOW: Duration = Duration::from_secs(60);
+
+impl RateLimiter {
+    fn new(limit: u32) -> RateLimiter {
+        RateLimiter {
+            limit,
+            windows: HashMap::new(),
+            last_prune: Instant::now(),
+        }
+    }
+
+    fn check(&mut self, peer: PeerId, now: Instant) -> RateDecision {
+        if self.limit == 0 {
+            return RateDecision::Allow;
+        }
+        let window = self.windows.entry(peer).or_insert(Window {
+            start: now,
+            count: 0,
+            refused: false,
+        });
+        if now.duration_since(window.start) >= RATE_WINDOW {
+            *window = Window {
+                start: now,
+                count: 0,
+                refused: false,
+            };
+        }
+        if window.count < self.limit {
+            window.count += 1;
+            RateDecision::Allow
+        } else {
+            let first = !window.refused;
+            window.refused = true;
+            RateDecision::Refuse { first }
+        }
+    }
+
+    fn prune(&mut self, now: Instant) {
+        if now.duration_since(self.last_prune) >= RATE_WINDOW {
+            self.windows
+                .retain(|_, w| now.duration_since(w.start) < RATE_WINDOW);
+            self.last_prune = now;
+        }
+    }
+}
+
+struct RelayState {
+    /// `…/p2p/<relay>`.
+    addr: Multiaddr,
+    peer: PeerId,
+    listener: Option<ListenerId>,
+    failures: u32,
+    retry_at: Option<Instant>,
+}
+
+enum Waiter {
+    Find(oneshot::Sender<Vec<Multiaddr>>),
+    Request {
+        request: Request,
+        reply: oneshot::Sender<Result<Response, NetworkError>>,
+    },
+}
+
+struct Lookup {
+    target: PeerId,
+    waiter: Waiter,
+}
+
+type DialReply = oneshot::Sender<Result<PeerId, NetworkError>>;
+
+struct PendingReply {
+    exchange: Exchange,
+    peer: PeerId,
+    channel: ResponseChannel<Response>,
+    response: Response,
+}
+
+struct EventLoop {
+    swarm: Swarm<Behaviour>,
+    commands: mpsc::Receiver<Command>,
+    events: mpsc::Sender<NetworkEvent>,
+    shutdown: watch::Receiver<bool>,
+    request_timeout: Duration,
+    max_strikes: u32,
+    relay_server: bool,
+    rate: RateLimiter,
+    strikes: HashMap<PeerId, u32>,
+    connections: HashMap<PeerId, Vec<(ConnectionId, ConnectedPoint)>>,
+    known_addrs: HashMap<PeerId, Vec<Multiaddr>>,
+    pending_dials: HashMap<ConnectionId, DialReply>,
+    pending_requests:
+        HashMap<(Exchange, OutboundRequestId), oneshot::Sender<Result<Response, NetworkError>>>,
+    pending_lookups: HashMap<QueryId, Lookup>,
+    /// Circuit dials waiting for the connection to their relay.
+    dials_via_relay: HashMap<PeerId, Vec<(Multiaddr, DialReply)>>,
+    /// Inbound requests waiting for the service's answer: polled here, never awaited inline.
+    pending_replies: FuturesUnordered<BoxFuture<'static, PendingReply>>,
+    relays: Vec<RelayState>,
+    /// Listeners of `config.listen` that have not reported an address yet (startup only).
+    waiting_listeners: HashSet<ListenerId>,
+}
+
+impl EventLoop {
+    async fn run(mut self) {
+        let mut maintenance = tokio::time::interval(Duration::from_secs(1));
+        maintenance.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                biased;
+                // Err: every handle is gone, nobody can command or stop us any more.
+                changed = self.shutdown.changed() => {
+                    if changed.is_err() || *self.shutdown.borrow() {
+                        break;
+                    }
+                }
+                command = self.commands.recv() => match command {
+                    Some(command) => self.on_command(command),
+                    None => break,
+                },
+                Some(reply) = self.pending_replies.next(), if !self.pending_replies.is_empty() => {
+                    self.on_reply(reply);
+                }
+                event = self.swarm.select_next_some() => self.on_swarm_event(event),
+                _ = maintenance.tick() => self.maintain(),
+            }
+        }
+        // Dropping the swarm closes every connection; dropping the pending senders tells
+        // their callers `Shutdown`.
+    }
+
+    async fn wait_for_listeners(&mut self) {
+        let deadline = Instant::now() + LISTEN_STARTUP_TIMEOUT;
+        while !self.waiting_listeners.is_empty() {
+            match tokio::time::timeout_at(deadline, self.swarm.select_next_some()).await {
+                Ok(event) => self.on_swarm_event(event),
+                Err(_) => {
+                    warn!("some listeners have not reported an address yet");
+                    break;
+                }
+            }
+        }
+    }
+
+    fn dial_bootstrap(&mut self, bootstrap: &[Multiaddr]) {
+        let mut any_kad_peer = false;
+        for addr in bootstrap {
+            if let Some(peer) = last_peer(addr) {
+                let bare = without_peer(addr);
+                self.swarm
+                    .behaviour_mut()
+                    .kad
+                    .add_address(&peer, bare.clone());
+                self.remember(peer, bare);
+                any_kad_peer = true;
+            }
+            if let Err(e) = self.swarm.dial(addr.clone()) {
+                warn!(%addr, error = %e, "cannot dial bootstrap peer");
+            }
+        }
+        if any_kad_peer && let Err(e) = self.swarm.behaviour_mut().kad.bootstrap() {
+            debug!(error = %e, "kademlia bootstrap not started");
+        }
+    }
+
+    fn reserve_relays(&mut self) {
+        let now = Instant::now();
+        for i in 0..self.relays.len() {
+            self.reserve_relay(i, now);
+        }
+    }
+
+    fn reserve_relay(&mut self, i: usize, now: Instant) {
+        let Some(relay) = self.relays.get(i) else {
+            return;
+        };
+        let (addr, peer) = (relay.addr.clone(), relay.peer);
+        self.remember(peer, without_peer(&addr));
+        let result = self
+            .swarm
+            .listen_on(addr.clone().with(Protocol::P2pCircuit));
+        let Some(relay) = self.relays.get_mut(i) else {
+            return;
+        };
+        relay.retry_at = None;
+        match result {
+            Ok(id) => {
+                debug!(relay = %peer, "requesting a relay reservation");
+                relay.listener = Some(id);
+            }
+            Err(e) => {
+                warn!(relay = %peer, error = %e, "cannot listen through relay");
+                relay.failures += 1;
+                relay.retry_at = Some(now + relay_backoff(relay.failures));
+            }
+        }
+    }
+
+    fn maintain(&mut self) {
+        let now = Instant::now();
+        self.rate.prune(now);
+        let due: Vec<usize> = (0..self.relays.len())
+            .filter(|i| {
+                self.relays
+                    .get(*i)
+                    .and_then(|r| r.retry_at)
+                    .is_some_and(|at| at <= now)
+            })
+            .collect();
+        for i in due {
+            self.reserve_relay(i, now);
+        }
+    }
+
+    fn on_command(&mut self, command: Command) {
+        match command {
+            Command::ListenAddrs { reply } => {
+                let _ = reply.send(self.listen_addrs());
+            }
+            Command::Dial { addr, reply } => self.dial(addr, reply),
+            Command::AddAddress { peer, addr, reply } => {
+                let bare = without_peer(&addr);
+                self.swarm
+                    .behaviour_mut()
+                    .kad
+                    .add_address(&peer, bare.clone());
+                self.remember(peer, bare);
+                let _ = reply.send(());
+            }
+            Command::ConnectedPeers { reply } => {
+                let peers = self
+                    .connections
+                    .iter()
+                    .map(|(peer, conns)| {
+                        let addrs = conns
+                            .iter()
+                            .map(|(_, point)| point.get_remote_address().clone())
+                            .collect();
+                        (*peer, addrs)
+                    })
+                    .collect();
+                let _ = reply.send(peers);
+            }
+            Command::Subscribe { topic, reply } => {
+                let topic = gossipsub::IdentTopic::new(topic);
+                let gossipsub = &mut self.swarm.behaviour_mut().gossipsub;
+                let result = gossipsub
+                    .subscribe(&topic)
+                    .map(|_| ())
+                    .map_err(|e| NetworkError::Publish(format!("cannot subscribe: {e:?}")));
+                if result.is_ok()
+                    && let Err(e) = gossipsub.set_topic_params(topic, topic_score_params())
+                {
+                    warn!(error = e, "cannot set topic score parameters");
+                }
+                let _ = reply.send(result);
+            }
+            Command::Unsubscribe { topic, reply } => {
+                let topic = gossipsub::IdentTopic::new(topic);
+                let _ = reply.send(self.swarm.behaviour_mut().gossipsub.unsubscribe(&topic));
+            }
+            Command::Publish { topic, data, reply } => {
+                let ident = gossipsub::IdentTopic::new(topic.clone());
+                let result = match self.swarm.behaviour_mut().gossipsub.publish(ident, data) {
+                    Ok(_) => Ok(()),
+                    Err(gossipsub::PublishError::NoPeersSubscribedToTopic) => {
+                        Err(NetworkError::NoPeers(topic))
+                    }
+                    Err(gossipsub::PublishError::Duplicate) => Err(NetworkError::Duplicate),
+                    Err(e) => Err(NetworkError::Publish(e.to_string())),
+                };
+                let _ = reply.send(result);
+            }
+            Command::Request {
+                peer,
+                request,
+                reply,
+            } => self.request(peer, request, reply),
+            Command::FindPeer { peer, reply } => {
+                let addrs = self.known_addresses(&peer);
+                if addrs.is_empty() && !self.swarm.is_connected(&peer) {
+                    let query = self.swarm.behaviour_mut().kad.get_closest_peers(peer);
+                    self.pending_lookups.insert(
+                        query,
+                        Lookup {
+                            target: peer,
+                            waiter: Waiter::Find(reply),
+                        },
+                    );
+                } else {
+                    let _ = reply.send(addrs);
+                }
+            }
+            Command::ReportValidation {
+                message_id,
+                source,
+                acceptance,
+                reply,
+            } => {
+                let found = self
+                    .swarm
+                    .behaviour_mut()
+                    .gossipsub
+                    .report_message_validation_result(&message_id, &source, acceptance);
+                let _ = reply.send(found);
+            }
+            Command::Penalize {
+                peer,
+                reason,
+                reply,
+            } => {
+                self.strike(peer, &reason);
+                let _ = reply.send(());
+            }
+        }
+    }
+
+    fn listen_addrs(&self) -> Vec<Multiaddr> {
+        let me = *self.swarm.local_peer_id();
+        let mut out: Vec<Multiaddr> = Vec::new();
+        for addr in self
+            .swarm
+            .listeners()
+            .chain(self.swarm.external_addresses())
+        {
+            let addr = with_peer(addr.clone(), me);
+            if !out.contains(&addr) {
+                out.push(addr);
+            }
+        }
+        out
+    }
+
+    fn is_blocked(&self, peer: &PeerId) -> bool {
+        self.swarm
+            .behaviour()
+            .blocked
+            .blocked_peers()
+            .contains(peer)
+    }
+
+    fn dial(&mut self, addr: Multiaddr, reply: DialReply) {
+        let target = last_peer(&addr);
+        let opts = match target {
+            Some(peer) if peer == *self.swarm.local_peer_id() => {
+                let _ = reply.send(Err(NetworkError::Dial("cannot dial ourselves".into())));
+                return;
+            }
+            Some(peer) if self.is_blocked(&peer) => {
+                let _ = reply.send(Err(NetworkError::Dial(format!("{peer} is blocked"))));
+                return;
+            }
+            Some(peer) if self.swarm.is_connected(&peer) => {
+                let _ = reply.send(Ok(peer));
+                return;
+            }
+            Some(peer) => DialOpts::peer_id(peer)
+                .addresses(vec![addr.clone()])
+                .condition(PeerCondition::Disconnected)
+                .build(),
+            None => DialOpts::unknown_peer_id().address(addr.clone()).build(),
+        };
+        if let Some((relay, relay_addr)) = relay_of(&addr)
+            && !self.swarm.is_connected(&relay)
+        {
+            // The relay client refuses to open a circuit while the connection to the relay is
+            // still being dialed (e.g. for our own reservation): connect to the relay first.
+            let relay_opts = DialOpts::peer_id(relay)
+                .addresses(vec![relay_addr])
+                .condition(PeerCondition::DisconnectedAndNotDialing)
+                .build();
+            match self.swarm.dial(relay_opts) {
+                Ok(()) | Err(DialError::DialPeerConditionFalse(_)) => {
+                    debug!(relay = %relay, "connecting to the relay before the circuit");
+                    self.dials_via_relay
+                        .entry(relay)
+                        .or_default()
+                        .push((addr, reply));
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(NetworkError::Dial(format!(
+                        "cannot reach relay {relay}: {e}"
+                    ))));
+                }
+            }
+            return;
+        }
+        let connection = opts.connection_id();
+        match self.swarm.dial(opts) {
+            Ok(()) => {
+                debug!(%addr, "dialing");
+                self.pending_dials.insert(connection, reply);
+            }
+            Err(e) => {
+                let _ = reply.send(Err(NetworkError::Dial(e.to_string())));
+            }
+        }
+    }
+
+    fn request(
+        &mut self,
+        peer: PeerId,
+        request: Request,
+        reply: oneshot::Sender<Result<Response, NetworkError>>,
+    ) {
+        if peer == *self.swarm.local_peer_id() {
+            let _ = reply.send(Err(NetworkError::Dial("cannot request ourselves".into())));
+            return;
+        }
+        if self.is_blocked(&peer) {
+            let _ = reply.send(Err(NetworkError::Refused(format!("{peer} is blocked"))));
+            return;
+        }
+        if self.swarm.is_connected(&peer) || !self.known_addresses(&peer).is_empty() {
+            self.send_request(peer, request, reply);
+        } else {
+            debug!(peer = %peer, "no known address: looking the peer up in the DHT");
+            let query = self.swarm.behaviour_mut().kad.get_closest_peers(peer);
+            self.pending_lookups.insert(
+                query,
+                Lookup {
+                    target: peer,
+                    waiter: Waiter::Request { request, reply },
+                },
+            );
+        }
+    }
+
+    fn send_request(
+        &mut self,
+        peer: PeerId,
+        request: Request,
+        reply: oneshot::Sender<Result<Response, NetworkError>>,
+    ) {
+        let exchange = Exchange::of(&request);
+        let behaviour = self.swarm.behaviour_mut();
+        let rr = match exchange {
+            Exchange::Deliver => &mut behaviour.deliver,
+            Exchange::Sync => &mut behaviour.sync,
+        };
+        let id = rr.send_request(&peer, WireRequest::Valid(request));
+        self.pending_requests.insert((exchange, id), reply);
+    }
+
+    /// Addresses we could dial `peer` at: remembered ones, Kademlia's, and those of
+    /// connections we dialed.
+    fn known_addresses(&mut self, peer: &PeerId) -> Vec<Multiaddr> {
+        let mut out: Vec<Multiaddr> = Vec::new();
+        let mut push = |a: &Multiaddr| {
+            if !out.contains(a) {
+                out.push(a.clone());
+            }
+        };
+        if let Some(conns) = self.connections.get(peer) {
+            for (_, point) in conns {
+                if let ConnectedPoint::Dialer { address, .. } = point {
+                    push(address);
+                }
+            }
+        }
+        if let Some(addrs) = self.known_addrs.get(peer) {
+            addrs.iter().for_each(&mut push);
+        }
+        if let Some(bucket) = self.swarm.behaviour_mut().kad.kbucket(*peer) {
+            for entry in bucket.iter() {
+                if entry.node.key.preimage() == peer {
+                    entry.node.value.iter().for_each(&mut push);
+                }
+            }
+        }
+        out
+    }
+
+    /// Remembers an address of a peer, here and in the swarm (where request-response and
+    /// the dialer find it).
+    fn remember(&mut self, peer: PeerId, addr: Multiaddr) {
+        if peer == *self.swarm.local_peer_id() {
+            return;
+        }
+        if !self.known_addrs.contains_key(&peer)
+            && self.known_addrs.len() >= MAX_REMEMBERED_PEERS
+            && let Some(evict) = self
+                .known_addrs
+                .keys()
+                .find(|p| !self.connections.contains_key(p))
+                .copied()
+        {
+            self.known_addrs.remove(&evict);
+        }
+        let addrs = self.known_addrs.entry(peer).or_default();
+        if !addrs.contains(&addr) {
+            if addrs.len() >= MAX_ADDRS_PER_PEER {
+                addrs.remove(0);
+            }
+            addrs.push(addr.clone());
+        }
+        self.swarm.add_peer_address(peer, addr);
+    }
+
+    fn strike(&mut self, peer: PeerId, reason: &str) {
+        if self.is_blocked(&peer) {
+            return;
+        }
+        if self.strikes.len() >= MAX_STRIKE_RECORDS {
+            self.strikes.retain(|_, n| *n > 1);
+        }
+        let strikes = {
+            let n = self.strikes.entry(peer).or_insert(0);
+            *n += 1;
+            *n
+        };
+        warn!(peer = %peer, strikes, max = self.max_strikes, reason, "strike against peer");
+        let gossipsub = &mut self.swarm.behaviour_mut().gossipsub;
+        // Scaled by `app_specific_weight` (10): two strikes reach the gossip threshold.
+        gossipsub.set_application_score(&peer, -0.5 * f64::from(strikes));
+        if strikes >= self.max_strikes {
+            warn!(peer = %peer, strikes, "blocking peer for the life of this process");
+            gossipsub.blacklist_peer(&peer);
+            let behaviour = self.swarm.behaviour_mut();
+            behaviour.kad.remove_peer(&peer);
+            // Closes every connection to the peer and refuses new ones.
+            behaviour.blocked.block_peer(peer);
+            self.known_addrs.remove(&peer);
+        }
+    }
+
+    fn on_reply(&mut self, reply: PendingReply) {
+        let PendingReply {
+            exchange,
+            peer,
+            channel,
+            response,
+        } = reply;
+        self.respond(exchange, peer, channel, response);
+    }
+
+    fn respond(
+        &mut self,
+        exchange: Exchange,
+        peer: PeerId,
+        channel: ResponseChannel<Response>,
+        response: Response,
+    ) {
+        let behaviour = self.swarm.behaviour_mut();
+        let rr = match exchange {
+            Exchange::Deliver => &mut behaviour.deliver,
+            Exchange::Sync => &mut behaviour.sync,
+        };
+        if rr.send_response(channel, response).is_err() {
+            debug!(peer = %peer, "response not sent: the request was closed or timed out");
+        }
+    }
+
+    fn on_inbound_request(
+        &mut self,
+        exchange: Exchange,
+        peer: PeerId,
+        request: WireRequest,
+        channel: ResponseChannel<Response>,
+    ) {
+        let request = match request {
+            WireRequest::Valid(request) => request,
+            WireRequest::Malformed(reason) => {
+                warn!(peer = %peer, protocol = exchange.protocol(), %reason, "malformed request");
+                self.strike(peer, &format!("malformed request: {reason}"));
+                let response = Response::Refused {
+                    reason: "malformed request".into(),
+                };
+                self.respond(exchange, peer, channel, response);
+                return;
+            }
+        };
+        if let RateDecision::Refuse { first } = self.rate.check(peer, Instant::now()) {
+            if first {
+                warn!(peer = %peer, "inbound request rate limit exceeded");
+                // One strike per window: a burst from a peer catching up costs one strike, a
+                // peer that floods minute after minute ends up blocked.
+                self.strike(peer, "request rate limit exceeded");
+            } else {
+                debug!(peer = %peer, "inbound request refused: rate limit");
+            }
+            let response = Response::Refused {
+                reason: "rate limit".into(),
+            };
+            self.respond(exchange, peer, channel, response);
+            return;
+        }
+
+        let (tx, rx) = oneshot::channel();
+        let event = NetworkEvent::InboundRequest {
+            peer,
+            request,
+            reply: tx,
+        };
+        match self.events.try_send(event) {
+            Ok(()) => {
+                let timeout = self.request_timeout;
+                self.pending_replies.push(
+                    async move {
+                        let response = match tokio::time::timeout(timeout, rx).await {
+                            Ok(Ok(response)) => response,
+                            Ok(Err(_)) => Response::Refused {
+                                reason: "no answer".into(),
+                            },
+                            Err(_) => Response::Refused {
+                                reason: "timeout".into(),
+                            },
+                        };
+                        PendingReply {
+                            exchange,
+                            peer,
+                            channel,
+                            response,
+                        }
+                    }
+                    .boxed(),
+                );
+            }
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                warn!(peer = %peer, "event queue full: refusing inbound request");
+                let response = Response::Refused {
+                    reason: "busy".into(),
+                };
+                self.respond(exchange, peer, channel, response);
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                let response = Response::Refused {
+                    reason: "shutting down".into(),
+                };
+                self.respond(exchange, peer, channel, response);
+            }
+        }
+    }
+
+    /// Events other than inbound requests and gossip: dropped (with a warning) if the service
+    /// lags, never blocking the swarm.
+    fn emit(&self, event: NetworkEvent) {
+        match self.events.try_send(event) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(event)) => {
+                warn!(?event, "event queue full: dropping event");
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {}
+        }
+    }
+
+    fn on_swarm_event(&mut self, event: SwarmEvent<BehaviourEvent>) {
+        match event {
+            SwarmEvent::Behaviour(event) => self.on_behaviour_event(event),
+            SwarmEvent::ConnectionEstablished {
+                peer_id,
+                connection_id,
+                endpoint,
+                num_established,
+                ..
+            } => {
+                let addr = endpoint.get_remote_address().clone();
+                debug!(peer = %peer_id, %addr, "connection established");
+                self.connections
+                    .entry(peer_id)
+                    .or_default()
+                    .push((connection_id, endpoint));
+                if let Some(reply) = self.pending_dials.remove(&connection_id) {
+                    let _ = reply.send(Ok(peer_id));
+                }
+                for (addr, reply) in self.dials_via_relay.remove(&peer_id).unwrap_or_default() {
+                    self.dial(addr, reply);
+                }
+                if num_established.get() == 1 {
+                    self.emit(NetworkEvent::PeerConnected {
+                        peer: peer_id,
+                        addr,
+                    });
+                }
+            }
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                connection_id,
+                num_established,
+                cause,
+                ..
+            } => {
+                debug!(peer = %peer_id, cause = ?cause, "connection closed");
+                if let Some(conns) = self.connections.get_mut(&peer_id) {
+                    conns.retain(|(id, _)| *id != connection_id);
+                    if conns.is_empty() {
+                        self.connections.remove(&peer_id);
+                    }
+                }
+                if num_established == 0 {
+                    self.emit(NetworkEvent::PeerDisconnected { peer: peer_id });
+                }
+            }
+            SwarmEvent::OutgoingConnectionError {
+                connection_id,
+                peer_id,
+                error,
+            } => {
+                debug!(peer = ?peer_id, error = %error, "outgoing connection failed");
+                if let Some(reply) = self.pending_dials.remove(&connection_id) {
+                    let _ = reply.send(Err(NetworkError::Dial(error.to_string())));
+                }
+                if let Some(relay) = peer_id
+                    && !self.swarm.is_connected(&relay)
+                {
+                    for (_, reply) in self.dials_via_relay.remove(&relay).unwrap_or_default() {
+                        let _ = reply.send(Err(NetworkError::Dial(format!(
+                            "cannot reach relay {relay}: {error}"
+                        ))));
+                    }
+                }
+            }
+            SwarmEvent::IncomingConnectionError {
+                send_back_addr,
+                error,
+                ..
+            } => {
+                debug!(addr = %send_back_addr, error = %error, "incoming connection failed");
+            }
+            SwarmEvent::NewListenAddr {
+                listener_id,
+                address,
+            } => {
+                self.waiting_listeners.remove(&listener_id);
+                let relayed = is_relayed(&address);
+                info!(%address, "listening");
+                if self.relay_server && !relayed {
+                    // A relay is run where it is reachable; its reservations must name it.
+                    self.swarm.add_external_address(address.clone());
+                }
+                let me = *self.swarm.local_peer_id();
+                self.emit(NetworkEvent::NewListenAddr(with_peer(address, me)));
+            }
+            SwarmEvent::ExpiredListenAddr { address, .. } => {
+                debug!(%address, "listen address expired");
+                if self.relay_server {
+                    self.swarm.remove_external_address(&address);
+                }
+            }
+            SwarmEvent::ListenerClosed {
+                listener_id,
+                reason,
+                ..
+            } => {
+                self.waiting_listeners.remove(&listener_id);
+                let now = Instant::now();
+                if let Some(relay) = self
+                    .relays
+                    .iter_mut()
+                    .find(|r| r.listener == Some(listener_id))
+                {
+                    relay.listener = None;
+                    relay.failures += 1;
+                    let backoff = relay_backoff(relay.failures);
+                    warn!(relay = %relay.peer, reason = ?reason, retry_in = ?backoff,
+                        "relay listener closed");
+                    relay.retry_at = Some(now + backoff);
+                } else {
+                    warn!(reason = ?reason, "listener closed");
+                }
+            }
+            SwarmEvent::ListenerError { error, .. } => {
+                warn!(error = %error, "listener error");
+            }
+            SwarmEvent::ExternalAddrConfirmed { address } => {
+                info!(%address, "external address confirmed");
+            }
+            _ => {}
+        }
+    }
+
+    fn on_behaviour_event(&mut self, event: BehaviourEvent) {
+        match event {
+            BehaviourEvent::Deliver(event) => self.on_request_response(Exchange::Deliver, event),
+            BehaviourEvent::Sync(event) => self.on_request_response(Exchange::Sync, event),
+            BehaviourEvent::Gossipsub(event) => self.on_gossipsub(event),
+            BehaviourEvent::Kad(event) => self.on_kad(event),
+            BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
+                debug!(peer = %peer_id, agent = %info.agent_version, "identified");
+                let speaks_kad = info.protocols.iter().any(|p| p.as_ref() == KAD_PROTOCOL);
+                for addr in info.listen_addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
+                    let addr = without_peer(&addr);
+                    if speaks_kad {
+                        self.swarm
+                            .behaviour_mut()
+                            .kad
+                            .add_address(&peer_id, addr.clone());
+                    }
+                    self.remember(peer_id, addr);
+                }
+            }
+            BehaviourEvent::Identify(_) => {}
+            BehaviourEvent::Mdns(mdns::Event::Discovered(found)) => {
+                for (peer, addr) in found {
+                    if self.is_blocked(&peer) {
+                        continue;
+                    }
+                    debug!(peer = %peer, %addr, "discovered on the local network");
+                    self.remember(peer, addr.clone());
+                    let opts = DialOpts::peer_id(peer)
+                        .addresses(vec![addr])
+                        .condition(PeerCondition::DisconnectedAndNotDialing)
+                        .build();
+                    if let Err(e) = self.swarm.dial(opts) {
+                        debug!(peer = %peer, error = %e, "not dialing discovered peer");
+                    }
+                }
+            }
+            BehaviourEvent::Mdns(mdns::Event::Expired(_)) => {}
+            BehaviourEvent::RelayClient(relay::client::Event::ReservationReqAccepted {
+                relay_peer_id,
+                renewal,
+                ..
+            }) => {
+                if let Some(relay) = self.relays.iter_mut().find(|r| r.peer == relay_peer_id) {
+                    relay.failures = 0;
+                }
+                if !renewal {
+                    info!(relay = %relay_peer_id, "relay reservation accepted");
+                    self.emit(NetworkEvent::RelayReservation {
+                        relay: relay_peer_id,
+                    });
+                }
+            }
+            BehaviourEvent::RelayClient(event) => debug!(?event, "relay client"),
+            BehaviourEvent::RelayServer(event) => debug!(?event, "relay server"),
+            BehaviourEvent::Dcutr(event) => debug!(?event, "hole punching"),
+            BehaviourEvent::Autonat(autonat::Event::StatusChanged { old, new }) => {
+                info!(?old, ?new, "NAT status changed");
+            }
+            BehaviourEvent::Autonat(_) | BehaviourEvent::Ping(_) => {}
+            BehaviourEvent::Blocked(never) | BehaviourEvent::Limits(never) => match never {},
+        }
+    }
+
+    fn on_request_response(
+        &mut self,
+        exchange: Exchange,
+        event: request_response::Event<WireRequest, Response>,
+    ) {
+        use request_response::{Event, Message, OutboundFailure};
+        match event {
+            Event::Message {
+                peer,
+                message:
+                    Message::Request {
+                        request, channel, ..
+                    },
+                ..
+            } => self.on_inbound_request(exchange, peer, request, channel),
+            Event::Message {
+                peer,
+                message:
+                    Message::Response {
+                        request_id,
+                        response,
+                    },
+                ..
+            } => {
+                let Some(reply) = self.pending_requests.remove(&(exchange, request_id)) else {
+                    return;
+                };
+                let result = match response {
+                    Response::Refused { reason } => {
+                        debug!(peer = %peer, %reason, "request refused");
+                        Err(NetworkError::Refused(reason))
+                    }
+                    response => Ok(response),
+                };
+                let _ = reply.send(result);
+            }
+            Event::OutboundFailure {
+                peer,
+                request_id,
+                error,
+                ..
+            } => {
+                debug!(peer = %peer, protocol = exchange.protocol(), error = %error, "request failed");
+                let Some(reply) = self.pending_requests.remove(&(exchange, request_id)) else {
+                    return;
+                };
+                let error = match error {
+                    OutboundFailure::Timeout => NetworkError::Timeout,
+                    OutboundFailure::DialFailure => {
+                        NetworkError::Dial(format!("cannot reach {peer}"))
+                    }
+                    OutboundFailure::ConnectionClosed => {
+                        NetworkError::Transport(format!("connection to {peer} closed"))
+                    }
+                    OutboundFailure::UnsupportedProtocols => NetworkError::Refused(format!(
+                        "{peer} does not speak {}",
+                        exchange.protocol()
+                    )),
+                    OutboundFailure::Io(e) => {
+                        if e.kind() == io::ErrorKind::InvalidData {
+                            warn!(peer = %peer, error = %e, "malformed response");
+                        }
+                        NetworkError::Codec(e.to_string())
+                    }
+                };
+                let _ = reply.send(Err(error));
+            }
+            Event::InboundFailure { peer, error, .. } => {
+                debug!(peer = %peer, protocol = exchange.protocol(), error = %error,
+                    "inbound request failed");
+            }
+            Event::ResponseSent { .. } => {}
+        }
+    }
+
+    fn on_gossipsub(&mut self, event: gossipsub::Event) {
+        match event {
+            gossipsub::Event::Message {
+                propagation_source,
+                message_id,
+                message,
+            } => {
+                let event = NetworkEvent::Gossip {
+                    source: propagation_source,
+                    message_id: message_id.clone(),
+                    topic: message.topic.into_string(),
+                    data: message.data,
+                };
+                if let Err(e) = self.events.try_send(event) {
+                    if matches!(e, mpsc::error::TrySendError::Full(_)) {
+                        warn!(peer = %propagation_source, "event queue full: dropping gossip");
+                    }
+                    // Unvalidated, so not forwarded; `Ignore` frees the cache without
+                    // blaming the sender for our backlog.
+                    self.swarm
+                        .behaviour_mut()
+                        .gossipsub
+                        .report_message_validation_result(
+                            &message_id,
+                            &propagation_source,
+                            MessageAcceptance::Ignore,
+                        );
+                }
+            }
+            gossipsub::Event::Subscribed { peer_id, topic } => {
+                debug!(peer = %peer_id, %topic, "peer subscribed");
+            }
+            gossipsub::Event::SlowPeer { peer_id, .. } => {
+                debug!(peer = %peer_id, "slow gossip peer");
+            }
+            _ => {}
+        }
+    }
+
+    fn on_kad(&mut self, event: kad::Event) {
+        match event {
+            kad::Event::OutboundQueryProgressed {
+                id,
+                result: QueryResult::GetClosestPeers(result),
+                ..
+            } => {
+                let peers = match result {
+                    Ok(ok) => ok.peers,
+                    Err(kad::GetClosestPeersError::Timeout { peers, .. }) => peers,
+                };
+                self.on_lookup_done(id, peers);
+            }
+            kad::Event::RoutingUpdated { peer, .. } => {
+                debug!(peer = %peer, "kademlia routing updated");
+            }
+            _ => {}
+        }
+    }
+
+    fn on_lookup_done(&mut self, query: QueryId, peers: Vec<kad::PeerInfo>) {
+        let Some(Lookup { target, waiter }) = self.pending_lookups.remove(&query) else {
+            return;
+        };
+        for info in peers.into_iter().filter(|i| i.peer_id == target) {
+            for addr in info.addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
+                self.remember(target, without_peer(&addr));
+            }
+        }
+        let addrs = self.known_addresses(&target);
+        match waiter {
+            Waiter::Find(reply) => {
+                let _ = reply.send(addrs);
+            }
+            Waiter::Request { request, reply } => {
+                if addrs.is_empty() && !self.swarm.is_connected(&target) {
+                    let _ = reply.send(Err(NetworkError::NotConnected(target)));
+                } else {
+                    self.send_request(target, request, reply);
+                }
+            }
+        }
+    }
+}
+
+fn relay_backoff(failures: u32) -> Duration {
+    let exp = RELAY_RETRY_MIN.saturating_mul(1u32 << failures.min(8));
+    let base = exp.min(RELAY_RETRY_MAX);
+    // Jitter so that many nodes cut off by one relay restart do not return in lockstep.
+    let jitter_ms = rand::thread_rng().gen_range(0..=base.as_millis() as u64 / 4);
+    base + Duration::from_millis(jitter_ms)
+}
+
+/// The peer id of a trailing `/p2p/<id>` (for a circuit address, the target, not the relay).
+fn last_peer(addr: &Multiaddr) -> Option<PeerId> {
+    match addr.iter().last() {
+        Some(Protocol::P2p(peer)) => Some(peer),
+        _ => None,
+    }
+}
+
+/// `addr` without a trailing `/p2p/<id>`.
+fn without_peer(addr: &Multiaddr) -> Multiaddr {
+    let mut addr = addr.clone();
+    if matches!(addr.iter().last(), Some(Protocol::P2p(_))) {
+        addr.pop();
+    }
+    addr
+}
+
+/// `addr` ending in `/p2p/<peer>`.
+fn with_peer(addr: Multiaddr, peer: PeerId) -> Multiaddr {
+    addr.with_p2p(peer).unwrap_or_else(|addr| addr)
+}
+
+/// For `<relay addr>/p2p/<relay>/p2p-circuit/…`: the relay and its address.
+fn relay_of(addr: &Multiaddr) -> Option<(PeerId, Multiaddr)> {
+    let mut relay_addr = Multiaddr::empty();
+    for p in addr.iter() {
+        if matches!(p, Protocol::P2pCircuit) {
+            return last_peer(&relay_addr).map(|peer| (peer, relay_addr));
+        }
+        relay_addr.push(p);
+    }
+    None
+}
+
+fn is_relayed(addr: &Multiaddr) -> bool {
+    addr.iter().any(|p| matches!(p, Protocol::P2pCircuit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::io::Cursor;
+
+    #[test]
+    fn rate_limit_refuses_beyond_the_limit_and_strikes_once_per_window() {
+        let mut rate = RateLimiter::new(2);
+        let peer = PeerId::random();
+        let t0 = Instant::now();
+        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
+        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
+        assert!(matches!(
+            rate.check(peer, t0),
+            RateDecision::Refuse { first: true }
+        ));
+        assert!(matches!(
+            rate.check(peer, t0),
+            RateDecision::Refuse { first: false }
+        ));
+        // Another peer has its own window; a new minute opens a new one.
+        assert!(matches!(
+            rate.check(PeerId::random(), t0),
+            RateDecision::Allow
+        ));
+        assert!(matches!(
+            rate.check(peer, t0 + RATE_WINDOW),
+            RateDecision::Allow
+        ));
+    }
+
+    #[test]
+    fn a_circuit_address_names_its_relay_and_its_target() {
+        let relay = PeerId::random();
+        let target = PeerId::random();
+        let relay_addr: Multiaddr = format!("/ip4/10.0.0.1/tcp/4001/p2p/{relay}")
+            .parse()
+            .unwrap();
+        let circuit = relay_addr
+            .clone()
+            .with(Protocol::P2pCircuit)
+            .with(Protocol::P2p(target));
+        assert_eq!(relay_of(&circuit), Some((relay, relay_addr.clone())));
+        assert_eq!(last_peer(&circuit), Some(target));
+        assert!(is_relayed(&circuit));
+        assert_eq!(relay_of(&relay_addr), None);
+        assert_eq!(
+            without_peer(&relay_addr).to_string(),
+            "/ip4/10.0.0.1/tcp/4001"
+        );
+        assert_eq!(with_peer(relay_addr.clone(), relay), relay_addr);
+    }
+
+    #[tokio::test]
+    async fn an_oversized_length_prefix_is_refused_before_reading_the_body() {
+        let mut bytes = u32::MAX.to_be_bytes().to_vec();
+        bytes.extend_from_slice(&[0; 16]);
+        let mut io = Cursor::new(bytes);
+        assert!(matches!(
+            read_frame(&mut io).await,
+            Ok(Frame::TooLarge(u32::MAX))
+        ));
+        assert_eq!(io.position(), 4, "only the prefix was read");
+    }
+
+    #[tokio::test]
+    async fn requests_round_trip_through_the_codec_on_their_own_protocol() {
+        let request = Request::Games {
+            player: sobre_core::record::Keypair::from_secret_bytes(&[3; 32]).player_id(),
+        };
+        let sync = StreamProtocol::new(SYNC_PROTOCOL);
+        let deliver = StreamProtocol::new(DELIVER_PROTOCOL);
+        let mut codec = SobreCodec;
+        let mut wire = Cursor::new(Vec::new());
+        request_response::Codec::write_request(
+            &mut codec,
+            &sync,
+            &mut wire,
+            WireRequest::Valid(request.clone()),
+        )
+        .await
+        .unwrap();
+        let bytes = wire.into_inner();
+
+        let read =
+            request_response::Codec::read_request(&mut codec, &sync, &mut Cursor::new(&bytes))
+                .await
+                .unwrap();
+        assert!(matches!(read, WireRequest::Valid(r) if r == request));
+        // The same bytes on the delivery protocol are a protocol violation.
+        let read =
+            request_response::Codec::read_request(&mut codec, &deliver, &mut Cursor::new(&bytes))
+                .await
+                .unwrap();
+        assert!(matches!(read, WireRequest::Malformed(_)));
+    }
+}

@@ -1,0 +1,1674 @@
+//! The node's service: the one task that owns the store's write path and the player's
+//! scoresheets. It answers the control API, ingests events from the network (checking every
+//! one with `sobre_core::record::verify`), signs receipts, and delivers the player's events
+//! until their recipients' receipts arrive (store and forward).
+//!
+//! Data flow of a move: control API `move` → parse with the rules core in the game's position
+//! → sign the next event of the player's scoresheet → verify the whole game with it → store
+//! and flush → reply → deliver (request-response, with the receipt in the reply) to the
+//! opponent and any mailboxes, and publish on the game's gossipsub topic → retried with
+//! backoff from the outbox until each recipient's receipt is stored.
+
+use crate::api::{ApiError, ApiRequest};
+use crate::control::{self, ControlRequest};
+use crate::home;
+use crate::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
+use crate::protocol::{self, Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
+use crate::secrets;
+use crate::store::{GameMeta, OutboxEntry, Store, StoreError};
+use crate::view;
+use libp2p::gossipsub::MessageAcceptance;
+use libp2p::{Multiaddr, PeerId};
+use serde_json::{Value, json};
+use sobre_core::Position;
+use sobre_core::clock::TimeControl;
+use sobre_core::notation::{self, MoveErrorKind};
+use sobre_core::record::author::{Scoresheet, SealOpening};
+use sobre_core::record::{
+    Challenge, ClaimReason, ColourChoice, Envelope, EventId, EventKind, GameId, GameState, Keypair,
+    PlayerId, SignedEvent, StartPosition, Status, VerifyError, commit, export, verify, verify_at,
+};
+use sobre_core::san::Lang;
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::{broadcast, mpsc};
+use tracing::{debug, info, warn};
+
+/// How a node is started (`sobre node run`).
+#[derive(Clone, Debug, Default)]
+pub struct NodeConfig {
+    pub home: PathBuf,
+    /// Multiaddrs to listen on.
+    pub listen: Vec<String>,
+    /// Peers to connect to at start (and to use for Kademlia).
+    pub bootstrap: Vec<String>,
+    /// Find peers in the local network (a club room).
+    pub mdns: bool,
+    /// Act as a relay for players behind NAT.
+    pub relay_server: bool,
+    /// Relays to reserve a circuit on (`/ip4/…/p2p/<relay id>`).
+    pub relays: Vec<String>,
+    /// Store and serve every valid event of games this node is told about.
+    pub mailbox: bool,
+    /// Mailbox nodes this player uses: every event is delivered there too, and games are
+    /// caught up from there.
+    pub mailboxes: Vec<String>,
+}
+
+/// Why the node stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    #[error(transparent)]
+    Key(#[from] home::KeyError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("network: {0}")]
+    Network(String),
+    #[error("bad address {addr:?}: {reason}")]
+    Address { addr: String, reason: String },
+    #[error("control socket: {0}")]
+    Control(std::io::Error),
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
+    list.iter()
+        .map(|a| {
+            a.parse::<Multiaddr>().map_err(|e| NodeError::Address {
+                addr: a.clone(),
+                reason: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+fn peer_of_addr(addr: &Multiaddr) -> Option<PeerId> {
+    addr.iter().fold(None, |acc, p| match p {
+        libp2p::multiaddr::Protocol::P2p(id) => Some(id),
+        _ => acc,
+    })
+}
+
+fn peer_of_player(p: &PlayerId) -> Option<PeerId> {
+    p.peer_id()
+}
+
+/// Rebuilds the database from the signed events it still holds: every game is read back
+/// and verified, events that no longer decode are dropped, and the result is written to a
+/// fresh database; missing events are fetched again from peers by the next `node run`.
+///
+/// # Errors
+/// If the home has no key or the old database cannot be read at all.
+pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
+    home::load_key(home_dir)?;
+    let db = home::db_path(home_dir);
+    let backup = home_dir.join(format!("db.broken-{}", now_ms()));
+    let mut kept = 0usize;
+    let mut games = 0usize;
+    let old = Store::open(&db).ok();
+    let mut salvage: Vec<(GameId, Vec<SignedEvent>)> = Vec::new();
+    if let Some(old) = &old {
+        for g in old.games().unwrap_or_default() {
+            let events = old.events(&g).unwrap_or_default();
+            if verify(&events).is_ok() {
+                salvage.push((g, events));
+            }
+        }
+    }
+    drop(old);
+    if db.exists() {
+        std::fs::rename(&db, &backup).map_err(NodeError::Control)?;
+    }
+    let fresh = Store::open(&db)?;
+    for (g, events) in &salvage {
+        games += 1;
+        for e in events {
+            if fresh.insert_event(g, e)? {
+                kept += 1;
+            }
+        }
+    }
+    fresh.meta_set("repaired_ms", now_ms().to_string().as_bytes())?;
+    futures::executor::block_on(fresh.flush())?;
+    Ok(format!(
+        "rebuilt the database: {games} game(s), {kept} event(s) kept; the old one is in {}; \
+         missing events will be fetched from peers at the next start",
+        backup.display()
+    ))
+}
+
+/// One game as the service holds it.
+struct GameCache {
+    events: Vec<SignedEvent>,
+    ids: HashSet<EventId>,
+    state: GameState,
+    /// The player's (or, on a mailbox, the witness's) own log in this game.
+    sheet: Option<Scoresheet>,
+}
+
+/// What the delivery tasks report back.
+enum Internal {
+    Delivered {
+        game: GameId,
+        peer: PeerId,
+        result: Result<Response, String>,
+    },
+    Synced {
+        peer: PeerId,
+        result: Result<Response, String>,
+    },
+    GamesListed {
+        peer: PeerId,
+        result: Result<Response, String>,
+    },
+}
+
+struct Service {
+    home: PathBuf,
+    key: Keypair,
+    me: PlayerId,
+    store: Store,
+    net: NetworkHandle,
+    mailbox: bool,
+    mailboxes: Vec<PeerId>,
+    games: HashMap<GameId, GameCache>,
+    watch: broadcast::Sender<Value>,
+    internal_tx: mpsc::Sender<Internal>,
+    in_flight: HashSet<(GameId, PeerId)>,
+    started_ms: u64,
+    stop: bool,
+}
+
+/// Runs a node until `shutdown` resolves (or a `stop` request arrives).
+///
+/// # Errors
+/// [`NodeError`] if the key, the database, the network or the control socket cannot start.
+pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Result<(), NodeError> {
+    let home_dir = config.home.clone();
+    std::fs::create_dir_all(&home_dir).map_err(NodeError::Control)?;
+    let key = home::load_key(&home_dir)?;
+    let store = Store::open(&home::db_path(&home_dir))?;
+    let listen = if config.listen.is_empty() {
+        parse_addrs(&["/ip4/0.0.0.0/tcp/0".to_owned()])?
+    } else {
+        parse_addrs(&config.listen)?
+    };
+    let mut net_config = NetworkConfig::new(home::libp2p_keypair(&key)?);
+    net_config.listen = listen;
+    net_config.bootstrap = parse_addrs(&config.bootstrap)?;
+    net_config.mdns = config.mdns;
+    net_config.relay_server = config.relay_server;
+    net_config.relays = parse_addrs(&config.relays)?;
+    let mailbox_addrs = parse_addrs(&config.mailboxes)?;
+    net_config.bootstrap.extend(mailbox_addrs.iter().cloned());
+    let (net, mut net_events) = network::spawn(net_config)
+        .await
+        .map_err(|e| NodeError::Network(e.to_string()))?;
+    let (watch, _) = broadcast::channel(1024);
+    let (internal_tx, mut internal_rx) = mpsc::channel(1024);
+    let me = key.player_id();
+    let mut svc = Service {
+        home: home_dir.clone(),
+        key,
+        me,
+        store,
+        net: net.clone(),
+        mailbox: config.mailbox,
+        mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
+        games: HashMap::new(),
+        watch: watch.clone(),
+        internal_tx,
+        in_flight: HashSet::new(),
+        started_ms: now_ms(),
+        stop: false,
+    };
+    svc.load()?;
+    let _ = net.subscribe(protocol::inbox_topic(&me)).await;
+    let topics: Vec<String> = svc.games.keys().map(protocol::game_topic).collect();
+    for t in topics {
+        let _ = net.subscribe(t).await;
+    }
+    for addr in &mailbox_addrs {
+        if let Err(e) = net.dial(addr.clone()).await {
+            warn!(%addr, "cannot reach mailbox: {e}");
+        }
+    }
+
+    let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<ControlRequest>(64);
+    let (ctrl_stop_tx, ctrl_stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let control_home = home_dir.clone();
+    let control_watch = watch.clone();
+    let control = tokio::spawn(async move {
+        control::serve(&control_home, ctrl_tx, control_watch, async {
+            let _ = ctrl_stop_rx.await;
+        })
+        .await
+    });
+    let addrs = net.listen_addrs().await.unwrap_or_default();
+    info!(player = %me, mailbox = config.mailbox, "node started; listening on {:?}", addrs);
+    eprintln!("sobre node {me} running; home {}", home_dir.display());
+
+    let mut retry = tokio::time::interval(Duration::from_millis(1500));
+    retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            Some(req) = ctrl_rx.recv() => {
+                let result = svc.handle_api(req.request).await;
+                let _ = req.reply.send(result);
+                if svc.stop {
+                    break;
+                }
+            }
+            Some(ev) = net_events.recv() => svc.handle_network(ev).await,
+            Some(i) = internal_rx.recv() => svc.handle_internal(i).await,
+            _ = retry.tick() => svc.retry_outbox().await,
+            else => break,
+        }
+    }
+    info!("node stopping");
+    let _ = svc.store.flush().await;
+    let _ = ctrl_stop_tx.send(());
+    let _ = control.await;
+    net.shutdown().await;
+    Ok(())
+}
+
+fn user(msg: impl Into<String>) -> ApiError {
+    ApiError::user(msg)
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::internal(e.to_string())
+}
+
+impl Service {
+    /// Reads every stored game back and verifies it; a game that no longer verifies is
+    /// reported and never served.
+    fn load(&mut self) -> Result<(), NodeError> {
+        for game in self.store.games()? {
+            let events = match self.store.events(&game) {
+                Ok(e) => e,
+                Err(e) => {
+                    warn!(%game, "stored events unreadable, not served: {e}");
+                    continue;
+                }
+            };
+            match verify(&events) {
+                Ok(state) => {
+                    let sheet = self.restore_sheet(&game, &state, &events);
+                    let ids = events.iter().map(SignedEvent::id).collect();
+                    self.games.insert(
+                        game,
+                        GameCache {
+                            events,
+                            ids,
+                            state,
+                            sheet,
+                        },
+                    );
+                }
+                Err(e) => warn!(%game, "stored game does not verify, not served: {e}"),
+            }
+        }
+        info!(games = self.games.len(), "games loaded");
+        Ok(())
+    }
+
+    /// The player's own scoresheet in a game, continued from the stored events: never sign
+    /// a second event at a sequence number already used.
+    fn restore_sheet(
+        &self,
+        game: &GameId,
+        state: &GameState,
+        events: &[SignedEvent],
+    ) -> Option<Scoresheet> {
+        let mut mine: Vec<(u64, EventId)> = events
+            .iter()
+            .filter_map(|e| {
+                let ev = e.decode_unverified().ok()?;
+                (ev.author == self.me).then_some((ev.seq, e.id()))
+            })
+            .collect();
+        mine.sort();
+        let is_player = state.challenger == self.me || state.opponent == self.me;
+        if mine.is_empty() && !is_player && !self.mailbox {
+            return None;
+        }
+        let next = mine.last().map_or(0, |(s, _)| s + 1);
+        let last = mine.last().map(|(_, id)| *id);
+        let seen = last_other_event(state, &self.me, events);
+        Some(Scoresheet::resume(
+            self.key.clone(),
+            *game,
+            next,
+            last,
+            seen,
+        ))
+    }
+
+    fn notify(&self, game: &GameId, what: &str, detail: Value) {
+        let mut v = json!({"game": game.to_hex(), "event": what, "time_ms": now_ms()});
+        if let (Some(obj), Value::Object(d)) = (v.as_object_mut(), detail) {
+            obj.extend(d);
+        }
+        let _ = self.watch.send(v);
+    }
+
+    fn resolve_game(&self, prefix: &str) -> Result<GameId, ApiError> {
+        let p = prefix.trim().to_ascii_lowercase();
+        if p.is_empty() {
+            return Err(user("no game id given"));
+        }
+        let matches: Vec<GameId> = self
+            .games
+            .keys()
+            .filter(|g| g.to_hex().starts_with(&p))
+            .copied()
+            .collect();
+        match matches.as_slice() {
+            [g] => Ok(*g),
+            [] => {
+                Err(user(format!("unknown game {prefix:?}")).hint("list games with `sobre games`"))
+            }
+            many => Err(user(format!(
+                "game id {prefix:?} is ambiguous: {} games start with it",
+                many.len()
+            ))
+            .hint("type more of the id")),
+        }
+    }
+
+    fn cache(&self, game: &GameId) -> Result<&GameCache, ApiError> {
+        self.games.get(game).ok_or_else(|| user("unknown game"))
+    }
+
+    // ----- authoring -----
+
+    /// Signs the player's next event in `game`, checks the game still verifies with it,
+    /// stores and flushes it, then starts delivery. Nothing is kept if verification fails.
+    async fn author(
+        &mut self,
+        game: &GameId,
+        make: impl FnOnce(
+            &mut Scoresheet,
+            u64,
+        ) -> Result<SignedEvent, sobre_core::record::codec::CodecError>,
+    ) -> Result<(SignedEvent, GameState), ApiError> {
+        let t = now_ms();
+        let me = self.me;
+        let key = self.key.clone();
+        let (signed, events, state) = {
+            let cache = self
+                .games
+                .get_mut(game)
+                .ok_or_else(|| user("unknown game"))?;
+            let seen = last_other_event(&cache.state, &me, &cache.events);
+            let sheet = cache
+                .sheet
+                .get_or_insert_with(|| Scoresheet::join(key.clone(), *game));
+            let snapshot = (sheet.seq(), sheet.last(), sheet.seen());
+            if let Some(s) = seen {
+                sheet.saw(s);
+            }
+            let signed = make(sheet, t).map_err(internal)?;
+            let mut events = cache.events.clone();
+            events.push(signed.clone());
+            match verify_at(&events, Some(t)) {
+                Ok(state) => (signed, events, state),
+                Err(e) => {
+                    // Never stored or sent: reusing this seq is no equivocation.
+                    cache.sheet = Some(Scoresheet::resume(
+                        key, *game, snapshot.0, snapshot.1, snapshot.2,
+                    ));
+                    return Err(user(explain(&e)));
+                }
+            }
+        };
+        self.store.insert_event(game, &signed).map_err(internal)?;
+        let recipients = self.recipients(&state);
+        for peer in &recipients {
+            self.store
+                .outbox_add(&OutboxEntry {
+                    event: signed.id(),
+                    game: *game,
+                    peer: peer.to_string(),
+                    attempts: 0,
+                    next_at_ms: 0,
+                })
+                .map_err(internal)?;
+        }
+        self.store
+            .set_game_meta(
+                game,
+                &GameMeta {
+                    mine: true,
+                    updated_ms: t,
+                },
+            )
+            .map_err(internal)?;
+        self.store.flush().await.map_err(internal)?;
+        if let Some(cache) = self.games.get_mut(game) {
+            cache.events = events;
+            cache.ids.insert(signed.id());
+            cache.state = state.clone();
+        }
+        let kind = signed
+            .decode_unverified()
+            .map(|e| e.kind.name())
+            .unwrap_or("event");
+        self.notify(
+            game,
+            kind,
+            json!({"by": me.to_string(), "status": state.status.name()}),
+        );
+        self.publish(game, &signed).await;
+        for peer in recipients {
+            self.deliver(*game, peer);
+        }
+        Ok((signed, state))
+    }
+
+    /// Who must receive this game's events: the opponent and the mailboxes.
+    fn recipients(&self, state: &GameState) -> Vec<PeerId> {
+        let mut out = Vec::new();
+        for p in [state.challenger, state.opponent] {
+            if p != self.me
+                && let Some(peer) = peer_of_player(&p)
+            {
+                out.push(peer);
+            }
+        }
+        for m in &self.mailboxes {
+            if !out.contains(m) && Some(*m) != peer_of_player(&self.me) {
+                out.push(*m);
+            }
+        }
+        out
+    }
+
+    async fn publish(&self, game: &GameId, signed: &SignedEvent) {
+        let Ok(event) = signed.to_bytes() else { return };
+        let Ok(bytes) = protocol::encode(&Gossip { game: *game, event }) else {
+            return;
+        };
+        if let Err(e) = self.net.publish(protocol::game_topic(game), bytes).await {
+            debug!(%game, "gossip not published: {e}");
+        }
+    }
+
+    /// Sends the whole game to `peer` (the receiver keeps what it lacks) in a task; the
+    /// result comes back as [`Internal::Delivered`].
+    fn deliver(&mut self, game: GameId, peer: PeerId) {
+        if !self.in_flight.insert((game, peer)) {
+            return;
+        }
+        let Some(cache) = self.games.get(&game) else {
+            return;
+        };
+        let events: Vec<Vec<u8>> = cache
+            .events
+            .iter()
+            .filter_map(|e| e.to_bytes().ok())
+            .take(MAX_EVENTS_PER_MESSAGE)
+            .collect();
+        let net = self.net.clone();
+        let tx = self.internal_tx.clone();
+        tokio::spawn(async move {
+            let result = net
+                .request(peer, Request::Deliver { game, events })
+                .await
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Internal::Delivered { game, peer, result }).await;
+        });
+    }
+
+    async fn retry_outbox(&mut self) {
+        let Ok(entries) = self.store.outbox() else {
+            return;
+        };
+        let now = now_ms();
+        let mut due: Vec<(GameId, PeerId)> = Vec::new();
+        for e in entries {
+            if e.next_at_ms > now {
+                continue;
+            }
+            if let Ok(peer) = e.peer.parse::<PeerId>()
+                && !due.contains(&(e.game, peer))
+            {
+                due.push((e.game, peer));
+            }
+        }
+        for (game, peer) in due {
+            self.deliver(game, peer);
+        }
+    }
+
+    async fn handle_internal(&mut self, i: Internal) {
+        match i {
+            Internal::Delivered { game, peer, result } => {
+                self.in_flight.remove(&(game, peer));
+                match result {
+                    Ok(Response::Receipts { receipts }) => {
+                        let _ = self.ingest(game, &receipts, Some(peer), false).await;
+                        self.clear_outbox(&game, &peer).await;
+                    }
+                    Ok(Response::Refused { reason }) => {
+                        warn!(%game, %peer, "delivery refused: {reason}");
+                        self.backoff(&game, &peer);
+                    }
+                    Ok(other) => {
+                        warn!(%game, %peer, "unexpected answer to a delivery: {other:?}");
+                        self.backoff(&game, &peer);
+                    }
+                    Err(e) => {
+                        debug!(%game, %peer, "delivery failed, will retry: {e}");
+                        self.backoff(&game, &peer);
+                    }
+                }
+            }
+            Internal::Synced { peer, result } => {
+                if let Ok(Response::Events { events }) = result {
+                    // Group by game: a sync answers one game.
+                    if let Some(game) = events
+                        .first()
+                        .and_then(|b| SignedEvent::from_bytes(b).ok())
+                        .and_then(|e| game_of(&e))
+                    {
+                        let _ = self.ingest(game, &events, Some(peer), false).await;
+                    }
+                }
+            }
+            Internal::GamesListed { peer, result } => {
+                if let Ok(Response::Games { games }) = result {
+                    for g in games {
+                        self.sync_game(peer, g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A receipt arrived from `peer` for everything we sent it in `game`: clear those
+    /// outbox entries whose event the peer now holds a receipt for (or, for a mailbox, any).
+    async fn clear_outbox(&mut self, game: &GameId, peer: &PeerId) {
+        let Ok(entries) = self.store.outbox() else {
+            return;
+        };
+        let Some(cache) = self.games.get(game) else {
+            return;
+        };
+        let receiver = peer.to_string();
+        let receipted: HashSet<EventId> = cache
+            .state
+            .receipts
+            .iter()
+            .filter(|(_, by, _)| by.to_string() == receiver)
+            .map(|(e, _, _)| *e)
+            .collect();
+        for e in entries
+            .iter()
+            .filter(|e| e.game == *game && e.peer == receiver)
+        {
+            // A receiver that refuses nothing but has no receipt to give (it already held
+            // the event) still answered: its receipt list covers what it accepted.
+            if receipted.contains(&e.event) || self.event_is_receipt(game, &e.event) {
+                let _ = self.store.outbox_remove(&e.event, &receiver);
+            }
+        }
+        let _ = self.store.flush().await;
+    }
+
+    fn event_is_receipt(&self, game: &GameId, id: &EventId) -> bool {
+        self.games.get(game).is_some_and(|c| {
+            c.events.iter().any(|e| {
+                e.id() == *id
+                    && e.decode_unverified()
+                        .is_ok_and(|ev| matches!(ev.kind, EventKind::Receipt { .. }))
+            })
+        })
+    }
+
+    fn backoff(&mut self, game: &GameId, peer: &PeerId) {
+        let Ok(entries) = self.store.outbox() else {
+            return;
+        };
+        let p = peer.to_string();
+        for mut e in entries
+            .into_iter()
+            .filter(|e| e.game == *game && e.peer == p)
+        {
+            e.attempts = e.attempts.saturating_add(1);
+            // 1.5 s, 3 s, 6 s … capped at 60 s, with jitter so many nodes do not align.
+            let base = 1500u64.saturating_mul(1 << e.attempts.min(6)).min(60_000);
+            let jitter = rand::random::<u64>() % (base / 4 + 1);
+            e.next_at_ms = now_ms() + base + jitter;
+            let _ = self.store.outbox_add(&e);
+        }
+    }
+
+    fn sync_game(&mut self, peer: PeerId, game: GameId) {
+        let have: Vec<(PlayerId, u64)> = self
+            .games
+            .get(&game)
+            .map(|c| {
+                let mut counts: HashMap<PlayerId, u64> = HashMap::new();
+                for e in &c.events {
+                    if let Ok(ev) = e.decode_unverified() {
+                        let n = counts.entry(ev.author).or_insert(0);
+                        *n = (*n).max(ev.seq + 1);
+                    }
+                }
+                counts.into_iter().collect()
+            })
+            .unwrap_or_default();
+        let net = self.net.clone();
+        let tx = self.internal_tx.clone();
+        tokio::spawn(async move {
+            let result = net
+                .request(peer, Request::Sync { game, have })
+                .await
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Internal::Synced { peer, result }).await;
+        });
+    }
+
+    // ----- ingesting -----
+
+    /// Takes events for `game` from the network: keeps the ones that are new if the game
+    /// still verifies with them, signs receipts for the new events of others (if asked),
+    /// and returns those receipts (or a reason to refuse).
+    async fn ingest(
+        &mut self,
+        game: GameId,
+        raw: &[Vec<u8>],
+        from: Option<PeerId>,
+        want_receipts: bool,
+    ) -> Result<Vec<Vec<u8>>, String> {
+        if raw.len() > MAX_EVENTS_PER_MESSAGE {
+            return Err("too many events".into());
+        }
+        let mut incoming = Vec::with_capacity(raw.len());
+        for b in raw {
+            let e = SignedEvent::from_bytes(b).map_err(|e| format!("undecodable event: {e}"))?;
+            if game_of(&e) != Some(game) {
+                return Err("event of another game".into());
+            }
+            incoming.push(e);
+        }
+        let known = self.games.get(&game);
+        let new_game = known.is_none();
+        let mut events = known.map(|c| c.events.clone()).unwrap_or_default();
+        let mut ids: HashSet<EventId> = known.map(|c| c.ids.clone()).unwrap_or_default();
+        let mut fresh = Vec::new();
+        for e in &incoming {
+            if ids.insert(e.id()) {
+                fresh.push(e.clone());
+                events.push(e.clone());
+            }
+        }
+        let t = now_ms();
+        let mut is_player =
+            known.is_some_and(|c| c.state.challenger == self.me || c.state.opponent == self.me);
+        if !fresh.is_empty() {
+            let state = verify(&events).map_err(|e| match e {
+                VerifyError::Missing { .. } | VerifyError::NoChallenge => {
+                    "missing history".to_owned()
+                }
+                other => other.to_string(),
+            })?;
+            is_player = state.challenger == self.me || state.opponent == self.me;
+            if !is_player && !self.mailbox {
+                return Err("not a game of this node".into());
+            }
+            for e in &fresh {
+                self.store
+                    .insert_event(&game, e)
+                    .map_err(|e| e.to_string())?;
+            }
+            let sheet = if new_game {
+                self.restore_sheet(&game, &state, &events)
+            } else {
+                self.games.get_mut(&game).and_then(|c| c.sheet.take())
+            };
+            self.games.insert(
+                game,
+                GameCache {
+                    events,
+                    ids,
+                    state,
+                    sheet,
+                },
+            );
+            if new_game {
+                let _ = self.net.subscribe(protocol::game_topic(&game)).await;
+            }
+        }
+        // Receipts for the events of others this node has not receipted yet (never for
+        // receipts: they would echo), plus the ones it already signed.
+        let mut receipts = Vec::new();
+        if want_receipts {
+            for e in &incoming {
+                let Ok(ev) = e.decode_unverified() else {
+                    continue;
+                };
+                if ev.author == self.me || matches!(ev.kind, EventKind::Receipt { .. }) {
+                    continue;
+                }
+                let id = e.id();
+                if self.receipted(&game, &id) {
+                    continue;
+                }
+                if let Ok((r, _)) = self.sign_quietly(&game, move |s, t| s.receipt(id, t)).await
+                    && let Ok(b) = r.to_bytes()
+                {
+                    receipts.push(b);
+                }
+            }
+            receipts.extend(self.existing_receipts(&game, raw));
+            receipts.sort();
+            receipts.dedup();
+        }
+        if fresh.is_empty() && receipts.is_empty() {
+            return Ok(receipts);
+        }
+        let _ = self.store.set_game_meta(
+            &game,
+            &GameMeta {
+                mine: is_player,
+                updated_ms: t,
+            },
+        );
+        if let Err(e) = self.store.flush().await {
+            return Err(format!("storage failure: {e}"));
+        }
+        for e in &fresh {
+            if let Ok(ev) = e.decode_unverified()
+                && ev.author != self.me
+            {
+                let status = self.games.get(&game).map_or("", |c| c.state.status.name());
+                self.notify(
+                    &game,
+                    ev.kind.name(),
+                    json!({"by": ev.author.to_string(), "status": status, "from": from.map(|p| p.to_string())}),
+                );
+            }
+        }
+        if is_player && !fresh.is_empty() {
+            self.after_opponent_events(&game, &fresh).await;
+        }
+        Ok(receipts)
+    }
+
+    /// True if this node has signed a receipt for `id` in `game`.
+    fn receipted(&self, game: &GameId, id: &EventId) -> bool {
+        self.games.get(game).is_some_and(|c| {
+            c.state
+                .receipts
+                .iter()
+                .any(|(e, by, _)| e == id && *by == self.me)
+        })
+    }
+
+    /// Receipts this node already signed for events it was sent again.
+    fn existing_receipts(&self, game: &GameId, raw: &[Vec<u8>]) -> Vec<Vec<u8>> {
+        let Some(cache) = self.games.get(game) else {
+            return Vec::new();
+        };
+        let wanted: HashSet<EventId> = raw
+            .iter()
+            .filter_map(|b| SignedEvent::from_bytes(b).ok())
+            .map(|e| e.id())
+            .collect();
+        cache
+            .events
+            .iter()
+            .filter(|e| {
+                e.decode_unverified().is_ok_and(|ev| {
+                    ev.author == self.me
+                        && matches!(ev.kind, EventKind::Receipt { event } if wanted.contains(&event))
+                })
+            })
+            .filter_map(|e| e.to_bytes().ok())
+            .collect()
+    }
+
+    /// Like [`Service::author`] but without delivery (receipts travel in replies).
+    async fn sign_quietly(
+        &mut self,
+        game: &GameId,
+        make: impl FnOnce(
+            &mut Scoresheet,
+            u64,
+        ) -> Result<SignedEvent, sobre_core::record::codec::CodecError>,
+    ) -> Result<(SignedEvent, ()), String> {
+        let t = now_ms();
+        let me = self.me;
+        let key = self.key.clone();
+        let cache = self.games.get_mut(game).ok_or("unknown game")?;
+        let seen = last_other_event(&cache.state, &me, &cache.events);
+        let sheet = cache
+            .sheet
+            .get_or_insert_with(|| Scoresheet::join(key.clone(), *game));
+        if let Some(s) = seen {
+            sheet.saw(s);
+        }
+        let snapshot = (sheet.seq(), sheet.last(), sheet.seen());
+        let signed = make(sheet, t).map_err(|e| e.to_string())?;
+        let mut events = cache.events.clone();
+        events.push(signed.clone());
+        match verify(&events) {
+            Ok(state) => {
+                self.store
+                    .insert_event(game, &signed)
+                    .map_err(|e| e.to_string())?;
+                cache.events = events;
+                cache.ids.insert(signed.id());
+                cache.state = state;
+                Ok((signed, ()))
+            }
+            Err(e) => {
+                cache.sheet = Some(Scoresheet::resume(
+                    key, *game, snapshot.0, snapshot.1, snapshot.2,
+                ));
+                Err(e.to_string())
+            }
+        }
+    }
+
+    /// Automatic answers: open the coin, open the envelope when the responder is present,
+    /// and play prepared conditional moves.
+    async fn after_opponent_events(&mut self, game: &GameId, fresh: &[SignedEvent]) {
+        let Some(cache) = self.games.get(game) else {
+            return;
+        };
+        let state = cache.state.clone();
+        // The challenger opens the fair coin once the opponent has accepted with a share.
+        if state.status == Status::Pending
+            && state.challenger == self.me
+            && state.challenge.coin_commitment.is_some()
+            && fresh.iter().any(|e| {
+                e.decode_unverified()
+                    .is_ok_and(|ev| matches!(ev.kind, EventKind::Accept(_)))
+            })
+        {
+            if let Ok(bytes) = secrets::read_secret(&coin_path(&self.home, game))
+                && let Ok(secret) = <[u8; 32]>::try_from(bytes.as_slice())
+                && let Err(e) = self
+                    .author(game, move |s, t| s.random_reveal(secret, t))
+                    .await
+            {
+                warn!(%game, "cannot open the coin: {}", e.message);
+            }
+            return;
+        }
+        // A7: the sealer's node opens the envelope when the responder is present.
+        if let Some(env) = state.open_envelope()
+            && state.status == Status::Adjourned
+            && state.colour_of(&self.me) == Some(env.sealer)
+            && state.presence_ms[(!env.sealer).index()].is_some()
+        {
+            let ply = env.ply;
+            if let Ok(bytes) = secrets::read_secret(&opening_path(&self.home, game, ply)) {
+                if let Ok(opening) = serde_json::from_slice::<SealOpening>(&bytes)
+                    && let Err(e) = self.author(game, move |s, t| s.reveal(&opening, t)).await
+                {
+                    warn!(%game, "cannot open the envelope: {}", e.message);
+                }
+            } else {
+                warn!(%game, "the opening of the sealed move is lost (A11): play the sealed move by hand");
+            }
+            return;
+        }
+        // Conditional moves: the opponent's move matched a prepared line.
+        let opponent_moved = fresh.iter().any(|e| {
+            e.decode_unverified()
+                .is_ok_and(|ev| ev.author != self.me && matches!(ev.kind, EventKind::Move(_)))
+        });
+        if opponent_moved && state.status == Status::Active {
+            self.play_conditional(game, &state).await;
+        }
+    }
+
+    async fn play_conditional(&mut self, game: &GameId, state: &GameState) {
+        let Ok(lines) = self.store.conditional(game) else {
+            return;
+        };
+        if lines.is_empty() || state.colour_of(&self.me) != Some(state.position.turn()) {
+            return;
+        }
+        let Some(last) = state.moves.last() else {
+            return;
+        };
+        // The position before the opponent's move.
+        let mut before = state.start.clone().unwrap_or_default();
+        for m in &state.moves[..state.moves.len() - 1] {
+            before.play_unchecked(m.mv);
+        }
+        let mut reply = None;
+        let mut remaining = Vec::new();
+        for line in lines {
+            let Some(theirs) = line.first() else { continue };
+            let matches = notation::parse_move(&before, theirs, Lang::Auto).ok() == Some(last.mv);
+            if matches && line.len() >= 2 {
+                if reply.is_none() {
+                    reply = Some(line[1].clone());
+                }
+                if line.len() > 2 {
+                    remaining.push(line[2..].to_vec());
+                }
+            }
+        }
+        let _ = self.store.set_conditional(game, &remaining);
+        if let Some(text) = reply {
+            match notation::parse_move(&state.position, &text, Lang::Auto) {
+                Ok(m) => {
+                    if let Err(e) = self.author(game, move |s, t| s.play(m, t)).await {
+                        warn!(%game, "conditional move {text} not played: {}", e.message);
+                    } else {
+                        info!(%game, "conditional move {text} played");
+                    }
+                }
+                Err(e) => warn!(%game, "conditional move {text} is not legal now: {e}"),
+            }
+        }
+    }
+
+    // ----- network events -----
+
+    async fn handle_network(&mut self, ev: NetworkEvent) {
+        match ev {
+            NetworkEvent::InboundRequest {
+                peer,
+                request,
+                reply,
+            } => {
+                let response = self.answer(peer, request).await;
+                let _ = reply.send(response);
+            }
+            NetworkEvent::Gossip {
+                source,
+                message_id,
+                data,
+                ..
+            } => {
+                let acceptance = match protocol::decode::<Gossip>(&data) {
+                    Err(_) => MessageAcceptance::Reject,
+                    Ok(g) => match self.ingest(g.game, &[g.event], Some(source), true).await {
+                        Ok(_) => MessageAcceptance::Accept,
+                        Err(reason)
+                            if reason == "missing history"
+                                || reason == "not a game of this node" =>
+                        {
+                            MessageAcceptance::Ignore
+                        }
+                        Err(reason) => {
+                            warn!(peer = %source, "invalid gossip rejected: {reason}");
+                            MessageAcceptance::Reject
+                        }
+                    },
+                };
+                let _ = self
+                    .net
+                    .report_validation(message_id, source, acceptance)
+                    .await;
+            }
+            NetworkEvent::PeerConnected { peer, .. } => self.on_connected(peer),
+            _ => {}
+        }
+    }
+
+    /// A peer connected: deliver what waits for it and catch up the games we share.
+    fn on_connected(&mut self, peer: PeerId) {
+        let shared: Vec<GameId> = self
+            .games
+            .iter()
+            .filter(|(_, c)| {
+                peer_of_player(&c.state.challenger) == Some(peer)
+                    || peer_of_player(&c.state.opponent) == Some(peer)
+                    || self.mailboxes.contains(&peer)
+            })
+            .map(|(g, _)| *g)
+            .collect();
+        for g in &shared {
+            self.sync_game(peer, *g);
+        }
+        if let Ok(entries) = self.store.outbox() {
+            let p = peer.to_string();
+            let games: HashSet<GameId> = entries
+                .into_iter()
+                .filter(|e| e.peer == p)
+                .map(|e| e.game)
+                .collect();
+            for g in games {
+                self.deliver(g, peer);
+            }
+        }
+        if self.mailboxes.contains(&peer) {
+            let net = self.net.clone();
+            let tx = self.internal_tx.clone();
+            let me = self.me;
+            tokio::spawn(async move {
+                let result = net
+                    .request(peer, Request::Games { player: me })
+                    .await
+                    .map_err(|e| e.to_string());
+                let _ = tx.send(Internal::GamesListed { peer, result }).await;
+            });
+        }
+    }
+
+    async fn answer(&mut self, peer: PeerId, request: Request) -> Response {
+        match request {
+            Request::Deliver { game, events } => {
+                match self.ingest(game, &events, Some(peer), true).await {
+                    Ok(receipts) => Response::Receipts { receipts },
+                    Err(reason) => {
+                        if reason != "missing history" && reason != "not a game of this node" {
+                            warn!(%peer, %game, "delivery rejected: {reason}");
+                            let _ = self.net.penalize(peer, reason.clone()).await;
+                        }
+                        Response::Refused { reason }
+                    }
+                }
+            }
+            Request::Sync { game, have } => {
+                let Some(cache) = self.games.get(&game) else {
+                    return Response::Events { events: Vec::new() };
+                };
+                let have: HashMap<PlayerId, u64> = have.into_iter().collect();
+                let events = cache
+                    .events
+                    .iter()
+                    .filter(|e| {
+                        e.decode_unverified()
+                            .is_ok_and(|ev| have.get(&ev.author).is_none_or(|&n| ev.seq >= n))
+                    })
+                    .filter_map(|e| e.to_bytes().ok())
+                    .take(MAX_EVENTS_PER_MESSAGE)
+                    .collect();
+                Response::Events { events }
+            }
+            Request::Games { player } => Response::Games {
+                games: self
+                    .games
+                    .iter()
+                    .filter(|(_, c)| c.state.challenger == player || c.state.opponent == player)
+                    .map(|(g, _)| *g)
+                    .collect(),
+            },
+        }
+    }
+
+    // ----- the control API -----
+
+    async fn handle_api(&mut self, req: ApiRequest) -> Result<Value, ApiError> {
+        match req {
+            ApiRequest::Id => {
+                let peer = self.net.local_peer_id();
+                let addrs: Vec<String> = self
+                    .net
+                    .listen_addrs()
+                    .await
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|a| {
+                        let s = a.to_string();
+                        if s.contains("/p2p/") {
+                            s
+                        } else {
+                            format!("{s}/p2p/{peer}")
+                        }
+                    })
+                    .collect();
+                Ok(json!({
+                    "player_id": self.me.to_string(),
+                    "name": read_name(&self.home),
+                    "addresses": addrs,
+                    "mailbox": self.mailbox,
+                }))
+            }
+            ApiRequest::Status => {
+                let peers = self.net.connected_peers().await.unwrap_or_default();
+                Ok(json!({
+                    "player_id": self.me.to_string(),
+                    "uptime_ms": now_ms().saturating_sub(self.started_ms),
+                    "games": self.games.len(),
+                    "peers": peers.len(),
+                    "outbox": self.store.outbox().map(|o| o.len()).unwrap_or(0),
+                    "mailbox": self.mailbox,
+                }))
+            }
+            ApiRequest::Stop => {
+                self.stop = true;
+                Ok(json!({"stopping": true}))
+            }
+            ApiRequest::Peers => {
+                let peers = self.net.connected_peers().await.unwrap_or_default();
+                Ok(json!({
+                    "connected": peers.iter().map(|(p, a)| json!({
+                        "peer": p.to_string(),
+                        "addresses": a.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                    "known": self.store.peers().unwrap_or_default().iter().map(|(p, a)| json!({"peer": p, "addresses": a})).collect::<Vec<_>>(),
+                }))
+            }
+            ApiRequest::Connect { addr } => {
+                let a: Multiaddr = addr
+                    .parse()
+                    .map_err(|e| user(format!("bad multiaddr {addr:?}: {e}")))?;
+                let peer = self
+                    .net
+                    .dial(a.clone())
+                    .await
+                    .map_err(|e| user(format!("cannot reach {addr}: {e}")))?;
+                let _ = self
+                    .store
+                    .remember_peer(&peer.to_string(), std::slice::from_ref(&addr));
+                let _ = self.store.flush().await;
+                Ok(json!({"peer": peer.to_string()}))
+            }
+            ApiRequest::Challenge {
+                opponent,
+                color,
+                time_control,
+                chess960,
+                fen,
+            } => {
+                self.challenge(&opponent, &color, &time_control, chess960, fen)
+                    .await
+            }
+            ApiRequest::Accept { game } => {
+                let g = self.resolve_game(&game)?;
+                let st = &self.cache(&g)?.state;
+                if st.status != Status::Pending || st.opponent != self.me {
+                    return Err(user("there is no challenge to accept in this game"));
+                }
+                let share = st
+                    .challenge
+                    .coin_commitment
+                    .map(|_| rand::random::<[u8; 32]>());
+                let (_, state) = self.author(&g, move |s, t| s.accept(share, t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Decline { game, reason } => {
+                let g = self.resolve_game(&game)?;
+                let text = reason.unwrap_or_default();
+                let (_, state) = self.author(&g, move |s, t| s.decline(&text, t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Abort { game } => {
+                let g = self.resolve_game(&game)?;
+                let (_, state) = self.author(&g, |s, t| s.abort(t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Games => {
+                let now = now_ms();
+                let mut list: Vec<Value> = self
+                    .games
+                    .values()
+                    .filter(|c| {
+                        c.state.challenger == self.me || c.state.opponent == self.me || self.mailbox
+                    })
+                    .map(|c| view::summary_json(&c.state, &self.me, now))
+                    .collect();
+                // My move first, then the most urgent (least time left), then the rest.
+                list.sort_by_key(|v| {
+                    (
+                        !v["my_move"].as_bool().unwrap_or(false),
+                        !v["incoming_challenge"].as_bool().unwrap_or(false),
+                        v["ms_to_deadline"].as_i64().unwrap_or(i64::MAX),
+                        v["game"].as_str().unwrap_or("").to_owned(),
+                    )
+                });
+                Ok(json!({"games": list}))
+            }
+            ApiRequest::Show { game } => {
+                let g = self.resolve_game(&game)?;
+                let events = self.cache(&g)?.events.clone();
+                let state = verify_at(&events, Some(now_ms())).map_err(internal)?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Move { game, text } => {
+                let g = self.resolve_game(&game)?;
+                let st = &self.cache(&g)?.state;
+                self.require_my_move(st)?;
+                let m = notation::parse_move(&st.position, &text, Lang::Auto).map_err(|e| {
+                    let err = user(e.to_string());
+                    match e.kind() {
+                        MoveErrorKind::Ambiguous => {
+                            err.hint("write the origin file or rank, e.g. Nbd7")
+                        }
+                        _ => err.hint("moves may be written Nf3, Cf3, g1f3 or 7163"),
+                    }
+                })?;
+                let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Draw { game, action } => {
+                let g = self.resolve_game(&game)?;
+                let (_, state) = match action.as_str() {
+                    "offer" => self.author(&g, |s, t| s.offer_draw(t)).await?,
+                    "accept" => self.author(&g, |s, t| s.accept_draw(t)).await?,
+                    "decline" => self.author(&g, |s, t| s.decline_draw(t)).await?,
+                    other => {
+                        return Err(user(format!(
+                            "draw {other:?}: use offer, accept or decline"
+                        )));
+                    }
+                };
+                Ok(self.show(&state))
+            }
+            ApiRequest::Claim {
+                game,
+                reason,
+                intended,
+            } => {
+                let g = self.resolve_game(&game)?;
+                let reason = match reason.as_str() {
+                    "threefold" => ClaimReason::Threefold,
+                    "fifty" => ClaimReason::FiftyMoves,
+                    "time" => ClaimReason::Time,
+                    "dead" => ClaimReason::DeadPosition,
+                    "lateness" => ClaimReason::Lateness,
+                    other => {
+                        return Err(user(format!(
+                            "unknown claim {other:?}: threefold, fifty, time, dead or lateness"
+                        )));
+                    }
+                };
+                let pos = self.cache(&g)?.state.position.clone();
+                let m = match intended {
+                    None => None,
+                    Some(text) => Some(
+                        notation::parse_move(&pos, &text, Lang::Auto)
+                            .map_err(|e| user(format!("intended move: {e}")))?,
+                    ),
+                };
+                let (_, state) = self.author(&g, move |s, t| s.claim(reason, m, t)).await?;
+                let mut v = self.show(&state);
+                if let Some(c) = state.claims.last() {
+                    v["claim"] = json!({"correct": c.correct, "judgement": c.judgement});
+                }
+                Ok(v)
+            }
+            ApiRequest::Resign { game } => {
+                let g = self.resolve_game(&game)?;
+                let (_, state) = self.author(&g, |s, t| s.resign(t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Adjourn {
+                game,
+                seal,
+                resume_at_ms,
+                place,
+                force,
+            } => self.adjourn(&game, &seal, resume_at_ms, place, force).await,
+            ApiRequest::Resume { game } => {
+                let g = self.resolve_game(&game)?;
+                let (_, state) = self.author(&g, |s, t| s.presence(t)).await?;
+                // If this node sealed and the responder is already present, open now (A7).
+                let fresh: Vec<SignedEvent> = Vec::new();
+                self.after_opponent_events(&g, &fresh).await;
+                let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(state);
+                Ok(self.show(&state))
+            }
+            ApiRequest::Envelope { game } => {
+                let g = self.resolve_game(&game)?;
+                let st = &self.cache(&g)?.state;
+                let v = self.show(st);
+                Ok(json!({"game": g.to_hex(), "envelope": v["envelope"], "status": v["status"]}))
+            }
+            ApiRequest::Conditional { game, action, line } => {
+                let g = self.resolve_game(&game)?;
+                let mut lines = self.store.conditional(&g).map_err(internal)?;
+                match action.as_str() {
+                    "add" => {
+                        let text =
+                            line.ok_or_else(|| user("conditional add needs a line of moves"))?;
+                        let moves: Vec<String> =
+                            text.split_whitespace().map(str::to_owned).collect();
+                        self.check_conditional(&g, &moves)?;
+                        lines.push(moves);
+                        self.store.set_conditional(&g, &lines).map_err(internal)?;
+                    }
+                    "clear" => {
+                        lines.clear();
+                        self.store.set_conditional(&g, &lines).map_err(internal)?;
+                    }
+                    "list" => {}
+                    other => {
+                        return Err(user(format!(
+                            "conditional {other:?}: use add, list or clear"
+                        )));
+                    }
+                }
+                self.store.flush().await.map_err(internal)?;
+                Ok(json!({"game": g.to_hex(), "lines": lines}))
+            }
+            ApiRequest::Chat { game, text } => {
+                let g = self.resolve_game(&game)?;
+                if text.len() > 2000 {
+                    return Err(user("chat lines are limited to 2000 bytes"));
+                }
+                let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Leave { action, days } => {
+                let now = now_ms();
+                let games: Vec<GameId> = self
+                    .games
+                    .iter()
+                    .filter(|(_, c)| {
+                        c.state.colour_of(&self.me).is_some()
+                            && matches!(c.state.status, Status::Active | Status::Adjourned)
+                    })
+                    .map(|(g, _)| *g)
+                    .collect();
+                let (from, until) = match action.as_str() {
+                    "start" => (
+                        now,
+                        now + u64::from(days.unwrap_or(7)) * sobre_core::clock::DAY,
+                    ),
+                    "end" => {
+                        let start = self
+                            .store
+                            .meta_get("leave_from")
+                            .ok()
+                            .flatten()
+                            .and_then(|b| String::from_utf8(b).ok())
+                            .and_then(|s| s.parse().ok())
+                            .ok_or_else(|| user("no leave in progress"))?;
+                        (start, now)
+                    }
+                    other => return Err(user(format!("leave {other:?}: use start or end"))),
+                };
+                let mut done = Vec::new();
+                for g in games {
+                    match self.author(&g, move |s, t| s.leave(from, until, t)).await {
+                        Ok(_) => done.push(g.to_hex()),
+                        Err(e) => warn!(%g, "leave not recorded: {}", e.message),
+                    }
+                }
+                if action == "start" {
+                    let _ = self
+                        .store
+                        .meta_set("leave_from", from.to_string().as_bytes());
+                }
+                self.store.flush().await.map_err(internal)?;
+                Ok(json!({"from_ms": from, "until_ms": until, "games": done}))
+            }
+            ApiRequest::Export { game, format } => {
+                let g = self.resolve_game(&game)?;
+                let cache = self.cache(&g)?;
+                match format.as_str() {
+                    "pgn" => Ok(
+                        json!({"game": g.to_hex(), "pgn": export::to_pgn(&cache.state, &|p: &PlayerId| p.to_string())}),
+                    ),
+                    "archive" => {
+                        let text = export::write_archive(&g, &cache.events).map_err(internal)?;
+                        Ok(json!({"game": g.to_hex(), "archive": text}))
+                    }
+                    other => Err(user(format!("export format {other:?}: use pgn or archive"))),
+                }
+            }
+            ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
+        }
+    }
+
+    fn show(&self, state: &GameState) -> Value {
+        view::game_json(state, &self.me, now_ms())
+    }
+
+    fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {
+        let Some(c) = st.colour_of(&self.me) else {
+            return Err(user("you do not play in this game"));
+        };
+        match st.status {
+            Status::Active | Status::Disputed => {}
+            Status::Adjourned => {
+                return Err(
+                    user("the game is adjourned").hint("`sobre resume GAME` at the resumption")
+                );
+            }
+            Status::Pending => return Err(user("the game has not started")),
+            _ => return Err(user("the game is over")),
+        }
+        if st.position.turn() != c {
+            return Err(user("it is not your move"));
+        }
+        Ok(())
+    }
+
+    fn check_conditional(&self, game: &GameId, moves: &[String]) -> Result<(), ApiError> {
+        let st = &self.cache(game)?.state;
+        let Some(c) = st.colour_of(&self.me) else {
+            return Err(user("you do not play in this game"));
+        };
+        if st.position.turn() == c {
+            return Err(user(
+                "it is your move: conditional moves answer the opponent's next move",
+            ));
+        }
+        if moves.len() < 2 {
+            return Err(user(
+                "a conditional line is the opponent's move then your reply, e.g. \"Nf6 e5\"",
+            ));
+        }
+        let mut pos = st.position.clone();
+        for (i, text) in moves.iter().enumerate() {
+            let m = notation::parse_move(&pos, text, Lang::Auto)
+                .map_err(|e| user(format!("conditional line, move {}: {e}", i + 1)))?;
+            pos.play_unchecked(m);
+        }
+        Ok(())
+    }
+
+    async fn challenge(
+        &mut self,
+        opponent: &str,
+        color: &str,
+        time_control: &str,
+        chess960: bool,
+        fen: Option<String>,
+    ) -> Result<Value, ApiError> {
+        let opp: PlayerId = opponent
+            .parse()
+            .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
+        if opp == self.me {
+            return Err(user("you cannot challenge yourself"));
+        }
+        time_control
+            .parse::<TimeControl>()
+            .map_err(|e| user(e.to_string()))?;
+        let colour = match color {
+            "white" => ColourChoice::ChallengerWhite,
+            "black" => ColourChoice::ChallengerBlack,
+            "random" => ColourChoice::Random,
+            other => return Err(user(format!("colour {other:?}: white, black or random"))),
+        };
+        let start = match (chess960, fen) {
+            (_, Some(f)) => {
+                Position::from_fen_auto(&f).map_err(|e| user(format!("malformed FEN: {e}")))?;
+                StartPosition::Fen(f)
+            }
+            (true, None) => StartPosition::Chess960Random,
+            (false, None) => StartPosition::Standard,
+        };
+        let needs_coin = colour == ColourChoice::Random || start == StartPosition::Chess960Random;
+        let secret: Option<[u8; 32]> = needs_coin.then(rand::random);
+        let challenge = Challenge {
+            opponent: opp,
+            colour,
+            time_control: time_control.to_owned(),
+            start,
+            coin_commitment: secret.as_ref().map(commit::coin_commitment),
+            league: None,
+        };
+        let t = now_ms();
+        let (sheet, signed) =
+            Scoresheet::challenge(self.key.clone(), challenge, t).map_err(internal)?;
+        let game = sheet.game();
+        if let Some(s) = secret {
+            secrets::write_secret(&coin_path(&self.home, &game), &s).map_err(internal)?;
+        }
+        let state = verify(std::slice::from_ref(&signed)).map_err(|e| user(explain(&e)))?;
+        self.store.insert_event(&game, &signed).map_err(internal)?;
+        let recipients = self.recipients(&state);
+        for peer in &recipients {
+            self.store
+                .outbox_add(&OutboxEntry {
+                    event: signed.id(),
+                    game,
+                    peer: peer.to_string(),
+                    attempts: 0,
+                    next_at_ms: 0,
+                })
+                .map_err(internal)?;
+        }
+        self.store
+            .set_game_meta(
+                &game,
+                &GameMeta {
+                    mine: true,
+                    updated_ms: t,
+                },
+            )
+            .map_err(internal)?;
+        self.store.flush().await.map_err(internal)?;
+        self.games.insert(
+            game,
+            GameCache {
+                events: vec![signed.clone()],
+                ids: [signed.id()].into_iter().collect(),
+                state: state.clone(),
+                sheet: Some(sheet),
+            },
+        );
+        let _ = self.net.subscribe(protocol::game_topic(&game)).await;
+        if let Ok(event) = signed.to_bytes()
+            && let Ok(bytes) = protocol::encode(&Gossip { game, event })
+        {
+            let _ = self.net.publish(protocol::inbox_topic(&opp), bytes).await;
+        }
+        for peer in recipients {
+            self.deliver(game, peer);
+        }
+        self.notify(&game, "challenge", json!({"by": self.me.to_string()}));
+        let mut v = self.show(&state);
+        v["game"] = json!(game.to_hex());
+        Ok(v)
+    }
+
+    async fn adjourn(
+        &mut self,
+        game: &str,
+        text: &str,
+        resume_at_ms: Option<u64>,
+        place: Option<String>,
+        force: bool,
+    ) -> Result<Value, ApiError> {
+        let g = self.resolve_game(game)?;
+        let events = self.cache(&g)?.events.clone();
+        let t = now_ms();
+        let st = verify_at(&events, Some(t)).map_err(internal)?;
+        self.require_my_move(&st)?;
+        // A8: warn before sealing a move that would lose the game.
+        if let Err(e) = notation::parse_move(&st.position, text, Lang::Auto)
+            && !force
+        {
+            return Err(user(format!(
+                "the sealed move {text:?} is not a unique legal move ({}): under A8 it would lose the game",
+                e.reason()
+            ))
+            .hint("correct it, or seal it as written with --force"));
+        }
+        let (Some(white), Some(black)) = (st.white, st.black) else {
+            return Err(internal("colours not settled"));
+        };
+        let envelope = Envelope {
+            white,
+            black,
+            fen_before: st.position.fen(),
+            time_used_ms: st.clocks.as_ref().map_or([0, 0], |c| c.used_ms),
+            sealer: self.me,
+            move_number: st.position.fullmove_number(),
+            draw_offer_by: st.draw_offer.and_then(|c| st.player(c)),
+            resume_at_ms,
+            place: place.unwrap_or_default(),
+            lateness_limit_ms: sobre_core::record::verify::DEFAULT_LATENESS_MS,
+        };
+        let ply = st.moves.len() as u32 + 1;
+        let salt: [u8; 32] = rand::random();
+        let opening = SealOpening {
+            move_text: text.to_owned(),
+            salt,
+        };
+        // The opening is kept before the seal exists anywhere: losing it later is A11.
+        let bytes = serde_json::to_vec(&opening).map_err(internal)?;
+        secrets::write_secret(&opening_path(&self.home, &g, ply), &bytes).map_err(internal)?;
+        let text_owned = text.to_owned();
+        let (_, state) = self
+            .author(&g, move |s, tm| {
+                s.seal(&text_owned, salt, envelope, ply, tm)
+                    .map(|(ev, _)| ev)
+            })
+            .await?;
+        Ok(self.show(&state))
+    }
+}
+
+/// The latest event of the other player in timeline order (what this node has seen).
+fn last_other_event(state: &GameState, me: &PlayerId, events: &[SignedEvent]) -> Option<EventId> {
+    let authors: HashMap<EventId, PlayerId> = events
+        .iter()
+        .filter_map(|e| Some((e.id(), e.decode_unverified().ok()?.author)))
+        .collect();
+    let players = [state.challenger, state.opponent];
+    state.timeline.iter().rev().copied().find(|id| {
+        authors
+            .get(id)
+            .is_some_and(|a| a != me && players.contains(a))
+    })
+}
+
+/// The game an event belongs to.
+pub fn game_of(e: &SignedEvent) -> Option<GameId> {
+    let ev = e.decode_unverified().ok()?;
+    match ev.kind {
+        EventKind::Challenge(_) => Some(e.id()),
+        _ => ev.game,
+    }
+}
+
+fn coin_path(home_dir: &Path, game: &GameId) -> PathBuf {
+    home::openings_dir(home_dir).join(format!("{game}.coin"))
+}
+
+fn opening_path(home_dir: &Path, game: &GameId, ply: u32) -> PathBuf {
+    home::openings_dir(home_dir).join(format!("{game}-{ply}.seal.json"))
+}
+
+fn read_name(home_dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(home_dir.join(home::PROFILE_FILE)).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v["name"].as_str().map(str::to_owned)
+}
+
+/// A verification failure of the player's own action, in words for the CLI.
+fn explain(e: &VerifyError) -> String {
+    match e {
+        VerifyError::Rule { rule, .. } => rule.clone(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,327 @@
+//! The node's durable state: sled trees under `<home>/db`.
+//!
+//! | tree | key | value |
+//! | --- | --- | --- |
+//! | `events` | game ‖ author ‖ seq (big-endian) ‖ event id | the signed event's wire bytes, as received |
+//! | `outbox` | event id ‖ recipient peer id | JSON [`OutboxEntry`] until the recipient's receipt arrives |
+//! | `games` | game id | JSON [`GameMeta`] (what the node knows without replaying) |
+//! | `conditional` | game id | JSON list of prepared lines (private, never sent) |
+//! | `peers` | peer id | JSON list of known multiaddrs |
+//! | `meta` | name | bytes (profile, settings) |
+//!
+//! Keys of `events` sort a game's events by author and sequence number, and keep both
+//! events of an equivocation (the id is part of the key). A command reports success only
+//! after [`Store::flush`].
+
+use serde::{Deserialize, Serialize};
+use sobre_core::record::{Event, EventId, GameId, SignedEvent};
+use std::path::Path;
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot open the database at {path}: {source} (run `sobre node repair` to rebuild it)")]
+    Open { path: String, source: sled::Error },
+    #[error("database error: {0}")]
+    Sled(#[from] sled::Error),
+    #[error("corrupt record in tree {tree}: {reason}")]
+    Corrupt { tree: &'static str, reason: String },
+}
+
+/// An event waiting for a recipient's receipt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutboxEntry {
+    pub event: EventId,
+    pub game: GameId,
+    /// The recipient's peer id (text form).
+    pub peer: String,
+    pub attempts: u32,
+    /// Earliest time of the next attempt, ms since the epoch.
+    pub next_at_ms: u64,
+}
+
+/// What the node remembers about a game between replays.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameMeta {
+    /// The node's own player takes part (false for a mailbox holding others' games).
+    pub mine: bool,
+    /// The last time anything happened, ms since the epoch.
+    pub updated_ms: u64,
+}
+
+/// The database.
+#[derive(Clone)]
+pub struct Store {
+    db: sled::Db,
+    events: sled::Tree,
+    outbox: sled::Tree,
+    games: sled::Tree,
+    conditional: sled::Tree,
+    peers: sled::Tree,
+    meta: sled::Tree,
+}
+
+fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
+    let mut k = Vec::with_capacity(104);
+    k.extend_from_slice(&game.0);
+    k.extend_from_slice(e.author.as_bytes());
+    k.extend_from_slice(&e.seq.to_be_bytes());
+    k.extend_from_slice(&id.0);
+    k
+}
+
+impl Store {
+    /// Opens (or creates) the database in `dir`.
+    ///
+    /// # Errors
+    /// [`StoreError::Open`] with the path and what sled said.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let db = sled::Config::new()
+            .path(dir)
+            .mode(sled::Mode::HighThroughput)
+            .open()
+            .map_err(|source| StoreError::Open {
+                path: dir.display().to_string(),
+                source,
+            })?;
+        let tree = |name: &str| db.open_tree(name);
+        Ok(Store {
+            events: tree("events")?,
+            outbox: tree("outbox")?,
+            games: tree("games")?,
+            conditional: tree("conditional")?,
+            peers: tree("peers")?,
+            meta: tree("meta")?,
+            db,
+        })
+    }
+
+    /// Makes everything written so far durable. Call before reporting success.
+    ///
+    /// # Errors
+    /// If the disk write fails.
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush_async().await?;
+        Ok(())
+    }
+
+    /// Stores a signed event of `game` exactly as received. Returns false if it was already
+    /// there.
+    ///
+    /// # Errors
+    /// If the event does not decode (callers store only verified events) or on I/O errors.
+    pub fn insert_event(&self, game: &GameId, signed: &SignedEvent) -> Result<bool, StoreError> {
+        let event = signed
+            .decode_unverified()
+            .map_err(|e| StoreError::Corrupt {
+                tree: "events",
+                reason: e.to_string(),
+            })?;
+        let key = event_key(game, &event, &signed.id());
+        let bytes = signed.to_bytes().map_err(|e| StoreError::Corrupt {
+            tree: "events",
+            reason: e.to_string(),
+        })?;
+        let old = self.events.insert(key, bytes)?;
+        if self.games.get(game.0)?.is_none() {
+            self.set_game_meta(game, &GameMeta::default())?;
+        }
+        Ok(old.is_none())
+    }
+
+    /// Every stored event of a game, in key order (by author, then sequence).
+    ///
+    /// # Errors
+    /// On I/O errors, or [`StoreError::Corrupt`] if a stored value no longer decodes (the
+    /// node then refuses to serve it and says so).
+    pub fn events(&self, game: &GameId) -> Result<Vec<SignedEvent>, StoreError> {
+        let mut out = Vec::new();
+        for item in self.events.scan_prefix(game.0) {
+            let (_, v) = item?;
+            let ev = SignedEvent::from_bytes(&v).map_err(|e| StoreError::Corrupt {
+                tree: "events",
+                reason: format!("game {game}: {e}"),
+            })?;
+            out.push(ev);
+        }
+        Ok(out)
+    }
+
+    /// Number of events stored for a game by `author` (their next sequence number, if no
+    /// gaps).
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn count_by(
+        &self,
+        game: &GameId,
+        author: &sobre_core::record::PlayerId,
+    ) -> Result<u64, StoreError> {
+        let mut prefix = game.0.to_vec();
+        prefix.extend_from_slice(author.as_bytes());
+        Ok(self.events.scan_prefix(prefix).count() as u64)
+    }
+
+    /// All games the store holds events for.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn games(&self) -> Result<Vec<GameId>, StoreError> {
+        let mut out = Vec::new();
+        for item in self.games.iter() {
+            let (k, _) = item?;
+            if let Ok(id) = <[u8; 32]>::try_from(k.as_ref()) {
+                out.push(EventId(id));
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn game_meta(&self, game: &GameId) -> Result<Option<GameMeta>, StoreError> {
+        self.get_json(&self.games, "games", &game.0)
+    }
+
+    pub fn set_game_meta(&self, game: &GameId, meta: &GameMeta) -> Result<(), StoreError> {
+        self.put_json(&self.games, &game.0, meta)
+    }
+
+    // ----- outbox -----
+
+    pub fn outbox_add(&self, entry: &OutboxEntry) -> Result<(), StoreError> {
+        let mut k = entry.event.0.to_vec();
+        k.extend_from_slice(entry.peer.as_bytes());
+        self.put_json(&self.outbox, &k, entry)
+    }
+
+    pub fn outbox_remove(&self, event: &EventId, peer: &str) -> Result<(), StoreError> {
+        let mut k = event.0.to_vec();
+        k.extend_from_slice(peer.as_bytes());
+        self.outbox.remove(k)?;
+        Ok(())
+    }
+
+    /// Every outbox entry (an operator's node has at most thousands).
+    pub fn outbox(&self) -> Result<Vec<OutboxEntry>, StoreError> {
+        let mut out = Vec::new();
+        for item in self.outbox.iter() {
+            let (_, v) = item?;
+            match serde_json::from_slice(&v) {
+                Ok(e) => out.push(e),
+                Err(e) => {
+                    return Err(StoreError::Corrupt {
+                        tree: "outbox",
+                        reason: e.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    // ----- conditional moves, peers, meta -----
+
+    pub fn conditional(&self, game: &GameId) -> Result<Vec<Vec<String>>, StoreError> {
+        Ok(self
+            .get_json(&self.conditional, "conditional", &game.0)?
+            .unwrap_or_default())
+    }
+
+    pub fn set_conditional(&self, game: &GameId, lines: &[Vec<String>]) -> Result<(), StoreError> {
+        if lines.is_empty() {
+            self.conditional.remove(game.0)?;
+            return Ok(());
+        }
+        self.put_json(&self.conditional, &game.0, &lines)
+    }
+
+    pub fn remember_peer(&self, peer: &str, addrs: &[String]) -> Result<(), StoreError> {
+        self.put_json(&self.peers, peer.as_bytes(), &addrs)
+    }
+
+    pub fn peers(&self) -> Result<Vec<(String, Vec<String>)>, StoreError> {
+        let mut out = Vec::new();
+        for item in self.peers.iter() {
+            let (k, v) = item?;
+            let addrs: Vec<String> = serde_json::from_slice(&v).unwrap_or_default();
+            out.push((String::from_utf8_lossy(&k).into_owned(), addrs));
+        }
+        Ok(out)
+    }
+
+    pub fn meta_get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.meta.get(key.as_bytes())?.map(|v| v.to_vec()))
+    }
+
+    pub fn meta_set(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
+        self.meta.insert(key.as_bytes(), value)?;
+        Ok(())
+    }
+
+    fn get_json<T: serde::de::DeserializeOwned>(
+        &self,
+        tree: &sled::Tree,
+        name: &'static str,
+        key: &[u8],
+    ) -> Result<Option<T>, StoreError> {
+        match tree.get(key)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v)
+                .map(Some)
+                .map_err(|e| StoreError::Corrupt {
+                    tree: name,
+                    reason: e.to_string(),
+                }),
+        }
+    }
+
+    fn put_json<T: Serialize + ?Sized>(
+        &self,
+        tree: &sled::Tree,
+        key: &[u8],
+        v: &T,
+    ) -> Result<(), StoreError> {
+        let bytes = serde_json::to_vec(v).map_err(|e| StoreError::Corrupt {
+            tree: "json",
+            reason: e.to_string(),
+        })?;
+        tree.insert(key, bytes)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::author::Scoresheet;
+    use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+
+    #[tokio::test]
+    async fn events_survive_reopen_in_author_seq_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let (w, b) = (
+            Keypair::from_secret_bytes(&[1; 32]),
+            Keypair::from_secret_bytes(&[2; 32]),
+        );
+        let ch = Challenge {
+            opponent: b.player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        let (mut ws, ev) = Scoresheet::challenge(w, ch, 1).unwrap();
+        let game = ws.game();
+        let chat = ws.chat("hola", 2).unwrap();
+        {
+            let store = Store::open(dir.path()).unwrap();
+            assert!(store.insert_event(&game, &chat).unwrap());
+            assert!(store.insert_event(&game, &ev).unwrap());
+            assert!(!store.insert_event(&game, &ev).unwrap());
+            store.flush().await.unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.events(&game).unwrap(), vec![ev, chat]);
+        assert_eq!(store.games().unwrap(), vec![game]);
+    }
+}

@@ -1,0 +1,119 @@
+//! JSON views of games for the control API (`show`, `games`, `watch`).
+
+use serde_json::{Value, json};
+use sobre_core::notation::{Notation, format_move};
+use sobre_core::record::{GameState, PlayerId, Status};
+use sobre_core::{Color, Position};
+
+/// The moves of a game in coordinate notation (UCI), from its start position.
+pub fn uci_moves(state: &GameState) -> Vec<String> {
+    let mut pos = state.start.clone().unwrap_or_default();
+    let mut out = Vec::with_capacity(state.moves.len());
+    for m in &state.moves {
+        out.push(format_move(&pos, m.mv, Notation::Uci));
+        pos.play_unchecked(m.mv);
+    }
+    out
+}
+
+fn id_or_null(p: Option<PlayerId>) -> Value {
+    p.map_or(Value::Null, |p| Value::String(p.to_string()))
+}
+
+/// The full view of one game (`show`). Stable field names: scripts depend on them.
+pub fn game_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
+    let uci = uci_moves(state);
+    let san: Vec<&str> = state.moves.iter().map(|m| m.san.as_str()).collect();
+    let my_color = state.colour_of(me);
+    let clocks = state.clocks.as_ref().map(|c| {
+        json!({
+            "white_ms": c.remaining_ms[0],
+            "black_ms": c.remaining_ms[1],
+            "white_used_ms": c.used_ms[0],
+            "black_used_ms": c.used_ms[1],
+            "running": c.running.map(Color::name),
+            "flagged": c.flagged.map(Color::name),
+            "deadline_ms": c.deadline_ms,
+            "ms_to_deadline": c.ms_to_deadline(now_ms),
+        })
+    });
+    let envelope = state.envelopes.last().map(|e| {
+        let env = &e.seal.envelope;
+        json!({
+            "sealer": e.sealer.name(),
+            "sealed_at_ms": e.sealed_at_ms,
+            "move_number": env.move_number,
+            "fen_before": env.fen_before,
+            "time_used_ms": env.time_used_ms,
+            "draw_offer_by": id_or_null(env.draw_offer_by),
+            "resume_at_ms": env.resume_at_ms,
+            "place": env.place,
+            "opened": e.opened,
+            "commitment": e.seal.commitment.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+        })
+    });
+    json!({
+        "game": state.game.to_hex(),
+        "white": id_or_null(state.white),
+        "black": id_or_null(state.black),
+        "challenger": state.challenger.to_string(),
+        "opponent": state.opponent.to_string(),
+        "my_color": my_color.map(Color::name),
+        "fen": state.position.fen(),
+        "start_fen": state.start.as_ref().map(Position::fen),
+        "chess960": state.start.as_ref().is_some_and(Position::is_chess960),
+        "moves": uci,
+        "san": san,
+        "last_move": uci.last(),
+        "status": state.status.name(),
+        "result": state.result.map(|o| o.as_str()),
+        "termination": state.termination.map(|t| t.code()),
+        "termination_text": state.termination.map(|t| t.describe()),
+        "turn": state.position.turn().name(),
+        "my_move": my_color.is_some_and(|c| c == state.position.turn()) && matches!(state.status, Status::Active | Status::Disputed),
+        "time_control": state.time_control.to_string(),
+        "clocks": clocks,
+        "draw_offer": state.draw_offer.map(Color::name),
+        "envelope": envelope,
+        "envelope_lost": state.envelope_lost,
+        "sealed_move_error": state.sealed_move_error,
+        "presence_ms": state.presence_ms,
+        "claims": state.claims.iter().map(|c| json!({
+            "by": c.by.name(),
+            "reason": format!("{:?}", c.reason).to_lowercase(),
+            "correct": c.correct,
+            "judgement": c.judgement,
+        })).collect::<Vec<_>>(),
+        "chat": state.chat.iter().map(|(p, t, text)| json!({"by": p.to_string(), "time_ms": t, "text": text})).collect::<Vec<_>>(),
+        "equivocations": state.equivocations.iter().map(|e| json!({"author": e.author.to_string(), "seq": e.seq})).collect::<Vec<_>>(),
+        "plies": state.moves.len(),
+        "move_number": state.position.fullmove_number(),
+        "started_ms": state.started_ms,
+    })
+}
+
+/// One line of `games`.
+pub fn summary_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
+    let my_color = state.colour_of(me);
+    let opponent = if state.challenger == *me {
+        state.opponent
+    } else {
+        state.challenger
+    };
+    let live = matches!(state.status, Status::Active | Status::Disputed);
+    let my_move = live && my_color.is_some_and(|c| c == state.position.turn());
+    let incoming = state.status == Status::Pending && state.opponent == *me;
+    json!({
+        "game": state.game.to_hex(),
+        "opponent": opponent.to_string(),
+        "my_color": my_color.map(Color::name),
+        "status": state.status.name(),
+        "result": state.result.map(|o| o.as_str()),
+        "move_number": state.position.fullmove_number(),
+        "last_move": state.moves.last().map(|m| m.san.clone()),
+        "my_move": my_move,
+        "incoming_challenge": incoming,
+        "ms_to_deadline": state.clocks.as_ref().and_then(|c| if live { c.ms_to_deadline(now_ms) } else { None }),
+        "time_control": state.time_control.to_string(),
+    })
+}
