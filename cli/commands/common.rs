@@ -184,3 +184,36 @@ mod tests {
         assert_eq!(human_duration(-3_600_000), "overdue 1h");
     }
 }
+
+/// Snapshot tests of the human output (`tests/golden/*.txt`): compares `actual` with the file
+/// `name`, or rewrites the file when the environment has `UPDATE_GOLDEN=1`.
+#[cfg(test)]
+pub fn assert_golden(name: &str, actual: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(&path, actual).expect("the snapshot is written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (create it with UPDATE_GOLDEN=1 cargo test --bin sobre golden)",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{name} differs from the snapshot (UPDATE_GOLDEN=1 rewrites it)\n--- expected:\n{expected}\n--- actual:\n{actual}"
+    );
+}
+
+/// A JSON fixture of the snapshot tests (`tests/golden/NAME`).
+#[cfg(test)]
+pub fn golden_fixture(name: &str) -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

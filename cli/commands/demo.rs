@@ -1,23 +1,370 @@
-//! `sobre demo`: two real nodes on loopback playing a full game with an adjournment.
+//! `sobre demo`: two real nodes on loopback play a complete adjourned game.
 //!
-//! The demo needs the node (libp2p networking, sled storage) and the signed scoresheets,
-//! which are later issues. Until they exist this command says so plainly and exits non-zero,
-//! rather than printing a game that no network carried.
+//! Nothing is simulated: each player is a full node (libp2p over TCP with Noise and Yamux,
+//! sled on disk, the control socket) in a temporary directory, and the demo drives them
+//! through the same control API the CLI uses. The game is Morphy's "Opera game" (Paris 1858),
+//! written in Spanish notation, with a declined draw offer, an adjournment with a sealed move
+//! (FIDE Appendix A), the resumption, the opening of the envelope, and the mate.
 
+use anyhow::{Context, anyhow, bail};
+use serde_json::{Value, json};
+use sobre_node::api::ApiRequest;
+use sobre_node::client;
+use sobre_node::service::{NodeConfig, run as run_node};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
 
-/// Start real nodes in a temporary directory on loopback and play a complete game between
-/// two players, with a declined draw offer, an adjournment with a sealed move, resumption
-/// and reveal, and a decisive finish.
+/// Start two real nodes in a temporary directory on loopback and play a complete game
+/// between them: a declined draw offer, an adjournment with a sealed move, resumption and
+/// reveal, and a decisive finish; prints each step and the final PGN.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Keep the temporary homes (and print where they are) instead of deleting them.
+    #[arg(long)]
+    keep: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    eprintln!(
-        "sobre demo: the node (libp2p, sled) and the signed scoresheets it needs are not built \
-         yet, so there is no real network game to show.\n\
-         What runs today: `sobre position startpos`, `sobre perft startpos 5`, \
-         `sobre pgn check FILE`, `sobre pgn convert FILE --notation es` (see README.md)."
+/// Morphy vs. the Duke of Brunswick and Count Isouard, Paris 1858, in Spanish notation.
+const OPERA_GAME: [&str; 33] = [
+    "e4", "e5", "Cf3", "d6", "d4", "Ag4", "dxe5", "Axf3", "Dxf3", "dxe5", "Ac4", "Cf6", "Db3",
+    "De7", "Cc3", "c6", "Ag5", "b5", "Cxb5", "cxb5", "Axb5+", "Cbd7", "0-0-0", "Td8", "Txd7",
+    "Txd7", "Td1", "De6", "Axd7+", "Cxd7", "Db8+", "Cxb8", "Td8#",
+];
+/// Black offers a draw after this ply (8...c6); White declines.
+const DRAW_OFFER_AFTER: usize = 16;
+/// White seals this ply (12.0-0-0) at the end of the session.
+const SEALED_PLY: usize = 22;
+
+struct DemoNode {
+    name: &'static str,
+    home: PathBuf,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<Result<(), String>>>,
+}
+
+impl DemoNode {
+    async fn start(name: &'static str, home: PathBuf) -> anyhow::Result<DemoNode> {
+        std::fs::create_dir_all(&home)?;
+        sobre_node::home::init_key(&home).map_err(|e| anyhow!("{e}"))?;
+        std::fs::write(
+            home.join(sobre_node::home::PROFILE_FILE),
+            json!({ "name": name }).to_string(),
+        )?;
+        let config = NodeConfig {
+            home: home.clone(),
+            listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
+            ..NodeConfig::default()
+        };
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            run_node(config, async {
+                let _ = rx.await;
+            })
+            .await
+            .map_err(|e| e.to_string())
+        });
+        let node = DemoNode {
+            name,
+            home,
+            stop: Some(tx),
+            task: Some(task),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while client::call(&node.home, ApiRequest::Id).await.is_err() {
+            if Instant::now() > deadline {
+                bail!("{name}'s node did not start");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(node)
+    }
+
+    async fn call(&self, request: ApiRequest) -> anyhow::Result<Value> {
+        client::call(&self.home, request)
+            .await
+            .map_err(|e| anyhow!("{}'s node: {e}", self.name))
+    }
+
+    /// Polls `show` until `pred` holds: the other node's event has arrived.
+    async fn wait_for(
+        &self,
+        game: &str,
+        what: &str,
+        pred: impl Fn(&Value) -> bool,
+    ) -> anyhow::Result<Value> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let v = self.call(ApiRequest::Show { game: game.into() }).await;
+            if let Ok(v) = v
+                && pred(&v)
+            {
+                return Ok(v);
+            }
+            if Instant::now() > deadline {
+                bail!("{} never saw {what}", self.name);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    async fn stop(mut self) -> anyhow::Result<()> {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            match tokio::time::timeout(Duration::from_secs(20), task).await {
+                Ok(Ok(Ok(()))) => {}
+                Ok(Ok(Err(e))) => bail!("{}'s node stopped with an error: {e}", self.name),
+                Ok(Err(e)) => bail!("{}'s node panicked: {e}", self.name),
+                Err(_) => bail!("{}'s node did not stop in time", self.name),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn short(id: &str) -> String {
+    let n = id.len().saturating_sub(8);
+    format!("…{}", &id[n..])
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let dir = tempfile::Builder::new()
+        .prefix("sobre-demo-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let result = runtime.block_on(demo(dir.path()));
+    if args.keep {
+        let kept = dir.keep();
+        println!("\nhomes kept in {}", kept.display());
+    }
+    result?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn demo(root: &Path) -> anyhow::Result<()> {
+    println!("sobre demo: two real nodes on loopback (libp2p TCP+Noise+Yamux, sled on disk)\n");
+    let ana = DemoNode::start("Ana", root.join("ana")).await?;
+    let bruno = DemoNode::start("Bruno", root.join("bruno")).await?;
+    let ana_id = ana.call(ApiRequest::Id).await?;
+    let bruno_id = bruno.call(ApiRequest::Id).await?;
+    let bruno_player = bruno_id["player_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let bruno_addr = bruno_id["addresses"]
+        .as_array()
+        .and_then(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .find(|s| s.contains("/tcp/"))
+        })
+        .ok_or_else(|| anyhow!("Bruno's node has no TCP address"))?
+        .to_owned();
+    println!(
+        "Ana   {}  home {}",
+        ana_id["player_id"].as_str().unwrap_or_default(),
+        ana.home.display()
     );
-    Ok(ExitCode::from(crate::error::EXIT_DATA))
+    println!("Bruno {bruno_player}  home {}", bruno.home.display());
+    ana.call(ApiRequest::Connect {
+        addr: bruno_addr.clone(),
+    })
+    .await?;
+    println!("Ana's node connects to Bruno's at {bruno_addr}\n");
+
+    let challenge = ana
+        .call(ApiRequest::Challenge {
+            opponent: bruno_player.clone(),
+            color: "white".into(),
+            time_control: "40/2h+1h".into(),
+            chess960: false,
+            fen: None,
+        })
+        .await?;
+    let game = challenge["game"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no game id"))?
+        .to_owned();
+    println!(
+        "Ana challenges Bruno (Ana White, 40 moves in 2 h then 1 h): game {}",
+        &game[..16]
+    );
+    bruno
+        .wait_for(&game, "the challenge", |v| v["status"] == "pending")
+        .await?;
+    bruno
+        .call(ApiRequest::Accept { game: game.clone() })
+        .await?;
+    ana.wait_for(&game, "the acceptance", |v| v["status"] == "active")
+        .await?;
+    println!("Bruno's node receives the signed challenge; Bruno accepts.\n");
+
+    let players = [&ana, &bruno];
+    for (i, text) in OPERA_GAME.iter().enumerate() {
+        let mover = players[i % 2];
+        let other = players[(i + 1) % 2];
+        let number = i / 2 + 1;
+        if i == SEALED_PLY {
+            adjourn_and_resume(&ana, &bruno, &game, text, number).await?;
+            continue;
+        }
+        let started = Instant::now();
+        mover
+            .call(ApiRequest::Move {
+                game: game.clone(),
+                text: (*text).into(),
+            })
+            .await?;
+        let v = other
+            .wait_for(&game, "the move", |v| {
+                v["plies"].as_u64() == Some(i as u64 + 1)
+            })
+            .await?;
+        let dots = if i % 2 == 0 { "." } else { "..." };
+        println!(
+            "{number:>3}{dots:<4}{text:<8} {:<6} signed, stored, delivered; {} has it after {} ms",
+            mover.name,
+            other.name,
+            started.elapsed().as_millis()
+        );
+        if i + 1 == DRAW_OFFER_AFTER {
+            bruno
+                .call(ApiRequest::Draw {
+                    game: game.clone(),
+                    action: "offer".into(),
+                })
+                .await?;
+            ana.wait_for(&game, "the draw offer", |v| v["draw_offer"] == "black")
+                .await?;
+            ana.call(ApiRequest::Draw {
+                game: game.clone(),
+                action: "decline".into(),
+            })
+            .await?;
+            bruno
+                .wait_for(&game, "the refusal", |v| v["draw_offer"].is_null())
+                .await?;
+            println!("        Bruno offers a draw (FIDE 9.1); Ana declines it.");
+        }
+        if v["status"] == "finished" {
+            break;
+        }
+    }
+
+    let a = ana
+        .wait_for(&game, "the end", |v| v["status"] == "finished")
+        .await?;
+    let b = bruno
+        .wait_for(&game, "the end", |v| v["status"] == "finished")
+        .await?;
+    if a["moves"] != b["moves"] || a["result"] != b["result"] {
+        bail!("the two nodes disagree about the game");
+    }
+    println!(
+        "\nResult {} ({}), the same on both nodes: {} plies, final position {}",
+        a["result"].as_str().unwrap_or("?"),
+        a["termination_text"].as_str().unwrap_or("?"),
+        a["plies"],
+        a["fen"].as_str().unwrap_or("?")
+    );
+
+    // Anyone can check the signed record offline.
+    let archive = bruno
+        .call(ApiRequest::Export {
+            game: game.clone(),
+            format: "archive".into(),
+        })
+        .await?;
+    let text = archive["archive"].as_str().unwrap_or_default();
+    let parsed = sobre_core::record::read_archive(text).map_err(|e| anyhow!("{e}"))?;
+    let verified = sobre_core::record::verify(&parsed.events).map_err(|e| anyhow!("{e}"))?;
+    println!(
+        "Bruno's archive: {} signed events from both scoresheets; `sobre verify` agrees: {} by {}",
+        parsed.events.len(),
+        verified.result.map_or("*", |o| o.as_str()),
+        verified.termination.map_or("?", |t| t.describe())
+    );
+    let pgn = ana
+        .call(ApiRequest::Export {
+            game: game.clone(),
+            format: "pgn".into(),
+        })
+        .await?;
+    println!("\nFinal PGN (Ana's node):\n");
+    println!("{}", pgn["pgn"].as_str().unwrap_or_default().trim_end());
+    println!(
+        "\nPlayers: Ana {}, Bruno {}",
+        short(ana_id["player_id"].as_str().unwrap_or_default()),
+        short(&bruno_player)
+    );
+    ana.stop().await?;
+    bruno.stop().await?;
+    Ok(())
+}
+
+/// FIDE Appendix A: the player to move seals, the clocks stop, the responder comes back,
+/// the envelope is opened and the sealed move is played.
+async fn adjourn_and_resume(
+    ana: &DemoNode,
+    bruno: &DemoNode,
+    game: &str,
+    sealed: &str,
+    number: usize,
+) -> anyhow::Result<()> {
+    println!("\n    End of the session. Ana is to move and seals {number}.{sealed} (Appendix A1).");
+    let v = ana
+        .call(ApiRequest::Adjourn {
+            game: game.into(),
+            seal: sealed.into(),
+            resume_at_ms: None,
+            place: Some("Club Villa Dolores".into()),
+            force: false,
+        })
+        .await?;
+    let env = &v["envelope"];
+    println!(
+        "    Envelope (A2): move {}, sealer {}, place {}\n      position before the sealed move {}\n      time used: White {} ms, Black {} ms",
+        env["move_number"],
+        env["sealer"].as_str().unwrap_or("?"),
+        env["place"].as_str().unwrap_or("?"),
+        env["fen_before"].as_str().unwrap_or("?"),
+        env["time_used_ms"][0],
+        env["time_used_ms"][1],
+    );
+    println!(
+        "    Only the commitment travels: SHA-256 {}…; the move and its salt stay on Ana's node.",
+        &env["commitment"].as_str().unwrap_or("")[..16]
+    );
+    let seen = bruno
+        .wait_for(game, "the sealed envelope", |v| v["status"] == "adjourned")
+        .await?;
+    println!(
+        "    Bruno's node holds the envelope (status {}); the clocks are stopped.",
+        seen["status"].as_str().unwrap_or("?")
+    );
+    println!("    Resumption: Bruno announces that he is at the board (A7).");
+    bruno.call(ApiRequest::Resume { game: game.into() }).await?;
+    let after = bruno
+        .wait_for(game, "the opened envelope", |v| {
+            v["status"] == "active" && v["envelope"]["opened"].is_string()
+        })
+        .await?;
+    println!(
+        "    Ana's node opens the envelope: {:?}; every node checks it against the commitment (A8): {}",
+        after["envelope"]["opened"].as_str().unwrap_or("?"),
+        after["san"]
+            .as_array()
+            .and_then(|s| s.last())
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+    );
+    println!("{number:>3}.   {sealed:<8} Ana    (the sealed move, played at resumption)\n");
+    Ok(())
 }

@@ -148,3 +148,31 @@ mod tests {
         assert!(out.starts_with("no games"));
     }
 }
+
+/// Snapshots of [`render`] on a fixed list of games (`tests/golden/games.json` rendered to
+/// `games.txt`; `UPDATE_GOLDEN=1` rewrites it).
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::commands::common::{assert_golden, golden_fixture};
+
+    #[test]
+    fn golden_games_table() {
+        let mut contacts = Contacts::default();
+        for (alias, id) in golden_fixture("contacts.json").as_object().unwrap() {
+            contacts
+                .aliases
+                .insert(alias.clone(), id.as_str().unwrap().to_owned());
+        }
+        let v = golden_fixture("games.json");
+        assert_golden("games.txt", &render(&v, &contacts));
+        assert_golden(
+            "games_without_contacts.txt",
+            &render(&v, &Contacts::default()),
+        );
+        assert_golden(
+            "games_empty.txt",
+            &render(&serde_json::json!({"games": []}), &contacts),
+        );
+    }
+}

@@ -394,3 +394,57 @@ mod tests {
         );
     }
 }
+
+/// Snapshots of [`render`] on fixed views of games (`tests/golden/show_*.json`, rendered to
+/// the `.txt` files beside them; `UPDATE_GOLDEN=1` rewrites those).
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::commands::common::{assert_golden, golden_fixture};
+
+    fn contacts() -> Contacts {
+        let aliases = golden_fixture("contacts.json");
+        let mut c = Contacts::default();
+        for (alias, id) in aliases.as_object().expect("alias → id") {
+            c.aliases
+                .insert(alias.clone(), id.as_str().expect("an id").to_owned());
+        }
+        c
+    }
+
+    const PLAIN: View = View {
+        flip: false,
+        ascii: false,
+        notation: Notation::English,
+    };
+
+    #[test]
+    fn golden_show_renders_each_kind_of_game() {
+        let spanish_ascii_flipped = View {
+            flip: true,
+            ascii: true,
+            notation: Notation::Spanish,
+        };
+        let figurine = View {
+            notation: Notation::Figurine,
+            ..PLAIN
+        };
+        let cases = [
+            ("show_active", PLAIN, "show_active.txt"),
+            (
+                "show_active",
+                spanish_ascii_flipped,
+                "show_active_flip_ascii_es.txt",
+            ),
+            ("show_pending", PLAIN, "show_pending.txt"),
+            ("show_adjourned", PLAIN, "show_adjourned.txt"),
+            ("show_finished", figurine, "show_finished.txt"),
+            ("show_chess960", PLAIN, "show_chess960.txt"),
+        ];
+        let contacts = contacts();
+        for (fixture, view, golden) in cases {
+            let v = golden_fixture(&format!("{fixture}.json"));
+            assert_golden(golden, &render(&v, &contacts, view));
+        }
+    }
+}

@@ -405,7 +405,20 @@ impl Service {
             u64,
         ) -> Result<SignedEvent, sobre_core::record::codec::CodecError>,
     ) -> Result<(SignedEvent, GameState), ApiError> {
-        let t = now_ms();
+        self.author_at(game, now_ms(), make).await
+    }
+
+    /// [`Service::author`] at a given time: a seal's envelope states the clocks at exactly
+    /// the moment it is signed (A2.3).
+    async fn author_at(
+        &mut self,
+        game: &GameId,
+        t: u64,
+        make: impl FnOnce(
+            &mut Scoresheet,
+            u64,
+        ) -> Result<SignedEvent, sobre_core::record::codec::CodecError>,
+    ) -> Result<(SignedEvent, GameState), ApiError> {
         let me = self.me;
         let key = self.key.clone();
         let (signed, events, state) = {
@@ -1619,7 +1632,7 @@ impl Service {
         secrets::write_secret(&opening_path(&self.home, &g, ply), &bytes).map_err(internal)?;
         let text_owned = text.to_owned();
         let (_, state) = self
-            .author(&g, move |s, tm| {
+            .author_at(&g, t, move |s, tm| {
                 s.seal(&text_owned, salt, envelope, ply, tm)
                     .map(|(ev, _)| ev)
             })

@@ -1,0 +1,191 @@
+//! Snapshots of the human output of `sobre show` and `sobre games` for a real game between two
+//! real nodes (the `sobre` binary, loopback TCP), compared with `tests/golden/live_*.txt`.
+//!
+//! The output is made deterministic by giving both players aliases (`sobre contacts add`),
+//! so player ids never appear, and by replacing the game id (and its 8-character prefix) with
+//! a placeholder. The clocks are per-move (3 days) and the test takes seconds, so the times
+//! shown (`3d`, `2d23h`) do not change between runs.
+//!
+//! The renderers themselves are also snapshot-tested on fixed JSON values, as unit tests in
+//! `cli/commands/show.rs` and `cli/commands/games.rs` (files `tests/golden/show_*.txt`,
+//! `games_*.txt`).
+//!
+//! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the snapshots; review the diff.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn sobre(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));
+    cmd.arg("--home").arg(home).env_remove("SOBRE_HOME");
+    cmd
+}
+
+/// Runs a command that must succeed; its standard output.
+fn run(home: &Path, args: &[&str]) -> String {
+    let out = sobre(home)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the sobre binary runs");
+    assert!(
+        out.status.success(),
+        "sobre {} failed: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+fn json(home: &Path, args: &[&str]) -> Value {
+    serde_json::from_str(run(home, args).trim()).expect("one JSON object")
+}
+
+/// Polls `sobre show GAME --json` until `pred` holds.
+fn wait_until(home: &Path, game: &str, pred: impl Fn(&Value) -> bool) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let out = sobre(home).args(["show", game, "--json"]).output().unwrap();
+        if out.status.success()
+            && serde_json::from_slice::<Value>(&out.stdout).is_ok_and(|v| pred(&v))
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out in {}", home.display());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Node processes, killed when dropped (before the homes are removed).
+struct Nodes(Vec<Child>);
+
+impl Drop for Nodes {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// Starts a node in `home` and returns its TCP address.
+fn start(home: &Path, nodes: &mut Nodes) -> String {
+    let child = sobre(home)
+        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the node starts");
+    nodes.0.push(child);
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let out = sobre(home).args(["id", "--json"]).output().unwrap();
+        if let Ok(v) = serde_json::from_slice::<Value>(&out.stdout)
+            && let Some(a) = v["addresses"].as_array().and_then(|a| a.first())
+        {
+            return a.as_str().unwrap().to_owned();
+        }
+        assert!(Instant::now() < deadline, "the node did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
+}
+
+/// Compares `actual` with the snapshot `name`, or rewrites it under `UPDATE_GOLDEN=1`.
+fn assert_golden(name: &str, actual: &str) {
+    let path = golden_path(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(&path, actual).expect("the snapshot is written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (create it with UPDATE_GOLDEN=1 cargo test --test golden)",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{name} differs from the snapshot (UPDATE_GOLDEN=1 rewrites it)\n--- expected:\n{expected}\n--- actual:\n{actual}"
+    );
+}
+
+#[test]
+fn show_and_games_of_a_live_game_match_the_snapshots() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("ana"), dir.path().join("bernardo"));
+    let mut nodes = Nodes(Vec::new());
+    let mut ids = Vec::new();
+    for home in [&a, &b] {
+        ids.push(
+            json(home, &["init", "--json"])["player_id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    // Aliases in both homes: the output names players, never their (random) ids.
+    for home in [&a, &b] {
+        run(home, &["contacts", "add", "ana", &ids[0]]);
+        run(home, &["contacts", "add", "bernardo", &ids[1]]);
+    }
+    start(&a, &mut nodes);
+    let b_addr = start(&b, &mut nodes);
+    run(&a, &["peers", "connect", &b_addr]);
+
+    let game = json(
+        &a,
+        &[
+            "challenge",
+            "bernardo",
+            "--color",
+            "white",
+            "--per-move",
+            "3d",
+            "--json",
+        ],
+    )["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_until(&b, &game, |v| v["status"] == "pending");
+    run(&b, &["accept", &game]);
+    wait_until(&a, &game, |v| v["status"] == "active");
+    let moves = [
+        "e4", "c5", "Cf3", "d6", "d4", "cxd4", "Cxd4", "Cf6", "Cc3", "a6",
+    ];
+    for (i, m) in moves.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        wait_until(mover, &game, |v| v["plies"] == i);
+        run(mover, &["move", &game, m]);
+        wait_until(other, &game, |v| v["plies"] == i + 1);
+    }
+    run(&b, &["draw", "offer", &game]);
+    run(&b, &["chat", &game, "Najdorf!"]);
+    wait_until(&a, &game, |v| {
+        v["draw_offer"] == "black" && v["chat"].as_array().is_some_and(|c| c.len() == 1)
+    });
+
+    let normalise = |text: String| {
+        text.replace(&game, "<GAME>")
+            .replace(&game[..8], "<GAMEID>")
+    };
+    assert_golden("live_show_white.txt", &normalise(run(&a, &["show", &game])));
+    assert_golden(
+        "live_show_black_es_ascii.txt",
+        &normalise(run(&b, &["show", &game, "--notation", "es", "--ascii"])),
+    );
+    assert_golden("live_games_white.txt", &normalise(run(&a, &["games"])));
+    assert_golden("live_games_black.txt", &normalise(run(&b, &["games"])));
+    drop(nodes);
+}
