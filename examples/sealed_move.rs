@@ -86,6 +86,7 @@ async fn main() -> anyhow::Result<()> {
 
     // A1: Ana, to move, seals her move (Spanish SAN) instead of playing it. The node keeps
     // the move secret and publishes only a commitment to it, with the envelope's data (A2).
+    wait(&ana, &game, |v| v["plies"] == 2 && v["my_move"] == true).await?;
     let resume_at_ms = sobre_node::service::now_ms() + 86_400_000;
     let adjourn = ApiRequest::Adjourn {
         game: game.clone(),
@@ -103,7 +104,9 @@ async fn main() -> anyhow::Result<()> {
     // envelope: the sealed move is revealed, checked against the commitment, and played.
     call(&bea, ApiRequest::Resume { game: game.clone() }).await?;
     let v = wait(&bea, &game, |v| v["status"] == "active" && v["plies"] == 3).await?;
-    println!("opened: {}", v["envelope"]["opened"]);
+    // Once opened, the envelope shows the move as it was written.
+    let written = v["envelope"]["opened"].as_str().unwrap_or("?");
+    println!("the envelope, opened, says: {written}");
     println!(
         "sealed move played: {} ({})",
         v["san"][2].as_str().unwrap_or("?"),

@@ -196,16 +196,16 @@ impl Net {
         }
     }
 
-    /// Plays `moves` alternately from the current position (White to move), each player
-    /// waiting for the previous move to arrive before playing.
+    /// Plays `moves` alternately from the current position, starting with the player to
+    /// move; each player waits for the previous move to arrive before playing.
     fn play(&self, game: &str, moves: &[&str]) {
         let (white, black) = self.by_colour(game);
-        let start = show(&white.home, game).expect("known game")["plies"]
-            .as_u64()
-            .expect("plies");
+        let now = show(&white.home, game).expect("known game");
+        let start = now["plies"].as_u64().expect("plies");
+        let white_first = now["turn"] == "white";
         for (i, m) in moves.iter().enumerate() {
             let plies = start + i as u64;
-            let (mover, other) = if i % 2 == 0 {
+            let (mover, other) = if (i % 2 == 0) == white_first {
                 (white, black)
             } else {
                 (black, white)
@@ -472,7 +472,7 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
         assert_eq!(e["sealer"], "white", "{env}");
         assert_eq!(e["move_number"], 2, "{env}");
         assert_eq!(e["fen_before"], before, "{env}");
-        assert_eq!(e["opened"], false, "{env}");
+        assert!(e["opened"].is_null(), "{env}");
         assert_eq!(e["place"], "Club", "{env}");
         assert!(e["resume_at_ms"].as_u64().is_some(), "{env}");
         assert_eq!(e["time_used_ms"].as_array().map(Vec::len), Some(2), "{env}");
@@ -482,6 +482,10 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
             "the sealed move leaked: {env}"
         );
     }
+    let card = run_text(&net.b.home, &["envelope", &game]);
+    assert!(card.contains("Sealed by:       White"), "{card}");
+    assert!(card.contains("Place:           Club"), "{card}");
+    assert!(card.contains("Opened:          no"), "{card}");
     // Nobody moves while adjourned.
     assert!(!exec(&net.b.home, &["move", &game, "Nc6"]).success());
 
@@ -492,10 +496,18 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
     });
     for v in [&va, &vb] {
         assert_eq!(v["last_move"], "g1f3", "{v}");
-        assert_eq!(v["envelope"]["opened"], true, "{v}");
+        // Opened: the move as it was written.
+        assert_eq!(v["envelope"]["opened"], "Cf3", "{v}");
         assert_eq!(v["turn"], "black", "{v}");
     }
     assert_eq!(vb["my_move"], true);
+    let shown = run_text(&net.b.home, &["show", &game]);
+    assert!(
+        shown.contains("Sealed move: by White at move 2, opened: Cf3;"),
+        "{shown}"
+    );
+    let card = run_text(&net.a.home, &["envelope", &game]);
+    assert!(card.contains("Opened:          yes: Cf3"), "{card}");
     // The game goes on.
     net.play(&game, &["Nc6"]);
 }

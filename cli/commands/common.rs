@@ -157,34 +157,6 @@ pub fn capitalise(s: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timestamps_round_trip_through_rfc3339() {
-        let ms = parse_rfc3339("2026-12-01T18:00:00Z").unwrap();
-        assert_eq!(ms, 1_796_148_000_000);
-        assert_eq!(rfc3339(ms), "2026-12-01T18:00:00Z");
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(parse_rfc3339("2024-02-29T00:00Z"), Some(1_709_164_800_000));
-        assert_eq!(parse_rfc3339("2026-02-31T00:00:00Z"), None);
-        assert_eq!(parse_rfc3339("2026-12-01T18:00:00+01:00"), None);
-    }
-
-    #[test]
-    fn durations_show_their_two_largest_units() {
-        assert_eq!(
-            human_duration(2 * 86_400_000 + 3 * 3_600_000 + 59_000),
-            "2d3h"
-        );
-        assert_eq!(human_duration(3 * 86_400_000), "3d");
-        assert_eq!(human_duration(61_000), "1m1s");
-        assert_eq!(human_duration(999), "0s");
-        assert_eq!(human_duration(-3_600_000), "overdue 1h");
-    }
-}
-
 /// Snapshot tests of the human output (`tests/golden/*.txt`): compares `actual` with the file
 /// `name`, or rewrites the file when the environment has `UPDATE_GOLDEN=1`.
 #[cfg(test)]
@@ -216,4 +188,32 @@ pub fn golden_fixture(name: &str) -> Value {
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_round_trip_through_rfc3339() {
+        let ms = parse_rfc3339("2026-12-01T18:00:00Z").unwrap();
+        assert_eq!(ms, 1_796_148_000_000);
+        assert_eq!(rfc3339(ms), "2026-12-01T18:00:00Z");
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(parse_rfc3339("2024-02-29T00:00Z"), Some(1_709_164_800_000));
+        assert_eq!(parse_rfc3339("2026-02-31T00:00:00Z"), None);
+        assert_eq!(parse_rfc3339("2026-12-01T18:00:00+01:00"), None);
+    }
+
+    #[test]
+    fn durations_show_their_two_largest_units() {
+        assert_eq!(
+            human_duration(2 * 86_400_000 + 3 * 3_600_000 + 59_000),
+            "2d3h"
+        );
+        assert_eq!(human_duration(3 * 86_400_000), "3d");
+        assert_eq!(human_duration(61_000), "1m1s");
+        assert_eq!(human_duration(999), "0s");
+        assert_eq!(human_duration(-3_600_000), "overdue 1h");
+    }
 }

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 ///
 /// With --json, one object: `game`, `status`, `envelope` (null if none; `sealer`,
 /// `sealed_at_ms`, `move_number`, `fen_before`, `time_used_ms`, `draw_offer_by`,
-/// `resume_at_ms`, `place`, `opened`, `commitment`).
+/// `resume_at_ms`, `place`, `opened` (null, or the move as written once opened),
+/// `commitment`).
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
@@ -75,10 +76,10 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     );
     println!(
         "Opened:          {}",
-        if env.get("opened").and_then(Value::as_bool) == Some(true) {
-            "yes"
-        } else {
-            "no"
+        match super::show::opened(env) {
+            None => "no".to_owned(),
+            Some("") => "yes".to_owned(),
+            Some(m) => format!("yes: {m}"),
         }
     );
     println!("Commitment:      {}", text(env, "commitment"));

@@ -285,12 +285,15 @@ fn clock_text(ms: Option<i64>) -> String {
 
 /// `Sealed move: by White at move 23, not opened; resumes 2026-12-01T18:00:00Z at Club.`
 pub fn envelope_line(env: &Value) -> String {
-    let opened = env.get("opened").and_then(Value::as_bool) == Some(true);
     let mut s = format!(
         "Sealed move: by {} at move {}, {}",
         capitalise(text(env, "sealer")),
         env.get("move_number").and_then(Value::as_u64).unwrap_or(0),
-        if opened { "opened" } else { "not opened" }
+        match opened(env) {
+            None => "not opened".to_owned(),
+            Some("") => "opened".to_owned(),
+            Some(m) => format!("opened: {m}"),
+        }
     );
     let at = env.get("resume_at_ms").and_then(Value::as_u64).map(rfc3339);
     let place = text(env, "place");
@@ -308,6 +311,16 @@ pub fn envelope_line(env: &Value) -> String {
     }
     s.push('.');
     s
+}
+
+/// Whether an envelope was opened, and the move as it was written: the node reports
+/// `opened` as that text once opened and null before (`true` is read as opened too).
+pub fn opened(env: &Value) -> Option<&str> {
+    match env.get("opened") {
+        Some(Value::String(m)) => Some(m),
+        Some(Value::Bool(true)) => Some(""),
+        _ => None,
+    }
 }
 
 /// The first 8 characters of the game id, for one-line confirmations.
@@ -438,6 +451,7 @@ mod golden {
             ),
             ("show_pending", PLAIN, "show_pending.txt"),
             ("show_adjourned", PLAIN, "show_adjourned.txt"),
+            ("show_resumed", PLAIN, "show_resumed.txt"),
             ("show_finished", figurine, "show_finished.txt"),
             ("show_chess960", PLAIN, "show_chess960.txt"),
         ];
