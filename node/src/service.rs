@@ -231,6 +231,19 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         stop: false,
     };
     svc.load()?;
+    // Redial the peers this node was told about (`sobre peers connect`): after a restart on
+    // a new port, the opponent's node can only deliver once we reconnect.
+    for (peer, addrs) in svc.store.peers().unwrap_or_default() {
+        for a in addrs.iter().filter_map(|a| a.parse::<Multiaddr>().ok()) {
+            let net = net.clone();
+            let p = peer.clone();
+            tokio::spawn(async move {
+                if let Err(e) = net.dial(a).await {
+                    debug!(peer = %p, "remembered peer not reachable: {e}");
+                }
+            });
+        }
+    }
     let _ = net.subscribe(protocol::inbox_topic(&me)).await;
     let topics: Vec<String> = svc.games.keys().map(protocol::game_topic).collect();
     for t in topics {
@@ -724,7 +737,22 @@ impl Service {
         let mut events = known.map(|c| c.events.clone()).unwrap_or_default();
         let mut ids: HashSet<EventId> = known.map(|c| c.ids.clone()).unwrap_or_default();
         let mut fresh = Vec::new();
+        let players = known.map(|c| [c.state.challenger, c.state.opponent]);
         for e in &incoming {
+            // Anyone may sign a receipt in any game (witnesses do), so receipts by players
+            // other than the two, this node and its mailboxes are not kept: a stranger
+            // cannot make a stored game grow.
+            if let (Some(players), Ok(ev)) = (players, e.decode_unverified())
+                && matches!(ev.kind, EventKind::Receipt { .. })
+                && !players.contains(&ev.author)
+                && ev.author != self.me
+                && !ev
+                    .author
+                    .peer_id()
+                    .is_some_and(|p| self.mailboxes.contains(&p))
+            {
+                continue;
+            }
             if ids.insert(e.id()) {
                 fresh.push(e.clone());
                 events.push(e.clone());
