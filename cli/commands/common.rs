@@ -217,3 +217,31 @@ mod tests {
         assert_eq!(human_duration(-3_600_000), "overdue 1h");
     }
 }
+
+/// Personal defaults in `HOME/config.json`, e.g. `{"notation": "es", "board": "ascii"}`:
+/// the notation `show` writes moves in, and letters instead of figurines. Missing or
+/// unreadable files mean the built-in defaults (English SAN, Unicode board).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Config {
+    pub notation: Option<sobre_core::notation::Notation>,
+    pub ascii: bool,
+}
+
+impl Config {
+    pub fn load(home: &Path) -> Config {
+        let Ok(text) = std::fs::read_to_string(home.join("config.json")) else {
+            return Config::default();
+        };
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            eprintln!(
+                "warning: {}/config.json is not valid JSON; using defaults",
+                home.display()
+            );
+            return Config::default();
+        };
+        Config {
+            notation: v["notation"].as_str().and_then(|n| n.parse().ok()),
+            ascii: v["board"].as_str() == Some("ascii"),
+        }
+    }
+}

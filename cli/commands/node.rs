@@ -105,6 +105,7 @@ fn run_node(home: &Path, args: RunArgs) -> anyhow::Result<ExitCode> {
         mailbox: args.mailbox,
         mailboxes: args.mailboxes,
     };
+    init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -112,6 +113,18 @@ fn run_node(home: &Path, args: RunArgs) -> anyhow::Result<ExitCode> {
         .block_on(service::run(config, shutdown_signal()))
         .map_err(|e| node_error(home, e))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Logs to standard error, filtered by `RUST_LOG` (default: the node's own info lines and
+/// warnings from the network stack), with peer and game ids as fields.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("sobre_node=info,warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
 }
 
 /// Resolves on SIGINT (Ctrl-C) or SIGTERM.

@@ -32,9 +32,10 @@ pub struct Args {
     /// Letters instead of Unicode figurines.
     #[arg(long)]
     ascii: bool,
-    /// Notation of the moves: en, es, figurine, uci, iccf.
-    #[arg(long, default_value = "en")]
-    notation: Notation,
+    /// Notation of the moves: en, es, figurine, uci, iccf (default: `notation` in
+    /// HOME/config.json, else en).
+    #[arg(long)]
+    notation: Option<Notation>,
 }
 
 /// How to draw a game in the terminal.
@@ -52,10 +53,11 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let contacts = Contacts::load(home)?;
+    let config = common::Config::load(home);
     let view = View {
         flip: args.flip,
-        ascii: args.ascii,
-        notation: args.notation,
+        ascii: args.ascii || config.ascii,
+        notation: args.notation.or(config.notation).unwrap_or_default(),
     };
     print!("{}", render(&v, &contacts, view));
     Ok(ExitCode::SUCCESS)
