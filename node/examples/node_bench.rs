@@ -2,7 +2,7 @@
 //! disk in temporary directories, the control socket, `sobre_core::record::verify`.
 //!
 //! ```text
-//! cargo run --release -p sobre-node --example node_bench            # full (~2-3 min)
+//! cargo run --release -p sobre-node --example node_bench            # full (about 1 min)
 //! cargo run --release -p sobre-node --example node_bench -- quick   # smoke run
 //! cargo run --release -p sobre-node --example node_bench -- only=mailbox   # one phase
 //! ```
@@ -19,6 +19,10 @@
 //! configurable through `NodeConfig`), so the load of phases 2 and 3 is spread over as many
 //! client peers as needed to stay under it, as many players' nodes would; phase 3 also shows
 //! what one peer asking for everything gets.
+//!
+//! Every WARN the nodes log while a phase runs is counted and listed under its figures
+//! (ids elided); `RUST_LOG=sobre_node=debug` also prints the log. `NODE_BENCH_DEBUG=1` names
+//! the slow moves of phase 1.
 
 use futures::StreamExt;
 use serde_json::Value;
@@ -46,8 +50,8 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 const PER_PEER_BUDGET: usize = 100;
 /// Requests in flight in phases 2 and 3.
 const IN_FLIGHT: usize = 16;
-/// Plies before phase 1 starts a new game (keeps games far from any automatic end).
-const MAX_PLIES_PER_GAME: usize = 120;
+/// Plies before phase 1 starts a new game: a typical game length (about 40 moves).
+const MAX_PLIES_PER_GAME: usize = 80;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 type Res<T> = Result<T, BoxError>;
@@ -122,11 +126,17 @@ impl Row {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("__parts") {
+        // Child process of phase 4: where a node's memory goes, step by step.
+        let home = PathBuf::from(args.get(1).cloned().unwrap_or_default());
+        std::process::exit(child_parts(&home));
+    }
     if args.first().map(String::as_str) == Some("__node") {
         // Child process of phase 4: a node exactly as `sobre node run` starts it.
         let home = PathBuf::from(args.get(1).cloned().unwrap_or_default());
         std::process::exit(child_node(home));
     }
+    let warnings = WarnCounter::install();
     let quick = args.iter().any(|a| a == "quick");
     let only: Option<String> = args
         .iter()
@@ -162,6 +172,16 @@ fn main() {
                 _ => phase_rss(sizes).await,
             }
         });
+        let mut result = result;
+        if let Ok(r) = &mut result {
+            for (msg, n) in warnings.take() {
+                r.push(Row::info(
+                    phase_label(name),
+                    format!("node WARN: {msg}"),
+                    n.to_string(),
+                ));
+            }
+        }
         match result {
             Ok(mut r) => rows.append(&mut r),
             Err(e) => rows.push(Row::check(
@@ -236,6 +256,89 @@ fn cpu_model() -> String {
 
 fn cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+// ----- what the nodes warn about -----
+
+/// Counts the WARN events of every node in this process by message (ids and numbers
+/// elided), so a figure comes with what went wrong while it was measured. With `RUST_LOG`
+/// set, the log is also printed to stderr.
+#[derive(Clone, Default)]
+struct WarnCounter(Arc<std::sync::Mutex<BTreeMap<String, usize>>>);
+
+impl WarnCounter {
+    fn install() -> WarnCounter {
+        use tracing_subscriber::Layer;
+        use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
+        let counter = WarnCounter::default();
+        let fmt = std::env::var_os("RUST_LOG").is_some().then(|| {
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_filter(tracing_subscriber::EnvFilter::from_default_env())
+        });
+        let _ = tracing_subscriber::registry()
+            .with(fmt)
+            .with(
+                counter
+                    .clone()
+                    .with_filter(tracing_subscriber::filter::LevelFilter::WARN),
+            )
+            .try_init();
+        counter
+    }
+
+    fn take(&self) -> BTreeMap<String, usize> {
+        self.0
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default()
+    }
+}
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for WarnCounter {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        struct Message(String);
+        impl tracing::field::Visit for Message {
+            fn record_debug(&mut self, f: &tracing::field::Field, v: &dyn std::fmt::Debug) {
+                if f.name() == "message" {
+                    self.0 = format!("{v:?}");
+                }
+            }
+        }
+        let mut m = Message(String::new());
+        event.record(&mut m);
+        let key = elide(&m.0);
+        if let Ok(mut map) = self.0.lock() {
+            *map.entry(key).or_default() += 1;
+        }
+    }
+}
+
+/// A message with ids (long alphanumeric words) as `…` and numbers as `N`, cut to 72 chars.
+fn elide(msg: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if word.len() >= 16 {
+            out.push('…');
+        } else if !word.is_empty() && word.chars().all(|c| c.is_ascii_digit()) {
+            out.push('N');
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in msg.chars() {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out.chars().take(72).collect()
 }
 
 // ----- statistics -----
@@ -521,6 +624,8 @@ async fn phase_round_trip(s: Sizes) -> Res<Vec<Row>> {
 
     let mut rtt = Vec::new();
     let mut cmd = Vec::new();
+    // Round trips by ply, in thirds of a game: every step re-verifies the whole game.
+    let mut by_ply: [Vec<f64>; 3] = Default::default();
     let mut games = 0;
     let mut rng = Rng::new(42);
     while rtt.len() < s.rt_moves {
@@ -562,8 +667,17 @@ async fn phase_round_trip(s: Sizes) -> Res<Vec<Row>> {
                 .await?;
             let t1 = Instant::now();
             let t2 = wait_event(rx, &game, "move", mover_id).await?;
-            cmd.push(ms(t1 - t0));
-            rtt.push(ms(t2.saturating_duration_since(t0)));
+            let (c, r) = (ms(t1 - t0), ms(t2.saturating_duration_since(t0)));
+            if std::env::var_os("NODE_BENCH_DEBUG").is_some() && r > 20.0 {
+                eprintln!(
+                    "slow move: game {games} ply {} ({}): {r:.1} ms (call {c:.1} ms)",
+                    ply + 1,
+                    if ply % 2 == 0 { "A→B" } else { "B→A" }
+                );
+            }
+            cmd.push(c);
+            rtt.push(r);
+            by_ply[(ply * 3 / MAX_PLIES_PER_GAME).min(2)].push(r);
             board.play(m)?;
         }
     }
@@ -600,6 +714,25 @@ async fn phase_round_trip(s: Sizes) -> Res<Vec<Row>> {
         ),
         Row::info(
             p,
+            {
+                let (x, y, z) = (
+                    MAX_PLIES_PER_GAME / 3,
+                    2 * MAX_PLIES_PER_GAME / 3,
+                    MAX_PLIES_PER_GAME,
+                );
+                format!(
+                    "round trip p50 at plies 1-{x} / {}-{y} / {}-{z}",
+                    x + 1,
+                    y + 1
+                )
+            },
+            by_ply
+                .map(|v| format!("{:.2}", pct(&sorted(v), 50.0)))
+                .join(" / ")
+                + " ms",
+        ),
+        Row::info(
+            p,
             "`move` call returns (sign+verify+store+flush), p50",
             format!("{:.2} ms", pct(&cmd, 50.0)),
         ),
@@ -622,11 +755,11 @@ struct Peer {
     net: NetworkHandle,
 }
 
-async fn client_peers(n: usize, tag: u32, addr: &str) -> Res<(Vec<Peer>, libp2p::PeerId)> {
+async fn client_peers(n: usize, addr: &str) -> Res<(Vec<Peer>, libp2p::PeerId)> {
     let mut peers = Vec::with_capacity(n);
     let mut server = None;
-    for i in 0..n {
-        let k = key(tag, i as u64 ^ now_ms());
+    for _ in 0..n {
+        let k = Keypair::from_secret_bytes(&rand::random());
         let mut cfg = NetworkConfig::new(home::libp2p_keypair(&k)?);
         cfg.listen = Vec::new();
         let (net, mut events) = network::spawn(cfg).await?;
@@ -676,7 +809,7 @@ async fn phase_mailbox(s: Sizes) -> Res<Vec<Row>> {
     let mb = Node::start(tempfile::tempdir()?, true).await?;
     let (_, addr) = mb.id().await?;
     let n_peers = total.div_ceil(PER_PEER_BUDGET);
-    let (peers, server) = client_peers(n_peers, 20, &addr).await?;
+    let (peers, server) = client_peers(n_peers, &addr).await?;
 
     let wires = Arc::new(wires);
     let order = Arc::new(order);
@@ -874,14 +1007,14 @@ async fn phase_sync(s: Sizes) -> Res<Vec<Row>> {
 
     // What a node asking for everything through one connection gets (the service asks for
     // every game at once when it meets its mailbox).
-    let (one, server) = client_peers(1, 30, &addr).await?;
+    let (one, server) = client_peers(1, &addr).await?;
     let listed_one = list_games(&one[0].net, server, pid).await?;
     let (_, ok_one, failed_one) = fetch_games(&one, server, &listed_one, s.sync_plies).await;
     shutdown_peers(one).await;
 
     // The measured run: requests spread so no peer exceeds the inbound rate limit.
     let n_peers = (s.sync_games + 1).div_ceil(PER_PEER_BUDGET);
-    let (peers, server) = client_peers(n_peers, 31, &addr).await?;
+    let (peers, server) = client_peers(n_peers, &addr).await?;
     let start = Instant::now();
     let listed = list_games(&peers[0].net, server, pid).await?;
     let (events, ok, failed) = fetch_games(&peers, server, &listed, s.sync_plies).await;
@@ -959,6 +1092,32 @@ fn child_node(home: PathBuf) -> i32 {
             1
         }
     }
+}
+
+/// What `Service::load` holds, step by step, without the network: prints the VmRSS (KiB)
+/// at start, after reading every game through sled (nothing kept), after keeping the
+/// events, and after keeping the verified states too.
+fn child_parts(home: &Path) -> i32 {
+    let me = std::process::id();
+    let rss = || rss_kib(me).map_or(0, |(r, _)| r);
+    let r0 = rss();
+    let Ok(store) = Store::open(&home::db_path(home)) else {
+        return 1;
+    };
+    let games = store.games().unwrap_or_default();
+    for g in &games {
+        drop(store.events(g));
+    }
+    let r1 = rss();
+    let events: Vec<Vec<SignedEvent>> = games
+        .iter()
+        .map(|g| store.events(g).unwrap_or_default())
+        .collect();
+    let r2 = rss();
+    let states: Vec<_> = events.iter().filter_map(|e| verify(e).ok()).collect();
+    let r3 = rss();
+    println!("{r0} {r1} {r2} {r3} {}", states.len());
+    0
 }
 
 /// `VmRSS` and `VmHWM` of a process, in KiB.
@@ -1041,6 +1200,15 @@ async fn phase_rss(s: Sizes) -> Res<Vec<Row>> {
     let db_kib = dir_size(&home::db_path(dir.path())) / 1024;
     let (rss, hwm, ready) = measure_child(dir.path(), s.rss_games).await?;
     let mib = |k: u64| k as f64 / 1024.0;
+    let parts = std::process::Command::new(std::env::current_exe()?)
+        .arg("__parts")
+        .arg(dir.path())
+        .stderr(std::process::Stdio::null())
+        .output()?;
+    let parts: Vec<u64> = String::from_utf8_lossy(&parts.stdout)
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
     Ok(vec![
         Row::info(
             p,
@@ -1066,6 +1234,37 @@ async fn phase_rss(s: Sizes) -> Res<Vec<Row>> {
             p,
             "VmHWM (peak) / empty node's VmRSS",
             format!("{:.1} / {:.1} MiB", mib(hwm), mib(base_rss)),
+        ),
+        Row::info(
+            p,
+            "  of which sled cache after reading every game once",
+            parts
+                .get(1)
+                .zip(parts.first())
+                .map_or("?".into(), |(a, b)| {
+                    format!("{:.1} MiB", mib(a.saturating_sub(*b)))
+                }),
+        ),
+        Row::info(
+            p,
+            "  of which the games' signed events held (GameCache.events)",
+            parts.get(2).zip(parts.get(1)).map_or("?".into(), |(a, b)| {
+                format!("{:.1} MiB", mib(a.saturating_sub(*b)))
+            }),
+        ),
+        Row::info(
+            p,
+            "  of which the verified GameStates held (GameCache.state)",
+            parts.get(3).zip(parts.get(2)).map_or("?".into(), |(a, b)| {
+                format!("{:.1} MiB", mib(a.saturating_sub(*b)))
+            }),
+        ),
+        Row::info(
+            p,
+            "  rest: network (a gossipsub topic per game), ids, sheets, runtime",
+            parts.get(3).map_or("?".into(), |a| {
+                format!("{:.1} MiB", mib(rss.saturating_sub(*a)))
+            }),
         ),
         Row::info(
             p,

@@ -183,6 +183,7 @@ struct Service {
     watch: broadcast::Sender<Value>,
     internal_tx: mpsc::Sender<Internal>,
     in_flight: HashSet<(GameId, PeerId)>,
+    redeliver: HashSet<(GameId, PeerId)>,
     started_ms: u64,
     stop: bool,
 }
@@ -227,6 +228,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         watch: watch.clone(),
         internal_tx,
         in_flight: HashSet::new(),
+        redeliver: HashSet::new(),
         started_ms: now_ms(),
         stop: false,
     };
@@ -537,6 +539,9 @@ impl Service {
     /// result comes back as [`Internal::Delivered`].
     fn deliver(&mut self, game: GameId, peer: PeerId) {
         if !self.in_flight.insert((game, peer)) {
+            // One delivery at a time per peer and game; send again when it returns, so a
+            // new event never waits for the outbox retry.
+            self.redeliver.insert((game, peer));
             return;
         }
         let Some(cache) = self.games.get(&game) else {
@@ -584,6 +589,9 @@ impl Service {
         match i {
             Internal::Delivered { game, peer, result } => {
                 self.in_flight.remove(&(game, peer));
+                if self.redeliver.remove(&(game, peer)) {
+                    self.deliver(game, peer);
+                }
                 match result {
                     Ok(Response::Receipts { receipts }) => {
                         let _ = self.ingest(game, &receipts, Some(peer), false).await;
@@ -764,6 +772,13 @@ impl Service {
         if !fresh.is_empty() {
             let state = verify(&events).map_err(|e| match e {
                 VerifyError::Missing { .. } | VerifyError::NoChallenge => {
+                    "missing history".to_owned()
+                }
+                // A gap in an author's log (a receipt gossip has not brought yet) is missing
+                // history too, not a fault of the sender: sync fills it.
+                VerifyError::BrokenChain { ref reason, .. }
+                    if reason.contains("is missing before") =>
+                {
                     "missing history".to_owned()
                 }
                 other => other.to_string(),
