@@ -463,8 +463,40 @@ impl Service {
                 }
             }
         };
-        self.store.insert_event(game, &signed).map_err(internal)?;
-        let recipients = self.recipients(&state);
+        let recipients = self.persist_authored(game, &signed, &state, t).await?;
+        if let Some(cache) = self.games.get_mut(game) {
+            cache.events = events;
+            cache.ids.insert(signed.id());
+            cache.state = state.clone();
+        }
+        let kind = signed
+            .decode_unverified()
+            .map(|e| e.kind.name())
+            .unwrap_or("event");
+        self.notify(
+            game,
+            kind,
+            json!({"by": me.to_string(), "status": state.status.name()}),
+        );
+        self.publish(game, &signed).await;
+        for peer in recipients {
+            self.deliver(*game, peer);
+        }
+        Ok((signed, state))
+    }
+
+    /// Stores an event this node authored, with an outbox entry per recipient, and flushes:
+    /// after this the event is acknowledged and will be delivered until receipted. Returns
+    /// the recipients.
+    async fn persist_authored(
+        &self,
+        game: &GameId,
+        signed: &SignedEvent,
+        state: &GameState,
+        t: u64,
+    ) -> Result<Vec<PeerId>, ApiError> {
+        self.store.insert_event(game, signed).map_err(internal)?;
+        let recipients = self.recipients(state);
         for peer in &recipients {
             self.store
                 .outbox_add(&OutboxEntry {
@@ -486,25 +518,7 @@ impl Service {
             )
             .map_err(internal)?;
         self.store.flush().await.map_err(internal)?;
-        if let Some(cache) = self.games.get_mut(game) {
-            cache.events = events;
-            cache.ids.insert(signed.id());
-            cache.state = state.clone();
-        }
-        let kind = signed
-            .decode_unverified()
-            .map(|e| e.kind.name())
-            .unwrap_or("event");
-        self.notify(
-            game,
-            kind,
-            json!({"by": me.to_string(), "status": state.status.name()}),
-        );
-        self.publish(game, &signed).await;
-        for peer in recipients {
-            self.deliver(*game, peer);
-        }
-        Ok((signed, state))
+        Ok(recipients)
     }
 
     /// Who must receive this game's events: the opponent and the mailboxes.
@@ -1579,29 +1593,7 @@ impl Service {
             secrets::write_secret(&coin_path(&self.home, &game), &s).map_err(internal)?;
         }
         let state = verify(std::slice::from_ref(&signed)).map_err(|e| user(explain(&e)))?;
-        self.store.insert_event(&game, &signed).map_err(internal)?;
-        let recipients = self.recipients(&state);
-        for peer in &recipients {
-            self.store
-                .outbox_add(&OutboxEntry {
-                    event: signed.id(),
-                    game,
-                    peer: peer.to_string(),
-                    attempts: 0,
-                    next_at_ms: 0,
-                })
-                .map_err(internal)?;
-        }
-        self.store
-            .set_game_meta(
-                &game,
-                &GameMeta {
-                    mine: true,
-                    updated_ms: t,
-                },
-            )
-            .map_err(internal)?;
-        self.store.flush().await.map_err(internal)?;
+        let recipients = self.persist_authored(&game, &signed, &state, t).await?;
         self.games.insert(
             game,
             GameCache {
