@@ -17,6 +17,7 @@ pub mod bitboard;
 pub mod clock;
 pub mod fen;
 pub mod iccf;
+pub mod league;
 pub mod notation;
 pub mod pgn;
 pub mod position;

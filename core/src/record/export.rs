@@ -588,7 +588,7 @@ pub fn read_archive(text: &str) -> Result<Archive, ArchiveError> {
 
 /// Splits `keyword value` (surrounding whitespace ignored) and gives the 1-based byte column
 /// where the value starts.
-fn split_record(raw: &str) -> Option<(&str, &str, usize)> {
+pub(crate) fn split_record(raw: &str) -> Option<(&str, &str, usize)> {
     let lead = raw.len() - raw.trim_start().len();
     let body = raw.trim();
     let (keyword, rest) = match body.find(|c: char| c.is_ascii_whitespace()) {
@@ -601,7 +601,7 @@ fn split_record(raw: &str) -> Option<(&str, &str, usize)> {
 }
 
 /// Decodes hex digits; `column` is where `hex` starts in its line, for the error.
-fn decode_hex(hex: &str, line: usize, column: usize) -> Result<Vec<u8>, ArchiveError> {
+pub(crate) fn decode_hex(hex: &str, line: usize, column: usize) -> Result<Vec<u8>, ArchiveError> {
     fn digit(b: u8) -> Option<u8> {
         match b {
             b'0'..=b'9' => Some(b - b'0'),

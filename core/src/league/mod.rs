@@ -1,0 +1,511 @@
+//! Club leagues: a signed definition of a round robin, the players' signed joins, Berger
+//! pairings, and standings computed only from verified games.
+//!
+//! A league is named by the id of its definition. The definition and the joins are *league
+//! documents*, signed like events but under their own domain (`"sobre/league/v1\0"`), so a
+//! signature on one can never be replayed as a game event or the other way round.
+//!
+//! A league game is an ordinary game whose challenge carries
+//! [`LeagueRound`](crate::record::LeagueRound): the standings take a game only if it
+//! verifies, names this league, and is the pairing the Berger table gives for its round
+//! (same players, same colours, see [`berger`]).
+
+pub mod archive;
+pub mod berger;
+pub mod render;
+pub mod standings;
+
+use crate::record::codec::{self, CodecError, MAX_EVENT_BYTES};
+use crate::record::{EventId, Keypair, PlayerId};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+pub use berger::Board;
+pub use standings::{GameEntry, GameNote, Row, Standings, standings};
+
+/// A league is named by the id of its signed definition.
+pub type LeagueId = EventId;
+
+/// The version every league document carries.
+pub const LEAGUE_VERSION: u16 = 1;
+const SIGN_DOMAIN: &[u8] = b"sobre/league/v1\0";
+const ID_DOMAIN: &[u8] = b"sobre/league-id/v1\0";
+/// One day in milliseconds (round lengths are given in days).
+pub const DAY_MS: u64 = 86_400_000;
+
+/// Points for a win, a draw and a loss, in half points. FIDE Art. 11.1 (2009 text) and
+/// Art. 10 (2005): "the player who wins his game, or wins by forfeit, scores one point (1),
+/// the player who loses his game, or forfeits, scores no points (0) and a player who draws
+/// his game scores a half point (½)".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Scoring {
+    pub win: u32,
+    pub draw: u32,
+    pub loss: u32,
+}
+
+impl Default for Scoring {
+    fn default() -> Scoring {
+        Scoring {
+            win: 2,
+            draw: 1,
+            loss: 0,
+        }
+    }
+}
+
+/// The terms of a league, as the organiser signs them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueDef {
+    pub name: String,
+    /// In Berger order: the first is number 1 of the tables.
+    pub players: Vec<PlayerId>,
+    /// Display names, one per player (the organiser's spelling).
+    pub names: Vec<String>,
+    pub double: bool,
+    /// Time control of every game, in the text form of [`crate::clock`].
+    pub time_control: String,
+    /// When round 1 opens, ms since the Unix epoch.
+    pub start_ms: u64,
+    /// Days between round openings; 0 opens every round at the start.
+    pub round_days: u32,
+    pub scoring: Scoring,
+}
+
+/// What a league document says. Tags are the declaration order: append only.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LeagueKind {
+    /// 0: the organiser defines the league; the document's id is the league id.
+    Define(LeagueDef),
+    /// 1: a player joins (and so accepts the league's games in advance).
+    Join { league: LeagueId },
+}
+
+/// A league document before signing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueDoc {
+    pub version: u16,
+    pub author: PlayerId,
+    pub time_ms: u64,
+    pub kind: LeagueKind,
+}
+
+/// A league document as signed: the body exactly as received, and the signature.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedLeagueDoc {
+    pub body: Vec<u8>,
+    pub signature: ([u8; 32], [u8; 32]),
+}
+
+/// Why a league document or a league is not acceptable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LeagueError {
+    #[error("undecodable league document: {0}")]
+    Codec(#[from] CodecError),
+    #[error("unsupported league document version {0} (this build reads {LEAGUE_VERSION})")]
+    Version(u16),
+    #[error("bad signature on a league document by {0}")]
+    BadSignature(PlayerId),
+    #[error("not a league definition")]
+    NotADefinition,
+    #[error("a league needs 3 to 64 players (Berger tables), this one has {0}")]
+    PlayerCount(usize),
+    #[error("player {0} is listed twice")]
+    DuplicatePlayer(PlayerId),
+    #[error("{names} names for {players} players")]
+    Names { names: usize, players: usize },
+    #[error(
+        "the organiser may not also be a player here (the witness must not judge its own games)"
+    )]
+    OrganiserPlays,
+    #[error("invalid time control {0:?}: {1}")]
+    TimeControl(String, String),
+    #[error("a name is empty or longer than 100 characters")]
+    BadName,
+    #[error("the join is for league {joined}, not {league}")]
+    OtherLeague { joined: LeagueId, league: LeagueId },
+    #[error("{0} is not a player of this league")]
+    NotAPlayer(PlayerId),
+}
+
+/// A league document whose signature has been checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedDoc {
+    pub id: EventId,
+    pub doc: LeagueDoc,
+    pub signed: SignedLeagueDoc,
+}
+
+fn id_of(body: &[u8]) -> EventId {
+    let mut h = Sha256::new();
+    h.update(ID_DOMAIN);
+    h.update(body);
+    EventId(h.finalize().into())
+}
+
+fn signing_bytes(body: &[u8]) -> Vec<u8> {
+    let mut m = Vec::with_capacity(SIGN_DOMAIN.len() + body.len());
+    m.extend_from_slice(SIGN_DOMAIN);
+    m.extend_from_slice(body);
+    m
+}
+
+fn join_sig(sig: &([u8; 32], [u8; 32])) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    out[..32].copy_from_slice(&sig.0);
+    out[32..].copy_from_slice(&sig.1);
+    out
+}
+
+impl SignedLeagueDoc {
+    /// Signs a document with the author's key.
+    ///
+    /// # Errors
+    /// Only if the document cannot be encoded (never for well-formed documents).
+    pub fn sign(doc: &LeagueDoc, key: &Keypair) -> Result<SignedLeagueDoc, CodecError> {
+        let body = codec::encode(doc)?;
+        let sig = key.sign(&signing_bytes(&body));
+        let mut a = [0u8; 32];
+        let mut b = [0u8; 32];
+        a.copy_from_slice(&sig[..32]);
+        b.copy_from_slice(&sig[32..]);
+        Ok(SignedLeagueDoc {
+            body,
+            signature: (a, b),
+        })
+    }
+
+    pub fn id(&self) -> EventId {
+        id_of(&self.body)
+    }
+
+    /// The wire form.
+    ///
+    /// # Errors
+    /// Never in practice.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, CodecError> {
+        codec::encode(self)
+    }
+
+    /// Reads the wire form, size-capped and canonical.
+    ///
+    /// # Errors
+    /// [`CodecError`] if the bytes are not one canonical signed document.
+    pub fn from_bytes(bytes: &[u8]) -> Result<SignedLeagueDoc, CodecError> {
+        codec::decode(bytes, MAX_EVENT_BYTES + 128)
+    }
+
+    /// Decodes and checks the signature (`verify_strict`).
+    ///
+    /// # Errors
+    /// [`LeagueError`] naming the problem.
+    pub fn verify(&self) -> Result<VerifiedDoc, LeagueError> {
+        let doc: LeagueDoc = codec::decode(&self.body, MAX_EVENT_BYTES)?;
+        if doc.version != LEAGUE_VERSION {
+            return Err(LeagueError::Version(doc.version));
+        }
+        if !doc
+            .author
+            .verify(&signing_bytes(&self.body), &join_sig(&self.signature))
+        {
+            return Err(LeagueError::BadSignature(doc.author));
+        }
+        Ok(VerifiedDoc {
+            id: self.id(),
+            doc,
+            signed: self.clone(),
+        })
+    }
+}
+
+/// A verified league definition, with what follows from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct League {
+    pub id: LeagueId,
+    pub organiser: PlayerId,
+    pub created_ms: u64,
+    pub def: LeagueDef,
+    pub signed: SignedLeagueDoc,
+}
+
+impl League {
+    /// Checks a signed definition: signature, player list, names and time control.
+    ///
+    /// # Errors
+    /// [`LeagueError`] naming what is wrong.
+    pub fn from_signed(signed: &SignedLeagueDoc) -> Result<League, LeagueError> {
+        let v = signed.verify()?;
+        let LeagueKind::Define(def) = v.doc.kind else {
+            return Err(LeagueError::NotADefinition);
+        };
+        check_def(&def, &v.doc.author)?;
+        Ok(League {
+            id: v.id,
+            organiser: v.doc.author,
+            created_ms: v.doc.time_ms,
+            def,
+            signed: v.signed,
+        })
+    }
+
+    /// Signs a new league definition.
+    ///
+    /// # Errors
+    /// [`LeagueError`] if the definition is not acceptable.
+    pub fn create(key: &Keypair, def: LeagueDef, now_ms: u64) -> Result<League, LeagueError> {
+        check_def(&def, &key.player_id())?;
+        let signed = SignedLeagueDoc::sign(
+            &LeagueDoc {
+                version: LEAGUE_VERSION,
+                author: key.player_id(),
+                time_ms: now_ms,
+                kind: LeagueKind::Define(def),
+            },
+            key,
+        )?;
+        League::from_signed(&signed)
+    }
+
+    /// A player's signed join of this league.
+    ///
+    /// # Errors
+    /// [`LeagueError::NotAPlayer`] if the key is not one of the league's players.
+    pub fn join(&self, key: &Keypair, now_ms: u64) -> Result<SignedLeagueDoc, LeagueError> {
+        let me = key.player_id();
+        if !self.def.players.contains(&me) {
+            return Err(LeagueError::NotAPlayer(me));
+        }
+        Ok(SignedLeagueDoc::sign(
+            &LeagueDoc {
+                version: LEAGUE_VERSION,
+                author: me,
+                time_ms: now_ms,
+                kind: LeagueKind::Join { league: self.id },
+            },
+            key,
+        )?)
+    }
+
+    /// Checks a join of this league and gives the player who joined.
+    ///
+    /// # Errors
+    /// [`LeagueError`] if it is not a valid join of this league by one of its players.
+    pub fn check_join(&self, signed: &SignedLeagueDoc) -> Result<PlayerId, LeagueError> {
+        let v = signed.verify()?;
+        match v.doc.kind {
+            LeagueKind::Join { league } if league == self.id => {}
+            LeagueKind::Join { league } => {
+                return Err(LeagueError::OtherLeague {
+                    joined: league,
+                    league: self.id,
+                });
+            }
+            LeagueKind::Define(_) => return Err(LeagueError::NotADefinition),
+        }
+        if !self.def.players.contains(&v.doc.author) {
+            return Err(LeagueError::NotAPlayer(v.doc.author));
+        }
+        Ok(v.doc.author)
+    }
+
+    /// The rounds, each a list of boards with Berger numbers (1-based, see [`berger`]).
+    pub fn rounds(&self) -> Vec<Vec<Board>> {
+        berger::schedule(self.def.players.len(), self.def.double)
+    }
+
+    /// The pairing of round `round` (1-based) that `white` and `black` would be, if any.
+    pub fn is_pairing(&self, round: u32, white: &PlayerId, black: &PlayerId) -> bool {
+        let (Some(w), Some(b)) = (self.number(white), self.number(black)) else {
+            return false;
+        };
+        let rounds = self.rounds();
+        let Some(boards) = (round as usize).checked_sub(1).and_then(|i| rounds.get(i)) else {
+            return false;
+        };
+        boards.contains(&Board::Game { white: w, black: b })
+    }
+
+    /// The Berger number (1-based) of a player.
+    pub fn number(&self, p: &PlayerId) -> Option<usize> {
+        self.def.players.iter().position(|q| q == p).map(|i| i + 1)
+    }
+
+    /// The player of a Berger number.
+    pub fn player(&self, number: usize) -> Option<PlayerId> {
+        number
+            .checked_sub(1)
+            .and_then(|i| self.def.players.get(i))
+            .copied()
+    }
+
+    /// The display name of a player.
+    pub fn name(&self, p: &PlayerId) -> String {
+        self.number(p)
+            .and_then(|n| self.def.names.get(n - 1).cloned())
+            .unwrap_or_else(|| p.short())
+    }
+
+    /// When round `round` (1-based) opens.
+    pub fn round_opens_ms(&self, round: u32) -> u64 {
+        let days = u64::from(round.saturating_sub(1)) * u64::from(self.def.round_days);
+        self.def
+            .start_ms
+            .saturating_add(days.saturating_mul(DAY_MS))
+    }
+
+    /// The rounds open at `now_ms` (1-based numbers).
+    pub fn open_rounds(&self, now_ms: u64) -> Vec<u32> {
+        (1..=self.rounds().len() as u32)
+            .filter(|r| self.round_opens_ms(*r) <= now_ms)
+            .collect()
+    }
+}
+
+fn check_def(def: &LeagueDef, organiser: &PlayerId) -> Result<(), LeagueError> {
+    let n = def.players.len();
+    if !(berger::MIN_PLAYERS..=berger::MAX_PLAYERS).contains(&n) {
+        return Err(LeagueError::PlayerCount(n));
+    }
+    for (i, p) in def.players.iter().enumerate() {
+        if def.players[..i].contains(p) {
+            return Err(LeagueError::DuplicatePlayer(*p));
+        }
+    }
+    if def.players.contains(organiser) {
+        return Err(LeagueError::OrganiserPlays);
+    }
+    if def.names.len() != n {
+        return Err(LeagueError::Names {
+            names: def.names.len(),
+            players: n,
+        });
+    }
+    if def.name.trim().is_empty()
+        || def.name.chars().count() > 100
+        || def
+            .names
+            .iter()
+            .any(|s| s.trim().is_empty() || s.chars().count() > 100)
+    {
+        return Err(LeagueError::BadName);
+    }
+    def.time_control
+        .parse::<crate::clock::TimeControl>()
+        .map_err(|e| LeagueError::TimeControl(def.time_control.clone(), e.to_string()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn key(n: u8) -> Keypair {
+        Keypair::from_secret_bytes(&[n; 32])
+    }
+
+    pub(crate) fn six_player_league() -> (Keypair, Vec<Keypair>, League) {
+        let org = key(100);
+        let players: Vec<Keypair> = (1..=6).map(key).collect();
+        let def = LeagueDef {
+            name: "Club de Ajedrez — Liga de otoño".into(),
+            players: players.iter().map(Keypair::player_id).collect(),
+            names: ["Ana", "Bruno", "Carmen", "Diego", "Elena", "Fermín"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            double: false,
+            time_control: "3d".into(),
+            start_ms: 1_700_000_000_000,
+            round_days: 7,
+            scoring: Scoring::default(),
+        };
+        let league = League::create(&org, def, 1_699_000_000_000).expect("valid league");
+        (org, players, league)
+    }
+
+    #[test]
+    fn a_definition_round_trips_and_its_signature_is_checked() {
+        let (_, players, league) = six_player_league();
+        let bytes = league.signed.to_bytes().expect("encode");
+        let back = SignedLeagueDoc::from_bytes(&bytes).expect("decode");
+        assert_eq!(League::from_signed(&back).expect("verifies"), league);
+        let mut forged = back.clone();
+        forged.signature.0[3] ^= 1;
+        assert!(matches!(
+            League::from_signed(&forged),
+            Err(LeagueError::BadSignature(_))
+        ));
+        let join = league.join(&players[2], 1).expect("a player joins");
+        assert_eq!(league.check_join(&join), Ok(players[2].player_id()));
+        assert!(matches!(
+            league.join(&key(42), 1),
+            Err(LeagueError::NotAPlayer(_))
+        ));
+        // A definition is not a join, and a join of another league is refused.
+        assert_eq!(
+            league.check_join(&league.signed),
+            Err(LeagueError::NotADefinition)
+        );
+    }
+
+    #[test]
+    fn league_signatures_are_domain_separated_from_game_events() {
+        let (_, _, league) = six_player_league();
+        let sig = join_sig(&league.signed.signature);
+        // The same body and signature presented as a game event does not verify.
+        let as_event = crate::record::SignedEvent {
+            body: league.signed.body.clone(),
+            signature: sig,
+        };
+        assert!(as_event.verify().is_err());
+    }
+
+    #[test]
+    fn bad_definitions_are_refused() {
+        let (org, players, league) = six_player_league();
+        let mut def = league.def.clone();
+        def.players[1] = def.players[0];
+        assert!(matches!(
+            League::create(&org, def, 0),
+            Err(LeagueError::DuplicatePlayer(_))
+        ));
+        let mut def = league.def.clone();
+        def.players.truncate(2);
+        def.names.truncate(2);
+        assert_eq!(
+            League::create(&org, def, 0),
+            Err(LeagueError::PlayerCount(2))
+        );
+        let mut def = league.def.clone();
+        def.time_control = "soon".into();
+        assert!(matches!(
+            League::create(&org, def, 0),
+            Err(LeagueError::TimeControl(..))
+        ));
+        assert_eq!(
+            League::create(&players[0], league.def.clone(), 0),
+            Err(LeagueError::OrganiserPlays)
+        );
+    }
+
+    #[test]
+    fn rounds_open_on_schedule() {
+        let (_, players, league) = six_player_league();
+        assert_eq!(league.rounds().len(), 5);
+        assert!(league.open_rounds(league.def.start_ms - 1).is_empty());
+        assert_eq!(league.open_rounds(league.def.start_ms), vec![1]);
+        assert_eq!(
+            league.open_rounds(league.def.start_ms + 7 * DAY_MS),
+            vec![1, 2]
+        );
+        // Round 1 of the six-player table is 1-6, 2-5, 3-4.
+        let p = |i: usize| players[i - 1].player_id();
+        assert!(league.is_pairing(1, &p(1), &p(6)));
+        assert!(
+            !league.is_pairing(1, &p(6), &p(1)),
+            "colours as the table gives them"
+        );
+        assert!(!league.is_pairing(2, &p(1), &p(6)));
+        assert!(!league.is_pairing(9, &p(1), &p(6)));
+    }
+}

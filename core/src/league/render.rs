@@ -1,0 +1,182 @@
+//! The crosstable of a league: as a grid of cells, as CSV, and as a printable HTML page.
+//!
+//! Rows and columns are in rank order (the usual crosstable layout); a cell holds the row
+//! player's results against the column player, one symbol per game: `1`, `½`, `0`, `*` for
+//! a game in progress, and nothing for a game not started. The diagonal is `×`.
+
+use super::League;
+use super::standings::{Score, Standings, halves, quarters};
+use crate::record::export::iso_utc;
+use std::fmt::Write as _;
+
+/// The crosstable as text cells, header first: `Rank, No, Player, 1 … n, Pts, SB, Wins`.
+pub fn grid(standings: &Standings) -> Vec<Vec<String>> {
+    let n = standings.rows.len();
+    let mut out = Vec::with_capacity(n + 1);
+    let mut header = vec!["Rank".to_string(), "No".into(), "Player".into()];
+    header.extend((1..=n).map(|i| i.to_string()));
+    header.extend(["Pts".into(), "SB".into(), "Wins".into()]);
+    out.push(header);
+    for (i, row) in standings.rows.iter().enumerate() {
+        let mut line = vec![
+            row.rank.to_string(),
+            row.number.to_string(),
+            row.name.clone(),
+        ];
+        for (j, col) in standings.rows.iter().enumerate() {
+            if i == j {
+                line.push("×".into());
+                continue;
+            }
+            let cell: String = standings
+                .results_between(&row.player, &col.player)
+                .iter()
+                .map(|r| match r {
+                    Some(Score::Win) => "1",
+                    Some(Score::Draw) => "½",
+                    Some(Score::Loss) => "0",
+                    None => "*",
+                })
+                .collect();
+            line.push(cell);
+        }
+        line.push(halves(row.points_halves));
+        line.push(quarters(row.sb_quarters));
+        line.push(row.wins.to_string());
+        out.push(line);
+    }
+    out
+}
+
+/// The crosstable as CSV (RFC 4180 quoting).
+pub fn csv(standings: &Standings) -> String {
+    let mut out = String::new();
+    for line in grid(standings) {
+        let cells: Vec<String> = line.iter().map(|c| csv_cell(c)).collect();
+        out.push_str(&cells.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+fn csv_cell(c: &str) -> String {
+    if c.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", c.replace('"', "\"\""))
+    } else {
+        c.to_string()
+    }
+}
+
+fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// A self-contained, printable HTML page: the crosstable, the games left out and why, and
+/// how the table was computed. `now_ms` is printed as the time of the table.
+pub fn html(league: &League, standings: &Standings, now_ms: u64) -> String {
+    let g = grid(standings);
+    let mut o = String::new();
+    let title = esc(&league.def.name);
+    let _ = write!(
+        o,
+        r#"<!DOCTYPE html>
+<html lang="es">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} — crosstable</title>
+<style>
+  body {{ font-family: "Helvetica Neue", Arial, sans-serif; margin: 2rem; color: #111; }}
+  h1 {{ font-size: 1.5rem; margin: 0 0 .25rem; }}
+  p.meta {{ color: #555; margin: 0 0 1rem; font-size: .9rem; }}
+  table.crosstable {{ border-collapse: collapse; font-variant-numeric: tabular-nums; }}
+  table.crosstable th, table.crosstable td {{ border: 1px solid #999; padding: .3rem .55rem; text-align: center; }}
+  table.crosstable th {{ background: #eee; }}
+  table.crosstable td.player {{ text-align: left; white-space: nowrap; }}
+  table.crosstable td.self {{ background: #ccc; }}
+  table.crosstable td.pts {{ font-weight: bold; }}
+  ul.notes {{ font-size: .9rem; color: #333; }}
+  @media print {{ body {{ margin: 0; }} p.meta, ul.notes {{ color: #000; }} }}
+</style>
+</head>
+<body>
+<h1>{title}</h1>
+<p class="meta">{rounds} rounds · {kind} · time control {tc} · table of {date} · league {id}</p>
+<table class="crosstable" id="crosstable">
+"#,
+        rounds = league.rounds().len(),
+        kind = if league.def.double {
+            "double round robin"
+        } else {
+            "round robin"
+        },
+        tc = esc(&league.def.time_control),
+        date = esc(&iso_utc(now_ms)),
+        id = league.id,
+    );
+    if let Some((header, body)) = g.split_first() {
+        o.push_str("<thead><tr>");
+        for h in header {
+            let _ = write!(o, "<th>{}</th>", esc(h));
+        }
+        o.push_str("</tr></thead>\n<tbody>\n");
+        let n = standings.rows.len();
+        for (i, line) in body.iter().enumerate() {
+            o.push_str("<tr>");
+            for (j, cell) in line.iter().enumerate() {
+                let class = match j {
+                    2 => "player",
+                    j if j == 3 + i => "self",
+                    j if j == 3 + n => "pts",
+                    _ => "",
+                };
+                if class.is_empty() {
+                    let _ = write!(o, "<td>{}</td>", esc(cell));
+                } else {
+                    let _ = write!(o, "<td class=\"{class}\">{}</td>", esc(cell));
+                }
+            }
+            o.push_str("</tr>\n");
+        }
+        o.push_str("</tbody>\n");
+    }
+    o.push_str("</table>\n<ul class=\"notes\">\n");
+    o.push_str(
+        "<li>Computed from the players' signed game records, each verified move by move \
+         (FIDE Laws; scores per Art. 11: 1, ½, 0). Tie-breaks: Sonneborn-Berger, wins, \
+         direct encounter.</li>\n",
+    );
+    let unfinished: usize = standings
+        .games
+        .iter()
+        .filter(|g| g.result.is_none())
+        .count();
+    if unfinished > 0 || !standings.unplayed.is_empty() {
+        let _ = writeln!(
+            o,
+            "<li>* game in progress: {unfinished} · not yet started: {}</li>",
+            standings.unplayed.len()
+        );
+    }
+    for note in &standings.excluded {
+        let _ = writeln!(
+            o,
+            "<li class=\"excluded\">Game {} left out: {}</li>",
+            &note.game.to_hex()[..12],
+            esc(&note.reason)
+        );
+    }
+    o.push_str("</ul>\n</body>\n</html>\n");
+    o
+}

@@ -1,0 +1,740 @@
+//! Standings of a league, computed only from games that verify.
+//!
+//! - Scores: FIDE Art. 11 (1, ½, 0; a win by forfeit or on time is a win), or the league's
+//!   own [`Scoring`](super::Scoring), counted in half points.
+//! - Tie-breaks, in this order: Sonneborn-Berger (the sum of the scores of the opponents a
+//!   player beat, plus half the scores of those they drew with), number of wins, direct
+//!   encounter (points scored in the games among the players still tied). Players tied on
+//!   all of them share a rank.
+//!
+//! A game counts only if its record verifies, names this league, and is the pairing the
+//! Berger table gives for its round (same two players, same colours). Anything else is
+//! listed in [`Standings::excluded`] with the reason: a forged record cannot change the table.
+
+use super::{Board, League};
+use crate::record::PlayerId;
+use crate::record::{GameId, GameState, SignedEvent, Status, verify};
+use crate::rules::Outcome;
+use crate::types::Color;
+use std::collections::{BTreeMap, HashMap};
+
+/// A game offered to the standings: its id and its signed events.
+#[derive(Clone, Debug)]
+pub struct GameEntry {
+    pub game: GameId,
+    pub events: Vec<SignedEvent>,
+}
+
+/// A league game that counts (finished or not).
+#[derive(Clone, Debug)]
+pub struct CountedGame {
+    pub game: GameId,
+    pub round: u32,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub status: Status,
+    pub result: Option<Outcome>,
+    /// Plies played so far.
+    pub plies: usize,
+}
+
+/// A game left out of the standings, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNote {
+    pub game: GameId,
+    pub reason: String,
+}
+
+/// One player's line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// 1-based; tied players share it.
+    pub rank: usize,
+    pub player: PlayerId,
+    /// Berger number.
+    pub number: usize,
+    pub name: String,
+    /// Points, in half points.
+    pub points_halves: u32,
+    pub played: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Sonneborn-Berger, in quarter points (result fraction in halves × opponent's points
+    /// in halves).
+    pub sb_quarters: u64,
+    /// Points scored against the other players tied with this one on points, SB and wins
+    /// (in half points); `None` when nobody is tied.
+    pub direct_halves: Option<u32>,
+    /// League games of this player still in progress.
+    pub unfinished: u32,
+}
+
+/// The computed table.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    /// Ranked.
+    pub rows: Vec<Row>,
+    /// Games that count, in round order.
+    pub games: Vec<CountedGame>,
+    /// Games left out, with the reason.
+    pub excluded: Vec<GameNote>,
+    /// Pairings of open rounds with no game yet: (round, white, black).
+    pub unplayed: Vec<(u32, PlayerId, PlayerId)>,
+    /// Byes: (round, player).
+    pub byes: Vec<(u32, PlayerId)>,
+}
+
+/// A result from one player's side: win, draw or loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Score {
+    fn of(outcome: Outcome, me: Color) -> Score {
+        match outcome.winner() {
+            None => Score::Draw,
+            Some(c) if c == me => Score::Win,
+            Some(_) => Score::Loss,
+        }
+    }
+
+    /// The fraction of a point for Sonneborn-Berger, in halves.
+    fn sb_halves(self) -> u64 {
+        match self {
+            Score::Win => 2,
+            Score::Draw => 1,
+            Score::Loss => 0,
+        }
+    }
+}
+
+impl Standings {
+    /// The result of `player` against `opponent` in each of their counted games, in round
+    /// order; `None` for a game not finished.
+    pub fn results_between(&self, player: &PlayerId, opponent: &PlayerId) -> Vec<Option<Score>> {
+        self.games
+            .iter()
+            .filter_map(|g| {
+                let me = if g.white == *player && g.black == *opponent {
+                    Color::White
+                } else if g.black == *player && g.white == *opponent {
+                    Color::Black
+                } else {
+                    return None;
+                };
+                Some(g.result.map(|o| Score::of(o, me)))
+            })
+            .collect()
+    }
+}
+
+/// Computes the standings of `league` from the games offered, as of `now_ms` (which rounds
+/// are open, for the list of unplayed pairings).
+pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standings {
+    let mut excluded = Vec::new();
+    // (round, white, black) → the game that counts for that pairing.
+    let mut chosen: BTreeMap<(u32, usize, usize), (GameState, usize)> = BTreeMap::new();
+    for entry in offered {
+        let state = match verify(&entry.events) {
+            Ok(s) => s,
+            Err(e) => {
+                excluded.push(GameNote {
+                    game: entry.game,
+                    reason: format!("does not verify: {e}"),
+                });
+                continue;
+            }
+        };
+        if state.game != entry.game {
+            excluded.push(GameNote {
+                game: entry.game,
+                reason: format!("its events are game {}", state.game),
+            });
+            continue;
+        }
+        let Some(lr) = state.challenge.league.clone() else {
+            excluded.push(GameNote {
+                game: entry.game,
+                reason: "not a league game".into(),
+            });
+            continue;
+        };
+        if lr.league != league.id {
+            excluded.push(GameNote {
+                game: entry.game,
+                reason: format!("a game of another league ({})", lr.league),
+            });
+            continue;
+        }
+        if state.time_control.to_string()
+            != league
+                .def
+                .time_control
+                .parse::<crate::clock::TimeControl>()
+                .map(|t| t.to_string())
+                .unwrap_or_default()
+        {
+            excluded.push(GameNote {
+                game: entry.game,
+                reason: format!(
+                    "played at {} instead of the league's {}",
+                    state.time_control, league.def.time_control
+                ),
+            });
+            continue;
+        }
+        match state.status {
+            Status::Cancelled => {
+                excluded.push(GameNote {
+                    game: entry.game,
+                    reason: "declined or aborted".into(),
+                });
+                continue;
+            }
+            Status::Disputed => {
+                let who = state
+                    .equivocations
+                    .first()
+                    .map(|e| league.name(&e.author))
+                    .unwrap_or_default();
+                excluded.push(GameNote {
+                    game: entry.game,
+                    reason: format!("disputed: {who} signed two different events at one point"),
+                });
+                continue;
+            }
+            _ => {}
+        }
+        // Colours: the challenge fixes them for league games; until accepted they are the
+        // challenge's.
+        let (white, black) = match (state.white, state.black) {
+            (Some(w), Some(b)) => (w, b),
+            _ => match state.challenge.colour {
+                crate::record::ColourChoice::ChallengerWhite => (state.challenger, state.opponent),
+                crate::record::ColourChoice::ChallengerBlack => (state.opponent, state.challenger),
+                crate::record::ColourChoice::Random => {
+                    excluded.push(GameNote {
+                        game: entry.game,
+                        reason: "colours drawn by lot: league colours come from the table".into(),
+                    });
+                    continue;
+                }
+            },
+        };
+        if !league.is_pairing(lr.round, &white, &black) {
+            excluded.push(GameNote {
+                game: entry.game,
+                reason: format!(
+                    "{} – {} is not a pairing of round {} (Berger table)",
+                    league.name(&white),
+                    league.name(&black),
+                    lr.round
+                ),
+            });
+            continue;
+        }
+        let (Some(w), Some(b)) = (league.number(&white), league.number(&black)) else {
+            continue;
+        };
+        let key = (lr.round, w, b);
+        let order = offered.len();
+        match chosen.get(&key) {
+            // One game per pairing: the first started one counts (then the smaller id).
+            Some((existing, _))
+                if (existing.started_ms, existing.game) <= (state.started_ms, state.game) =>
+            {
+                excluded.push(GameNote {
+                    game: entry.game,
+                    reason: format!("a second game for a pairing of round {}", lr.round),
+                });
+            }
+            Some((existing, _)) => {
+                excluded.push(GameNote {
+                    game: existing.game,
+                    reason: format!("a second game for a pairing of round {}", lr.round),
+                });
+                chosen.insert(key, (state, order));
+            }
+            None => {
+                chosen.insert(key, (state, order));
+            }
+        }
+    }
+
+    let games: Vec<CountedGame> = chosen
+        .iter()
+        .map(|(&(round, _, _), (s, _))| CountedGame {
+            game: s.game,
+            round,
+            white: s.white.unwrap_or(s.challenger),
+            black: s.black.unwrap_or(s.opponent),
+            status: s.status,
+            result: if s.status == Status::Finished {
+                s.result
+            } else {
+                None
+            },
+            plies: s.moves.len(),
+        })
+        .collect();
+
+    let mut unplayed = Vec::new();
+    let mut byes = Vec::new();
+    let open = league.open_rounds(now_ms);
+    for (i, boards) in league.rounds().iter().enumerate() {
+        let round = i as u32 + 1;
+        for b in boards {
+            match *b {
+                Board::Game { white, black } => {
+                    if open.contains(&round)
+                        && !chosen.contains_key(&(round, white, black))
+                        && let (Some(w), Some(bl)) = (league.player(white), league.player(black))
+                    {
+                        unplayed.push((round, w, bl));
+                    }
+                }
+                Board::Bye { player } => {
+                    if let Some(p) = league.player(player) {
+                        byes.push((round, p));
+                    }
+                }
+            }
+        }
+    }
+
+    let rows = rank(league, &games);
+    Standings {
+        rows,
+        games,
+        excluded,
+        unplayed,
+        byes,
+    }
+}
+
+fn rank(league: &League, games: &[CountedGame]) -> Vec<Row> {
+    let scoring = league.def.scoring;
+    let mut rows: Vec<Row> = league
+        .def
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Row {
+            rank: 0,
+            player: *p,
+            number: i + 1,
+            name: league.name(p),
+            points_halves: 0,
+            played: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            sb_quarters: 0,
+            direct_halves: None,
+            unfinished: 0,
+        })
+        .collect();
+    let index: HashMap<PlayerId, usize> = rows.iter().map(|r| (r.player, r.number - 1)).collect();
+    let points = |s: Score| match s {
+        Score::Win => scoring.win,
+        Score::Draw => scoring.draw,
+        Score::Loss => scoring.loss,
+    };
+    // (player index, opponent index, score) of every finished game.
+    let mut results: Vec<(usize, usize, Score)> = Vec::new();
+    for g in games {
+        let (Some(&w), Some(&b)) = (index.get(&g.white), index.get(&g.black)) else {
+            continue;
+        };
+        match g.result {
+            Some(o) => {
+                results.push((w, b, Score::of(o, Color::White)));
+                results.push((b, w, Score::of(o, Color::Black)));
+            }
+            None => {
+                if g.status != Status::Pending {
+                    rows[w].unfinished += 1;
+                    rows[b].unfinished += 1;
+                }
+            }
+        }
+    }
+    for &(p, _, s) in &results {
+        let r = &mut rows[p];
+        r.played += 1;
+        r.points_halves += points(s);
+        match s {
+            Score::Win => r.wins += 1,
+            Score::Draw => r.draws += 1,
+            Score::Loss => r.losses += 1,
+        }
+    }
+    let totals: Vec<u32> = rows.iter().map(|r| r.points_halves).collect();
+    for &(p, o, s) in &results {
+        rows[p].sb_quarters += s.sb_halves() * u64::from(totals[o]);
+    }
+    // Direct encounter within each group tied on points, SB and wins.
+    let mut groups: BTreeMap<(u32, u64, u32), Vec<usize>> = BTreeMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        groups
+            .entry((r.points_halves, r.sb_quarters, r.wins))
+            .or_default()
+            .push(i);
+    }
+    for members in groups.values().filter(|m| m.len() > 1) {
+        for &p in members {
+            let direct = results
+                .iter()
+                .filter(|(a, o, _)| *a == p && members.contains(o))
+                .map(|&(_, _, s)| points(s))
+                .sum();
+            rows[p].direct_halves = Some(direct);
+        }
+    }
+    let key = |r: &Row| {
+        (
+            std::cmp::Reverse(r.points_halves),
+            std::cmp::Reverse(r.sb_quarters),
+            std::cmp::Reverse(r.wins),
+            std::cmp::Reverse(r.direct_halves.unwrap_or(0)),
+        )
+    };
+    rows.sort_by(|a, b| key(a).cmp(&key(b)).then(a.number.cmp(&b.number)));
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
+            rows[i - 1].rank
+        } else {
+            i + 1
+        };
+    }
+    rows
+}
+
+/// Formats half points the way a crosstable does: `3½`, `½`, `4`.
+pub fn halves(h: u32) -> String {
+    match (h / 2, h % 2) {
+        (0, 1) => "½".into(),
+        (n, 1) => format!("{n}½"),
+        (n, _) => n.to_string(),
+    }
+}
+
+/// Formats quarter points: `6.25`, `6.5`, `7`.
+pub fn quarters(q: u64) -> String {
+    let whole = q / 4;
+    match q % 4 {
+        0 => whole.to_string(),
+        1 => format!("{whole}.25"),
+        2 => format!("{whole}.5"),
+        _ => format!("{whole}.75"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::league::tests::six_player_league;
+    use crate::league::{League, LeagueDef, Scoring};
+    use crate::record::{
+        Challenge, ColourChoice, EventKind, Keypair, LeagueRound, Scoresheet, StartPosition,
+        WireMove,
+    };
+    use crate::{Position, san};
+
+    /// How a test game ends.
+    #[derive(Clone, Copy)]
+    enum End {
+        WhiteWins,
+        Draw,
+        BlackWins,
+        InProgress,
+    }
+
+    /// Plays a real signed league game: White challenges, Black accepts, two moves, then
+    /// the end asked for (resignation or an agreed draw).
+    fn game(league: &League, round: u32, white: &Keypair, black: &Keypair, end: End) -> GameEntry {
+        let mut t = league.def.start_ms + u64::from(round) * 1000;
+        let mut tick = || {
+            t += 60_000;
+            t
+        };
+        let challenge = Challenge {
+            opponent: black.player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: league.def.time_control.clone(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: Some(LeagueRound {
+                league: league.id,
+                round,
+            }),
+        };
+        let (mut w, c) = Scoresheet::challenge(white.clone(), challenge, tick()).expect("sign");
+        let mut b = Scoresheet::join(black.clone(), w.game());
+        b.saw(c.id());
+        let mut events = vec![c];
+        let mut pos = Position::new();
+        let push = |sheet: &mut Scoresheet,
+                    other: &mut Scoresheet,
+                    e: SignedEvent,
+                    events: &mut Vec<SignedEvent>| {
+            other.saw(e.id());
+            let _ = sheet;
+            events.push(e);
+        };
+        let a = b.accept(None, tick()).expect("sign");
+        push(&mut b, &mut w, a, &mut events);
+        for (mover_white, text) in [(true, "e4"), (false, "e5")] {
+            let m = san::parse_san(&pos, text, san::Lang::English).expect("legal");
+            let sheet = if mover_white { &mut w } else { &mut b };
+            let e = sheet.play(m, tick()).expect("sign");
+            if mover_white {
+                push(&mut w, &mut b, e, &mut events);
+            } else {
+                push(&mut b, &mut w, e, &mut events);
+            }
+            pos.play(m).expect("legal");
+        }
+        match end {
+            End::WhiteWins => {
+                let e = b.resign(tick()).expect("sign");
+                events.push(e);
+            }
+            End::BlackWins => {
+                let e = w.resign(tick()).expect("sign");
+                events.push(e);
+            }
+            End::Draw => {
+                let e = w.offer_draw(tick()).expect("sign");
+                b.saw(e.id());
+                events.push(e);
+                let e = b.accept_draw(tick()).expect("sign");
+                events.push(e);
+            }
+            End::InProgress => {}
+        }
+        let game = events[0].id();
+        assert!(verify(&events).is_ok(), "the test game verifies");
+        GameEntry { game, events }
+    }
+
+    /// Six players, every game of the single round robin, results chosen so that all three
+    /// tie-breaks decide something (computed by hand below).
+    #[test]
+    fn standings_and_tie_breaks_of_a_six_player_round_robin() {
+        let (_, keys, league) = six_player_league();
+        // Results by pairing (white, black) with Berger numbers.
+        let result = |w: usize, b: usize| -> End {
+            match (w.min(b), w.max(b)) {
+                (1, 2) => {
+                    if w == 1 {
+                        End::WhiteWins
+                    } else {
+                        End::BlackWins
+                    }
+                } // 1 beats 2
+                (1, 3) => {
+                    if w == 3 {
+                        End::WhiteWins
+                    } else {
+                        End::BlackWins
+                    }
+                } // 3 beats 1
+                (4, 5) | (4, 6) => End::Draw,
+                (2, 6) => {
+                    if w == 2 {
+                        End::WhiteWins
+                    } else {
+                        End::BlackWins
+                    }
+                } // 2 beats 6
+                (3, 5) => {
+                    if w == 5 {
+                        End::WhiteWins
+                    } else {
+                        End::BlackWins
+                    }
+                } // 5 beats 3
+                _ => End::InProgress,
+            }
+        };
+        let mut games = Vec::new();
+        for (i, round) in league.rounds().iter().enumerate() {
+            for b in round {
+                if let Board::Game { white, black } = *b {
+                    games.push(game(
+                        &league,
+                        i as u32 + 1,
+                        &keys[white - 1],
+                        &keys[black - 1],
+                        result(white, black),
+                    ));
+                }
+            }
+        }
+        let s = standings(
+            &league,
+            &games,
+            league.def.start_ms + 100 * super::super::DAY_MS,
+        );
+        assert!(s.excluded.is_empty(), "{:?}", s.excluded);
+        assert_eq!(s.games.len(), 15);
+        assert!(s.unplayed.is_empty());
+        // By hand: 1 beat 2, 3 beat 1, 4 drew 5 and 6, 2 beat 6, 5 beat 3.
+        // Points: 1:1 2:1 3:1 4:1 5:1½ 6:½.
+        // SB: 1: beat 2 (1) = 1; 2: beat 6 (½) = ½; 3: beat 1 (1) = 1;
+        //     4: ½·1½ + ½·½ = 1; 5: ½·1 + 1 = 1½; 6: ½·1 = ½.
+        // 1 and 3 tie on points, SB and wins: 3 beat 1 (direct encounter). 4 has no win.
+        let names: Vec<&str> = s.rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Elena", "Carmen", "Ana", "Diego", "Bruno", "Fermín"]
+        );
+        let pts: Vec<String> = s.rows.iter().map(|r| halves(r.points_halves)).collect();
+        assert_eq!(pts, ["1½", "1", "1", "1", "1", "½"]);
+        let sb: Vec<String> = s.rows.iter().map(|r| quarters(r.sb_quarters)).collect();
+        assert_eq!(sb, ["1.5", "1", "1", "1", "0.5", "0.5"]);
+        let ranks: Vec<usize> = s.rows.iter().map(|r| r.rank).collect();
+        assert_eq!(ranks, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(s.rows[1].direct_halves, Some(2));
+        assert_eq!(s.rows[2].direct_halves, Some(0));
+        // Nine games still in progress: two per player except… count them.
+        let unfinished: u32 = s.rows.iter().map(|r| r.unfinished).sum();
+        assert_eq!(unfinished, 2 * 9);
+
+        let g = crate::league::render::grid(&s);
+        assert_eq!(
+            g[0],
+            [
+                "Rank", "No", "Player", "1", "2", "3", "4", "5", "6", "Pts", "SB", "Wins"
+            ]
+        );
+        // Elena (5): ranks 1; against Carmen (rank 2) she won; against Diego (rank 4) drew.
+        assert_eq!(g[1][2], "Elena");
+        assert_eq!(g[1][3], "×");
+        assert_eq!(g[1][4], "1");
+        assert_eq!(g[1][6], "½");
+        assert_eq!(g[1][5], "*");
+        let csv = crate::league::render::csv(&s);
+        assert!(
+            csv.starts_with(
+                "Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n1,5,Elena,×,1,*,½,*,*,1½,1.5,1\r\n"
+            ),
+            "{csv}"
+        );
+        let html = crate::league::render::html(&league, &s, league.def.start_ms);
+        assert!(html.contains("<td class=\"player\">Elena</td>"));
+    }
+
+    #[test]
+    fn forged_and_foreign_games_are_left_out_with_the_reason() {
+        let (_, keys, league) = six_player_league();
+        // Round 1 is 1-6, 2-5, 3-4.
+        let honest = game(&league, 1, &keys[0], &keys[5], End::WhiteWins);
+        // A broken signature.
+        let mut forged = game(&league, 1, &keys[1], &keys[4], End::WhiteWins);
+        let last = forged.events.len() - 1;
+        forged.events[last].signature[10] ^= 0x40;
+        // An illegal move, correctly signed by its author.
+        let mut illegal = game(&league, 1, &keys[2], &keys[3], End::InProgress);
+        let mut sheet = Scoresheet::resume(
+            keys[2].clone(),
+            illegal.game,
+            2,
+            Some(illegal.events[2].id()),
+            Some(illegal.events[3].id()),
+        );
+        let bad = sheet
+            .append(
+                EventKind::Move(WireMove {
+                    from: 4,
+                    to: 60,
+                    promotion: 0,
+                }),
+                league.def.start_ms + 10_000_000,
+            )
+            .expect("sign");
+        illegal.events.push(bad);
+        // Wrong colours for the pairing, and the wrong round.
+        let reversed = game(&league, 1, &keys[5], &keys[0], End::BlackWins);
+        let wrong_round = game(&league, 2, &keys[0], &keys[5], End::WhiteWins);
+        // A game of another league.
+        let (org, _, _) = six_player_league();
+        let mut def = league.def.clone();
+        def.name = "otra liga".into();
+        let other = League::create(&org, def, 5).expect("valid");
+        let foreign = game(&other, 1, &keys[0], &keys[5], End::BlackWins);
+
+        let s = standings(
+            &league,
+            &[
+                honest,
+                forged.clone(),
+                illegal.clone(),
+                reversed,
+                wrong_round,
+                foreign,
+            ],
+            league.def.start_ms,
+        );
+        assert_eq!(s.games.len(), 1, "only the honest game counts");
+        let reasons: Vec<&str> = s.excluded.iter().map(|n| n.reason.as_str()).collect();
+        assert_eq!(s.excluded.len(), 5, "{reasons:?}");
+        assert!(reasons[0].contains("does not verify") && reasons[0].contains("signature"));
+        assert!(
+            reasons[1].contains("does not verify") && reasons[1].contains("illegal"),
+            "{}",
+            reasons[1]
+        );
+        assert!(reasons[2].contains("not a pairing of round 1"));
+        assert!(reasons[3].contains("not a pairing of round 2"));
+        assert!(reasons[4].contains("another league"));
+        assert_eq!(s.excluded[0].game, forged.game);
+        assert_eq!(s.excluded[1].game, illegal.game);
+        // The honest winner has the point; nobody else has any.
+        assert_eq!(s.rows[0].name, "Ana");
+        assert_eq!(s.rows[0].points_halves, 2);
+        assert!(s.rows[1..].iter().all(|r| r.points_halves == 0));
+        // 2-5 and 3-4 of round 1 have no counted game; rounds 2+ are not open yet.
+        assert_eq!(s.unplayed.len(), 2);
+    }
+
+    #[test]
+    fn a_bye_and_custom_scoring() {
+        let org = Keypair::from_secret_bytes(&[100; 32]);
+        let keys: Vec<Keypair> = (1..=5)
+            .map(|i| Keypair::from_secret_bytes(&[i; 32]))
+            .collect();
+        let def = LeagueDef {
+            name: "cinco".into(),
+            players: keys.iter().map(Keypair::player_id).collect(),
+            names: ["A", "B", "C", "D", "E"].map(String::from).to_vec(),
+            double: false,
+            time_control: "5d".into(),
+            start_ms: 1_000,
+            round_days: 0,
+            scoring: Scoring {
+                win: 6,
+                draw: 2,
+                loss: 0,
+            }, // 3 / 1 / 0 in half units
+        };
+        let league = League::create(&org, def, 0).expect("valid");
+        // Round 1 of the 5/6 table: 1-6 (1 has the bye), 2-5, 3-4.
+        let g1 = game(&league, 1, &keys[1], &keys[4], End::WhiteWins);
+        let g2 = game(&league, 1, &keys[2], &keys[3], End::Draw);
+        let s = standings(&league, &[g1, g2], 2_000);
+        assert!(s.byes.contains(&(1, keys[0].player_id())));
+        assert_eq!(s.byes.len(), 5);
+        let b = s.rows.iter().find(|r| r.name == "B").expect("B");
+        assert_eq!((b.rank, b.points_halves), (1, 6));
+        let c = s.rows.iter().find(|r| r.name == "C").expect("C");
+        assert_eq!(c.points_halves, 2);
+        // Every round is open at once (round_days 0): 10 pairings, 2 played.
+        assert_eq!(s.unplayed.len(), 8);
+    }
+}
