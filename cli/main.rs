@@ -50,6 +50,8 @@ enum Command {
     #[command(subcommand)]
     Leave(commands::leave::LeaveCommand),
     Export(commands::export::Args),
+    #[command(subcommand)]
+    League(commands::league::LeagueCommand),
     Demo(commands::demo::Args),
     Perft(commands::perft::Args),
     Position(commands::position::Args),
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::Watch(args) => commands::watch::run(home, args),
         Command::Leave(cmd) => commands::leave::run(home, cmd),
         Command::Export(args) => commands::export::run(home, args),
+        Command::League(cmd) => commands::league::run(home, cmd),
         Command::Demo(args) => commands::demo::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Position(args) => commands::position::run(args),

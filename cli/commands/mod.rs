@@ -17,6 +17,7 @@ pub mod export;
 pub mod games;
 pub mod id;
 pub mod init;
+pub mod league;
 pub mod leave;
 pub mod r#move;
 pub mod node;

@@ -130,6 +130,32 @@ pub enum ApiRequest {
         #[serde(default)]
         game: Option<String>,
     },
+    /// The organiser signs a league definition (players in Berger order) and sends it to
+    /// the players.
+    LeagueCreate {
+        name: String,
+        players: Vec<String>,
+        #[serde(default)]
+        names: Vec<String>,
+        #[serde(default)]
+        double: bool,
+        time_control: String,
+        #[serde(default)]
+        round_days: u32,
+        #[serde(default)]
+        start_ms: Option<u64>,
+    },
+    /// A player joins a league (by id prefix or name): this accepts its games in advance.
+    LeagueJoin {
+        league: String,
+    },
+    /// The leagues this node knows.
+    LeagueList,
+    /// A league's archive: its signed definition, the joins and every league game this node
+    /// holds (`sobre_core::league::archive`).
+    LeagueExport {
+        league: String,
+    },
 }
 
 /// A request line: the version and the request.

@@ -740,7 +740,7 @@ enum Exchange {
 impl Exchange {
     fn of(request: &Request) -> Exchange {
         match request {
-            Request::Deliver { .. } => Exchange::Deliver,
+            Request::Deliver { .. } | Request::League { .. } => Exchange::Deliver,
             Request::Sync { .. } | Request::Games { .. } => Exchange::Sync,
         }
     }

@@ -36,6 +36,9 @@ pub enum Request {
     },
     /// "Which games do you hold that involve `player`?" (a mailbox answers; catch-up at start).
     Games { player: PlayerId },
+    /// League documents (a definition, then joins), each the wire bytes of a
+    /// `sobre_core::league::SignedLeagueDoc`. Answered with [`Response::Stored`].
+    League { docs: Vec<Vec<u8>> },
 }
 
 /// The answer to a [`Request`].
@@ -49,6 +52,8 @@ pub enum Response {
     Games { games: Vec<GameId> },
     /// The request was refused, with the reason (invalid event, unknown game, rate limit…).
     Refused { reason: String },
+    /// League documents kept: how many this node now holds for the league.
+    Stored { count: u32 },
 }
 
 /// A gossipsub message: the wire bytes of one signed event. Its message id is the event id

@@ -26,7 +26,8 @@ use sobre_core::notation::{self, MoveErrorKind};
 use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, Envelope, EventId, EventKind, GameId, GameState, Keypair,
-    PlayerId, SignedEvent, StartPosition, Status, VerifyError, commit, export, verify, verify_at,
+    LeagueRound, PlayerId, SignedEvent, StartPosition, Status, VerifyError, commit, export, verify,
+    verify_at,
 };
 use sobre_core::san::Lang;
 use std::collections::{HashMap, HashSet};
@@ -145,6 +146,8 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     ))
 }
 
+mod league;
+
 /// One game as the service holds it.
 struct GameCache {
     events: Vec<SignedEvent>,
@@ -186,6 +189,10 @@ struct Service {
     redeliver: HashSet<(GameId, PeerId)>,
     started_ms: u64,
     stop: bool,
+    /// Counts league ticks, to resend league documents every few ticks only.
+    league_ticks: u32,
+    /// League documents being sent: (league, peer).
+    league_in_flight: std::sync::Arc<std::sync::Mutex<HashSet<(EventId, PeerId)>>>,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -231,6 +238,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         redeliver: HashSet::new(),
         started_ms: now_ms(),
         stop: false,
+        league_ticks: 0,
+        league_in_flight: std::sync::Arc::default(),
     };
     svc.load()?;
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
@@ -287,7 +296,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             }
             Some(ev) = net_events.recv() => svc.handle_network(ev).await,
             Some(i) = internal_rx.recv() => svc.handle_internal(i).await,
-            _ = retry.tick() => svc.retry_outbox().await,
+            _ = retry.tick() => {
+                svc.retry_outbox().await;
+                svc.league_tick().await;
+            }
             else => break,
         }
     }
@@ -1100,6 +1112,7 @@ impl Service {
 
     /// A peer connected: deliver what waits for it and catch up the games we share.
     fn on_connected(&mut self, peer: PeerId) {
+        self.league_on_connected(peer);
         let shared: Vec<GameId> = self
             .games
             .iter()
@@ -1169,6 +1182,7 @@ impl Service {
                     .collect();
                 Response::Events { events }
             }
+            Request::League { docs } => self.answer_league(peer, docs).await,
             Request::Games { player } => Response::Games {
                 games: self
                     .games
@@ -1255,7 +1269,7 @@ impl Service {
                 chess960,
                 fen,
             } => {
-                self.challenge(&opponent, &color, &time_control, chess960, fen)
+                self.challenge(&opponent, &color, &time_control, chess960, fen, None)
                     .await
             }
             ApiRequest::Accept { game } => {
@@ -1493,6 +1507,10 @@ impl Service {
                 }
             }
             ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
+            ApiRequest::LeagueCreate { .. }
+            | ApiRequest::LeagueJoin { .. }
+            | ApiRequest::LeagueList
+            | ApiRequest::LeagueExport { .. } => self.league_api(req).await,
         }
     }
 
@@ -1551,6 +1569,7 @@ impl Service {
         time_control: &str,
         chess960: bool,
         fen: Option<String>,
+        league: Option<LeagueRound>,
     ) -> Result<Value, ApiError> {
         let opp: PlayerId = opponent
             .parse()
@@ -1583,7 +1602,7 @@ impl Service {
             time_control: time_control.to_owned(),
             start,
             coin_commitment: secret.as_ref().map(commit::coin_commitment),
-            league: None,
+            league,
         };
         let t = now_ms();
         let (sheet, signed) =

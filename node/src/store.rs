@@ -103,6 +103,14 @@ impl Store {
     ///
     /// # Errors
     /// If the disk write fails.
+    /// A named tree of the same database, for data kept by other modules (leagues).
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
+        Ok(self.db.open_tree(name)?)
+    }
+
     pub async fn flush(&self) -> Result<(), StoreError> {
         self.db.flush_async().await?;
         Ok(())

@@ -1,0 +1,587 @@
+//! `sobre league`: club round robins whose standings are computed from the signed games.
+//!
+//! Read commands take LEAGUE as a league id (or its first digits), a league name, or the
+//! path of a league archive (`sobre league export`): with a file, everything is recomputed
+//! offline, without a node.
+
+use super::common::{self, print_json};
+use super::contacts::Contacts;
+use crate::error::{self, EXIT_DATA};
+use serde_json::{Value, json};
+use sobre_core::clock::TimeControl;
+use sobre_core::league::archive::{self, LeagueArchive};
+use sobre_core::league::render;
+use sobre_core::league::standings::{halves, quarters};
+use sobre_core::league::{Board, League, Standings, standings};
+use sobre_node::api::ApiRequest;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(clap::Subcommand)]
+pub enum LeagueCommand {
+    /// Create a league (you are its organiser; run your node with --mailbox so players never
+    /// need to be online together). Players are numbered in the order given, which is
+    /// their number in the Berger tables (FIDE C.05 Annex 1).
+    ///
+    /// Example: sobre league create "Liga de otoño" --player ana --player bruno
+    ///          --player carmen --player diego --per-move 3d --round-days 14
+    Create(CreateArgs),
+    /// Join a league you are a player of: this accepts its games in advance; your node
+    /// then challenges (with White) or accepts (with Black) each game when its round opens.
+    Join(LeagueArg),
+    /// The leagues your node knows.
+    List(ListArgs),
+    /// A league's terms, players and progress.
+    Show(LeagueArg),
+    /// The pairings (Berger tables), with each game's state.
+    Pairings(PairingsArgs),
+    /// Standings with tie-breaks (Sonneborn-Berger, wins, direct encounter), computed only
+    /// from games whose signed records verify (FIDE Art. 11: 1, ½, 0).
+    Standings(LeagueArg),
+    /// The crosstable; --html writes a printable page, --csv a spreadsheet.
+    Crosstable(CrosstableArgs),
+    /// Recompute everything from the signed games and report every game that does not
+    /// verify or does not belong (exit status 1 if there is any).
+    Verify(LeagueArg),
+    /// Write the league archive (definition, joins and every game's signed events) for
+    /// anyone to verify offline.
+    Export(ExportArgs),
+}
+
+#[derive(clap::Args)]
+pub struct CreateArgs {
+    /// The league's name.
+    name: String,
+    /// A player (id or alias), in Berger order; repeat for each player (3 to 64).
+    #[arg(long = "player", value_name = "PLAYER", required = true)]
+    players: Vec<String>,
+    /// Display names, in the same order (default: the aliases of your contacts).
+    #[arg(long = "name", value_name = "NAME")]
+    names: Vec<String>,
+    /// A double round robin (colours reversed in the second cycle).
+    #[arg(long)]
+    double: bool,
+    /// Correspondence time per move (default 3d).
+    #[arg(long, value_name = "DURATION", group = "clock")]
+    per_move: Option<String>,
+    /// Correspondence moves in a period (e.g. 10/50d).
+    #[arg(long, value_name = "MOVES/DURATION", group = "clock")]
+    time: Option<String>,
+    /// Days between round openings (0: every round opens at the start).
+    #[arg(long, default_value_t = 0)]
+    round_days: u32,
+    /// When round 1 opens: a date (2026-12-01) or an RFC 3339 time (default: now).
+    #[arg(long)]
+    start: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct LeagueArg {
+    /// League id (or its first digits), name, or the path of a league archive.
+    league: String,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ListArgs {
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct PairingsArgs {
+    /// League id (or its first digits), name, or the path of a league archive.
+    league: String,
+    /// Only this round.
+    #[arg(long)]
+    round: Option<u32>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct CrosstableArgs {
+    /// League id (or its first digits), name, or the path of a league archive.
+    league: String,
+    /// Write a printable HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<std::path::PathBuf>,
+    /// Write CSV.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<std::path::PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// League id (or its first digits) or name.
+    league: String,
+    /// Write here instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+}
+
+pub fn run(home: &Path, cmd: LeagueCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        LeagueCommand::Create(a) => create(home, a),
+        LeagueCommand::Join(a) => {
+            let v = common::call(home, ApiRequest::LeagueJoin { league: a.league })?;
+            if a.json {
+                print_json(&v);
+            } else {
+                println!(
+                    "joined {} ({}): your node plays its games as their rounds open",
+                    common::text(&v, "name"),
+                    short(common::text(&v, "league"))
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        LeagueCommand::List(a) => {
+            let v = common::call(home, ApiRequest::LeagueList)?;
+            if a.json {
+                print_json(&v);
+            } else {
+                let list = v["leagues"].as_array().cloned().unwrap_or_default();
+                if list.is_empty() {
+                    println!("no leagues");
+                }
+                for l in list {
+                    println!(
+                        "{}  {:<30} {:>2} players  round {}/{}  {} games  ({})",
+                        short(common::text(&l, "league")),
+                        common::text(&l, "name"),
+                        l["players"].as_array().map_or(0, Vec::len),
+                        l["open_rounds"],
+                        l["rounds"],
+                        l["games"],
+                        common::text(&l, "role"),
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        LeagueCommand::Show(a) => {
+            let (arch, _) = load(home, &a.league)?;
+            let s = compute(&arch);
+            if a.json {
+                print_json(&show_json(&arch, &s));
+            } else {
+                let l = &arch.league;
+                println!("{} ({})", l.def.name, l.id);
+                println!(
+                    "organiser {} · {} · time control {} · {} rounds{}",
+                    l.organiser,
+                    if l.def.double {
+                        "double round robin"
+                    } else {
+                        "round robin"
+                    },
+                    l.def.time_control,
+                    l.rounds().len(),
+                    if l.def.round_days > 0 {
+                        format!(", one every {} days", l.def.round_days)
+                    } else {
+                        String::new()
+                    }
+                );
+                println!("round 1 opens {}", common::rfc3339(l.def.start_ms));
+                for (i, p) in l.def.players.iter().enumerate() {
+                    let joined = if arch.joined.contains(p) {
+                        "joined"
+                    } else {
+                        "not joined yet"
+                    };
+                    println!("  {:>2}. {:<20} {}  {}", i + 1, l.def.names[i], p, joined);
+                }
+                let finished = s.games.iter().filter(|g| g.result.is_some()).count();
+                println!(
+                    "games: {finished} finished, {} in progress, {} not started, {} left out",
+                    s.games.len() - finished,
+                    s.unplayed.len(),
+                    s.excluded.len()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        LeagueCommand::Pairings(a) => pairings(home, a),
+        LeagueCommand::Standings(a) => {
+            let (arch, _) = load(home, &a.league)?;
+            let s = compute(&arch);
+            if a.json {
+                print_json(&standings_json(&arch.league, &s));
+            } else {
+                print!("{}", standings_text(&arch.league, &s));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        LeagueCommand::Crosstable(a) => {
+            let (arch, _) = load(home, &a.league)?;
+            let s = compute(&arch);
+            if let Some(p) = &a.html {
+                std::fs::write(p, render::html(&arch.league, &s, common::now_ms()))
+                    .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
+            }
+            if let Some(p) = &a.csv {
+                std::fs::write(p, render::csv(&s))
+                    .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
+            }
+            if a.json {
+                print_json(&json!({"crosstable": render::grid(&s)}));
+            } else if a.html.is_none() && a.csv.is_none() {
+                print!("{}", grid_text(&render::grid(&s)));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        LeagueCommand::Verify(a) => {
+            let (arch, _) = load(home, &a.league)?;
+            let s = compute(&arch);
+            let ok = s.excluded.is_empty() && arch.bad_joins.is_empty();
+            if a.json {
+                let mut v = standings_json(&arch.league, &s);
+                v["ok"] = json!(ok);
+                v["bad_joins"] = json!(
+                    arch.bad_joins
+                        .iter()
+                        .map(|(line, why)| json!({"line": line, "reason": why}))
+                        .collect::<Vec<_>>()
+                );
+                print_json(&v);
+            } else {
+                println!(
+                    "{}: definition signed by the organiser {} verifies; {} of {} players joined",
+                    arch.league.def.name,
+                    arch.league.organiser,
+                    arch.joined.len(),
+                    arch.league.def.players.len()
+                );
+                println!(
+                    "{} game(s) verify and count; {} left out",
+                    s.games.len(),
+                    s.excluded.len()
+                );
+                for n in &s.excluded {
+                    println!("  game {}: {}", n.game, n.reason);
+                }
+                for (line, why) in &arch.bad_joins {
+                    println!("  join on line {line}: {why}");
+                }
+            }
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_DATA)
+            })
+        }
+        LeagueCommand::Export(a) => {
+            let v = common::call(home, ApiRequest::LeagueExport { league: a.league })?;
+            let text = common::text(&v, "archive");
+            match &a.output {
+                Some(p) => std::fs::write(p, text)
+                    .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?,
+                None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn create(home: &Path, a: CreateArgs) -> anyhow::Result<ExitCode> {
+    let contacts = Contacts::load(home)?;
+    let players: Vec<String> = a.players.iter().map(|p| contacts.resolve(p)).collect();
+    let names: Vec<String> = if a.names.is_empty() {
+        players.iter().map(|p| contacts.label(p)).collect()
+    } else if a.names.len() == players.len() {
+        a.names.clone()
+    } else {
+        return Err(error::user(format!(
+            "{} --name for {} --player: give one name per player, or none",
+            a.names.len(),
+            players.len()
+        )));
+    };
+    let text = match (&a.time, &a.per_move) {
+        (Some(t), _) => t.trim().to_owned(),
+        (None, Some(p)) => p.trim().to_owned(),
+        (None, None) => "3d".to_owned(),
+    };
+    let tc: TimeControl = text.parse().map_err(|e| {
+        error::user_hint(
+            format!("bad time control: {e}"),
+            "e.g. --per-move 3d, --time 10/50d",
+        )
+    })?;
+    let start_ms = match &a.start {
+        None => None,
+        Some(s) => {
+            let t = s.trim();
+            let full = if t.len() == 10 {
+                format!("{t}T00:00:00Z")
+            } else {
+                t.to_owned()
+            };
+            Some(common::parse_rfc3339(&full).ok_or_else(|| {
+                error::user_hint(
+                    format!("bad start {t:?}"),
+                    "a date like 2026-12-01 or 2026-12-01T18:00:00Z",
+                )
+            })?)
+        }
+    };
+    let v = common::call(
+        home,
+        ApiRequest::LeagueCreate {
+            name: a.name,
+            players,
+            names,
+            double: a.double,
+            time_control: tc.to_string(),
+            round_days: a.round_days,
+            start_ms,
+        },
+    )?;
+    if a.json {
+        print_json(&v);
+    } else {
+        println!("{}", common::text(&v, "league"));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A league archive, from a file (offline) or from the node. The bool says which.
+fn load(home: &Path, league: &str) -> anyhow::Result<(LeagueArchive, bool)> {
+    let path = Path::new(league);
+    let (text, offline) = if path.is_file() {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?;
+        (text, true)
+    } else {
+        let v = common::call(
+            home,
+            ApiRequest::LeagueExport {
+                league: league.to_owned(),
+            },
+        )?;
+        (common::text(&v, "archive").to_owned(), false)
+    };
+    let arch = archive::read(&text).map_err(|e| {
+        error::user_hint(
+            format!("not a readable league archive: {e}"),
+            "write one with `sobre league export LEAGUE -o FILE`",
+        )
+    })?;
+    Ok((arch, offline))
+}
+
+fn compute(arch: &LeagueArchive) -> Standings {
+    standings(&arch.league, &arch.games, common::now_ms())
+}
+
+fn standings_json(league: &League, s: &Standings) -> Value {
+    json!({
+        "league": league.id.to_hex(),
+        "name": league.def.name,
+        "standings": s.rows.iter().map(|r| json!({
+            "rank": r.rank,
+            "number": r.number,
+            "player": r.player.to_string(),
+            "name": r.name,
+            "points": f64::from(r.points_halves) / 2.0,
+            "played": r.played,
+            "wins": r.wins,
+            "draws": r.draws,
+            "losses": r.losses,
+            "sonneborn_berger": r.sb_quarters as f64 / 4.0,
+            "direct_encounter": r.direct_halves.map(|d| f64::from(d) / 2.0),
+            "unfinished": r.unfinished,
+        })).collect::<Vec<_>>(),
+        "games": s.games.iter().map(|g| json!({
+            "game": g.game.to_hex(),
+            "round": g.round,
+            "white": g.white.to_string(),
+            "black": g.black.to_string(),
+            "status": g.status.name(),
+            "result": g.result.map(|o| o.as_str()),
+            "plies": g.plies,
+        })).collect::<Vec<_>>(),
+        "excluded": s.excluded.iter().map(|n| json!({"game": n.game.to_hex(), "reason": n.reason})).collect::<Vec<_>>(),
+        "unplayed": s.unplayed.len(),
+    })
+}
+
+fn show_json(arch: &LeagueArchive, s: &Standings) -> Value {
+    let l = &arch.league;
+    let mut v = standings_json(l, s);
+    v["organiser"] = json!(l.organiser.to_string());
+    v["players"] = json!(
+        l.def
+            .players
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    );
+    v["names"] = json!(l.def.names);
+    v["joined"] = json!(
+        arch.joined
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    );
+    v["double"] = json!(l.def.double);
+    v["time_control"] = json!(l.def.time_control);
+    v["rounds"] = json!(l.rounds().len());
+    v["start_ms"] = json!(l.def.start_ms);
+    v["round_days"] = json!(l.def.round_days);
+    v
+}
+
+fn standings_text(league: &League, s: &Standings) -> String {
+    let mut out = format!("{}\n", league.def.name);
+    out.push_str(&format!(
+        "{:>4}  {:<20} {:>5} {:>6} {:>4} {:>6} {:>4}\n",
+        "Rank", "Player", "Pts", "SB", "Wins", "Played", "Open"
+    ));
+    for r in &s.rows {
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:>5} {:>6} {:>4} {:>6} {:>4}\n",
+            r.rank,
+            r.name,
+            halves(r.points_halves),
+            quarters(r.sb_quarters),
+            r.wins,
+            r.played,
+            r.unfinished
+        ));
+    }
+    if !s.excluded.is_empty() {
+        out.push_str(&format!(
+            "{} game(s) left out; see `sobre league verify`\n",
+            s.excluded.len()
+        ));
+    }
+    out
+}
+
+fn grid_text(grid: &[Vec<String>]) -> String {
+    let cols = grid.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            grid.iter()
+                .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in grid {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let pad = widths[i].saturating_sub(c.chars().count());
+                if i == 2 {
+                    format!("{c}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{c}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn pairings(home: &Path, a: PairingsArgs) -> anyhow::Result<ExitCode> {
+    let (arch, _) = load(home, &a.league)?;
+    let l = &arch.league;
+    let s = compute(&arch);
+    let rounds = l.rounds();
+    if let Some(r) = a.round
+        && (r == 0 || r as usize > rounds.len())
+    {
+        return Err(error::user(format!(
+            "round {r}: this league has rounds 1 to {}",
+            rounds.len()
+        )));
+    }
+    let mut list = Vec::new();
+    for (i, boards) in rounds.iter().enumerate() {
+        let round = i as u32 + 1;
+        if a.round.is_some_and(|r| r != round) {
+            continue;
+        }
+        for b in boards {
+            let entry = match *b {
+                Board::Game { white, black } => {
+                    let (Some(w), Some(bl)) = (l.player(white), l.player(black)) else {
+                        continue;
+                    };
+                    let game = s
+                        .games
+                        .iter()
+                        .find(|g| g.round == round && g.white == w && g.black == bl);
+                    json!({
+                        "round": round,
+                        "white": w.to_string(),
+                        "black": bl.to_string(),
+                        "white_name": l.name(&w),
+                        "black_name": l.name(&bl),
+                        "opens": common::rfc3339(l.round_opens_ms(round)),
+                        "game": game.map(|g| g.game.to_hex()),
+                        "status": game.map_or("not started", |g| g.status.name()),
+                        "result": game.and_then(|g| g.result.map(|o| o.as_str())),
+                    })
+                }
+                Board::Bye { player } => {
+                    let Some(p) = l.player(player) else { continue };
+                    json!({"round": round, "bye": p.to_string(), "bye_name": l.name(&p)})
+                }
+            };
+            list.push(entry);
+        }
+    }
+    if a.json {
+        print_json(&json!({"league": l.id.to_hex(), "pairings": list}));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut last = 0;
+    for p in &list {
+        let round = p["round"].as_u64().unwrap_or(0);
+        if round != last {
+            println!(
+                "Round {round} (opens {})",
+                common::rfc3339(l.round_opens_ms(round as u32))
+            );
+            last = round;
+        }
+        if let Some(name) = p["bye_name"].as_str() {
+            println!("  {name} has a bye");
+        } else {
+            let state = match p["result"].as_str() {
+                Some(r) => r.to_owned(),
+                None => common::text(p, "status").to_owned(),
+            };
+            println!(
+                "  {:<20} – {:<20} {}{}",
+                common::text(p, "white_name"),
+                common::text(p, "black_name"),
+                state,
+                p["game"]
+                    .as_str()
+                    .map(|g| format!("  {}", short(g)))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first 12 characters of an id.
+fn short(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}

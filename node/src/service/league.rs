@@ -1,0 +1,543 @@
+//! Leagues on the node: keeping the signed league documents, sending them to the players
+//! and the organiser, opening each round's games, and exporting a league archive.
+//!
+//! - The organiser's node signs the definition (`league_create`) and sends it to every
+//!   player and to its mailboxes; a player's node signs a join (`league_join`) and sends the
+//!   definition and the join to the organiser, the other players and its mailboxes. Every
+//!   node that holds a league's documents forwards what a peer lacks when the peer connects,
+//!   and retries until the peer has acknowledged them all ([`Response::Stored`]).
+//! - Documents travel by direct request (`/sobre/deliver/1`), not gossip: the audience is a
+//!   fixed, small list of players, and a direct request gives the acknowledgement that
+//!   retries need.
+//! - When a round opens, the node of the player with White in a pairing (Berger table)
+//!   challenges with the league's time control; the node of the player with Black accepts it
+//!   on its own, since joining the league accepted its games in advance.
+
+use super::{Service, internal, now_ms, peer_of_player, user};
+use crate::api::{ApiError, ApiRequest};
+use crate::protocol::{Request, Response};
+use libp2p::PeerId;
+use serde_json::{Value, json};
+use sobre_core::league::{
+    Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive,
+};
+use sobre_core::record::{EventId, LeagueRound, PlayerId, Status};
+use tracing::{debug, info, warn};
+
+/// League id → the signed definition.
+const LEAGUES: &str = "leagues";
+/// League id ‖ player → the player's signed join.
+const JOINS: &str = "league_joins";
+/// League id ‖ peer id bytes → how many of the league's documents the peer acknowledged.
+const SENT: &str = "league_sent";
+/// League id ‖ round ‖ white ‖ black → the game this node created or accepted for it.
+const GAMES: &str = "league_games";
+
+/// The most league documents accepted in one request (a definition and 64 joins).
+const MAX_DOCS: usize = 65;
+
+fn join_key(league: &LeagueId, player: &PlayerId) -> Vec<u8> {
+    let mut k = league.0.to_vec();
+    k.extend_from_slice(player.as_bytes());
+    k
+}
+
+fn pairing_key(league: &LeagueId, round: u32, white: &PlayerId, black: &PlayerId) -> Vec<u8> {
+    let mut k = league.0.to_vec();
+    k.extend_from_slice(&round.to_be_bytes());
+    k.extend_from_slice(white.as_bytes());
+    k.extend_from_slice(black.as_bytes());
+    k
+}
+
+fn sent_key(league: &LeagueId, peer: &PeerId) -> Vec<u8> {
+    let mut k = league.0.to_vec();
+    k.extend_from_slice(&peer.to_bytes());
+    k
+}
+
+impl Service {
+    /// Every league whose definition this node holds (definitions that no longer verify are
+    /// skipped with a warning: never served).
+    pub(super) fn leagues(&self) -> Vec<League> {
+        let Ok(tree) = self.store.tree(LEAGUES) else {
+            return Vec::new();
+        };
+        tree.iter()
+            .filter_map(Result::ok)
+            .filter_map(|(_, v)| {
+                let doc = SignedLeagueDoc::from_bytes(&v).ok()?;
+                match League::from_signed(&doc) {
+                    Ok(l) => Some(l),
+                    Err(e) => {
+                        warn!("stored league definition does not verify, not served: {e}");
+                        None
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// The verified joins of a league.
+    fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
+        let Ok(tree) = self.store.tree(JOINS) else {
+            return Vec::new();
+        };
+        tree.scan_prefix(league.id.0)
+            .filter_map(Result::ok)
+            .filter_map(|(_, v)| {
+                let doc = SignedLeagueDoc::from_bytes(&v).ok()?;
+                let p = league.check_join(&doc).ok()?;
+                Some((p, doc))
+            })
+            .collect()
+    }
+
+    fn joined(&self, league: &League, player: &PlayerId) -> bool {
+        self.store
+            .tree(JOINS)
+            .ok()
+            .and_then(|t| t.contains_key(join_key(&league.id, player)).ok())
+            .unwrap_or(false)
+    }
+
+    /// Every document of a league: the definition first.
+    fn league_docs(&self, league: &League) -> Vec<SignedLeagueDoc> {
+        let mut docs = vec![league.signed.clone()];
+        docs.extend(self.league_joins(league).into_iter().map(|(_, d)| d));
+        docs
+    }
+
+    /// Who should hold a league's documents: the organiser, the players and our mailboxes
+    /// (never this node itself).
+    fn league_audience(&self, league: &League) -> Vec<PeerId> {
+        let own = peer_of_player(&self.me);
+        let mut out: Vec<PeerId> = std::iter::once(&league.organiser)
+            .chain(&league.def.players)
+            .filter_map(peer_of_player)
+            .chain(self.mailboxes.iter().copied())
+            .filter(|p| Some(*p) != own)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Keeps league documents after checking them. Returns how many documents of that league
+    /// this node holds afterwards.
+    fn keep_league_docs(&mut self, docs: &[Vec<u8>]) -> Result<(LeagueId, u32, bool), String> {
+        if docs.is_empty() || docs.len() > MAX_DOCS {
+            return Err(format!("{} league documents (1 to {MAX_DOCS})", docs.len()));
+        }
+        let first = SignedLeagueDoc::from_bytes(&docs[0]).map_err(|e| e.to_string())?;
+        let league = League::from_signed(&first).map_err(|e| e.to_string())?;
+        let mut joins = Vec::new();
+        for bytes in &docs[1..] {
+            let doc = SignedLeagueDoc::from_bytes(bytes).map_err(|e| e.to_string())?;
+            let player = league.check_join(&doc).map_err(|e| e.to_string())?;
+            joins.push((player, bytes));
+        }
+        let leagues = self.store.tree(LEAGUES).map_err(|e| e.to_string())?;
+        let join_tree = self.store.tree(JOINS).map_err(|e| e.to_string())?;
+        let is_new = !leagues
+            .contains_key(league.id.0)
+            .map_err(|e| e.to_string())?;
+        leagues
+            .insert(league.id.0, docs[0].as_slice())
+            .map_err(|e| e.to_string())?;
+        let mut added = is_new;
+        for (player, bytes) in joins {
+            let old = join_tree
+                .insert(join_key(&league.id, &player), bytes.as_slice())
+                .map_err(|e| e.to_string())?;
+            added |= old.is_none();
+        }
+        if is_new {
+            info!(league = %league.id, name = %league.def.name, "league received");
+        }
+        let count = 1 + self.league_joins(&league).len() as u32;
+        Ok((league.id, count, added))
+    }
+
+    /// A peer sends league documents.
+    pub(super) async fn answer_league(&mut self, peer: PeerId, docs: Vec<Vec<u8>>) -> Response {
+        match self.keep_league_docs(&docs) {
+            Ok((league, count, added)) => {
+                if let Err(e) = self.store.flush().await {
+                    return Response::Refused {
+                        reason: format!("cannot store: {e}"),
+                    };
+                }
+                if !added {
+                    return Response::Stored { count };
+                }
+                self.notify(&league, "league", json!({"documents": count}));
+                // Pass on what is new to those who lack it (the organiser relays joins to
+                // every player); what they already acknowledged is not sent again.
+                for l in self.leagues().into_iter().filter(|l| l.id == league) {
+                    for p in self.league_audience(&l) {
+                        if p != peer {
+                            self.send_league(&l, p);
+                        }
+                    }
+                }
+                Response::Stored { count }
+            }
+            Err(reason) => {
+                warn!(%peer, "league documents rejected: {reason}");
+                let _ = self.net.penalize(peer, reason.clone()).await;
+                Response::Refused { reason }
+            }
+        }
+    }
+
+    /// Sends a league's documents to `peer` unless it has acknowledged all of them; the
+    /// acknowledgement is recorded so a retry only happens while something is missing.
+    fn send_league(&self, league: &League, peer: PeerId) {
+        let docs: Vec<Vec<u8>> = self
+            .league_docs(league)
+            .iter()
+            .filter_map(|d| d.to_bytes().ok())
+            .collect();
+        let Ok(sent) = self.store.tree(SENT) else {
+            return;
+        };
+        let key = sent_key(&league.id, &peer);
+        let acked = sent
+            .get(&key)
+            .ok()
+            .flatten()
+            .and_then(|v| <[u8; 4]>::try_from(v.as_ref()).ok())
+            .map_or(0, u32::from_be_bytes);
+        if acked as usize >= docs.len() {
+            return;
+        }
+        // One request at a time per league and peer.
+        let Ok(mut in_flight) = self.league_in_flight.lock() else {
+            return;
+        };
+        if !in_flight.insert((league.id, peer)) {
+            return;
+        }
+        drop(in_flight);
+        let flights = self.league_in_flight.clone();
+        let net = self.net.clone();
+        let id = league.id;
+        tokio::spawn(async move {
+            let answer = net.request(peer, Request::League { docs }).await;
+            if let Ok(mut f) = flights.lock() {
+                f.remove(&(id, peer));
+            }
+            match answer {
+                Ok(Response::Stored { count }) => {
+                    // Only ever raise the count (a late answer must not lower it).
+                    let _ = sent.fetch_and_update(&key, |old| {
+                        let before = old
+                            .and_then(|v| <[u8; 4]>::try_from(v).ok())
+                            .map_or(0, u32::from_be_bytes);
+                        Some(count.max(before).to_be_bytes().to_vec())
+                    });
+                }
+                Ok(other) => debug!(%peer, league = %id, "league documents not kept: {other:?}"),
+                Err(e) => debug!(%peer, league = %id, "league documents not delivered: {e}"),
+            }
+        });
+    }
+
+    /// A peer connected: send the leagues it should hold.
+    pub(super) fn league_on_connected(&mut self, peer: PeerId) {
+        for league in self.leagues() {
+            if self.league_audience(&league).contains(&peer) {
+                self.send_league(&league, peer);
+            }
+        }
+    }
+
+    /// Every few seconds: open due rounds, accept league challenges, resend documents.
+    pub(super) async fn league_tick(&mut self) {
+        let leagues = self.leagues();
+        if leagues.is_empty() {
+            return;
+        }
+        let now = now_ms();
+        self.league_ticks = self.league_ticks.wrapping_add(1);
+        let resend = self.league_ticks.is_multiple_of(8);
+        for league in leagues {
+            if resend {
+                for p in self.league_audience(&league) {
+                    self.send_league(&league, p);
+                }
+            }
+            if !self.joined(&league, &self.me) {
+                continue;
+            }
+            self.accept_league_challenges(&league).await;
+            self.open_rounds(&league, now).await;
+        }
+    }
+
+    /// Challenges for every open round's pairing where this player has White.
+    async fn open_rounds(&mut self, league: &League, now: u64) {
+        let Some(me) = league.number(&self.me) else {
+            return;
+        };
+        let Ok(index) = self.store.tree(GAMES) else {
+            return;
+        };
+        let rounds = league.rounds();
+        for round in league.open_rounds(now) {
+            let Some(boards) = rounds.get(round as usize - 1) else {
+                continue;
+            };
+            for b in boards {
+                let Board::Game { white, black } = *b else {
+                    continue;
+                };
+                if white != me {
+                    continue;
+                }
+                let Some(opponent) = league.player(black) else {
+                    continue;
+                };
+                let key = pairing_key(&league.id, round, &self.me, &opponent);
+                if index.contains_key(&key).unwrap_or(true)
+                    || self.has_league_game(league, round, &opponent)
+                {
+                    continue;
+                }
+                let lr = LeagueRound {
+                    league: league.id,
+                    round,
+                };
+                match self
+                    .challenge(
+                        &opponent.to_string(),
+                        "white",
+                        &league.def.time_control,
+                        false,
+                        None,
+                        Some(lr),
+                    )
+                    .await
+                {
+                    Ok(v) => {
+                        let game = v["game"].as_str().and_then(EventId::from_hex);
+                        if let Some(g) = game {
+                            let _ = index.insert(key, &g.0);
+                            let _ = self.store.flush().await;
+                        }
+                        info!(league = %league.id, round, opponent = %opponent, "league game challenged");
+                    }
+                    Err(e) => warn!(league = %league.id, round, "league challenge failed: {e}"),
+                }
+            }
+        }
+    }
+
+    /// Whether this node already holds a game for this player's pairing (White = me).
+    fn has_league_game(&self, league: &League, round: u32, opponent: &PlayerId) -> bool {
+        self.games.values().any(|c| {
+            c.state.challenge.league
+                == Some(LeagueRound {
+                    league: league.id,
+                    round,
+                })
+                && c.state.challenger == self.me
+                && c.state.opponent == *opponent
+                && c.state.status != Status::Cancelled
+        })
+    }
+
+    /// Accepts the league's pending challenges addressed to this player that are pairings of
+    /// the table with the right colours and time control.
+    async fn accept_league_challenges(&mut self, league: &League) {
+        let pending: Vec<(sobre_core::record::GameId, u32, PlayerId)> = self
+            .games
+            .iter()
+            .filter(|(_, c)| c.state.status == Status::Pending && c.state.opponent == self.me)
+            .filter_map(|(g, c)| {
+                let lr = c.state.challenge.league.as_ref()?;
+                (lr.league == league.id
+                    && c.state.challenge.colour
+                        == sobre_core::record::ColourChoice::ChallengerWhite
+                    && c.state.challenge.time_control == league.def.time_control
+                    && league.is_pairing(lr.round, &c.state.challenger, &self.me))
+                .then_some((*g, lr.round, c.state.challenger))
+            })
+            .collect();
+        for (game, round, white) in pending {
+            match self.author(&game, |s, t| s.accept(None, t)).await {
+                Ok(_) => {
+                    if let Ok(index) = self.store.tree(GAMES) {
+                        let _ =
+                            index.insert(pairing_key(&league.id, round, &white, &self.me), &game.0);
+                        let _ = self.store.flush().await;
+                    }
+                    info!(league = %league.id, round, %game, "league game accepted");
+                }
+                Err(e) => warn!(league = %league.id, %game, "league game not accepted: {e}"),
+            }
+        }
+    }
+
+    fn resolve_league(&self, text: &str) -> Result<League, ApiError> {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        let matches: Vec<League> = self
+            .leagues()
+            .into_iter()
+            .filter(|l| (!lower.is_empty() && l.id.to_hex().starts_with(&lower)) || l.def.name == t)
+            .collect();
+        let n = matches.len();
+        let mut matches = matches.into_iter();
+        match (matches.next(), n) {
+            (Some(l), 1) => Ok(l),
+            (None, _) => {
+                Err(user(format!("unknown league {t:?}"))
+                    .hint("list leagues with `sobre league list`"))
+            }
+            _ => Err(user(format!("{t:?} matches {n} leagues")).hint("give more of the league id")),
+        }
+    }
+
+    /// The league games this node holds, with their signed events.
+    fn league_games(&self, league: &League) -> Vec<GameEntry> {
+        let mut out: Vec<GameEntry> = self
+            .games
+            .iter()
+            .filter(|(_, c)| {
+                c.state
+                    .challenge
+                    .league
+                    .as_ref()
+                    .is_some_and(|lr| lr.league == league.id)
+            })
+            .map(|(g, c)| GameEntry {
+                game: *g,
+                events: c.events.clone(),
+            })
+            .collect();
+        out.sort_by_key(|g| g.game);
+        out
+    }
+
+    pub(super) async fn league_api(&mut self, req: ApiRequest) -> Result<Value, ApiError> {
+        match req {
+            ApiRequest::LeagueCreate {
+                name,
+                players,
+                names,
+                double,
+                time_control,
+                round_days,
+                start_ms,
+            } => {
+                let ids: Vec<PlayerId> = players
+                    .iter()
+                    .map(|p| {
+                        p.parse()
+                            .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))
+                    })
+                    .collect::<Result<_, _>>()?;
+                let names = if names.is_empty() {
+                    ids.iter().map(PlayerId::short).collect()
+                } else {
+                    names
+                };
+                let now = now_ms();
+                let def = LeagueDef {
+                    name,
+                    players: ids,
+                    names,
+                    double,
+                    time_control,
+                    start_ms: start_ms.unwrap_or(now),
+                    round_days,
+                    scoring: Scoring::default(),
+                };
+                let league =
+                    League::create(&self.key, def, now).map_err(|e| user(e.to_string()))?;
+                let bytes = league.signed.to_bytes().map_err(internal)?;
+                self.keep_league_docs(&[bytes]).map_err(user)?;
+                self.store.flush().await.map_err(internal)?;
+                for p in self.league_audience(&league) {
+                    self.send_league(&league, p);
+                }
+                Ok(self.league_json(&league))
+            }
+            ApiRequest::LeagueJoin { league } => {
+                let league = self.resolve_league(&league)?;
+                if !league.def.players.contains(&self.me) {
+                    return Err(user("you are not a player of this league"));
+                }
+                if !self.joined(&league, &self.me) {
+                    let join = league
+                        .join(&self.key, now_ms())
+                        .map_err(|e| user(e.to_string()))?;
+                    let docs = [league.signed.to_bytes(), join.to_bytes()]
+                        .into_iter()
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(internal)?;
+                    self.keep_league_docs(&docs).map_err(user)?;
+                    self.store.flush().await.map_err(internal)?;
+                }
+                for p in self.league_audience(&league) {
+                    self.send_league(&league, p);
+                }
+                // Open the rounds due now rather than at the next tick.
+                self.accept_league_challenges(&league).await;
+                self.open_rounds(&league, now_ms()).await;
+                Ok(self.league_json(&league))
+            }
+            ApiRequest::LeagueList => {
+                let list: Vec<Value> = self.leagues().iter().map(|l| self.league_json(l)).collect();
+                Ok(json!({ "leagues": list }))
+            }
+            ApiRequest::LeagueExport { league } => {
+                let league = self.resolve_league(&league)?;
+                let joins: Vec<SignedLeagueDoc> = self
+                    .league_joins(&league)
+                    .into_iter()
+                    .map(|(_, d)| d)
+                    .collect();
+                let games = self.league_games(&league);
+                let text = archive::write(&league, &joins, &games).map_err(internal)?;
+                Ok(json!({"league": league.id.to_hex(), "archive": text}))
+            }
+            _ => Err(user("not a league request")),
+        }
+    }
+
+    fn league_json(&self, league: &League) -> Value {
+        let joined: Vec<String> = self
+            .league_joins(league)
+            .iter()
+            .map(|(p, _)| p.to_string())
+            .collect();
+        let role = if league.organiser == self.me {
+            "organiser"
+        } else if self.joined(league, &self.me) {
+            "player"
+        } else if league.def.players.contains(&self.me) {
+            "invited"
+        } else {
+            "witness"
+        };
+        json!({
+            "league": league.id.to_hex(),
+            "name": league.def.name,
+            "organiser": league.organiser.to_string(),
+            "players": league.def.players.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "names": league.def.names,
+            "joined": joined,
+            "role": role,
+            "double": league.def.double,
+            "time_control": league.def.time_control,
+            "start_ms": league.def.start_ms,
+            "round_days": league.def.round_days,
+            "rounds": league.rounds().len(),
+            "open_rounds": league.open_rounds(now_ms()).len(),
+            "games": self.league_games(league).len(),
+        })
+    }
+}
