@@ -373,6 +373,7 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
     assert_eq!(csv, expected);
     let html = std::fs::read_to_string(&html_path).expect("html written");
     assert!(html.contains("<td class=\"player\">Elena</td>"));
+    check_in_browser(&html_path, expected);
 
     // A player's own view computes the same table from the games it holds plus an export
     // of the organiser's archive, offline.
@@ -467,4 +468,99 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
         text.contains("15 game(s) verify and count; 0 left out"),
         "{text}"
     );
+}
+
+/// Loads the HTML crosstable in headless Chromium (Debian's `chromium` package; `.ci/run`
+/// installs it), reads the table back from the DOM the browser built, compares it with the
+/// expected CSV, and takes a screenshot. Without Chromium the check is skipped with a
+/// message, unless `SOBRE_REQUIRE_BROWSER=1` (as in CI), where that is a failure.
+fn check_in_browser(html: &Path, expected_csv: &str) {
+    let browser = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    let Some(browser) = browser else {
+        assert!(
+            std::env::var("SOBRE_REQUIRE_BROWSER").as_deref() != Ok("1"),
+            "SOBRE_REQUIRE_BROWSER=1 but no Chromium found (apt-get install chromium)"
+        );
+        eprintln!(
+            "SKIPPED the browser check of the crosstable: Chromium is not installed (apt-get install chromium)"
+        );
+        return;
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    let url = format!("file://{}", html.display());
+    let chromium = |extra: &[&str]| {
+        Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--allow-file-access-from-files",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .args(extra)
+            .arg(&url)
+            .stdin(Stdio::null())
+            .output()
+            .expect("chromium runs")
+    };
+    let dom = chromium(&["--dump-dom"]);
+    assert!(
+        dom.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&dom.stderr)
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
+    // The table as the browser parsed it: one line per <tr>, cells joined by commas.
+    let table = dom
+        .split_once("<table")
+        .and_then(|(_, rest)| rest.split_once("</table>"))
+        .map(|(t, _)| t.to_owned())
+        .expect("the page has a table");
+    let mut rows = Vec::new();
+    for tr in table.split("<tr>").skip(1) {
+        let tr = tr.split("</tr>").next().unwrap_or("");
+        // Each cell is `<td …>text</td>` or `<th>text</th>`.
+        let cells: Vec<String> = tr
+            .split("<t")
+            .skip(1)
+            .filter_map(|c| {
+                let (_, rest) = c.split_once('>')?;
+                let (text, _) = rest.split_once("</t")?;
+                Some(text.replace("&amp;", "&"))
+            })
+            .collect();
+        rows.push(cells.join(","));
+    }
+    let want: Vec<&str> = expected_csv.lines().collect();
+    assert_eq!(rows, want, "the crosstable as Chromium shows it");
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("league-crosstable.png");
+    let _ = std::fs::remove_file(&shot);
+    let out = chromium(&[
+        &format!("--screenshot={}", shot.display()),
+        "--window-size=900,420",
+        "--hide-scrollbars",
+    ]);
+    assert!(
+        out.status.success(),
+        "screenshot failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = std::fs::read(&shot).expect("the screenshot was written");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 5_000,
+        "a real screenshot"
+    );
+    eprintln!("crosstable screenshot: {}", shot.display());
 }
