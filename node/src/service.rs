@@ -548,6 +548,15 @@ impl Service {
                 out.push(*m);
             }
         }
+        // A league game also goes to the league's organiser, its witness.
+        if let Some(org) = self
+            .league_organiser(state)
+            .and_then(|o| peer_of_player(&o))
+            && !out.contains(&org)
+            && Some(org) != peer_of_player(&self.me)
+        {
+            out.push(org);
+        }
         out
     }
 

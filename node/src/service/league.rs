@@ -78,6 +78,17 @@ impl Service {
             .collect()
     }
 
+    /// The organiser of the league a game belongs to, if this node holds that league.
+    pub(super) fn league_organiser(
+        &self,
+        state: &sobre_core::record::GameState,
+    ) -> Option<PlayerId> {
+        let lr = state.challenge.league.as_ref()?;
+        let bytes = self.store.tree(LEAGUES).ok()?.get(lr.league.0).ok()??;
+        let doc = SignedLeagueDoc::from_bytes(&bytes).ok()?;
+        League::from_signed(&doc).ok().map(|l| l.organiser)
+    }
+
     /// The verified joins of a league.
     fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
         let Ok(tree) = self.store.tree(JOINS) else {
