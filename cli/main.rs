@@ -1,6 +1,10 @@
 //! `sobre`: the command line of sobre. Thin: parses arguments, calls the libraries, renders.
 //! Errors become one line and an exit code in one place ([`error::report`]).
 
+// Files, archives and the node's answers are data: errors, never panics (tests may unwrap,
+// see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 mod board;
 mod commands;
 mod error;

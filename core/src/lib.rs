@@ -11,6 +11,9 @@
 //! - [`rules`]: a game's history, automatic endings (mate, stalemate, dead position,
 //!   fivefold, 75 moves), draw claims (9.2, 9.3) and flag falls (6.9).
 #![forbid(unsafe_code)]
+// Data from the network and from disk reaches this crate: a malformed input must be an error,
+// never a panic (`clippy.toml` allows unwrap in tests only).
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod attacks;
 pub mod bitboard;
