@@ -8,6 +8,7 @@
 pub mod api;
 pub mod client;
 pub mod control;
+pub mod dispute;
 pub mod home;
 pub mod network;
 pub mod protocol;

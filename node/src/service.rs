@@ -11,6 +11,7 @@
 
 use crate::api::{ApiError, ApiRequest};
 use crate::control::{self, ControlRequest};
+use crate::dispute;
 use crate::home;
 use crate::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
 use crate::protocol::{self, Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
@@ -746,13 +747,23 @@ impl Service {
         if raw.len() > MAX_EVENTS_PER_MESSAGE {
             return Err("too many events".into());
         }
-        let mut incoming = Vec::with_capacity(raw.len());
+        let mut incoming: Vec<SignedEvent> = Vec::with_capacity(raw.len());
         for b in raw {
             let e = SignedEvent::from_bytes(b).map_err(|e| format!("undecodable event: {e}"))?;
             if game_of(&e) != Some(game) {
                 return Err("event of another game".into());
             }
             incoming.push(e);
+        }
+        if let Some(c) = self.games.get(&game) {
+            let players = [c.state.challenger, c.state.opponent];
+            let proofs = dispute::take_conflicts(&game, players, &c.events, &mut incoming);
+            if !proofs.is_empty() {
+                self.equivocation(&game, players, &proofs, from).await;
+                if incoming.is_empty() {
+                    return Err(dispute::REFUSAL.into());
+                }
+            }
         }
         let known = self.games.get(&game);
         let new_game = known.is_none();
@@ -878,6 +889,43 @@ impl Service {
             self.after_opponent_events(&game, &fresh).await;
         }
         Ok(receipts)
+    }
+
+    /// Keeps equivocation proofs found in `ingest`, says so, and passes new ones on to the
+    /// other participants (the twin itself is never taken into the log).
+    async fn equivocation(
+        &mut self,
+        game: &GameId,
+        players: [PlayerId; 2],
+        proofs: &[dispute::Proof],
+        from: Option<PeerId>,
+    ) {
+        let new = match dispute::record(&self.store, proofs) {
+            Ok(new) => new,
+            Err(e) => {
+                warn!(%game, "equivocation proof not stored: {e}");
+                return;
+            }
+        };
+        if new.is_empty() {
+            return;
+        }
+        let _ = self.store.flush().await;
+        let cheats: Vec<PlayerId> = new.iter().map(|p| p.author).collect();
+        warn!(%game, "equivocation: {} signed two different events at one place", cheats[0]);
+        self.notify(game, "equivocation", json!({"by": cheats[0].to_string()}));
+        let me = peer_of_player(&self.me);
+        let mut peers: Vec<PeerId> = players
+            .iter()
+            .filter(|p| !cheats.contains(p))
+            .filter_map(peer_of_player)
+            .chain(self.mailboxes.iter().copied())
+            .chain(from)
+            .filter(|p| Some(*p) != me)
+            .collect();
+        peers.sort();
+        peers.dedup();
+        dispute::spread(&self.net, &new, &peers);
     }
 
     /// True if this node has signed a receipt for `id` in `game`.
@@ -1078,7 +1126,8 @@ impl Service {
                         Ok(_) => MessageAcceptance::Accept,
                         Err(reason)
                             if reason == "missing history"
-                                || reason == "not a game of this node" =>
+                                || reason == "not a game of this node"
+                                || reason == dispute::REFUSAL =>
                         {
                             MessageAcceptance::Ignore
                         }
@@ -1112,6 +1161,7 @@ impl Service {
             .collect();
         for g in &shared {
             self.sync_game(peer, *g);
+            dispute::resend(&self.store, &self.net, g, peer);
         }
         if let Ok(entries) = self.store.outbox() {
             let p = peer.to_string();
@@ -1144,7 +1194,10 @@ impl Service {
                 match self.ingest(game, &events, Some(peer), true).await {
                     Ok(receipts) => Response::Receipts { receipts },
                     Err(reason) => {
-                        if reason != "missing history" && reason != "not a game of this node" {
+                        if reason != "missing history"
+                            && reason != "not a game of this node"
+                            && reason != dispute::REFUSAL
+                        {
                             warn!(%peer, %game, "delivery rejected: {reason}");
                             let _ = self.net.penalize(peer, reason.clone()).await;
                         }
@@ -1307,7 +1360,9 @@ impl Service {
                 let g = self.resolve_game(&game)?;
                 let events = self.cache(&g)?.events.clone();
                 let state = verify_at(&events, Some(now_ms())).map_err(internal)?;
-                Ok(self.show(&state))
+                let mut v = self.show(&state);
+                dispute::annotate(&self.store, &g, &mut v);
+                Ok(v)
             }
             ApiRequest::Move { game, text } => {
                 let g = self.resolve_game(&game)?;

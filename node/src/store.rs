@@ -188,6 +188,14 @@ impl Store {
         self.put_json(&self.games, &game.0, meta)
     }
 
+    /// A tree of its own for a module that keeps other records (`dispute`, `integrity`).
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
+        Ok(self.db.open_tree(name)?)
+    }
+
     // ----- outbox -----
 
     pub fn outbox_add(&self, entry: &OutboxEntry) -> Result<(), StoreError> {
