@@ -10,6 +10,7 @@ pub mod client;
 pub mod control;
 pub mod dispute;
 pub mod home;
+pub mod integrity;
 pub mod network;
 pub mod protocol;
 pub mod secrets;

@@ -13,6 +13,7 @@ use crate::api::{ApiError, ApiRequest};
 use crate::control::{self, ControlRequest};
 use crate::dispute;
 use crate::home;
+use crate::integrity;
 use crate::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
 use crate::protocol::{self, Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
 use crate::secrets;
@@ -102,48 +103,12 @@ fn peer_of_player(p: &PlayerId) -> Option<PeerId> {
     p.peer_id()
 }
 
-/// Rebuilds the database from the signed events it still holds: every game is read back
-/// and verified, events that no longer decode are dropped, and the result is written to a
-/// fresh database; missing events are fetched again from peers by the next `node run`.
+/// Rebuilds the database (`sobre node repair`): see [`integrity::repair`].
 ///
 /// # Errors
-/// If the home has no key or the old database cannot be read at all.
+/// If the home has no key or the fresh database cannot be written.
 pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
-    home::load_key(home_dir)?;
-    let db = home::db_path(home_dir);
-    let backup = home_dir.join(format!("db.broken-{}", now_ms()));
-    let mut kept = 0usize;
-    let mut games = 0usize;
-    let old = Store::open(&db).ok();
-    let mut salvage: Vec<(GameId, Vec<SignedEvent>)> = Vec::new();
-    if let Some(old) = &old {
-        for g in old.games().unwrap_or_default() {
-            let events = old.events(&g).unwrap_or_default();
-            if verify(&events).is_ok() {
-                salvage.push((g, events));
-            }
-        }
-    }
-    drop(old);
-    if db.exists() {
-        std::fs::rename(&db, &backup).map_err(NodeError::Control)?;
-    }
-    let fresh = Store::open(&db)?;
-    for (g, events) in &salvage {
-        games += 1;
-        for e in events {
-            if fresh.insert_event(g, e)? {
-                kept += 1;
-            }
-        }
-    }
-    fresh.meta_set("repaired_ms", now_ms().to_string().as_bytes())?;
-    futures::executor::block_on(fresh.flush())?;
-    Ok(format!(
-        "rebuilt the database: {games} game(s), {kept} event(s) kept; the old one is in {}; \
-         missing events will be fetched from peers at the next start",
-        backup.display()
-    ))
+    integrity::repair(home_dir)
 }
 
 /// One game as the service holds it.
@@ -198,6 +163,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     std::fs::create_dir_all(&home_dir).map_err(NodeError::Control)?;
     let key = home::load_key(&home_dir)?;
     let store = Store::open(&home::db_path(&home_dir))?;
+    integrity::check(&home_dir, &store, &key.player_id())?;
     let listen = if config.listen.is_empty() {
         parse_addrs(&["/ip4/0.0.0.0/tcp/0".to_owned()])?
     } else {
@@ -519,6 +485,7 @@ impl Service {
             )
             .map_err(internal)?;
         self.store.flush().await.map_err(internal)?;
+        integrity::note_event(&self.home, &self.me, game, signed);
         Ok(recipients)
     }
 
@@ -873,6 +840,7 @@ impl Service {
         if let Err(e) = self.store.flush().await {
             return Err(format!("storage failure: {e}"));
         }
+        integrity::note(&self.home, &self.me, &game, &receipts);
         for e in &fresh {
             if let Ok(ev) = e.decode_unverified()
                 && ev.author != self.me
@@ -1162,6 +1130,10 @@ impl Service {
         for g in &shared {
             self.sync_game(peer, *g);
             dispute::resend(&self.store, &self.net, g, peer);
+        }
+        // After a repair: ask every peer for the games not yet whole again.
+        for g in integrity::still_wanted(&self.home, &self.store, &self.me) {
+            self.sync_game(peer, g);
         }
         if let Ok(entries) = self.store.outbox() {
             let p = peer.to_string();
