@@ -16,6 +16,7 @@
 //!   there or not, and is played again if not;
 //! - during start-up, before the node is ready (once or twice in a row, after a move), with
 //!   the node then started for good.
+//!
 //! After every restart the node's record of the game is exported and verified from scratch,
 //! and every move acknowledged so far must be in it, in order.
 
