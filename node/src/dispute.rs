@@ -244,3 +244,55 @@ pub fn resend(store: &Store, net: &NetworkHandle, game: &GameId, peer: PeerId) {
         spread(net, &proofs, &[peer]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::author::Scoresheet;
+    use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+
+    #[test]
+    fn a_twin_is_taken_out_with_its_proof_and_a_forged_twin_is_not() {
+        let (w, b) = (
+            Keypair::from_secret_bytes(&[1; 32]),
+            Keypair::from_secret_bytes(&[2; 32]),
+        );
+        let ch = Challenge {
+            opponent: b.player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        let (sheet, challenge) = Scoresheet::challenge(w.clone(), ch, 1).unwrap();
+        let game = sheet.game();
+        let resume = || Scoresheet::resume(w.clone(), game, 1, Some(game), None);
+        let one = resume().chat("one", 2).unwrap();
+        let two = resume().chat("two", 2).unwrap();
+        let players = [w.player_id(), b.player_id()];
+        let known = vec![challenge.clone(), one.clone()];
+
+        let mut incoming = vec![challenge.clone(), two.clone()];
+        let proofs = take_conflicts(&game, players, &known, &mut incoming);
+        assert_eq!(incoming, vec![challenge.clone()]);
+        assert_eq!(proofs.len(), 1);
+        assert!(proofs[0].holds());
+        assert_eq!(
+            (proofs[0].first.id(), proofs[0].second.id()),
+            (one.id(), two.id())
+        );
+
+        // Both twins in one message to a node holding neither.
+        let mut incoming = vec![one.clone(), two.clone()];
+        let proofs = take_conflicts(&game, players, &known[..1], &mut incoming);
+        assert_eq!((incoming.len(), proofs.len()), (1, 1));
+
+        // A twin whose signature does not verify is no proof: left for ingest to refuse.
+        let mut forged = two.clone();
+        forged.signature[0] ^= 1;
+        let mut incoming = vec![forged.clone()];
+        assert!(take_conflicts(&game, players, &known, &mut incoming).is_empty());
+        assert_eq!(incoming, vec![forged]);
+    }
+}

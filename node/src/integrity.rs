@@ -155,31 +155,39 @@ fn damage(store: &Store, me: &PlayerId, game: &GameId, ledger_seq: Option<u64>) 
     None
 }
 
-/// The start-up check: every stored game decodes and verifies, and none has lost events the
-/// ledger lists. Games a repair is still waiting for are skipped (and dropped from the list
-/// once whole).
+/// The start-up check, before the network starts: no game has lost events the ledger lists
+/// (a cheap count per game), and wanted games that are whole again leave the wanted list.
+/// Whether every game still verifies is checked as the service loads them
+/// ([`refuse_damaged`]), so start-up verifies each game once.
 ///
 /// # Errors
-/// [`NodeError::Store`] naming the damage and `sobre node repair` if anything is damaged.
+/// [`NodeError::Store`] naming the damage and `sobre node repair` if events are missing.
 pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeError> {
     let ledger = read_ledger(home_dir);
     let mut wanted = wanted(store);
-    let mut games: BTreeSet<GameId> = store.games()?.into_iter().collect();
-    games.extend(ledger.keys().copied());
     let mut damaged = Vec::new();
-    let mut found = Vec::new();
-    for g in &games {
-        let reason = damage(store, me, g, ledger.get(g).copied());
+    for (g, seq) in &ledger {
         if wanted.contains(g) {
-            if reason.is_none() {
-                found.push(*g);
-            }
             continue;
         }
-        if let Some(r) = reason {
-            damaged.push(format!("game {g}: {r}"));
+        let own = store.count_by(g, me)?;
+        if own < seq + 1 {
+            let what = if store.events(g).is_ok_and(|e| e.is_empty()) {
+                "its events are gone".to_owned()
+            } else {
+                format!(
+                    "{} event(s) of this player were acknowledged, {own} are left",
+                    seq + 1
+                )
+            };
+            damaged.push((*g, what));
         }
     }
+    let found: Vec<GameId> = wanted
+        .iter()
+        .filter(|g| damage(store, me, g, ledger.get(g).copied()).is_none())
+        .copied()
+        .collect();
     if !found.is_empty() {
         for g in &found {
             wanted.remove(g);
@@ -190,7 +198,25 @@ pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeEr
             "games fetched again after a repair are whole"
         );
     }
-    if damaged.is_empty() {
+    refuse_damaged(home_dir, store, &damaged)
+}
+
+/// Refuses to run if any game outside the wanted list is damaged.
+///
+/// # Errors
+/// [`NodeError::Store`] naming the damage and `sobre node repair`.
+pub fn refuse_damaged(
+    home_dir: &Path,
+    store: &Store,
+    damaged: &[(GameId, String)],
+) -> Result<(), NodeError> {
+    let wanted = wanted(store);
+    let list: Vec<String> = damaged
+        .iter()
+        .filter(|(g, _)| !wanted.contains(g))
+        .map(|(g, why)| format!("game {g}: {why}"))
+        .collect();
+    if list.is_empty() {
         return Ok(());
     }
     Err(NodeError::Store(StoreError::Corrupt {
@@ -199,8 +225,8 @@ pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeEr
             "the database in {} is damaged ({} game(s): {}); the node did not start and served \
              nothing. Run `sobre node repair` to rebuild it from your key and your peers",
             home::db_path(home_dir).display(),
-            damaged.len(),
-            damaged.join("; ")
+            list.len(),
+            list.join("; ")
         ),
     }))
 }
@@ -294,4 +320,30 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
         keep.len(),
         wanted.len()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::EventId;
+
+    #[test]
+    fn the_ledger_keeps_the_highest_seq_per_game_and_skips_torn_or_damaged_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let (g1, g2) = (EventId([1; 32]), EventId([2; 32]));
+        let mut bytes = Vec::new();
+        for (g, s) in [(g1, 0), (g1, 3), (g2, 5), (g1, 2)] {
+            bytes.extend_from_slice(&record(&g, s));
+        }
+        // A damaged record (it would say 9) and a torn one at the end.
+        let mut bad = record(&g2, 9);
+        bad[35] ^= 1;
+        bytes.extend_from_slice(&bad);
+        bytes.extend_from_slice(&record(&g1, 7)[..20]);
+        std::fs::write(ledger_path(dir.path()), bytes).unwrap();
+        let l = read_ledger(dir.path());
+        assert_eq!(l.get(&g1), Some(&3));
+        assert_eq!(l.get(&g2), Some(&5));
+        assert_eq!(l.len(), 2);
+    }
 }

@@ -278,11 +278,13 @@ impl Service {
     /// Reads every stored game back and verifies it; a game that no longer verifies is
     /// reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
+        let mut damaged = Vec::new();
         for game in self.store.games()? {
             let events = match self.store.events(&game) {
                 Ok(e) => e,
                 Err(e) => {
                     warn!(%game, "stored events unreadable, not served: {e}");
+                    damaged.push((game, e.to_string()));
                     continue;
                 }
             };
@@ -300,9 +302,13 @@ impl Service {
                         },
                     );
                 }
-                Err(e) => warn!(%game, "stored game does not verify, not served: {e}"),
+                Err(e) => {
+                    warn!(%game, "stored game does not verify, not served: {e}");
+                    damaged.push((game, format!("it no longer verifies: {e}")));
+                }
             }
         }
+        integrity::refuse_damaged(&self.home, &self.store, &damaged)?;
         info!(games = self.games.len(), "games loaded");
         Ok(())
     }
