@@ -886,8 +886,10 @@ impl Service {
         }
         let _ = self.store.flush().await;
         let cheats: Vec<PlayerId> = new.iter().map(|p| p.author).collect();
-        warn!(%game, "equivocation: {} signed two different events at one place", cheats[0]);
-        self.notify(game, "equivocation", json!({"by": cheats[0].to_string()}));
+        for c in &cheats {
+            warn!(%game, "equivocation: {c} signed two different events at one place");
+            self.notify(game, "equivocation", json!({"by": c.to_string()}));
+        }
         let me = peer_of_player(&self.me);
         let mut peers: Vec<PeerId> = players
             .iter()

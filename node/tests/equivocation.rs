@@ -11,7 +11,7 @@ use common::{STEP, TestNode, play, start_game};
 use serde_json::Value;
 use sobre_core::notation::parse_move;
 use sobre_core::record::{
-    EventId, GameState, Keypair, PlayerId, Scoresheet, SignedEvent, Status, verify,
+    Archive, EventId, GameState, Keypair, PlayerId, Scoresheet, SignedEvent, Status, verify,
 };
 use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
@@ -80,34 +80,14 @@ fn holds(state_events: &[SignedEvent], twin: &SignedEvent) -> bool {
     state_events.iter().any(|e| e.id() == twin.id())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disputed_with_proof() {
-    let (dm, da, db) = (
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-    );
-    let m = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
-    let (m_id, m_addr) = m.id_addr().await;
-    let use_m = |c: &mut NodeConfig| c.mailboxes = vec![m_addr.clone()];
-    let a = TestNode::start_with(da.path(), use_m).await;
-    let b = TestNode::start_with(db.path(), use_m).await;
-    let (b_id, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect {
-        addr: b_addr.clone(),
-    })
-    .await;
-    let game = start_game(&a, &b).await;
-    play(&a, &b, &game, 0, &["e4", "e5"]).await;
-    a.wait_outbox_empty().await;
-    b.wait_outbox_empty().await;
-    m.wait_for(&game, "the mailbox to hold both moves", |v| v["plies"] == 2)
-        .await;
-    let archive = a.archive(&game).await;
-    a.stop().await;
-
-    // White's modified client: the real key, the core API, the scoresheet resumed twice.
-    let key = sobre_node::home::load_key(da.path()).expect("White's key");
+/// Two different moves signed with `key` at the next place of its scoresheet in the game of
+/// `archive`: what the `Scoresheet` guard exists to prevent.
+fn twins(
+    archive: &Archive,
+    key: &Keypair,
+    first: &str,
+    second: &str,
+) -> (SignedEvent, SignedEvent) {
     let cheat = key.player_id();
     let state: GameState = archive.verify().expect("the honest record verifies");
     let author_of = |id: &EventId| {
@@ -140,7 +120,60 @@ async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disp
             .play(m, t)
             .expect("signs")
     };
-    let (twin1, twin2) = (twin("Nf3"), twin("Bc4"));
+    (twin(first), twin(second))
+}
+
+/// The whole log with `extra`, as an honest node delivers.
+fn delivery(archive: &Archive, extra: &[&SignedEvent]) -> Request {
+    Request::Deliver {
+        game: archive.game,
+        events: archive
+            .events
+            .iter()
+            .chain(extra.iter().copied())
+            .map(|e| e.to_bytes().unwrap())
+            .collect(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disputed_with_proof() {
+    let (dm, da, db) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let m = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
+    let (m_id, m_addr) = m.id_addr().await;
+    let use_m = |c: &mut NodeConfig| c.mailboxes = vec![m_addr.clone()];
+    let a = TestNode::start_with(da.path(), use_m).await;
+    let b = TestNode::start_with(db.path(), use_m).await;
+    let (b_id, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect {
+        addr: b_addr.clone(),
+    })
+    .await;
+    let game = start_game(&a, &b).await;
+    play(&a, &b, &game, 0, &["e4", "e5"]).await;
+    // A second game, where both twins will go to the opponent in one message.
+    let game2 = start_game(&a, &b).await;
+    play(&a, &b, &game2, 0, &["d4", "d5"]).await;
+    a.wait_outbox_empty().await;
+    b.wait_outbox_empty().await;
+    m.wait_for(&game, "the mailbox to hold both moves", |v| v["plies"] == 2)
+        .await;
+    m.wait_for(&game2, "the mailbox to hold the second game", |v| {
+        v["plies"] == 2
+    })
+    .await;
+    let archive = a.archive(&game).await;
+    let archive2 = a.archive(&game2).await;
+    a.stop().await;
+
+    // White's modified client: the real key, the core API, the scoresheet resumed twice.
+    let key = sobre_node::home::load_key(da.path()).expect("White's key");
+    let cheat = key.player_id();
+    let (twin1, twin2) = twins(&archive, &key, "Nf3", "Bc4");
     assert_ne!(twin1.id(), twin2.id());
     // The core sees the equivocation when both are in one record.
     let mut both = archive.events.clone();
@@ -160,28 +193,48 @@ async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disp
         .await
         .expect("dial M");
     for (peer, ev) in [(b_peer, &twin1), (m_peer, &twin2)] {
-        let r = client
-            .request(
-                peer,
-                Request::Deliver {
-                    game: archive.game,
-                    // As an honest node delivers: the whole log with the new event.
-                    events: archive
-                        .events
-                        .iter()
-                        .chain([ev])
-                        .map(|e| e.to_bytes().unwrap())
-                        .collect(),
-                },
-            )
-            .await;
+        let r = client.request(peer, delivery(&archive, &[ev])).await;
         assert!(matches!(r, Ok(Response::Receipts { .. })), "{r:?}");
     }
     b.wait_for(&game, "B to take Nf3", |v| v["last_move"] == "g1f3")
         .await;
     m.wait_for(&game, "M to take Bc4", |v| v["last_move"] == "f1c4")
         .await;
+
+    // Both twins of the second game to Black in one delivery: Black keeps the first in its
+    // log, the proof of both, and passes the proof on to its mailbox.
+    let (twin3, twin4) = twins(&archive2, &key, "c4", "Nf3");
+    let r = client
+        .request(b_peer, delivery(&archive2, &[&twin3, &twin4]))
+        .await;
+    assert!(matches!(r, Ok(Response::Receipts { .. })), "{r:?}");
     client.shutdown().await;
+    let vb2 = b
+        .wait_for(&game2, "Black to find both twins", |v| {
+            v["status"] == "disputed"
+        })
+        .await;
+    check_proof("Black, game 2", &vb2, &cheat, [&twin3, &twin4]);
+    let vm2 = m
+        .wait_for(&game2, "the mailbox to get the proof", |v| {
+            v["status"] == "disputed"
+        })
+        .await;
+    check_proof("mailbox, game 2", &vm2, &cheat, [&twin3, &twin4]);
+    for (who, node) in [("Black", &b), ("mailbox", &m)] {
+        let log = node.archive(&game2).await;
+        assert!(
+            log.verify().expect("verifies").equivocations.is_empty(),
+            "{who}"
+        );
+        // Black took the first twin as a move; the mailbox may hold it too, never both.
+        let twins_in_log =
+            usize::from(holds(&log.events, &twin3)) + usize::from(holds(&log.events, &twin4));
+        assert!(twins_in_log <= 1, "{who}: both twins in the log");
+        if who == "Black" {
+            assert_eq!(twins_in_log, 1, "Black plays on with one of them");
+        }
+    }
 
     // Black answers the move it got; its delivery to the mailbox carries its twin.
     b.call(ApiRequest::Move {
