@@ -17,8 +17,8 @@ use crate::protocol::Request;
 use crate::store::{Store, StoreError};
 use libp2p::PeerId;
 use serde_json::{Value, json};
-use sobre_core::record::{GameId, PlayerId, SignedEvent};
-use std::collections::HashMap;
+use sobre_core::record::{EventId, GameId, PlayerId, SignedEvent};
+use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
 
 /// The tree holding the proofs.
@@ -94,45 +94,55 @@ pub fn take_conflicts(
     game: &GameId,
     players: [PlayerId; 2],
     known: &[SignedEvent],
+    known_ids: &HashSet<EventId>,
     incoming: &mut Vec<SignedEvent>,
 ) -> Vec<Proof> {
-    let mut at: HashMap<(PlayerId, u64), SignedEvent> = HashMap::new();
+    // The usual message only repeats what is known: look at the known events only when
+    // something new arrives.
+    if incoming.iter().all(|e| known_ids.contains(&e.id())) {
+        return Vec::new();
+    }
+    let mut held: HashMap<(PlayerId, u64), &SignedEvent> = HashMap::new();
     for e in known {
         if let Ok(ev) = e.decode_unverified()
             && players.contains(&ev.author)
         {
-            at.entry((ev.author, ev.seq)).or_insert_with(|| e.clone());
+            held.entry((ev.author, ev.seq)).or_insert(e);
         }
     }
+    let mut arrived: HashMap<(PlayerId, u64), SignedEvent> = HashMap::new();
     let mut proofs = Vec::new();
     incoming.retain(|e| {
         let Ok(ev) = e.decode_unverified() else {
             return true;
         };
+        let place = (ev.author, ev.seq);
         if !players.contains(&ev.author) {
             return true;
         }
-        match at.get(&(ev.author, ev.seq)) {
-            None => {
-                at.insert((ev.author, ev.seq), e.clone());
-                true
+        let first = match (held.get(&place), arrived.get(&place)) {
+            (Some(h), _) => (*h).clone(),
+            (None, Some(a)) => a.clone(),
+            (None, None) => {
+                arrived.insert(place, e.clone());
+                return true;
             }
-            Some(held) if held.id() == e.id() => true,
-            Some(held) => {
-                let proof = Proof {
-                    game: *game,
-                    author: ev.author,
-                    seq: ev.seq,
-                    first: held.clone(),
-                    second: e.clone(),
-                };
-                if proof.holds() {
-                    proofs.push(proof);
-                    false
-                } else {
-                    true
-                }
-            }
+        };
+        if first.id() == e.id() {
+            return true;
+        }
+        let proof = Proof {
+            game: *game,
+            author: ev.author,
+            seq: ev.seq,
+            first,
+            second: e.clone(),
+        };
+        if proof.holds() {
+            proofs.push(proof);
+            false
+        } else {
+            true
         }
     });
     proofs
@@ -274,7 +284,8 @@ mod tests {
         let known = vec![challenge.clone(), one.clone()];
 
         let mut incoming = vec![challenge.clone(), two.clone()];
-        let proofs = take_conflicts(&game, players, &known, &mut incoming);
+        let ids = |k: &[SignedEvent]| k.iter().map(SignedEvent::id).collect::<HashSet<_>>();
+        let proofs = take_conflicts(&game, players, &known, &ids(&known), &mut incoming);
         assert_eq!(incoming, vec![challenge.clone()]);
         assert_eq!(proofs.len(), 1);
         assert!(proofs[0].holds());
@@ -285,14 +296,20 @@ mod tests {
 
         // Both twins in one message to a node holding neither.
         let mut incoming = vec![one.clone(), two.clone()];
-        let proofs = take_conflicts(&game, players, &known[..1], &mut incoming);
+        let proofs = take_conflicts(
+            &game,
+            players,
+            &known[..1],
+            &ids(&known[..1]),
+            &mut incoming,
+        );
         assert_eq!((incoming.len(), proofs.len()), (1, 1));
 
         // A twin whose signature does not verify is no proof: left for ingest to refuse.
         let mut forged = two.clone();
         forged.signature[0] ^= 1;
         let mut incoming = vec![forged.clone()];
-        assert!(take_conflicts(&game, players, &known, &mut incoming).is_empty());
+        assert!(take_conflicts(&game, players, &known, &ids(&known), &mut incoming).is_empty());
         assert_eq!(incoming, vec![forged]);
     }
 }

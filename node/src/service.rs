@@ -730,7 +730,7 @@ impl Service {
         }
         if let Some(c) = self.games.get(&game) {
             let players = [c.state.challenger, c.state.opponent];
-            let proofs = dispute::take_conflicts(&game, players, &c.events, &mut incoming);
+            let proofs = dispute::take_conflicts(&game, players, &c.events, &c.ids, &mut incoming);
             if !proofs.is_empty() {
                 self.equivocation(&game, players, &proofs, from).await;
                 if incoming.is_empty() {
