@@ -8,7 +8,9 @@
 pub mod api;
 pub mod client;
 pub mod control;
+pub mod dispute;
 pub mod home;
+pub mod integrity;
 pub mod network;
 pub mod protocol;
 pub mod secrets;

@@ -11,7 +11,9 @@
 
 use crate::api::{ApiError, ApiRequest};
 use crate::control::{self, ControlRequest};
+use crate::dispute;
 use crate::home;
+use crate::integrity;
 use crate::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
 use crate::protocol::{self, Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
 use crate::secrets;
@@ -102,48 +104,12 @@ fn peer_of_player(p: &PlayerId) -> Option<PeerId> {
     p.peer_id()
 }
 
-/// Rebuilds the database from the signed events it still holds: every game is read back
-/// and verified, events that no longer decode are dropped, and the result is written to a
-/// fresh database; missing events are fetched again from peers by the next `node run`.
+/// Rebuilds the database (`sobre node repair`): see [`integrity::repair`].
 ///
 /// # Errors
-/// If the home has no key or the old database cannot be read at all.
+/// If the home has no key or the fresh database cannot be written.
 pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
-    home::load_key(home_dir)?;
-    let db = home::db_path(home_dir);
-    let backup = home_dir.join(format!("db.broken-{}", now_ms()));
-    let mut kept = 0usize;
-    let mut games = 0usize;
-    let old = Store::open(&db).ok();
-    let mut salvage: Vec<(GameId, Vec<SignedEvent>)> = Vec::new();
-    if let Some(old) = &old {
-        for g in old.games().unwrap_or_default() {
-            let events = old.events(&g).unwrap_or_default();
-            if verify(&events).is_ok() {
-                salvage.push((g, events));
-            }
-        }
-    }
-    drop(old);
-    if db.exists() {
-        std::fs::rename(&db, &backup).map_err(NodeError::Control)?;
-    }
-    let fresh = Store::open(&db)?;
-    for (g, events) in &salvage {
-        games += 1;
-        for e in events {
-            if fresh.insert_event(g, e)? {
-                kept += 1;
-            }
-        }
-    }
-    fresh.meta_set("repaired_ms", now_ms().to_string().as_bytes())?;
-    futures::executor::block_on(fresh.flush())?;
-    Ok(format!(
-        "rebuilt the database: {games} game(s), {kept} event(s) kept; the old one is in {}; \
-         missing events will be fetched from peers at the next start",
-        backup.display()
-    ))
+    integrity::repair(home_dir)
 }
 
 mod league;
@@ -204,6 +170,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     std::fs::create_dir_all(&home_dir).map_err(NodeError::Control)?;
     let key = home::load_key(&home_dir)?;
     let store = Store::open(&home::db_path(&home_dir))?;
+    integrity::check(&home_dir, &store, &key.player_id())?;
     let listen = if config.listen.is_empty() {
         parse_addrs(&["/ip4/0.0.0.0/tcp/0".to_owned()])?
     } else {
@@ -323,11 +290,13 @@ impl Service {
     /// Reads every stored game back and verifies it; a game that no longer verifies is
     /// reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
+        let mut damaged = Vec::new();
         for game in self.store.games()? {
             let events = match self.store.events(&game) {
                 Ok(e) => e,
                 Err(e) => {
                     warn!(%game, "stored events unreadable, not served: {e}");
+                    damaged.push((game, e.to_string()));
                     continue;
                 }
             };
@@ -345,9 +314,13 @@ impl Service {
                         },
                     );
                 }
-                Err(e) => warn!(%game, "stored game does not verify, not served: {e}"),
+                Err(e) => {
+                    warn!(%game, "stored game does not verify, not served: {e}");
+                    damaged.push((game, format!("it no longer verifies: {e}")));
+                }
             }
         }
+        integrity::refuse_damaged(&self.home, &self.store, &damaged)?;
         info!(games = self.games.len(), "games loaded");
         Ok(())
     }
@@ -530,6 +503,7 @@ impl Service {
             )
             .map_err(internal)?;
         self.store.flush().await.map_err(internal)?;
+        integrity::note_event(&self.home, &self.me, game, signed);
         Ok(recipients)
     }
 
@@ -767,13 +741,23 @@ impl Service {
         if raw.len() > MAX_EVENTS_PER_MESSAGE {
             return Err("too many events".into());
         }
-        let mut incoming = Vec::with_capacity(raw.len());
+        let mut incoming: Vec<SignedEvent> = Vec::with_capacity(raw.len());
         for b in raw {
             let e = SignedEvent::from_bytes(b).map_err(|e| format!("undecodable event: {e}"))?;
             if game_of(&e) != Some(game) {
                 return Err("event of another game".into());
             }
             incoming.push(e);
+        }
+        if let Some(c) = self.games.get(&game) {
+            let players = [c.state.challenger, c.state.opponent];
+            let proofs = dispute::take_conflicts(&game, players, &c.events, &c.ids, &mut incoming);
+            if !proofs.is_empty() {
+                self.equivocation(&game, players, &proofs, from).await;
+                if incoming.is_empty() {
+                    return Err(dispute::REFUSAL.into());
+                }
+            }
         }
         let known = self.games.get(&game);
         let new_game = known.is_none();
@@ -883,6 +867,7 @@ impl Service {
         if let Err(e) = self.store.flush().await {
             return Err(format!("storage failure: {e}"));
         }
+        integrity::note(&self.home, &self.me, &game, &receipts);
         for e in &fresh {
             if let Ok(ev) = e.decode_unverified()
                 && ev.author != self.me
@@ -899,6 +884,45 @@ impl Service {
             self.after_opponent_events(&game, &fresh).await;
         }
         Ok(receipts)
+    }
+
+    /// Keeps equivocation proofs found in `ingest`, says so, and passes new ones on to the
+    /// other participants (the twin itself is never taken into the log).
+    async fn equivocation(
+        &mut self,
+        game: &GameId,
+        players: [PlayerId; 2],
+        proofs: &[dispute::Proof],
+        from: Option<PeerId>,
+    ) {
+        let new = match dispute::record(&self.store, proofs) {
+            Ok(new) => new,
+            Err(e) => {
+                warn!(%game, "equivocation proof not stored: {e}");
+                return;
+            }
+        };
+        if new.is_empty() {
+            return;
+        }
+        let _ = self.store.flush().await;
+        let cheats: Vec<PlayerId> = new.iter().map(|p| p.author).collect();
+        for c in &cheats {
+            warn!(%game, "equivocation: {c} signed two different events at one place");
+            self.notify(game, "equivocation", json!({"by": c.to_string()}));
+        }
+        let me = peer_of_player(&self.me);
+        let mut peers: Vec<PeerId> = players
+            .iter()
+            .filter(|p| !cheats.contains(p))
+            .filter_map(peer_of_player)
+            .chain(self.mailboxes.iter().copied())
+            .chain(from)
+            .filter(|p| Some(*p) != me)
+            .collect();
+        peers.sort();
+        peers.dedup();
+        dispute::spread(&self.net, &new, &peers);
     }
 
     /// True if this node has signed a receipt for `id` in `game`.
@@ -1099,7 +1123,8 @@ impl Service {
                         Ok(_) => MessageAcceptance::Accept,
                         Err(reason)
                             if reason == "missing history"
-                                || reason == "not a game of this node" =>
+                                || reason == "not a game of this node"
+                                || reason == dispute::REFUSAL =>
                         {
                             MessageAcceptance::Ignore
                         }
@@ -1134,6 +1159,11 @@ impl Service {
             .collect();
         for g in &shared {
             self.sync_game(peer, *g);
+            dispute::resend(&self.store, &self.net, g, peer);
+        }
+        // After a repair: ask every peer for the games not yet whole again.
+        for g in integrity::still_wanted(&self.home, &self.store, &self.me) {
+            self.sync_game(peer, g);
         }
         if let Ok(entries) = self.store.outbox() {
             let p = peer.to_string();
@@ -1166,7 +1196,10 @@ impl Service {
                 match self.ingest(game, &events, Some(peer), true).await {
                     Ok(receipts) => Response::Receipts { receipts },
                     Err(reason) => {
-                        if reason != "missing history" && reason != "not a game of this node" {
+                        if reason != "missing history"
+                            && reason != "not a game of this node"
+                            && reason != dispute::REFUSAL
+                        {
                             warn!(%peer, %game, "delivery rejected: {reason}");
                             let _ = self.net.penalize(peer, reason.clone()).await;
                         }
@@ -1330,7 +1363,9 @@ impl Service {
                 let g = self.resolve_game(&game)?;
                 let events = self.cache(&g)?.events.clone();
                 let state = verify_at(&events, Some(now_ms())).map_err(internal)?;
-                Ok(self.show(&state))
+                let mut v = self.show(&state);
+                dispute::annotate(&self.store, &g, &mut v);
+                Ok(v)
             }
             ApiRequest::Move { game, text } => {
                 let g = self.resolve_game(&game)?;

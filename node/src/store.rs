@@ -103,14 +103,6 @@ impl Store {
     ///
     /// # Errors
     /// If the disk write fails.
-    /// A named tree of the same database, for data kept by other modules (leagues).
-    ///
-    /// # Errors
-    /// On I/O errors.
-    pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
-        Ok(self.db.open_tree(name)?)
-    }
-
     pub async fn flush(&self) -> Result<(), StoreError> {
         self.db.flush_async().await?;
         Ok(())
@@ -194,6 +186,15 @@ impl Store {
 
     pub fn set_game_meta(&self, game: &GameId, meta: &GameMeta) -> Result<(), StoreError> {
         self.put_json(&self.games, &game.0, meta)
+    }
+
+    /// A tree of its own for a module that keeps other records (`dispute`, `integrity`,
+    /// leagues).
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
+        Ok(self.db.open_tree(name)?)
     }
 
     // ----- outbox -----

@@ -4,6 +4,9 @@
 //! replays, change nothing), the node logs why, blocks the peer after its strikes, and the
 //! honest game finishes unharmed.
 
+mod common;
+
+use common::{POLL, STEP, TestNode, play};
 use std::fmt::Write as _;
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -13,25 +16,18 @@ use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, StreamExt};
 use libp2p::request_response::{self, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, StreamProtocol, SwarmBuilder, noise, tcp, yamux};
-use serde_json::Value;
 use sobre_core::notation::parse_move;
 use sobre_core::record::{
-    Archive, Challenge, ColourChoice, EventKind, GameId, GameState, Keypair, Scoresheet,
-    SignedEvent, StartPosition, read_archive,
+    Challenge, ColourChoice, EventKind, GameId, GameState, Keypair, Scoresheet, SignedEvent,
+    StartPosition,
 };
 use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
-use sobre_node::client;
 use sobre_node::network::{self, NetworkConfig, NetworkError, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{self, DELIVER_PROTOCOL, MAX_MESSAGE_BYTES, Request, Response};
-use sobre_node::service::{NodeConfig, now_ms, run};
-use std::path::{Path, PathBuf};
-use tokio::sync::oneshot;
+use sobre_node::service::now_ms;
 use tokio::time::{Instant, timeout};
 
-/// The longest any single wait may take before the test fails instead of hanging.
-const STEP: Duration = Duration::from_secs(30);
-const POLL: Duration = Duration::from_millis(25);
 /// The node's defaults (`NetworkConfig::new`), which `sobre node run` uses.
 const RATE_LIMIT_PER_MINUTE: usize = 120;
 const MAX_STRIKES: usize = 5;
@@ -68,143 +64,6 @@ impl tracing::Subscriber for Capture {
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
-}
-
-// ----- honest nodes -----
-
-struct TestNode {
-    home: PathBuf,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl TestNode {
-    async fn start(home: &Path) -> TestNode {
-        sobre_node::home::init_key(home).expect("key");
-        let config = NodeConfig {
-            home: home.to_path_buf(),
-            listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
-            ..NodeConfig::default()
-        };
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            let r = run(config, async {
-                let _ = rx.await;
-            })
-            .await;
-            if let Err(e) = r {
-                eprintln!("node stopped with error: {e}");
-            }
-        });
-        let node = TestNode {
-            home: home.to_path_buf(),
-            stop: Some(tx),
-            task: Some(task),
-        };
-        let deadline = Instant::now() + STEP;
-        while client::call(&node.home, ApiRequest::Id).await.is_err() {
-            assert!(Instant::now() < deadline, "node did not start");
-            tokio::time::sleep(POLL).await;
-        }
-        node
-    }
-
-    async fn call(&self, r: ApiRequest) -> Value {
-        match client::call(&self.home, r.clone()).await {
-            Ok(v) => v,
-            Err(e) => panic!("{r:?}: {e}"),
-        }
-    }
-
-    async fn id(&self) -> (String, String) {
-        let v = self.call(ApiRequest::Id).await;
-        let addr = v["addresses"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .find(|a| a.contains("/127.0.0.1/tcp/"))
-            .expect("a loopback TCP address")
-            .to_owned();
-        (v["player_id"].as_str().unwrap_or_default().to_owned(), addr)
-    }
-
-    async fn wait_for(&self, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + STEP;
-        loop {
-            if let Ok(v) = client::call(&self.home, ApiRequest::Show { game: game.into() }).await
-                && pred(&v)
-            {
-                return v;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
-            tokio::time::sleep(POLL).await;
-        }
-    }
-
-    /// Polls `status` until this node's outbox is empty (every event receipted).
-    async fn wait_outbox_empty(&self) {
-        let deadline = Instant::now() + STEP;
-        while self.call(ApiRequest::Status).await["outbox"] != 0 {
-            assert!(Instant::now() < deadline, "the outbox never emptied");
-            tokio::time::sleep(POLL).await;
-        }
-    }
-
-    async fn archive(&self, game: &str) -> Archive {
-        let v = self
-            .call(ApiRequest::Export {
-                game: game.into(),
-                format: "archive".into(),
-            })
-            .await;
-        read_archive(v["archive"].as_str().expect("archive text")).expect("parses")
-    }
-
-    async fn connected_to(&self, peer: &PeerId) -> bool {
-        let v = self.call(ApiRequest::Peers).await;
-        v["connected"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|p| p["peer"] == peer.to_string())
-    }
-
-    async fn stop(mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        if let Some(t) = self.task.take() {
-            let _ = timeout(STEP, t).await;
-        }
-    }
-}
-
-async fn play(white: &TestNode, black: &TestNode, game: &str, from_ply: usize, moves: &[&str]) {
-    for (i, m) in moves.iter().enumerate() {
-        let ply = from_ply + i;
-        let (mover, other) = if ply.is_multiple_of(2) {
-            (white, black)
-        } else {
-            (black, white)
-        };
-        mover
-            .wait_for(game, "the previous move", |v| {
-                v["plies"].as_u64() == Some(ply as u64)
-            })
-            .await;
-        mover
-            .call(ApiRequest::Move {
-                game: game.into(),
-                text: (*m).into(),
-            })
-            .await;
-        other
-            .wait_for(game, "the move to arrive", |v| {
-                v["plies"].as_u64() == Some(ply as u64 + 1)
-            })
-            .await;
-    }
 }
 
 // ----- the hostile peer -----
@@ -377,8 +236,8 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
-    let (a_id, a_addr) = a.id().await;
-    let (b_id, b_addr) = b.id().await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let (b_id, b_addr) = b.id_addr().await;
     a.call(ApiRequest::Connect { addr: b_addr }).await;
     let ch = a
         .call(ApiRequest::Challenge {

@@ -2,165 +2,13 @@
 //! on disk: a whole game played through a mailbox by two players who are never online at the
 //! same time, and a game between two nodes that reach each other only through a relay.
 
+mod common;
+
+use common::{POLL, STEP, TestNode, line_that_does_not_end, not_running, tcp_addr};
 use serde_json::Value;
-use sobre_core::notation::{Notation, format_move};
-use sobre_core::record::{GameState, read_archive};
-use sobre_core::rules::Game;
-use sobre_core::{Move, Position};
 use sobre_node::api::ApiRequest;
-use sobre_node::client::{self, ClientError};
-use sobre_node::service::{NodeConfig, run};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-use tokio::sync::oneshot;
+use sobre_node::service::NodeConfig;
 use tokio::time::Instant;
-
-/// The longest any single wait may take before the test fails instead of hanging.
-const STEP: Duration = Duration::from_secs(60);
-/// How often a wait polls.
-const POLL: Duration = Duration::from_millis(25);
-
-/// A node running in this process: the real service, network, store and control socket.
-struct TestNode {
-    home: PathBuf,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl TestNode {
-    async fn start(home: &Path, extra: impl FnOnce(&mut NodeConfig)) -> TestNode {
-        sobre_node::home::init_key(home).expect("key");
-        let mut config = NodeConfig {
-            home: home.to_path_buf(),
-            listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
-            ..NodeConfig::default()
-        };
-        extra(&mut config);
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            let r = run(config, async {
-                let _ = rx.await;
-            })
-            .await;
-            if let Err(e) = r {
-                eprintln!("node stopped with error: {e}");
-            }
-        });
-        let node = TestNode {
-            home: home.to_path_buf(),
-            stop: Some(tx),
-            task: Some(task),
-        };
-        let deadline = Instant::now() + STEP;
-        while client::call(&node.home, ApiRequest::Id).await.is_err() {
-            assert!(Instant::now() < deadline, "node did not start");
-            tokio::time::sleep(POLL).await;
-        }
-        node
-    }
-
-    async fn call(&self, r: ApiRequest) -> Value {
-        match client::call(&self.home, r.clone()).await {
-            Ok(v) => v,
-            Err(e) => panic!("{r:?}: {e}"),
-        }
-    }
-
-    async fn id(&self) -> (String, Vec<String>) {
-        let v = self.call(ApiRequest::Id).await;
-        let addrs = v["addresses"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default();
-        (
-            v["player_id"].as_str().unwrap_or_default().to_owned(),
-            addrs,
-        )
-    }
-
-    /// Polls `show` until `pred` holds (the network is asynchronous).
-    async fn wait_for(&self, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + STEP;
-        loop {
-            if let Ok(v) = client::call(&self.home, ApiRequest::Show { game: game.into() }).await
-                && pred(&v)
-            {
-                return v;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
-            tokio::time::sleep(POLL).await;
-        }
-    }
-
-    /// The game's archive as this node exports it, verified from scratch.
-    async fn verified_archive(&self, game: &str) -> GameState {
-        let v = self
-            .call(ApiRequest::Export {
-                game: game.into(),
-                format: "archive".into(),
-            })
-            .await;
-        let archive = read_archive(v["archive"].as_str().expect("archive text")).expect("parses");
-        archive.verify().expect("the archive verifies")
-    }
-
-    async fn stop(mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        if let Some(t) = self.task.take() {
-            tokio::time::timeout(STEP, t)
-                .await
-                .expect("the node did not stop")
-                .expect("the node task panicked");
-        }
-    }
-}
-
-/// True if no node answers on `home`'s control socket.
-async fn not_running(home: &Path) -> bool {
-    matches!(
-        client::call(home, ApiRequest::Id).await,
-        Err(ClientError::NotRunning { .. })
-    )
-}
-
-fn tcp_addr(addrs: &[String]) -> String {
-    addrs
-        .iter()
-        .find(|a| a.contains("/127.0.0.1/tcp/") && !a.contains("/p2p-circuit"))
-        .cloned()
-        .expect("a direct loopback TCP address")
-}
-
-/// A deterministic line of `plies` legal moves (UCI, as `show` lists them) from the standard
-/// position in which no move ends the game: no mate, stalemate, dead position, fivefold
-/// repetition or 75-move rule. Moves are taken in rotation through the legal-move list so the
-/// line wanders instead of shuffling back and forth.
-fn line_that_does_not_end(plies: usize) -> Vec<String> {
-    let mut game = Game::new(Position::new());
-    let mut out = Vec::with_capacity(plies);
-    for ply in 0..plies {
-        let pos = game.position().clone();
-        let legal: Vec<Move> = pos.legal_moves().to_vec();
-        assert!(!legal.is_empty(), "no legal move at ply {ply}");
-        let start = (ply * 7 + 3) % legal.len();
-        let chosen = (0..legal.len())
-            .map(|i| legal[(start + i) % legal.len()])
-            .find(|&m| {
-                let mut next = game.clone();
-                next.play(m).is_ok() && next.automatic_end().is_none()
-            })
-            .expect("a move that does not end the game");
-        out.push(format_move(&pos, chosen, Notation::Uci));
-        game.play(chosen).expect("legal");
-    }
-    out
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailbox() {
@@ -170,7 +18,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
         tempfile::tempdir().unwrap(),
         tempfile::tempdir().unwrap(),
     );
-    let mailbox = TestNode::start(dm.path(), |c| c.mailbox = true).await;
+    let mailbox = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
     let (_, m_addrs) = mailbox.id().await;
     let m_addr = tcp_addr(&m_addrs);
     let use_mailbox = |c: &mut NodeConfig| c.mailboxes = vec![m_addr.clone()];
@@ -180,7 +28,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
     let b_id = b_key.player_id().to_string();
 
     // A challenges B and goes offline once the mailbox holds the challenge.
-    let a = TestNode::start(da.path(), use_mailbox).await;
+    let a = TestNode::start_with(da.path(), use_mailbox).await;
     let (a_id, _) = a.id().await;
     let ch = a
         .call(ApiRequest::Challenge {
@@ -201,7 +49,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
 
     // B starts knowing nothing but the mailbox, finds the challenge there and accepts.
     assert!(not_running(da.path()).await, "A must be offline");
-    let b = TestNode::start(db.path(), use_mailbox).await;
+    let b = TestNode::start_with(db.path(), use_mailbox).await;
     b.wait_for(&game, "B to find the challenge via the mailbox", |v| {
         v["status"] == "pending"
     })
@@ -223,7 +71,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
             (db.path(), da.path())
         };
         assert!(not_running(other).await, "the opponent must be offline");
-        let player = TestNode::start(home, use_mailbox).await;
+        let player = TestNode::start_with(home, use_mailbox).await;
         // The previous ply (or the acceptance) arrives from the mailbox alone.
         player
             .wait_for(&game, "the opponent's last move via the mailbox", |v| {
@@ -247,7 +95,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
 
     // White ends it by resigning, offline too; Black learns of it from the mailbox.
     assert!(not_running(db.path()).await);
-    let a = TestNode::start(da.path(), use_mailbox).await;
+    let a = TestNode::start_with(da.path(), use_mailbox).await;
     a.wait_for(&game, "Black's 20th move", |v| v["plies"] == 40)
         .await;
     let va = a.call(ApiRequest::Resign { game: game.clone() }).await;
@@ -262,7 +110,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
     a.stop().await;
 
     assert!(not_running(da.path()).await);
-    let b = TestNode::start(db.path(), use_mailbox).await;
+    let b = TestNode::start_with(db.path(), use_mailbox).await;
     let vb = b
         .wait_for(&game, "the resignation via the mailbox", |v| {
             v["status"] == "finished"
@@ -300,7 +148,7 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
         tempfile::tempdir().unwrap(),
         tempfile::tempdir().unwrap(),
     );
-    let relay = TestNode::start(dr.path(), |c| c.relay_server = true).await;
+    let relay = TestNode::start_with(dr.path(), |c| c.relay_server = true).await;
     let (_, r_addrs) = relay.id().await;
     let r_addr = tcp_addr(&r_addrs);
     // Like players behind NAT: no direct listen address at all, only the relayed one, so
@@ -309,8 +157,8 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
         c.listen = vec![format!("{r_addr}/p2p-circuit")];
         c.relays = vec![r_addr.clone()];
     };
-    let a = TestNode::start(da.path(), via_relay).await;
-    let b = TestNode::start(db.path(), via_relay).await;
+    let a = TestNode::start_with(da.path(), via_relay).await;
+    let b = TestNode::start_with(db.path(), via_relay).await;
     let (a_id, _) = a.id().await;
     let (b_id, _) = b.id().await;
 

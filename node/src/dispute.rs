@@ -1,0 +1,315 @@
+//! Equivocation proofs: a player who signs two different events at the same place in their
+//! scoresheet (same game, author and sequence number) has cheated, and every honest node that
+//! learns of it must say so and keep the proof.
+//!
+//! A node's log of a game stays one consistent scoresheet per author (the first twin it
+//! accepted): the other twin is never stored in the `events` tree, served by sync or
+//! delivered as if valid. Both signed events are kept instead in the `equivocations` tree,
+//! shown by `show` (status `disputed`, with the proof) and sent once to the other
+//! participants, who find the conflict the same way and keep the proof too.
+//!
+//! | tree | key | value |
+//! | --- | --- | --- |
+//! | `equivocations` | game ‖ author ‖ seq (big-endian) ‖ smaller id ‖ larger id | the two events' wire bytes, each length-prefixed (u32 big-endian) |
+
+use crate::network::NetworkHandle;
+use crate::protocol::Request;
+use crate::store::{Store, StoreError};
+use libp2p::PeerId;
+use serde_json::{Value, json};
+use sobre_core::record::{EventId, GameId, PlayerId, SignedEvent};
+use std::collections::{HashMap, HashSet};
+use tracing::{debug, warn};
+
+/// The tree holding the proofs.
+pub const TREE: &str = "equivocations";
+
+/// Why a message carrying only the twin of a known event was not taken (not the sender's
+/// fault: it may be an honest node passing the proof on).
+pub const REFUSAL: &str = "equivocation: kept as proof";
+
+/// Two different events signed by one author at one sequence number of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    pub game: GameId,
+    pub author: PlayerId,
+    pub seq: u64,
+    /// The event this node holds in its log.
+    pub first: SignedEvent,
+    /// Its twin, kept only here.
+    pub second: SignedEvent,
+}
+
+impl Proof {
+    /// True if both events carry valid signatures by the same author at the same place of
+    /// the same game and differ: nobody else can make such a pair.
+    pub fn holds(&self) -> bool {
+        let (Ok(a), Ok(b)) = (self.first.verify(), self.second.verify()) else {
+            return false;
+        };
+        a.id != b.id
+            && a.event.author == self.author
+            && b.event.author == self.author
+            && a.event.seq == self.seq
+            && b.event.seq == self.seq
+            && crate::service::game_of(&self.first) == Some(self.game)
+            && crate::service::game_of(&self.second) == Some(self.game)
+    }
+
+    fn key(&self) -> Vec<u8> {
+        let (x, y) = {
+            let (a, b) = (self.first.id(), self.second.id());
+            if a.0 <= b.0 { (a, b) } else { (b, a) }
+        };
+        let mut k = Vec::with_capacity(136);
+        k.extend_from_slice(&self.game.0);
+        k.extend_from_slice(self.author.as_bytes());
+        k.extend_from_slice(&self.seq.to_be_bytes());
+        k.extend_from_slice(&x.0);
+        k.extend_from_slice(&y.0);
+        k
+    }
+
+    /// The proof as `show` lists it.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "author": self.author.to_string(),
+            "seq": self.seq,
+            "first": self.first.to_bytes().map(|b| hex(&b)).unwrap_or_default(),
+            "second": self.second.to_bytes().map(|b| hex(&b)).unwrap_or_default(),
+            "first_id": self.first.id().to_hex(),
+            "second_id": self.second.id().to_hex(),
+        })
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Takes out of `incoming` every event that is the twin of one in `known` (or of one earlier
+/// in `incoming`) by a player of the game, and returns the proofs. Events whose signature
+/// does not verify are left in place (the caller refuses them as forged).
+pub fn take_conflicts(
+    game: &GameId,
+    players: [PlayerId; 2],
+    known: &[SignedEvent],
+    known_ids: &HashSet<EventId>,
+    incoming: &mut Vec<SignedEvent>,
+) -> Vec<Proof> {
+    // The usual message only repeats what is known: look at the known events only when
+    // something new arrives.
+    if incoming.iter().all(|e| known_ids.contains(&e.id())) {
+        return Vec::new();
+    }
+    let mut held: HashMap<(PlayerId, u64), &SignedEvent> = HashMap::new();
+    for e in known {
+        if let Ok(ev) = e.decode_unverified()
+            && players.contains(&ev.author)
+        {
+            held.entry((ev.author, ev.seq)).or_insert(e);
+        }
+    }
+    let mut arrived: HashMap<(PlayerId, u64), SignedEvent> = HashMap::new();
+    let mut proofs = Vec::new();
+    incoming.retain(|e| {
+        let Ok(ev) = e.decode_unverified() else {
+            return true;
+        };
+        let place = (ev.author, ev.seq);
+        if !players.contains(&ev.author) {
+            return true;
+        }
+        let first = match (held.get(&place), arrived.get(&place)) {
+            (Some(h), _) => (*h).clone(),
+            (None, Some(a)) => a.clone(),
+            (None, None) => {
+                arrived.insert(place, e.clone());
+                return true;
+            }
+        };
+        if first.id() == e.id() {
+            return true;
+        }
+        let proof = Proof {
+            game: *game,
+            author: ev.author,
+            seq: ev.seq,
+            first,
+            second: e.clone(),
+        };
+        if proof.holds() {
+            proofs.push(proof);
+            false
+        } else {
+            true
+        }
+    });
+    proofs
+}
+
+/// Stores proofs (idempotent). Returns those that were new. The caller flushes.
+///
+/// # Errors
+/// On I/O errors.
+pub fn record(store: &Store, proofs: &[Proof]) -> Result<Vec<Proof>, StoreError> {
+    let tree = store.tree(TREE)?;
+    let mut new = Vec::new();
+    for p in proofs {
+        let (Ok(a), Ok(b)) = (p.first.to_bytes(), p.second.to_bytes()) else {
+            continue;
+        };
+        let mut v = Vec::with_capacity(a.len() + b.len() + 8);
+        for part in [&a, &b] {
+            v.extend_from_slice(&u32::try_from(part.len()).unwrap_or(u32::MAX).to_be_bytes());
+            v.extend_from_slice(part);
+        }
+        if tree.insert(p.key(), v)?.is_none() {
+            new.push(p.clone());
+        }
+    }
+    Ok(new)
+}
+
+/// The stored proofs of a game, each checked again (a damaged record is skipped and logged).
+pub fn proofs(store: &Store, game: &GameId) -> Vec<Proof> {
+    let Ok(tree) = store.tree(TREE) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in tree.scan_prefix(game.0) {
+        let Ok((k, v)) = item else { continue };
+        match decode(game, &k, &v) {
+            Some(p) if p.holds() => out.push(p),
+            _ => warn!(%game, "a stored equivocation proof is damaged; ignored"),
+        }
+    }
+    out
+}
+
+fn decode(game: &GameId, key: &[u8], value: &[u8]) -> Option<Proof> {
+    let author_bytes: [u8; 32] = key.get(32..64)?.try_into().ok()?;
+    let seq = u64::from_be_bytes(key.get(64..72)?.try_into().ok()?);
+    let mut parts = Vec::with_capacity(2);
+    let mut rest = value;
+    for _ in 0..2 {
+        let len = u32::from_be_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+        let body = rest.get(4..4 + len)?;
+        parts.push(SignedEvent::from_bytes(body).ok()?);
+        rest = rest.get(4 + len..)?;
+    }
+    let second = parts.pop()?;
+    let first = parts.pop()?;
+    let author = first.decode_unverified().ok()?.author;
+    if author.as_bytes() != &author_bytes {
+        return None;
+    }
+    Some(Proof {
+        game: *game,
+        author,
+        seq,
+        first,
+        second,
+    })
+}
+
+/// Marks a `show` answer: status `disputed` and the proofs, if the node holds any.
+pub fn annotate(store: &Store, game: &GameId, v: &mut Value) {
+    let proofs = proofs(store, game);
+    if proofs.is_empty() {
+        return;
+    }
+    v["status"] = json!("disputed");
+    v["equivocations"] = Value::Array(proofs.iter().map(Proof::to_json).collect());
+}
+
+/// Sends each proof (both events, in one delivery) to `peers`, once, in the background: a
+/// receiver holding one twin finds the conflict and keeps the proof. Proofs are sent again
+/// whenever a participant connects ([`resend`]).
+pub fn spread(net: &NetworkHandle, proofs: &[Proof], peers: &[PeerId]) {
+    for p in proofs {
+        let (Ok(a), Ok(b)) = (p.first.to_bytes(), p.second.to_bytes()) else {
+            continue;
+        };
+        for peer in peers {
+            let net = net.clone();
+            let peer = *peer;
+            let request = Request::Deliver {
+                game: p.game,
+                events: vec![a.clone(), b.clone()],
+            };
+            tokio::spawn(async move {
+                if let Err(e) = net.request(peer, request).await {
+                    debug!(%peer, "equivocation proof not delivered: {e}");
+                }
+            });
+        }
+    }
+}
+
+/// Sends the stored proofs of `game` to a peer that just connected.
+pub fn resend(store: &Store, net: &NetworkHandle, game: &GameId, peer: PeerId) {
+    let proofs = proofs(store, game);
+    if !proofs.is_empty() {
+        spread(net, &proofs, &[peer]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::author::Scoresheet;
+    use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+
+    #[test]
+    fn a_twin_is_taken_out_with_its_proof_and_a_forged_twin_is_not() {
+        let (w, b) = (
+            Keypair::from_secret_bytes(&[1; 32]),
+            Keypair::from_secret_bytes(&[2; 32]),
+        );
+        let ch = Challenge {
+            opponent: b.player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        let (sheet, challenge) = Scoresheet::challenge(w.clone(), ch, 1).unwrap();
+        let game = sheet.game();
+        let resume = || Scoresheet::resume(w.clone(), game, 1, Some(game), None);
+        let one = resume().chat("one", 2).unwrap();
+        let two = resume().chat("two", 2).unwrap();
+        let players = [w.player_id(), b.player_id()];
+        let known = vec![challenge.clone(), one.clone()];
+
+        let mut incoming = vec![challenge.clone(), two.clone()];
+        let ids = |k: &[SignedEvent]| k.iter().map(SignedEvent::id).collect::<HashSet<_>>();
+        let proofs = take_conflicts(&game, players, &known, &ids(&known), &mut incoming);
+        assert_eq!(incoming, vec![challenge.clone()]);
+        assert_eq!(proofs.len(), 1);
+        assert!(proofs[0].holds());
+        assert_eq!(
+            (proofs[0].first.id(), proofs[0].second.id()),
+            (one.id(), two.id())
+        );
+
+        // Both twins in one message to a node holding neither.
+        let mut incoming = vec![one.clone(), two.clone()];
+        let proofs = take_conflicts(
+            &game,
+            players,
+            &known[..1],
+            &ids(&known[..1]),
+            &mut incoming,
+        );
+        assert_eq!((incoming.len(), proofs.len()), (1, 1));
+
+        // A twin whose signature does not verify is no proof: left for ingest to refuse.
+        let mut forged = two.clone();
+        forged.signature[0] ^= 1;
+        let mut incoming = vec![forged.clone()];
+        assert!(take_conflicts(&game, players, &known, &ids(&known), &mut incoming).is_empty());
+        assert_eq!(incoming, vec![forged]);
+    }
+}

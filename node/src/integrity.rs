@@ -1,0 +1,349 @@
+//! Integrity of the database: damage is found at start, the node then refuses to run (and so
+//! never serves what it holds), and `sobre node repair` rebuilds the database from what still
+//! verifies, from the player's key and from peers.
+//!
+//! sled checks its own log, but a damaged log is recovered only up to the damage: whatever
+//! was written after it is silently gone, and a value damaged in a way its checksum misses is
+//! read back as is. Two checks catch both:
+//! - every stored game must still decode and verify;
+//! - the *ledger*, a small append-only file next to the database (`<home>/ledger`), lists
+//!   every event this node signed (game, sequence number) once the database holding it was
+//!   flushed. A game with fewer of the player's own events than the ledger lists has lost
+//!   acknowledged events; continuing would let the node sign a second event at a sequence
+//!   number already used (an equivocation).
+//!
+//! After a repair, the games that could not be kept are *wanted*: the node asks every peer
+//! that connects for them (a sync from nothing) until they are whole again.
+//!
+//! Ledger records are 44 bytes: game (32) ‖ seq (u64 big-endian) ‖ FNV-1a of the 40 bytes
+//! (u32 big-endian). A torn last record (a crash while appending) is ignored. The ledger is
+//! written after the database flush without a sync of its own: after a crash it may lag the
+//! database (never a false alarm), it cannot run ahead of it.
+
+use crate::home;
+use crate::service::NodeError;
+use crate::store::{Store, StoreError};
+use sobre_core::record::{GameId, PlayerId, SignedEvent, verify};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tracing::{info, warn};
+
+const RECORD: usize = 44;
+/// The `meta` key listing the games a repair could not keep (JSON list of hex ids).
+pub const WANTED: &str = "wanted";
+
+pub fn ledger_path(home_dir: &Path) -> PathBuf {
+    home_dir.join("ledger")
+}
+
+fn fnv(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(*b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+fn record(game: &GameId, seq: u64) -> [u8; RECORD] {
+    let mut r = [0u8; RECORD];
+    r[..32].copy_from_slice(&game.0);
+    r[32..40].copy_from_slice(&seq.to_be_bytes());
+    let sum = fnv(&r[..40]);
+    r[40..].copy_from_slice(&sum.to_be_bytes());
+    r
+}
+
+/// The highest sequence number of the player's own events per game, from the ledger.
+pub fn read_ledger(home_dir: &Path) -> BTreeMap<GameId, u64> {
+    let mut out = BTreeMap::new();
+    let Ok(bytes) = std::fs::read(ledger_path(home_dir)) else {
+        return out;
+    };
+    for r in bytes.chunks_exact(RECORD) {
+        let (body, sum) = r.split_at(40);
+        if sum != fnv(body).to_be_bytes() {
+            warn!("a damaged ledger record is ignored");
+            continue;
+        }
+        let (Ok(game), Ok(seq)) = (
+            <[u8; 32]>::try_from(&body[..32]),
+            <[u8; 8]>::try_from(&body[32..40]),
+        ) else {
+            continue;
+        };
+        let seq = u64::from_be_bytes(seq);
+        let e = out.entry(sobre_core::record::EventId(game)).or_insert(seq);
+        *e = (*e).max(seq);
+    }
+    out
+}
+
+/// Notes the player's own events among `events` (wire bytes) in the ledger. Call after the
+/// database flush that made them durable.
+pub fn note(home_dir: &Path, me: &PlayerId, game: &GameId, events: &[Vec<u8>]) {
+    let mut buf = Vec::new();
+    for b in events {
+        if let Ok(e) = SignedEvent::from_bytes(b)
+            && let Ok(ev) = e.decode_unverified()
+            && ev.author == *me
+        {
+            buf.extend_from_slice(&record(game, ev.seq));
+        }
+    }
+    if buf.is_empty() {
+        return;
+    }
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(ledger_path(home_dir))
+        .and_then(|mut f| f.write_all(&buf));
+    if let Err(e) = written {
+        warn!(%game, "ledger not written: {e}");
+    }
+}
+
+/// [`note`] for one signed event.
+pub fn note_event(home_dir: &Path, me: &PlayerId, game: &GameId, e: &SignedEvent) {
+    if let Ok(b) = e.to_bytes() {
+        note(home_dir, me, game, &[b]);
+    }
+}
+
+/// The games a repair is still waiting for.
+pub fn wanted(store: &Store) -> BTreeSet<GameId> {
+    store
+        .meta_get(WANTED)
+        .ok()
+        .flatten()
+        .and_then(|b| serde_json::from_slice::<Vec<String>>(&b).ok())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|h| sobre_core::record::EventId::from_hex(h))
+        .collect()
+}
+
+fn set_wanted(store: &Store, games: &BTreeSet<GameId>) -> Result<(), StoreError> {
+    let list: Vec<String> = games.iter().map(|g| g.to_hex()).collect();
+    let bytes = serde_json::to_vec(&list).map_err(|e| StoreError::Corrupt {
+        tree: "meta",
+        reason: e.to_string(),
+    })?;
+    store.meta_set(WANTED, &bytes)
+}
+
+/// Why one stored game cannot be trusted, if it cannot.
+fn damage(store: &Store, me: &PlayerId, game: &GameId, ledger_seq: Option<u64>) -> Option<String> {
+    let events = match store.events(game) {
+        Ok(e) => e,
+        Err(e) => return Some(e.to_string()),
+    };
+    if events.is_empty() {
+        return ledger_seq.map(|_| "its events are gone".to_owned());
+    }
+    if let Err(e) = verify(&events) {
+        return Some(format!("it no longer verifies: {e}"));
+    }
+    if let Some(seq) = ledger_seq {
+        let own = store.count_by(game, me).unwrap_or(0);
+        if own < seq + 1 {
+            return Some(format!(
+                "{} event(s) of this player were acknowledged, {own} are left",
+                seq + 1
+            ));
+        }
+    }
+    None
+}
+
+/// The start-up check, before the network starts: no game has lost events the ledger lists
+/// (a cheap count per game), and wanted games that are whole again leave the wanted list.
+/// Whether every game still verifies is checked as the service loads them
+/// ([`refuse_damaged`]), so start-up verifies each game once.
+///
+/// # Errors
+/// [`NodeError::Store`] naming the damage and `sobre node repair` if events are missing.
+pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeError> {
+    let ledger = read_ledger(home_dir);
+    let mut wanted = wanted(store);
+    let mut damaged = Vec::new();
+    for (g, seq) in &ledger {
+        if wanted.contains(g) {
+            continue;
+        }
+        let own = store.count_by(g, me)?;
+        if own < seq + 1 {
+            let what = if store.events(g).is_ok_and(|e| e.is_empty()) {
+                "its events are gone".to_owned()
+            } else {
+                format!(
+                    "{} event(s) of this player were acknowledged, {own} are left",
+                    seq + 1
+                )
+            };
+            damaged.push((*g, what));
+        }
+    }
+    let found: Vec<GameId> = wanted
+        .iter()
+        .filter(|g| damage(store, me, g, ledger.get(g).copied()).is_none())
+        .copied()
+        .collect();
+    if !found.is_empty() {
+        for g in &found {
+            wanted.remove(g);
+        }
+        set_wanted(store, &wanted)?;
+        info!(
+            games = found.len(),
+            "games fetched again after a repair are whole"
+        );
+    }
+    refuse_damaged(home_dir, store, &damaged)
+}
+
+/// Refuses to run if any game outside the wanted list is damaged.
+///
+/// # Errors
+/// [`NodeError::Store`] naming the damage and `sobre node repair`.
+pub fn refuse_damaged(
+    home_dir: &Path,
+    store: &Store,
+    damaged: &[(GameId, String)],
+) -> Result<(), NodeError> {
+    let wanted = wanted(store);
+    let list: Vec<String> = damaged
+        .iter()
+        .filter(|(g, _)| !wanted.contains(g))
+        .map(|(g, why)| format!("game {g}: {why}"))
+        .collect();
+    if list.is_empty() {
+        return Ok(());
+    }
+    Err(NodeError::Store(StoreError::Corrupt {
+        tree: "events",
+        reason: format!(
+            "the database in {} is damaged ({} game(s): {}); the node did not start and served \
+             nothing. Run `sobre node repair` to rebuild it from your key and your peers",
+            home::db_path(home_dir).display(),
+            list.len(),
+            list.join("; ")
+        ),
+    }))
+}
+
+/// The games still wanted after a repair that are not whole yet: a connecting peer is asked
+/// for each of them.
+pub fn still_wanted(home_dir: &Path, store: &Store, me: &PlayerId) -> Vec<GameId> {
+    let wanted = wanted(store);
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let ledger = read_ledger(home_dir);
+    wanted
+        .into_iter()
+        .filter(|g| {
+            damage(store, me, g, ledger.get(g).copied()).is_some()
+                || store.events(g).is_ok_and(|e| e.is_empty())
+        })
+        .collect()
+}
+
+/// Rebuilds the database: every game that still decodes, verifies and holds every event of
+/// the player the ledger lists is copied to a fresh database (with the remembered peers and
+/// equivocation proofs); every other game is wanted, and fetched whole from peers by the next
+/// `node run`. The old database is kept next to the new one.
+///
+/// # Errors
+/// If the home has no key, or the fresh database cannot be written.
+pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
+    let me = home::load_key(home_dir)?.player_id();
+    let db = home::db_path(home_dir);
+    let backup = home_dir.join(format!("db.broken-{}", crate::service::now_ms()));
+    let ledger = read_ledger(home_dir);
+    let mut keep: Vec<(GameId, Vec<SignedEvent>)> = Vec::new();
+    let mut wanted: BTreeSet<GameId> = ledger.keys().copied().collect();
+    let mut peers = Vec::new();
+    let mut proofs = Vec::new();
+    let old = Store::open(&db).ok();
+    if let Some(old) = &old {
+        wanted.extend(self::wanted(old));
+        for g in old.games().unwrap_or_default() {
+            if damage(old, &me, &g, ledger.get(&g).copied()).is_none()
+                && let Ok(events) = old.events(&g)
+                && !events.is_empty()
+            {
+                wanted.remove(&g);
+                keep.push((g, events));
+            } else {
+                wanted.insert(g);
+            }
+        }
+        peers = old.peers().unwrap_or_default();
+        if let Ok(t) = old.tree(crate::dispute::TREE) {
+            proofs = t.iter().filter_map(Result::ok).collect();
+        }
+    }
+    drop(old);
+    if db.exists() {
+        std::fs::rename(&db, &backup).map_err(NodeError::Control)?;
+    }
+    let fresh = Store::open(&db)?;
+    let mut kept = 0usize;
+    for (g, events) in &keep {
+        for e in events {
+            if fresh.insert_event(g, e)? {
+                kept += 1;
+            }
+        }
+    }
+    for (p, addrs) in &peers {
+        fresh.remember_peer(p, addrs)?;
+    }
+    let t = fresh.tree(crate::dispute::TREE)?;
+    for (k, v) in proofs {
+        t.insert(k, v).map_err(StoreError::from)?;
+    }
+    set_wanted(&fresh, &wanted)?;
+    fresh.meta_set(
+        "repaired_ms",
+        crate::service::now_ms().to_string().as_bytes(),
+    )?;
+    futures::executor::block_on(fresh.flush())?;
+    let old_note = if backup.exists() {
+        format!("; the old one is in {}", backup.display())
+    } else {
+        String::new()
+    };
+    Ok(format!(
+        "rebuilt the database: {} game(s) with {kept} event(s) kept, {} game(s) to fetch \
+         again from peers at the next `sobre node run`{old_note}",
+        keep.len(),
+        wanted.len()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::EventId;
+
+    #[test]
+    fn the_ledger_keeps_the_highest_seq_per_game_and_skips_torn_or_damaged_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let (g1, g2) = (EventId([1; 32]), EventId([2; 32]));
+        let mut bytes = Vec::new();
+        for (g, s) in [(g1, 0), (g1, 3), (g2, 5), (g1, 2)] {
+            bytes.extend_from_slice(&record(&g, s));
+        }
+        // A damaged record (it would say 9) and a torn one at the end.
+        let mut bad = record(&g2, 9);
+        bad[35] ^= 1;
+        bytes.extend_from_slice(&bad);
+        bytes.extend_from_slice(&record(&g1, 7)[..20]);
+        std::fs::write(ledger_path(dir.path()), bytes).unwrap();
+        let l = read_ledger(dir.path());
+        assert_eq!(l.get(&g1), Some(&3));
+        assert_eq!(l.get(&g2), Some(&5));
+        assert_eq!(l.len(), 2);
+    }
+}
