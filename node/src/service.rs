@@ -1302,13 +1302,13 @@ impl Service {
                     acceptance,
                 });
             }
-            NetworkEvent::PeerConnected { peer, .. } => self.on_connected(peer),
+            NetworkEvent::PeerConnected { peer, .. } => self.on_connected(peer).await,
             _ => {}
         }
     }
 
     /// A peer connected: deliver what waits for it and catch up the games we share.
-    fn on_connected(&mut self, peer: PeerId) {
+    async fn on_connected(&mut self, peer: PeerId) {
         let shared: Vec<GameId> = self
             .games
             .iter()
@@ -1319,6 +1319,11 @@ impl Service {
             })
             .map(|(g, _)| *g)
             .collect();
+        // The peer catches up the same games from us: one sync each, whatever their number,
+        // without tripping its rate limit.
+        if !shared.is_empty() {
+            let _ = self.net.allow_syncs(peer, shared.clone()).await;
+        }
         for g in &shared {
             self.sync_game(peer, *g);
         }
@@ -1396,14 +1401,20 @@ impl Service {
                 };
                 Response::Events { events }
             }
-            Request::Games { player } => Response::Games {
-                games: self
+            Request::Games { player } => {
+                let games: Vec<GameId> = self
                     .games
                     .iter()
                     .filter(|(_, s)| s.plays(&player))
                     .map(|(g, _)| *g)
-                    .collect(),
-            },
+                    .collect();
+                // A player asking for its own games syncs each next (a node meeting its
+                // mailbox): let it, once per game.
+                if peer_of_player(&player) == Some(peer) && !games.is_empty() {
+                    let _ = self.net.allow_syncs(peer, games.clone()).await;
+                }
+                Response::Games { games }
+            }
         }
     }
 
