@@ -8,7 +8,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sobre_core::Position;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::event::signing_bytes;
-use sobre_core::record::{Challenge, ColourChoice, Keypair, SignedEvent, StartPosition, verify};
+use sobre_core::record::{
+    Challenge, ColourChoice, Keypair, SignedEvent, StartPosition, VerifiedEvent, verify,
+    verify_incremental,
+};
 use std::hint::black_box;
 
 /// A game of exactly `plies` random legal moves (retrying seeds until one lasts), signed.
@@ -126,6 +129,19 @@ fn bench(c: &mut Criterion) {
                 .collect();
             let st = verify(black_box(&events)).expect("verifies");
             assert_eq!(st.moves.len(), 200);
+            st.moves.len()
+        })
+    });
+    // What a node pays per new event once the others are verified: one signature and the
+    // rules replayed over the whole game.
+    let held: Vec<VerifiedEvent> = one[..one.len() - 1]
+        .iter()
+        .map(|e| e.verify().expect("valid"))
+        .collect();
+    let last = &one[one.len() - 1..];
+    g.bench_function("verify_incremental_one_new_event", |b| {
+        b.iter(|| {
+            let st = verify_incremental(black_box(&held), black_box(last), None).expect("verifies");
             st.moves.len()
         })
     });

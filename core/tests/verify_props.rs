@@ -6,7 +6,8 @@ use proptest::prelude::*;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::{
-    Challenge, ColourChoice, Event, EventKind, Keypair, SignedEvent, StartPosition, verify,
+    Challenge, ColourChoice, Event, EventKind, Keypair, SignedEvent, StartPosition, VerifiedEvent,
+    verify, verify_incremental,
 };
 use sobre_core::{Color, Position};
 
@@ -76,6 +77,32 @@ fn referenced(events: &[SignedEvent], id: sobre_core::record::EventId) -> bool {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn incremental_verification_gives_the_same_game(seed in any::<u64>(), split in any::<usize>()) {
+        // A node holds the first `k` events verified and receives the rest (with an overlap).
+        let events = random_game(seed, 30);
+        let reference = verify(&events).expect("honest game verifies");
+        let k = split % (events.len() + 1);
+        let held: Vec<VerifiedEvent> =
+            events[..k].iter().map(|e| e.verify().expect("valid")).collect();
+        let fresh = &events[k.saturating_sub(2)..];
+        let again = verify_incremental(&held, fresh, None).expect("same events verify");
+        prop_assert_eq!(&again.timeline, &reference.timeline);
+        prop_assert_eq!(&again.position, &reference.position);
+        prop_assert_eq!(again.result, reference.result);
+    }
+
+    #[test]
+    fn incremental_verification_checks_every_fresh_signature(seed in any::<u64>(), which in any::<usize>(), bit in any::<usize>()) {
+        let mut events = random_game(seed, 30);
+        let i = 1 + which % (events.len() - 1);
+        let held: Vec<VerifiedEvent> =
+            events[..i].iter().map(|e| e.verify().expect("valid")).collect();
+        let e = &mut events[i];
+        e.signature[bit % 64] ^= 1 << (bit % 8);
+        prop_assert!(verify_incremental(&held, &events[i..], None).is_err());
+    }
 
     #[test]
     fn any_bit_flip_is_detected(seed in any::<u64>(), which in any::<usize>(), bit in any::<usize>()) {

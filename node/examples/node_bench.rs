@@ -18,7 +18,8 @@
 //! Inbound requests are rate limited per peer (120 a minute, `NetworkConfig::new`, not
 //! configurable through `NodeConfig`), so the load of phases 2 and 3 is spread over as many
 //! client peers as needed to stay under it, as many players' nodes would; phase 3 also shows
-//! what one peer asking for everything gets.
+//! what the player's own node asking for all its games through one connection gets (its
+//! catch-up syncs are granted outside the limit).
 //!
 //! Every WARN the nodes log while a phase runs is counted and listed under its figures
 //! (ids elided); `RUST_LOG=sobre_node=debug` also prints the log. `NODE_BENCH_DEBUG=1` names
@@ -38,6 +39,7 @@ use sobre_node::network::{self, NetworkConfig, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use sobre_node::service::{NodeConfig, now_ms, run};
 use sobre_node::store::Store;
+use sobre_node::view::Summary;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -756,10 +758,17 @@ struct Peer {
 }
 
 async fn client_peers(n: usize, addr: &str) -> Res<(Vec<Peer>, libp2p::PeerId)> {
-    let mut peers = Vec::with_capacity(n);
+    let keys = (0..n)
+        .map(|_| Keypair::from_secret_bytes(&rand::random()))
+        .collect();
+    client_peers_as(keys, addr).await
+}
+
+/// Client peers with the given player keys (a player's own node is its key's peer).
+async fn client_peers_as(keys: Vec<Keypair>, addr: &str) -> Res<(Vec<Peer>, libp2p::PeerId)> {
+    let mut peers = Vec::with_capacity(keys.len());
     let mut server = None;
-    for _ in 0..n {
-        let k = Keypair::from_secret_bytes(&rand::random());
+    for k in keys {
         let mut cfg = NetworkConfig::new(home::libp2p_keypair(&k)?);
         cfg.listen = Vec::new();
         let (net, mut events) = network::spawn(cfg).await?;
@@ -1005,9 +1014,9 @@ async fn phase_sync(s: Sizes) -> Res<Vec<Row>> {
     let start_s = t_start.elapsed().as_secs_f64();
     let (_, addr) = server_node.id().await?;
 
-    // What a node asking for everything through one connection gets (the service asks for
-    // every game at once when it meets its mailbox).
-    let (one, server) = client_peers(1, &addr).await?;
+    // What the player's own node asking for everything through one connection gets (the
+    // service asks for every game at once when it meets its mailbox).
+    let (one, server) = client_peers_as(vec![key(3, 0)], &addr).await?;
     let listed_one = list_games(&one[0].net, server, pid).await?;
     let (_, ok_one, failed_one) = fetch_games(&one, server, &listed_one, s.sync_plies).await;
     shutdown_peers(one).await;
@@ -1095,8 +1104,9 @@ fn child_node(home: PathBuf) -> i32 {
 }
 
 /// What `Service::load` holds, step by step, without the network: prints the VmRSS (KiB)
-/// at start, after reading every game through sled (nothing kept), after keeping the
-/// events, and after keeping the verified states too.
+/// at start, after reading every game through sled (nothing kept), and after verifying
+/// every game and keeping its `view::Summary` (all `load` keeps; events and full states
+/// are read again when a game is used).
 fn child_parts(home: &Path) -> i32 {
     let me = std::process::id();
     let rss = || rss_kib(me).map_or(0, |(r, _)| r);
@@ -1109,14 +1119,13 @@ fn child_parts(home: &Path) -> i32 {
         drop(store.events(g));
     }
     let r1 = rss();
-    let events: Vec<Vec<SignedEvent>> = games
+    let summaries: Vec<Summary> = games
         .iter()
-        .map(|g| store.events(g).unwrap_or_default())
+        .filter_map(|g| verify(&store.events(g).ok()?).ok())
+        .map(|st| Summary::of(&st))
         .collect();
     let r2 = rss();
-    let states: Vec<_> = events.iter().filter_map(|e| verify(e).ok()).collect();
-    let r3 = rss();
-    println!("{r0} {r1} {r2} {r3} {}", states.len());
+    println!("{r0} {r1} {r2} {}", summaries.len());
     0
 }
 
@@ -1247,22 +1256,15 @@ async fn phase_rss(s: Sizes) -> Res<Vec<Row>> {
         ),
         Row::info(
             p,
-            "  of which the games' signed events held (GameCache.events)",
+            "  of which the games' summaries (events and states stay on disk)",
             parts.get(2).zip(parts.get(1)).map_or("?".into(), |(a, b)| {
                 format!("{:.1} MiB", mib(a.saturating_sub(*b)))
             }),
         ),
         Row::info(
             p,
-            "  of which the verified GameStates held (GameCache.state)",
-            parts.get(3).zip(parts.get(2)).map_or("?".into(), |(a, b)| {
-                format!("{:.1} MiB", mib(a.saturating_sub(*b)))
-            }),
-        ),
-        Row::info(
-            p,
-            "  rest: network (a gossipsub topic per game), ids, sheets, runtime",
-            parts.get(3).map_or("?".into(), |a| {
+            "  rest: network (a gossipsub topic per game), runtime",
+            parts.get(2).map_or("?".into(), |a| {
                 format!("{:.1} MiB", mib(rss.saturating_sub(*a)))
             }),
         ),

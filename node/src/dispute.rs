@@ -17,8 +17,8 @@ use crate::protocol::Request;
 use crate::store::{Store, StoreError};
 use libp2p::PeerId;
 use serde_json::{Value, json};
-use sobre_core::record::{EventId, GameId, PlayerId, SignedEvent};
-use std::collections::{HashMap, HashSet};
+use sobre_core::record::{GameId, PlayerId, SignedEvent};
+use std::collections::HashMap;
 use tracing::{debug, warn};
 
 /// The tree holding the proofs.
@@ -90,18 +90,12 @@ fn hex(bytes: &[u8]) -> String {
 /// Takes out of `incoming` every event that is the twin of one in `known` (or of one earlier
 /// in `incoming`) by a player of the game, and returns the proofs. Events whose signature
 /// does not verify are left in place (the caller refuses them as forged).
-pub fn take_conflicts(
+pub fn take_conflicts<'a>(
     game: &GameId,
     players: [PlayerId; 2],
-    known: &[SignedEvent],
-    known_ids: &HashSet<EventId>,
+    known: impl IntoIterator<Item = &'a SignedEvent>,
     incoming: &mut Vec<SignedEvent>,
 ) -> Vec<Proof> {
-    // The usual message only repeats what is known: look at the known events only when
-    // something new arrives.
-    if incoming.iter().all(|e| known_ids.contains(&e.id())) {
-        return Vec::new();
-    }
     let mut held: HashMap<(PlayerId, u64), &SignedEvent> = HashMap::new();
     for e in known {
         if let Ok(ev) = e.decode_unverified()
@@ -284,8 +278,7 @@ mod tests {
         let known = vec![challenge.clone(), one.clone()];
 
         let mut incoming = vec![challenge.clone(), two.clone()];
-        let ids = |k: &[SignedEvent]| k.iter().map(SignedEvent::id).collect::<HashSet<_>>();
-        let proofs = take_conflicts(&game, players, &known, &ids(&known), &mut incoming);
+        let proofs = take_conflicts(&game, players, &known, &mut incoming);
         assert_eq!(incoming, vec![challenge.clone()]);
         assert_eq!(proofs.len(), 1);
         assert!(proofs[0].holds());
@@ -296,20 +289,14 @@ mod tests {
 
         // Both twins in one message to a node holding neither.
         let mut incoming = vec![one.clone(), two.clone()];
-        let proofs = take_conflicts(
-            &game,
-            players,
-            &known[..1],
-            &ids(&known[..1]),
-            &mut incoming,
-        );
+        let proofs = take_conflicts(&game, players, &known[..1], &mut incoming);
         assert_eq!((incoming.len(), proofs.len()), (1, 1));
 
         // A twin whose signature does not verify is no proof: left for ingest to refuse.
         let mut forged = two.clone();
         forged.signature[0] ^= 1;
         let mut incoming = vec![forged.clone()];
-        assert!(take_conflicts(&game, players, &known, &ids(&known), &mut incoming).is_empty());
+        assert!(take_conflicts(&game, players, &known, &mut incoming).is_empty());
         assert_eq!(incoming, vec![forged]);
     }
 }

@@ -49,8 +49,8 @@ use tracing::{debug, info, warn};
 use crate::protocol::{
     self, DELIVER_PROTOCOL, Gossip, MAX_MESSAGE_BYTES, Request, Response, SYNC_PROTOCOL,
 };
-use sobre_core::record::SignedEvent;
 use sobre_core::record::event::event_id;
+use sobre_core::record::{GameId, SignedEvent};
 
 /// The identify protocol version of sobre nodes.
 pub const IDENTIFY_PROTOCOL: &str = "/sobre/id/1";
@@ -77,6 +77,14 @@ const MAX_ADDRS_PER_PEER: usize = 8;
 const MAX_REMEMBERED_PEERS: usize = 4096;
 /// Strike records kept before forgetting peers with a single strike.
 const MAX_STRIKE_RECORDS: usize = 8192;
+/// Gossip topics a peer may be subscribed to (libp2p's default is 100): a node subscribes
+/// to one topic per game, and a mailbox or a club player easily holds more than 100 games.
+/// The bound keeps what a peer can make us remember finite.
+const MAX_TOPICS_PER_PEER: usize = 20_000;
+/// Subscriptions in one gossip message: a node announces all its games when it connects.
+const MAX_SUBSCRIPTIONS_PER_MESSAGE: usize = 20_000;
+/// Catch-up syncs granted to one peer (see [`NetworkHandle::allow_syncs`]).
+const MAX_SYNC_GRANTS_PER_PEER: usize = 20_000;
 /// Relay reservation retry backoff.
 const RELAY_RETRY_MIN: Duration = Duration::from_secs(2);
 const RELAY_RETRY_MAX: Duration = Duration::from_secs(300);
@@ -381,6 +389,19 @@ impl NetworkHandle {
         .await
     }
 
+    /// Lets `peer` catch up `games` — games it shares with this node — with one `Sync`
+    /// each outside the request rate limit: a player with hundreds of games syncs them all
+    /// when it meets its mailbox or opponent. Any other request, and any second `Sync` of
+    /// a game, counts against the limit as before, so a flood is still refused. Grants end
+    /// when the peer disconnects.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn allow_syncs(&self, peer: PeerId, games: Vec<GameId>) -> Result<(), NetworkError> {
+        self.call(|reply| Command::AllowSyncs { peer, games, reply })
+            .await
+    }
+
     /// Stops the network task (closing every connection) and waits until it has exited.
     /// Idempotent; every later call on any handle fails with [`NetworkError::Shutdown`].
     pub async fn shutdown(&self) {
@@ -461,6 +482,11 @@ enum Command {
         reason: String,
         reply: oneshot::Sender<()>,
     },
+    AllowSyncs {
+        peer: PeerId,
+        games: Vec<GameId>,
+        reply: oneshot::Sender<()>,
+    },
 }
 
 /// Starts the network: builds the swarm, listens on `config.listen` (waiting briefly for the
@@ -522,6 +548,7 @@ pub async fn spawn(
         max_strikes: config.max_strikes.max(1),
         relay_server: config.relay_server,
         rate: RateLimiter::new(config.max_requests_per_peer_per_minute),
+        sync_grants: HashMap::new(),
         strikes: HashMap::new(),
         connections: HashMap::new(),
         known_addrs: HashMap::new(),
@@ -641,9 +668,14 @@ fn build_behaviour(
         .message_id_fn(|m: &gossipsub::Message| gossip_message_id(&m.data))
         .max_transmit_size(max_message)
         .build()?;
-    let mut gossipsub = gossipsub::Behaviour::new(
+    let mut gossipsub = gossipsub::Behaviour::new_with_subscription_filter(
         gossipsub::MessageAuthenticity::Signed(key.clone()),
         gossip_config,
+        gossipsub::MaxCountSubscriptionFilter {
+            filter: gossipsub::AllowAllSubscriptionFilter {},
+            max_subscribed_topics: MAX_TOPICS_PER_PEER,
+            max_subscriptions_per_request: MAX_SUBSCRIPTIONS_PER_MESSAGE,
+        },
     )?;
     gossipsub.with_peer_score(
         peer_score_params(),
@@ -1000,6 +1032,8 @@ struct EventLoop {
     max_strikes: u32,
     relay_server: bool,
     rate: RateLimiter,
+    /// Games each connected peer may sync once outside the rate limit.
+    sync_grants: HashMap<PeerId, HashSet<GameId>>,
     strikes: HashMap<PeerId, u32>,
     connections: HashMap<PeerId, Vec<(ConnectionId, ConnectedPoint)>>,
     known_addrs: HashMap<PeerId, Vec<Multiaddr>>,
@@ -1218,6 +1252,13 @@ impl EventLoop {
                     .gossipsub
                     .report_message_validation_result(&message_id, &source, acceptance);
                 let _ = reply.send(found);
+            }
+            Command::AllowSyncs { peer, games, reply } => {
+                // Only the service grants, for peers it talks to; they end at disconnection.
+                let grants = self.sync_grants.entry(peer).or_default();
+                let room = MAX_SYNC_GRANTS_PER_PEER.saturating_sub(grants.len());
+                grants.extend(games.into_iter().take(room));
+                let _ = reply.send(());
             }
             Command::Penalize {
                 peer,
@@ -1485,7 +1526,17 @@ impl EventLoop {
                 return;
             }
         };
-        if let RateDecision::Refuse { first } = self.rate.check(peer, Instant::now()) {
+        // A granted catch-up sync is served once without counting (see `allow_syncs`).
+        let granted = match &request {
+            Request::Sync { game, .. } => self
+                .sync_grants
+                .get_mut(&peer)
+                .is_some_and(|g| g.remove(game)),
+            _ => false,
+        };
+        if granted {
+            debug!(peer = %peer, "catch-up sync outside the rate limit");
+        } else if let RateDecision::Refuse { first } = self.rate.check(peer, Instant::now()) {
             if first {
                 warn!(peer = %peer, "inbound request rate limit exceeded");
                 // One strike per window: a burst from a peer catching up costs one strike, a
@@ -1603,6 +1654,7 @@ impl EventLoop {
                     }
                 }
                 if num_established == 0 {
+                    self.sync_grants.remove(&peer_id);
                     self.emit(NetworkEvent::PeerDisconnected { peer: peer_id });
                 }
             }

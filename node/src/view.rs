@@ -1,8 +1,10 @@
 //! JSON views of games for the control API (`show`, `games`, `watch`).
 
 use serde_json::{Value, json};
+use sobre_core::clock::ClockState;
 use sobre_core::notation::{Notation, format_move};
-use sobre_core::record::{GameState, PlayerId, Status};
+use sobre_core::record::{GameId, GameState, PlayerId, Status};
+use sobre_core::rules::Outcome;
 use sobre_core::{Color, Position};
 
 /// The moves of a game in coordinate notation (UCI), from its start position.
@@ -92,28 +94,88 @@ pub fn game_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
     })
 }
 
+/// What `games` shows of a game, kept for every game the node holds: a few hundred bytes,
+/// where the full [`GameState`] (every move, receipt and event id) is kilobytes — a node
+/// with thousands of games keeps their states and events on disk until one is used.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub game: GameId,
+    pub challenger: PlayerId,
+    pub opponent: PlayerId,
+    pub white: Option<PlayerId>,
+    pub black: Option<PlayerId>,
+    pub status: Status,
+    pub result: Option<Outcome>,
+    pub turn: Color,
+    pub move_number: u32,
+    pub last_move: Option<String>,
+    pub clocks: Option<ClockState>,
+    pub time_control: String,
+    /// The league round, for a league game.
+    pub league: Option<sobre_core::record::LeagueRound>,
+    /// How the challenge chose colours.
+    pub colour_choice: sobre_core::record::ColourChoice,
+}
+
+impl Summary {
+    pub fn of(state: &GameState) -> Summary {
+        Summary {
+            game: state.game,
+            challenger: state.challenger,
+            opponent: state.opponent,
+            white: state.white,
+            black: state.black,
+            status: state.status,
+            result: state.result,
+            turn: state.position.turn(),
+            move_number: state.position.fullmove_number(),
+            last_move: state.moves.last().map(|m| m.san.clone()),
+            clocks: state.clocks.clone(),
+            time_control: state.time_control.to_string(),
+            league: state.challenge.league.clone(),
+            colour_choice: state.challenge.colour,
+        }
+    }
+
+    /// The colour of a player in this game, if they play in it.
+    pub fn colour_of(&self, p: &PlayerId) -> Option<Color> {
+        if self.white.as_ref() == Some(p) {
+            Some(Color::White)
+        } else if self.black.as_ref() == Some(p) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// True if `p` is one of the two players.
+    pub fn plays(&self, p: &PlayerId) -> bool {
+        self.challenger == *p || self.opponent == *p
+    }
+}
+
 /// One line of `games`.
-pub fn summary_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
-    let my_color = state.colour_of(me);
-    let opponent = if state.challenger == *me {
-        state.opponent
+pub fn summary_json(s: &Summary, me: &PlayerId, now_ms: u64) -> Value {
+    let my_color = s.colour_of(me);
+    let opponent = if s.challenger == *me {
+        s.opponent
     } else {
-        state.challenger
+        s.challenger
     };
-    let live = matches!(state.status, Status::Active | Status::Disputed);
-    let my_move = live && my_color.is_some_and(|c| c == state.position.turn());
-    let incoming = state.status == Status::Pending && state.opponent == *me;
+    let live = matches!(s.status, Status::Active | Status::Disputed);
+    let my_move = live && my_color.is_some_and(|c| c == s.turn);
+    let incoming = s.status == Status::Pending && s.opponent == *me;
     json!({
-        "game": state.game.to_hex(),
+        "game": s.game.to_hex(),
         "opponent": opponent.to_string(),
         "my_color": my_color.map(Color::name),
-        "status": state.status.name(),
-        "result": state.result.map(|o| o.as_str()),
-        "move_number": state.position.fullmove_number(),
-        "last_move": state.moves.last().map(|m| m.san.clone()),
+        "status": s.status.name(),
+        "result": s.result.map(|o| o.as_str()),
+        "move_number": s.move_number,
+        "last_move": s.last_move,
         "my_move": my_move,
         "incoming_challenge": incoming,
-        "ms_to_deadline": state.clocks.as_ref().and_then(|c| if live { c.ms_to_deadline(now_ms) } else { None }),
-        "time_control": state.time_control.to_string(),
+        "ms_to_deadline": s.clocks.as_ref().and_then(|c| if live { c.ms_to_deadline(now_ms) } else { None }),
+        "time_control": s.time_control,
     })
 }

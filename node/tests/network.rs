@@ -476,6 +476,46 @@ async fn requests_beyond_the_rate_limit_are_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn granted_catch_up_syncs_pass_the_rate_limit_once_each() {
+    let (a, _a_events) = start(config()).await;
+    let mut b_config = config();
+    b_config.max_requests_per_peer_per_minute = 2;
+    let (b, b_events) = start(b_config).await;
+    let mut b_served = serve(b_events);
+    a.dial(tcp_addr(&b).await).await.unwrap();
+
+    // B shares three games with A: one sync of each is free.
+    let shared: Vec<_> = (1..=3u8).map(|i| EventId([i; 32])).collect();
+    b.allow_syncs(a.local_peer_id(), shared.clone())
+        .await
+        .unwrap();
+    let sync = |game| Request::Sync {
+        game,
+        have: Vec::new(),
+    };
+    for g in &shared {
+        let response = a.request(b.local_peer_id(), sync(*g)).await.unwrap();
+        assert_eq!(response, events_response());
+    }
+    // A second sync of a shared game, and anything else, counts: two, then refused.
+    for _ in 0..2 {
+        let response = a.request(b.local_peer_id(), sync(shared[0])).await.unwrap();
+        assert_eq!(response, events_response());
+    }
+    match a.request(b.local_peer_id(), sync_request()).await {
+        Err(NetworkError::Refused(reason)) => assert_eq!(reason, "rate limit"),
+        other => panic!("expected a rate-limit refusal, got {other:?}"),
+    }
+    for _ in 0..5 {
+        assert!(b_served.requests.try_recv().is_ok());
+    }
+    assert!(b_served.requests.try_recv().is_err());
+
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_peers_reach_each_other_through_a_relay() {
     let mut r_config = config();
     r_config.relay_server = true;

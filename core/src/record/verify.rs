@@ -231,18 +231,44 @@ pub fn verify(events: &[SignedEvent]) -> Result<GameState, VerifyError> {
 /// # Errors
 /// As [`verify`].
 pub fn verify_at(events: &[SignedEvent], now_ms: Option<u64>) -> Result<GameState, VerifyError> {
-    if events.is_empty() {
+    verify_incremental(&[], events, now_ms)
+}
+
+/// Like [`verify_at`] for a record of which a part has been verified before: the signatures
+/// of `verified` are not checked again (a [`VerifiedEvent`] is the proof they were), those
+/// of `fresh` are; then the whole record — both parts, duplicates allowed — goes through
+/// the same chain, order and rules checks as [`verify`]. A node that keeps the events it has
+/// already checked pays only for the new signatures (they are most of the cost).
+/// `verify_incremental(&[], events, t)` is `verify_at(events, t)`; error indexes of
+/// [`VerifyError::Event`] count in `fresh`.
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_incremental(
+    verified: &[VerifiedEvent],
+    fresh: &[SignedEvent],
+    now_ms: Option<u64>,
+) -> Result<GameState, VerifyError> {
+    if verified.is_empty() && fresh.is_empty() {
         return Err(VerifyError::Empty);
     }
-    // 1. Signatures (batched), decoding, de-duplication.
-    let mut unique: Vec<VerifiedEvent> = Vec::with_capacity(events.len());
+    // 1. Signatures of the fresh events (batched), decoding, de-duplication.
+    let mut checked: Vec<VerifiedEvent> = Vec::with_capacity(fresh.len());
+    for (index, r) in verify_all(fresh).into_iter().enumerate() {
+        checked.push(r.map_err(|error| VerifyError::Event { index, error })?);
+    }
+    let mut unique: Vec<&VerifiedEvent> = Vec::with_capacity(verified.len() + checked.len());
     let mut seen_ids = BTreeSet::new();
-    for (index, r) in verify_all(events).into_iter().enumerate() {
-        let v = r.map_err(|error| VerifyError::Event { index, error })?;
+    for v in verified.iter().chain(&checked) {
         if seen_ids.insert(v.id) {
             unique.push(v);
         }
     }
+    verify_unique(&unique, now_ms)
+}
+
+/// Steps 2 to 5 of [`verify_at`], on events whose signatures are checked and ids unique.
+fn verify_unique(unique: &[&VerifiedEvent], now_ms: Option<u64>) -> Result<GameState, VerifyError> {
     // 2. The challenge names the game and its players.
     let mut challenges = unique
         .iter()
@@ -257,7 +283,7 @@ pub fn verify_at(events: &[SignedEvent], now_ms: Option<u64>) -> Result<GameStat
         return Err(VerifyError::NoChallenge);
     };
     let opponent = challenge.opponent;
-    for v in &unique {
+    for v in unique {
         let for_game = match v.event.game {
             None => v.id == game,
             Some(g) => g == game,
@@ -348,11 +374,11 @@ pub fn verify_at(events: &[SignedEvent], now_ms: Option<u64>) -> Result<GameStat
         });
     }
     // 4. Merge the logs (see the module docs for the order).
-    let order = merge(&unique, &excluded)?;
+    let order = merge(unique, &excluded)?;
     // 5. Apply.
-    let mut st = Replay::new(game, challenger, opponent, challenge, &unique)?;
+    let mut st = Replay::new(game, challenger, opponent, challenge)?;
     for i in order {
-        st.apply(&unique[i])?;
+        st.apply(unique[i])?;
     }
     st.finish(now_ms);
     // An equivocation taints the whole game, whatever else happened: the record shows the
@@ -366,7 +392,7 @@ pub fn verify_at(events: &[SignedEvent], now_ms: Option<u64>) -> Result<GameStat
 
 /// A topological order of the non-excluded events: `prev` and `seen` first; ties by (time,
 /// author, seq).
-fn merge(unique: &[VerifiedEvent], excluded: &[bool]) -> Result<Vec<usize>, VerifyError> {
+fn merge(unique: &[&VerifiedEvent], excluded: &[bool]) -> Result<Vec<usize>, VerifyError> {
     let index: HashMap<EventId, usize> = unique
         .iter()
         .enumerate()
@@ -460,7 +486,6 @@ impl Replay {
         challenger: PlayerId,
         opponent: PlayerId,
         challenge: Challenge,
-        _events: &[VerifiedEvent],
     ) -> Result<Replay, VerifyError> {
         let rule = |rule: String| VerifyError::Rule {
             event: game,

@@ -347,36 +347,45 @@ impl Service {
 
     /// Whether this node already holds a game for this player's pairing (White = me).
     fn has_league_game(&self, league: &League, round: u32, opponent: &PlayerId) -> bool {
-        self.games.values().any(|c| {
-            c.state.challenge.league
-                == Some(LeagueRound {
-                    league: league.id,
-                    round,
-                })
-                && c.state.challenger == self.me
-                && c.state.opponent == *opponent
-                && c.state.status != Status::Cancelled
+        let lr = Some(LeagueRound {
+            league: league.id,
+            round,
+        });
+        self.games.values().any(|s| {
+            s.league == lr
+                && s.challenger == self.me
+                && s.opponent == *opponent
+                && s.status != Status::Cancelled
         })
     }
 
     /// Accepts the league's pending challenges addressed to this player that are pairings of
     /// the table with the right colours and time control.
     async fn accept_league_challenges(&mut self, league: &League) {
+        let tc = league
+            .def
+            .time_control
+            .parse::<sobre_core::clock::TimeControl>()
+            .map(|t| t.to_string())
+            .unwrap_or_default();
         let pending: Vec<(sobre_core::record::GameId, u32, PlayerId)> = self
             .games
             .iter()
-            .filter(|(_, c)| c.state.status == Status::Pending && c.state.opponent == self.me)
-            .filter_map(|(g, c)| {
-                let lr = c.state.challenge.league.as_ref()?;
+            .filter(|(_, s)| s.status == Status::Pending && s.opponent == self.me)
+            .filter_map(|(g, s)| {
+                let lr = s.league.as_ref()?;
                 (lr.league == league.id
-                    && c.state.challenge.colour
-                        == sobre_core::record::ColourChoice::ChallengerWhite
-                    && c.state.challenge.time_control == league.def.time_control
-                    && league.is_pairing(lr.round, &c.state.challenger, &self.me))
-                .then_some((*g, lr.round, c.state.challenger))
+                    && s.colour_choice == sobre_core::record::ColourChoice::ChallengerWhite
+                    && s.time_control == tc
+                    && league.is_pairing(lr.round, &s.challenger, &self.me))
+                .then_some((*g, lr.round, s.challenger))
             })
             .collect();
         for (game, round, white) in pending {
+            if let Err(e) = self.ensure_hot(&game) {
+                warn!(league = %league.id, %game, "league game not loaded: {e}");
+                continue;
+            }
             match self.author(&game, |s, t| s.accept(None, t)).await {
                 Ok(_) => {
                     if let Ok(index) = self.store.tree(GAMES) {
@@ -411,21 +420,19 @@ impl Service {
         }
     }
 
-    /// The league games this node holds, with their signed events.
+    /// The league games this node holds, with their signed events (as stored: each was
+    /// verified before it was stored, and the standings verify them again).
     fn league_games(&self, league: &League) -> Vec<GameEntry> {
         let mut out: Vec<GameEntry> = self
             .games
             .iter()
-            .filter(|(_, c)| {
-                c.state
-                    .challenge
-                    .league
-                    .as_ref()
-                    .is_some_and(|lr| lr.league == league.id)
-            })
-            .map(|(g, c)| GameEntry {
-                game: *g,
-                events: c.events.clone(),
+            .filter(|(_, s)| s.league.as_ref().is_some_and(|lr| lr.league == league.id))
+            .filter_map(|(g, _)| {
+                let events = match self.hot.peek(g) {
+                    Some(c) => c.events.iter().map(|v| v.signed.clone()).collect(),
+                    None => self.store.events(g).ok()?,
+                };
+                Some(GameEntry { game: *g, events })
             })
             .collect();
         out.sort_by_key(|g| g.game);
