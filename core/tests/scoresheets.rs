@@ -621,6 +621,26 @@ fn a11_lost_envelope_the_sealer_plays_the_move_they_declare() {
 }
 
 #[test]
+fn a7_no_move_around_the_envelope_through_an_incorrect_claim() {
+    // Found while writing the verify_seq fuzz target: the sealer played a move other than
+    // the sealed one during the adjournment by attaching it to an incorrect claim (input:
+    // challenge, accept, 1. e4 e5, White seals, White claims lateness with the move d4).
+    for reason in [
+        ClaimReason::Lateness,
+        ClaimReason::Time,
+        ClaimReason::DeadPosition,
+    ] {
+        let mut t = Table::new("otb 2h");
+        t.moves("e4 e5");
+        let _ = t.seal("Nf3", None);
+        let d4 = parse_san(&t.pos, "d4", Lang::English).unwrap();
+        t.act(Color::White, |s, t| s.claim(reason, Some(d4), t));
+        let err = t.err();
+        assert!(err.to_string().contains("A7"), "{reason:?}: {err}");
+    }
+}
+
+#[test]
 fn reveal_that_does_not_match_the_commitment_is_rejected() {
     let mut t = Table::new("otb 2h");
     t.moves("e4 e5");

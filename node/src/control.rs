@@ -302,9 +302,13 @@ async fn read_line<R: AsyncBufReadExt + Unpin>(read: &mut R) -> io::Result<Line>
     Ok(Line::Request(buf))
 }
 
-/// Decodes a request line; the version is checked before the command so that a client of
-/// another version is told so, not that its command is unknown.
-fn parse_request(bytes: &[u8]) -> Result<ApiRequest, ApiError> {
+/// Decodes one request line (without its newline), as the socket server does; the version
+/// is checked before the command so that a client of another version is told so, not that
+/// its command is unknown. Public for the `control` fuzz target.
+///
+/// # Errors
+/// A user [`ApiError`] for bad JSON, a missing or other API version, or an unknown command.
+pub fn parse_request(bytes: &[u8]) -> Result<ApiRequest, ApiError> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| ApiError::user(format!("bad request: {e}")))?;
     let Some(object) = value.as_object() else {

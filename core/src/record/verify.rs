@@ -1076,6 +1076,13 @@ impl Replay {
             None => {
                 // 9.5b: after an incorrect claim with an announced move, that move is made.
                 if let Some(m) = intended_move {
+                    // But not around a closed envelope (A7): a time, dead-position or
+                    // lateness claim is possible while adjourned, its move is not.
+                    if self.state.status == Status::Adjourned {
+                        return Err(rule(
+                            "the game is adjourned: the sealed move is opened first (A7)".into(),
+                        ));
+                    }
                     self.check_turn(me, author, rule)?;
                     self.play(m, me, id, t, index, false);
                 }
