@@ -4,6 +4,9 @@
 //! fsync'd files (`secrets`), the service that checks everything with `sobre-core` and signs
 //! the player's events (`service`), and the local control API (`api`, `control`).
 #![forbid(unsafe_code)]
+// Bytes from the network and from disk reach every module here: a malformed input is an
+// error, never a panic (`clippy.toml` allows unwrap in tests only).
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod api;
 pub mod client;
