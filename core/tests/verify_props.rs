@@ -7,7 +7,7 @@ use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::{
     Challenge, ColourChoice, Event, EventKind, Keypair, SignedEvent, StartPosition, VerifiedEvent,
-    verify, verify_incremental,
+    verify, verify_at, verify_continue, verify_incremental,
 };
 use sobre_core::{Color, Position};
 
@@ -91,6 +91,47 @@ proptest! {
         prop_assert_eq!(&again.timeline, &reference.timeline);
         prop_assert_eq!(&again.position, &reference.position);
         prop_assert_eq!(again.result, reference.result);
+    }
+
+    #[test]
+    fn continued_replay_gives_the_full_replay(seed in any::<u64>(), perm in any::<u64>(), shuffle in any::<bool>(), now in proptest::option::of(1_800_000_000_000u64..1_900_000_000_000)) {
+        // Events arrive in chunks (in order, or shuffled so that the timeline sometimes
+        // changes under the checkpoint); after each, continuing the last good checkpoint
+        // gives exactly what a full replay of everything held gives, or the same error.
+        let events = random_game(seed, 40);
+        let mut arrival = events.clone();
+        let mut r = perm | 1;
+        let mut next = move || { r ^= r << 13; r ^= r >> 7; r ^= r << 17; r };
+        if shuffle {
+            for i in (1..arrival.len()).rev() {
+                arrival.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+        }
+        let mut held: Vec<VerifiedEvent> = Vec::new();
+        let mut checkpoint = None;
+        let mut rest = arrival.as_slice();
+        while !rest.is_empty() {
+            let n = 1 + (next() % 4) as usize;
+            let (chunk, tail) = rest.split_at(n.min(rest.len()));
+            rest = tail;
+            held.extend(chunk.iter().map(|e| e.verify().expect("valid")));
+            // A duplicate now and then: ids are unique in the record.
+            if next() % 5 == 0 {
+                held.push(held[0].clone());
+            }
+            let full = verify_incremental(&held, &[], now);
+            match verify_continue(&held, checkpoint.as_ref(), now) {
+                Ok((state, c)) => {
+                    let full = full.expect("the full replay verifies too");
+                    prop_assert_eq!(format!("{state:?}"), format!("{full:?}"));
+                    checkpoint = Some(c);
+                }
+                Err(e) => prop_assert_eq!(Err(e), full.map(|_| ())),
+            }
+        }
+        let (last, _) = verify_continue(&held, checkpoint.as_ref(), now).expect("whole game");
+        let reference = verify_at(&events, now).expect("whole game");
+        prop_assert_eq!(format!("{last:?}"), format!("{reference:?}"));
     }
 
     #[test]
