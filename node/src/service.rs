@@ -33,9 +33,10 @@ use sobre_core::clock::TimeControl;
 use sobre_core::notation::{self, MoveErrorKind};
 use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind, GameId,
-    GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status, VerifiedEvent,
-    VerifyError, commit, export, verify, verify_all, verify_incremental,
+    Challenge, Checkpoint, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind,
+    GameId, GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status,
+    VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue,
+    verify_incremental,
 };
 use sobre_core::san::Lang;
 use std::collections::{HashMap, HashSet};
@@ -140,24 +141,36 @@ struct GameCache {
     /// are neither kept nor dropped yet).
     kept: usize,
     state: GameState,
+    /// Where the replay of the kept events stands, to replay only what is added at the end.
+    checkpoint: Option<Checkpoint>,
+    /// The checkpoint after the events added by [`GameCache::try_add`], until kept.
+    added: Option<Checkpoint>,
     /// The player's (or, on a mailbox, the witness's) own log in this game.
     sheet: Option<Scoresheet>,
 }
 
 impl GameCache {
-    fn new(events: Vec<VerifiedEvent>, state: GameState, sheet: Option<Scoresheet>) -> GameCache {
+    fn new(
+        events: Vec<VerifiedEvent>,
+        state: GameState,
+        checkpoint: Option<Checkpoint>,
+        sheet: Option<Scoresheet>,
+    ) -> GameCache {
         let ids = events.iter().enumerate().map(|(i, v)| (v.id, i)).collect();
         GameCache {
             kept: events.len(),
             events,
             ids,
             state,
+            checkpoint,
+            added: None,
             sheet,
         }
     }
 
-    /// Adds `events` (signatures checked) and replays the game with them; on failure the
-    /// cache is left as it was. Then [`GameCache::keep_added`] or [`GameCache::drop_added`].
+    /// Adds `events` (signatures checked) and replays the game with them (only them when
+    /// they extend the timeline, the common case); on failure the cache is left as it was.
+    /// Then [`GameCache::keep_added`] or [`GameCache::drop_added`].
     fn try_add(
         &mut self,
         events: Vec<VerifiedEvent>,
@@ -165,11 +178,16 @@ impl GameCache {
     ) -> Result<GameState, VerifyError> {
         let before = self.events.len();
         self.events.extend(events);
-        let result = verify_incremental(&self.events, &[], now);
-        if result.is_err() {
-            self.events.truncate(before);
+        match verify_continue(&self.events, self.checkpoint.as_ref(), now) {
+            Ok((state, checkpoint)) => {
+                self.added = Some(checkpoint);
+                Ok(state)
+            }
+            Err(e) => {
+                self.events.truncate(before);
+                Err(e)
+            }
         }
-        result
     }
 
     /// Keeps the events added by [`GameCache::try_add`] with the state it returned.
@@ -179,11 +197,15 @@ impl GameCache {
         }
         self.kept = self.events.len();
         self.state = state;
+        if let Some(c) = self.added.take() {
+            self.checkpoint = Some(c);
+        }
     }
 
     /// Drops the events added by [`GameCache::try_add`] (they could not be stored).
     fn drop_added(&mut self) {
         self.events.truncate(self.kept);
+        self.added = None;
     }
 }
 
@@ -435,10 +457,13 @@ impl Service {
             .into_iter()
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("storage failure: stored event no longer verifies: {e}"))?;
-        let state = verify_incremental(&events, &[], None)
+        let (state, checkpoint) = verify_continue(&events, None, None)
             .map_err(|e| format!("storage failure: stored game no longer verifies: {e}"))?;
         let sheet = self.restore_sheet(game, &state, &events);
-        self.hot.insert(*game, GameCache::new(events, state, sheet));
+        self.hot.insert(
+            *game,
+            GameCache::new(events, state, Some(checkpoint), sheet),
+        );
         Ok(())
     }
 
@@ -969,7 +994,7 @@ impl Service {
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(refusal)?;
             if new_game {
-                let state = verify_incremental(&checked, &[], None).map_err(refusal)?;
+                let (state, checkpoint) = verify_continue(&checked, None, None).map_err(refusal)?;
                 is_player = state.challenger == self.me || state.opponent == self.me;
                 if !is_player && !self.mailbox {
                     return Err("not a game of this node".into());
@@ -981,7 +1006,10 @@ impl Service {
                 }
                 let sheet = self.restore_sheet(&game, &state, &checked);
                 self.games.insert(game, Summary::of(&state));
-                self.hot.insert(game, GameCache::new(checked, state, sheet));
+                self.hot.insert(
+                    game,
+                    GameCache::new(checked, state, Some(checkpoint), sheet),
+                );
                 let _ = self.net.subscribe(protocol::game_topic(&game)).await;
             } else {
                 if !is_player && !self.mailbox {
@@ -1922,7 +1950,7 @@ impl Service {
         self.games.insert(game, Summary::of(&state));
         self.hot.insert(
             game,
-            GameCache::new(vec![checked], state.clone(), Some(sheet)),
+            GameCache::new(vec![checked], state.clone(), None, Some(sheet)),
         );
         let _ = self.net.subscribe(protocol::game_topic(&game)).await;
         if let Ok(event) = signed.to_bytes()
