@@ -135,6 +135,35 @@ proptest! {
     }
 
     #[test]
+    fn the_signed_event_wire_form_is_the_codec_s(seed in any::<u64>(), cut in any::<usize>(), bit in any::<usize>(), extra in proptest::collection::vec(any::<u8>(), 0..4)) {
+        use sobre_core::record::codec;
+        let limit = codec::MAX_EVENT_BYTES + 128;
+        for e in random_game(seed, 6) {
+            let wire = e.to_bytes().expect("encode");
+            prop_assert_eq!(&wire, &codec::encode(&e).expect("encode"));
+            prop_assert_eq!(SignedEvent::from_bytes(&wire), Ok(e.clone()));
+            // Cut, flipped, lengthened: accepted exactly when the codec accepts.
+            let mut variants = vec![wire[..cut % wire.len()].to_vec(), wire.clone()];
+            let b = bit % (wire.len() * 8);
+            variants[1][b / 8] ^= 1 << (b % 8);
+            let mut longer = wire.clone();
+            longer.extend(&extra);
+            variants.push(longer);
+            for v in variants {
+                let ours = SignedEvent::from_bytes(&v);
+                let theirs = codec::decode::<SignedEvent>(&v, limit);
+                prop_assert_eq!(ours.is_ok(), theirs.is_ok());
+                if let (Ok(a), Ok(b)) = (ours, theirs) {
+                    prop_assert_eq!(a, b);
+                }
+            }
+        }
+        let huge = vec![0u8; limit as usize + 1];
+        let too_large = matches!(SignedEvent::from_bytes(&huge), Err(codec::CodecError::TooLarge { .. }));
+        prop_assert!(too_large);
+    }
+
+    #[test]
     fn incremental_verification_checks_every_fresh_signature(seed in any::<u64>(), which in any::<usize>(), bit in any::<usize>()) {
         let mut events = random_game(seed, 30);
         let i = 1 + which % (events.len() - 1);
