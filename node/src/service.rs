@@ -972,7 +972,9 @@ impl Service {
                 Some(c) => dispute::take_conflicts(
                     &game,
                     players,
-                    c.events.iter().map(|v| &v.signed),
+                    c.events
+                        .iter()
+                        .map(|v| (v.event.author, v.event.seq, &v.signed)),
                     &mut fresh,
                 ),
                 None => Vec::new(),
@@ -1031,6 +1033,8 @@ impl Service {
         // Receipts for the events of others this node has not receipted yet (never for
         // receipts: they would echo), plus the ones it already signed.
         let mut receipts = Vec::new();
+        // The receipts signed here (the others were noted in the ledger when signed).
+        let mut signed_now = Vec::new();
         if want_receipts {
             let wanted: Vec<EventId> = {
                 let Some(c) = self.hot.peek(&game) else {
@@ -1060,6 +1064,7 @@ impl Service {
                 if let Ok(r) = self.sign_quietly(&game, move |s, t| s.receipt(id, t))
                     && let Ok(b) = r.to_bytes()
                 {
+                    signed_now.push(b.clone());
                     receipts.push(b);
                 }
             }
@@ -1080,8 +1085,8 @@ impl Service {
         self.dirty = true;
         // The ledger of our own events is written after the flush that covers them (in
         // `commit`), so that it can only lag the database.
-        if !receipts.is_empty() {
-            self.ledger_notes.push((game, receipts.clone()));
+        if !signed_now.is_empty() {
+            self.ledger_notes.push((game, signed_now));
         }
         let status = self.games.get(&game).map_or("", |s| s.status.name());
         for e in &fresh {
