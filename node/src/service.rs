@@ -39,7 +39,7 @@ use sobre_core::record::{
     verify_incremental,
 };
 use sobre_core::san::Lang;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -130,6 +130,10 @@ const HOT_GAMES: usize = 256;
 /// the requests a busy mailbox has in flight, few enough that the first one queued is not
 /// kept waiting long.
 const MAX_BATCH: usize = 64;
+
+/// Catch-up syncs in flight with one peer at most (the rest wait for answers): a node sharing
+/// a thousand games with a peer would otherwise open more sub-streams than the peer accepts.
+const MAX_SYNCS_PER_PEER: usize = 32;
 
 /// One game as the service holds it while it is in use.
 struct GameCache {
@@ -264,6 +268,8 @@ struct Service {
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
     ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
+    syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
     /// League documents being sent: (league, peer).
     league_in_flight: std::sync::Arc<std::sync::Mutex<HashSet<(EventId, PeerId)>>>,
 }
@@ -318,6 +324,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_ticks: 0,
         league_in_flight: std::sync::Arc::default(),
         ledger_notes: Vec::new(),
+        syncs: HashMap::new(),
     };
     svc.load()?;
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
@@ -789,6 +796,7 @@ impl Service {
                 }
             }
             Internal::Synced { peer, result } => {
+                self.sync_done(peer);
                 if let Ok(Response::Events { events }) = result {
                     // Group by game: a sync answers one game.
                     if let Some(game) = events
@@ -869,7 +877,36 @@ impl Service {
         }
     }
 
+    /// Asks `peer` for what it holds of `game` beyond what this node has; with
+    /// [`MAX_SYNCS_PER_PEER`] in flight already, when one of those is answered.
     fn sync_game(&mut self, peer: PeerId, game: GameId) {
+        let running = self.syncs.entry(peer).or_default();
+        if running.0 >= MAX_SYNCS_PER_PEER {
+            running.1.push_back(game);
+            return;
+        }
+        running.0 += 1;
+        self.start_sync(peer, game);
+    }
+
+    /// A sync with `peer` is answered: start the next one waiting, if any.
+    fn sync_done(&mut self, peer: PeerId) {
+        let Some(running) = self.syncs.get_mut(&peer) else {
+            return;
+        };
+        match running.1.pop_front() {
+            Some(game) => self.start_sync(peer, game),
+            None => {
+                running.0 = running.0.saturating_sub(1);
+                if running.0 == 0 {
+                    self.syncs.remove(&peer);
+                }
+            }
+        }
+    }
+
+    /// Sends the request of [`Service::sync_game`], with what the node holds now.
+    fn start_sync(&mut self, peer: PeerId, game: GameId) {
         let mut counts: HashMap<PlayerId, u64> = HashMap::new();
         let mut count = |author: PlayerId, seq: u64| {
             let n = counts.entry(author).or_insert(0);
