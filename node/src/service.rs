@@ -268,6 +268,8 @@ struct Service {
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
     ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    /// The group flush in progress (see [`Service::commit`]).
+    flushing: Option<tokio::task::JoinHandle<()>>,
     /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
     syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
     /// League documents being sent: (league, peer).
@@ -325,6 +327,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_in_flight: std::sync::Arc::default(),
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
+        flushing: None,
     };
     svc.load()?;
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
@@ -402,11 +405,56 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     }
     info!("node stopping");
     svc.commit().await;
+    svc.flushed().await;
     let _ = svc.store.flush().await;
     let _ = ctrl_stop_tx.send(());
     let _ = control.await;
     net.shutdown().await;
     Ok(())
+}
+
+/// After a group flush: the integrity ledger notes, then the answers waiting for it (receipts
+/// refused and gossip ignored if the flush failed).
+async fn answer(
+    home: &Path,
+    me: &PlayerId,
+    net: &NetworkHandle,
+    flushed: Result<(), String>,
+    notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    pending: Vec<Deferred>,
+) {
+    match &flushed {
+        Err(e) => warn!("storage failure, answers withheld: {e}"),
+        Ok(()) => {
+            for (game, receipts) in notes {
+                integrity::note(home, me, &game, &receipts);
+            }
+        }
+    }
+    for d in pending {
+        match d {
+            Deferred::Reply { reply, response } => {
+                let response = match (&flushed, response) {
+                    (Err(e), Response::Receipts { .. }) => Response::Refused {
+                        reason: format!("storage failure: {e}"),
+                    },
+                    (_, r) => r,
+                };
+                let _ = reply.send(response);
+            }
+            Deferred::Validation {
+                message_id,
+                source,
+                acceptance,
+            } => {
+                let acceptance = match (&flushed, acceptance) {
+                    (Err(_), MessageAcceptance::Accept) => MessageAcceptance::Ignore,
+                    (_, a) => a,
+                };
+                let _ = net.report_validation(message_id, source, acceptance).await;
+            }
+        }
+    }
 }
 
 fn user(msg: impl Into<String>) -> ApiError {
@@ -1250,52 +1298,38 @@ impl Service {
 
     /// Group commit: one flush for everything stored since the last one, then the answers
     /// waiting for it — a receipt or a gossip acceptance is never sent before the events it
-    /// covers are durable.
+    /// covers are durable. The flush runs beside the service (which goes on with the next
+    /// batch); one at a time, so the answers of a batch also wait for the flushes before.
     async fn commit(&mut self) {
         if self.pending.is_empty() && !self.dirty {
             return;
         }
-        let flushed = if self.dirty {
-            self.store.flush().await.map_err(|e| e.to_string())
-        } else {
-            Ok(())
-        };
-        self.dirty = false;
+        self.flushed().await;
+        let dirty = std::mem::take(&mut self.dirty);
+        let pending = std::mem::take(&mut self.pending);
         let notes = std::mem::take(&mut self.ledger_notes);
-        match &flushed {
-            Err(e) => warn!("storage failure, answers withheld: {e}"),
-            Ok(()) => {
-                for (game, receipts) in notes {
-                    integrity::note(&self.home, &self.me, &game, &receipts);
-                }
-            }
-        }
-        for d in std::mem::take(&mut self.pending) {
-            match d {
-                Deferred::Reply { reply, response } => {
-                    let response = match (&flushed, response) {
-                        (Err(e), Response::Receipts { .. }) => Response::Refused {
-                            reason: format!("storage failure: {e}"),
-                        },
-                        (_, r) => r,
-                    };
-                    let _ = reply.send(response);
-                }
-                Deferred::Validation {
-                    message_id,
-                    source,
-                    acceptance,
-                } => {
-                    let acceptance = match (&flushed, acceptance) {
-                        (Err(_), MessageAcceptance::Accept) => MessageAcceptance::Ignore,
-                        (_, a) => a,
-                    };
-                    let _ = self
-                        .net
-                        .report_validation(message_id, source, acceptance)
-                        .await;
-                }
-            }
+        let (store, net, home, me) = (
+            self.store.clone(),
+            self.net.clone(),
+            self.home.clone(),
+            self.me,
+        );
+        self.flushing = Some(tokio::spawn(async move {
+            let flushed = if dirty {
+                store.flush().await.map_err(|e| e.to_string())
+            } else {
+                Ok(())
+            };
+            answer(&home, &me, &net, flushed, notes, pending).await;
+        }));
+    }
+
+    /// Waits for the flush [`Service::commit`] started, if any, and its answers.
+    async fn flushed(&mut self) {
+        if let Some(f) = self.flushing.take()
+            && let Err(e) = f.await
+        {
+            warn!("flush task failed: {e}");
         }
     }
 
