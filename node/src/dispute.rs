@@ -274,7 +274,7 @@ mod tests {
         let one = resume().chat("one", 2).unwrap();
         let two = resume().chat("two", 2).unwrap();
         let players = [w.player_id(), b.player_id()];
-        let known_events = vec![challenge.clone(), one.clone()];
+        let known_events = [challenge.clone(), one.clone()];
         let known: Vec<_> = known_events
             .iter()
             .map(|e| {
