@@ -7,7 +7,7 @@ use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::{
     Challenge, ColourChoice, Event, EventKind, Keypair, SignedEvent, StartPosition, VerifiedEvent,
-    verify, verify_incremental,
+    verify, verify_at, verify_continue, verify_incremental,
 };
 use sobre_core::{Color, Position};
 
@@ -91,6 +91,76 @@ proptest! {
         prop_assert_eq!(&again.timeline, &reference.timeline);
         prop_assert_eq!(&again.position, &reference.position);
         prop_assert_eq!(again.result, reference.result);
+    }
+
+    #[test]
+    fn continued_replay_gives_the_full_replay(seed in any::<u64>(), perm in any::<u64>(), shuffle in any::<bool>(), now in proptest::option::of(1_800_000_000_000u64..1_900_000_000_000)) {
+        // Events arrive in chunks (in order, or shuffled so that the timeline sometimes
+        // changes under the checkpoint); after each, continuing the last good checkpoint
+        // gives exactly what a full replay of everything held gives, or the same error.
+        let events = random_game(seed, 40);
+        let mut arrival = events.clone();
+        let mut r = perm | 1;
+        let mut next = move || { r ^= r << 13; r ^= r >> 7; r ^= r << 17; r };
+        if shuffle {
+            for i in (1..arrival.len()).rev() {
+                arrival.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+        }
+        let mut held: Vec<VerifiedEvent> = Vec::new();
+        let mut checkpoint = None;
+        let mut rest = arrival.as_slice();
+        while !rest.is_empty() {
+            let n = 1 + (next() % 4) as usize;
+            let (chunk, tail) = rest.split_at(n.min(rest.len()));
+            rest = tail;
+            held.extend(chunk.iter().map(|e| e.verify().expect("valid")));
+            // A duplicate now and then: ids are unique in the record.
+            if next() % 5 == 0 {
+                held.push(held[0].clone());
+            }
+            let full = verify_incremental(&held, &[], now);
+            match verify_continue(&held, checkpoint.as_ref(), now) {
+                Ok((state, c)) => {
+                    let full = full.expect("the full replay verifies too");
+                    prop_assert_eq!(format!("{state:?}"), format!("{full:?}"));
+                    checkpoint = Some(c);
+                }
+                Err(e) => prop_assert_eq!(Err(e), full.map(|_| ())),
+            }
+        }
+        let (last, _) = verify_continue(&held, checkpoint.as_ref(), now).expect("whole game");
+        let reference = verify_at(&events, now).expect("whole game");
+        prop_assert_eq!(format!("{last:?}"), format!("{reference:?}"));
+    }
+
+    #[test]
+    fn the_signed_event_wire_form_is_the_codec_s(seed in any::<u64>(), cut in any::<usize>(), bit in any::<usize>(), extra in proptest::collection::vec(any::<u8>(), 0..4)) {
+        use sobre_core::record::codec;
+        let limit = codec::MAX_EVENT_BYTES + 128;
+        for e in random_game(seed, 6) {
+            let wire = e.to_bytes().expect("encode");
+            prop_assert_eq!(&wire, &codec::encode(&e).expect("encode"));
+            prop_assert_eq!(SignedEvent::from_bytes(&wire), Ok(e.clone()));
+            // Cut, flipped, lengthened: accepted exactly when the codec accepts.
+            let mut variants = vec![wire[..cut % wire.len()].to_vec(), wire.clone()];
+            let b = bit % (wire.len() * 8);
+            variants[1][b / 8] ^= 1 << (b % 8);
+            let mut longer = wire.clone();
+            longer.extend(&extra);
+            variants.push(longer);
+            for v in variants {
+                let ours = SignedEvent::from_bytes(&v);
+                let theirs = codec::decode::<SignedEvent>(&v, limit);
+                prop_assert_eq!(ours.is_ok(), theirs.is_ok());
+                if let (Ok(a), Ok(b)) = (ours, theirs) {
+                    prop_assert_eq!(a, b);
+                }
+            }
+        }
+        let huge = vec![0u8; limit as usize + 1];
+        let too_large = matches!(SignedEvent::from_bytes(&huge), Err(codec::CodecError::TooLarge { .. }));
+        prop_assert!(too_large);
     }
 
     #[test]

@@ -89,19 +89,18 @@ fn hex(bytes: &[u8]) -> String {
 
 /// Takes out of `incoming` every event that is the twin of one in `known` (or of one earlier
 /// in `incoming`) by a player of the game, and returns the proofs. Events whose signature
-/// does not verify are left in place (the caller refuses them as forged).
+/// does not verify are left in place (the caller refuses them as forged). `known` gives
+/// each held event with its author and seq (decoded once, when it arrived).
 pub fn take_conflicts<'a>(
     game: &GameId,
     players: [PlayerId; 2],
-    known: impl IntoIterator<Item = &'a SignedEvent>,
+    known: impl IntoIterator<Item = (PlayerId, u64, &'a SignedEvent)>,
     incoming: &mut Vec<SignedEvent>,
 ) -> Vec<Proof> {
     let mut held: HashMap<(PlayerId, u64), &SignedEvent> = HashMap::new();
-    for e in known {
-        if let Ok(ev) = e.decode_unverified()
-            && players.contains(&ev.author)
-        {
-            held.entry((ev.author, ev.seq)).or_insert(e);
+    for (author, seq, e) in known {
+        if players.contains(&author) {
+            held.entry((author, seq)).or_insert(e);
         }
     }
     let mut arrived: HashMap<(PlayerId, u64), SignedEvent> = HashMap::new();
@@ -275,10 +274,17 @@ mod tests {
         let one = resume().chat("one", 2).unwrap();
         let two = resume().chat("two", 2).unwrap();
         let players = [w.player_id(), b.player_id()];
-        let known = vec![challenge.clone(), one.clone()];
+        let known_events = [challenge.clone(), one.clone()];
+        let known: Vec<_> = known_events
+            .iter()
+            .map(|e| {
+                let ev = e.decode_unverified().unwrap();
+                (ev.author, ev.seq, e)
+            })
+            .collect();
 
         let mut incoming = vec![challenge.clone(), two.clone()];
-        let proofs = take_conflicts(&game, players, &known, &mut incoming);
+        let proofs = take_conflicts(&game, players, known.clone(), &mut incoming);
         assert_eq!(incoming, vec![challenge.clone()]);
         assert_eq!(proofs.len(), 1);
         assert!(proofs[0].holds());
@@ -289,14 +295,14 @@ mod tests {
 
         // Both twins in one message to a node holding neither.
         let mut incoming = vec![one.clone(), two.clone()];
-        let proofs = take_conflicts(&game, players, &known[..1], &mut incoming);
+        let proofs = take_conflicts(&game, players, known[..1].to_vec(), &mut incoming);
         assert_eq!((incoming.len(), proofs.len()), (1, 1));
 
         // A twin whose signature does not verify is no proof: left for ingest to refuse.
         let mut forged = two.clone();
         forged.signature[0] ^= 1;
         let mut incoming = vec![forged.clone()];
-        assert!(take_conflicts(&game, players, &known, &mut incoming).is_empty());
+        assert!(take_conflicts(&game, players, known.clone(), &mut incoming).is_empty());
         assert_eq!(incoming, vec![forged]);
     }
 }

@@ -33,12 +33,13 @@ use sobre_core::clock::TimeControl;
 use sobre_core::notation::{self, MoveErrorKind};
 use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind, GameId,
-    GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status, VerifiedEvent,
-    VerifyError, commit, export, verify, verify_all, verify_incremental,
+    Challenge, Checkpoint, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind,
+    GameId, GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status,
+    VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue,
+    verify_incremental,
 };
 use sobre_core::san::Lang;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -130,6 +131,10 @@ const HOT_GAMES: usize = 256;
 /// kept waiting long.
 const MAX_BATCH: usize = 64;
 
+/// Catch-up syncs in flight with one peer at most (the rest wait for answers): a node sharing
+/// a thousand games with a peer would otherwise open more sub-streams than the peer accepts.
+const MAX_SYNCS_PER_PEER: usize = 32;
+
 /// One game as the service holds it while it is in use.
 struct GameCache {
     /// Every event of the game, signature checked.
@@ -140,24 +145,36 @@ struct GameCache {
     /// are neither kept nor dropped yet).
     kept: usize,
     state: GameState,
+    /// Where the replay of the kept events stands, to replay only what is added at the end.
+    checkpoint: Option<Checkpoint>,
+    /// The checkpoint after the events added by [`GameCache::try_add`], until kept.
+    added: Option<Checkpoint>,
     /// The player's (or, on a mailbox, the witness's) own log in this game.
     sheet: Option<Scoresheet>,
 }
 
 impl GameCache {
-    fn new(events: Vec<VerifiedEvent>, state: GameState, sheet: Option<Scoresheet>) -> GameCache {
+    fn new(
+        events: Vec<VerifiedEvent>,
+        state: GameState,
+        checkpoint: Option<Checkpoint>,
+        sheet: Option<Scoresheet>,
+    ) -> GameCache {
         let ids = events.iter().enumerate().map(|(i, v)| (v.id, i)).collect();
         GameCache {
             kept: events.len(),
             events,
             ids,
             state,
+            checkpoint,
+            added: None,
             sheet,
         }
     }
 
-    /// Adds `events` (signatures checked) and replays the game with them; on failure the
-    /// cache is left as it was. Then [`GameCache::keep_added`] or [`GameCache::drop_added`].
+    /// Adds `events` (signatures checked) and replays the game with them (only them when
+    /// they extend the timeline, the common case); on failure the cache is left as it was.
+    /// Then [`GameCache::keep_added`] or [`GameCache::drop_added`].
     fn try_add(
         &mut self,
         events: Vec<VerifiedEvent>,
@@ -165,11 +182,16 @@ impl GameCache {
     ) -> Result<GameState, VerifyError> {
         let before = self.events.len();
         self.events.extend(events);
-        let result = verify_incremental(&self.events, &[], now);
-        if result.is_err() {
-            self.events.truncate(before);
+        match verify_continue(&self.events, self.checkpoint.as_ref(), now) {
+            Ok((state, checkpoint)) => {
+                self.added = Some(checkpoint);
+                Ok(state)
+            }
+            Err(e) => {
+                self.events.truncate(before);
+                Err(e)
+            }
         }
-        result
     }
 
     /// Keeps the events added by [`GameCache::try_add`] with the state it returned.
@@ -179,11 +201,15 @@ impl GameCache {
         }
         self.kept = self.events.len();
         self.state = state;
+        if let Some(c) = self.added.take() {
+            self.checkpoint = Some(c);
+        }
     }
 
     /// Drops the events added by [`GameCache::try_add`] (they could not be stored).
     fn drop_added(&mut self) {
         self.events.truncate(self.kept);
+        self.added = None;
     }
 }
 
@@ -242,6 +268,10 @@ struct Service {
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
     ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    /// The group flush in progress (see [`Service::commit`]).
+    flushing: Option<tokio::task::JoinHandle<()>>,
+    /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
+    syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
     /// League documents being sent: (league, peer).
     league_in_flight: std::sync::Arc<std::sync::Mutex<HashSet<(EventId, PeerId)>>>,
 }
@@ -296,6 +326,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_ticks: 0,
         league_in_flight: std::sync::Arc::default(),
         ledger_notes: Vec::new(),
+        syncs: HashMap::new(),
+        flushing: None,
     };
     svc.load()?;
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
@@ -373,11 +405,56 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     }
     info!("node stopping");
     svc.commit().await;
+    svc.flushed().await;
     let _ = svc.store.flush().await;
     let _ = ctrl_stop_tx.send(());
     let _ = control.await;
     net.shutdown().await;
     Ok(())
+}
+
+/// After a group flush: the integrity ledger notes, then the answers waiting for it (receipts
+/// refused and gossip ignored if the flush failed).
+async fn answer(
+    home: &Path,
+    me: &PlayerId,
+    net: &NetworkHandle,
+    flushed: Result<(), String>,
+    notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    pending: Vec<Deferred>,
+) {
+    match &flushed {
+        Err(e) => warn!("storage failure, answers withheld: {e}"),
+        Ok(()) => {
+            for (game, receipts) in notes {
+                integrity::note(home, me, &game, &receipts);
+            }
+        }
+    }
+    for d in pending {
+        match d {
+            Deferred::Reply { reply, response } => {
+                let response = match (&flushed, response) {
+                    (Err(e), Response::Receipts { .. }) => Response::Refused {
+                        reason: format!("storage failure: {e}"),
+                    },
+                    (_, r) => r,
+                };
+                let _ = reply.send(response);
+            }
+            Deferred::Validation {
+                message_id,
+                source,
+                acceptance,
+            } => {
+                let acceptance = match (&flushed, acceptance) {
+                    (Err(_), MessageAcceptance::Accept) => MessageAcceptance::Ignore,
+                    (_, a) => a,
+                };
+                let _ = net.report_validation(message_id, source, acceptance).await;
+            }
+        }
+    }
 }
 
 fn user(msg: impl Into<String>) -> ApiError {
@@ -435,10 +512,13 @@ impl Service {
             .into_iter()
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("storage failure: stored event no longer verifies: {e}"))?;
-        let state = verify_incremental(&events, &[], None)
+        let (state, checkpoint) = verify_continue(&events, None, None)
             .map_err(|e| format!("storage failure: stored game no longer verifies: {e}"))?;
         let sheet = self.restore_sheet(game, &state, &events);
-        self.hot.insert(*game, GameCache::new(events, state, sheet));
+        self.hot.insert(
+            *game,
+            GameCache::new(events, state, Some(checkpoint), sheet),
+        );
         Ok(())
     }
 
@@ -764,6 +844,7 @@ impl Service {
                 }
             }
             Internal::Synced { peer, result } => {
+                self.sync_done(peer);
                 if let Ok(Response::Events { events }) = result {
                     // Group by game: a sync answers one game.
                     if let Some(game) = events
@@ -844,7 +925,36 @@ impl Service {
         }
     }
 
+    /// Asks `peer` for what it holds of `game` beyond what this node has; with
+    /// [`MAX_SYNCS_PER_PEER`] in flight already, when one of those is answered.
     fn sync_game(&mut self, peer: PeerId, game: GameId) {
+        let running = self.syncs.entry(peer).or_default();
+        if running.0 >= MAX_SYNCS_PER_PEER {
+            running.1.push_back(game);
+            return;
+        }
+        running.0 += 1;
+        self.start_sync(peer, game);
+    }
+
+    /// A sync with `peer` is answered: start the next one waiting, if any.
+    fn sync_done(&mut self, peer: PeerId) {
+        let Some(running) = self.syncs.get_mut(&peer) else {
+            return;
+        };
+        match running.1.pop_front() {
+            Some(game) => self.start_sync(peer, game),
+            None => {
+                running.0 = running.0.saturating_sub(1);
+                if running.0 == 0 {
+                    self.syncs.remove(&peer);
+                }
+            }
+        }
+    }
+
+    /// Sends the request of [`Service::sync_game`], with what the node holds now.
+    fn start_sync(&mut self, peer: PeerId, game: GameId) {
         let mut counts: HashMap<PlayerId, u64> = HashMap::new();
         let mut count = |author: PlayerId, seq: u64| {
             let n = counts.entry(author).or_insert(0);
@@ -947,7 +1057,9 @@ impl Service {
                 Some(c) => dispute::take_conflicts(
                     &game,
                     players,
-                    c.events.iter().map(|v| &v.signed),
+                    c.events
+                        .iter()
+                        .map(|v| (v.event.author, v.event.seq, &v.signed)),
                     &mut fresh,
                 ),
                 None => Vec::new(),
@@ -969,7 +1081,7 @@ impl Service {
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(refusal)?;
             if new_game {
-                let state = verify_incremental(&checked, &[], None).map_err(refusal)?;
+                let (state, checkpoint) = verify_continue(&checked, None, None).map_err(refusal)?;
                 is_player = state.challenger == self.me || state.opponent == self.me;
                 if !is_player && !self.mailbox {
                     return Err("not a game of this node".into());
@@ -981,7 +1093,10 @@ impl Service {
                 }
                 let sheet = self.restore_sheet(&game, &state, &checked);
                 self.games.insert(game, Summary::of(&state));
-                self.hot.insert(game, GameCache::new(checked, state, sheet));
+                self.hot.insert(
+                    game,
+                    GameCache::new(checked, state, Some(checkpoint), sheet),
+                );
                 let _ = self.net.subscribe(protocol::game_topic(&game)).await;
             } else {
                 if !is_player && !self.mailbox {
@@ -1003,6 +1118,8 @@ impl Service {
         // Receipts for the events of others this node has not receipted yet (never for
         // receipts: they would echo), plus the ones it already signed.
         let mut receipts = Vec::new();
+        // The receipts signed here (the others were noted in the ledger when signed).
+        let mut signed_now = Vec::new();
         if want_receipts {
             let wanted: Vec<EventId> = {
                 let Some(c) = self.hot.peek(&game) else {
@@ -1032,6 +1149,7 @@ impl Service {
                 if let Ok(r) = self.sign_quietly(&game, move |s, t| s.receipt(id, t))
                     && let Ok(b) = r.to_bytes()
                 {
+                    signed_now.push(b.clone());
                     receipts.push(b);
                 }
             }
@@ -1052,8 +1170,8 @@ impl Service {
         self.dirty = true;
         // The ledger of our own events is written after the flush that covers them (in
         // `commit`), so that it can only lag the database.
-        if !receipts.is_empty() {
-            self.ledger_notes.push((game, receipts.clone()));
+        if !signed_now.is_empty() {
+            self.ledger_notes.push((game, signed_now));
         }
         let status = self.games.get(&game).map_or("", |s| s.status.name());
         for e in &fresh {
@@ -1180,52 +1298,38 @@ impl Service {
 
     /// Group commit: one flush for everything stored since the last one, then the answers
     /// waiting for it — a receipt or a gossip acceptance is never sent before the events it
-    /// covers are durable.
+    /// covers are durable. The flush runs beside the service (which goes on with the next
+    /// batch); one at a time, so the answers of a batch also wait for the flushes before.
     async fn commit(&mut self) {
         if self.pending.is_empty() && !self.dirty {
             return;
         }
-        let flushed = if self.dirty {
-            self.store.flush().await.map_err(|e| e.to_string())
-        } else {
-            Ok(())
-        };
-        self.dirty = false;
+        self.flushed().await;
+        let dirty = std::mem::take(&mut self.dirty);
+        let pending = std::mem::take(&mut self.pending);
         let notes = std::mem::take(&mut self.ledger_notes);
-        match &flushed {
-            Err(e) => warn!("storage failure, answers withheld: {e}"),
-            Ok(()) => {
-                for (game, receipts) in notes {
-                    integrity::note(&self.home, &self.me, &game, &receipts);
-                }
-            }
-        }
-        for d in std::mem::take(&mut self.pending) {
-            match d {
-                Deferred::Reply { reply, response } => {
-                    let response = match (&flushed, response) {
-                        (Err(e), Response::Receipts { .. }) => Response::Refused {
-                            reason: format!("storage failure: {e}"),
-                        },
-                        (_, r) => r,
-                    };
-                    let _ = reply.send(response);
-                }
-                Deferred::Validation {
-                    message_id,
-                    source,
-                    acceptance,
-                } => {
-                    let acceptance = match (&flushed, acceptance) {
-                        (Err(_), MessageAcceptance::Accept) => MessageAcceptance::Ignore,
-                        (_, a) => a,
-                    };
-                    let _ = self
-                        .net
-                        .report_validation(message_id, source, acceptance)
-                        .await;
-                }
-            }
+        let (store, net, home, me) = (
+            self.store.clone(),
+            self.net.clone(),
+            self.home.clone(),
+            self.me,
+        );
+        self.flushing = Some(tokio::spawn(async move {
+            let flushed = if dirty {
+                store.flush().await.map_err(|e| e.to_string())
+            } else {
+                Ok(())
+            };
+            answer(&home, &me, &net, flushed, notes, pending).await;
+        }));
+    }
+
+    /// Waits for the flush [`Service::commit`] started, if any, and its answers.
+    async fn flushed(&mut self) {
+        if let Some(f) = self.flushing.take()
+            && let Err(e) = f.await
+        {
+            warn!("flush task failed: {e}");
         }
     }
 
@@ -1922,7 +2026,7 @@ impl Service {
         self.games.insert(game, Summary::of(&state));
         self.hot.insert(
             game,
-            GameCache::new(vec![checked], state.clone(), Some(sheet)),
+            GameCache::new(vec![checked], state.clone(), None, Some(sheet)),
         );
         let _ = self.net.subscribe(protocol::game_topic(&game)).await;
         if let Ok(event) = signed.to_bytes()

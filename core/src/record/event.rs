@@ -385,7 +385,13 @@ impl SignedEvent {
     /// # Errors
     /// Never in practice (see [`codec::encode`]).
     pub fn to_bytes(&self) -> Result<Vec<u8>, CodecError> {
-        codec::encode(self)
+        // The codec's encoding, written directly (serde would go byte by byte): the body's
+        // length as a little-endian u64, the body, the 64 signature bytes.
+        let mut out = Vec::with_capacity(8 + self.body.len() + 64);
+        out.extend_from_slice(&(self.body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&self.body);
+        out.extend_from_slice(&self.signature);
+        Ok(out)
     }
 
     /// Reads the wire form, size-capped and canonical.
@@ -393,7 +399,29 @@ impl SignedEvent {
     /// # Errors
     /// [`CodecError`] if the bytes are not one canonical signed event.
     pub fn from_bytes(bytes: &[u8]) -> Result<SignedEvent, CodecError> {
-        codec::decode(bytes, MAX_EVENT_BYTES + 128)
+        // The codec's decoding of the layout [`SignedEvent::to_bytes`] writes, which has one
+        // encoding only (so it is canonical when the lengths agree).
+        let limit = MAX_EVENT_BYTES + 128;
+        if bytes.len() as u64 > limit {
+            return Err(CodecError::TooLarge {
+                len: bytes.len(),
+                limit,
+            });
+        }
+        let malformed = |what: &str| CodecError::Malformed(format!("signed event: {what}"));
+        let (len, rest) = bytes
+            .split_first_chunk::<8>()
+            .ok_or_else(|| malformed("too short"))?;
+        let (body, signature) = rest
+            .split_last_chunk::<64>()
+            .ok_or_else(|| malformed("too short"))?;
+        if u64::from_le_bytes(*len) != body.len() as u64 {
+            return Err(malformed("the body length does not match"));
+        }
+        Ok(SignedEvent {
+            body: body.to_vec(),
+            signature: *signature,
+        })
     }
 
     pub fn id(&self) -> EventId {

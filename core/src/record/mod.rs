@@ -20,6 +20,6 @@ pub use export::{
 };
 pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use verify::{
-    ClaimRecord, Equivocation, GameState, PlayedMove, SealedEnvelope, Status, VerifyError, verify,
-    verify_at, verify_incremental,
+    Checkpoint, ClaimRecord, Equivocation, GameState, PlayedMove, SealedEnvelope, Status,
+    VerifyError, verify, verify_at, verify_continue, verify_incremental,
 };

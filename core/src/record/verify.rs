@@ -36,7 +36,7 @@ use crate::position::Position;
 use crate::rules::{Outcome, Termination, automatic_end, flag_fall};
 use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -267,8 +267,89 @@ pub fn verify_incremental(
     verify_unique(&unique, now_ms)
 }
 
+/// Where a replay of a verified record stands, to continue it when events are added (see
+/// [`verify_continue`]): the timeline it replayed and the rules state after it.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    order: Vec<EventId>,
+    replay: Replay,
+}
+
+/// Like [`verify_incremental`] with every event's signature already checked, continuing the
+/// replay of `from` (a [`Checkpoint`] of an earlier verification of a part of the same record)
+/// when the timeline of `verified` begins with the timeline `from` replayed — the common case
+/// of events added at the end: only those are replayed. Otherwise the whole record is
+/// replayed. Either way the same chain, order and rules checks run and the result is the
+/// state [`verify_incremental`] gives, with a checkpoint of it.
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_continue(
+    verified: &[VerifiedEvent],
+    from: Option<&Checkpoint>,
+    now_ms: Option<u64>,
+) -> Result<(GameState, Checkpoint), VerifyError> {
+    if verified.is_empty() {
+        return Err(VerifyError::Empty);
+    }
+    let mut unique: Vec<&VerifiedEvent> = Vec::with_capacity(verified.len());
+    let mut seen_ids = HashSet::with_capacity(verified.len());
+    for v in verified {
+        if seen_ids.insert(v.id) {
+            unique.push(v);
+        }
+    }
+    let p = prepare(&unique)?;
+    // 5. Apply: from the start, or after the events the checkpoint replayed when the timeline
+    //    begins with them (the replay is a function of the events in order, so continuing it
+    //    gives what replaying them all again would).
+    let ids: Vec<EventId> = p.order.iter().map(|&i| unique[i].id).collect();
+    let (mut st, done) = match from {
+        Some(c) if c.replay.state.game == p.game && ids.starts_with(&c.order) => {
+            (c.replay.clone(), c.order.len())
+        }
+        _ => (
+            Replay::new(p.game, p.challenger, p.opponent, p.challenge)?,
+            0,
+        ),
+    };
+    for &i in &p.order[done..] {
+        st.apply(unique[i])?;
+    }
+    let mut state = st.state.clone();
+    state.clocks = st.clocks_at(now_ms.unwrap_or(st.last_time));
+    let checkpoint = Checkpoint {
+        order: ids,
+        replay: st,
+    };
+    Ok((conclude(state, p.equivocations), checkpoint))
+}
+
+/// A record checked up to its rules: steps 2 to 4 of [`verify_at`].
+struct Prepared {
+    game: GameId,
+    challenger: PlayerId,
+    opponent: PlayerId,
+    challenge: Challenge,
+    /// The timeline, as indexes of the events.
+    order: Vec<usize>,
+    equivocations: Vec<Equivocation>,
+}
+
 /// Steps 2 to 5 of [`verify_at`], on events whose signatures are checked and ids unique.
 fn verify_unique(unique: &[&VerifiedEvent], now_ms: Option<u64>) -> Result<GameState, VerifyError> {
+    let p = prepare(unique)?;
+    // 5. Apply.
+    let mut st = Replay::new(p.game, p.challenger, p.opponent, p.challenge)?;
+    for i in p.order {
+        st.apply(unique[i])?;
+    }
+    st.finish(now_ms);
+    Ok(conclude(st.state, p.equivocations))
+}
+
+/// Steps 2 to 4 of [`verify_at`], on events whose signatures are checked and ids unique.
+fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
     // 2. The challenge names the game and its players.
     let mut challenges = unique
         .iter()
@@ -375,19 +456,24 @@ fn verify_unique(unique: &[&VerifiedEvent], now_ms: Option<u64>) -> Result<GameS
     }
     // 4. Merge the logs (see the module docs for the order).
     let order = merge(unique, &excluded)?;
-    // 5. Apply.
-    let mut st = Replay::new(game, challenger, opponent, challenge)?;
-    for i in order {
-        st.apply(unique[i])?;
-    }
-    st.finish(now_ms);
-    // An equivocation taints the whole game, whatever else happened: the record shows the
-    // moves and result as merged, and the proof.
+    Ok(Prepared {
+        game,
+        challenger,
+        opponent,
+        challenge,
+        order,
+        equivocations,
+    })
+}
+
+/// An equivocation taints the whole game, whatever else happened: the record shows the moves
+/// and result as merged, and the proof.
+fn conclude(mut state: GameState, equivocations: Vec<Equivocation>) -> GameState {
     if !equivocations.is_empty() {
-        st.state.status = Status::Disputed;
+        state.status = Status::Disputed;
     }
-    st.state.equivocations = equivocations;
-    Ok(st.state)
+    state.equivocations = equivocations;
+    state
 }
 
 /// A topological order of the non-excluded events: `prev` and `seen` first; ties by (time,
@@ -458,6 +544,7 @@ fn merge(unique: &[&VerifiedEvent], excluded: &[bool]) -> Result<Vec<usize>, Ver
 }
 
 /// The replay of a game in timeline order.
+#[derive(Clone, Debug)]
 struct Replay {
     state: GameState,
     /// FIDE 9.2 identities of every position since the start (the last is the current one).
