@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
 
@@ -23,63 +23,8 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 // ----- the harness -----
 
-/// The `sobre` command for one home (never the caller's `SOBRE_HOME`).
-fn sobre(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));
-    cmd.arg("--home").arg(home).env_remove("SOBRE_HOME");
-    cmd
-}
-
-/// What one command printed, and how it exited.
-struct Output {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl Output {
-    fn success(&self) -> bool {
-        self.code == Some(0)
-    }
-}
-
-fn exec(home: &Path, args: &[&str]) -> Output {
-    let out = sobre(home)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the sobre binary runs");
-    Output {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// Runs a command that must succeed; returns its standard output.
-fn run_text(home: &Path, args: &[&str]) -> String {
-    let out = exec(home, args);
-    assert!(
-        out.success(),
-        "sobre {} failed ({:?}):\nstdout: {}\nstderr: {}",
-        args.join(" "),
-        out.code,
-        out.stdout,
-        out.stderr
-    );
-    out.stdout
-}
-
-/// Runs a command that must succeed and print one JSON object.
-fn run(home: &Path, args: &[&str]) -> Value {
-    let text = run_text(home, args);
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| {
-        panic!(
-            "sobre {}: not one JSON object ({e}): {text}",
-            args.join(" ")
-        )
-    })
-}
+mod common;
+use common::{exec, run, run_text, sobre};
 
 /// `sobre show GAME --json`, or `None` while the node does not know the game.
 fn show(home: &Path, game: &str) -> Option<Value> {

@@ -22,49 +22,8 @@ use std::time::{Duration, Instant};
 const WAIT: Duration = Duration::from_secs(60);
 const POLL: Duration = Duration::from_millis(100);
 
-fn sobre(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));
-    cmd.arg("--home").arg(home).env_remove("SOBRE_HOME");
-    cmd
-}
-
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn exec(home: &Path, args: &[&str]) -> Out {
-    let out = sobre(home)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the sobre binary runs");
-    Out {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn run_text(home: &Path, args: &[&str]) -> String {
-    let out = exec(home, args);
-    assert_eq!(
-        out.code,
-        Some(0),
-        "sobre {} failed:\nstdout: {}\nstderr: {}",
-        args.join(" "),
-        out.stdout,
-        out.stderr
-    );
-    out.stdout
-}
-
-fn run(home: &Path, args: &[&str]) -> Value {
-    let text = run_text(home, args);
-    serde_json::from_str(text.trim())
-        .unwrap_or_else(|e| panic!("sobre {}: not JSON ({e}): {text}", args.join(" ")))
-}
+mod common;
+use common::{exec, run, run_text, sobre};
 
 fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     let deadline = Instant::now() + WAIT;
