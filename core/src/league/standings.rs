@@ -137,7 +137,7 @@ impl Standings {
 pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standings {
     let mut excluded = Vec::new();
     // (round, white, black) → the game that counts for that pairing.
-    let mut chosen: BTreeMap<(u32, usize, usize), (GameState, usize)> = BTreeMap::new();
+    let mut chosen: BTreeMap<(u32, usize, usize), GameState> = BTreeMap::new();
     for entry in offered {
         let state = match verify(&entry.events) {
             Ok(s) => s,
@@ -241,10 +241,9 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
             continue;
         };
         let key = (lr.round, w, b);
-        let order = offered.len();
         match chosen.get(&key) {
             // One game per pairing: the first started one counts (then the smaller id).
-            Some((existing, _))
+            Some(existing)
                 if (existing.started_ms, existing.game) <= (state.started_ms, state.game) =>
             {
                 excluded.push(GameNote {
@@ -252,22 +251,22 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
                     reason: format!("a second game for a pairing of round {}", lr.round),
                 });
             }
-            Some((existing, _)) => {
+            Some(existing) => {
                 excluded.push(GameNote {
                     game: existing.game,
                     reason: format!("a second game for a pairing of round {}", lr.round),
                 });
-                chosen.insert(key, (state, order));
+                chosen.insert(key, state);
             }
             None => {
-                chosen.insert(key, (state, order));
+                chosen.insert(key, state);
             }
         }
     }
 
     let games: Vec<CountedGame> = chosen
         .iter()
-        .map(|(&(round, _, _), (s, _))| CountedGame {
+        .map(|(&(round, _, _), s)| CountedGame {
             game: s.game,
             round,
             white: s.white.unwrap_or(s.challenger),
