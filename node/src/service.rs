@@ -274,6 +274,9 @@ struct Service {
     syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
     /// League documents being sent: (league, peer).
     league_in_flight: std::sync::Arc<std::sync::Mutex<HashSet<(EventId, PeerId)>>>,
+    /// The new events of the batch being handled, their signatures checked together (see
+    /// [`Service::preverify`]).
+    preverified: HashMap<EventId, VerifiedEvent>,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -328,6 +331,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
         flushing: None,
+        preverified: HashMap::new(),
     };
     svc.load()?;
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
@@ -383,12 +387,17 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 }
             }
             Some(ev) = net_events.recv() => {
-                svc.handle_network(ev).await;
                 // Group commit: handle what is already queued too, then flush once for all.
-                for _ in 1..MAX_BATCH {
+                let mut batch = vec![ev];
+                while batch.len() < MAX_BATCH {
                     let Ok(ev) = net_events.try_recv() else { break };
+                    batch.push(ev);
+                }
+                svc.preverify(&batch);
+                for ev in batch {
                     svc.handle_network(ev).await;
                 }
+                svc.preverified.clear();
                 svc.commit().await;
             }
             Some(i) = internal_rx.recv() => {
@@ -988,6 +997,52 @@ impl Service {
 
     // ----- ingesting -----
 
+    /// Checks the signatures of the new events of a batch of deliveries and gossip in one
+    /// ed25519 batch verification (about a third of the cost of checking them one by one);
+    /// [`Service::ingest`] takes the results from [`Service::preverified`]. Events of games
+    /// held but not in memory are left to `ingest` (it loads the game to tell new from
+    /// known), and so are lone events (nothing to batch).
+    fn preverify(&mut self, batch: &[NetworkEvent]) {
+        let mut fresh: Vec<SignedEvent> = Vec::new();
+        let mut seen: HashSet<EventId> = HashSet::new();
+        let mut add = |svc: &Service, game: &GameId, raw: &[u8]| {
+            if svc.games.contains_key(game) && svc.hot.peek(game).is_none() {
+                return;
+            }
+            if let Ok(e) = SignedEvent::from_bytes(raw) {
+                let id = e.id();
+                let known = svc.hot.peek(game).is_some_and(|c| c.ids.contains_key(&id));
+                if !known && seen.insert(id) {
+                    fresh.push(e);
+                }
+            }
+        };
+        for ev in batch {
+            match ev {
+                NetworkEvent::InboundRequest {
+                    request: Request::Deliver { game, events },
+                    ..
+                } if events.len() <= MAX_EVENTS_PER_MESSAGE => {
+                    for raw in events {
+                        add(self, game, raw);
+                    }
+                }
+                NetworkEvent::Gossip { data, .. } => {
+                    if let Ok(g) = protocol::decode::<Gossip>(data) {
+                        add(self, &g.game, &g.event);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if fresh.len() < 2 {
+            return;
+        }
+        for v in verify_all(&fresh).into_iter().flatten() {
+            self.preverified.insert(v.id, v);
+        }
+    }
+
     /// Takes events for `game` from the network: keeps the ones that are new if the game
     /// still verifies with them (only their signatures are checked: the others were when
     /// they arrived), signs receipts for the new events of others (if asked), and returns
@@ -1074,12 +1129,20 @@ impl Service {
         let t = now_ms();
         let mut is_player = players.is_some_and(|p| p.contains(&self.me));
         if !fresh.is_empty() {
-            let checked = verify_all(&fresh)
-                .into_iter()
-                .enumerate()
-                .map(|(index, r)| r.map_err(|error| VerifyError::Event { index, error }))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(refusal)?;
+            // Checked with the rest of the batch, or now.
+            let batched: Option<Vec<VerifiedEvent>> = fresh
+                .iter()
+                .map(|e| self.preverified.remove(&e.id()))
+                .collect();
+            let checked = match batched {
+                Some(checked) => checked,
+                None => verify_all(&fresh)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, r)| r.map_err(|error| VerifyError::Event { index, error }))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(refusal)?,
+            };
             if new_game {
                 let (state, checkpoint) = verify_continue(&checked, None, None).map_err(refusal)?;
                 is_player = state.challenger == self.me || state.opponent == self.me;
@@ -1174,7 +1237,9 @@ impl Service {
             self.ledger_notes.push((game, signed_now));
         }
         let status = self.games.get(&game).map_or("", |s| s.status.name());
-        for e in &fresh {
+        // Nobody watching: nothing to build (it costs the base58 of two keys per event).
+        let watched = self.watch.receiver_count() > 0;
+        for e in fresh.iter().filter(|_| watched) {
             if let Ok(ev) = e.decode_unverified()
                 && ev.author != self.me
             {

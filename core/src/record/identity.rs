@@ -40,7 +40,26 @@ impl PlayerId {
     /// # Errors
     /// If the bytes are not a valid ed25519 point.
     pub fn verifier(&self) -> Result<VerifyingKey, ed25519_dalek::SignatureError> {
-        VerifyingKey::from_bytes(&self.0)
+        // Decompressing a key costs about a third of a signature check, and a node checks
+        // the events of the same few hundred players all day: keep the recent ones (per
+        // thread, no locking; the bound keeps a flood of strangers' keys from growing it).
+        const KEEP: usize = 4096;
+        thread_local! {
+            static KEYS: std::cell::RefCell<std::collections::HashMap<[u8; 32], VerifyingKey>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        if let Some(k) = KEYS.with(|c| c.borrow().get(&self.0).copied()) {
+            return Ok(k);
+        }
+        let k = VerifyingKey::from_bytes(&self.0)?;
+        KEYS.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= KEEP {
+                c.clear();
+            }
+            c.insert(self.0, k);
+        });
+        Ok(k)
     }
 
     /// Checks a signature with `verify_strict` (rejects small-order keys and malleable

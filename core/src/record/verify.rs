@@ -273,6 +273,127 @@ pub fn verify_incremental(
 pub struct Checkpoint {
     order: Vec<EventId>,
     replay: Replay,
+    /// For each author, the next sequence number and the last event's id.
+    tips: HashMap<PlayerId, (u64, EventId)>,
+    /// The largest merge key (time, author, seq) in `order`.
+    max_key: Option<MergeKey>,
+    equivocations: Vec<Equivocation>,
+}
+
+/// The tie-break of [`merge`] among ready events, without the index (never needed: author
+/// and seq are unique among the events merged).
+type MergeKey = (u64, [u8; 32], u64);
+
+fn merge_key(v: &VerifiedEvent) -> MergeKey {
+    (v.event.time_ms, *v.event.author.as_bytes(), v.event.seq)
+}
+
+impl Checkpoint {
+    fn new(order: Vec<EventId>, replay: Replay, equivocations: Vec<Equivocation>) -> Checkpoint {
+        let mut tips = HashMap::new();
+        let mut max_key = None;
+        for id in &order {
+            // Every event of the order was applied, so its time and author are known.
+            if let Some(&i) = replay.position_in_timeline.get(id)
+                && let Some(&(author, seq)) = replay.authors.get(i)
+            {
+                tips.insert(author, (seq + 1, *id));
+                let key = (replay.times.get(id).copied().unwrap_or(0), *author.as_bytes(), seq);
+                if max_key.is_none_or(|m| key > m) {
+                    max_key = Some(key);
+                }
+            }
+        }
+        Checkpoint {
+            order,
+            replay,
+            tips,
+            max_key,
+            equivocations,
+        }
+    }
+
+    /// The common case of [`verify_continue`] without re-merging the record: `verified` is
+    /// the checkpoint's events (each at least once) plus new ones that each extend their
+    /// author's chain, depend only on events before them, and come after every event
+    /// before them in the merge order's tie-break. Then [`merge`] of the whole record is
+    /// the checkpoint's order followed by the new events in tie-break order (a ready event
+    /// with the largest key is taken last, and no earlier event depends on it), and
+    /// [`prepare`]'s checks hold for the earlier part; so replaying only the new events
+    /// after the checkpoint gives exactly what the full path gives, errors included.
+    /// `None` when any of this does not hold: the caller takes the full path.
+    fn append(
+        &self,
+        verified: &[VerifiedEvent],
+        now_ms: Option<u64>,
+    ) -> Option<Result<(GameState, Checkpoint), VerifyError>> {
+        let st = &self.replay;
+        let game = st.state.game;
+        let mut held = vec![false; self.order.len()];
+        let mut new: Vec<&VerifiedEvent> = Vec::new();
+        let mut new_ids = HashSet::new();
+        for v in verified {
+            match st.position_in_timeline.get(&v.id) {
+                Some(&i) => *held.get_mut(i)? = true,
+                None => {
+                    if new_ids.insert(v.id) {
+                        new.push(v);
+                    }
+                }
+            }
+        }
+        if !held.iter().all(|&h| h) {
+            return None;
+        }
+        new.sort_by_key(|v| merge_key(v));
+        let mut tips = self.tips.clone();
+        let mut max_key = self.max_key;
+        let mut before: HashSet<EventId> = HashSet::new();
+        for v in &new {
+            let e = &v.event;
+            let is_player = e.author == st.state.challenger || e.author == st.state.opponent;
+            let key = merge_key(v);
+            let tip = tips.get(&e.author).copied();
+            let follows = match tip {
+                Some((seq, last)) => e.seq == seq && e.prev == Some(last),
+                None => e.seq == 0 && e.prev.is_none(),
+            };
+            let known = |d: &EventId| st.position_in_timeline.contains_key(d) || before.contains(d);
+            if matches!(e.kind, EventKind::Challenge(_))
+                || e.game != Some(game)
+                || (!is_player && !matches!(e.kind, EventKind::Receipt { .. }))
+                || !follows
+                || ![e.prev, e.seen].iter().flatten().all(known)
+                || max_key.is_some_and(|m| key <= m)
+            {
+                return None;
+            }
+            tips.insert(e.author, (e.seq + 1, v.id));
+            max_key = Some(key);
+            before.insert(v.id);
+        }
+        let mut replay = st.clone();
+        for v in &new {
+            if let Err(e) = replay.apply(v) {
+                return Some(Err(e));
+            }
+        }
+        let mut state = replay.state.clone();
+        state.clocks = replay.clocks_at(now_ms.unwrap_or(replay.last_time));
+        let mut order = self.order.clone();
+        order.extend(new.iter().map(|v| v.id));
+        let state = conclude(state, self.equivocations.clone());
+        Some(Ok((
+            state,
+            Checkpoint {
+                order,
+                replay,
+                tips,
+                max_key,
+                equivocations: self.equivocations.clone(),
+            },
+        )))
+    }
 }
 
 /// Like [`verify_incremental`] with every event's signature already checked, continuing the
@@ -291,6 +412,9 @@ pub fn verify_continue(
 ) -> Result<(GameState, Checkpoint), VerifyError> {
     if verified.is_empty() {
         return Err(VerifyError::Empty);
+    }
+    if let Some(done) = from.and_then(|c| c.append(verified, now_ms)) {
+        return done;
     }
     let mut unique: Vec<&VerifiedEvent> = Vec::with_capacity(verified.len());
     let mut seen_ids = HashSet::with_capacity(verified.len());
@@ -318,10 +442,7 @@ pub fn verify_continue(
     }
     let mut state = st.state.clone();
     state.clocks = st.clocks_at(now_ms.unwrap_or(st.last_time));
-    let checkpoint = Checkpoint {
-        order: ids,
-        replay: st,
-    };
+    let checkpoint = Checkpoint::new(ids, st, p.equivocations.clone());
     Ok((conclude(state, p.equivocations), checkpoint))
 }
 
@@ -551,6 +672,8 @@ struct Replay {
     keys: Vec<u64>,
     /// Where each event stands in the timeline.
     position_in_timeline: HashMap<EventId, usize>,
+    /// Author and seq of each event, by timeline index (for [`Checkpoint`]).
+    authors: Vec<(PlayerId, u64)>,
     /// For each author, the furthest timeline index of an event they had seen.
     horizon: HashMap<PlayerId, usize>,
     /// Timeline index of the last move of each colour.
@@ -643,6 +766,7 @@ impl Replay {
                 receipts: Vec::new(),
             },
             position_in_timeline: HashMap::new(),
+            authors: Vec::new(),
             horizon: HashMap::new(),
             last_move_index: [None, None],
             coin_share: None,
@@ -668,6 +792,7 @@ impl Replay {
         let index = self.state.timeline.len();
         self.state.timeline.push(v.id);
         self.position_in_timeline.insert(v.id, index);
+        self.authors.push((e.author, e.seq));
         self.times.insert(v.id, e.time_ms);
         self.last_time = self.last_time.max(e.time_ms);
         if let Some(seen) = e
@@ -1431,4 +1556,107 @@ fn candidates_for(pos: &Position, text: &str) -> Vec<Move> {
     out.sort_by_key(|m| (m.from, m.to));
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod append_tests {
+    //! The fast path of [`verify_continue`] ([`Checkpoint::append`]) is taken when events
+    //! extend the record at its end, refused otherwise, and agrees with the full replay
+    //! (the property test `continued_replay_gives_the_full_replay` in `tests/verify_props.rs`
+    //! compares every outcome).
+    use super::*;
+    use crate::record::author::Scoresheet;
+    use crate::record::Keypair;
+
+    /// Challenge, accept, then 1.e4 e5 2.Cf3 with receipts, in signing order.
+    fn game() -> Vec<VerifiedEvent> {
+        let (w, b) = (
+            Keypair::from_secret_bytes(&[1; 32]),
+            Keypair::from_secret_bytes(&[2; 32]),
+        );
+        let ch = Challenge {
+            opponent: b.player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        let t0 = 1_800_000_000_000u64;
+        let (mut ws, ch) = Scoresheet::challenge(w, ch, t0).expect("sign");
+        let mut bs = Scoresheet::join(b, ws.game());
+        bs.saw(ch.id());
+        let acc = bs.accept(None, t0 + 1).expect("sign");
+        ws.saw(acc.id());
+        let mut out = vec![ch, acc];
+        let mut pos = Position::new();
+        let mut t = t0 + 10;
+        for (i, text) in ["e4", "e5", "Nf3"].iter().enumerate() {
+            let m = crate::san::parse_san(&pos, text, Lang::English).expect("legal");
+            let (me, other) = if i % 2 == 0 {
+                (&mut ws, &mut bs)
+            } else {
+                (&mut bs, &mut ws)
+            };
+            t += 1000;
+            let ev = me.play(m, t).expect("sign");
+            pos.play_unchecked(m);
+            other.saw(ev.id());
+            let r = other.receipt(ev.id(), t + 10).expect("sign");
+            me.saw(r.id());
+            out.extend([ev, r]);
+        }
+        out.iter().map(|e| e.verify().expect("valid")).collect()
+    }
+
+    #[test]
+    fn events_at_the_end_are_replayed_alone() {
+        let all = game();
+        let (_, c) = verify_continue(&all[..4], None, None).expect("valid");
+        // Duplicates and any arrival order of the known part are fine.
+        let mut held: Vec<VerifiedEvent> = all.iter().rev().cloned().collect();
+        held.push(all[0].clone());
+        let fast = c.append(&held, None).expect("fast path").expect("valid");
+        let full = verify_incremental(&all, &[], None).expect("valid");
+        assert_eq!(format!("{:?}", fast.0), format!("{full:?}"));
+        assert_eq!(fast.1.order, full.timeline);
+    }
+
+    #[test]
+    fn anything_else_takes_the_full_path() {
+        let all = game();
+        let (_, c) = verify_continue(&all[..6], None, None).expect("valid");
+        // A known event missing from the record.
+        assert!(c.append(&all[1..], None).is_none());
+        // A new event whose author's previous event is not held (a gap in the chain).
+        let mut gap = all[..6].to_vec();
+        gap.push(all[7].clone());
+        assert!(c.append(&gap, None).is_none());
+        assert!(matches!(
+            verify_continue(&gap, Some(&c), None),
+            Err(VerifyError::BrokenChain { .. } | VerifyError::Missing { .. })
+        ));
+        let mut two = all.clone();
+        two.push(all[0].clone());
+        let (_, whole) = verify_continue(&all, None, None).expect("valid");
+        assert!(whole.append(&two, None).is_some(), "a duplicate is no new event");
+    }
+
+    #[test]
+    fn an_illegal_appended_event_fails_as_in_the_full_path() {
+        let all = game();
+        let (_, c) = verify_continue(&all[..4], None, None).expect("valid");
+        // After 1.e4 and Black's receipt, White signs a second move out of turn (Art. 1.2:
+        // the players move alternately).
+        let w = Keypair::from_secret_bytes(&[1; 32]);
+        let mut ws = Scoresheet::resume(w, all[0].id, 2, Some(all[2].id), Some(all[3].id));
+        let bad = crate::san::parse_san(&Position::new(), "d4", Lang::English).expect("legal");
+        let ev = ws.play(bad, 1_800_000_005_000).expect("sign");
+        let mut held = all[..4].to_vec();
+        held.push(ev.verify().expect("valid"));
+        let fast = c.append(&held, None).expect("fast path");
+        let full = verify_incremental(&held, &[], None);
+        assert!(fast.is_err());
+        assert_eq!(fast.map(|_| ()), full.map(|_| ()));
+    }
 }
