@@ -10,16 +10,18 @@
 //! backoff from the outbox until each recipient's receipt is stored.
 //!
 //! Costs: a signature is checked once, when its event arrives (`verify_incremental` replays
-//! the rules over events verified before); deliveries and gossip queued together are stored
-//! with one flush before any of them is answered (group commit); only the recently used
-//! games keep their events and full state in memory, every game keeps a [`Summary`].
+//! the rules over events verified before); a delivery carries only what its receiver lacks
+//! (the whole game when that is not known, or not enough); deliveries and gossip queued
+//! together are stored with one flush before any of them is answered (group commit); only
+//! the recently used games keep their events and full state in memory, every game keeps a
+//! [`Summary`].
 
 use crate::api::{ApiError, ApiRequest};
 use crate::control::{self, ControlRequest};
 use crate::dispute;
 use crate::home;
 use crate::integrity;
-use crate::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
+use crate::network::{self, NetworkConfig, NetworkError, NetworkEvent, NetworkHandle};
 use crate::protocol::{self, Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
 use crate::secrets;
 use crate::store::{GameMeta, OutboxEntry, Store, StoreError};
@@ -111,6 +113,13 @@ fn peer_of_player(p: &PlayerId) -> Option<PeerId> {
     p.peer_id()
 }
 
+/// The player whose key a peer id embeds (ed25519 peer ids carry the key itself).
+fn player_of_peer(peer: &PeerId) -> Option<PlayerId> {
+    let key = libp2p::identity::PublicKey::try_decode_protobuf(peer.as_ref().digest()).ok()?;
+    let ed = key.try_into_ed25519().ok()?;
+    Some(PlayerId::from_bytes(ed.to_bytes()))
+}
+
 /// Rebuilds the database (`sobre node repair`): see [`integrity::repair`].
 ///
 /// # Errors
@@ -137,7 +146,11 @@ const MAX_SYNCS_PER_PEER: usize = 32;
 
 /// One game as the service holds it while it is in use.
 struct GameCache {
-    /// Every event of the game, signature checked.
+    /// Which cache this is: a number no other cache had (see [`Sent::covered`]).
+    epoch: u64,
+    /// Every event of the game, signature checked. Only appended to while the cache lives
+    /// ([`GameCache::drop_added`] truncates back to `kept` only), so a prefix length names
+    /// the same events for as long as the cache lives.
     events: Vec<VerifiedEvent>,
     /// Index in `events` of each event id.
     ids: HashMap<EventId, usize>,
@@ -151,7 +164,15 @@ struct GameCache {
     added: Option<Checkpoint>,
     /// The player's (or, on a mailbox, the witness's) own log in this game.
     sheet: Option<Scoresheet>,
+    /// Per peer, how many of the first `events` it holds: a delivery covering them was
+    /// answered with receipts (a receiver answers so only once the game verified with every
+    /// event it was sent). The next delivery starts there ([`GameCache::outgoing`]). It lives
+    /// and dies with the cache: a game read back from the store starts again at 0.
+    acked: HashMap<PeerId, usize>,
 }
+
+/// Numbers the caches made, for [`GameCache::epoch`].
+static CACHE_EPOCH: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl GameCache {
     fn new(
@@ -162,6 +183,7 @@ impl GameCache {
     ) -> GameCache {
         let ids = events.iter().enumerate().map(|(i, v)| (v.id, i)).collect();
         GameCache {
+            epoch: CACHE_EPOCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             kept: events.len(),
             events,
             ids,
@@ -169,6 +191,7 @@ impl GameCache {
             checkpoint,
             added: None,
             sheet,
+            acked: HashMap::new(),
         }
     }
 
@@ -211,6 +234,75 @@ impl GameCache {
         self.events.truncate(self.kept);
         self.added = None;
     }
+
+    /// The wire bytes of what a delivery to `peer` (whose player is `player`) carries, and
+    /// what it covers. Unless `whole`, only what the peer lacks: the kept events after its
+    /// watermark ([`GameCache::acked`]) that it neither signed nor receipted. The whole game
+    /// when that leaves nothing (the outbox entries that called for the delivery are cleared
+    /// by the receipts of the answer, and a receiver gives receipts only for what it was
+    /// sent) or when asked for. At most [`MAX_EVENTS_PER_MESSAGE`] events either way.
+    fn outgoing(
+        &self,
+        peer: &PeerId,
+        player: Option<PlayerId>,
+        whole: bool,
+    ) -> (Vec<Vec<u8>>, Sent) {
+        let from = if whole {
+            0
+        } else {
+            self.acked.get(peer).copied().unwrap_or(0).min(self.kept)
+        };
+        let range = &self.events[from..self.kept];
+        // The candidates of a delta: not the peer's own (ids are unique in `events`).
+        let mut send: Vec<bool> = range
+            .iter()
+            .map(|v| whole || Some(v.event.author) != player)
+            .collect();
+        if !whole && let Some(player) = player {
+            let candidates: HashMap<EventId, usize> = range
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| send[*i])
+                .map(|(i, v)| (v.id, i))
+                .collect();
+            for (event, by, _) in &self.state.receipts {
+                if *by == player
+                    && let Some(&i) = candidates.get(event)
+                {
+                    send[i] = false;
+                }
+            }
+        }
+        let mut events = Vec::new();
+        // Events before `covered` were sent, or are held by the peer: the watermark if the
+        // answer is receipts.
+        let mut covered = from;
+        let mut prefix = true;
+        for (i, v) in range.iter().enumerate() {
+            if send[i] {
+                if events.len() == MAX_EVENTS_PER_MESSAGE {
+                    break;
+                }
+                match v.signed.to_bytes() {
+                    Ok(b) => events.push(b),
+                    // Never for an event that was decoded: but what is not sent is not covered.
+                    Err(_) => prefix = false,
+                }
+            }
+            if prefix {
+                covered = from + i + 1;
+            }
+        }
+        if events.is_empty() && !whole {
+            return self.outgoing(peer, player, true);
+        }
+        let full = from == 0 && send.iter().all(|&s| s);
+        let sent = Sent {
+            full,
+            covered: Some((self.epoch, covered)),
+        };
+        (events, sent)
+    }
 }
 
 /// An answer that waits for the store flush covering what it acknowledges.
@@ -226,12 +318,25 @@ enum Deferred {
     },
 }
 
+/// What one delivery carried (see [`Service::deliver`]).
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    /// The whole game (as far as one message goes), not only what the peer lacked: if this
+    /// is refused, sending more cannot help.
+    full: bool,
+    /// The hot cache it was taken from ([`GameCache::epoch`]) and how many of its first
+    /// events the peer holds once it answers with receipts; `None` when sent from the store.
+    covered: Option<(u64, usize)>,
+}
+
 /// What the delivery tasks report back.
 enum Internal {
     Delivered {
         game: GameId,
         peer: PeerId,
-        result: Result<Response, String>,
+        sent: Sent,
+        /// A refusal comes as [`NetworkError::Refused`].
+        result: Result<Response, NetworkError>,
     },
     Synced {
         peer: PeerId,
@@ -764,44 +869,61 @@ impl Service {
         }
     }
 
-    /// Sends the whole game to `peer` (the receiver keeps what it lacks) in a task; the
-    /// result comes back as [`Internal::Delivered`].
+    /// Sends `peer` what it lacks of `game` in a task (see [`Service::send`]); the result
+    /// comes back as [`Internal::Delivered`].
     fn deliver(&mut self, game: GameId, peer: PeerId) {
+        self.send(game, peer, false);
+    }
+
+    /// Sends events of `game` to `peer` in a task: from a hot game only what the peer lacks
+    /// ([`GameCache::outgoing`]), unless `whole`; a game not in memory whole, from the store.
+    /// The receiver keeps what it lacks and answers with receipts; a delta it cannot place
+    /// (it lost events, or never had the game) is refused as "missing history", and then the
+    /// whole game follows at once ([`Service::handle_internal`]).
+    fn send(&mut self, game: GameId, peer: PeerId, whole: bool) {
         if !self.in_flight.insert((game, peer)) {
             // One delivery at a time per peer and game; send again when it returns, so a
             // new event never waits for the outbox retry.
             self.redeliver.insert((game, peer));
             return;
         }
-        // A game not in memory is sent from the store: its events were verified when stored.
-        let events: Vec<Vec<u8>> = match self.hot.peek(&game) {
-            Some(cache) => cache
-                .events
-                .iter()
-                .filter_map(|v| v.signed.to_bytes().ok())
-                .take(MAX_EVENTS_PER_MESSAGE)
-                .collect(),
-            None => self
-                .store
-                .events(&game)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|e| e.to_bytes().ok())
-                .take(MAX_EVENTS_PER_MESSAGE)
-                .collect(),
+        let (events, sent) = match self.hot.peek(&game) {
+            Some(cache) => cache.outgoing(&peer, player_of_peer(&peer), whole),
+            // A game not in memory is sent from the store: its events were verified when
+            // stored. Its order need not be the one of a cache made later: no watermark.
+            None => {
+                let events = self
+                    .store
+                    .events(&game)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|e| e.to_bytes().ok())
+                    .take(MAX_EVENTS_PER_MESSAGE)
+                    .collect();
+                let sent = Sent {
+                    full: true,
+                    covered: None,
+                };
+                (events, sent)
+            }
         };
         if events.is_empty() {
             self.in_flight.remove(&(game, peer));
             return;
         }
+        debug!(%game, %peer, events = events.len(), full = sent.full, "delivering");
         let net = self.net.clone();
         let tx = self.internal_tx.clone();
         tokio::spawn(async move {
-            let result = net
-                .request(peer, Request::Deliver { game, events })
-                .await
-                .map_err(|e| e.to_string());
-            let _ = tx.send(Internal::Delivered { game, peer, result }).await;
+            let result = net.request(peer, Request::Deliver { game, events }).await;
+            let _ = tx
+                .send(Internal::Delivered {
+                    game,
+                    peer,
+                    sent,
+                    result,
+                })
+                .await;
         });
     }
 
@@ -828,15 +950,35 @@ impl Service {
 
     async fn handle_internal(&mut self, i: Internal) {
         match i {
-            Internal::Delivered { game, peer, result } => {
+            Internal::Delivered {
+                game,
+                peer,
+                sent,
+                result,
+            } => {
                 self.in_flight.remove(&(game, peer));
-                if self.redeliver.remove(&(game, peer)) {
-                    self.deliver(game, peer);
-                }
+                let again = self.redeliver.remove(&(game, peer));
+                let mut whole = false;
                 match result {
                     Ok(Response::Receipts { receipts }) => {
+                        // The same cache still: the peer holds its first `covered` events.
+                        if let Some((epoch, covered)) = sent.covered
+                            && let Some(cache) = self.hot.peek_mut(&game)
+                            && cache.epoch == epoch
+                        {
+                            let w = cache.acked.entry(peer).or_insert(0);
+                            *w = (*w).max(covered);
+                        }
                         let _ = self.ingest(game, &receipts, Some(peer), false).await;
                         self.clear_outbox(&game, &peer).await;
+                    }
+                    // Only what the peer lacked was sent, and it lacks more (it lost events,
+                    // or never had the game): the whole game now, no backoff.
+                    Ok(Response::Refused { reason }) | Err(NetworkError::Refused(reason))
+                        if !sent.full && reason == MISSING_HISTORY =>
+                    {
+                        debug!(%game, %peer, "a partial delivery lacked history: sending the whole game");
+                        whole = true;
                     }
                     Ok(Response::Refused { reason }) => {
                         warn!(%game, %peer, "delivery refused: {reason}");
@@ -850,6 +992,17 @@ impl Service {
                         debug!(%game, %peer, "delivery failed, will retry: {e}");
                         self.backoff(&game, &peer);
                     }
+                }
+                if whole {
+                    // Covers whatever arrived meanwhile too.
+                    self.send(game, peer, true);
+                } else if again
+                    && !self.in_flight.contains(&(game, peer))
+                    && self.outbox_waits(&game, &peer)
+                {
+                    // After the answer, so that it starts from the new watermark; not when the
+                    // answer's receipts cleared everything that was waiting.
+                    self.deliver(game, peer);
                 }
             }
             Internal::Synced { peer, result } => {
@@ -906,6 +1059,15 @@ impl Service {
             }
         }
         let _ = self.store.flush().await;
+    }
+
+    /// Whether events of `game` wait in the outbox for `peer`'s receipt (what every delivery
+    /// is for).
+    fn outbox_waits(&self, game: &GameId, peer: &PeerId) -> bool {
+        let p = peer.to_string();
+        self.store
+            .outbox()
+            .is_ok_and(|entries| entries.iter().any(|e| e.game == *game && e.peer == p))
     }
 
     fn event_is_receipt(&self, game: &GameId, id: &EventId) -> bool {
@@ -1064,7 +1226,7 @@ impl Service {
         }
         let known = self.hot.peek(&game);
         let players = known.map(|c| [c.state.challenger, c.state.opponent]);
-        // Ids of everything sent (a delivery is the whole game: most of it is known).
+        // Ids of everything sent (a delivery may be the whole game: then most of it is known).
         let mut incoming: Vec<EventId> = Vec::with_capacity(raw.len());
         let mut fresh: Vec<SignedEvent> = Vec::new();
         let mut fresh_ids: HashSet<EventId> = HashSet::new();
@@ -1519,7 +1681,7 @@ impl Service {
                     Ok(g) => match self.ingest(g.game, &[g.event], Some(source), true).await {
                         Ok(_) => MessageAcceptance::Accept,
                         Err(reason)
-                            if reason == "missing history"
+                            if reason == MISSING_HISTORY
                                 || reason == "not a game of this node"
                                 || reason == dispute::REFUSAL =>
                         {
@@ -1605,7 +1767,7 @@ impl Service {
                     Err(reason) => {
                         // Missing history, a game we do not hold, a twin kept as proof and
                         // our own storage failures are no fault of the sender.
-                        if reason != "missing history"
+                        if reason != MISSING_HISTORY
                             && reason != "not a game of this node"
                             && reason != dispute::REFUSAL
                             && !reason.starts_with("storage failure")
@@ -2212,14 +2374,22 @@ fn own_event(signed: &SignedEvent) -> Result<VerifiedEvent, EventError> {
     })
 }
 
+/// The refusal of events that refer to events the receiver does not hold (or of a game it
+/// does not hold, without its challenge): no fault of the sender. Gossip of them is ignored,
+/// and a delivery of only what the receiver was thought to lack is followed by the whole
+/// game.
+const MISSING_HISTORY: &str = "missing history";
+
 /// Why a delivery is refused, in the words the sender (and `handle_network`) act on.
 fn refusal(e: VerifyError) -> String {
     match e {
-        VerifyError::Missing { .. } | VerifyError::NoChallenge => "missing history".to_owned(),
+        // `NoChallenge`: events of a game the receiver does not hold (a partial delivery to
+        // a node that lost the game, or gossip of a game it never had).
+        VerifyError::Missing { .. } | VerifyError::NoChallenge => MISSING_HISTORY.to_owned(),
         // A gap in an author's log (a receipt gossip has not brought yet) is missing history
         // too, not a fault of the sender: sync fills it.
         VerifyError::BrokenChain { ref reason, .. } if reason.contains("is missing before") => {
-            "missing history".to_owned()
+            MISSING_HISTORY.to_owned()
         }
         other => other.to_string(),
     }
