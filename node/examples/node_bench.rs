@@ -8,8 +8,8 @@
 //! ```
 //!
 //! 1. `rt`: move round trip between two nodes (control `move` → opponent's watch stream).
-//! 2. `mailbox`: durable ingest at a mailbox node of the moves of many games, 16 requests
-//!    in flight. Live (the figure checked against the target): each move is signed when it
+//! 2. `mailbox`: durable ingest at a mailbox node of the moves of many games, 16 (and 64)
+//!    requests in flight. Live (the figure checked against the target): each move is signed when it
 //!    is sent and delivered alone, as a player's node delivers a new move. Backlog: games
 //!    signed hours before, each delivery the whole game so far (what a node sends when it
 //!    does not know what the mailbox holds, e.g. after a restart).
@@ -54,7 +54,7 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 /// Requests one client peer sends in a run: under the 120/minute inbound limit.
 const PER_PEER_BUDGET: usize = 100;
 /// Requests in flight in phases 2 and 3.
-const IN_FLIGHT: usize = 64;
+const IN_FLIGHT: usize = 16;
 /// Plies before phase 1 starts a new game: a typical game length (about 40 moves).
 const MAX_PLIES_PER_GAME: usize = 80;
 
@@ -823,12 +823,13 @@ impl LiveGame {
 
 /// Both mailbox runs: live (checked against the target), then backlog.
 async fn phase_mailbox(s: Sizes) -> Res<Vec<Row>> {
-    let mut rows = mailbox_run(s, true).await?;
-    rows.extend(mailbox_run(s, false).await?);
+    let mut rows = mailbox_run(s, true, IN_FLIGHT).await?;
+    rows.extend(mailbox_run(s, true, 4 * IN_FLIGHT).await?);
+    rows.extend(mailbox_run(s, false, IN_FLIGHT).await?);
     Ok(rows)
 }
 
-async fn mailbox_run(s: Sizes, live: bool) -> Res<Vec<Row>> {
+async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
     let p = "2 mailbox";
     let t_author = Instant::now();
     // Live: the challenges a minute ago, the moves now; backlog: six hours ago, a move a
@@ -856,7 +857,10 @@ async fn mailbox_run(s: Sizes, live: bool) -> Res<Vec<Row>> {
                 std::sync::Mutex::new(LiveGame {
                     sheets: [ws, bs],
                     moves: game_moves(g),
-                    wires: g[..2].iter().map(|e| e.to_bytes().expect("encode")).collect(),
+                    wires: g[..2]
+                        .iter()
+                        .map(|e| e.to_bytes().expect("encode"))
+                        .collect(),
                 })
             })
             .collect(),
@@ -890,7 +894,7 @@ async fn mailbox_run(s: Sizes, live: bool) -> Res<Vec<Row>> {
     let next = Arc::new(AtomicUsize::new(0));
     let failures: Arc<Mutex<BTreeMap<String, usize>>> = Arc::default();
     let start = Instant::now();
-    let workers: Vec<_> = (0..IN_FLIGHT)
+    let workers: Vec<_> = (0..in_flight)
         .map(|_| {
             let (wires, order, peers, next, failures, live_games) = (
                 wires.clone(),
@@ -956,7 +960,11 @@ async fn mailbox_run(s: Sizes, live: bool) -> Res<Vec<Row>> {
 
     let rate = accepted as f64 / elapsed;
     let lat = sorted(lat);
-    let run = if live { "live" } else { "backlog" };
+    let run = if live {
+        format!("live, {in_flight} in flight")
+    } else {
+        format!("backlog, {in_flight} in flight")
+    };
     let what = if live {
         "each move signed when sent and delivered alone"
     } else {
@@ -974,7 +982,7 @@ async fn mailbox_run(s: Sizes, live: bool) -> Res<Vec<Row>> {
         ),
         Row::info(
             p,
-            format!("{run}: deliveries, {n_peers} client peers, {IN_FLIGHT} in flight"),
+            format!("{run}: deliveries, {n_peers} client peers"),
             format!("{accepted}/{total} ok"),
         ),
         if live {
@@ -993,7 +1001,11 @@ async fn mailbox_run(s: Sizes, live: bool) -> Res<Vec<Row>> {
             format!("{run}: delivery latency p50 / p99"),
             format!("{:.1} / {:.1} ms", pct(&lat, 50.0), pct(&lat, 99.0)),
         ),
-        Row::info(p, format!("{run}: games held by the mailbox"), st["games"].to_string()),
+        Row::info(
+            p,
+            format!("{run}: games held by the mailbox"),
+            st["games"].to_string(),
+        ),
     ];
     for (reason, n) in failures.lock().await.iter() {
         rows.push(Row::info(p, format!("failed: {reason}"), n.to_string()));

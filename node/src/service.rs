@@ -1226,6 +1226,8 @@ impl Service {
         }
         let known = self.hot.peek(&game);
         let players = known.map(|c| [c.state.challenger, c.state.opponent]);
+        // A league game's organiser is its witness: its receipts clear our outbox.
+        let organiser = known.and_then(|c| self.league_organiser(&c.state));
         // Ids of everything sent (a delivery may be the whole game: then most of it is known).
         let mut incoming: Vec<EventId> = Vec::with_capacity(raw.len());
         let mut fresh: Vec<SignedEvent> = Vec::new();
@@ -1249,12 +1251,14 @@ impl Service {
                 return Err("event of another game".into());
             }
             // Anyone may sign a receipt in any game (witnesses do), so receipts by players
-            // other than the two, this node and its mailboxes are not kept: a stranger
+            // other than the two, this node, its mailboxes and the league's organiser are not
+            // kept: a stranger
             // cannot make a stored game grow.
             if let Some(players) = players
                 && matches!(ev.kind, EventKind::Receipt { .. })
                 && !players.contains(&ev.author)
                 && ev.author != self.me
+                && Some(ev.author) != organiser
                 && !ev
                     .author
                     .peer_id()

@@ -298,7 +298,11 @@ impl Checkpoint {
                 && let Some(&(author, seq)) = replay.authors.get(i)
             {
                 tips.insert(author, (seq + 1, *id));
-                let key = (replay.times.get(id).copied().unwrap_or(0), *author.as_bytes(), seq);
+                let key = (
+                    replay.times.get(id).copied().unwrap_or(0),
+                    *author.as_bytes(),
+                    seq,
+                );
                 if max_key.is_none_or(|m| key > m) {
                     max_key = Some(key);
                 }
@@ -1565,8 +1569,8 @@ mod append_tests {
     //! (the property test `continued_replay_gives_the_full_replay` in `tests/verify_props.rs`
     //! compares every outcome).
     use super::*;
-    use crate::record::author::Scoresheet;
     use crate::record::Keypair;
+    use crate::record::author::Scoresheet;
 
     /// Challenge, accept, then 1.e4 e5 2.Cf3 with receipts, in signing order.
     fn game() -> Vec<VerifiedEvent> {
@@ -1639,7 +1643,10 @@ mod append_tests {
         let mut two = all.clone();
         two.push(all[0].clone());
         let (_, whole) = verify_continue(&all, None, None).expect("valid");
-        assert!(whole.append(&two, None).is_some(), "a duplicate is no new event");
+        assert!(
+            whole.append(&two, None).is_some(),
+            "a duplicate is no new event"
+        );
     }
 
     #[test]
