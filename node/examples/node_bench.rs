@@ -39,7 +39,7 @@ use sobre_node::api::ApiRequest;
 use sobre_node::client;
 use sobre_node::home;
 use sobre_node::network::{self, NetworkConfig, NetworkHandle};
-use sobre_node::protocol::{Request, Response};
+use sobre_node::protocol::{self, Request, Response};
 use sobre_node::service::{NodeConfig, now_ms, run};
 use sobre_node::store::Store;
 use sobre_node::view::Summary;
@@ -139,7 +139,8 @@ fn main() {
     if args.first().map(String::as_str) == Some("__node") {
         // Child process of phase 4: a node exactly as `sobre node run` starts it.
         let home = PathBuf::from(args.get(1).cloned().unwrap_or_default());
-        std::process::exit(child_node(home));
+        let mailbox = args.get(2).map(String::as_str) == Some("mailbox");
+        std::process::exit(child_node(home, mailbox));
     }
     let warnings = WarnCounter::install();
     let quick = args.iter().any(|a| a == "quick");
@@ -521,6 +522,8 @@ struct Node {
     _dir: TempDir,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
+    /// A node in a child process of its own (see [`Node::start_process`]).
+    child: Option<std::process::Child>,
 }
 
 impl Node {
@@ -549,7 +552,51 @@ impl Node {
             _dir: dir,
             stop: Some(tx),
             task: Some(task),
+            child: None,
         };
+        node.wait_ready().await?;
+        Ok(node)
+    }
+
+    /// Starts a node in `dir` in a child process (this binary's `__node`, which runs
+    /// `service::run` as `sobre node run` does), so that its CPU time is its own.
+    async fn start_process(dir: TempDir, mailbox: bool) -> Res<Node> {
+        let home = dir.path().to_path_buf();
+        home::init_key(&home)?;
+        let mut cmd = std::process::Command::new(std::env::current_exe()?);
+        cmd.arg("__node").arg(&home);
+        if mailbox {
+            cmd.arg("mailbox");
+        }
+        let child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()?;
+        let node = Node {
+            home,
+            _dir: dir,
+            stop: None,
+            task: None,
+            child: Some(child),
+        };
+        node.wait_ready().await?;
+        Ok(node)
+    }
+
+    /// User and system CPU seconds of the node's own process (`None` in this process).
+    fn cpu_seconds(&self) -> Option<f64> {
+        let pid = self.child.as_ref()?.id();
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // Fields after the command name (which is in parentheses): utime and stime are
+        // the 14th and 15th fields, in clock ticks (100 a second on Linux).
+        let rest = stat.rsplit_once(')')?.1;
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+        Some(ticks / 100.0)
+    }
+
+    async fn wait_ready(&self) -> Res<()> {
+        let node = self;
         let deadline = Instant::now() + Duration::from_secs(120);
         while client::call(&node.home, ApiRequest::Id).await.is_err() {
             if Instant::now() > deadline {
@@ -557,7 +604,7 @@ impl Node {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        Ok(node)
+        Ok(())
     }
 
     async fn call(&self, r: ApiRequest) -> Res<Value> {
@@ -597,6 +644,28 @@ impl Node {
         }
         if let Some(t) = self.task.take() {
             let _ = tokio::time::timeout(Duration::from_secs(20), t).await;
+        }
+        if let Some(mut child) = self.child.take() {
+            let _ = client::call(&self.home, ApiRequest::Stop).await;
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while matches!(child.try_wait(), Ok(None)) {
+                if Instant::now() > deadline {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+impl Drop for Node {
+    /// A phase that failed leaves no node process behind.
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
         }
     }
 }
@@ -789,6 +858,162 @@ async fn client_peers_as(keys: Vec<Keypair>, addr: &str) -> Res<(Vec<Peer>, libp
     Ok((peers, server.ok_or("no client peers")?))
 }
 
+/// A load-generating peer of the mailbox phase: a real libp2p swarm (TCP, Noise, Yamux) that
+/// speaks only `/sobre/deliver/1` with the node's framing (a u32 big-endian length, then
+/// `protocol::encode`). A player's full node also runs gossipsub, Kademlia, identify and the
+/// rest; on this 2-core machine the generator's CPU is taken from the mailbox measured, so it
+/// carries only what a delivery needs. The mailbox itself is the real node, unchanged.
+struct LightPeer {
+    tx: mpsc::UnboundedSender<(Request, oneshot::Sender<Result<Response, String>>)>,
+}
+
+/// The deliver protocol's framing, client side.
+#[derive(Clone, Default)]
+struct FrameCodec;
+
+impl libp2p::request_response::Codec for FrameCodec {
+    type Protocol = libp2p::StreamProtocol;
+    type Request = Request;
+    type Response = Response;
+
+    async fn read_request<T>(&mut self, _: &Self::Protocol, _: &mut T) -> std::io::Result<Request>
+    where
+        T: futures::AsyncRead + Unpin + Send,
+    {
+        Err(std::io::Error::other("the load generator serves nothing"))
+    }
+
+    async fn read_response<T>(
+        &mut self,
+        _: &Self::Protocol,
+        io: &mut T,
+    ) -> std::io::Result<Response>
+    where
+        T: futures::AsyncRead + Unpin + Send,
+    {
+        use futures::AsyncReadExt;
+        let mut len = [0u8; 4];
+        io.read_exact(&mut len).await?;
+        let mut buf = vec![0u8; u32::from_be_bytes(len) as usize];
+        io.read_exact(&mut buf).await?;
+        protocol::decode(&buf).map_err(std::io::Error::other)
+    }
+
+    async fn write_request<T>(
+        &mut self,
+        _: &Self::Protocol,
+        io: &mut T,
+        request: Request,
+    ) -> std::io::Result<()>
+    where
+        T: futures::AsyncWrite + Unpin + Send,
+    {
+        use futures::AsyncWriteExt;
+        let bytes = protocol::encode(&request).map_err(std::io::Error::other)?;
+        let mut frame = Vec::with_capacity(4 + bytes.len());
+        frame.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
+        frame.extend_from_slice(&bytes);
+        io.write_all(&frame).await?;
+        io.flush().await
+    }
+
+    async fn write_response<T>(
+        &mut self,
+        _: &Self::Protocol,
+        _: &mut T,
+        _: Response,
+    ) -> std::io::Result<()>
+    where
+        T: futures::AsyncWrite + Unpin + Send,
+    {
+        Err(std::io::Error::other("the load generator serves nothing"))
+    }
+}
+
+impl LightPeer {
+    /// A light peer with a fresh key, connected to the node at `addr` (`server`).
+    async fn connect(addr: &str, server: libp2p::PeerId) -> Res<LightPeer> {
+        use libp2p::request_response::{self, ProtocolSupport};
+        use libp2p::swarm::SwarmEvent;
+        let addr: libp2p::Multiaddr = addr.parse()?;
+        let mut swarm = libp2p::SwarmBuilder::with_new_identity()
+            .with_tokio()
+            .with_tcp(
+                libp2p::tcp::Config::default().nodelay(true),
+                libp2p::noise::Config::new,
+                libp2p::yamux::Config::default,
+            )?
+            .with_behaviour(|_| {
+                request_response::Behaviour::with_codec(
+                    FrameCodec,
+                    [(
+                        libp2p::StreamProtocol::new(sobre_node::protocol::DELIVER_PROTOCOL),
+                        ProtocolSupport::Outbound,
+                    )],
+                    request_response::Config::default()
+                        .with_request_timeout(Duration::from_secs(60))
+                        .with_max_concurrent_streams(1024),
+                )
+            })?
+            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(120)))
+            .build();
+        swarm.dial(addr.clone())?;
+        // Connected before the first request, as a player's node is.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let ev = tokio::time::timeout_at(deadline.into(), swarm.select_next_some())
+                .await
+                .map_err(|_| "light peer: no connection")?;
+            match ev {
+                SwarmEvent::ConnectionEstablished { peer_id, .. } if peer_id == server => break,
+                SwarmEvent::OutgoingConnectionError { error, .. } => {
+                    return Err(format!("light peer: {error}").into());
+                }
+                _ => {}
+            }
+        }
+        let (tx, mut rx) =
+            mpsc::unbounded_channel::<(Request, oneshot::Sender<Result<Response, String>>)>();
+        tokio::spawn(async move {
+            let mut waiting = std::collections::HashMap::new();
+            loop {
+                tokio::select! {
+                    cmd = rx.recv() => {
+                        let Some((req, reply)) = cmd else { break };
+                        let id = swarm.behaviour_mut().send_request_with_addresses(&server, req, vec![addr.clone()]);
+                        waiting.insert(id, reply);
+                    }
+                    ev = swarm.select_next_some() => match ev {
+                        SwarmEvent::Behaviour(request_response::Event::Message {
+                            message: request_response::Message::Response { request_id, response },
+                            ..
+                        }) => {
+                            if let Some(r) = waiting.remove(&request_id) {
+                                let _ = r.send(Ok(response));
+                            }
+                        }
+                        SwarmEvent::Behaviour(request_response::Event::OutboundFailure {
+                            request_id, error, ..
+                        }) => {
+                            if let Some(r) = waiting.remove(&request_id) {
+                                let _ = r.send(Err(error.to_string()));
+                            }
+                        }
+                        _ => {}
+                    },
+                }
+            }
+        });
+        Ok(LightPeer { tx })
+    }
+
+    async fn request(&self, req: Request) -> Result<Response, String> {
+        let (tx, rx) = oneshot::channel();
+        self.tx.send((req, tx)).map_err(|_| "light peer stopped")?;
+        rx.await.map_err(|_| "light peer stopped".to_owned())?
+    }
+}
+
 async fn shutdown_peers(peers: Vec<Peer>) {
     futures::future::join_all(peers.iter().map(|p| p.net.shutdown())).await;
 }
@@ -883,10 +1108,20 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
         .flat_map(|k| (0..wires.len()).map(move |g| (g, k)))
         .collect();
 
-    let mb = Node::start(tempfile::tempdir()?, true).await?;
+    let mb = Node::start_process(tempfile::tempdir()?, true).await?;
     let (_, addr) = mb.id().await?;
+    let cpu_before = mb.cpu_seconds();
     let n_peers = total.div_ceil(PER_PEER_BUDGET);
-    let (peers, server) = client_peers(n_peers, &addr).await?;
+    let server: libp2p::PeerId = addr
+        .rsplit_once("/p2p/")
+        .ok_or("no peer id in the mailbox's address")?
+        .1
+        .parse()?;
+    // One at a time: the node limits pending incoming connections.
+    let mut peers: Vec<LightPeer> = Vec::with_capacity(n_peers);
+    for _ in 0..n_peers {
+        peers.push(LightPeer::connect(&addr, server).await?);
+    }
 
     let wires = Arc::new(wires);
     let order = Arc::new(order);
@@ -927,7 +1162,7 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
                         game: *game,
                         events,
                     };
-                    let r = peers[i % peers.len()].net.request(server, req).await;
+                    let r = peers[i % peers.len()].request(req).await;
                     lat.push(ms(t.elapsed()));
                     match r {
                         Ok(Response::Receipts { receipts }) if !receipts.is_empty() => ok += 1,
@@ -953,9 +1188,9 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
         lat.extend(l);
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let mb_cpu = mb.cpu_seconds().zip(cpu_before).map(|(a, b)| a - b);
     let st = mb.call(ApiRequest::Status).await?;
-    let peers = Arc::try_unwrap(peers).map_err(|_| "peers still shared")?;
-    shutdown_peers(peers).await;
+    drop(peers);
     mb.stop().await;
 
     let rate = accepted as f64 / elapsed;
@@ -1007,6 +1242,17 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
             st["games"].to_string(),
         ),
     ];
+    if let Some(cpu) = mb_cpu {
+        rows.push(Row::info(
+            p,
+            format!("{run}: mailbox process CPU (user + system) per accepted event"),
+            format!(
+                "{:.0} µs ({:.0}% of one core)",
+                cpu * 1e6 / accepted.max(1) as f64,
+                cpu * 100.0 / elapsed
+            ),
+        ));
+    }
     for (reason, n) in failures.lock().await.iter() {
         rows.push(Row::info(p, format!("failed: {reason}"), n.to_string()));
     }
@@ -1176,9 +1422,10 @@ async fn phase_sync(s: Sizes) -> Res<Vec<Row>> {
 
 // ----- phase 4: resident memory -----
 
-fn child_node(home: PathBuf) -> i32 {
+fn child_node(home: PathBuf, mailbox: bool) -> i32 {
     let config = NodeConfig {
         home,
+        mailbox,
         listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
         ..NodeConfig::default()
     };

@@ -375,6 +375,10 @@ struct Service {
     ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
     /// The group flush in progress (see [`Service::commit`]).
     flushing: Option<tokio::task::JoinHandle<()>>,
+    /// Told when the group flush in progress has ended and answered, to start the next.
+    flush_done: mpsc::Sender<()>,
+    /// A group flush runs and has not told `flush_done` yet.
+    flush_running: bool,
     /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
     syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
     /// League documents being sent: (league, peer).
@@ -412,6 +416,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         .map_err(|e| NodeError::Network(e.to_string()))?;
     let (watch, _) = broadcast::channel(1024);
     let (internal_tx, mut internal_rx) = mpsc::channel(1024);
+    let (flush_done, mut flush_done_rx) = mpsc::channel(4);
     let me = key.player_id();
     let mut svc = Service {
         home: home_dir.clone(),
@@ -436,6 +441,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
         flushing: None,
+        flush_done,
+        flush_running: false,
         preverified: HashMap::new(),
     };
     svc.load()?;
@@ -505,6 +512,11 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.preverified.clear();
                 svc.commit().await;
             }
+            Some(()) = flush_done_rx.recv() => {
+                // The flush in progress ended: the next covers what was stored meanwhile.
+                svc.flush_running = false;
+                svc.commit().await;
+            }
             Some(i) = internal_rx.recv() => {
                 svc.handle_internal(i).await;
                 svc.commit().await;
@@ -518,13 +530,22 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         }
     }
     info!("node stopping");
-    svc.commit().await;
-    svc.flushed().await;
+    svc.commit_all().await;
     let _ = svc.store.flush().await;
     let _ = ctrl_stop_tx.send(());
     let _ = control.await;
     net.shutdown().await;
     Ok(())
+}
+
+/// Tells the service a group flush has ended (see [`Service::commit`]), when dropped.
+struct FlushDone(mpsc::Sender<()>);
+
+impl Drop for FlushDone {
+    fn drop(&mut self) {
+        // The service may be stopping and no longer listen: nothing to start then.
+        let _ = self.0.try_send(());
+    }
 }
 
 /// After a group flush: the integrity ledger notes, then the answers waiting for it (receipts
@@ -1529,23 +1550,33 @@ impl Service {
 
     /// Group commit: one flush for everything stored since the last one, then the answers
     /// waiting for it — a receipt or a gossip acceptance is never sent before the events it
-    /// covers are durable. The flush runs beside the service (which goes on with the next
-    /// batch); one at a time, so the answers of a batch also wait for the flushes before.
+    /// covers are durable. The flush runs beside the service, which goes on with the next
+    /// batches meanwhile; one flush at a time: while one runs, what is stored and the answers
+    /// waiting wait for the next, started when it ends (`flush_done`). A flush covers only
+    /// what was written before it began, so nothing is answered by a flush already running;
+    /// answers go out in the order of the flushes, so also after the ones before.
     async fn commit(&mut self) {
         if self.pending.is_empty() && !self.dirty {
             return;
         }
+        if self.flush_running {
+            return;
+        }
+        // The last flush told `flush_done`: its task has ended or is about to.
         self.flushed().await;
         let dirty = std::mem::take(&mut self.dirty);
         let pending = std::mem::take(&mut self.pending);
         let notes = std::mem::take(&mut self.ledger_notes);
-        let (store, net, home, me) = (
+        let (store, net, home, me, done) = (
             self.store.clone(),
             self.net.clone(),
             self.home.clone(),
             self.me,
+            self.flush_done.clone(),
         );
         self.flushing = Some(tokio::spawn(async move {
+            // Tells the service even if this task is cut short, or no flush would start again.
+            let _done = FlushDone(done);
             let flushed = if dirty {
                 store.flush().await.map_err(|e| e.to_string())
             } else {
@@ -1553,6 +1584,19 @@ impl Service {
             };
             answer(&home, &me, &net, flushed, notes, pending).await;
         }));
+        self.flush_running = true;
+    }
+
+    /// Flushes and answers everything waiting, the flush in progress first (on stopping).
+    async fn commit_all(&mut self) {
+        loop {
+            self.flushed().await;
+            self.flush_running = false;
+            if self.pending.is_empty() && !self.dirty {
+                return;
+            }
+            self.commit().await;
+        }
     }
 
     /// Waits for the flush [`Service::commit`] started, if any, and its answers.

@@ -76,17 +76,33 @@ impl Store {
     /// # Errors
     /// [`StoreError::Open`] with the path and what sled said.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        let db = sled::Config::new()
+        let config = sled::Config::new()
             .path(dir)
             .mode(sled::Mode::HighThroughput)
             // sled's default page cache is 1 GiB; games are small and the service keeps the
             // live ones in memory, so 32 MiB keeps a node holding 10,000 games lean.
-            .cache_capacity(32 << 20)
-            .open()
-            .map_err(|source| StoreError::Open {
-                path: dir.display().to_string(),
-                source,
-            })?;
+            .cache_capacity(32 << 20);
+        // sled releases its file lock only when its background threads have ended, a moment
+        // after the database was dropped (a refused start, `node repair` just before): wait
+        // for it a little instead of failing. A live node holding the lock still fails.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        let db = loop {
+            match config.open() {
+                Ok(db) => break db,
+                Err(sled::Error::Io(e))
+                    if e.kind() == std::io::ErrorKind::WouldBlock
+                        && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(source) => {
+                    return Err(StoreError::Open {
+                        path: dir.display().to_string(),
+                        source,
+                    });
+                }
+            }
+        };
         let tree = |name: &str| db.open_tree(name);
         Ok(Store {
             events: tree("events")?,
