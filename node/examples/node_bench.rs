@@ -585,14 +585,7 @@ impl Node {
 
     /// User and system CPU seconds of the node's own process (`None` in this process).
     fn cpu_seconds(&self) -> Option<f64> {
-        let pid = self.child.as_ref()?.id();
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // Fields after the command name (which is in parentheses): utime and stime are
-        // the 14th and 15th fields, in clock ticks (100 a second on Linux).
-        let rest = stat.rsplit_once(')')?.1;
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-        Some(ticks / 100.0)
+        process_cpu_seconds(&self.child.as_ref()?.id().to_string())
     }
 
     async fn wait_ready(&self) -> Res<()> {
@@ -671,6 +664,17 @@ impl Drop for Node {
 }
 
 /// Waits for the first `what` event of `game` by `by` on a watch stream.
+/// User and system CPU seconds used so far by process `pid` ("self" for this one).
+fn process_cpu_seconds(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which is in parentheses): utime and stime are the
+    // 14th and 15th fields, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 async fn wait_event(
     rx: &mut mpsc::UnboundedReceiver<(Instant, Value)>,
     game: &str,
@@ -1110,7 +1114,6 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
 
     let mb = Node::start_process(tempfile::tempdir()?, true).await?;
     let (_, addr) = mb.id().await?;
-    let cpu_before = mb.cpu_seconds();
     let n_peers = total.div_ceil(PER_PEER_BUDGET);
     let server: libp2p::PeerId = addr
         .rsplit_once("/p2p/")
@@ -1129,6 +1132,8 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
     let next = Arc::new(AtomicUsize::new(0));
     let failures: Arc<Mutex<BTreeMap<String, usize>>> = Arc::default();
     let start = Instant::now();
+    let cpu_before = mb.cpu_seconds();
+    let load_cpu_before = process_cpu_seconds("self");
     let workers: Vec<_> = (0..in_flight)
         .map(|_| {
             let (wires, order, peers, next, failures, live_games) = (
@@ -1189,6 +1194,9 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
     }
     let elapsed = start.elapsed().as_secs_f64();
     let mb_cpu = mb.cpu_seconds().zip(cpu_before).map(|(a, b)| a - b);
+    let load_cpu = process_cpu_seconds("self")
+        .zip(load_cpu_before)
+        .map(|(a, b)| a - b);
     let st = mb.call(ApiRequest::Status).await?;
     drop(peers);
     mb.stop().await;
@@ -1246,6 +1254,17 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
         rows.push(Row::info(
             p,
             format!("{run}: mailbox process CPU (user + system) per accepted event"),
+            format!(
+                "{:.0} µs ({:.0}% of one core)",
+                cpu * 1e6 / accepted.max(1) as f64,
+                cpu * 100.0 / elapsed
+            ),
+        ));
+    }
+    if let Some(cpu) = load_cpu {
+        rows.push(Row::info(
+            p,
+            format!("{run}: load peers' CPU (this process: signing, libp2p) per event"),
             format!(
                 "{:.0} µs ({:.0}% of one core)",
                 cpu * 1e6 / accepted.max(1) as f64,

@@ -18,7 +18,7 @@ use crate::store::{Store, StoreError};
 use libp2p::PeerId;
 use serde_json::{Value, json};
 use sobre_core::record::{GameId, PlayerId, SignedEvent};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
 
 /// The tree holding the proofs.
@@ -97,9 +97,20 @@ pub fn take_conflicts<'a>(
     known: impl IntoIterator<Item = (PlayerId, u64, &'a SignedEvent)>,
     incoming: &mut Vec<SignedEvent>,
 ) -> Vec<Proof> {
+    // Only the places the incoming events take can hold a twin: the known events are
+    // scanned for those (usually one), not all put in a map (this runs for every delivery).
+    let places: HashSet<(PlayerId, u64)> = incoming
+        .iter()
+        .filter_map(|e| e.decode_unverified().ok())
+        .filter(|ev| players.contains(&ev.author))
+        .map(|ev| (ev.author, ev.seq))
+        .collect();
+    if places.is_empty() {
+        return Vec::new();
+    }
     let mut held: HashMap<(PlayerId, u64), &SignedEvent> = HashMap::new();
     for (author, seq, e) in known {
-        if players.contains(&author) {
+        if places.contains(&(author, seq)) {
             held.entry((author, seq)).or_insert(e);
         }
     }

@@ -15,6 +15,7 @@ pub mod dispute;
 pub mod home;
 pub mod integrity;
 pub mod network;
+pub mod preverify;
 pub mod protocol;
 pub mod secrets;
 pub mod service;

@@ -22,6 +22,7 @@ use crate::dispute;
 use crate::home;
 use crate::integrity;
 use crate::network::{self, NetworkConfig, NetworkError, NetworkEvent, NetworkHandle};
+use crate::preverify;
 use crate::protocol::{self, Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
 use crate::secrets;
 use crate::store::{GameMeta, OutboxEntry, Store, StoreError};
@@ -411,9 +412,11 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     net_config.relays = parse_addrs(&config.relays)?;
     let mailbox_addrs = parse_addrs(&config.mailboxes)?;
     net_config.bootstrap.extend(mailbox_addrs.iter().cloned());
-    let (net, mut net_events) = network::spawn(net_config)
+    let (net, net_events) = network::spawn(net_config)
         .await
         .map_err(|e| NodeError::Network(e.to_string()))?;
+    // Signatures are checked beside the service (see `preverify`), which gets batches.
+    let mut net_batches = preverify::spawn(net_events, MAX_BATCH);
     let (watch, _) = broadcast::channel(1024);
     let (internal_tx, mut internal_rx) = mpsc::channel(1024);
     let (flush_done, mut flush_done_rx) = mpsc::channel(4);
@@ -498,18 +501,24 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                     break;
                 }
             }
-            Some(ev) = net_events.recv() => {
-                // Group commit: handle what is already queued too, then flush once for all.
-                let mut batch = vec![ev];
-                while batch.len() < MAX_BATCH {
-                    let Ok(ev) = net_events.try_recv() else { break };
-                    batch.push(ev);
+            Some(batch) = net_batches.recv() => {
+                // Group commit: handle the batches already checked too, then flush once for
+                // all.
+                let mut batch = batch;
+                let mut handled = 0;
+                loop {
+                    handled += batch.events.len();
+                    svc.preverified = batch.verified;
+                    for ev in batch.events {
+                        svc.handle_network(ev).await;
+                    }
+                    svc.preverified.clear();
+                    if handled >= MAX_BATCH {
+                        break;
+                    }
+                    let Ok(next) = net_batches.try_recv() else { break };
+                    batch = next;
                 }
-                svc.preverify(&batch);
-                for ev in batch {
-                    svc.handle_network(ev).await;
-                }
-                svc.preverified.clear();
                 svc.commit().await;
             }
             Some(()) = flush_done_rx.recv() => {
@@ -759,7 +768,7 @@ impl Service {
         self.ensure_hot(game).map_err(user)?;
         let (signed, state) = {
             let cache = self.hot.get_mut(game).ok_or_else(|| user("unknown game"))?;
-            let seen = last_other_event(&cache.state, &me, &cache.events);
+            let seen = last_other_in(cache, &me);
             let sheet = cache
                 .sheet
                 .get_or_insert_with(|| Scoresheet::join(key.clone(), *game));
@@ -1180,52 +1189,6 @@ impl Service {
 
     // ----- ingesting -----
 
-    /// Checks the signatures of the new events of a batch of deliveries and gossip in one
-    /// ed25519 batch verification (about a third of the cost of checking them one by one);
-    /// [`Service::ingest`] takes the results from [`Service::preverified`]. Events of games
-    /// held but not in memory are left to `ingest` (it loads the game to tell new from
-    /// known), and so are lone events (nothing to batch).
-    fn preverify(&mut self, batch: &[NetworkEvent]) {
-        let mut fresh: Vec<SignedEvent> = Vec::new();
-        let mut seen: HashSet<EventId> = HashSet::new();
-        let mut add = |svc: &Service, game: &GameId, raw: &[u8]| {
-            if svc.games.contains_key(game) && svc.hot.peek(game).is_none() {
-                return;
-            }
-            if let Ok(e) = SignedEvent::from_bytes(raw) {
-                let id = e.id();
-                let known = svc.hot.peek(game).is_some_and(|c| c.ids.contains_key(&id));
-                if !known && seen.insert(id) {
-                    fresh.push(e);
-                }
-            }
-        };
-        for ev in batch {
-            match ev {
-                NetworkEvent::InboundRequest {
-                    request: Request::Deliver { game, events },
-                    ..
-                } if events.len() <= MAX_EVENTS_PER_MESSAGE => {
-                    for raw in events {
-                        add(self, game, raw);
-                    }
-                }
-                NetworkEvent::Gossip { data, .. } => {
-                    if let Ok(g) = protocol::decode::<Gossip>(data) {
-                        add(self, &g.game, &g.event);
-                    }
-                }
-                _ => {}
-            }
-        }
-        if fresh.len() < 2 {
-            return;
-        }
-        for v in verify_all(&fresh).into_iter().flatten() {
-            self.preverified.insert(v.id, v);
-        }
-    }
-
     /// Takes events for `game` from the network: keeps the ones that are new if the game
     /// still verifies with them (only their signatures are checked: the others were when
     /// they arrived), signs receipts for the new events of others (if asked), and returns
@@ -1316,31 +1279,41 @@ impl Service {
         let t = now_ms();
         let mut is_player = players.is_some_and(|p| p.contains(&self.me));
         if !fresh.is_empty() {
-            // Checked with the rest of the batch, or now.
-            let batched: Option<Vec<VerifiedEvent>> = fresh
+            // Checked by the `preverify` stage, or now (what it did not verify).
+            let mut checked: Vec<Option<VerifiedEvent>> = fresh
                 .iter()
                 .map(|e| self.preverified.remove(&e.id()))
                 .collect();
-            let checked = match batched {
-                Some(checked) => checked,
-                None => verify_all(&fresh)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(index, r)| r.map_err(|error| VerifyError::Event { index, error }))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(refusal)?,
-            };
+            let missing: Vec<usize> = (0..fresh.len()).filter(|&i| checked[i].is_none()).collect();
+            if !missing.is_empty() {
+                let unchecked: Vec<SignedEvent> =
+                    missing.iter().map(|&i| fresh[i].clone()).collect();
+                for (&index, r) in missing.iter().zip(verify_all(&unchecked)) {
+                    checked[index] =
+                        Some(r.map_err(|error| refusal(VerifyError::Event { index, error }))?);
+                }
+            }
+            let checked: Vec<VerifiedEvent> = checked.into_iter().flatten().collect();
             if new_game {
                 let (state, checkpoint) = verify_continue(&checked, None, None).map_err(refusal)?;
                 is_player = state.challenger == self.me || state.opponent == self.me;
                 if !is_player && !self.mailbox {
                     return Err("not a game of this node".into());
                 }
-                for e in &fresh {
+                for v in &checked {
                     self.store
-                        .insert_event(&game, e)
+                        .insert_verified(&game, v)
                         .map_err(|e| format!("storage failure: {e}"))?;
                 }
+                self.store
+                    .set_game_meta(
+                        &game,
+                        &GameMeta {
+                            mine: is_player,
+                            updated_ms: t,
+                        },
+                    )
+                    .map_err(|e| format!("storage failure: {e}"))?;
                 let sheet = self.restore_sheet(&game, &state, &checked);
                 self.games.insert(game, Summary::of(&state));
                 self.hot.insert(
@@ -1354,8 +1327,8 @@ impl Service {
                 }
                 let cache = self.hot.get_mut(&game).ok_or("unknown game")?;
                 let state = cache.try_add(checked, None).map_err(refusal)?;
-                for e in &fresh {
-                    if let Err(e) = self.store.insert_event(&game, e) {
+                for v in &cache.events[cache.kept..] {
+                    if let Err(e) = self.store.insert_verified(&game, v) {
                         cache.drop_added();
                         return Err(format!("storage failure: {e}"));
                     }
@@ -1410,13 +1383,18 @@ impl Service {
         if fresh.is_empty() && receipts.is_empty() {
             return Ok(receipts);
         }
-        let _ = self.store.set_game_meta(
-            &game,
-            &GameMeta {
-                mine: is_player,
-                updated_ms: t,
-            },
-        );
+        // Nothing reads `updated_ms` back yet: a mailbox writes the meta of the games of
+        // others once, when they are new (a write per delivery was a twentieth of its work),
+        // a player on each change of its own games.
+        if is_player && !new_game {
+            let _ = self.store.set_game_meta(
+                &game,
+                &GameMeta {
+                    mine: is_player,
+                    updated_ms: t,
+                },
+            );
+        }
         self.dirty = true;
         // The ledger of our own events is written after the flush that covers them (in
         // `commit`), so that it can only lag the database.
@@ -1513,7 +1491,7 @@ impl Service {
         let me = self.me;
         let key = self.key.clone();
         let cache = self.hot.get_mut(game).ok_or("unknown game")?;
-        let seen = last_other_event(&cache.state, &me, &cache.events);
+        let seen = last_other_in(cache, &me);
         let sheet = cache
             .sheet
             .get_or_insert_with(|| Scoresheet::join(key.clone(), *game));
@@ -1530,7 +1508,11 @@ impl Service {
         };
         match added {
             Ok(state) => {
-                if let Err(e) = self.store.insert_event(game, &signed) {
+                let stored = match cache.events.last() {
+                    Some(v) => self.store.insert_verified(game, v),
+                    None => self.store.insert_event(game, &signed),
+                };
+                if let Err(e) = stored {
                     cache.drop_added();
                     return Err(e.to_string());
                 }
@@ -2379,12 +2361,29 @@ impl Service {
 fn last_other_event(state: &GameState, me: &PlayerId, events: &[VerifiedEvent]) -> Option<EventId> {
     let authors: HashMap<EventId, PlayerId> =
         events.iter().map(|v| (v.id, v.event.author)).collect();
-    let players = [state.challenger, state.opponent];
-    state.timeline.iter().rev().copied().find(|id| {
-        authors
-            .get(id)
-            .is_some_and(|a| a != me && players.contains(a))
+    last_other_by(state, me, |id| authors.get(id).copied())
+}
+
+/// [`last_other_event`] in a hot game, with the index the cache keeps (no map built: it runs
+/// for every receipt a mailbox signs).
+fn last_other_in(cache: &GameCache, me: &PlayerId) -> Option<EventId> {
+    last_other_by(&cache.state, me, |id| {
+        cache.ids.get(id).map(|&i| cache.events[i].event.author)
     })
+}
+
+fn last_other_by(
+    state: &GameState,
+    me: &PlayerId,
+    author: impl Fn(&EventId) -> Option<PlayerId>,
+) -> Option<EventId> {
+    let players = [state.challenger, state.opponent];
+    state
+        .timeline
+        .iter()
+        .rev()
+        .copied()
+        .find(|id| author(id).is_some_and(|a| a != *me && players.contains(&a)))
 }
 
 /// The game an event belongs to.

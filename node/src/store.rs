@@ -14,7 +14,7 @@
 //! after [`Store::flush`].
 
 use serde::{Deserialize, Serialize};
-use sobre_core::record::{Event, EventId, GameId, SignedEvent};
+use sobre_core::record::{Event, EventId, GameId, SignedEvent, VerifiedEvent};
 use std::path::Path;
 
 /// Why the store failed.
@@ -45,7 +45,8 @@ pub struct OutboxEntry {
 pub struct GameMeta {
     /// The node's own player takes part (false for a mailbox holding others' games).
     pub mine: bool,
-    /// The last time anything happened, ms since the epoch.
+    /// The last time anything happened, ms since the epoch (for the games of others a
+    /// mailbox holds: when it first stored the game).
     pub updated_ms: u64,
 }
 
@@ -89,8 +90,10 @@ impl Store {
         let db = loop {
             match config.open() {
                 Ok(db) => break db,
+                // sled reports the lock as `Other`, with the `WouldBlock` in its message.
                 Err(sled::Error::Io(e))
-                    if e.kind() == std::io::ErrorKind::WouldBlock
+                    if (e.kind() == std::io::ErrorKind::WouldBlock
+                        || e.to_string().contains("could not acquire lock"))
                         && std::time::Instant::now() < deadline =>
                 {
                     std::thread::sleep(std::time::Duration::from_millis(50));
@@ -146,6 +149,21 @@ impl Store {
             self.set_game_meta(game, &GameMeta::default())?;
         }
         Ok(old.is_none())
+    }
+
+    /// [`Store::insert_event`] for an event already decoded (and verified), without decoding
+    /// it again, for a game the caller knows is in the `games` tree (or records there before
+    /// the next flush). Returns false if it was already there.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn insert_verified(&self, game: &GameId, v: &VerifiedEvent) -> Result<bool, StoreError> {
+        let key = event_key(game, &v.event, &v.id);
+        let bytes = v.signed.to_bytes().map_err(|e| StoreError::Corrupt {
+            tree: "events",
+            reason: e.to_string(),
+        })?;
+        Ok(self.events.insert(key, bytes)?.is_none())
     }
 
     /// Every stored event of a game, in key order (by author, then sequence).

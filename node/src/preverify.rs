@@ -1,0 +1,182 @@
+//! The stage between the network and the service: it checks the signatures of the events
+//! that deliveries and gossip carry, beside the service task.
+//!
+//! The service is one task (it owns the games, the store and the signing key), so on a busy
+//! mailbox it is what limits ingest; a signature check is about a fifth of its work for a
+//! delivered move. Here the network's events are taken in batches (the group commit's batch:
+//! what is already queued), the new events' signatures are checked together in one ed25519
+//! batch verification (about a third of the cost of checking them one by one), and each
+//! batch goes on to the service with what was verified. The service checks itself whatever
+//! this stage did not verify (an event it verified recently, a bad signature — to name it —
+//! or anything it could not decode), so this stage only saves work, never decides.
+
+use std::collections::{HashMap, HashSet};
+
+use hashlink::LruCache;
+use sobre_core::record::{EventId, SignedEvent, VerifiedEvent, verify_all};
+use tokio::sync::mpsc;
+
+use crate::network::NetworkEvent;
+use crate::protocol::{self, Gossip, MAX_EVENTS_PER_MESSAGE, Request};
+
+/// Ids of the events verified lately, not checked again when they come back: a delivery may
+/// carry the whole game, most of which the service holds already. Enough for the events of
+/// the games a busy mailbox has in flight (about 2 MiB).
+const RECENT: usize = 32_768;
+
+/// Batches waiting for the service at most; then this stage waits too (and so the network).
+const QUEUED_BATCHES: usize = 4;
+
+/// Network events in order, with the events among them whose signatures were checked here.
+pub struct Batch {
+    pub events: Vec<NetworkEvent>,
+    pub verified: HashMap<EventId, VerifiedEvent>,
+}
+
+/// Starts the stage on the runtime: reads `net`, takes at most `max_batch` events per batch.
+pub fn spawn(mut net: mpsc::Receiver<NetworkEvent>, max_batch: usize) -> mpsc::Receiver<Batch> {
+    let (tx, rx) = mpsc::channel(QUEUED_BATCHES);
+    tokio::spawn(async move {
+        let mut recent: LruCache<EventId, ()> = LruCache::new(RECENT);
+        while let Some(ev) = net.recv().await {
+            let mut events = vec![ev];
+            while events.len() < max_batch {
+                let Ok(ev) = net.try_recv() else { break };
+                events.push(ev);
+            }
+            let verified = check(&events, &mut recent);
+            if tx.send(Batch { events, verified }).await.is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Verifies the events carried by `batch` that are not in `recent`, and notes them there.
+fn check(
+    batch: &[NetworkEvent],
+    recent: &mut LruCache<EventId, ()>,
+) -> HashMap<EventId, VerifiedEvent> {
+    let mut fresh: Vec<SignedEvent> = Vec::new();
+    let mut seen: HashSet<EventId> = HashSet::new();
+    let mut add = |raw: &[u8]| {
+        if let Ok(e) = SignedEvent::from_bytes(raw) {
+            let id = e.id();
+            if recent.get(&id).is_none() && seen.insert(id) {
+                fresh.push(e);
+            }
+        }
+    };
+    for ev in batch {
+        match ev {
+            // A delivery over the cap is refused by the service without a look at its events.
+            NetworkEvent::InboundRequest {
+                request: Request::Deliver { events, .. },
+                ..
+            } if events.len() <= MAX_EVENTS_PER_MESSAGE => {
+                for raw in events {
+                    add(raw);
+                }
+            }
+            NetworkEvent::Gossip { data, .. } => {
+                if let Ok(g) = protocol::decode::<Gossip>(data) {
+                    add(&g.event);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut verified = HashMap::with_capacity(fresh.len());
+    if fresh.is_empty() {
+        return verified;
+    }
+    for v in verify_all(&fresh).into_iter().flatten() {
+        recent.insert(v.id, ());
+        verified.insert(v.id, v);
+    }
+    verified
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libp2p::PeerId;
+    use sobre_core::record::author::Scoresheet;
+    use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+    use tokio::sync::oneshot;
+
+    fn deliver(events: Vec<Vec<u8>>) -> NetworkEvent {
+        NetworkEvent::InboundRequest {
+            peer: PeerId::random(),
+            request: Request::Deliver {
+                game: EventId([0; 32]),
+                events,
+            },
+            reply: oneshot::channel().0,
+        }
+    }
+
+    /// A signed challenge by the key of `seed` to the key of `seed + 1`.
+    fn challenge(seed: u8) -> SignedEvent {
+        let ch = Challenge {
+            opponent: Keypair::from_secret_bytes(&[seed + 1; 32]).player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        Scoresheet::challenge(Keypair::from_secret_bytes(&[seed; 32]), ch, 1_000)
+            .expect("sign")
+            .1
+    }
+
+    #[test]
+    fn verifies_new_events_once_and_leaves_bad_ones_to_the_service() {
+        let good = challenge(1);
+        let mut bad = challenge(3).to_bytes().expect("encode");
+        let last = bad.len() - 1;
+        bad[last] ^= 1; // the signature's last byte
+        let mut recent = LruCache::new(RECENT);
+        let batch = [deliver(vec![
+            good.to_bytes().expect("encode"),
+            bad.clone(),
+            b"garbage".to_vec(),
+        ])];
+        let verified = check(&batch, &mut recent);
+        assert_eq!(verified.len(), 1);
+        assert!(verified.contains_key(&good.id()));
+        // Sent again: verified lately, not checked again (the service knows it or checks it).
+        assert!(check(&batch, &mut recent).is_empty());
+    }
+
+    #[tokio::test]
+    async fn batches_keep_the_network_order() {
+        let (tx, rx) = mpsc::channel(16);
+        let mut out = spawn(rx, 2);
+        let ids: Vec<EventId> = (0..5).map(|i| challenge(10 + 2 * i).id()).collect();
+        for i in 0..5u8 {
+            let e = challenge(10 + 2 * i).to_bytes().expect("encode");
+            tx.send(deliver(vec![e])).await.expect("send");
+        }
+        drop(tx);
+        let mut seen = Vec::new();
+        while let Some(b) = out.recv().await {
+            assert!(b.events.len() <= 2);
+            for ev in &b.events {
+                let NetworkEvent::InboundRequest {
+                    request: Request::Deliver { events, .. },
+                    ..
+                } = ev
+                else {
+                    panic!("not a delivery")
+                };
+                let id = SignedEvent::from_bytes(&events[0]).expect("decode").id();
+                assert!(b.verified.contains_key(&id));
+                seen.push(id);
+            }
+        }
+        assert_eq!(seen, ids);
+    }
+}
