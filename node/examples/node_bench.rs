@@ -1250,26 +1250,25 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
             st["games"].to_string(),
         ),
     ];
+    let per_event = |cpu: f64| {
+        format!(
+            "{:.0} µs ({:.0}% of one core)",
+            cpu * 1e6 / accepted.max(1) as f64,
+            cpu * 100.0 / elapsed
+        )
+    };
     if let Some(cpu) = mb_cpu {
         rows.push(Row::info(
             p,
             format!("{run}: mailbox process CPU (user + system) per accepted event"),
-            format!(
-                "{:.0} µs ({:.0}% of one core)",
-                cpu * 1e6 / accepted.max(1) as f64,
-                cpu * 100.0 / elapsed
-            ),
+            per_event(cpu),
         ));
     }
     if let Some(cpu) = load_cpu {
         rows.push(Row::info(
             p,
             format!("{run}: load peers' CPU (this process: signing, libp2p) per event"),
-            format!(
-                "{:.0} µs ({:.0}% of one core)",
-                cpu * 1e6 / accepted.max(1) as f64,
-                cpu * 100.0 / elapsed
-            ),
+            per_event(cpu),
         ));
     }
     for (reason, n) in failures.lock().await.iter() {

@@ -99,12 +99,17 @@ pub fn take_conflicts<'a>(
 ) -> Vec<Proof> {
     // Only the places the incoming events take can hold a twin: the known events are
     // scanned for those (usually one), not all put in a map (this runs for every delivery).
-    let places: HashSet<(PlayerId, u64)> = incoming
+    // Each incoming event decoded once: its place, if one of the players signed it.
+    let place_of: Vec<Option<(PlayerId, u64)>> = incoming
         .iter()
-        .filter_map(|e| e.decode_unverified().ok())
-        .filter(|ev| players.contains(&ev.author))
-        .map(|ev| (ev.author, ev.seq))
+        .map(|e| {
+            e.decode_unverified()
+                .ok()
+                .filter(|ev| players.contains(&ev.author))
+                .map(|ev| (ev.author, ev.seq))
+        })
         .collect();
+    let places: HashSet<(PlayerId, u64)> = place_of.iter().flatten().copied().collect();
     if places.is_empty() {
         return Vec::new();
     }
@@ -116,14 +121,11 @@ pub fn take_conflicts<'a>(
     }
     let mut arrived: HashMap<(PlayerId, u64), SignedEvent> = HashMap::new();
     let mut proofs = Vec::new();
+    let mut place_each = place_of.into_iter();
     incoming.retain(|e| {
-        let Ok(ev) = e.decode_unverified() else {
+        let Some(place) = place_each.next().flatten() else {
             return true;
         };
-        let place = (ev.author, ev.seq);
-        if !players.contains(&ev.author) {
-            return true;
-        }
         let first = match (held.get(&place), arrived.get(&place)) {
             (Some(h), _) => (*h).clone(),
             (None, Some(a)) => a.clone(),
@@ -137,8 +139,8 @@ pub fn take_conflicts<'a>(
         }
         let proof = Proof {
             game: *game,
-            author: ev.author,
-            seq: ev.seq,
+            author: place.0,
+            seq: place.1,
             first,
             second: e.clone(),
         };

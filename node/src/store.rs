@@ -139,16 +139,11 @@ impl Store {
                 tree: "events",
                 reason: e.to_string(),
             })?;
-        let key = event_key(game, &event, &signed.id());
-        let bytes = signed.to_bytes().map_err(|e| StoreError::Corrupt {
-            tree: "events",
-            reason: e.to_string(),
-        })?;
-        let old = self.events.insert(key, bytes)?;
+        let new = self.put_event(game, &event, &signed.id(), signed)?;
         if self.games.get(game.0)?.is_none() {
             self.set_game_meta(game, &GameMeta::default())?;
         }
-        Ok(old.is_none())
+        Ok(new)
     }
 
     /// [`Store::insert_event`] for an event already decoded (and verified), without decoding
@@ -158,12 +153,25 @@ impl Store {
     /// # Errors
     /// On I/O errors.
     pub fn insert_verified(&self, game: &GameId, v: &VerifiedEvent) -> Result<bool, StoreError> {
-        let key = event_key(game, &v.event, &v.id);
-        let bytes = v.signed.to_bytes().map_err(|e| StoreError::Corrupt {
+        self.put_event(game, &v.event, &v.id, &v.signed)
+    }
+
+    /// Writes one event under its key; true if it was not there.
+    fn put_event(
+        &self,
+        game: &GameId,
+        event: &Event,
+        id: &EventId,
+        signed: &SignedEvent,
+    ) -> Result<bool, StoreError> {
+        let bytes = signed.to_bytes().map_err(|e| StoreError::Corrupt {
             tree: "events",
             reason: e.to_string(),
         })?;
-        Ok(self.events.insert(key, bytes)?.is_none())
+        Ok(self
+            .events
+            .insert(event_key(game, event, id), bytes)?
+            .is_none())
     }
 
     /// Every stored event of a game, in key order (by author, then sequence).
