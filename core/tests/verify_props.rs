@@ -7,7 +7,7 @@ use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::{
     Challenge, ColourChoice, Event, EventKind, Keypair, SignedEvent, StartPosition, VerifiedEvent,
-    verify, verify_at, verify_continue, verify_incremental,
+    verify, verify_at, verify_continue, verify_extend, verify_incremental,
 };
 use sobre_core::{Color, Position};
 
@@ -109,6 +109,8 @@ proptest! {
         }
         let mut held: Vec<VerifiedEvent> = Vec::new();
         let mut checkpoint = None;
+        // The same continued in place (`verify_extend`): the same outcomes.
+        let mut in_place = None;
         let mut rest = arrival.as_slice();
         while !rest.is_empty() {
             let n = 1 + (next() % 4) as usize;
@@ -120,6 +122,11 @@ proptest! {
                 held.push(held[0].clone());
             }
             let full = verify_incremental(&held, &[], now);
+            let extended = verify_extend(&held, &mut in_place, now);
+            prop_assert_eq!(
+                extended.as_ref().map(|s| format!("{s:?}")).map_err(Clone::clone),
+                full.as_ref().map(|s| format!("{s:?}")).map_err(Clone::clone)
+            );
             match verify_continue(&held, checkpoint.as_ref(), now) {
                 Ok((state, c)) => {
                     let full = full.expect("the full replay verifies too");

@@ -38,7 +38,7 @@ use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::{
     Challenge, Checkpoint, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind,
     GameId, GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status,
-    VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue,
+    VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue, verify_extend,
     verify_incremental,
 };
 use sobre_core::san::Lang;
@@ -159,10 +159,11 @@ struct GameCache {
     /// are neither kept nor dropped yet).
     kept: usize,
     state: GameState,
-    /// Where the replay of the kept events stands, to replay only what is added at the end.
+    /// Where the replay of the events stands, to replay only what is added at the end: of
+    /// all `events`, the ones [`GameCache::try_add`] added included (it continues the
+    /// replay in place; [`GameCache::drop_added`] drops it, and the next `try_add` replays
+    /// the game from the start).
     checkpoint: Option<Checkpoint>,
-    /// The checkpoint after the events added by [`GameCache::try_add`], until kept.
-    added: Option<Checkpoint>,
     /// The player's (or, on a mailbox, the witness's) own log in this game.
     sheet: Option<Scoresheet>,
     /// Per peer, how many of the first `events` it holds: a delivery covering them was
@@ -190,7 +191,6 @@ impl GameCache {
             ids,
             state,
             checkpoint,
-            added: None,
             sheet,
             acked: HashMap::new(),
         }
@@ -206,16 +206,9 @@ impl GameCache {
     ) -> Result<GameState, VerifyError> {
         let before = self.events.len();
         self.events.extend(events);
-        match verify_continue(&self.events, self.checkpoint.as_ref(), now) {
-            Ok((state, checkpoint)) => {
-                self.added = Some(checkpoint);
-                Ok(state)
-            }
-            Err(e) => {
-                self.events.truncate(before);
-                Err(e)
-            }
-        }
+        verify_extend(&self.events, &mut self.checkpoint, now).inspect_err(|_| {
+            self.events.truncate(before);
+        })
     }
 
     /// Keeps the events added by [`GameCache::try_add`] with the state it returned.
@@ -225,15 +218,13 @@ impl GameCache {
         }
         self.kept = self.events.len();
         self.state = state;
-        if let Some(c) = self.added.take() {
-            self.checkpoint = Some(c);
-        }
     }
 
     /// Drops the events added by [`GameCache::try_add`] (they could not be stored).
     fn drop_added(&mut self) {
         self.events.truncate(self.kept);
-        self.added = None;
+        // It replayed the dropped events too.
+        self.checkpoint = None;
     }
 
     /// The wire bytes of what a delivery to `peer` (whose player is `player`) carries, and

@@ -21,5 +21,5 @@ pub use export::{
 pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use verify::{
     Checkpoint, ClaimRecord, Equivocation, GameState, PlayedMove, SealedEnvelope, Status,
-    VerifyError, verify, verify_at, verify_continue, verify_incremental,
+    VerifyError, verify, verify_at, verify_continue, verify_extend, verify_incremental,
 };
