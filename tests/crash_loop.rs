@@ -125,9 +125,14 @@ impl Player {
             .is_err()
         {
             if let Some(Ok(Some(status))) = self.node.as_mut().map(Child::try_wait) {
+                // The home is a temporary directory, gone once the test unwinds: the end of
+                // the log goes into the message.
+                let log = std::fs::read_to_string(self.home.join("node.log")).unwrap_or_default();
+                let tail: Vec<&str> = log.lines().rev().take(20).collect();
                 panic!(
-                    "the node in {} exited with {status}: see node.log",
-                    self.home.display()
+                    "the node in {} exited with {status}; the end of its log:\n{}",
+                    self.home.display(),
+                    tail.into_iter().rev().collect::<Vec<_>>().join("\n")
                 );
             }
             assert!(Instant::now() < deadline, "the node did not start");
