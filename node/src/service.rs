@@ -197,8 +197,9 @@ impl GameCache {
     }
 
     /// Adds `events` (signatures checked) and replays the game with them (only them when
-    /// they extend the timeline, the common case); on failure the cache is left as it was.
-    /// Then [`GameCache::keep_added`] or [`GameCache::drop_added`].
+    /// they extend the timeline, the common case); on failure the cache holds what it held
+    /// (its checkpoint may be gone: then the next call replays the whole game). Then
+    /// [`GameCache::keep_added`] or [`GameCache::drop_added`].
     fn try_add(
         &mut self,
         events: Vec<VerifiedEvent>,
