@@ -288,6 +288,14 @@ fn merge_key(v: &VerifiedEvent) -> MergeKey {
     (v.event.time_ms, *v.event.author.as_bytes(), v.event.seq)
 }
 
+/// What [`Checkpoint::extension`] found: the new events in replay order, and the chain tips
+/// and largest merge key once they are applied.
+struct Extension<'a> {
+    new: Vec<&'a VerifiedEvent>,
+    tips: HashMap<PlayerId, (u64, EventId)>,
+    max_key: Option<MergeKey>,
+}
+
 impl Checkpoint {
     fn new(order: Vec<EventId>, replay: Replay, equivocations: Vec<Equivocation>) -> Checkpoint {
         let mut tips = HashMap::new();
@@ -328,15 +336,7 @@ impl Checkpoint {
     /// Returns the new events in that order with the chain tips and largest key after
     /// them, or `None` when any of this does not hold: the caller takes the full path.
     /// Reads only: nothing is changed until the events are applied.
-    #[allow(clippy::type_complexity)]
-    fn extension<'a>(
-        &self,
-        verified: &'a [VerifiedEvent],
-    ) -> Option<(
-        Vec<&'a VerifiedEvent>,
-        HashMap<PlayerId, (u64, EventId)>,
-        Option<MergeKey>,
-    )> {
+    fn extension<'a>(&self, verified: &'a [VerifiedEvent]) -> Option<Extension<'a>> {
         let st = &self.replay;
         let game = st.state.game;
         let mut held = vec![false; self.order.len()];
@@ -382,7 +382,7 @@ impl Checkpoint {
             max_key = Some(key);
             before.insert(v.id);
         }
-        Some((new, tips, max_key))
+        Some(Extension { new, tips, max_key })
     }
 
     /// The state after the replay, as the verification functions give it.
@@ -394,29 +394,15 @@ impl Checkpoint {
         conclude(state, self.equivocations.clone())
     }
 
-    /// [`Checkpoint::extension`] replayed on a copy of this checkpoint.
+    /// [`Checkpoint::extend`] on a copy of this checkpoint.
     fn append(
         &self,
         verified: &[VerifiedEvent],
         now_ms: Option<u64>,
     ) -> Option<Result<(GameState, Checkpoint), VerifyError>> {
-        let (new, tips, max_key) = self.extension(verified)?;
-        let mut replay = self.replay.clone();
-        for v in &new {
-            if let Err(e) = replay.apply(v) {
-                return Some(Err(e));
-            }
-        }
-        let mut order = self.order.clone();
-        order.extend(new.iter().map(|v| v.id));
-        let next = Checkpoint {
-            order,
-            replay,
-            tips,
-            max_key,
-            equivocations: self.equivocations.clone(),
-        };
-        Some(Ok((next.state(now_ms), next)))
+        let mut next = self.clone();
+        let done = next.extend(verified, now_ms)?;
+        Some(done.map(|state| (state, next)))
     }
 
     /// [`Checkpoint::extension`] replayed on this checkpoint itself, without the copy of the
@@ -428,7 +414,7 @@ impl Checkpoint {
         verified: &[VerifiedEvent],
         now_ms: Option<u64>,
     ) -> Option<Result<GameState, VerifyError>> {
-        let (new, tips, max_key) = self.extension(verified)?;
+        let Extension { new, tips, max_key } = self.extension(verified)?;
         for v in &new {
             if let Err(e) = self.replay.apply(v) {
                 return Some(Err(e));
@@ -526,10 +512,8 @@ fn verify_replay(
     for &i in &p.order[done..] {
         st.apply(unique[i])?;
     }
-    let mut state = st.state.clone();
-    state.clocks = st.clocks_at(now_ms.unwrap_or(st.last_time));
-    let checkpoint = Checkpoint::new(ids, st, p.equivocations.clone());
-    Ok((conclude(state, p.equivocations), checkpoint))
+    let checkpoint = Checkpoint::new(ids, st, p.equivocations);
+    Ok((checkpoint.state(now_ms), checkpoint))
 }
 
 /// A record checked up to its rules: steps 2 to 4 of [`verify_at`].
