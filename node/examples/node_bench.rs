@@ -863,12 +863,31 @@ async fn client_peers_as(keys: Vec<Keypair>, addr: &str) -> Res<(Vec<Peer>, libp
 }
 
 /// A load-generating peer of the mailbox phase: a real libp2p swarm (TCP, Noise, Yamux) that
-/// speaks only `/sobre/deliver/1` with the node's framing (a u32 big-endian length, then
-/// `protocol::encode`). A player's full node also runs gossipsub, Kademlia, identify and the
-/// rest; on this 2-core machine the generator's CPU is taken from the mailbox measured, so it
-/// carries only what a delivery needs. The mailbox itself is the real node, unchanged.
+/// delivers either as a player's node does (one `/sobre/deliver-stream/1` stream, run by the
+/// node's own `network::pipe::pipe`) or as a node without streams does (`/sobre/deliver/1`
+/// request-response, one stream per delivery, with the node's framing). A player's full node
+/// also runs gossipsub, Kademlia, identify and the rest; on this 2-core machine the
+/// generator's CPU is taken from the mailbox measured, so it carries only what a delivery
+/// needs. The mailbox itself is the real node, unchanged.
 struct LightPeer {
-    tx: mpsc::UnboundedSender<(Request, oneshot::Sender<Result<Response, String>>)>,
+    via: Via,
+    rr: mpsc::UnboundedSender<(Request, oneshot::Sender<Result<Response, String>>)>,
+    pipe: mpsc::Sender<network::pipe::Outgoing>,
+}
+
+/// How the load peers deliver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    /// One long-lived stream per peer, pipelined (what nodes use between themselves).
+    Stream,
+    /// Request-response, a new stream per delivery.
+    RequestResponse,
+}
+
+#[derive(libp2p::swarm::NetworkBehaviour)]
+struct Light {
+    rr: libp2p::request_response::Behaviour<FrameCodec>,
+    stream: libp2p_stream::Behaviour,
 }
 
 /// The deliver protocol's framing, client side.
@@ -936,7 +955,7 @@ impl libp2p::request_response::Codec for FrameCodec {
 
 impl LightPeer {
     /// A light peer with a fresh key, connected to the node at `addr` (`server`).
-    async fn connect(addr: &str, server: libp2p::PeerId) -> Res<LightPeer> {
+    async fn connect(addr: &str, server: libp2p::PeerId, via: Via) -> Res<LightPeer> {
         use libp2p::request_response::{self, ProtocolSupport};
         use libp2p::swarm::SwarmEvent;
         let addr: libp2p::Multiaddr = addr.parse()?;
@@ -947,8 +966,8 @@ impl LightPeer {
                 libp2p::noise::Config::new,
                 libp2p::yamux::Config::default,
             )?
-            .with_behaviour(|_| {
-                request_response::Behaviour::with_codec(
+            .with_behaviour(|_| Light {
+                rr: request_response::Behaviour::with_codec(
                     FrameCodec,
                     [(
                         libp2p::StreamProtocol::new(sobre_node::protocol::DELIVER_PROTOCOL),
@@ -957,7 +976,8 @@ impl LightPeer {
                     request_response::Config::default()
                         .with_request_timeout(Duration::from_secs(60))
                         .with_max_concurrent_streams(1024),
-                )
+                ),
+                stream: libp2p_stream::Behaviour::new(),
             })?
             .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(120)))
             .build();
@@ -976,6 +996,16 @@ impl LightPeer {
                 _ => {}
             }
         }
+        let (pipe, queue) = mpsc::channel(sobre_node::protocol::MAX_PIPELINED);
+        if via == Via::Stream {
+            tokio::spawn(network::pipe::pipe(
+                server,
+                swarm.behaviour().stream.new_control(),
+                queue,
+                Duration::from_secs(60),
+                Duration::from_secs(120),
+            ));
+        }
         let (tx, mut rx) =
             mpsc::unbounded_channel::<(Request, oneshot::Sender<Result<Response, String>>)>();
         tokio::spawn(async move {
@@ -984,21 +1014,21 @@ impl LightPeer {
                 tokio::select! {
                     cmd = rx.recv() => {
                         let Some((req, reply)) = cmd else { break };
-                        let id = swarm.behaviour_mut().send_request_with_addresses(&server, req, vec![addr.clone()]);
+                        let id = swarm.behaviour_mut().rr.send_request_with_addresses(&server, req, vec![addr.clone()]);
                         waiting.insert(id, reply);
                     }
                     ev = swarm.select_next_some() => match ev {
-                        SwarmEvent::Behaviour(request_response::Event::Message {
+                        SwarmEvent::Behaviour(LightEvent::Rr(request_response::Event::Message {
                             message: request_response::Message::Response { request_id, response },
                             ..
-                        }) => {
+                        })) => {
                             if let Some(r) = waiting.remove(&request_id) {
                                 let _ = r.send(Ok(response));
                             }
                         }
-                        SwarmEvent::Behaviour(request_response::Event::OutboundFailure {
+                        SwarmEvent::Behaviour(LightEvent::Rr(request_response::Event::OutboundFailure {
                             request_id, error, ..
-                        }) => {
+                        })) => {
                             if let Some(r) = waiting.remove(&request_id) {
                                 let _ = r.send(Err(error.to_string()));
                             }
@@ -1008,13 +1038,23 @@ impl LightPeer {
                 }
             }
         });
-        Ok(LightPeer { tx })
+        Ok(LightPeer { via, rr: tx, pipe })
     }
 
     async fn request(&self, req: Request) -> Result<Response, String> {
-        let (tx, rx) = oneshot::channel();
-        self.tx.send((req, tx)).map_err(|_| "light peer stopped")?;
-        rx.await.map_err(|_| "light peer stopped".to_owned())?
+        let stopped = || "light peer stopped".to_owned();
+        match self.via {
+            Via::RequestResponse => {
+                let (tx, rx) = oneshot::channel();
+                self.rr.send((req, tx)).map_err(|_| stopped())?;
+                rx.await.map_err(|_| stopped())?
+            }
+            Via::Stream => {
+                let (tx, rx) = oneshot::channel();
+                self.pipe.send((req, tx)).await.map_err(|_| stopped())?;
+                rx.await.map_err(|_| stopped())?.map_err(|e| e.to_string())
+            }
+        }
     }
 }
 
@@ -1050,15 +1090,19 @@ impl LiveGame {
     }
 }
 
-/// Both mailbox runs: live (checked against the target), then backlog.
+/// The mailbox runs: live on delivery streams, 16 then 64 in flight (the second, many players
+/// at once, is the mailbox's capacity and is checked against the target; with 16 in flight
+/// the rate is bound by the delivery latency, 16 / latency), live on request-response (for
+/// comparison), then backlog.
 async fn phase_mailbox(s: Sizes) -> Res<Vec<Row>> {
-    let mut rows = mailbox_run(s, true, IN_FLIGHT).await?;
-    rows.extend(mailbox_run(s, true, 4 * IN_FLIGHT).await?);
-    rows.extend(mailbox_run(s, false, IN_FLIGHT).await?);
+    let mut rows = mailbox_run(s, true, IN_FLIGHT, Via::Stream).await?;
+    rows.extend(mailbox_run(s, true, 4 * IN_FLIGHT, Via::Stream).await?);
+    rows.extend(mailbox_run(s, true, 4 * IN_FLIGHT, Via::RequestResponse).await?);
+    rows.extend(mailbox_run(s, false, IN_FLIGHT, Via::Stream).await?);
     Ok(rows)
 }
 
-async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
+async fn mailbox_run(s: Sizes, live: bool, in_flight: usize, via: Via) -> Res<Vec<Row>> {
     let p = "2 mailbox";
     let t_author = Instant::now();
     // Live: the challenges a minute ago, the moves now; backlog: six hours ago, a move a
@@ -1123,7 +1167,7 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
     // One at a time: the node limits pending incoming connections.
     let mut peers: Vec<LightPeer> = Vec::with_capacity(n_peers);
     for _ in 0..n_peers {
-        peers.push(LightPeer::connect(&addr, server).await?);
+        peers.push(LightPeer::connect(&addr, server, via).await?);
     }
 
     let wires = Arc::new(wires);
@@ -1203,10 +1247,14 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
 
     let rate = accepted as f64 / elapsed;
     let lat = sorted(lat);
+    let how = match via {
+        Via::Stream => "delivery streams",
+        Via::RequestResponse => "request-response",
+    };
     let run = if live {
-        format!("live, {in_flight} in flight")
+        format!("live, {how}, {in_flight} in flight")
     } else {
-        format!("backlog, {in_flight} in flight")
+        format!("backlog, {how}, {in_flight} in flight")
     };
     let what = if live {
         "each move signed when sent and delivered alone"
@@ -1228,7 +1276,7 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize) -> Res<Vec<Row>> {
             format!("{run}: deliveries, {n_peers} client peers"),
             format!("{accepted}/{total} ok"),
         ),
-        if live {
+        if live && via == Via::Stream && in_flight > IN_FLIGHT {
             Row::check(
                 p,
                 figure,

@@ -47,8 +47,11 @@ use tokio::time::Instant;
 use tracing::{debug, info, warn};
 
 use crate::protocol::{
-    self, DELIVER_PROTOCOL, Gossip, MAX_MESSAGE_BYTES, Request, Response, SYNC_PROTOCOL,
+    self, DELIVER_PROTOCOL, DELIVER_STREAM_PROTOCOL, Gossip, MAX_MESSAGE_BYTES, MAX_PIPELINED,
+    Request, Response, SYNC_PROTOCOL,
 };
+
+pub mod pipe;
 use sobre_core::record::event::event_id;
 use sobre_core::record::{GameId, SignedEvent};
 
@@ -85,6 +88,13 @@ const MAX_TOPICS_PER_PEER: usize = 20_000;
 const MAX_SUBSCRIPTIONS_PER_MESSAGE: usize = 20_000;
 /// Catch-up syncs granted to one peer (see [`NetworkHandle::allow_syncs`]).
 const MAX_SYNC_GRANTS_PER_PEER: usize = 20_000;
+/// Inbound delivery streams one peer may hold open (a node needs one; a few cover restarts).
+const MAX_STREAMS_PER_PEER: usize = 4;
+/// A delivery stream with nothing to carry for this long is closed, so the connection can
+/// idle out (see [`IDLE_CONNECTION_TIMEOUT`]); the next delivery opens a new one.
+const STREAM_IDLE: Duration = Duration::from_secs(60);
+/// Requests read off delivery streams, waiting for the event loop.
+const STREAM_MSG_CAPACITY: usize = 1024;
 /// Relay reservation retry backoff.
 const RELAY_RETRY_MIN: Duration = Duration::from_secs(2);
 const RELAY_RETRY_MAX: Duration = Duration::from_secs(300);
@@ -522,6 +532,11 @@ pub async fn spawn(
 
     let mut swarm = build_swarm(&config)?;
     let local_peer_id = *swarm.local_peer_id();
+    let mut streams = swarm.behaviour().stream.new_control();
+    let incoming_streams = streams
+        .accept(pipe::protocol_id())
+        .map_err(|e| NetworkError::Transport(format!("delivery streams: {e}")))?;
+    let (stream_msg_tx, stream_msgs) = mpsc::channel(STREAM_MSG_CAPACITY);
 
     let mut waiting_listeners = HashSet::new();
     for addr in &config.listen {
@@ -557,6 +572,13 @@ pub async fn spawn(
         pending_lookups: HashMap::new(),
         dials_via_relay: HashMap::new(),
         pending_replies: FuturesUnordered::new(),
+        streams,
+        incoming_streams,
+        stream_msgs,
+        stream_msg_tx,
+        served_streams: HashMap::new(),
+        stream_peers: HashSet::new(),
+        pipes: HashMap::new(),
         relays,
         waiting_listeners,
     };
@@ -594,6 +616,7 @@ struct Behaviour {
     gossipsub: gossipsub::Behaviour,
     deliver: request_response::Behaviour<SobreCodec>,
     sync: request_response::Behaviour<SobreCodec>,
+    stream: libp2p_stream::Behaviour,
     mdns: Toggle<mdns::tokio::Behaviour>,
     dcutr: dcutr::Behaviour,
     autonat: autonat::Behaviour,
@@ -728,6 +751,7 @@ fn build_behaviour(
         gossipsub,
         deliver,
         sync,
+        stream: libp2p_stream::Behaviour::new(),
         mdns: Toggle::from(mdns),
         dcutr: dcutr::Behaviour::new(peer_id),
         autonat: autonat::Behaviour::new(peer_id, autonat::Config::default()),
@@ -835,9 +859,28 @@ async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> 
                 ),
             )
         })?;
-    io.write_all(&len.to_be_bytes()).await?;
-    io.write_all(bytes).await?;
+    // Length and body in one write: one Yamux frame rather than two.
+    let mut frame = Vec::with_capacity(4 + bytes.len());
+    frame.extend_from_slice(&len.to_be_bytes());
+    frame.extend_from_slice(bytes);
+    io.write_all(&frame).await?;
     io.flush().await
+}
+
+/// A request frame's bytes, read on `protocol`, which carries `exchange`'s requests.
+fn decode_request(exchange: Exchange, protocol: &str, bytes: &[u8]) -> WireRequest {
+    let request = match protocol::decode::<Request>(bytes) {
+        Ok(request) => request,
+        Err(e) => return WireRequest::Malformed(format!("undecodable request: {e}")),
+    };
+    let belongs = Exchange::of(&request);
+    if belongs != exchange {
+        return WireRequest::Malformed(format!(
+            "request belongs on {}, not {protocol}",
+            belongs.protocol()
+        ));
+    }
+    WireRequest::Valid(request)
 }
 
 fn invalid_data(e: impl std::fmt::Display) -> io::Error {
@@ -857,25 +900,19 @@ impl request_response::Codec for SobreCodec {
     where
         T: AsyncRead + Unpin + Send,
     {
-        let bytes = match read_frame(io).await? {
-            Frame::Bytes(bytes) => bytes,
-            Frame::TooLarge(len) => {
-                return Ok(WireRequest::Malformed(format!(
-                    "frame of {len} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit"
-                )));
+        match read_frame(io).await? {
+            Frame::Bytes(bytes) => {
+                let exchange = if protocol.as_ref() == SYNC_PROTOCOL {
+                    Exchange::Sync
+                } else {
+                    Exchange::Deliver
+                };
+                Ok(decode_request(exchange, protocol.as_ref(), &bytes))
             }
-        };
-        let request = match protocol::decode::<Request>(&bytes) {
-            Ok(request) => request,
-            Err(e) => return Ok(WireRequest::Malformed(format!("undecodable request: {e}"))),
-        };
-        let expected = Exchange::of(&request).protocol();
-        if protocol.as_ref() != expected {
-            return Ok(WireRequest::Malformed(format!(
-                "request belongs on {expected}, not {protocol}"
-            )));
+            Frame::TooLarge(len) => Ok(WireRequest::Malformed(format!(
+                "frame of {len} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit"
+            ))),
         }
-        Ok(WireRequest::Valid(request))
     }
 
     async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Response>
@@ -1023,6 +1060,13 @@ struct PendingReply {
     response: Response,
 }
 
+/// Where an inbound request's answer goes: request-response's channel, or the task serving
+/// a delivery stream (which waits for the service itself, with the same timeout).
+enum Responder {
+    Channel(ResponseChannel<Response>),
+    Stream(oneshot::Sender<Response>),
+}
+
 struct EventLoop {
     swarm: Swarm<Behaviour>,
     commands: mpsc::Receiver<Command>,
@@ -1045,6 +1089,18 @@ struct EventLoop {
     dials_via_relay: HashMap<PeerId, Vec<(Multiaddr, DialReply)>>,
     /// Inbound requests waiting for the service's answer: polled here, never awaited inline.
     pending_replies: FuturesUnordered<BoxFuture<'static, PendingReply>>,
+    /// Opens outgoing delivery streams (see [`pipe`]).
+    streams: libp2p_stream::Control,
+    incoming_streams: libp2p_stream::IncomingStreams,
+    /// Requests read off served delivery streams, and their ends.
+    stream_msgs: mpsc::Receiver<pipe::StreamMsg>,
+    stream_msg_tx: mpsc::Sender<pipe::StreamMsg>,
+    /// Delivery streams each peer holds open to us.
+    served_streams: HashMap<PeerId, usize>,
+    /// Connected peers that announced (identify) the delivery-stream protocol.
+    stream_peers: HashSet<PeerId>,
+    /// Our delivery stream to each such peer: its queue.
+    pipes: HashMap<PeerId, mpsc::Sender<pipe::Outgoing>>,
     relays: Vec<RelayState>,
     /// Listeners of `config.listen` that have not reported an address yet (startup only).
     waiting_listeners: HashSet<ListenerId>,
@@ -1069,6 +1125,10 @@ impl EventLoop {
                 },
                 Some(reply) = self.pending_replies.next(), if !self.pending_replies.is_empty() => {
                     self.on_reply(reply);
+                }
+                Some(msg) = self.stream_msgs.recv() => self.on_stream_msg(msg),
+                Some((peer, stream)) = self.incoming_streams.next() => {
+                    self.on_inbound_stream(peer, stream);
                 }
                 event = self.swarm.select_next_some() => self.on_swarm_event(event),
                 _ = maintenance.tick() => self.maintain(),
@@ -1389,6 +1449,19 @@ impl EventLoop {
         reply: oneshot::Sender<Result<Response, NetworkError>>,
     ) {
         let exchange = Exchange::of(&request);
+        let (request, reply) = if exchange == Exchange::Deliver && self.stream_peers.contains(&peer)
+        {
+            match self.pipe_to(peer).try_send((request, reply)) {
+                Ok(()) => return,
+                // A full pipe (a burst beyond the pipelining depth) or one that just ended:
+                // this delivery takes request-response.
+                Err(
+                    mpsc::error::TrySendError::Full(back) | mpsc::error::TrySendError::Closed(back),
+                ) => back,
+            }
+        } else {
+            (request, reply)
+        };
         let behaviour = self.swarm.behaviour_mut();
         let rr = match exchange {
             Exchange::Deliver => &mut behaviour.deliver,
@@ -1396,6 +1469,64 @@ impl EventLoop {
         };
         let id = rr.send_request(&peer, WireRequest::Valid(request));
         self.pending_requests.insert((exchange, id), reply);
+    }
+
+    /// The queue of our delivery stream to `peer`, started if there is none (or it ended).
+    fn pipe_to(&mut self, peer: PeerId) -> mpsc::Sender<pipe::Outgoing> {
+        if let Some(queue) = self.pipes.get(&peer).filter(|q| !q.is_closed()) {
+            return queue.clone();
+        }
+        let (queue, rx) = mpsc::channel(MAX_PIPELINED);
+        tokio::spawn(pipe::pipe(
+            peer,
+            self.streams.clone(),
+            rx,
+            self.request_timeout,
+            STREAM_IDLE,
+        ));
+        self.pipes.insert(peer, queue.clone());
+        queue
+    }
+
+    fn on_inbound_stream(&mut self, peer: PeerId, stream: libp2p::Stream) {
+        if self.is_blocked(&peer) {
+            return;
+        }
+        let open = self.served_streams.entry(peer).or_default();
+        if *open >= MAX_STREAMS_PER_PEER {
+            warn!(peer = %peer, "too many delivery streams: refusing another");
+            self.strike(peer, "too many delivery streams");
+            return;
+        }
+        *open += 1;
+        debug!(peer = %peer, "delivery stream opened");
+        tokio::spawn(pipe::serve(
+            peer,
+            stream,
+            self.stream_msg_tx.clone(),
+            self.request_timeout,
+            STREAM_IDLE,
+        ));
+    }
+
+    fn on_stream_msg(&mut self, msg: pipe::StreamMsg) {
+        match msg {
+            pipe::StreamMsg::Request {
+                peer,
+                request,
+                reply,
+            } => {
+                self.on_inbound_request(Exchange::Deliver, peer, request, Responder::Stream(reply))
+            }
+            pipe::StreamMsg::Closed { peer } => {
+                if let Some(open) = self.served_streams.get_mut(&peer) {
+                    *open = open.saturating_sub(1);
+                    if *open == 0 {
+                        self.served_streams.remove(&peer);
+                    }
+                }
+            }
+        }
     }
 
     /// Addresses we could dial `peer` at: remembered ones, Kademlia's, and those of
@@ -1487,16 +1618,23 @@ impl EventLoop {
             channel,
             response,
         } = reply;
-        self.respond(exchange, peer, channel, response);
+        self.respond(exchange, peer, Responder::Channel(channel), response);
     }
 
     fn respond(
         &mut self,
         exchange: Exchange,
         peer: PeerId,
-        channel: ResponseChannel<Response>,
+        responder: Responder,
         response: Response,
     ) {
+        let channel = match responder {
+            Responder::Channel(channel) => channel,
+            Responder::Stream(reply) => {
+                let _ = reply.send(response);
+                return;
+            }
+        };
         let behaviour = self.swarm.behaviour_mut();
         let rr = match exchange {
             Exchange::Deliver => &mut behaviour.deliver,
@@ -1512,7 +1650,7 @@ impl EventLoop {
         exchange: Exchange,
         peer: PeerId,
         request: WireRequest,
-        channel: ResponseChannel<Response>,
+        responder: Responder,
     ) {
         let request = match request {
             WireRequest::Valid(request) => request,
@@ -1522,7 +1660,7 @@ impl EventLoop {
                 let response = Response::Refused {
                     reason: "malformed request".into(),
                 };
-                self.respond(exchange, peer, channel, response);
+                self.respond(exchange, peer, responder, response);
                 return;
             }
         };
@@ -1548,10 +1686,36 @@ impl EventLoop {
             let response = Response::Refused {
                 reason: "rate limit".into(),
             };
-            self.respond(exchange, peer, channel, response);
+            self.respond(exchange, peer, responder, response);
             return;
         }
 
+        let channel = match responder {
+            Responder::Channel(channel) => channel,
+            // The stream's task times the answer out itself: nothing to poll here.
+            Responder::Stream(reply) => {
+                let event = NetworkEvent::InboundRequest {
+                    peer,
+                    request,
+                    reply,
+                };
+                match self.events.try_send(event) {
+                    Ok(()) => {}
+                    Err(mpsc::error::TrySendError::Full(NetworkEvent::InboundRequest {
+                        reply,
+                        ..
+                    })) => {
+                        warn!(peer = %peer, "event queue full: refusing inbound request");
+                        let _ = reply.send(Response::Refused {
+                            reason: "busy".into(),
+                        });
+                    }
+                    // Dropping the reply answers "no answer".
+                    Err(_) => {}
+                }
+                return;
+            }
+        };
         let (tx, rx) = oneshot::channel();
         let event = NetworkEvent::InboundRequest {
             peer,
@@ -1587,13 +1751,13 @@ impl EventLoop {
                 let response = Response::Refused {
                     reason: "busy".into(),
                 };
-                self.respond(exchange, peer, channel, response);
+                self.respond(exchange, peer, Responder::Channel(channel), response);
             }
             Err(mpsc::error::TrySendError::Closed(_)) => {
                 let response = Response::Refused {
                     reason: "shutting down".into(),
                 };
-                self.respond(exchange, peer, channel, response);
+                self.respond(exchange, peer, Responder::Channel(channel), response);
             }
         }
     }
@@ -1655,6 +1819,8 @@ impl EventLoop {
                 }
                 if num_established == 0 {
                     self.sync_grants.remove(&peer_id);
+                    self.stream_peers.remove(&peer_id);
+                    self.pipes.remove(&peer_id);
                     self.emit(NetworkEvent::PeerDisconnected { peer: peer_id });
                 }
             }
@@ -1745,6 +1911,13 @@ impl EventLoop {
             BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
                 debug!(peer = %peer_id, agent = %info.agent_version, "identified");
                 let speaks_kad = info.protocols.iter().any(|p| p.as_ref() == KAD_PROTOCOL);
+                if info
+                    .protocols
+                    .iter()
+                    .any(|p| p.as_ref() == DELIVER_STREAM_PROTOCOL)
+                {
+                    self.stream_peers.insert(peer_id);
+                }
                 for addr in info.listen_addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
                     let addr = without_peer(&addr);
                     if speaks_kad {
@@ -1796,6 +1969,7 @@ impl EventLoop {
                 info!(?old, ?new, "NAT status changed");
             }
             BehaviourEvent::Autonat(_) | BehaviourEvent::Ping(_) => {}
+            BehaviourEvent::Stream(()) => {}
             BehaviourEvent::Blocked(never) | BehaviourEvent::Limits(never) => match never {},
         }
     }
@@ -1814,7 +1988,7 @@ impl EventLoop {
                         request, channel, ..
                     },
                 ..
-            } => self.on_inbound_request(exchange, peer, request, channel),
+            } => self.on_inbound_request(exchange, peer, request, Responder::Channel(channel)),
             Event::Message {
                 peer,
                 message:

@@ -4,8 +4,8 @@
 //! size-capped before decoding. Signed events travel as their exact wire bytes
 //! (`SignedEvent::to_bytes`), never re-encoded.
 //!
-//! Protocol ids carry the version: `/sobre/deliver/1` and `/sobre/sync/1`. Enum variants are
-//! wire tags in declaration order: append only.
+//! Protocol ids carry the version: `/sobre/deliver/1`, `/sobre/deliver-stream/1` and
+//! `/sobre/sync/1`. Enum variants are wire tags in declaration order: append only.
 
 use serde::{Deserialize, Serialize};
 use sobre_core::record::codec::{self, CodecError};
@@ -13,6 +13,15 @@ use sobre_core::record::{EventId, GameId, PlayerId};
 
 /// Direct delivery of events, answered with the receiver's signed receipts.
 pub const DELIVER_PROTOCOL: &str = "/sobre/deliver/1";
+/// Deliveries on one long-lived stream per peer: the same frames as [`DELIVER_PROTOCOL`]
+/// (a u32 big-endian length, then an encoded [`Request::Deliver`] or [`Request::League`]),
+/// any number of them, pipelined; the answers come back on the same stream, one frame per
+/// request, in the order of the requests. A node with many games pays for one stream
+/// negotiation per peer rather than one per move.
+pub const DELIVER_STREAM_PROTOCOL: &str = "/sobre/deliver-stream/1";
+/// Requests a peer may have sent on a delivery stream and not yet had answered; the sender
+/// waits for answers beyond this, the receiver stops reading.
+pub const MAX_PIPELINED: usize = 64;
 /// Catch-up sync of a game's events.
 pub const SYNC_PROTOCOL: &str = "/sobre/sync/1";
 
