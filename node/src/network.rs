@@ -11,8 +11,9 @@
 //!
 //! Behaviours: identify, ping, Kademlia (`/sobre/kad/1`, server mode), gossipsub (strict
 //! signing, application-level validation, message id = the signed event's id),
-//! request-response for `/sobre/deliver/1` and `/sobre/sync/1`, mDNS (optional), relay server
-//! (optional), relay client, DCUtR, AutoNAT (v1), connection limits and a block list.
+//! request-response for `/sobre/deliver/1` and `/sobre/sync/1`, delivery streams
+//! (`/sobre/deliver-stream/1`, see [`pipe`]), mDNS (optional), relay server (optional), relay
+//! client, DCUtR, AutoNAT (v1), connection limits and a block list.
 //!
 //! Hostile peers: frames are length-prefixed and capped before anything is allocated; inbound
 //! requests are rate limited per peer; malformed frames, floods and invalid gossip cost the
@@ -330,8 +331,9 @@ impl NetworkHandle {
     }
 
     /// Sends a request and waits for the answer (at most the configured request timeout).
-    /// `Deliver` travels on `/sobre/deliver/1`, `Sync` and `Games` on `/sobre/sync/1`. If the
-    /// peer is not connected, known addresses are dialed; if none is known, the peer is
+    /// `Deliver` and `League` travel on our delivery stream to the peer when its identify
+    /// announced `/sobre/deliver-stream/1` (see [`pipe`]), else on `/sobre/deliver/1`; `Sync`
+    /// and `Games` on `/sobre/sync/1`. If the peer is not connected, known addresses are dialed; if none is known, the peer is
     /// looked up in Kademlia first.
     ///
     /// # Errors
@@ -847,6 +849,13 @@ async fn read_frame<T: AsyncRead + Unpin + Send>(io: &mut T) -> io::Result<Frame
 }
 
 async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
+    write_frame_unflushed(io, bytes).await?;
+    io.flush().await
+}
+
+/// One frame, length and body in a single write (one Yamux frame rather than two), not
+/// flushed: a delivery stream flushes once for the frames that are ready together.
+async fn write_frame_unflushed<T: AsyncWrite + Unpin>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
     let len = u32::try_from(bytes.len())
         .ok()
         .filter(|len| u64::from(*len) <= MAX_MESSAGE_BYTES)
@@ -859,12 +868,10 @@ async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> 
                 ),
             )
         })?;
-    // Length and body in one write: one Yamux frame rather than two.
     let mut frame = Vec::with_capacity(4 + bytes.len());
     frame.extend_from_slice(&len.to_be_bytes());
     frame.extend_from_slice(bytes);
-    io.write_all(&frame).await?;
-    io.flush().await
+    io.write_all(&frame).await
 }
 
 /// A request frame's bytes, read on `protocol`, which carries `exchange`'s requests.

@@ -3,45 +3,20 @@
 //! pipelined; a node serving streams answers in order and applies the same checks as on
 //! `/sobre/deliver/1` (frame cap, wrong exchange, rate limit, streams per peer).
 
+mod common;
+
+use common::net::{STEP, config, start, tcp_addr};
 use std::time::Duration;
 
 use futures::{AsyncReadExt, AsyncWriteExt, StreamExt};
-use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
 use libp2p::{Multiaddr, PeerId, Stream, SwarmBuilder, identify, noise, tcp, yamux};
 use sobre_core::record::EventId;
-use sobre_node::network::{self, IDENTIFY_PROTOCOL, NetworkConfig, NetworkEvent, NetworkHandle};
+use sobre_node::network::{IDENTIFY_PROTOCOL, NetworkEvent};
 use sobre_node::protocol::{self, DELIVER_STREAM_PROTOCOL, MAX_MESSAGE_BYTES, Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::timeout;
-
-/// The most any single step may take before the test fails instead of hanging.
-const STEP: Duration = Duration::from_secs(10);
-
-fn config() -> NetworkConfig {
-    let mut config = NetworkConfig::new(Keypair::generate_ed25519());
-    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    config.request_timeout = Duration::from_secs(5);
-    config
-}
-
-async fn start(config: NetworkConfig) -> (NetworkHandle, mpsc::Receiver<NetworkEvent>) {
-    timeout(STEP, network::spawn(config))
-        .await
-        .expect("spawn timed out")
-        .expect("spawn failed")
-}
-
-/// The node's direct TCP address, ending in `/p2p/<id>`.
-async fn tcp_addr(node: &NetworkHandle) -> Multiaddr {
-    node.listen_addrs()
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|a| !a.iter().any(|p| matches!(p, Protocol::P2pCircuit)))
-        .expect("a direct listen address")
-}
 
 fn deliver(n: u8) -> Request {
     Request::Deliver {

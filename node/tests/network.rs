@@ -1,6 +1,9 @@
 //! The network actor over real libp2p on loopback TCP: requests, gossip, hostile frames, rate
 //! limits, relayed connections and shutdown.
 
+mod common;
+
+use common::net::{STEP, config, is_relayed, start, tcp_addr};
 use std::io;
 use std::time::Duration;
 
@@ -12,45 +15,10 @@ use libp2p::request_response::{self, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, StreamProtocol, SwarmBuilder, noise, tcp, yamux};
 use sobre_core::record::{EventId, SignedEvent};
-use sobre_node::network::{self, NetworkConfig, NetworkError, NetworkEvent, NetworkHandle};
+use sobre_node::network::{self, NetworkError, NetworkEvent};
 use sobre_node::protocol::{self, Gossip, MAX_MESSAGE_BYTES, Request, Response, SYNC_PROTOCOL};
 use tokio::sync::mpsc;
 use tokio::time::timeout;
-
-/// The most any single step may take before the test fails instead of hanging.
-const STEP: Duration = Duration::from_secs(10);
-
-fn config() -> NetworkConfig {
-    let mut config = NetworkConfig::new(Keypair::generate_ed25519());
-    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    config.request_timeout = Duration::from_secs(5);
-    config
-}
-
-async fn start(config: NetworkConfig) -> (NetworkHandle, mpsc::Receiver<NetworkEvent>) {
-    timeout(STEP, network::spawn(config))
-        .await
-        .expect("spawn timed out")
-        .expect("spawn failed")
-}
-
-fn is_relayed(addr: &Multiaddr) -> bool {
-    addr.iter().any(|p| matches!(p, Protocol::P2pCircuit))
-}
-
-/// The node's direct TCP address, ending in `/p2p/<id>`.
-async fn tcp_addr(node: &NetworkHandle) -> Multiaddr {
-    let addrs = node.listen_addrs().await.unwrap();
-    let addr = addrs
-        .into_iter()
-        .find(|a| !is_relayed(a))
-        .expect("a direct listen address");
-    assert_eq!(
-        addr.iter().last(),
-        Some(Protocol::P2p(node.local_peer_id()))
-    );
-    addr
-}
 
 fn game() -> EventId {
     EventId([7; 32])

@@ -20,7 +20,9 @@ use libp2p::{PeerId, Stream, StreamProtocol};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
 
-use super::{Exchange, Frame, NetworkError, WireRequest, decode_request, read_frame};
+use super::{
+    Exchange, Frame, NetworkError, WireRequest, decode_request, read_frame, write_frame_unflushed,
+};
 use crate::protocol::{
     self, DELIVER_STREAM_PROTOCOL, MAX_MESSAGE_BYTES, MAX_PIPELINED, Request, Response,
 };
@@ -256,28 +258,4 @@ pub async fn pipe(
         }
     };
     futures::join!(writer, reader);
-}
-
-/// One frame, length and body in a single write (one Yamux frame), not flushed: the caller
-/// flushes once a batch is written.
-async fn write_frame_unflushed<W: futures::AsyncWrite + Unpin>(
-    io: &mut W,
-    bytes: &[u8],
-) -> std::io::Result<()> {
-    let len = u32::try_from(bytes.len())
-        .ok()
-        .filter(|len| u64::from(*len) <= MAX_MESSAGE_BYTES)
-        .ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!(
-                    "message of {} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit",
-                    bytes.len()
-                ),
-            )
-        })?;
-    let mut frame = Vec::with_capacity(4 + bytes.len());
-    frame.extend_from_slice(&len.to_be_bytes());
-    frame.extend_from_slice(bytes);
-    io.write_all(&frame).await
 }

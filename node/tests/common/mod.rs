@@ -3,6 +3,8 @@
 //! the test's runtime. Each test file uses what it needs.
 #![allow(dead_code)]
 
+pub mod net;
+
 use serde_json::Value;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::{Archive, GameState, read_archive};
