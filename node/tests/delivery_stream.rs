@@ -304,12 +304,25 @@ async fn the_rate_limit_and_the_stream_cap_hold_on_delivery_streams() {
 
     // A peer may hold a few streams (restarts, reconnections), not any number: beyond the
     // cap a new stream is dropped unanswered.
+    // (A stream is negotiated with the node when its first frame is sent: each held one
+    // carries a delivery, answered with the rate limit's refusal.)
     let mut held = vec![stream];
     for _ in 1..4 {
-        held.push(open(&mut bare, b_id).await);
+        let mut another = open(&mut bare, b_id).await;
+        write_frame(&mut another, &protocol::encode(&deliver(8)).unwrap()).await;
+        another.flush().await.unwrap();
+        assert!(matches!(
+            read_response(&mut another).await,
+            Response::Refused { .. }
+        ));
+        held.push(another);
     }
     let mut extra = open(&mut bare, b_id).await;
-    write_frame(&mut extra, &protocol::encode(&deliver(9)).unwrap()).await;
+    // The node may have dropped the stream before this write: it may fail.
+    let body = protocol::encode(&deliver(9)).unwrap();
+    let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+    frame.extend(body);
+    let _ = extra.write_all(&frame).await;
     let _ = extra.flush().await;
     assert_eq!(
         read_frame(&mut extra).await,
@@ -336,4 +349,39 @@ async fn open(bare: &mut libp2p_stream::Control, peer: PeerId) -> Stream {
     })
     .await
     .expect("no delivery stream could be opened")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_ready_leaves_at_once_even_while_the_next_one_is_pending() {
+    let (b, mut b_events) = start(config()).await;
+    let b_id = b.local_peer_id();
+    // The service answers delivery 0 at once and holds delivery 1's answer until the test
+    // has read answer 0: if answer 0 waited (unflushed) for answer 1, the test would hang.
+    let (release_tx, release) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let mut release = Some(release);
+        while let Some(event) = b_events.recv().await {
+            if let NetworkEvent::InboundRequest { request, reply, .. } = event {
+                let Request::Deliver { events, .. } = request else {
+                    continue;
+                };
+                if events[0][0] == 1
+                    && let Some(release) = release.take()
+                {
+                    let _ = release.await;
+                }
+                let _ = reply.send(Response::Receipts { receipts: events });
+            }
+        }
+    });
+    let (mut bare, _, _) = bare_peer(Some(&tcp_addr(&b).await)).await;
+    let mut stream = open(&mut bare, b_id).await;
+    for n in 0..2u8 {
+        write_frame(&mut stream, &protocol::encode(&deliver(n)).unwrap()).await;
+    }
+    stream.flush().await.unwrap();
+    assert_eq!(read_response(&mut stream).await, receipt(0));
+    release_tx.send(()).unwrap();
+    assert_eq!(read_response(&mut stream).await, receipt(1));
+    b.shutdown().await;
 }

@@ -108,27 +108,39 @@ pub(super) async fn serve(
         }
     };
     let writer = async move {
-        while let Some(rx) = order_rx.recv().await {
-            let response = match tokio::time::timeout(answer_timeout, rx).await {
-                Ok(Ok(response)) => response,
-                Ok(Err(_)) => Response::Refused {
-                    reason: "no answer".into(),
+        // An answer's receiver taken off the queue and not awaited yet.
+        let mut carried = None;
+        loop {
+            let rx = match carried.take() {
+                Some(rx) => rx,
+                None => match order_rx.recv().await {
+                    Some(rx) => rx,
+                    None => break,
                 },
-                Err(_) => Response::Refused {
-                    reason: "timeout".into(),
-                },
             };
-            let sent = match protocol::encode(&response) {
-                Ok(bytes) => write_frame_unflushed(&mut wr, &bytes).await,
-                Err(e) => Err(std::io::Error::other(e)),
-            };
-            // Answers that are ready together leave in one flush (one Noise frame, one
-            // write): under load the answers of a whole storage batch are ready at once.
-            let flushed = match sent {
-                Ok(()) if order_rx.is_empty() => wr.flush().await,
-                other => other,
-            };
-            if let Err(e) = flushed {
+            let mut sent = write_response(&mut wr, answer(rx, answer_timeout).await).await;
+            // Answers already there leave in the same flush (one Noise frame, one write):
+            // under load the service answers a whole storage batch at once. Nothing written
+            // waits unflushed for an answer still to come.
+            while sent.is_ok() {
+                let Ok(mut rx) = order_rx.try_recv() else {
+                    break;
+                };
+                match rx.try_recv() {
+                    Ok(response) => sent = write_response(&mut wr, response).await,
+                    Err(oneshot::error::TryRecvError::Empty) => {
+                        carried = Some(rx);
+                        break;
+                    }
+                    Err(oneshot::error::TryRecvError::Closed) => {
+                        sent = write_response(&mut wr, no_answer()).await;
+                    }
+                }
+            }
+            if let Err(e) = match sent {
+                Ok(()) => wr.flush().await,
+                Err(e) => Err(e),
+            } {
                 debug!(peer = %peer, error = %e, "delivery stream write failed");
                 return;
             }
@@ -137,6 +149,31 @@ pub(super) async fn serve(
     };
     futures::join!(reader, writer);
     let _ = to_loop.send(StreamMsg::Closed { peer }).await;
+}
+
+fn no_answer() -> Response {
+    Response::Refused {
+        reason: "no answer".into(),
+    }
+}
+
+/// The service's answer, or a refusal when it gives none in time.
+async fn answer(rx: oneshot::Receiver<Response>, timeout: Duration) -> Response {
+    match tokio::time::timeout(timeout, rx).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(_)) => no_answer(),
+        Err(_) => Response::Refused {
+            reason: "timeout".into(),
+        },
+    }
+}
+
+async fn write_response<W: futures::AsyncWrite + Unpin>(
+    io: &mut W,
+    response: Response,
+) -> std::io::Result<()> {
+    let bytes = protocol::encode(&response).map_err(std::io::Error::other)?;
+    write_frame_unflushed(io, &bytes).await
 }
 
 /// Carries deliveries to `peer` on one stream opened through `control`, pipelined up to
@@ -197,12 +234,27 @@ pub async fn pipe(
                     continue;
                 }
             };
-            if let Err(mpsc::error::SendError(reply)) = order_tx.send(reply).await {
+            // The answer's place in line. When the line is full, what was written goes out
+            // before waiting: the answers that free the line need it.
+            let queued = match order_tx.try_send(reply) {
+                Ok(()) => Ok(()),
+                Err(mpsc::error::TrySendError::Full(reply)) => match wr.flush().await {
+                    Ok(()) => order_tx.send(reply).await.map_err(|e| e.0),
+                    Err(e) => {
+                        debug!(peer = %peer, error = %e, "delivery stream write failed");
+                        let _ = reply.send(Err(closed()));
+                        break;
+                    }
+                },
+                Err(mpsc::error::TrySendError::Closed(reply)) => Err(reply),
+            };
+            if let Err(reply) = queued {
                 let _ = reply.send(Err(closed()));
                 break;
             }
             let mut sent = write_frame_unflushed(&mut wr, &bytes).await;
-            // Deliveries queued together leave in one flush.
+            // Deliveries queued together leave in one flush; nothing written waits
+            // unflushed for a delivery still to come.
             if sent.is_ok() && queue.is_empty() {
                 sent = wr.flush().await;
             }
