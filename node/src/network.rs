@@ -856,7 +856,16 @@ async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> 
 /// One frame, length and body in a single write (one Yamux frame rather than two), not
 /// flushed: a delivery stream flushes once for the frames that are ready together.
 async fn write_frame_unflushed<T: AsyncWrite + Unpin>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
-    let len = u32::try_from(bytes.len())
+    let len = frame_len(bytes)?;
+    let mut frame = Vec::with_capacity(4 + bytes.len());
+    frame.extend_from_slice(&len.to_be_bytes());
+    frame.extend_from_slice(bytes);
+    io.write_all(&frame).await
+}
+
+/// The length prefix of a frame carrying `bytes`, if they fit under [`MAX_MESSAGE_BYTES`].
+fn frame_len(bytes: &[u8]) -> io::Result<u32> {
+    u32::try_from(bytes.len())
         .ok()
         .filter(|len| u64::from(*len) <= MAX_MESSAGE_BYTES)
         .ok_or_else(|| {
@@ -867,11 +876,7 @@ async fn write_frame_unflushed<T: AsyncWrite + Unpin>(io: &mut T, bytes: &[u8]) 
                     bytes.len()
                 ),
             )
-        })?;
-    let mut frame = Vec::with_capacity(4 + bytes.len());
-    frame.extend_from_slice(&len.to_be_bytes());
-    frame.extend_from_slice(bytes);
-    io.write_all(&frame).await
+        })
 }
 
 /// A request frame's bytes, read on `protocol`, which carries `exchange`'s requests.
@@ -1697,75 +1702,44 @@ impl EventLoop {
             return;
         }
 
-        let channel = match responder {
-            Responder::Channel(channel) => channel,
-            // The stream's task times the answer out itself: nothing to poll here.
-            Responder::Stream(reply) => {
-                let event = NetworkEvent::InboundRequest {
-                    peer,
-                    request,
-                    reply,
-                };
-                match self.events.try_send(event) {
-                    Ok(()) => {}
-                    Err(mpsc::error::TrySendError::Full(NetworkEvent::InboundRequest {
-                        reply,
-                        ..
-                    })) => {
-                        warn!(peer = %peer, "event queue full: refusing inbound request");
-                        let _ = reply.send(Response::Refused {
-                            reason: "busy".into(),
-                        });
-                    }
-                    // Dropping the reply answers "no answer".
-                    Err(_) => {}
-                }
-                return;
-            }
-        };
-        let (tx, rx) = oneshot::channel();
-        let event = NetworkEvent::InboundRequest {
-            peer,
-            request,
-            reply: tx,
-        };
-        match self.events.try_send(event) {
-            Ok(()) => {
+        // The service answers on `reply`. A stream's task waits for that itself (with the
+        // same timeout); request-response's answer is awaited here, never inline.
+        let reply = match responder {
+            Responder::Stream(reply) => reply,
+            Responder::Channel(channel) => {
+                let (tx, rx) = oneshot::channel();
                 let timeout = self.request_timeout;
                 self.pending_replies.push(
                     async move {
-                        let response = match tokio::time::timeout(timeout, rx).await {
-                            Ok(Ok(response)) => response,
-                            Ok(Err(_)) => Response::Refused {
-                                reason: "no answer".into(),
-                            },
-                            Err(_) => Response::Refused {
-                                reason: "timeout".into(),
-                            },
-                        };
                         PendingReply {
                             exchange,
                             peer,
                             channel,
-                            response,
+                            response: pipe::answer(rx, timeout).await,
                         }
                     }
                     .boxed(),
                 );
+                tx
             }
-            Err(mpsc::error::TrySendError::Full(_)) => {
+        };
+        let event = NetworkEvent::InboundRequest {
+            peer,
+            request,
+            reply,
+        };
+        let (reason, event) = match self.events.try_send(event) {
+            Ok(()) => return,
+            Err(mpsc::error::TrySendError::Full(event)) => {
                 warn!(peer = %peer, "event queue full: refusing inbound request");
-                let response = Response::Refused {
-                    reason: "busy".into(),
-                };
-                self.respond(exchange, peer, Responder::Channel(channel), response);
+                ("busy", event)
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => {
-                let response = Response::Refused {
-                    reason: "shutting down".into(),
-                };
-                self.respond(exchange, peer, Responder::Channel(channel), response);
-            }
+            Err(mpsc::error::TrySendError::Closed(event)) => ("shutting down", event),
+        };
+        if let NetworkEvent::InboundRequest { reply, .. } = event {
+            let _ = reply.send(Response::Refused {
+                reason: reason.into(),
+            });
         }
     }
 

@@ -21,7 +21,8 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
 
 use super::{
-    Exchange, Frame, NetworkError, WireRequest, decode_request, read_frame, write_frame_unflushed,
+    Exchange, Frame, NetworkError, WireRequest, decode_request, frame_len, read_frame,
+    write_frame_unflushed,
 };
 use crate::protocol::{
     self, DELIVER_STREAM_PROTOCOL, MAX_MESSAGE_BYTES, MAX_PIPELINED, Request, Response,
@@ -158,7 +159,7 @@ fn no_answer() -> Response {
 }
 
 /// The service's answer, or a refusal when it gives none in time.
-async fn answer(rx: oneshot::Receiver<Response>, timeout: Duration) -> Response {
+pub(super) async fn answer(rx: oneshot::Receiver<Response>, timeout: Duration) -> Response {
     match tokio::time::timeout(timeout, rx).await {
         Ok(Ok(response)) => response,
         Ok(Err(_)) => no_answer(),
@@ -220,17 +221,18 @@ pub async fn pipe(
                     Ok(None) | Err(_) => break,
                 },
             };
-            let bytes = match protocol::encode(&request) {
-                Ok(bytes) if bytes.len() as u64 <= MAX_MESSAGE_BYTES => bytes,
-                Ok(bytes) => {
-                    let _ = reply.send(Err(NetworkError::Codec(format!(
-                        "message of {} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit",
-                        bytes.len()
-                    ))));
-                    continue;
-                }
+            // Refused here, before it takes a place in line: a frame that cannot be sent
+            // would leave its place waiting for an answer.
+            let encoded = protocol::encode(&request)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| match frame_len(&bytes) {
+                    Ok(_) => Ok(bytes),
+                    Err(e) => Err(e.to_string()),
+                });
+            let bytes = match encoded {
+                Ok(bytes) => bytes,
                 Err(e) => {
-                    let _ = reply.send(Err(NetworkError::Codec(e.to_string())));
+                    let _ = reply.send(Err(NetworkError::Codec(e)));
                     continue;
                 }
             };
