@@ -151,6 +151,7 @@ async fn main() -> anyhow::Result<()> {
                 ApiRequest::Move {
                     game: game.clone(),
                     text: text.into(),
+                    notation: None,
                 },
             )
             .await?;

@@ -49,6 +49,7 @@ async fn play(home: &Path, game: &str, ply: usize, text: &str) -> anyhow::Result
     let request = ApiRequest::Move {
         game: game.into(),
         text: text.into(),
+        notation: None,
     };
     call(home, request).await?;
     Ok(())
@@ -94,6 +95,7 @@ async fn main() -> anyhow::Result<()> {
         resume_at_ms: Some(resume_at_ms),
         place: Some("Club room 2".into()),
         force: false,
+        notation: None,
     };
     call(&ana, adjourn).await?;
     wait(&bea, &game, |v| v["status"] == "adjourned").await?;

@@ -90,6 +90,7 @@ async fn main() -> anyhow::Result<()> {
             ApiRequest::Move {
                 game: game.clone(),
                 text: text.into(),
+                notation: None,
             },
         )
         .await?;

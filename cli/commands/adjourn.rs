@@ -10,8 +10,9 @@ use std::process::ExitCode;
 
 /// Adjourn a game by sealing your move (FIDE Appendix A1–A2): only the player to move seals.
 ///
-/// The move is committed to as written and stays secret on your node until resumption; the
-/// clocks stop. A sealed move that is ambiguous, illegal or unintelligible loses the game at
+/// The move is committed to as written, in the letters you write (--notation; they are
+/// signed in the seal, so `Rd2` sealed in Spanish is opened as the king's move), and stays
+/// secret on your node until resumption; the clocks stop. A sealed move that is ambiguous, illegal or unintelligible loses the game at
 /// the opening (A8), so the node refuses to seal one unless you pass --force.
 ///
 /// --resume-at is an RFC 3339 UTC time (`2026-12-01T18:00:00Z`) or a delay from now (`+2d`,
@@ -32,6 +33,8 @@ pub struct Args {
     /// Seal the move even if it would lose under A8.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    written: common::Written,
 }
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
@@ -47,6 +50,7 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
             resume_at_ms,
             place: args.place,
             force: args.force,
+            notation: args.written.resolve(home),
         },
     )?;
     println!("adjourned {}", game_tag(&v));

@@ -24,6 +24,8 @@ pub struct Args {
     /// The move you intend to play, for a threefold or fifty-move claim.
     #[arg(long = "move", value_name = "MOVE")]
     intended: Option<String>,
+    #[command(flatten)]
+    written: common::Written,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -54,6 +56,7 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
             game: args.game,
             reason: args.reason.name().to_owned(),
             intended: args.intended,
+            notation: args.written.resolve(home),
         },
     )?;
     let claim = v.get("claim");

@@ -218,8 +218,27 @@ mod tests {
     }
 }
 
+/// `--notation`: how the player writes moves (FIDE App. E2/E3: each player may use the
+/// letters of their own language). Shared by every command that reads a move.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct Written {
+    /// How you write moves: en (R is a rook), es (R is the king: rey), figurine, uci or
+    /// iccf. Default: "notation" in HOME/config.json; with neither, the position decides,
+    /// and a move that is legal read either way (Rd1) is refused until you say which.
+    #[arg(long, value_name = "NOTATION")]
+    notation: Option<sobre_core::notation::Notation>,
+}
+
+impl Written {
+    /// The flag, else the player's setting; `None` when the player said nothing.
+    pub fn resolve(self, home: &Path) -> Option<sobre_core::notation::Notation> {
+        self.notation.or_else(|| Config::load(home).notation)
+    }
+}
+
 /// Personal defaults in `HOME/config.json`, e.g. `{"notation": "es", "board": "ascii"}`:
-/// the notation `show` writes moves in, and letters instead of figurines. Missing or
+/// the notation `show` writes moves in and moves are read in (see [`Written`]), and letters
+/// instead of figurines. Missing or
 /// unreadable files mean the built-in defaults (English SAN, Unicode board).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Config {

@@ -30,6 +30,8 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    written: common::Written,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -60,6 +62,7 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
             game: args.game,
             action: action.to_owned(),
             line,
+            notation: args.written.resolve(home),
         },
     )?;
     if args.json {

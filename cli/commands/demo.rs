@@ -220,6 +220,7 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
             .call(ApiRequest::Move {
                 game: game.clone(),
                 text: (*text).into(),
+                notation: None,
             })
             .await?;
         let v = other
@@ -326,6 +327,7 @@ async fn adjourn_and_resume(
             resume_at_ms: None,
             place: Some("Club Villa Dolores".into()),
             force: false,
+            notation: None,
         })
         .await?;
     let env = &v["envelope"];

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 /// Play a move in a game where it is your turn.
 ///
 /// Any notation: English or Spanish SAN (`Nf3`, `Cf3`, `O-O`, `exd8=Q`), coordinates
-/// (`g1f3`, `e7e8q`) or ICCF numbers (`7163`). The move is checked, signed, stored and only
+/// (`g1f3`, `e7e8q`) or ICCF numbers (`7163`). SAN is read in the letters you write
+/// (--notation, or "notation" in HOME/config.json): `Rd1` is a rook move in English and a
+/// king move in Spanish. The move is checked, signed, stored and only
 /// then reported; delivery to your opponent continues in the background until they
 /// acknowledge it (see `sobre node status`).
 #[derive(clap::Args)]
@@ -20,6 +22,8 @@ pub struct Args {
     /// The move.
     #[arg(value_name = "MOVE", allow_hyphen_values = true)]
     mv: String,
+    #[command(flatten)]
+    written: common::Written,
 }
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
@@ -28,6 +32,7 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
         ApiRequest::Move {
             game: args.game,
             text: args.mv,
+            notation: args.written.resolve(home),
         },
     )?;
     let played = v

@@ -10,13 +10,16 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use crate::iccf::{self, Iccf, ReadIccfError};
 use crate::san::{self, Lang, ReadSanError, SanError};
 use crate::uci::{self, ReadUciError, Uci};
 use crate::{Color, Move, Position};
 
-/// How moves are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// How moves are written. Serialised (JSON, settings) by its short [`Notation::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "&'static str")]
 pub enum Notation {
     /// SAN with English letters: `Nf3`, `exd8=Q+`, `O-O`.
     #[default]
@@ -50,6 +53,35 @@ impl Notation {
             Notation::Uci => "uci",
             Notation::Iccf => "iccf",
         }
+    }
+}
+
+impl Notation {
+    /// The piece letters a move typed by a player who writes in this notation is read in.
+    /// Only Spanish SAN uses Spanish letters; figurine, coordinate and ICCF players type SAN
+    /// in the international (English) letters when they type it at all. Never
+    /// [`Lang::Auto`]: a player who said how they write is never second-guessed (App. E2).
+    pub fn letters(self) -> Lang {
+        match self {
+            Notation::Spanish => Lang::Spanish,
+            Notation::English | Notation::Figurine | Notation::Uci | Notation::Iccf => {
+                Lang::English
+            }
+        }
+    }
+}
+
+impl From<Notation> for &'static str {
+    fn from(n: Notation) -> &'static str {
+        n.name()
+    }
+}
+
+impl TryFrom<String> for Notation {
+    type Error = ParseNotationError;
+
+    fn try_from(s: String) -> Result<Notation, ParseNotationError> {
+        s.parse()
     }
 }
 
@@ -104,6 +136,9 @@ pub struct MoveError {
     input: String,
     kind: MoveErrorKind,
     reason: String,
+    /// For an ambiguity between the two languages' letters: the English reading, then the
+    /// Spanish one (FIDE E2/E3: `R` is a rook in English, the king in Spanish).
+    readings: Option<[Move; 2]>,
 }
 
 impl MoveError {
@@ -112,6 +147,7 @@ impl MoveError {
             input: input.trim().to_owned(),
             kind,
             reason: reason.into(),
+            readings: None,
         }
     }
 
@@ -140,6 +176,13 @@ impl MoveError {
     /// The reason alone.
     pub fn reason(&self) -> &str {
         &self.reason
+    }
+
+    /// When the text is ambiguous only because nobody said which letters it is written in:
+    /// the move it names read in English, then read in Spanish. Both are legal and differ,
+    /// so the reader must be told the language (never guessed, App. E2/E3).
+    pub fn readings(&self) -> Option<[Move; 2]> {
+        self.readings
     }
 }
 
@@ -236,7 +279,21 @@ pub fn parse_move(pos: &Position, text: &str, hint: Lang) -> Result<Move, MoveEr
     let other = match hint {
         Lang::English => Lang::Spanish,
         Lang::Spanish => Lang::English,
-        Lang::Auto => return Ok(san::parse_san(pos, t, Lang::Auto)?),
+        Lang::Auto => {
+            return san::parse_san(pos, t, Lang::Auto).map_err(|e| {
+                let mut err = MoveError::from(e);
+                if err.kind == MoveErrorKind::Ambiguous
+                    && let (Ok(en), Ok(es)) = (
+                        san::parse_san(pos, t, Lang::English),
+                        san::parse_san(pos, t, Lang::Spanish),
+                    )
+                    && en != es
+                {
+                    err.readings = Some([en, es]);
+                }
+                err
+            });
+        }
     };
     match san::parse_san(pos, t, hint) {
         Err(ReadSanError::Syntax(e)) => match san::parse_san(pos, t, other) {
@@ -335,6 +392,37 @@ mod tests {
         assert_eq!(en.from.to_string(), "a1");
         let e = parse_move(&p, "Rd1", Lang::Auto).unwrap_err();
         assert_eq!(e.kind(), MoveErrorKind::Ambiguous);
+        assert_eq!(e.readings(), Some([en, es]));
+    }
+
+    // App. E2/E3: a player who said how they write is read in their letters, whatever else
+    // the position allows (the position of the commonest rook move of all, Ra1-d1 with the
+    // king on e1).
+    #[test]
+    fn e3_stated_notation_reads_letter_r_in_its_language() {
+        let p =
+            Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", CastlingMode::Standard).unwrap();
+        let en = parse_move(&p, "Rd1", Notation::English.letters()).unwrap();
+        assert_eq!((en.from.to_string(), en.to.to_string()), ("a1".into(), "d1".into()));
+        let es = parse_move(&p, "Rd1", Notation::Spanish.letters()).unwrap();
+        assert_eq!((es.from.to_string(), es.to.to_string()), ("e1".into(), "d1".into()));
+        for n in [Notation::Figurine, Notation::Uci, Notation::Iccf] {
+            assert_eq!(parse_move(&p, "Rd1", n.letters()).unwrap(), en, "{n}");
+        }
+        // Two knights that can reach one square are ambiguous in one language: no readings.
+        let q = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", CastlingMode::Standard)
+            .unwrap();
+        let e = parse_move(&q, "Nd2", Lang::Auto).unwrap_err();
+        assert_eq!(e.kind(), MoveErrorKind::Ambiguous);
+        assert_eq!(e.readings(), None);
+    }
+
+    #[test]
+    fn notation_is_serialised_by_its_short_name() {
+        assert_eq!(serde_json::to_string(&Notation::Spanish).unwrap(), "\"es\"");
+        let n: Notation = serde_json::from_str("\"iccf\"").unwrap();
+        assert_eq!(n, Notation::Iccf);
+        assert!(serde_json::from_str::<Notation>("\"fr\"").is_err());
     }
 
     #[test]

@@ -10,13 +10,24 @@ use sobre_core::record::export::{
 };
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, Envelope, EventError, EventId, GameState, Keypair,
-    LeagueRound, PlayerId, SignedEvent, StartPosition, Status, VerifyError, verify, verify_at,
+    LeagueRound, PlayerId, SealLetters, SignedEvent, StartPosition, Status, VerifyError, verify,
+    verify_at,
 };
 use sobre_core::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Position};
 
 /// 2026-11-21T23:44:33Z.
+/// The letters a test's sealed move is written in (App. E2/E3): Spanish when it uses a
+/// letter only Spanish has (`D T A C`), English otherwise, as its writer meant it.
+fn letters_of(text: &str) -> SealLetters {
+    if text.starts_with(['D', 'T', 'A', 'C']) {
+        SealLetters::Spanish
+    } else {
+        SealLetters::English
+    }
+}
+
 const T0: u64 = 1_795_304_673_000;
 
 /// Two players at a table (White challenges); every event is delivered to the other at once.
@@ -124,7 +135,7 @@ impl Table {
         let ply = st.moves.len() as u32 + 1;
         let mut opening = None;
         self.act(c, |s, t| {
-            let (ev, o) = s.seal(text, [42; 32], env, ply, t)?;
+            let (ev, o) = s.seal(text, letters_of(text), [42; 32], env, ply, t)?;
             opening = Some(o);
             Ok(ev)
         });

@@ -5,11 +5,22 @@ use sobre_core::clock::{DAY, SECOND};
 use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::commit;
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, Keypair, SignedEvent,
+    Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, Keypair, Seal,
+    SealLetters, SignedEvent,
     StartPosition, Status, VerifyError, verify,
 };
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
+
+/// The letters a test's sealed move is written in (App. E2/E3): Spanish when it uses a
+/// letter only Spanish has (`D T A C`), English otherwise, as its writer meant it.
+fn letters_of(text: &str) -> SealLetters {
+    if text.starts_with(['D', 'T', 'A', 'C']) {
+        SealLetters::Spanish
+    } else {
+        SealLetters::English
+    }
+}
 
 const T0: u64 = 1_800_000_000_000;
 
@@ -128,7 +139,7 @@ impl Table {
         let ply = self.state().moves.len() as u32 + 1;
         let mut opening = None;
         self.act(c, |s, t| {
-            let (ev, o) = s.seal(text, [42; 32], env, ply, t)?;
+            let (ev, o) = s.seal(text, letters_of(text), [42; 32], env, ply, t)?;
             opening = Some(o);
             Ok(ev)
         });
@@ -387,7 +398,7 @@ fn a1_only_the_player_to_move_seals() {
     // White tries to seal although Black is to move.
     let env = t.envelope(Color::White, None, None);
     t.act(Color::White, |s, t| {
-        s.seal("d4", [1; 32], env, 2, t).map(|x| x.0)
+        s.seal("d4", SealLetters::English, [1; 32], env, 2, t).map(|x| x.0)
     });
     let err = t.err();
     assert!(err.to_string().contains("A1"), "{err}");
@@ -400,7 +411,7 @@ fn a2_envelope_data_must_be_exact() {
     let mut env = t.envelope(Color::Black, None, None);
     env.fen_before = Position::new().fen();
     t.act(Color::Black, |s, t| {
-        s.seal("e5", [1; 32], env, 2, t).map(|x| x.0)
+        s.seal("e5", SealLetters::English, [1; 32], env, 2, t).map(|x| x.0)
     });
     let err = t.err();
     assert!(err.to_string().contains("A2.2"), "{err}");
@@ -483,6 +494,68 @@ fn a8_ambiguous_sealed_move_loses() {
     assert_eq!(st.termination, Some(Termination::IllegalSealedMove));
     let why = st.sealed_move_error.unwrap();
     assert!(why.contains("b1") && why.contains("f3"), "{why}");
+}
+
+/// App. E2/E3 with A8 (seed 003): the letters are fixed when sealing and signed in the seal,
+/// so a Spanish `Rd2` is the king's move even where a rook could also reach d2, and the
+/// same text sealed in English is the rook's.
+#[test]
+fn a8_e3_sealed_move_is_read_in_the_letters_it_was_sealed_in() {
+    let fen = "4k3/p7/8/8/8/8/8/3RK3 w - - 0 1";
+    for (letters, from) in [(SealLetters::Spanish, "e1"), (SealLetters::English, "d1")] {
+        let mut t = Table::from("otb 2h", StartPosition::Fen(fen.into()));
+        let env = t.envelope(Color::White, None, None);
+        let mut opening = None;
+        t.act(Color::White, |s, t| {
+            let (ev, o) = s.seal("Rd2", letters, [5; 32], env, 1, t)?;
+            opening = Some(o);
+            Ok(ev)
+        });
+        let opening = opening.unwrap();
+        t.act(Color::Black, |s, t| s.presence(t));
+        t.act(Color::White, |s, t| s.reveal(&opening, t));
+        let st = t.state();
+        assert_eq!(st.status, Status::Active, "{letters:?}: {:?}", st.sealed_move_error);
+        assert_eq!(st.envelopes[0].letters, Some(letters));
+        let played = st.moves[0].mv;
+        assert_eq!(
+            (played.from.to_string(), played.to.to_string()),
+            (from.to_owned(), "d2".to_owned()),
+            "{letters:?}"
+        );
+    }
+}
+
+/// A seal signed before the letters were recorded (wire tag 10) keeps its meaning: its
+/// opening is read in either language, and `Rd2` there, legal both ways, is ambiguous (A8).
+#[test]
+fn a8_seal_without_letters_is_read_in_either_language_as_before() {
+    let fen = "4k3/p7/8/8/8/8/8/3RK3 w - - 0 1";
+    let mut t = Table::from("otb 2h", StartPosition::Fen(fen.into()));
+    let env = t.envelope(Color::White, None, None);
+    let game = t.state().game;
+    let sealer = t.state().white.unwrap();
+    let salt = [5; 32];
+    let commitment = commit::seal_commitment(&game, 1, &sealer, "Rd2", &salt);
+    t.act(Color::White, |s, t| {
+        s.append(
+            EventKind::Seal(Seal {
+                commitment,
+                envelope: env,
+            }),
+            t,
+        )
+    });
+    let opening = SealOpening {
+        move_text: "Rd2".into(),
+        salt,
+    };
+    t.act(Color::Black, |s, t| s.presence(t));
+    t.act(Color::White, |s, t| s.reveal(&opening, t));
+    let st = t.state();
+    assert_eq!(st.envelopes[0].letters, None);
+    assert_eq!(st.termination, Some(Termination::IllegalSealedMove));
+    assert_eq!(st.result, win(Color::Black));
 }
 
 #[test]
@@ -574,7 +647,7 @@ fn a9c_second_envelope_when_the_sealer_is_absent() {
     env.fen_before = String::new();
     let mut second = None;
     t.act(Color::Black, |s, t| {
-        let (ev, o) = s.seal("Cc6", [7; 32], env, 4, t)?;
+        let (ev, o) = s.seal("Cc6", SealLetters::Spanish, [7; 32], env, 4, t)?;
         second = Some(o);
         Ok(ev)
     });

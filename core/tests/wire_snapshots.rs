@@ -37,7 +37,8 @@ use sobre_core::record::commit;
 use sobre_core::record::event::{EVENT_VERSION, event_id};
 use sobre_core::record::{
     Accept, Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventId, EventKind,
-    Keypair, LeagueRound, PlayerId, Reveal, Seal, SignedEvent, StartPosition, WireMove,
+    Keypair, LeagueRound, PlayerId, Reveal, Seal, SealLetters, SignedEvent, StartPosition,
+    WireMove,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -243,6 +244,20 @@ fn cases() -> Vec<(&'static str, Event, Keypair)> {
             }),
         ),
     );
+    add(
+        "seal_in_spanish",
+        by(
+            w,
+            6,
+            EventKind::SealIn {
+                letters: SealLetters::Spanish,
+                seal: Seal {
+                    commitment,
+                    envelope: envelope_minimal(),
+                },
+            },
+        ),
+    );
     add("presence", by(b, 7, EventKind::Presence));
     add(
         "reveal",
@@ -315,6 +330,7 @@ fn declared_tag(kind: &EventKind) -> u32 {
         EventKind::Chat { .. } => 14,
         EventKind::Leave { .. } => 15,
         EventKind::RandomReveal { .. } => 16,
+        EventKind::SealIn { .. } => 17,
     }
 }
 
@@ -387,7 +403,10 @@ fn field_widths(e: &Event) -> Vec<usize> {
                 None => w.push(1),
             }
         }
-        EventKind::Seal(seal) => {
+        EventKind::Seal(seal) | EventKind::SealIn { seal, .. } => {
+            if matches!(e.kind, EventKind::SealIn { .. }) {
+                w.push(4); // the letters' u32 tag
+            }
             let env = &seal.envelope;
             w.extend([32, 32, 32]);
             w.extend(string(&env.fen_before));
@@ -994,6 +1013,37 @@ const SNAPSHOTS: &[Snapshot] = &[
         id: "3f6c024ccde15d73743650178818fb150dd56f619781fe1c3f71c9216adbd804",
     },
     Snapshot {
+        name: "seal_in_spanish",
+        body: &[
+            "0100",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "0600000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "707fe5cf8b010000",
+            "11000000",
+            "01000000",
+            "81c9982b393c42de8c23acd6d620d4e1aef84ddc8766cc0389d1d3a33dc97da1",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394",
+            "4000000000000000",
+            "723162716b626e722f70707070317070702f326e352f3470332f3450332f354e322f50505050315050502f524e42514b4231522077204b516b71202d20322033",
+            "c065520000000000",
+            "4016400000000000",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "03000000",
+            "00",
+            "00",
+            "0000000000000000",
+            "80ee360000000000",
+        ],
+        id: "1084345d764aae55c40c3b8a739fb52a63433e76aa0db788b490fb7f0e2e58c9",
+    },
+    Snapshot {
         name: "presence",
         body: &[
             "0100",
@@ -1185,7 +1235,7 @@ fn kind_tags_are_the_declaration_order() {
     }
     tags.sort_unstable();
     tags.dedup();
-    assert_eq!(tags, (0..=16).collect::<Vec<u32>>(), "every kind is pinned");
+    assert_eq!(tags, (0..=17).collect::<Vec<u32>>(), "every kind is pinned");
 }
 
 #[test]
@@ -1399,6 +1449,19 @@ fn arb_kind() -> impl Strategy<Value = EventKind> {
         (any::<u64>(), any::<u64>())
             .prop_map(|(from_ms, until_ms)| EventKind::Leave { from_ms, until_ms }),
         any::<[u8; 32]>().prop_map(|secret| EventKind::RandomReveal { secret }),
+        (any::<bool>(), any::<[u8; 32]>(), arb_envelope()).prop_map(
+            |(spanish, commitment, envelope)| EventKind::SealIn {
+                letters: if spanish {
+                    SealLetters::Spanish
+                } else {
+                    SealLetters::English
+                },
+                seal: Seal {
+                    commitment,
+                    envelope
+                },
+            }
+        ),
     ]
 }
 

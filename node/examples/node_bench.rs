@@ -747,6 +747,7 @@ async fn phase_round_trip(s: Sizes) -> Res<Vec<Row>> {
                 .call(ApiRequest::Move {
                     game: game.clone(),
                     text,
+                    notation: None,
                 })
                 .await?;
             let t1 = Instant::now();

@@ -9,6 +9,7 @@
 //! `internal` for a bug or an I/O failure. Game ids may be abbreviated to any unique prefix.
 
 use serde::{Deserialize, Serialize};
+use sobre_core::notation::Notation;
 
 /// The protocol version of this API.
 pub const API_VERSION: u32 = 1;
@@ -61,10 +62,15 @@ pub enum ApiRequest {
     Show {
         game: String,
     },
-    /// A move in any notation (English/Spanish SAN, coordinates, ICCF).
+    /// A move in any notation (English/Spanish SAN, coordinates, ICCF). `notation` is how
+    /// the player writes (`en`, `es`, `figurine`, `uci`, `iccf`): SAN is read in its letters
+    /// and never guessed; without it the position decides, and a text legal in both
+    /// languages (`Rd1`: rook in English, king in Spanish) is refused, naming both readings.
     Move {
         game: String,
         text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<Notation>,
     },
     /// `action`: `offer`, `accept` or `decline`.
     Draw {
@@ -77,6 +83,9 @@ pub enum ApiRequest {
         reason: String,
         #[serde(default)]
         intended: Option<String>,
+        /// How the intended move is written (as in [`ApiRequest::Move`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<Notation>,
     },
     Resign {
         game: String,
@@ -92,6 +101,10 @@ pub enum ApiRequest {
         place: Option<String>,
         #[serde(default)]
         force: bool,
+        /// The letters the sealed move is written in (as in [`ApiRequest::Move`]); they are
+        /// signed in the seal, and the opening is read in them (App. E2/E3, A8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<Notation>,
     },
     /// Announce presence at resumption; the sealer's node opens the envelope when the
     /// responder is present.
@@ -109,6 +122,9 @@ pub enum ApiRequest {
         action: String,
         #[serde(default)]
         line: Option<String>,
+        /// How the line is written (as in [`ApiRequest::Move`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<Notation>,
     },
     Chat {
         game: String,
@@ -258,10 +274,32 @@ mod tests {
             line.request,
             ApiRequest::Move {
                 game: "3f2a".into(),
-                text: "Cf3".into()
+                text: "Cf3".into(),
+                notation: None,
             }
         );
         let back = serde_json::to_string(&line).unwrap();
         assert!(back.contains(r#""cmd":"move""#), "{back}");
+        assert!(!back.contains("notation"), "{back}");
+    }
+
+    #[test]
+    fn a_move_may_say_its_notation() {
+        let line: RequestLine = serde_json::from_str(
+            r#"{"v":1,"cmd":"move","game":"3f2a","text":"Rd1","notation":"en"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::Move {
+                game: "3f2a".into(),
+                text: "Rd1".into(),
+                notation: Some(Notation::English),
+            }
+        );
+        let bad = serde_json::from_str::<RequestLine>(
+            r#"{"v":1,"cmd":"move","game":"3f2a","text":"Rd1","notation":"klingon"}"#,
+        );
+        assert!(bad.is_err());
     }
 }

@@ -33,11 +33,12 @@ use libp2p::{Multiaddr, PeerId};
 use serde_json::{Value, json};
 use sobre_core::Position;
 use sobre_core::clock::TimeControl;
-use sobre_core::notation::{self, MoveErrorKind};
+use sobre_core::notation::{self, MoveError, MoveErrorKind, Notation};
 use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::{
     Challenge, Checkpoint, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind,
-    GameId, GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status,
+    GameId, GameState, Keypair, LeagueRound, PlayerId, SealLetters, SignedEvent, StartPosition,
+    Status,
     VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue, verify_extend,
     verify_incremental,
 };
@@ -1978,19 +1979,16 @@ impl Service {
                 dispute::annotate(&self.store, &g, &mut v);
                 Ok(v)
             }
-            ApiRequest::Move { game, text } => {
+            ApiRequest::Move {
+                game,
+                text,
+                notation,
+            } => {
                 let g = self.resolve_game(&game)?;
                 let st = &self.cache(&g)?.state;
                 self.require_my_move(st)?;
-                let m = notation::parse_move(&st.position, &text, Lang::Auto).map_err(|e| {
-                    let err = user(e.to_string());
-                    match e.kind() {
-                        MoveErrorKind::Ambiguous => {
-                            err.hint("write the origin file or rank, e.g. Nbd7")
-                        }
-                        _ => err.hint("moves may be written Nf3, Cf3, g1f3 or 7163"),
-                    }
-                })?;
+                let m = notation::parse_move(&st.position, &text, letters(notation))
+                    .map_err(|e| move_error("", &e))?;
                 let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
                 Ok(self.show(&state))
             }
@@ -2012,6 +2010,7 @@ impl Service {
                 game,
                 reason,
                 intended,
+                notation,
             } => {
                 let g = self.resolve_game(&game)?;
                 let reason = match reason.as_str() {
@@ -2030,8 +2029,8 @@ impl Service {
                 let m = match intended {
                     None => None,
                     Some(text) => Some(
-                        notation::parse_move(&pos, &text, Lang::Auto)
-                            .map_err(|e| user(format!("intended move: {e}")))?,
+                        notation::parse_move(&pos, &text, letters(notation))
+                            .map_err(|e| move_error("intended move: ", &e))?,
                     ),
                 };
                 let (_, state) = self.author(&g, move |s, t| s.claim(reason, m, t)).await?;
@@ -2052,7 +2051,11 @@ impl Service {
                 resume_at_ms,
                 place,
                 force,
-            } => self.adjourn(&game, &seal, resume_at_ms, place, force).await,
+                notation,
+            } => {
+                self.adjourn(&game, &seal, notation, resume_at_ms, place, force)
+                    .await
+            }
             ApiRequest::Resume { game } => {
                 let g = self.resolve_game(&game)?;
                 let (_, state) = self.author(&g, |s, t| s.presence(t)).await?;
@@ -2068,7 +2071,12 @@ impl Service {
                 let v = self.show(st);
                 Ok(json!({"game": g.to_hex(), "envelope": v["envelope"], "status": v["status"]}))
             }
-            ApiRequest::Conditional { game, action, line } => {
+            ApiRequest::Conditional {
+                game,
+                action,
+                line,
+                notation,
+            } => {
                 let g = self.resolve_game(&game)?;
                 let mut lines = self.store.conditional(&g).map_err(internal)?;
                 match action.as_str() {
@@ -2077,7 +2085,7 @@ impl Service {
                             line.ok_or_else(|| user("conditional add needs a line of moves"))?;
                         let moves: Vec<String> =
                             text.split_whitespace().map(str::to_owned).collect();
-                        self.check_conditional(&g, &moves)?;
+                        let moves = self.check_conditional(&g, &moves, notation)?;
                         lines.push(moves);
                         self.store.set_conditional(&g, &lines).map_err(internal)?;
                     }
@@ -2195,7 +2203,16 @@ impl Service {
         Ok(())
     }
 
-    fn check_conditional(&self, game: &GameId, moves: &[String]) -> Result<(), ApiError> {
+    /// Checks a conditional line from the current position and returns it as it will be
+    /// stored: as typed, except a move whose automatic reading (used when the line is played
+    /// later) would differ from its reading in the stated letters, which is stored in
+    /// coordinates so that it is never re-read in the other language.
+    fn check_conditional(
+        &self,
+        game: &GameId,
+        moves: &[String],
+        written: Option<Notation>,
+    ) -> Result<Vec<String>, ApiError> {
         let st = &self.cache(game)?.state;
         let Some(c) = st.colour_of(&self.me) else {
             return Err(user("you do not play in this game"));
@@ -2211,12 +2228,18 @@ impl Service {
             ));
         }
         let mut pos = st.position.clone();
+        let mut stored = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let m = notation::parse_move(&pos, text, Lang::Auto)
-                .map_err(|e| user(format!("conditional line, move {}: {e}", i + 1)))?;
+            let m = notation::parse_move(&pos, text, letters(written))
+                .map_err(|e| move_error(&format!("conditional line, move {}: ", i + 1), &e))?;
+            if notation::parse_move(&pos, text, Lang::Auto).ok() == Some(m) {
+                stored.push(text.clone());
+            } else {
+                stored.push(notation::format_move(&pos, m, Notation::Uci));
+            }
             pos.play_unchecked(m);
         }
-        Ok(())
+        Ok(stored)
     }
 
     async fn challenge(
@@ -2296,6 +2319,7 @@ impl Service {
         &mut self,
         game: &str,
         text: &str,
+        written: Option<Notation>,
         resume_at_ms: Option<u64>,
         place: Option<String>,
         force: bool,
@@ -2304,8 +2328,29 @@ impl Service {
         let t = now_ms();
         let st = verify_incremental(&self.cache(&g)?.events, &[], Some(t)).map_err(internal)?;
         self.require_my_move(&st)?;
+        // The letters are fixed now and signed in the seal (App. E2/E3): the player's, or,
+        // when they said nothing, the ones the move reads as; a text legal in both languages
+        // is never guessed, not even with --force.
+        let read = notation::parse_move(&st.position, text, letters(written));
+        if let Err(e) = &read
+            && e.readings().is_some()
+        {
+            return Err(move_error("the sealed move: ", e));
+        }
+        let seal_letters = match (written, &read) {
+            (Some(n), _) => seal_letters(n.letters()),
+            (None, Ok(m)) => {
+                let english = notation::parse_move(&st.position, text, Lang::English);
+                if english.as_ref().ok() == Some(m) {
+                    SealLetters::English
+                } else {
+                    SealLetters::Spanish
+                }
+            }
+            (None, Err(_)) => SealLetters::English,
+        };
         // A8: warn before sealing a move that would lose the game.
-        if let Err(e) = notation::parse_move(&st.position, text, Lang::Auto)
+        if let Err(e) = &read
             && !force
         {
             return Err(user(format!(
@@ -2341,11 +2386,39 @@ impl Service {
         let text_owned = text.to_owned();
         let (_, state) = self
             .author_at(&g, t, move |s, tm| {
-                s.seal(&text_owned, salt, envelope, ply, tm)
+                s.seal(&text_owned, seal_letters, salt, envelope, ply, tm)
                     .map(|(ev, _)| ev)
             })
             .await?;
         Ok(self.show(&state))
+    }
+}
+
+/// The letters a move typed by the player is read in: those of the notation they said they
+/// write in, or, when they said nothing, whichever the position allows (App. E2/E3).
+fn letters(written: Option<Notation>) -> Lang {
+    written.map_or(Lang::Auto, Notation::letters)
+}
+
+fn seal_letters(lang: Lang) -> SealLetters {
+    match lang {
+        Lang::Spanish => SealLetters::Spanish,
+        Lang::English | Lang::Auto => SealLetters::English,
+    }
+}
+
+/// A move the player typed that is not one legal move, as a user error whose hint fits the
+/// problem: the letters to say when the text reads as two different legal moves in English
+/// and in Spanish, the origin square when it fits two pieces of one kind.
+fn move_error(context: &str, e: &MoveError) -> ApiError {
+    let err = user(format!("{context}{e}"));
+    match e.kind() {
+        MoveErrorKind::Ambiguous if e.readings().is_some() => err.hint(
+            "say which letters you write: --notation en (R is a rook) or --notation es \
+             (R is the king), or set \"notation\" in HOME/config.json",
+        ),
+        MoveErrorKind::Ambiguous => err.hint("write the origin file or rank, e.g. Nbd7"),
+        _ => err.hint("moves may be written Nf3, Cf3, g1f3 or 7163"),
     }
 }
 

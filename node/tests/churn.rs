@@ -203,6 +203,7 @@ async fn churn(rounds: usize, down_at_once: usize, plies: usize) {
                     .try_call(ApiRequest::Move {
                         game: game.clone(),
                         text: lines[g][acked[g]].clone(),
+                        notation: None,
                     })
                     .await;
                 match r {

@@ -171,6 +171,7 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
     a.call(ApiRequest::Move {
         game: game_hex.clone(),
         text: "e4".into(),
+        notation: None,
     })
     .await;
     let d = next_delivery(&mut inbox, "the first move").await;
@@ -237,6 +238,7 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
     a.call(ApiRequest::Move {
         game: game_hex.clone(),
         text: "Nf3".into(),
+        notation: None,
     })
     .await;
     let d = next_delivery(&mut inbox, "the second move").await;

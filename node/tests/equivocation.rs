@@ -240,6 +240,7 @@ async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disp
     b.call(ApiRequest::Move {
         game: game.clone(),
         text: "Nc6".into(),
+        notation: None,
     })
     .await;
     let vm = m

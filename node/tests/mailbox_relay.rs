@@ -82,6 +82,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
             .call(ApiRequest::Move {
                 game: game.clone(),
                 text: mv.clone(),
+                notation: None,
             })
             .await;
         assert_eq!(v["last_move"].as_str(), Some(mv.as_str()));
@@ -232,6 +233,7 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
             .call(ApiRequest::Move {
                 game: game.clone(),
                 text: (*mv).into(),
+                notation: None,
             })
             .await;
         other

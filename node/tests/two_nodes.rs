@@ -111,6 +111,7 @@ async fn a_move_made_while_the_opponent_is_offline_arrives_when_it_starts() {
     a.call(ApiRequest::Move {
         game: game.clone(),
         text: "d4".into(),
+        notation: None,
     })
     .await;
     // Black starts again later, knowing only White's address (bootstrap), and gets the move

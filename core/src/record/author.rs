@@ -16,7 +16,7 @@ use super::codec::CodecError;
 use super::commit;
 use super::event::{
     Accept, Challenge, Claim, ClaimReason, EVENT_VERSION, Envelope, Event, EventId, EventKind,
-    GameId, Reveal, Seal, SignedEvent, WireMove,
+    GameId, Reveal, Seal, SealLetters, SignedEvent, WireMove,
 };
 use super::identity::{Keypair, PlayerId};
 use crate::types::Move;
@@ -290,9 +290,11 @@ impl Scoresheet {
         self.append(EventKind::Claim(Claim { reason, intended }), time_ms)
     }
 
-    /// Seals a move (FIDE Appendix A1/A2): signs the commitment to `move_text` (as written)
-    /// with `salt` for `ply`, and the envelope; returns the event and the opening to keep
-    /// until resumption.
+    /// Seals a move (FIDE Appendix A1/A2): signs the commitment to `move_text` (as written,
+    /// in `letters`: App. E2/E3) with `salt` for `ply`, and the envelope; returns the event
+    /// and the opening to keep until resumption. The letters are signed in the seal, so the
+    /// opening is read in them: a Spanish `Rd2` stays a king move wherever a rook could also
+    /// reach d2.
     ///
     /// `salt` must be 32 fresh random bytes from the node (the core has no randomness);
     /// `envelope.sealer` should be this sheet's player.
@@ -302,6 +304,7 @@ impl Scoresheet {
     pub fn seal(
         &mut self,
         move_text: &str,
+        letters: SealLetters,
         salt: [u8; 32],
         envelope: Envelope,
         ply: u32,
@@ -309,10 +312,13 @@ impl Scoresheet {
     ) -> Result<(SignedEvent, SealOpening), CodecError> {
         let commitment = commit::seal_commitment(&self.game, ply, &self.player(), move_text, &salt);
         let signed = self.append(
-            EventKind::Seal(Seal {
-                commitment,
-                envelope,
-            }),
+            EventKind::SealIn {
+                letters,
+                seal: Seal {
+                    commitment,
+                    envelope,
+                },
+            },
             time_ms,
         )?;
         let opening = SealOpening {
@@ -539,7 +545,9 @@ mod tests {
             place: "Club".into(),
             lateness_limit_ms: 3_600_000,
         };
-        let (signed, opening) = sheet.seal("c5", [8; 32], envelope.clone(), 1, T0).unwrap();
+        let (signed, opening) = sheet
+            .seal("c5", SealLetters::Spanish, [8; 32], envelope.clone(), 1, T0)
+            .unwrap();
         assert_eq!(
             opening,
             SealOpening {
@@ -551,10 +559,13 @@ mod tests {
         let expected = commit::seal_commitment(&game, 1, &black.player_id(), "c5", &[8; 32]);
         assert_eq!(
             v.event.kind,
-            EventKind::Seal(Seal {
-                commitment: expected,
-                envelope
-            })
+            EventKind::SealIn {
+                letters: SealLetters::Spanish,
+                seal: Seal {
+                    commitment: expected,
+                    envelope
+                }
+            }
         );
         let reveal = sheet
             .reveal(&opening, T0 + 3_600_000)

@@ -119,6 +119,12 @@ pub enum EventKind {
     Leave { from_ms: u64, until_ms: u64 },
     /// 16: the challenger opens their share of the fair coin (commit–reveal).
     RandomReveal { secret: [u8; 32] },
+    /// 17: a sealed move whose piece letters were fixed when it was sealed, so the opening
+    /// is read in those letters and no others (App. E2/E3: `R` is a rook in English and the
+    /// king in Spanish; A8 is decided on the move as written *in its language*). Every new
+    /// seal uses this tag; a tag-10 [`EventKind::Seal`] from before the letters were
+    /// recorded is still read as it always was, in either language.
+    SealIn { letters: SealLetters, seal: Seal },
 }
 
 impl EventKind {
@@ -135,7 +141,7 @@ impl EventKind {
             EventKind::DrawDecline => "draw_decline",
             EventKind::Claim(_) => "claim",
             EventKind::Resign => "resign",
-            EventKind::Seal(_) => "seal",
+            EventKind::Seal(_) | EventKind::SealIn { .. } => "seal",
             EventKind::Presence => "presence",
             EventKind::Reveal(_) => "reveal",
             EventKind::Receipt { .. } => "receipt",
@@ -286,6 +292,25 @@ pub struct Envelope {
     /// A10: how late a player may be at resumption (one hour unless the event says
     /// otherwise).
     pub lateness_limit_ms: u64,
+}
+
+/// The piece letters a sealed move is written in (App. E2/E3). A wire enum: append only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SealLetters {
+    /// 0: `K Q R B N`.
+    English,
+    /// 1: `R D T A C` (`R` is the king, *rey*).
+    Spanish,
+}
+
+impl SealLetters {
+    /// The letters a move is read in.
+    pub fn lang(self) -> crate::san::Lang {
+        match self {
+            SealLetters::English => crate::san::Lang::English,
+            SealLetters::Spanish => crate::san::Lang::Spanish,
+        }
+    }
 }
 
 /// A sealed move: the commitment and the envelope.

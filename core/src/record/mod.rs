@@ -12,7 +12,7 @@ pub mod verify;
 pub use author::{Scoresheet, SealOpening};
 pub use event::{
     Accept, Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventError, EventId,
-    EventKind, GameId, LeagueRound, Reveal, Seal, SignedEvent, StartPosition, VerifiedEvent,
+    EventKind, GameId, LeagueRound, Reveal, Seal, SealLetters, SignedEvent, StartPosition, VerifiedEvent,
     WireMove, verify_all,
 };
 pub use export::{

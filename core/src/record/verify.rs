@@ -25,6 +25,7 @@
 use super::commit;
 use super::event::{
     Challenge, ClaimReason, ColourChoice, EventError, EventId, EventKind, GameId, Seal,
+    SealLetters,
     SignedEvent, StartPosition, VerifiedEvent, WireMove, verify_all,
 };
 use super::identity::PlayerId;
@@ -98,6 +99,9 @@ pub struct ClaimRecord {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SealedEnvelope {
     pub seal: Seal,
+    /// The letters the sealed move is written in, signed in the seal (App. E2/E3); `None`
+    /// for a seal from before they were recorded (wire tag 10), read in either language.
+    pub letters: Option<SealLetters>,
     pub sealer: Color,
     /// The ply the sealed move will be (1-based).
     pub ply: u32,
@@ -1045,7 +1049,11 @@ impl Replay {
             }
             EventKind::Seal(seal) => {
                 let me = self.require_player(me, &rule)?;
-                self.seal(seal, me, v.id, e.time_ms, author, &rule)?;
+                self.seal(seal, None, me, v.id, e.time_ms, author, &rule)?;
+            }
+            EventKind::SealIn { letters, seal } => {
+                let me = self.require_player(me, &rule)?;
+                self.seal(seal, Some(*letters), me, v.id, e.time_ms, author, &rule)?;
             }
             EventKind::Presence => {
                 let me = self.require_player(me, &rule)?;
@@ -1409,9 +1417,11 @@ impl Replay {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn seal(
         &mut self,
         seal: &Seal,
+        letters: Option<SealLetters>,
         me: Color,
         id: EventId,
         t: u64,
@@ -1491,6 +1501,7 @@ impl Replay {
         let ply = (self.state.moves.len() + 1 + usize::from(second)) as u32;
         self.state.envelopes.push(SealedEnvelope {
             seal: seal.clone(),
+            letters,
             sealer: me,
             ply,
             event: id,
@@ -1557,16 +1568,17 @@ impl Replay {
                 "envelopes are opened in the order they were sealed".into(),
             ));
         }
-        // A8: the move as written decides.
+        // A8: the move as written, in the letters signed with the seal, decides.
         let pos = self.state.position.clone();
-        match notation::parse_move(&pos, move_text, Lang::Auto) {
+        let lang = env.letters.map_or(Lang::Auto, SealLetters::lang);
+        match notation::parse_move(&pos, move_text, lang) {
             Ok(m) => {
                 self.play(m, me, id, t, index, true);
             }
             Err(err) => {
                 let ambiguous = err.kind() == notation::MoveErrorKind::Ambiguous;
                 let candidates: Vec<Move> = if ambiguous {
-                    candidates_for(&pos, move_text)
+                    candidates_for(&pos, move_text, lang)
                 } else {
                     Vec::new()
                 };
@@ -1609,10 +1621,15 @@ impl Replay {
     }
 }
 
-/// Every legal move an ambiguous text could mean, in either language.
-fn candidates_for(pos: &Position, text: &str) -> Vec<Move> {
+/// Every legal move an ambiguous text could mean in `lang` (in either language for
+/// [`Lang::Auto`], a seal from before the letters were recorded).
+fn candidates_for(pos: &Position, text: &str, lang: Lang) -> Vec<Move> {
     let mut out = Vec::new();
-    for lang in [Lang::English, Lang::Spanish] {
+    let langs: &[Lang] = match lang {
+        Lang::Auto => &[Lang::English, Lang::Spanish],
+        _ => std::slice::from_ref(&lang),
+    };
+    for &lang in langs {
         if let Ok(m) = crate::san::parse_san(pos, text, lang) {
             out.push(m);
         } else if let Err(crate::san::ReadSanError::Rules(crate::san::SanError::Ambiguous {

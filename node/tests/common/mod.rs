@@ -207,6 +207,7 @@ pub async fn play(white: &TestNode, black: &TestNode, game: &str, from_ply: usiz
             .call(ApiRequest::Move {
                 game: game.into(),
                 text: (*m).into(),
+                notation: None,
             })
             .await;
         other
