@@ -542,6 +542,56 @@ fn moves_typed_in_spanish_are_played() {
     assert!(out.contains("8. Dd3"), "{out}");
 }
 
+/// FIDE App. E2/E3: each player writes in their own letters, and `R` is a rook in English
+/// but the king (*rey*) in Spanish. With the rook on a1 and the king on e1, `Rd1` is read
+/// in the letters the player said they write (`--notation`, or `notation` in
+/// `HOME/config.json`), and never guessed: unsaid, it is refused, naming both readings and
+/// the flag that settles it.
+#[test]
+fn e3_rook_move_rd1_is_read_in_the_players_letters() {
+    let net = Net::start();
+    let game = net.new_game(&[
+        "--color",
+        "white",
+        "--fen",
+        "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1",
+    ]);
+    let (white, black) = net.by_colour(&game);
+
+    let out = exec(&white.home, &["move", &game, "Rd1"]);
+    assert!(
+        !out.success(),
+        "an unsaid language is not guessed: {}",
+        out.stdout
+    );
+    for words in [
+        "rook move from a1",
+        "king move from e1",
+        "--notation en",
+        "--notation es",
+    ] {
+        assert!(out.stderr.contains(words), "{words:?} in {}", out.stderr);
+    }
+    assert!(
+        !out.stderr.contains("Nbd7"),
+        "no hint about origin files: {}",
+        out.stderr
+    );
+
+    run_text(&white.home, &["move", &game, "Rd1", "--notation", "en"]);
+    let v = wait_until(&black.home, &game, "the rook move", |v| v["plies"] == 1);
+    assert_eq!(strings(&v["moves"]), ["a1d1"], "{v}");
+    run_text(&black.home, &["move", &game, "a6"]);
+    wait_until(&white.home, &game, "Black's reply", |v| v["plies"] == 2);
+
+    // A Spanish player's setting: `Rd2` is the king's move, though the rook reaches d2 too.
+    std::fs::write(white.home.join("config.json"), r#"{"notation": "es"}"#)
+        .expect("write config.json");
+    run_text(&white.home, &["move", &game, "Rd2"]);
+    let v = wait_until(&black.home, &game, "the king move", |v| v["plies"] == 3);
+    assert_eq!(strings(&v["moves"]), ["a1d1", "a7a6", "e1d2"], "{v}");
+}
+
 #[test]
 fn a_chess960_position_and_the_colours_are_drawn_fairly() {
     let net = Net::start();

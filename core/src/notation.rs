@@ -403,15 +403,21 @@ mod tests {
         let p =
             Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", CastlingMode::Standard).unwrap();
         let en = parse_move(&p, "Rd1", Notation::English.letters()).unwrap();
-        assert_eq!((en.from.to_string(), en.to.to_string()), ("a1".into(), "d1".into()));
+        assert_eq!(
+            (en.from.to_string(), en.to.to_string()),
+            ("a1".into(), "d1".into())
+        );
         let es = parse_move(&p, "Rd1", Notation::Spanish.letters()).unwrap();
-        assert_eq!((es.from.to_string(), es.to.to_string()), ("e1".into(), "d1".into()));
+        assert_eq!(
+            (es.from.to_string(), es.to.to_string()),
+            ("e1".into(), "d1".into())
+        );
         for n in [Notation::Figurine, Notation::Uci, Notation::Iccf] {
             assert_eq!(parse_move(&p, "Rd1", n.letters()).unwrap(), en, "{n}");
         }
         // Two knights that can reach one square are ambiguous in one language: no readings.
-        let q = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", CastlingMode::Standard)
-            .unwrap();
+        let q =
+            Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", CastlingMode::Standard).unwrap();
         let e = parse_move(&q, "Nd2", Lang::Auto).unwrap_err();
         assert_eq!(e.kind(), MoveErrorKind::Ambiguous);
         assert_eq!(e.readings(), None);

@@ -6,8 +6,7 @@ use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::commit;
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, Keypair, Seal,
-    SealLetters, SignedEvent,
-    StartPosition, Status, VerifyError, verify,
+    SealLetters, SignedEvent, StartPosition, Status, VerifyError, verify,
 };
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
@@ -398,7 +397,8 @@ fn a1_only_the_player_to_move_seals() {
     // White tries to seal although Black is to move.
     let env = t.envelope(Color::White, None, None);
     t.act(Color::White, |s, t| {
-        s.seal("d4", SealLetters::English, [1; 32], env, 2, t).map(|x| x.0)
+        s.seal("d4", SealLetters::English, [1; 32], env, 2, t)
+            .map(|x| x.0)
     });
     let err = t.err();
     assert!(err.to_string().contains("A1"), "{err}");
@@ -411,7 +411,8 @@ fn a2_envelope_data_must_be_exact() {
     let mut env = t.envelope(Color::Black, None, None);
     env.fen_before = Position::new().fen();
     t.act(Color::Black, |s, t| {
-        s.seal("e5", SealLetters::English, [1; 32], env, 2, t).map(|x| x.0)
+        s.seal("e5", SealLetters::English, [1; 32], env, 2, t)
+            .map(|x| x.0)
     });
     let err = t.err();
     assert!(err.to_string().contains("A2.2"), "{err}");
@@ -515,7 +516,12 @@ fn a8_e3_sealed_move_is_read_in_the_letters_it_was_sealed_in() {
         t.act(Color::Black, |s, t| s.presence(t));
         t.act(Color::White, |s, t| s.reveal(&opening, t));
         let st = t.state();
-        assert_eq!(st.status, Status::Active, "{letters:?}: {:?}", st.sealed_move_error);
+        assert_eq!(
+            st.status,
+            Status::Active,
+            "{letters:?}: {:?}",
+            st.sealed_move_error
+        );
         assert_eq!(st.envelopes[0].letters, Some(letters));
         let played = st.moves[0].mv;
         assert_eq!(

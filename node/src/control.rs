@@ -369,7 +369,9 @@ mod tests {
                 while let Some(ControlRequest { request, reply }) = inbox.recv().await {
                     let answer = match request {
                         ApiRequest::Id => Ok(json!({ "player_id": "12D3KooWfake" })),
-                        ApiRequest::Move { game, text, .. } => Ok(json!({ "game": game, "san": text })),
+                        ApiRequest::Move { game, text, .. } => {
+                            Ok(json!({ "game": game, "san": text }))
+                        }
                         other => Err(ApiError::user(format!("fake service: {other:?}"))),
                     };
                     let _ = reply.send(answer);

@@ -38,9 +38,8 @@ use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::{
     Challenge, Checkpoint, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind,
     GameId, GameState, Keypair, LeagueRound, PlayerId, SealLetters, SignedEvent, StartPosition,
-    Status,
-    VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue, verify_extend,
-    verify_incremental,
+    Status, VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue,
+    verify_extend, verify_incremental,
 };
 use sobre_core::san::Lang;
 use std::collections::{HashMap, HashSet, VecDeque};

@@ -25,8 +25,7 @@
 use super::commit;
 use super::event::{
     Challenge, ClaimReason, ColourChoice, EventError, EventId, EventKind, GameId, Seal,
-    SealLetters,
-    SignedEvent, StartPosition, VerifiedEvent, WireMove, verify_all,
+    SealLetters, SignedEvent, StartPosition, VerifiedEvent, WireMove, verify_all,
 };
 use super::identity::PlayerId;
 use crate::clock::{
