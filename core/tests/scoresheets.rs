@@ -375,6 +375,45 @@ fn fide_6_9_time_claim_before_the_flag_falls_is_incorrect() {
     assert!(!st.claims[0].correct);
 }
 
+/// The time rule (README, "Time"; FIDE 6.9 with the protocol's leave): a leave cannot stop
+/// time already past. Black, whose 3-day flag fell a day ago, signs a week's leave starting
+/// four days back: it is kept as evidence, not applied, and White's time claim wins.
+#[test]
+fn attack_leave_dated_in_the_past_does_not_save_a_fallen_flag() {
+    let mut t = Table::new("3d");
+    t.mv("e4");
+    t.t += 4 * DAY;
+    t.act(Color::Black, |s, t| s.leave(t - 4 * DAY, t + 3 * DAY, t));
+    let st = t.state();
+    assert!(st.leave.is_empty(), "{:?}", st.leave);
+    assert!(
+        st.ignored
+            .iter()
+            .any(|(_, why)| why.contains("leave refused")),
+        "{:?}",
+        st.ignored
+    );
+    t.act(Color::White, |s, t| s.claim(ClaimReason::Time, None, t));
+    let st = t.state();
+    assert_eq!(st.termination, Some(Termination::TimeForfeit));
+    assert_eq!(st.result, win(Color::White));
+}
+
+/// The same leave signed when it starts is taken, and stops Black's clock (ICCF leave).
+#[test]
+fn a_leave_signed_when_it_starts_stops_the_clock() {
+    let mut t = Table::new("3d");
+    t.mv("e4");
+    t.t += DAY;
+    t.act(Color::Black, |s, t| s.leave(t, t + 7 * DAY, t));
+    assert_eq!(t.state().leave.len(), 1);
+    t.t += 5 * DAY;
+    t.act(Color::White, |s, t| s.claim(ClaimReason::Time, None, t));
+    let st = t.state();
+    assert_eq!(st.status, Status::Active);
+    assert!(!st.claims[0].correct);
+}
+
 #[test]
 fn receipts_start_the_opponents_clock() {
     let mut t = Table::new("3d");

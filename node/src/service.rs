@@ -38,7 +38,7 @@ use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::{
     Challenge, Checkpoint, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind,
     GameId, GameState, Keypair, LeagueRound, PlayerId, SealLetters, SignedEvent, StartPosition,
-    Status, VerifiedEvent, VerifyError, commit, export, verify, verify_all, verify_continue,
+    Status, VerifiedEvent, VerifyError, commit, export, time, verify, verify_all, verify_continue,
     verify_extend, verify_incremental,
 };
 use sobre_core::san::Lang;
@@ -1208,6 +1208,7 @@ impl Service {
         let mut incoming: Vec<EventId> = Vec::with_capacity(raw.len());
         let mut fresh: Vec<SignedEvent> = Vec::new();
         let mut fresh_ids: HashSet<EventId> = HashSet::new();
+        let arrival_ms = now_ms();
         for b in raw {
             let e = SignedEvent::from_bytes(b).map_err(|e| format!("undecodable event: {e}"))?;
             let id = e.id();
@@ -1225,6 +1226,12 @@ impl Service {
             };
             if !of_game {
                 return Err("event of another game".into());
+            }
+            // Time is evidence, never the author's word: an event dated ahead of this node's
+            // clock (a time claim "four days later", a receipt "next month") is refused before
+            // anything else is done with it, and the sender takes a strike.
+            if let Err(e) = time::check_arrival(ev.time_ms, arrival_ms) {
+                return Err(format!("{} by {}: {e}", ev.kind.name(), ev.author));
             }
             // Anyone may sign a receipt in any game (witnesses do), so receipts by players
             // other than the two, this node, its mailboxes and the league's organiser are not

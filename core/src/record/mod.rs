@@ -7,6 +7,7 @@ pub mod commit;
 pub mod event;
 pub mod export;
 pub mod identity;
+pub mod time;
 pub mod verify;
 
 pub use author::{Scoresheet, SealOpening};

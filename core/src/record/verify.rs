@@ -1095,6 +1095,16 @@ impl Replay {
                     .map(|(_, (_, p))| *p)
                     .collect();
                 let epoch = self.state.started_ms.unwrap_or(0);
+                // A new leave cannot stop time already past (a fallen flag stays fallen);
+                // re-signing one with the same start only moves its end.
+                if same_start.is_none()
+                    && let Err(err) = super::time::check_leave_start(*from_ms, e.time_ms)
+                {
+                    self.state
+                        .ignored
+                        .push((v.id, format!("leave refused: {err}")));
+                    return Ok(());
+                }
                 match LeaveAllowance::default().check(epoch, &taken, requested) {
                     Ok(()) => match same_start {
                         Some(i) => self.state.leave[i] = (me, requested),
