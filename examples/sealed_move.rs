@@ -104,7 +104,9 @@ async fn main() -> anyhow::Result<()> {
 
     // A7: at the resumption Bea announces she is present; Ana's node then opens the
     // envelope: the sealed move is revealed, checked against the commitment, and played.
+    // Before the agreed time it opens only with both present (A2.7): Ana is back too.
     call(&bea, ApiRequest::Resume { game: game.clone() }).await?;
+    call(&ana, ApiRequest::Resume { game: game.clone() }).await?;
     let v = wait(&bea, &game, |v| v["status"] == "active" && v["plies"] == 3).await?;
     // Once opened, the envelope shows the move as it was written.
     let written = v["envelope"]["opened"].as_str().unwrap_or("?");

@@ -434,8 +434,16 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
     // Nobody moves while adjourned.
     assert!(!exec(&net.b.home, &["move", &game, "Nc6"]).success());
 
-    // Bernardo is present at the resumption: Ana's node opens the envelope and plays Nf3.
+    // Bernardo announces presence a day early: the envelope stays closed (A2.7), although
+    // Ana's node has his presence.
     run_text(&net.b.home, &["resume", &game]);
+    let va = wait_until(&net.a.home, &game, "Bernardo's presence", |v| {
+        !v["presence_ms"][1].is_null()
+    });
+    assert_eq!(va["status"], "adjourned", "{va}");
+    assert!(va["envelope"]["opened"].is_null(), "{va}");
+    // Ana comes back too: both present, her node opens the envelope and plays Nf3.
+    run_text(&net.a.home, &["resume", &game]);
     let (va, vb) = net.both(&game, "the sealed move", |v| {
         v["status"] == "active" && v["plies"] == 3
     });
@@ -464,14 +472,29 @@ fn an_illegal_sealed_move_loses_at_the_opening() {
     net.play(&game, &["e4", "e5"]);
 
     // Without --force the node refuses a move that would lose under A8.
-    let refused = exec(&net.a.home, &["adjourn", &game, "--seal", "Ke3"]);
+    let refused = exec(
+        &net.a.home,
+        &["adjourn", &game, "--seal", "Ke3", "--resume-at", "+1h"],
+    );
     assert_eq!(refused.code, Some(2), "{}", refused.stderr);
     assert!(refused.stderr.contains("A8"), "{}", refused.stderr);
     assert_eq!(show(&net.a.home, &game).unwrap()["status"], "active");
 
-    run_text(&net.a.home, &["adjourn", &game, "--seal", "Ke3", "--force"]);
+    run_text(
+        &net.a.home,
+        &[
+            "adjourn",
+            &game,
+            "--seal",
+            "Ke3",
+            "--force",
+            "--resume-at",
+            "+1h",
+        ],
+    );
     net.both(&game, "the adjournment", |v| v["status"] == "adjourned");
     run_text(&net.b.home, &["resume", &game]);
+    run_text(&net.a.home, &["resume", &game]);
     let (va, vb) = net.both(&game, "the opening of the illegal move", finished);
     for v in [&va, &vb] {
         assert_eq!(v["result"], "0-1", "{v}");

@@ -15,8 +15,10 @@ use std::process::ExitCode;
 /// secret on your node until resumption; the clocks stop. A sealed move that is ambiguous, illegal or unintelligible loses the game at
 /// the opening (A8), so the node refuses to seal one unless you pass --force.
 ///
-/// --resume-at is an RFC 3339 UTC time (`2026-12-01T18:00:00Z`) or a delay from now (`+2d`,
-/// `+36h`). At resumption both players run `sobre resume GAME`.
+/// --resume-at (required, A2.7) is an RFC 3339 UTC time (`2026-12-01T18:00:00Z`) or a delay
+/// from now (`+2d`, `+36h`). At resumption both players run `sobre resume GAME`: the
+/// envelope opens once the responder is present and the time has come (or at once when
+/// both are present); from the agreed time an absent player's clock runs.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
@@ -24,9 +26,10 @@ pub struct Args {
     /// The move to seal, in any notation.
     #[arg(long, value_name = "MOVE")]
     seal: String,
-    /// When the game resumes.
+    /// When the game resumes (A2.7: required). Before then the envelope opens only if both
+    /// players announce that they are present (`sobre resume GAME`).
     #[arg(long, value_name = "TIME")]
-    resume_at: Option<String>,
+    resume_at: String,
     /// Where the game resumes.
     #[arg(long, value_name = "TEXT")]
     place: Option<String>,
@@ -38,10 +41,7 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let resume_at_ms = match &args.resume_at {
-        None => None,
-        Some(t) => Some(resume_time(t, common::now_ms())?),
-    };
+    let resume_at_ms = Some(resume_time(&args.resume_at, common::now_ms())?);
     let v = common::call(
         home,
         ApiRequest::Adjourn {

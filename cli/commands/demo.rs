@@ -324,7 +324,9 @@ async fn adjourn_and_resume(
         .call(ApiRequest::Adjourn {
             game: game.into(),
             seal: sealed.into(),
-            resume_at_ms: None,
+            // A2.7: the envelope says when the game resumes (here: in an hour; both players
+            // come back at once, so the envelope opens early by their common consent).
+            resume_at_ms: Some(sobre_node::service::now_ms() + 3_600_000),
             place: Some("Club Villa Dolores".into()),
             force: false,
             notation: None,
@@ -351,8 +353,12 @@ async fn adjourn_and_resume(
         "    Bruno's node holds the envelope (status {}); the clocks are stopped.",
         seen["status"].as_str().unwrap_or("?")
     );
-    println!("    Resumption: Bruno announces that he is at the board (A7).");
+    println!(
+        "    Resumption: Bruno and Ana both announce that they are at the board (A7; both \
+         present, so the envelope need not wait for the agreed time, A2.7)."
+    );
     bruno.call(ApiRequest::Resume { game: game.into() }).await?;
+    ana.call(ApiRequest::Resume { game: game.into() }).await?;
     let after = bruno
         .wait_for(game, "the opened envelope", |v| {
             v["status"] == "active" && v["envelope"]["opened"].is_string()

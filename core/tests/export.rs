@@ -128,7 +128,7 @@ impl Table {
             sealer: players[c.index()],
             move_number: self.pos.fullmove_number(),
             draw_offer_by: None,
-            resume_at_ms: None,
+            resume_at_ms: Some(self.t + 2 * SECOND),
             place: "Club Villa Dolores".into(),
             lateness_limit_ms: 60 * 60 * 1000,
         };

@@ -125,7 +125,9 @@ impl Table {
             sealer: players[sealer.index()],
             move_number: self.pos.fullmove_number(),
             draw_offer_by: offer_by.map(|c| players[c.index()]),
-            resume_at_ms: resume_at,
+            // A2.7: a resumption time is mandatory; by default the game resumes right after
+            // the seal (the next second), as at the end of a session.
+            resume_at_ms: Some(resume_at.unwrap_or(self.t + 2 * SECOND)),
             place: "Club Villa Dolores".into(),
             lateness_limit_ms: 60 * 60 * 1000,
         }
@@ -472,6 +474,68 @@ fn a1_sealing_adjourns_and_stops_the_clocks() {
         now,
         "no clock runs while adjourned"
     );
+}
+
+/// A2.7 (seed 003; seed 002 A2 lists the same envelope data): the envelope says when the
+/// game resumes. Without a time, or with one already past, the seal is refused: a sealer who
+/// never came back used to freeze the game for ever.
+#[test]
+fn a2_7_resumption_time_is_mandatory_and_ahead() {
+    for resume in [None, Some(T0)] {
+        let mut t = Table::new("otb 2h");
+        t.moves("e4 e5");
+        let mut env = t.envelope(Color::White, None, None);
+        env.resume_at_ms = resume;
+        t.act(Color::White, |s, t| {
+            s.seal("Nf3", SealLetters::English, [1; 32], env, 3, t)
+                .map(|x| x.0)
+        });
+        let err = t.err();
+        assert!(err.to_string().contains("A2.7"), "{resume:?}: {err}");
+    }
+}
+
+/// The early-opening attack (A2.7 with A7): the responder announces presence on Wednesday
+/// for a Saturday resumption; the sealer's opening is refused until Saturday, so the
+/// sealer's clock cannot be started while they are away. At the agreed time it opens.
+#[test]
+fn attack_a7_responder_cannot_force_the_envelope_open_early() {
+    // Sealed on Tuesday for Saturday; Black announces presence on Wednesday.
+    let adjourned = || {
+        let mut t = Table::new("otb 2h");
+        t.moves("e4 e5");
+        let saturday = t.t + 3 * DAY;
+        let opening = t.seal("Nf3", Some(saturday));
+        t.t += DAY;
+        t.act(Color::Black, |s, t| s.presence(t));
+        (t, opening, saturday)
+    };
+    let (mut t, opening, _) = adjourned();
+    t.act(Color::White, |s, t| s.reveal(&opening, t));
+    let err = t.err();
+    assert!(err.to_string().contains("A2.7"), "{err}");
+    // On Saturday the envelope opens and the sealed move is played.
+    let (mut t, opening, saturday) = adjourned();
+    t.t = saturday;
+    t.act(Color::White, |s, t| s.reveal(&opening, t));
+    let st = t.state();
+    assert_eq!(st.status, Status::Active);
+    assert_eq!(st.moves.len(), 3);
+}
+
+/// A2.7 with A7: before the agreed time the envelope opens only when *both* players signed
+/// that they are present (they agree to resume early).
+#[test]
+fn a7_both_present_may_open_before_the_agreed_time() {
+    let mut t = Table::new("otb 2h");
+    t.moves("e4 e5");
+    let opening = t.seal("Nf3", Some(t.t + 3 * DAY));
+    t.act(Color::Black, |s, t| s.presence(t));
+    t.act(Color::White, |s, t| s.presence(t));
+    t.act(Color::White, |s, t| s.reveal(&opening, t));
+    let st = t.state();
+    assert_eq!(st.status, Status::Active);
+    assert_eq!(st.moves[2].san, "Nf3");
 }
 
 #[test]

@@ -525,6 +525,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             _ = retry.tick() => {
                 svc.retry_outbox().await;
                 svc.league_tick().await;
+                svc.resumption_tick().await;
                 svc.commit().await;
             }
             else => break,
@@ -1589,6 +1590,61 @@ impl Service {
         }
     }
 
+    /// A7 with A2.7: the sealer's node opens its envelope when the responder is present and
+    /// the agreed resumption time has come, or earlier when both players signed that they are
+    /// present. Returns whether the game was an envelope of this node's to open.
+    async fn open_envelope_if_due(&mut self, game: &GameId, state: &GameState) -> bool {
+        let Some(env) = state.open_envelope() else {
+            return false;
+        };
+        if state.status != Status::Adjourned
+            || state.colour_of(&self.me) != Some(env.sealer)
+            || state.presence_ms[(!env.sealer).index()].is_none()
+        {
+            return false;
+        }
+        let due = env.seal.envelope.resume_at_ms.is_none_or(|r| now_ms() >= r)
+            || state.presence_ms[env.sealer.index()].is_some();
+        if !due {
+            debug!(%game, "the responder is present; the envelope opens at the agreed time (A2.7)");
+            return true;
+        }
+        let ply = env.ply;
+        if let Ok(bytes) = secrets::read_secret(&opening_path(&self.home, game, ply)) {
+            if let Ok(opening) = serde_json::from_slice::<SealOpening>(&bytes)
+                && let Err(e) = self.author(game, move |s, t| s.reveal(&opening, t)).await
+            {
+                warn!(%game, "cannot open the envelope: {}", e.message);
+            }
+        } else {
+            warn!(%game, "the opening of the sealed move is lost (A11): play the sealed move by hand");
+        }
+        true
+    }
+
+    /// Opens the envelopes whose agreed resumption time has come while the responder was
+    /// already present (run on the retry tick).
+    async fn resumption_tick(&mut self) {
+        let adjourned: Vec<GameId> = self
+            .games
+            .iter()
+            .filter(|(_, s)| {
+                s.status == Status::Adjourned
+                    && (s.white == Some(self.me) || s.black == Some(self.me))
+            })
+            .map(|(g, _)| *g)
+            .collect();
+        for game in adjourned {
+            if self.ensure_hot(&game).is_err() {
+                continue;
+            }
+            let Some(state) = self.hot.peek(&game).map(|c| c.state.clone()) else {
+                continue;
+            };
+            self.open_envelope_if_due(&game, &state).await;
+        }
+    }
+
     /// Automatic answers: open the coin, open the envelope when the responder is present,
     /// and play prepared conditional moves.
     async fn after_opponent_events(&mut self, game: &GameId, fresh: &[SignedEvent]) {
@@ -1615,22 +1671,7 @@ impl Service {
             }
             return;
         }
-        // A7: the sealer's node opens the envelope when the responder is present.
-        if let Some(env) = state.open_envelope()
-            && state.status == Status::Adjourned
-            && state.colour_of(&self.me) == Some(env.sealer)
-            && state.presence_ms[(!env.sealer).index()].is_some()
-        {
-            let ply = env.ply;
-            if let Ok(bytes) = secrets::read_secret(&opening_path(&self.home, game, ply)) {
-                if let Ok(opening) = serde_json::from_slice::<SealOpening>(&bytes)
-                    && let Err(e) = self.author(game, move |s, t| s.reveal(&opening, t)).await
-                {
-                    warn!(%game, "cannot open the envelope: {}", e.message);
-                }
-            } else {
-                warn!(%game, "the opening of the sealed move is lost (A11): play the sealed move by hand");
-            }
+        if self.open_envelope_if_due(game, &state).await {
             return;
         }
         // Conditional moves: the opponent's move matched a prepared line.
@@ -2334,6 +2375,19 @@ impl Service {
         let t = now_ms();
         let st = verify_incremental(&self.cache(&g)?.events, &[], Some(t)).map_err(internal)?;
         self.require_my_move(&st)?;
+        // A2.7: the envelope says when the game resumes; from then on the absent player's
+        // clock runs, so a sealer who never comes back cannot freeze the game.
+        let resume_at_ms = match resume_at_ms {
+            None => {
+                return Err(user("the envelope must say when the game resumes (A2.7)")
+                    .hint("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"));
+            }
+            Some(r) if r <= t => {
+                return Err(user("the resumption time is in the past (A2.7)")
+                    .hint("give a time ahead, e.g. --resume-at +2d"));
+            }
+            Some(r) => Some(r),
+        };
         // The letters are fixed now and signed in the seal (App. E2/E3): the player's, or,
         // when they said nothing, the ones the move reads as; a text legal in both languages
         // is never guessed, not even with --force.

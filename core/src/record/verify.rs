@@ -1475,6 +1475,15 @@ impl Replay {
             }
             self.check_turn(me, author, rule)?;
         }
+        // A2.7: a seal under the current protocol (wire tag 17) must say when the game
+        // resumes, and that time must lie ahead: a sealer who never comes back cannot freeze
+        // the game, because the absent player's clock runs from that time (A9).
+        // (A second envelope, A9c, is sealed at the resumption itself.)
+        if letters.is_some() && !second && env.resume_at_ms.is_none_or(|r| r <= t) {
+            return Err(rule(
+                "the envelope must give a resumption time after the sealing (A2.7)".into(),
+            ));
+        }
         // A3: the envelope's data must be exact.
         let expect_players = (self.state.white, self.state.black);
         if (Some(env.white), Some(env.black)) != expect_players {
@@ -1558,6 +1567,19 @@ impl Replay {
             if self.state.presence_ms[(!me).index()].is_none() {
                 return Err(rule(
                     "the responder is not present: the envelope stays closed (A7)".into(),
+                ));
+            }
+            // A2.7: not before the agreed resumption, unless both players signed that they
+            // are present (a responder cannot start the sealer's clock on Wednesday for a
+            // Saturday resumption). Seals from before this rule (tag 10) keep their meaning.
+            if env.letters.is_some()
+                && env.seal.envelope.resume_at_ms.is_some_and(|r| t < r)
+                && self.state.presence_ms[me.index()].is_none()
+            {
+                return Err(rule(
+                    "the envelope opens at the agreed resumption time, or earlier only when \
+                     both players are present (A2.7, A7)"
+                        .into(),
                 ));
             }
         }
