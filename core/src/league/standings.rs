@@ -241,11 +241,13 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
             continue;
         };
         let key = (lr.round, w, b);
+        // One game per pairing: the first one *both* players signed into (challenge and
+        // acceptance) counts, then the smaller id. A challenge one player signed alone and
+        // nobody accepted (`started_ms` is `None`) ranks after every started game, so it can
+        // never push a finished result out of the table.
+        let rank = |s: &GameState| (s.started_ms.is_none(), s.started_ms, s.game);
         match chosen.get(&key) {
-            // One game per pairing: the first started one counts (then the smaller id).
-            Some(existing)
-                if (existing.started_ms, existing.game) <= (state.started_ms, state.game) =>
-            {
+            Some(existing) if rank(existing) <= rank(&state) => {
                 excluded.push(GameNote {
                     game: entry.game,
                     reason: format!("a second game for a pairing of round {}", lr.round),
@@ -627,6 +629,70 @@ mod tests {
         );
         let html = crate::league::render::html(&league, &s, league.def.start_ms);
         assert!(html.contains("<td class=\"player\">Elena</td>"));
+    }
+
+    /// A player who lost cannot erase the result by signing a second challenge for the
+    /// same pairing that nobody accepts: whatever order the games come in, the finished game
+    /// counts and the pending one is the one left out.
+    #[test]
+    fn attack_unilateral_second_challenge_never_removes_a_finished_game() {
+        let (_, keys, league) = six_player_league();
+        // Round 1 is 1-6: Fermín (6, Black) wins.
+        let honest = game(&league, 1, &keys[0], &keys[5], End::BlackWins);
+        let challenge = Challenge {
+            opponent: keys[5].player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: league.def.time_control.clone(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: Some(LeagueRound {
+                league: league.id,
+                round: 1,
+            }),
+        };
+        let (_, c) =
+            Scoresheet::challenge(keys[0].clone(), challenge, league.def.start_ms).expect("sign");
+        let pending = GameEntry {
+            game: c.id(),
+            events: vec![c],
+        };
+        let now = league.def.start_ms + 100 * super::super::DAY_MS;
+        for offered in [
+            vec![honest.clone(), pending.clone()],
+            vec![pending.clone(), honest.clone()],
+        ] {
+            let s = standings(&league, &offered, now);
+            let counted: Vec<GameId> = s.games.iter().map(|g| g.game).collect();
+            assert_eq!(counted, [honest.game]);
+            assert_eq!(s.excluded.len(), 1, "{:?}", s.excluded);
+            assert_eq!(s.excluded[0].game, pending.game);
+            let fermin = s.rows.iter().find(|r| r.name == "Fermín").expect("a row");
+            assert_eq!(fermin.points_halves, 2);
+        }
+    }
+
+    /// Only a player's own equivocation can harm their game: twin receipts signed by a
+    /// witness (here the organiser, as a club mailbox) are kept as proof but the game and
+    /// its result count.
+    #[test]
+    fn attack_witness_equivocation_does_not_remove_a_game() {
+        let (organiser, keys, league) = six_player_league();
+        let mut entry = game(&league, 1, &keys[0], &keys[5], End::WhiteWins);
+        let last = entry.events.last().expect("events").id();
+        let first = entry.events[1].id();
+        let t = league.def.start_ms + 10 * super::super::DAY_MS;
+        let mut a = Scoresheet::join(organiser.clone(), entry.game);
+        let mut b = Scoresheet::join(organiser.clone(), entry.game);
+        entry.events.push(a.receipt(last, t).expect("sign"));
+        entry.events.push(b.receipt(first, t + 1).expect("sign"));
+        let state = verify(&entry.events).expect("verifies");
+        assert_eq!(state.equivocations.len(), 1, "the twin is kept as proof");
+        assert_eq!(state.status, Status::Finished);
+        let s = standings(&league, &[entry.clone()], t);
+        assert!(s.excluded.is_empty(), "{:?}", s.excluded);
+        assert_eq!(s.games.len(), 1);
+        let ana = s.rows.iter().find(|r| r.name == "Ana").expect("a row");
+        assert_eq!(ana.points_halves, 2);
     }
 
     #[test]

@@ -662,8 +662,13 @@ fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
 
 /// An equivocation taints the whole game, whatever else happened: the record shows the moves
 /// and result as merged, and the proof.
+///
+/// Only a *player's* equivocation disputes the game: a witness (a club mailbox, an organiser)
+/// signs only receipts, which decide nothing here, so its twins are kept as proof against
+/// the witness and leave the game, and the players' result, as they are.
 fn conclude(mut state: GameState, equivocations: Vec<Equivocation>) -> GameState {
-    if !equivocations.is_empty() {
+    let players = [state.challenger, state.opponent];
+    if equivocations.iter().any(|e| players.contains(&e.author)) {
         state.status = Status::Disputed;
     }
     state.equivocations = equivocations;
