@@ -41,6 +41,7 @@ use sobre_core::record::{
     Status, VerifiedEvent, VerifyError, commit, export, time, verify, verify_all, verify_continue,
     verify_extend, verify_incremental,
 };
+use sobre_core::rules::adjournment;
 use sobre_core::san::Lang;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
@@ -1597,17 +1598,22 @@ impl Service {
         let Some(env) = state.open_envelope() else {
             return false;
         };
-        if state.status != Status::Adjourned
-            || state.colour_of(&self.me) != Some(env.sealer)
-            || state.presence_ms[(!env.sealer).index()].is_none()
-        {
+        if state.status != Status::Adjourned || state.colour_of(&self.me) != Some(env.sealer) {
             return false;
         }
-        let due = env.seal.envelope.resume_at_ms.is_none_or(|r| now_ms() >= r)
-            || state.presence_ms[env.sealer.index()].is_some();
-        if !due {
-            debug!(%game, "the responder is present; the envelope opens at the agreed time (A2.7)");
-            return true;
+        let opening = adjournment::check_opening(
+            env.letters.and(env.seal.envelope.resume_at_ms),
+            now_ms(),
+            state.presence_ms[env.sealer.index()].is_some(),
+            state.presence_ms[(!env.sealer).index()].is_some(),
+        );
+        match opening {
+            Ok(()) => {}
+            Err(adjournment::AdjournmentRule::BeforeResumption) => {
+                debug!(%game, "the responder is present; the envelope opens at the agreed time (A2.7)");
+                return true;
+            }
+            Err(_) => return false,
         }
         let ply = env.ply;
         if let Ok(bytes) = secrets::read_secret(&opening_path(&self.home, game, ply)) {

@@ -33,7 +33,7 @@ use crate::clock::{
 };
 use crate::notation;
 use crate::position::Position;
-use crate::rules::{Outcome, Termination, automatic_end, flag_fall};
+use crate::rules::{Outcome, Termination, adjournment, automatic_end, flag_fall};
 use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -1484,10 +1484,11 @@ impl Replay {
         // resumes, and that time must lie ahead: a sealer who never comes back cannot freeze
         // the game, because the absent player's clock runs from that time (A9).
         // (A second envelope, A9c, is sealed at the resumption itself.)
-        if letters.is_some() && !second && env.resume_at_ms.is_none_or(|r| r <= t) {
-            return Err(rule(
-                "the envelope must give a resumption time after the sealing (A2.7)".into(),
-            ));
+        if letters.is_some()
+            && !second
+            && let Err(e) = adjournment::check_resumption_time(env.resume_at_ms, t)
+        {
+            return Err(rule(e.to_string()));
         }
         // A3: the envelope's data must be exact.
         let expect_players = (self.state.white, self.state.black);
@@ -1568,25 +1569,17 @@ impl Replay {
         }
         let first_envelope = slot == 0 || self.state.status == Status::Adjourned;
         if first_envelope && self.state.status == Status::Adjourned {
-            // A7: the envelope is opened only when the responder is present.
-            if self.state.presence_ms[(!me).index()].is_none() {
-                return Err(rule(
-                    "the responder is not present: the envelope stays closed (A7)".into(),
-                ));
-            }
-            // A2.7: not before the agreed resumption, unless both players signed that they
-            // are present (a responder cannot start the sealer's clock on Wednesday for a
-            // Saturday resumption). Seals from before this rule (tag 10) keep their meaning.
-            if env.letters.is_some()
-                && env.seal.envelope.resume_at_ms.is_some_and(|r| t < r)
-                && self.state.presence_ms[me.index()].is_none()
-            {
-                return Err(rule(
-                    "the envelope opens at the agreed resumption time, or earlier only when \
-                     both players are present (A2.7, A7)"
-                        .into(),
-                ));
-            }
+            // A7, and A2.7: not before the agreed resumption unless both players signed that
+            // they are present. Seals from before A2.7 was enforced (tag 10) keep their
+            // meaning: for them only the responder's presence counts.
+            let resume_at = env.letters.and(env.seal.envelope.resume_at_ms);
+            adjournment::check_opening(
+                resume_at,
+                t,
+                self.state.presence_ms[me.index()].is_some(),
+                self.state.presence_ms[(!me).index()].is_some(),
+            )
+            .map_err(|e| rule(e.to_string()))?;
         }
         let expected = commit::seal_commitment(&self.state.game, env.ply, &author, move_text, salt);
         if expected != env.seal.commitment {

@@ -11,6 +11,8 @@
 //!   move takes precedence.
 //! - FIDE 6.9: a flag fall loses, unless the opponent cannot mate by any series of legal moves.
 
+pub mod adjournment;
+
 use crate::position::{IllegalMove, Position};
 use crate::types::{Color, Move};
 use std::fmt;
