@@ -5,13 +5,14 @@ use proptest::prelude::*;
 use sobre_core::clock::SECOND;
 use sobre_core::pgn::PgnReader;
 use sobre_core::record::author::{Scoresheet, SealOpening};
+use sobre_core::record::commit;
 use sobre_core::record::export::{
     ArchiveError, ArchiveVerifyError, player_id_name, read_archive, to_pgn, write_archive,
 };
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, Envelope, EventError, EventId, GameState, Keypair,
-    LeagueRound, PlayerId, SealLetters, SignedEvent, StartPosition, Status, VerifyError, verify,
-    verify_at,
+    Challenge, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind, GameState,
+    Keypair, LeagueRound, PlayerId, Seal, SealLetters, SignedEvent, StartPosition, Status,
+    VerifyError, verify, verify_at,
 };
 use sobre_core::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::san::{Lang, parse_san};
@@ -111,16 +112,15 @@ impl Table {
         write_archive(&self.game(), &self.events).unwrap()
     }
 
-    /// The player to move seals `text` (resumption at once); returns the opening.
-    fn seal(&mut self, text: &str) -> SealOpening {
+    /// The envelope for `c` sealing now (resumption at once).
+    fn envelope(&self, c: Color) -> Envelope {
         let st = verify(&self.events).unwrap();
-        let c = self.pos.turn();
         let players = [st.white.unwrap(), st.black.unwrap()];
         let used = verify_at(&self.events, Some(self.t + SECOND))
             .unwrap()
             .clocks
             .map_or([0, 0], |c| c.used_ms);
-        let env = Envelope {
+        Envelope {
             white: players[0],
             black: players[1],
             fen_before: self.pos.fen(),
@@ -131,7 +131,14 @@ impl Table {
             resume_at_ms: Some(self.t + 2 * SECOND),
             place: "Club Villa Dolores".into(),
             lateness_limit_ms: 60 * 60 * 1000,
-        };
+        }
+    }
+
+    /// The player to move seals `text` (resumption at once); returns the opening.
+    fn seal(&mut self, text: &str) -> SealOpening {
+        let st = verify(&self.events).unwrap();
+        let c = self.pos.turn();
+        let env = self.envelope(c);
         let ply = st.moves.len() as u32 + 1;
         let mut opening = None;
         self.act(c, |s, t| {
@@ -140,6 +147,28 @@ impl Table {
             Ok(ev)
         });
         opening.unwrap()
+    }
+
+    /// Like `seal`, as a node signed it before the letters were recorded and the sealed
+    /// move was binding (wire tag 10): the meaning older archives keep.
+    fn seal_legacy(&mut self, text: &str) -> SealOpening {
+        let c = self.pos.turn();
+        let env = self.envelope(c);
+        let ply = verify(&self.events).unwrap().moves.len() as u32 + 1;
+        let commitment = commit::seal_commitment(&self.game(), ply, &env.sealer, text, &[42; 32]);
+        self.act(c, |s, t| {
+            s.append(
+                EventKind::Seal(Seal {
+                    commitment,
+                    envelope: env,
+                }),
+                t,
+            )
+        });
+        SealOpening {
+            move_text: text.into(),
+            salt: [42; 32],
+        }
     }
 }
 
@@ -344,7 +373,7 @@ fn a8_invalid_sealed_move_is_the_final_comment() {
 fn a11_lost_envelope_is_noted_on_the_move() {
     let mut t = Table::new("otb 2h", StartPosition::Standard, None);
     t.moves("e4 e5");
-    let _ = t.seal("Nf3");
+    let _ = t.seal_legacy("Nf3");
     t.act(Color::Black, |s, t| s.presence(t));
     t.mv("Nf3");
     let pgn = to_pgn(&verify_text(&t.archive()), &player_id_name);

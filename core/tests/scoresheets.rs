@@ -146,6 +146,29 @@ impl Table {
         });
         opening.unwrap()
     }
+
+    /// Like `seal`, as a node signed it before the letters were recorded and the sealed
+    /// move was binding (wire tag 10): the meaning older archives keep.
+    fn seal_legacy(&mut self, text: &str) -> SealOpening {
+        let c = self.pos.turn();
+        let env = self.envelope(c, self.state().draw_offer, None);
+        let ply = verify(&self.events).unwrap().moves.len() as u32 + 1;
+        let commitment =
+            commit::seal_commitment(&self.sheets[0].game(), ply, &env.sealer, text, &[42; 32]);
+        self.act(c, |s, t| {
+            s.append(
+                EventKind::Seal(Seal {
+                    commitment,
+                    envelope: env,
+                }),
+                t,
+            )
+        });
+        SealOpening {
+            move_text: text.into(),
+            salt: [42; 32],
+        }
+    }
 }
 
 fn win(c: Color) -> Option<Outcome> {
@@ -791,15 +814,63 @@ fn a10_late_for_resumption_loses() {
 
 #[test]
 fn a11_lost_envelope_the_sealer_plays_the_move_they_declare() {
+    // An envelope from before the sealed move was binding (tag 10) keeps this meaning.
     let mut t = Table::new("otb 2h");
     t.moves("e4 e5");
-    let _ = t.seal("Nf3", None);
+    let _ = t.seal_legacy("Nf3");
     t.act(Color::Black, |s, t| s.presence(t));
     t.mv("Nf3");
     let st = t.state();
     assert!(st.envelope_lost);
     assert_eq!(st.status, Status::Active);
     assert_eq!(st.moves.len(), 3);
+}
+
+/// The swapped-envelope attack (A11 without an arbiter): once the responder is present,
+/// the sealer cannot "lose" the envelope and play another move found overnight. The game
+/// goes on only with the opening; a sealer who cannot produce it loses when the responder
+/// claims after the limit (A8, A10).
+#[test]
+fn attack_a11_sealer_cannot_replace_the_sealed_move() {
+    let mut t = Table::new("otb 2h");
+    t.moves("e4 e5");
+    let resume = t.t + DAY;
+    let _ = t.seal("Nf3", Some(resume));
+    t.t = resume;
+    t.act(Color::Black, |s, t| s.presence(t));
+    t.act(Color::White, |s, t| s.presence(t));
+    let d4 = parse_san(&t.pos, "d4", Lang::English).unwrap();
+    t.act(Color::White, |s, t| s.play(d4, t));
+    let err = t.err();
+    assert!(err.to_string().contains("binding"), "{err}");
+}
+
+/// A8 with A10 for a binding envelope: the sealer is at the board but does not open the
+/// envelope; after the limit the responder's claim wins. Exactly the limit is still in time
+/// ("más de una hora", A10).
+#[test]
+fn a10_a8_sealer_who_does_not_open_within_the_limit_loses() {
+    let mut t = Table::new("otb 2h");
+    t.moves("e4 e5");
+    let resume = t.t + DAY;
+    let _ = t.seal("Nf3", Some(resume));
+    t.t = resume;
+    t.act(Color::Black, |s, t| s.presence(t));
+    t.act(Color::White, |s, t| s.presence(t));
+    t.t = resume + 60 * 60 * SECOND - SECOND;
+    t.act(Color::Black, |s, t| s.claim(ClaimReason::Lateness, None, t));
+    let st = t.state();
+    assert_eq!(st.status, Status::Adjourned, "exactly one hour is in time");
+    assert!(!st.claims[0].correct);
+    t.act(Color::Black, |s, t| s.claim(ClaimReason::Lateness, None, t));
+    let st = t.state();
+    assert_eq!(st.result, win(Color::Black));
+    assert_eq!(st.termination, Some(Termination::IllegalSealedMove));
+    assert!(
+        st.claims[1].judgement.contains("A8"),
+        "{}",
+        st.claims[1].judgement
+    );
 }
 
 #[test]

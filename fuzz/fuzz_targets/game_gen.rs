@@ -19,7 +19,8 @@ use sobre_core::record::commit;
 use sobre_core::record::verify::DEFAULT_LATENESS_MS;
 use sobre_core::record::{
     Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventId, EventKind, GameState,
-    Keypair, PlayerId, Scoresheet, SealOpening, SignedEvent, StartPosition, Status, WireMove,
+    Keypair, PlayerId, Scoresheet, SealLetters, SealOpening, SignedEvent, StartPosition, Status,
+    WireMove,
     verify, verify_at,
 };
 use sobre_core::rules::automatic_end;
@@ -120,8 +121,8 @@ struct Gen<'a, 'b> {
     model: Model,
     draw_offer: Option<Color>,
     presence: [bool; 2],
-    /// The unopened envelope: sealer and opening.
-    opening: Option<(Color, SealOpening)>,
+    /// The unopened envelope: sealer, opening and the agreed resumption (A2.7).
+    opening: Option<(Color, SealOpening, u64)>,
 }
 
 const MAX_EVENTS: usize = 48;
@@ -329,9 +330,11 @@ impl Gen<'_, '_> {
             // A legal move by the side to move (most of the time).
             0..=11 => {
                 if self.model == Model::Adjourned
-                    && let Some((sealer, _)) = self.opening
+                    && let Some((sealer, _, resume)) = self.opening
                 {
-                    // Resumption: the responder comes to the board, the envelope is opened.
+                    // Resumption at the agreed time (A2.7): the responder comes to the board,
+                    // the envelope is opened.
+                    self.time = self.time.max(resume);
                     if !self.presence[(!sealer).index()] {
                         self.presence[(!sealer).index()] = true;
                         self.by(!sealer, EventKind::Presence);
@@ -521,7 +524,14 @@ impl Gen<'_, '_> {
 
     fn seal(&mut self) {
         let me = self.pos.turn();
-        let valid = self.model == Model::Active;
+        let at = self.time + 1;
+        // A2.7: a resumption time is mandatory; now and then the generator leaves it out.
+        let resume_at = match self.input.byte() % 8 {
+            0 => None,
+            1..=3 => Some(at + 3_600_000),
+            _ => Some(at + 1),
+        };
+        let valid = self.model == Model::Active && resume_at.is_some();
         if !valid {
             self.dishonest_unless_over();
         }
@@ -530,7 +540,6 @@ impl Gen<'_, '_> {
             (_, Some(m)) => to_san(&self.pos, m, Lang::English),
         };
         let salt = self.input.bytes32();
-        let at = self.time + 1;
         // The clocks at the moment of sealing, as `verify` computes them (A2.3).
         let used = verify_at(&self.events, Some(at))
             .ok()
@@ -544,14 +553,14 @@ impl Gen<'_, '_> {
             sealer: self.player(me),
             move_number: self.pos.fullmove_number(),
             draw_offer_by: self.draw_offer.map(|c| self.player(c)),
-            resume_at_ms: (self.input.byte() & 1 == 0).then_some(at + 3_600_000),
+            resume_at_ms: resume_at,
             place: "Club".to_owned(),
             lateness_limit_ms: DEFAULT_LATENESS_MS,
         };
         let sheet = self.colour_sheet[me.index()];
         let ply = self.moves.len() as u32 + 1;
         let (signed, opening) = self.sheets[sheet]
-            .seal(&text, salt, envelope, ply, at)
+            .seal(&text, SealLetters::English, salt, envelope, ply, at)
             .expect("sign seal");
         self.time = at;
         let id = signed.id();
@@ -563,14 +572,19 @@ impl Gen<'_, '_> {
         self.events.push(signed);
         if valid {
             self.model = Model::Adjourned;
-            self.opening = Some((me, opening));
+            self.opening = Some((me, opening, resume_at.unwrap_or(at)));
         }
     }
 
     fn reveal(&mut self) {
         match self.opening.clone() {
-            Some((sealer, opening)) => {
-                if self.model != Model::Adjourned || !self.presence[(!sealer).index()] {
+            Some((sealer, opening, resume)) => {
+                // A7 with A2.7: the responder present, and the agreed time come or the sealer
+                // present too.
+                if self.model != Model::Adjourned
+                    || !self.presence[(!sealer).index()]
+                    || (self.time + 1 < resume && !self.presence[sealer.index()])
+                {
                     self.dishonest_unless_over();
                 }
                 let sheet = self.colour_sheet[sealer.index()];

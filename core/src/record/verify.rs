@@ -993,8 +993,20 @@ impl Replay {
                     Status::Active | Status::Disputed => {}
                     Status::Adjourned => {
                         // A11: the sealer, unable to open the envelope, plays the move
-                        // they declare they sealed; the record shows it.
-                        let sealer = self.state.open_envelope().map(|s| s.sealer);
+                        // they declare they sealed; the record shows it. Only for a seal
+                        // from before the move was binding (tag 10): with no arbiter holding
+                        // the envelope, "lost" would be the sealer's free choice of another
+                        // move, so a tag-17 seal is continued only by its opening (or ends
+                        // by A10/A8 when the sealer cannot produce it).
+                        let open = self.state.open_envelope();
+                        let sealer = open.map(|s| s.sealer);
+                        if open.is_some_and(|s| s.letters.is_some()) && sealer == Some(me) {
+                            return Err(rule(
+                                "the sealed move is binding: the game continues only with the \
+                                 envelope's opening (A11 without an arbiter's envelope)"
+                                    .into(),
+                            ));
+                        }
                         if sealer != Some(me) || self.state.presence_ms[(!me).index()].is_none() {
                             return Err(rule(
                                 "the game is adjourned: the sealed move is opened first (A7)"
@@ -1395,40 +1407,49 @@ impl Replay {
         Ok(())
     }
 
-    /// A10: the opponent is later than the limit for the resumption.
+    /// A10 (and A8 for a binding envelope the sealer does not open): the verdict is
+    /// [`adjournment::judge_lateness`].
     fn judge_lateness(&self, me: Color, t: u64) -> (bool, String, Option<(Outcome, Termination)>) {
         let Some(env) = self.state.open_envelope() else {
             return (false, "the game is not adjourned (A10)".to_owned(), None);
         };
-        let Some(resume) = env.seal.envelope.resume_at_ms else {
-            return (false, "no resumption time was set (A10)".to_owned(), None);
-        };
-        let limit = env.seal.envelope.lateness_limit_ms;
-        if self.state.presence_ms[me.index()].is_none() {
-            return (
-                false,
-                "the claimant has not announced presence (A10)".to_owned(),
-                None,
-            );
+        let verdict = adjournment::judge_lateness(adjournment::LatenessClaim {
+            resume_at_ms: env.seal.envelope.resume_at_ms,
+            limit_ms: env.seal.envelope.lateness_limit_ms,
+            binding: env.letters.is_some(),
+            claimant_is_sealer: env.sealer == me,
+            claimant_present: self.state.presence_ms[me.index()].is_some(),
+            opponent_present: self.state.presence_ms[(!me).index()].is_some(),
+            at_ms: t,
+        });
+        match verdict {
+            adjournment::LatenessVerdict::OpponentLate => (
+                true,
+                format!("{} did not appear within the limit (A10)", (!me).name()),
+                Some((
+                    Outcome::Decisive { winner: me },
+                    Termination::LateForResumption,
+                )),
+            ),
+            adjournment::LatenessVerdict::SealerCannotOpen => {
+                // A8's exception of 6.9: a claimant who could never mate only draws.
+                let outcome = if self.state.position.has_insufficient_material(me) {
+                    Outcome::Draw
+                } else {
+                    Outcome::Decisive { winner: me }
+                };
+                (
+                    true,
+                    format!(
+                        "{} did not open the sealed envelope within the limit: the sealed move \
+                         cannot be read (A8, A10)",
+                        (!me).name()
+                    ),
+                    Some((outcome, Termination::IllegalSealedMove)),
+                )
+            }
+            adjournment::LatenessVerdict::Incorrect(why) => (false, why.to_string(), None),
         }
-        if self.state.presence_ms[(!me).index()].is_some() {
-            return (false, format!("{} is present (A10)", (!me).name()), None);
-        }
-        if t < resume.saturating_add(limit) {
-            return (
-                false,
-                "the lateness limit has not passed yet (A10)".to_owned(),
-                None,
-            );
-        }
-        (
-            true,
-            format!("{} did not appear within the limit (A10)", (!me).name()),
-            Some((
-                Outcome::Decisive { winner: me },
-                Termination::LateForResumption,
-            )),
-        )
     }
 
     #[allow(clippy::too_many_arguments)]

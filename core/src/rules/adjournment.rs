@@ -63,6 +63,70 @@ pub fn check_opening(
     Ok(())
 }
 
+/// What a lateness claim (A10) is judged on: the envelope still closed, the resumption it
+/// names, who claims and who is present, and when the claim was made.
+#[derive(Clone, Copy, Debug)]
+pub struct LatenessClaim {
+    /// The agreed resumption (A2.7), if the envelope names one.
+    pub resume_at_ms: Option<u64>,
+    /// How late a player may be (A10: one hour unless the competition says otherwise).
+    pub limit_ms: u64,
+    /// A seal under the current protocol (tag 17): its move binds the sealer.
+    pub binding: bool,
+    pub claimant_is_sealer: bool,
+    pub claimant_present: bool,
+    pub opponent_present: bool,
+    pub at_ms: u64,
+}
+
+/// The verdict on a lateness claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LatenessVerdict {
+    /// A10: the opponent came more than the limit late (or not at all): the claimant wins.
+    OpponentLate,
+    /// A8 with A11 for a binding envelope: the sealer is there but has not opened the
+    /// envelope within the limit, so the sealed move cannot be read; the sealer loses. (In a
+    /// trustless game the opening is the sealer's to keep, so "I lost it" is never a free
+    /// choice of another move.)
+    SealerCannotOpen,
+    /// The claim is incorrect, for this reason.
+    Incorrect(NotLate),
+}
+
+/// Why a lateness claim is incorrect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotLate {
+    #[error("no resumption time was set (A10)")]
+    NoResumptionTime,
+    #[error("the claimant has not announced presence (A10)")]
+    ClaimantAbsent,
+    #[error("the opponent is present (A10)")]
+    OpponentPresent,
+    #[error("the opponent is not more than the limit late yet (A10)")]
+    WithinLimit,
+}
+
+/// A10: a player who comes to the board more than the limit late for the resumption loses
+/// ("más de una hora": exactly the limit is still in time). For a binding envelope, a sealer
+/// who is present but has not opened the envelope by then loses too (A8: the sealed move
+/// cannot be read).
+pub fn judge_lateness(c: LatenessClaim) -> LatenessVerdict {
+    let Some(resume) = c.resume_at_ms else {
+        return LatenessVerdict::Incorrect(NotLate::NoResumptionTime);
+    };
+    if !c.claimant_present {
+        return LatenessVerdict::Incorrect(NotLate::ClaimantAbsent);
+    }
+    if c.at_ms <= resume.saturating_add(c.limit_ms) {
+        return LatenessVerdict::Incorrect(NotLate::WithinLimit);
+    }
+    match (c.opponent_present, c.binding && !c.claimant_is_sealer) {
+        (false, _) => LatenessVerdict::OpponentLate,
+        (true, true) => LatenessVerdict::SealerCannotOpen,
+        (true, false) => LatenessVerdict::Incorrect(NotLate::OpponentPresent),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +159,62 @@ mod tests {
         assert_eq!(check_opening(r, T, false, true), Ok(()));
         // A tag-10 envelope without a time: the responder's presence suffices (as before).
         assert_eq!(check_opening(None, T, false, true), Ok(()));
+    }
+
+    fn claim(at_ms: u64) -> LatenessClaim {
+        LatenessClaim {
+            resume_at_ms: Some(T),
+            limit_ms: 3_600_000,
+            binding: true,
+            claimant_is_sealer: false,
+            claimant_present: true,
+            opponent_present: false,
+            at_ms,
+        }
+    }
+
+    #[test]
+    fn a10_more_than_the_limit_late_loses_exactly_the_limit_does_not() {
+        assert_eq!(
+            judge_lateness(claim(T + 3_600_000)),
+            LatenessVerdict::Incorrect(NotLate::WithinLimit)
+        );
+        assert_eq!(
+            judge_lateness(claim(T + 3_600_001)),
+            LatenessVerdict::OpponentLate
+        );
+    }
+
+    #[test]
+    fn a10_a_present_opponent_is_not_late_but_a_sealer_who_cannot_open_loses() {
+        let present = LatenessClaim {
+            opponent_present: true,
+            ..claim(T + 2 * 3_600_000)
+        };
+        assert_eq!(judge_lateness(present), LatenessVerdict::SealerCannotOpen);
+        // The sealer claiming against a present responder, or an older (tag 10) envelope.
+        for c in [
+            LatenessClaim {
+                claimant_is_sealer: true,
+                ..present
+            },
+            LatenessClaim {
+                binding: false,
+                ..present
+            },
+        ] {
+            assert_eq!(
+                judge_lateness(c),
+                LatenessVerdict::Incorrect(NotLate::OpponentPresent)
+            );
+        }
+        let absent_claimant = LatenessClaim {
+            claimant_present: false,
+            ..present
+        };
+        assert_eq!(
+            judge_lateness(absent_claimant),
+            LatenessVerdict::Incorrect(NotLate::ClaimantAbsent)
+        );
     }
 }
