@@ -744,6 +744,26 @@ fn a4_a6_draw_offer_after_sealing_accepted_keeps_the_envelope_closed() {
     assert_eq!(st.envelopes[0].opened, None);
 }
 
+/// A4 (seed 003; the same text in 002): a draw offered after the sealing stands until the
+/// sealer has accepted or rejected it, as in 9.1 — playing the sealed move at the
+/// resumption does not erase it; the sealer may still accept.
+#[test]
+fn a4_draw_offer_made_during_the_adjournment_survives_the_sealed_move() {
+    let mut t = Table::new("otb 2h");
+    t.moves("e4 e5");
+    let opening = t.seal("Nf3", None);
+    t.act(Color::Black, |s, t| s.offer_draw(t));
+    t.act(Color::Black, |s, t| s.presence(t));
+    t.act(Color::White, |s, t| s.reveal(&opening, t));
+    let st = t.state();
+    assert_eq!(st.moves.len(), 3, "the sealed move is played");
+    assert_eq!(st.draw_offer, Some(Color::Black), "the offer still stands");
+    t.act(Color::White, |s, t| s.accept_draw(t));
+    let st = t.state();
+    assert_eq!(st.result, Some(Outcome::Draw));
+    assert_eq!(st.termination, Some(Termination::Agreement));
+}
+
 #[test]
 fn a2_6_a_standing_draw_offer_goes_into_the_envelope() {
     let mut t = Table::new("otb 2h");

@@ -1623,7 +1623,11 @@ impl Service {
                 warn!(%game, "cannot open the envelope: {}", e.message);
             }
         } else {
-            warn!(%game, "the opening of the sealed move is lost (A11): play the sealed move by hand");
+            warn!(
+                %game,
+                "the opening of the sealed move is lost: the game continues only with it; \
+                 resign (A6), or the opponent may claim after the lateness limit (A8, A10)"
+            );
         }
         true
     }

@@ -761,6 +761,9 @@ struct Replay {
     /// Adjournment stops of the clocks: (from, to or open).
     adjournments: Vec<(u64, Option<u64>)>,
     last_time: u64,
+    /// The standing draw offer was made while the game was adjourned (A4: it stands until
+    /// the sealer has accepted or rejected it, even once the sealed move is played).
+    offer_in_adjournment: bool,
     /// Time of each event by id, for receipts.
     times: HashMap<EventId, u64>,
 }
@@ -850,6 +853,7 @@ impl Replay {
             coin_share: None,
             adjournments: Vec::new(),
             last_time: 0,
+            offer_in_adjournment: false,
             times: HashMap::new(),
         })
     }
@@ -1028,6 +1032,7 @@ impl Replay {
                     self.end(Outcome::Draw, Termination::Agreement);
                 } else {
                     self.state.draw_offer = Some(me);
+                    self.offer_in_adjournment = self.state.status == Status::Adjourned;
                 }
             }
             EventKind::DrawAccept => {
@@ -1222,8 +1227,19 @@ impl Replay {
             sealed,
         });
         self.last_move_index[me.index()] = Some(index);
-        // 9.1: an offer stands until the player it was made to moves.
-        if self.state.draw_offer == Some(!me) {
+        // 9.1: an offer stands until the player it was made to moves; A4: one made to the
+        // sealer during the adjournment stands until the sealer answers it, the sealed move
+        // notwithstanding (binding envelopes, tag 17; older ones keep 9.1 alone).
+        let a4 = sealed
+            && self.offer_in_adjournment
+            && self
+                .state
+                .envelopes
+                .iter()
+                .rev()
+                .find(|e| e.opened.is_some())
+                .is_some_and(|e| e.letters.is_some());
+        if self.state.draw_offer == Some(!me) && !a4 {
             self.state.draw_offer = None;
         }
         let current = self.keys.last().copied().unwrap_or(0);
