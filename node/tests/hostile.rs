@@ -535,3 +535,91 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
     a.stop().await;
     b.stop().await;
 }
+
+/// Time is evidence (README, "Time"): a receipt signed with the opponent's own key but dated
+/// a month ahead — which would start the receiver's clock a month late, free thinking time —
+/// is refused on arrival (the sender takes a strike), and the record is unchanged. Likewise
+/// a time claim (6.9) dated four days ahead. Delivered by a real libp2p peer, as anyone can
+/// relay a game's signed events.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attack_forward_dated_receipt_and_claim_are_refused_on_arrival() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let (b_id, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    let ch = a
+        .call(ApiRequest::Challenge {
+            opponent: b_id.clone(),
+            color: "white".into(),
+            time_control: "3d".into(),
+            chess960: false,
+            fen: None,
+        })
+        .await;
+    let game_hex = ch["game"].as_str().expect("game id").to_owned();
+    b.wait_for(&game_hex, "the challenge", |v| v["status"] == "pending")
+        .await;
+    b.call(ApiRequest::Accept {
+        game: game_hex.clone(),
+    })
+    .await;
+    a.wait_for(&game_hex, "the acceptance", |v| v["status"] == "active")
+        .await;
+    play(&a, &b, &game_hex, 0, &["e4"]).await;
+    a.wait_outbox_empty().await;
+    b.wait_outbox_empty().await;
+
+    let before = a.archive(&game_hex).await;
+    let game: GameId = before.game;
+    let state: GameState = before.verify().expect("verifies");
+    let b_player = state.opponent;
+    let e4 = state.moves[0].event;
+    // B's scoresheet as it stands: its last event and seq.
+    let (b_seq, b_last) = before
+        .events
+        .iter()
+        .filter_map(|e| e.verify().ok())
+        .filter(|v| v.event.author == b_player)
+        .map(|v| (v.event.seq, v.id))
+        .max()
+        .expect("B signed events");
+    let b_key = sobre_node::home::load_key(db.path()).expect("B's key");
+    b.stop().await;
+
+    let h_key = Keypair::from_secret_bytes(&[0x49; 32]);
+    let h = start_hostile(sobre_node::home::libp2p_keypair(&h_key).expect("identity")).await;
+    let a_peer: PeerId = a_id.parse().expect("peer id");
+    let a_addr: Multiaddr = a_addr.parse().expect("multiaddr");
+    assert_eq!(h.dial(a_addr).await.expect("dial A"), a_peer);
+
+    const DAY: u64 = 86_400_000;
+    let now = now_ms();
+    let mut sheet = Scoresheet::resume(b_key.clone(), game, b_seq + 1, Some(b_last), Some(e4));
+    let receipt = sheet.receipt(e4, now + 30 * DAY).expect("signs");
+    let mut sheet = Scoresheet::resume(b_key, game, b_seq + 1, Some(b_last), Some(e4));
+    let claim = sheet
+        .claim(sobre_core::record::ClaimReason::Time, None, now + 4 * DAY)
+        .expect("signs");
+    for (what, event) in [("receipt", receipt), ("claim", claim)] {
+        let reason = refusal(
+            h.request(
+                a_peer,
+                Request::Deliver {
+                    game,
+                    events: bytes_of(&[event]),
+                },
+            )
+            .await,
+        );
+        assert!(
+            reason.contains("ahead of this node's clock"),
+            "{what}: {reason}"
+        );
+    }
+    let after = a.archive(&game_hex).await;
+    assert_eq!(after.events, before.events, "nothing was stored");
+    let v = a.call(ApiRequest::Show { game: game_hex }).await;
+    assert_eq!(v["status"], "active", "{v}");
+}
