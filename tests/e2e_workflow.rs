@@ -422,6 +422,8 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
         assert!(e["resume_at_ms"].as_u64().is_some(), "{env}");
         assert_eq!(e["time_used_ms"].as_array().map(Vec::len), Some(2), "{env}");
         assert_eq!(e["commitment"].as_str().map(str::len), Some(64), "{env}");
+        // `Cf3` reads only in Spanish: the letters were fixed and signed when sealing.
+        assert_eq!(e["letters"], "es", "{env}");
         assert!(
             !env.to_string().contains("Cf3"),
             "the sealed move leaked: {env}"
@@ -431,6 +433,7 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
     assert!(card.contains("Sealed by:       White"), "{card}");
     assert!(card.contains("Place:           Club"), "{card}");
     assert!(card.contains("Opened:          no"), "{card}");
+    assert!(card.contains("Written in:      Spanish letters"), "{card}");
     // Nobody moves while adjourned.
     assert!(!exec(&net.b.home, &["move", &game, "Nc6"]).success());
 

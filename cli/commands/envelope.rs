@@ -82,6 +82,14 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
             Some(m) => format!("yes: {m}"),
         }
     );
+    println!(
+        "Written in:      {}",
+        match env.get("letters").and_then(Value::as_str) {
+            Some("es") => "Spanish letters (R D T A C)",
+            Some(_) => "English letters (K Q R B N)",
+            None => "either language (sealed before letters were recorded)",
+        }
+    );
     println!("Commitment:      {}", text(env, "commitment"));
     Ok(ExitCode::SUCCESS)
 }

@@ -2410,11 +2410,13 @@ impl Service {
         let seal_letters = match (written, &read) {
             (Some(n), _) => seal_letters(n.letters()),
             (None, Ok(m)) => {
-                let english = notation::parse_move(&st.position, text, Lang::English);
-                if english.as_ref().ok() == Some(m) {
-                    SealLetters::English
-                } else {
+                // Spanish only when the text is Spanish SAN for this move and not English SAN
+                // for it (`Cf3`); anything else (`Nf3`, `e4`, `g1f3`) reads the same in English.
+                let strict = |lang| sobre_core::san::parse_san(&st.position, text, lang).ok();
+                if strict(Lang::Spanish) == Some(*m) && strict(Lang::English) != Some(*m) {
                     SealLetters::Spanish
+                } else {
+                    SealLetters::English
                 }
             }
             (None, Err(_)) => SealLetters::English,

@@ -51,6 +51,12 @@ pub fn game_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
             "resume_at_ms": env.resume_at_ms,
             "place": env.place,
             "opened": e.opened,
+            // The letters the sealed move is read in (App. E2/E3); null for a seal signed
+            // before they were recorded (read in either language).
+            "letters": e.letters.map(|l| match l {
+                sobre_core::record::SealLetters::English => "en",
+                sobre_core::record::SealLetters::Spanish => "es",
+            }),
             "commitment": e.seal.commitment.iter().map(|b| format!("{b:02x}")).collect::<String>(),
         })
     });
