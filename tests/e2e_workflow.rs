@@ -388,7 +388,7 @@ fn resignation_gives_the_opponent_the_game() {
 #[test]
 fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
     let net = Net::start();
-    let game = net.new_game(&["--color", "white"]);
+    let game = net.new_game(&["--color", "white", "--classical", "2h"]);
     net.play(&game, &["e4", "e5"]);
     let before = show(&net.a.home, &game).expect("known game")["fen"].clone();
 
@@ -468,10 +468,30 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
     net.play(&game, &["Nc6"]);
 }
 
+/// Appendix A is for games played in sessions (A1): a correspondence game has no session to
+/// end, and a seal there would only stop the sealer's clock, so the node refuses it.
+#[test]
+fn a1_a_correspondence_game_is_not_adjourned() {
+    let net = Net::start();
+    let game = net.new_game(&["--color", "white", "--per-move", "3d"]);
+    let out = exec(
+        &net.a.home,
+        &["adjourn", &game, "--seal", "e4", "--resume-at", "+1d"],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("correspondence"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("leave"),
+        "the hint names leave: {}",
+        out.stderr
+    );
+    assert_eq!(show(&net.a.home, &game).unwrap()["status"], "active");
+}
+
 #[test]
 fn an_illegal_sealed_move_loses_at_the_opening() {
     let net = Net::start();
-    let game = net.new_game(&["--color", "white"]);
+    let game = net.new_game(&["--color", "white", "--classical", "2h"]);
     net.play(&game, &["e4", "e5"]);
 
     // Without --force the node refuses a move that would lose under A8.

@@ -20,8 +20,7 @@ use sobre_core::record::verify::DEFAULT_LATENESS_MS;
 use sobre_core::record::{
     Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventId, EventKind, GameState,
     Keypair, PlayerId, Scoresheet, SealLetters, SealOpening, SignedEvent, StartPosition, Status,
-    WireMove,
-    verify, verify_at,
+    WireMove, verify, verify_at,
 };
 use sobre_core::rules::automatic_end;
 use sobre_core::san::{Lang, to_san};
@@ -123,6 +122,8 @@ struct Gen<'a, 'b> {
     presence: [bool; 2],
     /// The unopened envelope: sealer, opening and the agreed resumption (A2.7).
     opening: Option<(Color, SealOpening, u64)>,
+    /// A correspondence time control: no sealing (Appendix A1).
+    correspondence: bool,
 }
 
 const MAX_EVENTS: usize = 48;
@@ -157,6 +158,10 @@ pub fn generate(data: &[u8]) -> Generated {
         coin_commitment: needs_coin.then(|| commit::coin_commitment(&secret)),
         league: None,
     };
+    let correspondence = terms
+        .time_control
+        .parse::<sobre_core::clock::TimeControl>()
+        .is_ok_and(|t| t.is_correspondence());
     let t0 = 1_700_000_000_000u64;
     let (mut challenger, challenge) =
         Scoresheet::challenge(keys[0].clone(), terms, t0).expect("sign challenge");
@@ -209,6 +214,7 @@ pub fn generate(data: &[u8]) -> Generated {
         draw_offer: None,
         presence: [false, false],
         opening: None,
+        correspondence,
     };
     while !g.input.done() && g.events.len() < MAX_EVENTS {
         g.step();
@@ -531,7 +537,7 @@ impl Gen<'_, '_> {
             1..=3 => Some(at + 3_600_000),
             _ => Some(at + 1),
         };
-        let valid = self.model == Model::Active && resume_at.is_some();
+        let valid = self.model == Model::Active && resume_at.is_some() && !self.correspondence;
         if !valid {
             self.dishonest_unless_over();
         }

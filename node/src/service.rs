@@ -2387,6 +2387,10 @@ impl Service {
         self.require_my_move(&st)?;
         // A2.7: the envelope says when the game resumes; from then on the absent player's
         // clock runs, so a sealer who never comes back cannot freeze the game.
+        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(|e| {
+            user(e.to_string())
+                .hint("in correspondence play, take leave instead (sobre leave start --days N)")
+        })?;
         let resume_at_ms = match resume_at_ms {
             None => {
                 return Err(user("the envelope must say when the game resumes (A2.7)")
@@ -2398,6 +2402,8 @@ impl Service {
             }
             Some(r) => Some(r),
         };
+        adjournment::check_resumption_time(resume_at_ms, t)
+            .map_err(|e| user(e.to_string()).hint("resume within 30 days"))?;
         // The letters are fixed now and signed in the seal (App. E2/E3): the player's, or,
         // when they said nothing, the ones the move reads as; a text legal in both languages
         // is never guessed, not even with --force.

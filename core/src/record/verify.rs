@@ -1521,11 +1521,10 @@ impl Replay {
         // resumes, and that time must lie ahead: a sealer who never comes back cannot freeze
         // the game, because the absent player's clock runs from that time (A9).
         // (A second envelope, A9c, is sealed at the resumption itself.)
-        if letters.is_some()
-            && !second
-            && let Err(e) = adjournment::check_resumption_time(env.resume_at_ms, t)
-        {
-            return Err(rule(e.to_string()));
+        if letters.is_some() && !second {
+            adjournment::check_sealing_allowed(self.state.time_control.is_correspondence())
+                .and_then(|()| adjournment::check_resumption_time(env.resume_at_ms, t))
+                .map_err(|e| rule(e.to_string()))?;
         }
         // A3: the envelope's data must be exact.
         let expect_players = (self.state.white, self.state.black);

@@ -6,12 +6,27 @@
 //! the sealed move's letters); a tag-10 seal signed before these rules keeps the meaning it
 //! was signed under.
 
+/// The furthest ahead a resumption may be set (A2.7): 30 days, until a competition's own
+/// terms carry their limit. Without a bound a sealer could freeze the game for a year.
+pub const MAX_ADJOURNMENT_MS: u64 = 30 * 24 * 60 * 60 * 1000;
+
 /// Why Appendix A refuses a seal or an opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AdjournmentRule {
     /// A2.7: the envelope must say when the game resumes, at a time after the sealing.
     #[error("the envelope must give a resumption time after the sealing (A2.7)")]
     NoResumptionTime,
+    /// A2.7: the resumption is further ahead than [`MAX_ADJOURNMENT_MS`].
+    #[error("the resumption is more than 30 days after the sealing (A2.7)")]
+    ResumptionTooFar,
+    /// Appendix A governs games played in sessions over the board (A1: "al final del tiempo
+    /// establecido para la sesión"); a correspondence game has no session to end, and a seal
+    /// there would only stop the sealer's clock.
+    #[error(
+        "a correspondence game is not adjourned: sealing is for games over the board \
+         (Appendix A1)"
+    )]
+    Correspondence,
     /// A2.7 with A7: before the agreed time, the envelope is opened only when both players
     /// are present.
     #[error(
@@ -36,9 +51,23 @@ pub fn check_resumption_time(
     sealed_at_ms: u64,
 ) -> Result<(), AdjournmentRule> {
     match resume_at_ms {
+        Some(r) if r > sealed_at_ms.saturating_add(MAX_ADJOURNMENT_MS) => {
+            Err(AdjournmentRule::ResumptionTooFar)
+        }
         Some(r) if r > sealed_at_ms => Ok(()),
         _ => Err(AdjournmentRule::NoResumptionTime),
     }
+}
+
+/// A1: only a game played in sessions (over the board) is adjourned with a sealed move.
+///
+/// # Errors
+/// [`AdjournmentRule::Correspondence`] for a correspondence time control.
+pub fn check_sealing_allowed(correspondence: bool) -> Result<(), AdjournmentRule> {
+    if correspondence {
+        return Err(AdjournmentRule::Correspondence);
+    }
+    Ok(())
 }
 
 /// A7 with A2.7: whether the sealer's envelope may be opened at `at_ms`. The responder must
@@ -142,6 +171,23 @@ mod tests {
                 Err(AdjournmentRule::NoResumptionTime)
             );
         }
+        assert_eq!(
+            check_resumption_time(Some(T + MAX_ADJOURNMENT_MS), T),
+            Ok(())
+        );
+        assert_eq!(
+            check_resumption_time(Some(T + MAX_ADJOURNMENT_MS + 1), T),
+            Err(AdjournmentRule::ResumptionTooFar)
+        );
+    }
+
+    #[test]
+    fn a1_correspondence_games_are_not_sealed() {
+        assert_eq!(
+            check_sealing_allowed(true),
+            Err(AdjournmentRule::Correspondence)
+        );
+        assert_eq!(check_sealing_allowed(false), Ok(()));
     }
 
     #[test]
