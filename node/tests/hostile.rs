@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{POLL, STEP, TestNode, play};
+use common::{POLL, STEP, TestNode, play, start_game};
 use std::fmt::Write as _;
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -547,26 +547,9 @@ async fn attack_forward_dated_receipt_and_claim_are_refused_on_arrival() {
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (a_id, a_addr) = a.id_addr().await;
-    let (b_id, b_addr) = b.id_addr().await;
+    let (_, b_addr) = b.id_addr().await;
     a.call(ApiRequest::Connect { addr: b_addr }).await;
-    let ch = a
-        .call(ApiRequest::Challenge {
-            opponent: b_id.clone(),
-            color: "white".into(),
-            time_control: "3d".into(),
-            chess960: false,
-            fen: None,
-        })
-        .await;
-    let game_hex = ch["game"].as_str().expect("game id").to_owned();
-    b.wait_for(&game_hex, "the challenge", |v| v["status"] == "pending")
-        .await;
-    b.call(ApiRequest::Accept {
-        game: game_hex.clone(),
-    })
-    .await;
-    a.wait_for(&game_hex, "the acceptance", |v| v["status"] == "active")
-        .await;
+    let game_hex = start_game(&a, &b).await;
     play(&a, &b, &game_hex, 0, &["e4"]).await;
     a.wait_outbox_empty().await;
     b.wait_outbox_empty().await;

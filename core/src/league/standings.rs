@@ -455,15 +455,9 @@ mod tests {
         InProgress,
     }
 
-    /// Plays a real signed league game: White challenges, Black accepts, two moves, then
-    /// the end asked for (resignation or an agreed draw).
-    fn game(league: &League, round: u32, white: &Keypair, black: &Keypair, end: End) -> GameEntry {
-        let mut t = league.def.start_ms + u64::from(round) * 1000;
-        let mut tick = || {
-            t += 60_000;
-            t
-        };
-        let challenge = Challenge {
+    /// The challenge White signs for `black` in `round` of `league`, colours from the table.
+    fn league_challenge(league: &League, round: u32, black: &Keypair) -> Challenge {
+        Challenge {
             opponent: black.player_id(),
             colour: ColourChoice::ChallengerWhite,
             time_control: league.def.time_control.clone(),
@@ -473,7 +467,18 @@ mod tests {
                 league: league.id,
                 round,
             }),
+        }
+    }
+
+    /// Plays a real signed league game: White challenges, Black accepts, two moves, then
+    /// the end asked for (resignation or an agreed draw).
+    fn game(league: &League, round: u32, white: &Keypair, black: &Keypair, end: End) -> GameEntry {
+        let mut t = league.def.start_ms + u64::from(round) * 1000;
+        let mut tick = || {
+            t += 60_000;
+            t
         };
+        let challenge = league_challenge(league, round, black);
         let (mut w, c) = Scoresheet::challenge(white.clone(), challenge, tick()).expect("sign");
         let mut b = Scoresheet::join(black.clone(), w.game());
         b.saw(c.id());
@@ -639,17 +644,7 @@ mod tests {
         let (_, keys, league) = six_player_league();
         // Round 1 is 1-6: Fermín (6, Black) wins.
         let honest = game(&league, 1, &keys[0], &keys[5], End::BlackWins);
-        let challenge = Challenge {
-            opponent: keys[5].player_id(),
-            colour: ColourChoice::ChallengerWhite,
-            time_control: league.def.time_control.clone(),
-            start: StartPosition::Standard,
-            coin_commitment: None,
-            league: Some(LeagueRound {
-                league: league.id,
-                round: 1,
-            }),
-        };
+        let challenge = league_challenge(&league, 1, &keys[5]);
         let (_, c) =
             Scoresheet::challenge(keys[0].clone(), challenge, league.def.start_ms).expect("sign");
         let pending = GameEntry {

@@ -1,0 +1,187 @@
+//! Adjourned games on the node (FIDE Appendix A): sealing a move with its envelope and
+//! letters, and opening the envelope when Appendix A says it may be opened. The verdicts
+//! themselves are `sobre_core::rules::adjournment`'s, which `verify` applies too.
+
+use super::moves::{letters, move_error};
+use super::{Service, internal, now_ms, opening_path, user};
+use crate::api::ApiError;
+use crate::secrets;
+use serde_json::Value;
+use sobre_core::notation::{self, Notation};
+use sobre_core::record::author::SealOpening;
+use sobre_core::record::{Envelope, GameId, GameState, SealLetters, Status, verify_incremental};
+use sobre_core::rules::adjournment;
+use sobre_core::san::Lang;
+use tracing::{debug, warn};
+
+impl Service {
+    pub(super) async fn adjourn(
+        &mut self,
+        game: &str,
+        text: &str,
+        written: Option<Notation>,
+        resume_at_ms: Option<u64>,
+        place: Option<String>,
+        force: bool,
+    ) -> Result<Value, ApiError> {
+        let g = self.resolve_game(game)?;
+        let t = now_ms();
+        let st = verify_incremental(&self.cache(&g)?.events, &[], Some(t)).map_err(internal)?;
+        self.require_my_move(&st)?;
+        // A2.7: the envelope says when the game resumes; from then on the absent player's
+        // clock runs, so a sealer who never comes back cannot freeze the game.
+        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(|e| {
+            user(e.to_string())
+                .hint("in correspondence play, take leave instead (sobre leave start --days N)")
+        })?;
+        let resume_at_ms = match resume_at_ms {
+            None => {
+                return Err(user("the envelope must say when the game resumes (A2.7)")
+                    .hint("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"));
+            }
+            Some(r) if r <= t => {
+                return Err(user("the resumption time is in the past (A2.7)")
+                    .hint("give a time ahead, e.g. --resume-at +2d"));
+            }
+            Some(r) => Some(r),
+        };
+        adjournment::check_resumption_time(resume_at_ms, t)
+            .map_err(|e| user(e.to_string()).hint("resume within 30 days"))?;
+        // The letters are fixed now and signed in the seal (App. E2/E3): the player's, or,
+        // when they said nothing, the ones the move reads as; a text legal in both languages
+        // is never guessed, not even with --force.
+        let read = notation::parse_move(&st.position, text, letters(written));
+        if let Err(e) = &read
+            && e.readings().is_some()
+        {
+            return Err(move_error("the sealed move: ", e));
+        }
+        let seal_letters = match (written, &read) {
+            (Some(n), _) => seal_letters(n.letters()),
+            (None, Ok(m)) => {
+                // Spanish only when the text is Spanish SAN for this move and not English SAN
+                // for it (`Cf3`); anything else (`Nf3`, `e4`, `g1f3`) reads the same in English.
+                let strict = |lang| sobre_core::san::parse_san(&st.position, text, lang).ok();
+                if strict(Lang::Spanish) == Some(*m) && strict(Lang::English) != Some(*m) {
+                    SealLetters::Spanish
+                } else {
+                    SealLetters::English
+                }
+            }
+            (None, Err(_)) => SealLetters::English,
+        };
+        // A8: warn before sealing a move that would lose the game.
+        if let Err(e) = &read
+            && !force
+        {
+            return Err(user(format!(
+                "the sealed move {text:?} is not a unique legal move ({}): under A8 it would lose the game",
+                e.reason()
+            ))
+            .hint("correct it, or seal it as written with --force"));
+        }
+        let (Some(white), Some(black)) = (st.white, st.black) else {
+            return Err(internal("colours not settled"));
+        };
+        let envelope = Envelope {
+            white,
+            black,
+            fen_before: st.position.fen(),
+            time_used_ms: st.clocks.as_ref().map_or([0, 0], |c| c.used_ms),
+            sealer: self.me,
+            move_number: st.position.fullmove_number(),
+            draw_offer_by: st.draw_offer.and_then(|c| st.player(c)),
+            resume_at_ms,
+            place: place.unwrap_or_default(),
+            lateness_limit_ms: sobre_core::record::verify::DEFAULT_LATENESS_MS,
+        };
+        let ply = st.moves.len() as u32 + 1;
+        let salt: [u8; 32] = rand::random();
+        let opening = SealOpening {
+            move_text: text.to_owned(),
+            salt,
+        };
+        // The opening is kept before the seal exists anywhere: losing it later is A11.
+        let bytes = serde_json::to_vec(&opening).map_err(internal)?;
+        secrets::write_secret(&opening_path(&self.home, &g, ply), &bytes).map_err(internal)?;
+        let text_owned = text.to_owned();
+        let (_, state) = self
+            .author_at(&g, t, move |s, tm| {
+                s.seal(&text_owned, seal_letters, salt, envelope, ply, tm)
+                    .map(|(ev, _)| ev)
+            })
+            .await?;
+        Ok(self.show(&state))
+    }
+
+    /// A7 with A2.7: the sealer's node opens its envelope when the responder is present and
+    /// the agreed resumption time has come, or earlier when both players signed that they are
+    /// present. Returns whether the game was an envelope of this node's to open.
+    pub(super) async fn open_envelope_if_due(&mut self, game: &GameId, state: &GameState) -> bool {
+        let Some(env) = state.open_envelope() else {
+            return false;
+        };
+        if state.status != Status::Adjourned || state.colour_of(&self.me) != Some(env.sealer) {
+            return false;
+        }
+        let opening = adjournment::check_opening(
+            env.letters.and(env.seal.envelope.resume_at_ms),
+            now_ms(),
+            state.presence_ms[env.sealer.index()].is_some(),
+            state.presence_ms[(!env.sealer).index()].is_some(),
+        );
+        match opening {
+            Ok(()) => {}
+            Err(adjournment::AdjournmentRule::BeforeResumption) => {
+                debug!(%game, "the responder is present; the envelope opens at the agreed time (A2.7)");
+                return true;
+            }
+            Err(_) => return false,
+        }
+        let ply = env.ply;
+        if let Ok(bytes) = secrets::read_secret(&opening_path(&self.home, game, ply)) {
+            if let Ok(opening) = serde_json::from_slice::<SealOpening>(&bytes)
+                && let Err(e) = self.author(game, move |s, t| s.reveal(&opening, t)).await
+            {
+                warn!(%game, "cannot open the envelope: {}", e.message);
+            }
+        } else {
+            warn!(
+                %game,
+                "the opening of the sealed move is lost: the game continues only with it; \
+                 resign (A6), or the opponent may claim after the lateness limit (A8, A10)"
+            );
+        }
+        true
+    }
+
+    /// Opens the envelopes whose agreed resumption time has come while the responder was
+    /// already present (run on the retry tick).
+    pub(super) async fn resumption_tick(&mut self) {
+        let adjourned: Vec<GameId> = self
+            .games
+            .iter()
+            .filter(|(_, s)| {
+                s.status == Status::Adjourned
+                    && (s.white == Some(self.me) || s.black == Some(self.me))
+            })
+            .map(|(g, _)| *g)
+            .collect();
+        for game in adjourned {
+            if self.ensure_hot(&game).is_err() {
+                continue;
+            }
+            let Some(state) = self.hot.peek(&game).map(|c| c.state.clone()) else {
+                continue;
+            };
+            self.open_envelope_if_due(&game, &state).await;
+        }
+    }
+}
+
+fn seal_letters(lang: Lang) -> SealLetters {
+    match lang {
+        Lang::Spanish => SealLetters::Spanish,
+        Lang::English | Lang::Auto => SealLetters::English,
+    }
+}

@@ -1,0 +1,71 @@
+//! Moves as the player typed them: read in the letters they write (App. E2/E3), with errors
+//! whose hints fit the problem, and conditional lines stored so they are never re-read in
+//! other letters.
+
+use super::{Service, user};
+use crate::api::ApiError;
+use sobre_core::notation::{self, MoveError, MoveErrorKind, Notation};
+use sobre_core::record::GameId;
+use sobre_core::san::Lang;
+
+impl Service {
+    /// Checks a conditional line from the current position and returns it as it will be
+    /// stored: as typed, except a move whose automatic reading (used when the line is played
+    /// later) would differ from its reading in the stated letters, which is stored in
+    /// coordinates so that it is never re-read in the other language.
+    pub(super) fn check_conditional(
+        &self,
+        game: &GameId,
+        moves: &[String],
+        written: Option<Notation>,
+    ) -> Result<Vec<String>, ApiError> {
+        let st = &self.cache(game)?.state;
+        let Some(c) = st.colour_of(&self.me) else {
+            return Err(user("you do not play in this game"));
+        };
+        if st.position.turn() == c {
+            return Err(user(
+                "it is your move: conditional moves answer the opponent's next move",
+            ));
+        }
+        if moves.len() < 2 {
+            return Err(user(
+                "a conditional line is the opponent's move then your reply, e.g. \"Nf6 e5\"",
+            ));
+        }
+        let mut pos = st.position.clone();
+        let mut stored = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let m = notation::parse_move(&pos, text, letters(written))
+                .map_err(|e| move_error(&format!("conditional line, move {}: ", i + 1), &e))?;
+            if notation::parse_move(&pos, text, Lang::Auto).ok() == Some(m) {
+                stored.push(text.clone());
+            } else {
+                stored.push(notation::format_move(&pos, m, Notation::Uci));
+            }
+            pos.play_unchecked(m);
+        }
+        Ok(stored)
+    }
+}
+
+/// The letters a move typed by the player is read in: those of the notation they said they
+/// write in, or, when they said nothing, whichever the position allows (App. E2/E3).
+pub(super) fn letters(written: Option<Notation>) -> Lang {
+    written.map_or(Lang::Auto, Notation::letters)
+}
+
+/// A move the player typed that is not one legal move, as a user error whose hint fits the
+/// problem: the letters to say when the text reads as two different legal moves in English
+/// and in Spanish, the origin square when it fits two pieces of one kind.
+pub(super) fn move_error(context: &str, e: &MoveError) -> ApiError {
+    let err = user(format!("{context}{e}"));
+    match e.kind() {
+        MoveErrorKind::Ambiguous if e.readings().is_some() => err.hint(
+            "say which letters you write: --notation en (R is a rook) or --notation es \
+             (R is the king), or set \"notation\" in HOME/config.json",
+        ),
+        MoveErrorKind::Ambiguous => err.hint("write the origin file or rank, e.g. Nbd7"),
+        _ => err.hint("moves may be written Nf3, Cf3, g1f3 or 7163"),
+    }
+}
