@@ -1123,6 +1123,35 @@ pub fn clocks(
     stops: &[ClockStop],
     now_ms: u64,
 ) -> ClockState {
+    clocks_adjusted(tc, first_to_move, start_ms, moves, stops, &[], now_ms)
+}
+
+/// A correction of one player's remaining time at one moment, made by the rules rather than
+/// by the clock running: the three minutes an incorrect draw claim gives the opponent (9.5b),
+/// or what the 2005 text takes from the claimant. A correction never lifts a fallen flag
+/// (6.8: it stays fallen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClockAdjustment {
+    pub side: Color,
+    pub at_ms: u64,
+    /// Added to the remaining time (negative: taken away).
+    pub delta_ms: i64,
+}
+
+/// [`clocks`] with corrections applied at their moments (in time order, each before the
+/// clock ticks on past it).
+pub fn clocks_adjusted(
+    tc: &TimeControl,
+    first_to_move: Color,
+    start_ms: u64,
+    moves: &[MoveTiming],
+    stops: &[ClockStop],
+    adjustments: &[ClockAdjustment],
+    now_ms: u64,
+) -> ClockState {
+    let mut adjustments = adjustments.to_vec();
+    adjustments.sort_by_key(|a| a.at_ms);
+    let mut pending = adjustments.as_slice();
     let stopped = [
         stopped_intervals(stops, Color::White),
         stopped_intervals(stops, Color::Black),
@@ -1138,7 +1167,13 @@ pub fn clocks(
         if made > now_ms {
             break;
         }
-        sim.charge(to_move, &stopped[to_move.index()], turn_start, made);
+        sim.charge_adjusted(
+            to_move,
+            &stopped[to_move.index()],
+            turn_start,
+            made,
+            &mut pending,
+        );
         sim.complete_move(to_move);
         to_move = !to_move;
         turn_start = mv
@@ -1148,7 +1183,13 @@ pub fn clocks(
 
     let side = to_move.index();
     let at_turn_start = sim.remaining[side];
-    sim.charge(to_move, &stopped[side], turn_start, now_ms.max(turn_start));
+    sim.charge_adjusted(
+        to_move,
+        &stopped[side],
+        turn_start,
+        now_ms.max(turn_start),
+        &mut pending,
+    );
 
     let running = (now_ms >= turn_start && !is_stopped(&stopped[side], now_ms)).then_some(to_move);
     let deadline_ms = match tc {
@@ -1242,6 +1283,30 @@ impl<'a> Simulation<'a> {
             self.flag = Some((side, wall_after_ticking(stopped, from, ticks)));
         }
         self.remaining[s] = left.saturating_sub(to_i64(charged));
+    }
+
+    /// [`Simulation::charge`] with the corrections due before `to` applied at their moments.
+    fn charge_adjusted(
+        &mut self,
+        side: Color,
+        stopped: &[(u64, u64)],
+        from: u64,
+        to: u64,
+        pending: &mut &[ClockAdjustment],
+    ) {
+        let mut at = from;
+        while let Some((first, rest)) = pending.split_first() {
+            if first.at_ms >= to {
+                break;
+            }
+            let when = first.at_ms.max(at);
+            self.charge(side, stopped, at, when);
+            at = when;
+            let s = first.side.index();
+            self.remaining[s] = self.remaining[s].saturating_add(first.delta_ms);
+            *pending = rest;
+        }
+        self.charge(side, stopped, at, to);
     }
 
     /// `side` completed a move: increment, next period, or the per-move reset.

@@ -406,7 +406,10 @@ fn fide_6_9_time_claim_before_the_flag_falls_is_incorrect() {
 #[test]
 fn attack_leave_dated_in_the_past_does_not_save_a_fallen_flag() {
     let mut t = Table::new("3d");
-    t.mv("e4");
+    let e4 = t.mv("e4");
+    // Black's node receipts the move on arrival, as every honest node does: under protocol
+    // version 2 a move counts as made when first countersigned.
+    t.act(Color::Black, |s, t| s.receipt(e4.id(), t));
     t.t += 4 * DAY;
     t.act(Color::Black, |s, t| s.leave(t - 4 * DAY, t + 3 * DAY, t));
     let st = t.state();

@@ -34,7 +34,7 @@ use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 use sobre_core::record::codec::{self, CodecError, MAX_EVENT_BYTES};
 use sobre_core::record::commit;
-use sobre_core::record::event::{EVENT_VERSION, event_id};
+use sobre_core::record::event::{EVENT_VERSION, MIN_EVENT_VERSION, event_id};
 use sobre_core::record::{
     Accept, Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventId, EventKind,
     Keypair, LeagueRound, PlayerId, Reveal, Seal, SealLetters, SignedEvent, StartPosition,
@@ -59,9 +59,14 @@ fn opponent() -> Keypair {
     Keypair::from_secret_bytes(&[2; 32])
 }
 
+/// The snapshots pin the bytes of protocol version 1: the format is the same in every
+/// version (only the rules' reading of times changed in 2), and version 1 archives must keep
+/// decoding to exactly these events.
+const V1: u16 = 1;
+
 fn header(key: &Keypair, game: Option<EventId>, seq: u64, prev: Option<EventId>) -> Event {
     Event {
-        version: EVENT_VERSION,
+        version: V1,
         game,
         author: key.player_id(),
         seq,
@@ -1205,6 +1210,45 @@ fn every_event_kind_encodes_to_its_pinned_bytes_and_id() {
     );
 }
 
+/// Protocol version 2 changed what times mean, not the bytes: a version-2 event is the
+/// version-1 bytes with `02 00` in front; versions outside the supported range are refused
+/// naming the version.
+#[test]
+fn protocol_versions_share_one_format_and_others_are_refused() {
+    assert_eq!((MIN_EVENT_VERSION, EVENT_VERSION), (1, 2));
+    let (v1, key) = by(&challenger(), 3, EventKind::Resign);
+    let v1_body = codec::encode(&v1).unwrap();
+    let v2 = Event {
+        version: 2,
+        ..v1.clone()
+    };
+    let v2_body = codec::encode(&v2).unwrap();
+    assert_eq!(&v2_body[..2], &[0x02, 0x00]);
+    assert_eq!(&v2_body[2..], &v1_body[2..]);
+    for version in [1, 2] {
+        let e = Event {
+            version,
+            ..v1.clone()
+        };
+        let signed = SignedEvent::sign(&e, &key).unwrap();
+        assert_eq!(signed.verify().unwrap().event, e);
+    }
+    for version in [0, 3, u16::MAX] {
+        let e = Event {
+            version,
+            ..v1.clone()
+        };
+        let signed = SignedEvent::sign(&e, &key).unwrap();
+        let err = signed.verify().unwrap_err();
+        assert_eq!(err, sobre_core::record::EventError::Version(version));
+        assert!(
+            err.to_string()
+                .contains(&format!("unsupported protocol version {version}")),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn kind_tags_are_the_declaration_order() {
     let cases = cases();
@@ -1223,7 +1267,7 @@ fn kind_tags_are_the_declaration_order() {
         let tag = u32::from_le_bytes(body[at..at + 4].try_into().unwrap());
         assert_eq!(tag, declared_tag(&decoded.kind), "{name}");
         // The header around it: version first, seq and time as fixed-width u64s.
-        assert_eq!(&body[..2], &EVENT_VERSION.to_le_bytes(), "{name}");
+        assert_eq!(&body[..2], &event.version.to_le_bytes(), "{name}");
         let seq_at = 2 + if event.game.is_some() { 33 } else { 1 } + 32;
         assert_eq!(
             &body[seq_at..seq_at + 8],

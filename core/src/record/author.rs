@@ -88,8 +88,24 @@ impl Scoresheet {
         challenge: Challenge,
         time_ms: u64,
     ) -> Result<(Scoresheet, SignedEvent), CodecError> {
+        Scoresheet::challenge_under(key, challenge, time_ms, EVENT_VERSION)
+    }
+
+    /// [`Scoresheet::challenge`] under an older protocol `version` (a game is judged under its
+    /// challenge's version): only for reproducing archives signed by older nodes in tests
+    /// and tools; a node always challenges under [`EVENT_VERSION`].
+    ///
+    /// # Errors
+    /// As [`Scoresheet::challenge`].
+    #[doc(hidden)]
+    pub fn challenge_under(
+        key: Keypair,
+        challenge: Challenge,
+        time_ms: u64,
+        version: u16,
+    ) -> Result<(Scoresheet, SignedEvent), CodecError> {
         let event = Event {
-            version: EVENT_VERSION,
+            version,
             game: None,
             author: key.player_id(),
             seq: 0,

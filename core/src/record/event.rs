@@ -20,8 +20,22 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 
-/// The version every event of this format carries.
-pub const EVENT_VERSION: u16 = 1;
+/// The protocol version every new event carries. The format of the bytes is the same in every
+/// version; what changes is the meaning the game's rules give to times (README, Protocol,
+/// "Time"):
+/// - 1: a move counts as made at its author's signed time and reaches the opponent at their
+///   receipt (nobody's clock runs in transit); claims are judged at the claimant's time.
+/// - 2: time is evidence. A move counts as made when it was first countersigned (the
+///   opponent's receipt, a witness's receipt, or an opponent event that saw it), so its
+///   mover pays for transit; a time or lateness claim is judged no later than its first
+///   countersignature; an event's time is bounded below by the events it refers to.
+///
+/// A game is judged under the version of its challenge, so every archive keeps the meaning it
+/// was signed under; a node accepts events of every version in [`MIN_EVENT_VERSION`]
+/// ..= [`EVENT_VERSION`] and refuses others naming the version.
+pub const EVENT_VERSION: u16 = 2;
+/// The oldest protocol version this code still verifies.
+pub const MIN_EVENT_VERSION: u16 = 1;
 const SIGN_DOMAIN: &[u8] = b"sobre/event/v1\0";
 const ID_DOMAIN: &[u8] = b"sobre/event-id/v1\0";
 
@@ -364,7 +378,10 @@ mod sig64 {
 pub enum EventError {
     #[error("undecodable event: {0}")]
     Codec(#[from] CodecError),
-    #[error("unsupported event version {0} (this node speaks {EVENT_VERSION})")]
+    #[error(
+        "unsupported protocol version {0} (this node speaks versions {MIN_EVENT_VERSION} to \
+         {EVENT_VERSION})"
+    )]
     Version(u16),
     #[error("bad signature by {0}")]
     BadSignature(PlayerId),
@@ -459,7 +476,7 @@ impl SignedEvent {
     /// [`EventError::Codec`] or [`EventError::Version`].
     pub fn decode_unverified(&self) -> Result<Event, EventError> {
         let event: Event = codec::decode(&self.body, MAX_EVENT_BYTES)?;
-        if event.version != EVENT_VERSION {
+        if !(MIN_EVENT_VERSION..=EVENT_VERSION).contains(&event.version) {
             return Err(EventError::Version(event.version));
         }
         Ok(event)

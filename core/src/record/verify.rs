@@ -29,11 +29,13 @@ use super::event::{
 };
 use super::identity::PlayerId;
 use crate::clock::{
-    self, ClockState, ClockStop, LeaveAllowance, LeavePeriod, MoveTiming, TimeControl,
+    self, ClockAdjustment, ClockState, ClockStop, LeaveAllowance, LeavePeriod, MoveTiming,
+    TimeControl,
 };
 use crate::notation;
 use crate::position::Position;
-use crate::rules::{Outcome, Termination, adjournment, automatic_end, flag_fall};
+use crate::rules::claims::{self, ClaimKind};
+use crate::rules::{Edition, Outcome, Termination, adjournment, automatic_end, flag, flag_fall};
 use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -78,6 +80,11 @@ pub struct PlayedMove {
     pub time_ms: u64,
     /// When the opponent's signed receipt says it reached them.
     pub received_ms: Option<u64>,
+    /// The earliest countersignature: the first moment someone other than the mover signed
+    /// that they held the move (a receipt by the opponent or a witness, or an opponent event
+    /// that saw it). Under protocol version 2 the move counts as made then, no earlier than
+    /// its signed time (the mover pays for transit, README "Time").
+    pub countersigned_ms: Option<u64>,
     /// True if it came out of an envelope (Appendix A).
     pub sealed: bool,
 }
@@ -372,7 +379,8 @@ impl Checkpoint {
                 None => e.seq == 0 && e.prev.is_none(),
             };
             let known = |d: &EventId| st.position_in_timeline.contains_key(d) || before.contains(d);
-            if matches!(e.kind, EventKind::Challenge(_))
+            if st.rejudges(v)
+                || matches!(e.kind, EventKind::Challenge(_))
                 || e.game != Some(game)
                 || (!is_player && !matches!(e.kind, EventKind::Receipt { .. }))
                 || !follows
@@ -394,6 +402,7 @@ impl Checkpoint {
         state.clocks = self
             .replay
             .clocks_at(now_ms.unwrap_or(self.replay.last_time));
+        self.replay.annotate(&mut state.moves);
         conclude(state, self.equivocations.clone())
     }
 
@@ -418,6 +427,7 @@ impl Checkpoint {
         now_ms: Option<u64>,
     ) -> Option<Result<GameState, VerifyError>> {
         let Extension { new, tips, max_key } = self.extension(verified)?;
+        self.replay.learn_countersignatures(&new);
         for v in &new {
             if let Err(e) = self.replay.apply(v) {
                 return Some(Err(e));
@@ -504,14 +514,21 @@ fn verify_replay(
     //    gives what replaying them all again would).
     let ids: Vec<EventId> = p.order.iter().map(|&i| unique[i].id).collect();
     let (mut st, done) = match from {
-        Some(c) if c.replay.state.game == p.game && ids.starts_with(&c.order) => {
+        Some(c)
+            if c.replay.state.game == p.game
+                && ids.starts_with(&c.order)
+                && !p.order[c.order.len()..]
+                    .iter()
+                    .any(|&i| c.replay.rejudges(unique[i])) =>
+        {
             (c.replay.clone(), c.order.len())
         }
         _ => (
-            Replay::new(p.game, p.challenger, p.opponent, p.challenge)?,
+            Replay::new(p.game, p.challenger, p.opponent, p.challenge, p.version)?,
             0,
         ),
     };
+    st.learn_countersignatures(&unique);
     for &i in &p.order[done..] {
         st.apply(unique[i])?;
     }
@@ -525,6 +542,8 @@ struct Prepared {
     challenger: PlayerId,
     opponent: PlayerId,
     challenge: Challenge,
+    /// The challenge's protocol version: the game is judged under it.
+    version: u16,
     /// The timeline, as indexes of the events.
     order: Vec<usize>,
     equivocations: Vec<Equivocation>,
@@ -534,7 +553,8 @@ struct Prepared {
 fn verify_unique(unique: &[&VerifiedEvent], now_ms: Option<u64>) -> Result<GameState, VerifyError> {
     let p = prepare(unique)?;
     // 5. Apply.
-    let mut st = Replay::new(p.game, p.challenger, p.opponent, p.challenge)?;
+    let mut st = Replay::new(p.game, p.challenger, p.opponent, p.challenge, p.version)?;
+    st.learn_countersignatures(unique);
     for i in p.order {
         st.apply(unique[i])?;
     }
@@ -553,6 +573,7 @@ fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
         return Err(VerifyError::TwoChallenges);
     }
     let game = root.id;
+    let version = root.event.version;
     let challenger = root.event.author;
     let EventKind::Challenge(challenge) = root.event.kind.clone() else {
         return Err(VerifyError::NoChallenge);
@@ -655,6 +676,7 @@ fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
         challenger,
         opponent,
         challenge,
+        version,
         order,
         equivocations,
     })
@@ -766,6 +788,21 @@ struct Replay {
     offer_in_adjournment: bool,
     /// Time of each event by id, for receipts.
     times: HashMap<EventId, u64>,
+    /// Protocol version 2 or later: time is evidence (see [`super::event::EVENT_VERSION`]).
+    evidence: bool,
+    /// Under `evidence`, each applied event's effective time: its signed time, bounded below
+    /// by the effective times of the events it refers to (`prev`, `seen`).
+    effective: HashMap<EventId, u64>,
+    /// Under `evidence`, the earliest countersignature of each event: the smallest signed
+    /// time of a receipt of it, or of an event that saw it, by someone other than its
+    /// author. Learnt from the whole record before replaying it, so a verdict sees the
+    /// countersignatures that come after it in the timeline.
+    countersigned: HashMap<EventId, u64>,
+    /// Under `evidence`, the timeline index of the first time or lateness claim: a
+    /// countersignature learnt later for an event at or before it may change that verdict.
+    first_timed_claim: Option<usize>,
+    /// Clock corrections made by the rules (9.5b).
+    adjustments: Vec<ClockAdjustment>,
 }
 
 /// The default limit for lateness at resumption (A10: one hour).
@@ -777,6 +814,7 @@ impl Replay {
         challenger: PlayerId,
         opponent: PlayerId,
         challenge: Challenge,
+        version: u16,
     ) -> Result<Replay, VerifyError> {
         let rule = |rule: String| VerifyError::Rule {
             event: game,
@@ -855,7 +893,88 @@ impl Replay {
             last_time: 0,
             offer_in_adjournment: false,
             times: HashMap::new(),
+            evidence: version >= 2,
+            effective: HashMap::new(),
+            countersigned: HashMap::new(),
+            first_timed_claim: None,
+            adjustments: Vec::new(),
         })
+    }
+
+    /// The event a countersignature `v` vouches for, with the countersigner: a receipt's event,
+    /// or the event `v` says it saw. Whether it is by someone else is checked by the caller.
+    fn vouched_by(v: &VerifiedEvent) -> [Option<EventId>; 2] {
+        let receipt = match v.event.kind {
+            EventKind::Receipt { event } => Some(event),
+            _ => None,
+        };
+        [receipt, v.event.seen]
+    }
+
+    /// Notes the countersignatures among `events` (see [`Replay::countersigned`]). Idempotent:
+    /// the earliest wins. The author of a vouched-for event is looked up among `events` and
+    /// the events already applied.
+    fn learn_countersignatures(&mut self, events: &[&VerifiedEvent]) {
+        if !self.evidence {
+            return;
+        }
+        let authors: HashMap<EventId, PlayerId> =
+            events.iter().map(|v| (v.id, v.event.author)).collect();
+        for v in events {
+            for target in Self::vouched_by(v).into_iter().flatten() {
+                let author = authors.get(&target).copied().or_else(|| {
+                    self.position_in_timeline
+                        .get(&target)
+                        .and_then(|&i| self.authors.get(i))
+                        .map(|&(a, _)| a)
+                });
+                if author.is_some_and(|a| a != v.event.author) {
+                    let t = self.countersigned.entry(target).or_insert(u64::MAX);
+                    *t = (*t).min(v.event.time_ms);
+                }
+            }
+        }
+    }
+
+    /// Whether learning `v` as a countersignature could change a verdict already given: it
+    /// vouches for an event at or before the first time or lateness claim (which was judged
+    /// on the evidence known then). The incremental paths replay the whole record instead.
+    fn rejudges(&self, v: &VerifiedEvent) -> bool {
+        let Some(claim) = self.first_timed_claim else {
+            return false;
+        };
+        Self::vouched_by(v).into_iter().flatten().any(|target| {
+            self.position_in_timeline
+                .get(&target)
+                .is_some_and(|&i| i <= claim && self.authors[i].0 != v.event.author)
+        })
+    }
+
+    /// When an event that helps its author by being early (a move) counts as made: its
+    /// effective time, or its first countersignature if later — it could not be shown to
+    /// exist before that. Under protocol version 1, its signed time `t`.
+    fn counted_at(&self, id: &EventId, t: u64) -> u64 {
+        if !self.evidence {
+            return t;
+        }
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        self.countersigned
+            .get(id)
+            .map_or(eff, |&c| c.max(eff))
+    }
+
+    /// When a claim that helps its claimant by being late (on time, 6.9; lateness, A10) is
+    /// judged: its effective time, or its first countersignature if earlier — a claim dated
+    /// ahead of the clock of whoever first held it is judged at that moment. Under protocol
+    /// version 1, its signed time `t`.
+    fn judged_at(&self, id: &EventId, t: u64) -> u64 {
+        if !self.evidence {
+            return t;
+        }
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        self.countersigned
+            .get(id)
+            .map_or(eff, |&c| c.min(eff))
     }
 
     fn over(&self) -> bool {
@@ -877,6 +996,17 @@ impl Replay {
         self.authors.push((e.author, e.seq));
         self.times.insert(v.id, e.time_ms);
         self.last_time = self.last_time.max(e.time_ms);
+        if self.evidence {
+            // An event cannot be older than what it refers to (both are before it here).
+            let floor = [e.prev, e.seen]
+                .into_iter()
+                .flatten()
+                .filter_map(|d| self.effective.get(&d).copied())
+                .max()
+                .unwrap_or(0);
+            self.effective.insert(v.id, e.time_ms.max(floor));
+            self.learn_countersignatures(&[v]);
+        }
         if let Some(seen) = e
             .seen
             .and_then(|s| self.position_in_timeline.get(&s).copied())
@@ -1224,6 +1354,7 @@ impl Replay {
             event: id,
             time_ms: t,
             received_ms: None,
+            countersigned_ms: None,
             sealed,
         });
         self.last_move_index[me.index()] = Some(index);
@@ -1254,10 +1385,23 @@ impl Replay {
             .state
             .moves
             .iter()
-            .map(|m| MoveTiming {
-                side: m.by,
-                made_at_ms: m.time_ms,
-                received_at_ms: m.received_ms,
+            .map(|m| {
+                if self.evidence {
+                    // The mover pays for transit: the move is made, and reaches the
+                    // opponent, when it was first countersigned (README "Time").
+                    let at = self.counted_at(&m.event, m.time_ms);
+                    MoveTiming {
+                        side: m.by,
+                        made_at_ms: at,
+                        received_at_ms: Some(at),
+                    }
+                } else {
+                    MoveTiming {
+                        side: m.by,
+                        made_at_ms: m.time_ms,
+                        received_at_ms: m.received_ms,
+                    }
+                }
             })
             .collect();
         let mut stops: Vec<ClockStop> = self
@@ -1277,14 +1421,25 @@ impl Replay {
             .as_ref()
             .map_or(Color::White, Position::turn);
         let (moves, stops) = self.clock_inputs(t);
-        Some(clock::clocks(
+        Some(clock::clocks_adjusted(
             &self.state.time_control,
             first,
             start,
             &moves,
             &stops,
+            &self.adjustments,
             t,
         ))
+    }
+
+    /// The output's view of the evidence: each move's first countersignature.
+    fn annotate(&self, moves: &mut [PlayedMove]) {
+        if !self.evidence {
+            return;
+        }
+        for m in moves {
+            m.countersigned_ms = self.countersigned.get(&m.event).copied();
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1307,6 +1462,22 @@ impl Replay {
                     .ok_or_else(|| rule("the intended move is illegal".into()))?,
             ),
         };
+        // Under protocol version 2 a claim that gains by being late is judged no later than
+        // its first countersignature (README "Time").
+        let at = match reason {
+            ClaimReason::Time | ClaimReason::Lateness => {
+                if self.evidence && self.first_timed_claim.is_none() {
+                    self.first_timed_claim = Some(index);
+                }
+                self.judged_at(&id, t)
+            }
+            _ => t,
+        };
+        let draw_kind = match reason {
+            ClaimReason::Threefold => Some(ClaimKind::Threefold),
+            ClaimReason::FiftyMoves => Some(ClaimKind::FiftyMoves),
+            _ => None,
+        };
         let (correct, judgement, ending) = match reason {
             ClaimReason::Threefold | ClaimReason::FiftyMoves => {
                 // 9.2 / 9.3: only the player to move claims.
@@ -1318,83 +1489,53 @@ impl Replay {
                 if self.state.status == Status::Adjourned {
                     return Err(rule("the game is adjourned".into()));
                 }
-                let (after, occurrences) = match intended_move {
-                    None => {
-                        let cur = self.keys.last().copied().unwrap_or(0);
-                        (
-                            pos.clone(),
-                            self.keys.iter().filter(|&&k| k == cur).count() as u32,
-                        )
-                    }
-                    Some(m) => {
-                        let mut p = pos.clone();
-                        p.play_unchecked(m);
-                        let k = p.repetition_key();
-                        (p, self.keys.iter().filter(|&&x| x == k).count() as u32 + 1)
-                    }
-                };
-                if reason == ClaimReason::Threefold {
-                    if occurrences >= 3 {
-                        (
-                            true,
-                            format!("the position occurs {occurrences} times (9.2)"),
-                            Some((Outcome::Draw, Termination::ThreefoldRepetition)),
-                        )
-                    } else {
-                        (
-                            false,
-                            format!("the position occurs {occurrences} time(s), not three (9.2)"),
-                            None,
-                        )
-                    }
-                } else if after.halfmove_clock() >= 100 {
-                    (
+                let kind = draw_kind.unwrap_or(ClaimKind::Threefold);
+                match claims::judge_draw_claim(kind, &pos, &self.keys, intended_move) {
+                    Ok(ground) => (
                         true,
-                        "fifty moves by each player without a capture or pawn move (9.3)"
-                            .to_owned(),
-                        Some((Outcome::Draw, Termination::FiftyMoves)),
-                    )
-                } else {
-                    (
-                        false,
-                        format!(
-                            "only {} move(s) without a capture or pawn move, not fifty (9.3)",
-                            after.halfmove_clock() / 2
-                        ),
-                        None,
-                    )
+                        ground.to_string(),
+                        Some((Outcome::Draw, ground.termination())),
+                    ),
+                    Err(why) => (false, why.to_string(), None),
                 }
             }
-            ClaimReason::Time => {
-                let state = self.clocks_at(t);
-                if state.as_ref().is_some_and(|s| s.can_claim_time_forfeit(me)) {
-                    let (o, term) = flag_fall(&pos, !me);
-                    (
-                        true,
-                        format!("{}'s time had run out (6.9)", (!me).name()),
-                        Some((o, term)),
-                    )
-                } else {
-                    (
-                        false,
-                        format!("{}'s time had not run out (6.9)", (!me).name()),
-                        None,
-                    )
-                }
-            }
-            ClaimReason::DeadPosition => {
-                if pos.is_insufficient_material() {
-                    (
-                        true,
-                        "no series of legal moves can lead to mate (9.6)".to_owned(),
-                        Some((Outcome::Draw, Termination::DeadPosition)),
-                    )
-                } else {
-                    (false, "mate is still possible (9.6)".to_owned(), None)
-                }
-            }
-            ClaimReason::Lateness => self.judge_lateness(me, t),
+            ClaimReason::Time => self.judge_time(me, at, &pos),
+            ClaimReason::DeadPosition => match claims::judge_dead_position(&pos) {
+                Ok(ground) => (
+                    true,
+                    ground.to_string(),
+                    Some((Outcome::Draw, ground.termination())),
+                ),
+                Err(why) => (false, why.to_string(), None),
+            },
+            ClaimReason::Lateness => self.judge_lateness(me, at),
         };
+        if self.evidence
+            && !correct
+            && let Some(kind) = draw_kind
+        {
+            // 9.5b: an incorrect 9.2/9.3 claim gives the opponent time (and, in 2005, takes
+            // some from the claimant); 9.1b/9.1c: it stands as the claimant's draw offer.
+            let left = self
+                .clocks_at(at)
+                .map_or(0, |c| c.remaining_ms[me.index()]);
+            let (bonus, taken) = claims::incorrect_claim_penalty(Edition::PLAYED, left);
+            self.adjustments.push(ClockAdjustment {
+                side: !me,
+                at_ms: at,
+                delta_ms: i64::try_from(bonus).unwrap_or(i64::MAX),
+            });
+            if taken > 0 {
+                self.adjustments.push(ClockAdjustment {
+                    side: me,
+                    at_ms: at,
+                    delta_ms: -i64::try_from(taken).unwrap_or(i64::MAX),
+                });
+            }
+            if claims::claim_is_draw_offer(kind) {
+                self.state.draw_offer = Some(me);
+            }
+        }
         self.state.claims.push(ClaimRecord {
             by: me,
             reason,
@@ -1421,6 +1562,66 @@ impl Replay {
             }
         }
         Ok(())
+    }
+
+    /// A claim of a win on time by `me`, judged at `at` (6.9 with 6.8 and 6.11, see
+    /// [`flag::judge_time_claim`]). Under protocol version 2, a move by the flagged side
+    /// counted after the claim (a back-dated move delivered late) is kept as evidence only.
+    fn judge_time(
+        &mut self,
+        me: Color,
+        at: u64,
+        pos: &Position,
+    ) -> (bool, String, Option<(Outcome, Termination)>) {
+        let Some(clocks) = self.clocks_at(at) else {
+            return (
+                false,
+                format!("{}'s time had not run out (6.9)", (!me).name()),
+                None,
+            );
+        };
+        if !self.evidence {
+            // Protocol version 1: the opponent to move with no time left.
+            return if clocks.can_claim_time_forfeit(me) {
+                (
+                    true,
+                    format!("{}'s time had run out (6.9)", (!me).name()),
+                    Some(flag_fall(pos, !me)),
+                )
+            } else {
+                (
+                    false,
+                    format!("{}'s time had not run out (6.9)", (!me).name()),
+                    None,
+                )
+            };
+        }
+        let fell_at = clocks.flag_at_ms.unwrap_or(u64::MAX);
+        let moved_since = self.state.moves.iter().any(|m| {
+            let counted = self.counted_at(&m.event, m.time_ms);
+            m.by == me && counted > fell_at && counted <= at
+        });
+        match flag::judge_time_claim(&clocks, me, moved_since) {
+            Ok(()) => {
+                for m in &self.state.moves {
+                    let counted = self.counted_at(&m.event, m.time_ms);
+                    if m.by == !me && counted > at {
+                        self.state.ignored.push((
+                            m.event,
+                            "move counted at its first countersignature, after the time claim \
+                             it did not answer (6.9): kept as evidence"
+                                .to_owned(),
+                        ));
+                    }
+                }
+                (
+                    true,
+                    format!("{}'s time had run out (6.9)", (!me).name()),
+                    Some(flag_fall(pos, !me)),
+                )
+            }
+            Err(why) => (false, why.to_string(), None),
+        }
     }
 
     /// A10 (and A8 for a binding envelope the sealer does not open): the verdict is
@@ -1549,7 +1750,11 @@ impl Replay {
             if env.draw_offer_by != offer {
                 return Err(rule("the envelope's draw offer is wrong (A2.6)".into()));
             }
-            if let Some(c) = self.clocks_at(t)
+            // Under protocol version 2 the clocks are computed from the evidence, which may
+            // still grow after the sealing (a witness's earlier receipt): the envelope's
+            // times are the sealer's statement, and the clocks stand corrected (A12).
+            if !self.evidence
+                && let Some(c) = self.clocks_at(t)
                 && env.time_used_ms != c.used_ms
             {
                 return Err(rule(format!(
@@ -1683,6 +1888,9 @@ impl Replay {
     fn finish(&mut self, now_ms: Option<u64>) {
         let at = now_ms.unwrap_or(self.last_time);
         self.state.clocks = self.clocks_at(at);
+        let mut moves = std::mem::take(&mut self.state.moves);
+        self.annotate(&mut moves);
+        self.state.moves = moves;
     }
 }
 

@@ -12,6 +12,13 @@
 //! - FIDE 6.9: a flag fall loses, unless the opponent cannot mate by any series of legal moves.
 
 pub mod adjournment;
+pub mod claims;
+pub mod edition;
+pub mod flag;
+
+pub use claims::{ClaimError, ClaimKind};
+pub use edition::Edition;
+pub use flag::flag_fall;
 
 use crate::position::{IllegalMove, Position};
 use crate::types::{Color, Move};
@@ -141,30 +148,6 @@ impl fmt::Display for Termination {
     }
 }
 
-/// The two draw claims of Art. 9.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ClaimKind {
-    /// 9.2: the same position for (at least) the third time.
-    Threefold,
-    /// 9.3: the last fifty moves by each player without a capture or pawn move.
-    FiftyMoves,
-}
-
-/// Why a draw claim is incorrect (9.5: the game then goes on).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ClaimError {
-    #[error("the game is already over")]
-    GameOver,
-    #[error("the intended move is illegal")]
-    IllegalIntendedMove,
-    #[error("the position has occurred only {occurrences} time(s), not three (FIDE 9.2)")]
-    NotThreefold { occurrences: u32 },
-    #[error(
-        "only {moves} move(s) by each player without a capture or pawn move, not fifty (FIDE 9.3)"
-    )]
-    NotFiftyMoves { moves: u32 },
-}
-
 /// A game in progress from some start position: the moves and every position's identity.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -242,23 +225,8 @@ impl Game {
         if self.automatic_end().is_some() {
             return Err(ClaimError::GameOver);
         }
-        let (after, occurrences) = match intended {
-            None => (self.position.clone(), self.repetitions()),
-            Some(m) => {
-                let mut p = self.position.clone();
-                p.play(m).map_err(|_| ClaimError::IllegalIntendedMove)?;
-                let key = p.repetition_key();
-                (p, count(&self.keys, key) + 1)
-            }
-        };
-        match kind {
-            ClaimKind::Threefold if occurrences >= 3 => Ok(Termination::ThreefoldRepetition),
-            ClaimKind::Threefold => Err(ClaimError::NotThreefold { occurrences }),
-            ClaimKind::FiftyMoves if after.halfmove_clock() >= 100 => Ok(Termination::FiftyMoves),
-            ClaimKind::FiftyMoves => Err(ClaimError::NotFiftyMoves {
-                moves: after.halfmove_clock() / 2,
-            }),
-        }
+        claims::judge_draw_claim(kind, &self.position, &self.keys, intended)
+            .map(claims::ClaimGround::termination)
     }
 
     /// FIDE 6.9: the flag of `loser` has fallen. The game is lost, unless the opponent cannot
@@ -296,18 +264,6 @@ pub fn automatic_end(position: &Position, repetitions: u32) -> Option<(Outcome, 
         return Some((Outcome::Draw, Termination::SeventyFiveMoves));
     }
     None
-}
-
-/// [`Game::flag_fall`] for a bare position.
-pub fn flag_fall(position: &Position, loser: Color) -> (Outcome, Termination) {
-    if position.has_insufficient_material(!loser) {
-        (Outcome::Draw, Termination::TimeForfeitInsufficientMaterial)
-    } else {
-        (
-            Outcome::Decisive { winner: !loser },
-            Termination::TimeForfeit,
-        )
-    }
 }
 
 #[cfg(test)]

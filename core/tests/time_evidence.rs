@@ -1,0 +1,286 @@
+//! The time rule (README, Protocol, "Time: evidence, never one party's word"; DESIGN "The
+//! protocol"): under protocol version 2 a move counts as made when it was first countersigned,
+//! a time claim (FIDE 6.9) is judged no later than its first countersignature, and an event's
+//! time is bounded below by the events it refers to. Each attack of a player whose node signs
+//! any time it likes is a test here, written as the record an archive would hold; the same
+//! record signed under protocol version 1 keeps its old meaning.
+
+use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
+use sobre_core::record::author::Scoresheet;
+use sobre_core::record::{
+    Challenge, ClaimReason, ColourChoice, GameState, Keypair, SignedEvent, StartPosition, Status,
+    VerifiedEvent, verify, verify_continue,
+};
+use sobre_core::san::{Lang, parse_san};
+use sobre_core::{Color, Outcome, Position, Termination};
+
+const T0: u64 = 1_800_000_000_000;
+const W: Color = Color::White;
+const B: Color = Color::Black;
+
+fn key(n: u8) -> Keypair {
+    Keypair::from_secret_bytes(&[n; 32])
+}
+
+/// A game between White (key 1, the challenger) and Black (key 2), with a club mailbox
+/// (key 9) as a witness that signs receipts. Nobody sees anything unless the test says so:
+/// delivery is explicit, as on a network where a player's node may hold a move back.
+struct Record {
+    sheets: [Scoresheet; 2],
+    witness: Scoresheet,
+    events: Vec<SignedEvent>,
+    pos: Position,
+}
+
+impl Record {
+    fn new(tc: &str, version: u16) -> Record {
+        let challenge = Challenge {
+            opponent: key(2).player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: tc.into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        let (w, ch) = Scoresheet::challenge_under(key(1), challenge, T0, version).unwrap();
+        let game = w.game();
+        let mut b = Scoresheet::join(key(2), game);
+        b.saw(ch.id());
+        let accept = b.accept(None, T0 + SECOND).unwrap();
+        let mut r = Record {
+            sheets: [w, b],
+            witness: Scoresheet::join(key(9), game),
+            events: vec![ch, accept.clone()],
+            pos: Position::new(),
+        };
+        r.sheets[0].saw(accept.id());
+        r
+    }
+
+    /// `side` plays `san`, signing the time `at` (whatever the real time is).
+    fn mv(&mut self, side: Color, san: &str, at: u64) -> SignedEvent {
+        let m = parse_san(&self.pos, san, Lang::English).unwrap();
+        assert_eq!(self.pos.turn(), side);
+        self.pos.play_unchecked(m);
+        let e = self.sheets[side.index()].play(m, at).unwrap();
+        self.events.push(e.clone());
+        e
+    }
+
+    /// `side`'s node receives `e` and signs its receipt at `at` (it then sees `e`).
+    fn receive(&mut self, side: Color, e: &SignedEvent, at: u64) -> SignedEvent {
+        let sheet = &mut self.sheets[side.index()];
+        sheet.saw(e.id());
+        let r = sheet.receipt(e.id(), at).unwrap();
+        self.events.push(r.clone());
+        r
+    }
+
+    /// The club mailbox holds `e` first at `at`, and countersigns it.
+    fn witness(&mut self, e: &SignedEvent, at: u64) {
+        let r = self.witness.receipt(e.id(), at).unwrap();
+        self.events.push(r);
+    }
+
+    fn claim(&mut self, side: Color, reason: ClaimReason, at: u64) -> SignedEvent {
+        let e = self.sheets[side.index()].claim(reason, None, at).unwrap();
+        self.events.push(e.clone());
+        e
+    }
+
+    fn state(&self) -> GameState {
+        verify(&self.events).unwrap()
+    }
+}
+
+fn left(st: &GameState, side: Color) -> i64 {
+    st.clocks.as_ref().unwrap().remaining_ms[side.index()]
+}
+
+/// Attack: a node whose clock runs four days ahead claims a win on time (6.9) right after the
+/// opponent's move reached them. The club mailbox held the claim at the real time: the claim
+/// is judged then, and it is incorrect.
+#[test]
+fn time_attack_forward_dated_claim_is_judged_at_its_first_countersignature() {
+    for witnessed in [true, false] {
+        let mut r = Record::new("3d", 2);
+        let e4 = r.mv(W, "e4", T0 + MINUTE);
+        let got = r.receive(B, &e4, T0 + MINUTE + SECOND);
+        r.sheets[0].saw(got.id());
+        let claim = r.claim(W, ClaimReason::Time, T0 + 4 * DAY);
+        if witnessed {
+            r.witness(&claim, T0 + HOUR);
+        }
+        let st = r.state();
+        if witnessed {
+            assert_eq!(st.status, Status::Active, "{:?}", st.claims);
+            assert!(!st.claims[0].correct);
+            assert!(st.claims[0].judgement.contains("had not run out"));
+        } else {
+            // With no countersignature the archive has only the claimant's word; the honest
+            // node refused this claim on arrival (tests/fair_play_time.rs), so it never
+            // enters the opponent's record.
+            assert_eq!(st.termination, Some(Termination::TimeForfeit));
+        }
+    }
+}
+
+/// Attack: the receiver signs its receipt a month ahead, to charge the mover for a month.
+/// The mailbox's receipt, earlier, is the move's first countersignature.
+#[test]
+fn time_attack_forward_dated_receipt_is_bounded_by_the_first_countersignature() {
+    let mut r = Record::new("3d", 2);
+    let e4 = r.mv(W, "e4", T0 + MINUTE);
+    r.witness(&e4, T0 + 2 * MINUTE);
+    r.receive(B, &e4, T0 + 30 * DAY);
+    let st = r.state();
+    assert_eq!(st.moves[0].countersigned_ms, Some(T0 + 2 * MINUTE));
+    let clocks = sobre_core::record::verify_at(&r.events, Some(T0 + DAY))
+        .unwrap()
+        .clocks
+        .unwrap();
+    // White paid for the minute of transit to the mailbox, not for a month.
+    assert_eq!(clocks.used_ms[W.index()], 2 * MINUTE - SECOND);
+    assert_eq!(clocks.to_move, B);
+    assert_eq!(clocks.flagged, None);
+}
+
+/// Attack: Black signs his move dated inside his three days but delivers it the day after his
+/// flag fell. White's node receipts it on arrival: the move counts from then, and White's
+/// time claim wins. Under protocol version 1 the same record (signed by older nodes) keeps
+/// its meaning: the signed time counted, and the claim was incorrect.
+#[test]
+fn time_attack_back_dated_move_delivered_late_pays_for_transit() {
+    for version in [2, 1] {
+        let mut r = Record::new("3d", version);
+        let e4 = r.mv(W, "e4", T0 + MINUTE);
+        r.receive(B, &e4, T0 + MINUTE + SECOND);
+        let e5 = r.mv(B, "e5", T0 + 2 * DAY);
+        r.receive(W, &e5, T0 + 4 * DAY);
+        r.claim(W, ClaimReason::Time, T0 + 4 * DAY + SECOND);
+        let st = r.state();
+        if version == 2 {
+            assert_eq!(st.moves[1].countersigned_ms, Some(T0 + 4 * DAY));
+            assert_eq!(st.result, Some(Outcome::Decisive { winner: W }));
+            assert_eq!(st.termination, Some(Termination::TimeForfeit));
+        } else {
+            assert_eq!(st.status, Status::Active);
+            assert!(!st.claims[0].correct);
+        }
+    }
+}
+
+/// Attack: after White's correct time claim, Black delivers a move dated before his flag fell
+/// that does not answer the claim. It is ordered before the claim by its signed time, but it
+/// counts from White's receipt, after the claim: the game stays finished and the move is kept
+/// as evidence. The incremental paths (a node adding the move, then its receipt) agree.
+#[test]
+fn time_attack_late_event_does_not_reopen_a_finished_game() {
+    let mut r = Record::new("3d", 2);
+    let e4 = r.mv(W, "e4", T0 + MINUTE);
+    r.receive(B, &e4, T0 + MINUTE + SECOND);
+    r.claim(W, ClaimReason::Time, T0 + 3 * DAY + HOUR);
+    let finished = r.events.len();
+    let st = r.state();
+    assert_eq!(st.result, Some(Outcome::Decisive { winner: W }));
+    // Black's node never saw the claim; it signs a move "two days" in.
+    let e5 = r.mv(B, "e5", T0 + 2 * DAY);
+    let after_move = r.events.len();
+    r.receive(W, &e5, T0 + 3 * DAY + 2 * HOUR);
+    let st = r.state();
+    assert_eq!(st.status, Status::Finished);
+    assert_eq!(st.result, Some(Outcome::Decisive { winner: W }));
+    assert_eq!(st.termination, Some(Termination::TimeForfeit));
+    assert!(
+        st.ignored
+            .iter()
+            .any(|(id, why)| *id == e5.id() && why.contains("kept as evidence")),
+        "{:?}",
+        st.ignored
+    );
+    // A node: the finished game, then the late move, then its own receipt.
+    let checked: Vec<VerifiedEvent> = r.events.iter().map(|e| e.verify().unwrap()).collect();
+    let (_, cp) = verify_continue(&checked[..finished], None, None).unwrap();
+    let (_, cp) = verify_continue(&checked[..after_move], Some(&cp), None).unwrap();
+    let (inc, _) = verify_continue(&checked, Some(&cp), None).unwrap();
+    assert_eq!(inc.result, st.result);
+    assert_eq!(inc.status, st.status);
+    assert_eq!(inc.timeline, st.timeline);
+}
+
+/// Attack: Black's node never receipts White's move and, pretending never to have had it,
+/// claims White's time. White's move stands at its signed time (nothing countersigned it
+/// later): White is not late, and the claim is incorrect. (A claim that *saw* the move would
+/// countersign it at the claim's time: that case is refused by the mover's node, which saw
+/// its delivery answered without a receipt — node/tests/hostile.rs.)
+#[test]
+fn time_attack_refused_receipt_gains_nothing() {
+    let mut r = Record::new("3d", 2);
+    let e4 = r.mv(W, "e4", T0 + MINUTE);
+    r.receive(B, &e4, T0 + MINUTE + SECOND);
+    let e5 = r.mv(B, "e5", T0 + DAY);
+    r.receive(W, &e5, T0 + DAY + SECOND);
+    r.mv(W, "Nf3", T0 + DAY + HOUR);
+    // No receipt of Nf3; four days later Black claims White's time.
+    r.claim(B, ClaimReason::Time, T0 + 5 * DAY);
+    let st = r.state();
+    assert_eq!(st.status, Status::Active, "{:?}", st.claims);
+    assert!(!st.claims[0].correct);
+}
+
+/// An event's time is bounded below by the events it refers to: a reply dated before the
+/// move it answers, and a receipt dated before the move it receipts, count from that move.
+#[test]
+fn time_prev_and_seen_bound_an_events_time_below() {
+    let mut r = Record::new("3d", 2);
+    let e4 = r.mv(W, "e4", T0 + DAY);
+    r.receive(B, &e4, T0 + MINUTE);
+    r.mv(B, "e5", T0 + 2 * MINUTE);
+    let st = r.state();
+    assert_eq!(st.moves[0].countersigned_ms, Some(T0 + MINUTE));
+    let clocks = st.clocks.clone().unwrap();
+    // White's move counts at its own time (a day in); Black's reply no earlier.
+    assert_eq!(clocks.used_ms[B.index()], 0);
+    assert_eq!(clocks.used_ms[W.index()], DAY - SECOND);
+    assert_eq!(left(&st, W), (3 * DAY) as i64);
+}
+
+/// FIDE 9.5b (2009, seed 003): an incorrect draw claim gives the opponent three minutes; 9.1b.3
+/// (9.1c in 2005): the claim stands as the claimant's draw offer.
+#[test]
+fn fide_9_5b_2009_incorrect_claim_gives_the_opponent_three_minutes_and_offers_a_draw() {
+    let mut r = Record::new("90m", 2);
+    let e4 = r.mv(W, "e4", T0 + MINUTE);
+    r.receive(B, &e4, T0 + MINUTE);
+    let e5 = r.mv(B, "e5", T0 + 2 * MINUTE);
+    r.receive(W, &e5, T0 + 2 * MINUTE);
+    let before = r.state();
+    r.claim(W, ClaimReason::Threefold, T0 + 3 * MINUTE);
+    let st = r.state();
+    assert!(!st.claims[0].correct);
+    assert_eq!(st.draw_offer, Some(W));
+    let at = T0 + 4 * MINUTE;
+    let was = sobre_core::record::verify_at(&r.events[..r.events.len() - 1], Some(at)).unwrap();
+    let now = sobre_core::record::verify_at(&r.events, Some(at)).unwrap();
+    assert_eq!(
+        left(&now, B) - left(&was, B),
+        (3 * MINUTE) as i64,
+        "{before:?}"
+    );
+    assert_eq!(left(&now, W), left(&was, W));
+}
+
+/// FIDE 6.8 with 6.9: under a control with periods a flag that fell stays fallen when the
+/// next period's time is added, and the opponent may claim it until they move.
+#[test]
+fn fide_6_8_a_fallen_flag_stays_fallen_across_periods() {
+    let mut r = Record::new("1/2m:60m", 2);
+    let e4 = r.mv(W, "e4", T0 + 3 * MINUTE);
+    r.receive(B, &e4, T0 + 3 * MINUTE);
+    let st = r.state();
+    assert!(left(&st, W) > 0, "the second period was added");
+    r.sheets[1].saw(e4.id());
+    r.claim(B, ClaimReason::Time, T0 + 3 * MINUTE + SECOND);
+    let st = r.state();
+    assert_eq!(st.result, Some(Outcome::Decisive { winner: B }), "{:?}", st.claims);
+}
