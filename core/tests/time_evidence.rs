@@ -282,5 +282,10 @@ fn fide_6_8_a_fallen_flag_stays_fallen_across_periods() {
     r.sheets[1].saw(e4.id());
     r.claim(B, ClaimReason::Time, T0 + 3 * MINUTE + SECOND);
     let st = r.state();
-    assert_eq!(st.result, Some(Outcome::Decisive { winner: B }), "{:?}", st.claims);
+    assert_eq!(
+        st.result,
+        Some(Outcome::Decisive { winner: B }),
+        "{:?}",
+        st.claims
+    );
 }

@@ -36,10 +36,10 @@ use sobre_core::clock::TimeControl;
 use sobre_core::notation;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
-    Challenge, Checkpoint, ClaimReason, ColourChoice, EventError, EventId, EventKind, GameId,
-    GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status, VerifiedEvent,
-    VerifyError, commit, export, time, verify, verify_all, verify_continue, verify_extend,
-    verify_incremental,
+    Challenge, Checkpoint, ClaimReason, ColourChoice, Event, EventError, EventId, EventKind,
+    GameId, GameState, Keypair, LeagueRound, PlayerId, SignedEvent, StartPosition, Status,
+    VerifiedEvent, VerifyError, commit, export, time, verify, verify_all, verify_continue,
+    verify_extend, verify_incremental,
 };
 use sobre_core::san::Lang;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -271,6 +271,7 @@ impl GameCache {
             }
         }
         let mut events = Vec::new();
+        let mut ids = Vec::new();
         // Events before `covered` were sent, or are held by the peer: the watermark if the
         // answer is receipts.
         let mut covered = from;
@@ -281,7 +282,10 @@ impl GameCache {
                     break;
                 }
                 match v.signed.to_bytes() {
-                    Ok(b) => events.push(b),
+                    Ok(b) => {
+                        events.push(b);
+                        ids.push(v.id);
+                    }
                     // Never for an event that was decoded: but what is not sent is not covered.
                     Err(_) => prefix = false,
                 }
@@ -295,6 +299,7 @@ impl GameCache {
         }
         let full = from == 0 && send.iter().all(|&s| s);
         let sent = Sent {
+            ids,
             full,
             covered: Some((self.epoch, covered)),
         };
@@ -315,9 +320,16 @@ enum Deferred {
     },
 }
 
+/// At most this many refused receipts are remembered (see [`Service::unreceipted`]): an
+/// honest opponent leaves none, a hostile one at most one per event we sent it.
+const MAX_UNRECEIPTED: usize = 4096;
+
 /// What one delivery carried (see [`Service::deliver`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Sent {
+    /// The ids of the events carried: an answer with receipts that lacks the peer's receipt
+    /// of one of ours is a refused receipt ([`Service::note_unreceipted`]).
+    ids: Vec<EventId>,
     /// The whole game (as far as one message goes), not only what the peer lacked: if this
     /// is refused, sending more cannot help.
     full: bool,
@@ -364,6 +376,11 @@ struct Service {
     internal_tx: mpsc::Sender<Internal>,
     in_flight: HashSet<(GameId, PeerId)>,
     redeliver: HashSet<(GameId, PeerId)>,
+    /// Our events the opponent's node took without the receipt it owes (its answer had
+    /// receipts, not this one): the opponent and when its node answered. A countersignature of
+    /// one by that opponent dated later than the answer (beyond the clock skew) is refused on
+    /// arrival — under protocol version 2 it would charge us for time its node held the move.
+    unreceipted: HashMap<(GameId, EventId), (PlayerId, u64)>,
     started_ms: u64,
     stop: bool,
     /// Counts league ticks, to resend league documents every few ticks only.
@@ -433,6 +450,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         internal_tx,
         in_flight: HashSet::new(),
         redeliver: HashSet::new(),
+        unreceipted: HashMap::new(),
         started_ms: now_ms(),
         stop: false,
         league_ticks: 0,
@@ -919,15 +937,19 @@ impl Service {
             // A game not in memory is sent from the store: its events were verified when
             // stored. Its order need not be the one of a cache made later: no watermark.
             None => {
-                let events = self
-                    .store
-                    .events(&game)
-                    .unwrap_or_default()
+                let stored = self.store.events(&game).unwrap_or_default();
+                let mut ids = Vec::new();
+                let events = stored
                     .iter()
-                    .filter_map(|e| e.to_bytes().ok())
+                    .filter_map(|e| {
+                        let b = e.to_bytes().ok()?;
+                        ids.push(e.id());
+                        Some(b)
+                    })
                     .take(MAX_EVENTS_PER_MESSAGE)
                     .collect();
                 let sent = Sent {
+                    ids,
                     full: true,
                     covered: None,
                 };
@@ -997,6 +1019,7 @@ impl Service {
                             *w = (*w).max(covered);
                         }
                         let _ = self.ingest(game, &receipts, Some(peer), false).await;
+                        self.note_unreceipted(&game, &peer, &sent.ids);
                         self.clear_outbox(&game, &peer).await;
                     }
                     // Only what the peer lacked was sent, and it lacks more (it lost events,
@@ -1053,6 +1076,65 @@ impl Service {
                 }
             }
         }
+    }
+
+    /// After an answer with receipts from `peer` to a delivery of `ids`: notes our events of
+    /// `game` that the peer's player — our opponent — took without receipting, and forgets
+    /// those it has now receipted. Bounded: a node has at most a few unanswered moves per game.
+    fn note_unreceipted(&mut self, game: &GameId, peer: &PeerId, ids: &[EventId]) {
+        let Some(player) = player_of_peer(peer) else {
+            return;
+        };
+        let Some(cache) = self.hot.peek(game) else {
+            return;
+        };
+        let st = &cache.state;
+        if ![st.challenger, st.opponent].contains(&player) || player == self.me {
+            return;
+        }
+        let receipted: HashSet<EventId> = st
+            .receipts
+            .iter()
+            .filter(|(_, by, _)| *by == player)
+            .map(|(e, _, _)| *e)
+            .collect();
+        let now = now_ms();
+        for id in ids {
+            let ours = cache.ids.get(id).is_some_and(|&i| {
+                let e = &cache.events[i].event;
+                e.author == self.me && !matches!(e.kind, EventKind::Receipt { .. })
+            });
+            if !ours {
+                continue;
+            }
+            if receipted.contains(id) {
+                self.unreceipted.remove(&(*game, *id));
+            } else if self.unreceipted.len() < MAX_UNRECEIPTED {
+                self.unreceipted
+                    .entry((*game, *id))
+                    .or_insert((player, now));
+            }
+        }
+    }
+
+    /// Whether `ev` countersigns (receipts, or says it saw) one of our events that its author
+    /// took without a receipt, dated after that answer by more than the clock skew: the
+    /// refusal named in [`time::TimeError::LateCountersignature`].
+    fn late_countersignature(&self, game: &GameId, ev: &Event) -> Option<time::TimeError> {
+        if self.unreceipted.is_empty() {
+            return None;
+        }
+        let receipt = match ev.kind {
+            EventKind::Receipt { event } => Some(event),
+            _ => None,
+        };
+        [receipt, ev.seen].into_iter().flatten().find_map(|target| {
+            let &(by, answered_ms) = self.unreceipted.get(&(*game, target))?;
+            if by != ev.author {
+                return None;
+            }
+            time::check_countersignature(ev.time_ms, answered_ms).err()
+        })
     }
 
     /// A receipt arrived from `peer` for everything we sent it in `game`: clear those
@@ -1236,6 +1318,10 @@ impl Service {
             // clock (a time claim "four days later", a receipt "next month") is refused before
             // anything else is done with it, and the sender takes a strike.
             if let Err(e) = time::check_arrival(ev.time_ms, arrival_ms) {
+                return Err(format!("{} by {}: {e}", ev.kind.name(), ev.author));
+            }
+            // A refused receipt (see `unreceipted`) cannot be made up for later.
+            if let Some(e) = self.late_countersignature(&game, &ev) {
                 return Err(format!("{} by {}: {e}", ev.kind.name(), ev.author));
             }
             // Anyone may sign a receipt in any game (witnesses do), so receipts by players

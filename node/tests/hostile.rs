@@ -606,3 +606,129 @@ async fn attack_forward_dated_receipt_and_claim_are_refused_on_arrival() {
     let v = a.call(ApiRequest::Show { game: game_hex }).await;
     assert_eq!(v["status"], "active", "{v}");
 }
+
+/// Like [`start_hostile`], but under the identity of a player of the game whose node takes
+/// every delivery and answers with receipts — leaving out the receipts it owes. Each
+/// delivery's events are passed to `taken`.
+async fn start_withholding_receipts(
+    identity: libp2p::identity::Keypair,
+    taken: tokio::sync::mpsc::UnboundedSender<Vec<Vec<u8>>>,
+) -> NetworkHandle {
+    let mut config = NetworkConfig::new(identity);
+    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
+    config.request_timeout = Duration::from_secs(10);
+    let (handle, mut events) = timeout(STEP, network::spawn(config))
+        .await
+        .expect("spawn timed out")
+        .expect("spawn");
+    tokio::spawn(async move {
+        while let Some(event) = events.recv().await {
+            if let NetworkEvent::InboundRequest { request, reply, .. } = event {
+                if let Request::Deliver { events, .. } = request {
+                    let _ = taken.send(events);
+                }
+                let _ = reply.send(Response::Receipts {
+                    receipts: Vec::new(),
+                });
+            }
+        }
+    });
+    handle
+}
+
+/// The time rule's refused receipt (README, "Time"): under protocol version 2 a move counts
+/// from its first countersignature, so a receiver whose node takes the move but withholds the
+/// receipt, and later signs an event that saw it, would charge the mover for the time it held
+/// the move. Black's key runs a node that answers A's delivery of `Nf3` without its receipt;
+/// a time claim (6.9) that saw `Nf3`, dated beyond the skew after that answer, is refused on
+/// arrival: A's game stays active.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attack_refused_receipt_cannot_be_made_up_by_a_later_countersignature() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    let game_hex = start_game(&a, &b).await;
+    play(&a, &b, &game_hex, 0, &["e4", "e5"]).await;
+    a.wait_outbox_empty().await;
+    b.wait_outbox_empty().await;
+    let before = a.archive(&game_hex).await;
+    let game: GameId = before.game;
+    let state: GameState = before.verify().expect("verifies");
+    let b_player = state.opponent;
+    let (b_seq, b_last) = before
+        .events
+        .iter()
+        .filter_map(|e| e.verify().ok())
+        .filter(|v| v.event.author == b_player)
+        .map(|v| (v.event.seq, v.id))
+        .max()
+        .expect("B signed events");
+    let b_key = sobre_node::home::load_key(db.path()).expect("B's key");
+    b.stop().await;
+
+    // Black's key, on a node that withholds receipts.
+    let (tx, mut taken) = tokio::sync::mpsc::unbounded_channel();
+    let h = start_withholding_receipts(
+        sobre_node::home::libp2p_keypair(&b_key).expect("identity"),
+        tx,
+    )
+    .await;
+    let a_peer: PeerId = a_id.parse().expect("peer id");
+    assert_eq!(
+        h.dial(a_addr.parse().expect("multiaddr"))
+            .await
+            .expect("dial A"),
+        a_peer
+    );
+    a.call(ApiRequest::Move {
+        game: game_hex.clone(),
+        text: "Nf3".into(),
+        notation: None,
+    })
+    .await;
+    let nf3 = timeout(Duration::from_secs(30), async {
+        loop {
+            let events = taken.recv().await.expect("deliveries");
+            if let Some(e) = events
+                .iter()
+                .filter_map(|b| SignedEvent::from_bytes(b).ok())
+                .filter_map(|e| e.verify().ok())
+                .find(|v| matches!(v.event.kind, EventKind::Move(_)) && v.event.seq > 2)
+            {
+                return e.id;
+            }
+        }
+    })
+    .await
+    .expect("A delivers Nf3 to Black's node");
+    // Past the skew after the answer, yet not ahead of A's clock.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let at = now_ms() + sobre_core::record::time::MAX_CLOCK_SKEW_MS - 500;
+    let mut sheet = Scoresheet::resume(b_key, game, b_seq + 1, Some(b_last), Some(nf3));
+    let claim = sheet
+        .claim(sobre_core::record::ClaimReason::Time, None, at)
+        .expect("signs");
+    // What the claim would do if it were taken: Nf3 would count from the claim's time.
+    let mut with_claim = before.events.clone();
+    with_claim.extend(a.archive(&game_hex).await.events);
+    with_claim.push(claim.clone());
+    let would = sobre_core::record::verify(&with_claim).expect("verifies");
+    assert_eq!(would.moves[2].countersigned_ms, Some(at));
+    let reason = refusal(
+        h.request(
+            a_peer,
+            Request::Deliver {
+                game,
+                events: bytes_of(&[claim]),
+            },
+        )
+        .await,
+    );
+    assert!(reason.contains("without a receipt"), "{reason}");
+    let v = a.call(ApiRequest::Show { game: game_hex }).await;
+    assert_eq!(v["status"], "active", "{v}");
+    assert!(v["claims"].as_array().is_none_or(|c| c.is_empty()), "{v}");
+}

@@ -32,6 +32,21 @@ pub enum TimeError {
         (signed_ms - from_ms) / 1000
     )]
     LeaveInThePast { from_ms: u64, signed_ms: u64 },
+    /// A countersignature (a receipt, or an event that says it saw the event) of an event its
+    /// author's node delivered and saw taken without the receipt it is owed, dated after that
+    /// answer by more than the skew. Under protocol version 2 the event would count from the
+    /// later date, so a receiver who withholds its receipt would charge the mover for the
+    /// time it held the move.
+    #[error(
+        "countersigns an event {} s after its node took it without a receipt (a refused \
+         receipt cannot be made up later; at most {} s of skew is allowed)",
+        (countersigned_ms - answered_ms) / 1000,
+        MAX_CLOCK_SKEW_MS / 1000
+    )]
+    LateCountersignature {
+        countersigned_ms: u64,
+        answered_ms: u64,
+    },
 }
 
 /// Checks an arriving event's date against the receiving node's clock `now_ms`.
@@ -49,6 +64,21 @@ pub enum TimeError {
 pub fn check_arrival(event_ms: u64, now_ms: u64) -> Result<(), TimeError> {
     if event_ms > now_ms.saturating_add(MAX_CLOCK_SKEW_MS) {
         return Err(TimeError::AheadOfReceiver { event_ms, now_ms });
+    }
+    Ok(())
+}
+
+/// Checks a countersignature dated `countersigned_ms` of an event the countersigner's node
+/// took at `answered_ms` without receipting it (the answer to its delivery had no receipt).
+///
+/// # Errors
+/// [`TimeError::LateCountersignature`] if it is dated more than [`MAX_CLOCK_SKEW_MS`] after.
+pub fn check_countersignature(countersigned_ms: u64, answered_ms: u64) -> Result<(), TimeError> {
+    if countersigned_ms > answered_ms.saturating_add(MAX_CLOCK_SKEW_MS) {
+        return Err(TimeError::LateCountersignature {
+            countersigned_ms,
+            answered_ms,
+        });
     }
     Ok(())
 }
@@ -92,6 +122,16 @@ mod tests {
         );
         assert!(e.to_string().contains("345600 s ahead"), "{e}");
         assert!(check_arrival(NOW + MAX_CLOCK_SKEW_MS + 1, NOW).is_err());
+    }
+
+    #[test]
+    fn a_countersignature_after_a_refused_receipt_is_refused() {
+        assert_eq!(check_countersignature(NOW, NOW), Ok(()));
+        assert_eq!(check_countersignature(NOW + MAX_CLOCK_SKEW_MS, NOW), Ok(()));
+        assert!(matches!(
+            check_countersignature(NOW + MAX_CLOCK_SKEW_MS + 1, NOW),
+            Err(TimeError::LateCountersignature { .. })
+        ));
     }
 
     #[test]

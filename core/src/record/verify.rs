@@ -958,9 +958,7 @@ impl Replay {
             return t;
         }
         let eff = self.effective.get(id).copied().unwrap_or(t);
-        self.countersigned
-            .get(id)
-            .map_or(eff, |&c| c.max(eff))
+        self.countersigned.get(id).map_or(eff, |&c| c.max(eff))
     }
 
     /// When a claim that helps its claimant by being late (on time, 6.9; lateness, A10) is
@@ -972,9 +970,7 @@ impl Replay {
             return t;
         }
         let eff = self.effective.get(id).copied().unwrap_or(t);
-        self.countersigned
-            .get(id)
-            .map_or(eff, |&c| c.min(eff))
+        self.countersigned.get(id).map_or(eff, |&c| c.min(eff))
     }
 
     fn over(&self) -> bool {
@@ -1516,9 +1512,7 @@ impl Replay {
         {
             // 9.5b: an incorrect 9.2/9.3 claim gives the opponent time (and, in 2005, takes
             // some from the claimant); 9.1b/9.1c: it stands as the claimant's draw offer.
-            let left = self
-                .clocks_at(at)
-                .map_or(0, |c| c.remaining_ms[me.index()]);
+            let left = self.clocks_at(at).map_or(0, |c| c.remaining_ms[me.index()]);
             let (bonus, taken) = claims::incorrect_claim_penalty(Edition::PLAYED, left);
             self.adjustments.push(ClockAdjustment {
                 side: !me,

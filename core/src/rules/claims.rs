@@ -70,7 +70,11 @@ pub fn judge_draw_claim(
     let (after, occurrences) = match intended {
         None => (
             position.clone(),
-            count(keys.last().copied().unwrap_or_else(|| position.repetition_key())),
+            count(
+                keys.last()
+                    .copied()
+                    .unwrap_or_else(|| position.repetition_key()),
+            ),
         ),
         Some(m) => {
             let mut p = position.clone();

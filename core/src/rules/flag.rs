@@ -104,7 +104,10 @@ mod tests {
         let tc: TimeControl = "2/2m:60m".parse().unwrap();
         let moves = [mv(W, 30_000), mv(B, 40_000), mv(W, 3 * MIN + 30_000)];
         let st = clocks(&tc, W, 0, &moves, &[], 3 * MIN + 40_000);
-        assert!(st.remaining_ms[W.index()] > 0, "the next period's hour was added");
+        assert!(
+            st.remaining_ms[W.index()] > 0,
+            "the next period's hour was added"
+        );
         assert_eq!(st.flagged, Some(W));
         assert_eq!(judge_time_claim(&st, B, false), Ok(()));
     }
@@ -144,10 +147,7 @@ mod tests {
         );
         assert_eq!(
             flag_fall(&p, B),
-            (
-                Outcome::Decisive { winner: W },
-                Termination::TimeForfeit
-            )
+            (Outcome::Decisive { winner: W }, Termination::TimeForfeit)
         );
     }
 }
