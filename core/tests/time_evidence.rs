@@ -289,3 +289,31 @@ fn fide_6_8_a_fallen_flag_stays_fallen_across_periods() {
         st.claims
     );
 }
+
+/// Attack: Black, whose flag fell, signs a week's leave dated — signature and all — two days
+/// back, to stop his clock before it fell. The leave counts from White's receipt, so it
+/// starts in the past and is refused; White's time claim wins.
+#[test]
+fn time_attack_back_dated_leave_is_bounded_by_its_countersignature() {
+    let mut r = Record::new("3d", 2);
+    let e4 = r.mv(W, "e4", T0 + MINUTE);
+    r.receive(B, &e4, T0 + MINUTE + SECOND);
+    let leave = r.sheets[1]
+        .leave(T0 + 2 * DAY, T0 + 9 * DAY, T0 + 2 * DAY)
+        .unwrap();
+    r.events.push(leave.clone());
+    let before_receipt = r.state();
+    assert_eq!(before_receipt.leave.len(), 1, "alone, its signature is all there is");
+    r.receive(W, &leave, T0 + 4 * DAY);
+    r.claim(W, ClaimReason::Time, T0 + 4 * DAY + SECOND);
+    let st = r.state();
+    assert!(st.leave.is_empty(), "{:?}", st.leave);
+    assert!(
+        st.ignored
+            .iter()
+            .any(|(id, why)| *id == leave.id() && why.contains("leave refused")),
+        "{:?}",
+        st.ignored
+    );
+    assert_eq!(st.termination, Some(Termination::TimeForfeit), "{:?}", st.claims);
+}

@@ -402,7 +402,7 @@ impl Checkpoint {
         state.clocks = self
             .replay
             .clocks_at(now_ms.unwrap_or(self.replay.last_time));
-        self.replay.annotate(&mut state.moves);
+        self.replay.annotate(&mut state);
         conclude(state, self.equivocations.clone())
     }
 
@@ -803,6 +803,9 @@ struct Replay {
     first_timed_claim: Option<usize>,
     /// Clock corrections made by the rules (9.5b).
     adjustments: Vec<ClockAdjustment>,
+    /// For each entry of `state.leave`, the event that first signed it and whether it was a
+    /// new leave (re-signing one with the same start only moves its end).
+    leave_events: Vec<(EventId, bool)>,
 }
 
 /// The default limit for lateness at resumption (A10: one hour).
@@ -898,6 +901,7 @@ impl Replay {
             countersigned: HashMap::new(),
             first_timed_claim: None,
             adjustments: Vec::new(),
+            leave_events: Vec::new(),
         })
     }
 
@@ -1256,7 +1260,10 @@ impl Replay {
                 match LeaveAllowance::default().check(epoch, &taken, requested) {
                     Ok(()) => match same_start {
                         Some(i) => self.state.leave[i] = (me, requested),
-                        None => self.state.leave.push((me, requested)),
+                        None => {
+                            self.state.leave.push((me, requested));
+                            self.leave_events.push((v.id, true));
+                        }
                     },
                     Err(err) => self
                         .state
@@ -1405,7 +1412,14 @@ impl Replay {
             .iter()
             .map(|&(from, to)| ClockStop::adjournment(from, to.unwrap_or(upto_ms)))
             .collect();
-        stops.extend(self.state.leave.iter().map(|(c, p)| p.stop_for(*c)));
+        stops.extend(
+            self.state
+                .leave
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.leave_refusal(*i).is_none())
+                .map(|(_, (c, p))| p.stop_for(*c)),
+        );
         (moves, stops)
     }
 
@@ -1428,14 +1442,43 @@ impl Replay {
         ))
     }
 
-    /// The output's view of the evidence: each move's first countersignature.
-    fn annotate(&self, moves: &mut [PlayedMove]) {
+    /// The output's view of the evidence: each move's first countersignature, and the leave
+    /// refused because it was shown to exist only after its start ([`Replay::leave_refusal`]).
+    fn annotate(&self, state: &mut GameState) {
         if !self.evidence {
             return;
         }
-        for m in moves {
+        for m in &mut state.moves {
             m.countersigned_ms = self.countersigned.get(&m.event).copied();
         }
+        let mut kept = Vec::with_capacity(state.leave.len());
+        for (i, entry) in state.leave.iter().enumerate() {
+            match self.leave_refusal(i) {
+                None => kept.push(*entry),
+                Some((id, err)) => state.ignored.push((id, format!("leave refused: {err}"))),
+            }
+        }
+        state.leave = kept;
+    }
+
+    /// Under protocol version 2, why the leave at `i` of `state.leave` is not in force: a new
+    /// leave may not start before it was signed (beyond the skew), and "signed" is bounded by
+    /// the evidence — a leave back-dated together with its signature counts from its first
+    /// countersignature. Judged on the evidence known at the time asked (the lateness of the
+    /// evidence is why it is not decided once, when the leave is applied).
+    fn leave_refusal(&self, i: usize) -> Option<(EventId, super::time::TimeError)> {
+        if !self.evidence {
+            return None;
+        }
+        let (id, new) = *self.leave_events.get(i)?;
+        if !new {
+            return None;
+        }
+        let period = self.state.leave.get(i)?.1;
+        let signed = self.times.get(&id).copied().unwrap_or(0);
+        super::time::check_leave_start(period.from_ms, self.counted_at(&id, signed))
+            .err()
+            .map(|e| (id, e))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1882,9 +1925,11 @@ impl Replay {
     fn finish(&mut self, now_ms: Option<u64>) {
         let at = now_ms.unwrap_or(self.last_time);
         self.state.clocks = self.clocks_at(at);
-        let mut moves = std::mem::take(&mut self.state.moves);
-        self.annotate(&mut moves);
-        self.state.moves = moves;
+        if self.evidence {
+            let mut state = self.state.clone();
+            self.annotate(&mut state);
+            self.state = state;
+        }
     }
 }
 
