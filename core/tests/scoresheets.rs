@@ -433,7 +433,9 @@ fn a_leave_signed_when_it_starts_stops_the_clock() {
     let mut t = Table::new("3d");
     t.mv("e4");
     t.t += DAY;
-    t.act(Color::Black, |s, t| s.leave(t, t + 7 * DAY, t));
+    let leave = t.act(Color::Black, |s, t| s.leave(t, t + 7 * DAY, t));
+    // White's node receipts it on arrival (protocol version 2: the leave counts from then).
+    t.act(Color::White, |s, t| s.receipt(leave.id(), t));
     assert_eq!(t.state().leave.len(), 1);
     t.t += 5 * DAY;
     t.act(Color::White, |s, t| s.claim(ClaimReason::Time, None, t));
