@@ -1417,8 +1417,7 @@ impl Replay {
                 .leave
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| self.leave_refusal(*i).is_none())
-                .map(|(_, (c, p))| p.stop_for(*c)),
+                .map(|(i, (c, p))| self.leave_in_force(i, *p).stop_for(*c)),
         );
         (moves, stops)
     }
@@ -1452,33 +1451,38 @@ impl Replay {
             m.countersigned_ms = self.countersigned.get(&m.event).copied();
         }
         let mut kept = Vec::with_capacity(state.leave.len());
-        for (i, entry) in state.leave.iter().enumerate() {
-            match self.leave_refusal(i) {
-                None => kept.push(*entry),
-                Some((id, err)) => state.ignored.push((id, format!("leave refused: {err}"))),
+        for (i, &(side, period)) in state.leave.iter().enumerate() {
+            let period = self.leave_in_force(i, period);
+            if period.to_ms > period.from_ms {
+                kept.push((side, period));
+            } else if let Some(&(id, _)) = self.leave_events.get(i) {
+                state.ignored.push((
+                    id,
+                    "leave refused: it was countersigned only after its end".to_owned(),
+                ));
             }
         }
         state.leave = kept;
     }
 
-    /// Under protocol version 2, why the leave at `i` of `state.leave` is not in force: a new
-    /// leave may not start before it was signed (beyond the skew), and "signed" is bounded by
-    /// the evidence — a leave back-dated together with its signature counts from its first
-    /// countersignature. Judged on the evidence known at the time asked (the lateness of the
-    /// evidence is why it is not decided once, when the leave is applied).
-    fn leave_refusal(&self, i: usize) -> Option<(EventId, super::time::TimeError)> {
-        if !self.evidence {
-            return None;
-        }
-        let (id, new) = *self.leave_events.get(i)?;
-        if !new {
-            return None;
-        }
-        let period = self.state.leave.get(i)?.1;
+    /// Under protocol version 2, the part of the leave at `i` of `state.leave` in force: a new
+    /// leave may not stop time before it was signed (beyond the skew), and "signed" is bounded
+    /// by the evidence — a leave back-dated together with its signature starts no earlier than
+    /// its first countersignature (less the skew). Judged on the evidence known when asked
+    /// (evidence arrives late, which is why it is not decided once, when the leave is
+    /// applied); a leave that reached the opponent late is shortened, not refused.
+    fn leave_in_force(&self, i: usize, period: LeavePeriod) -> LeavePeriod {
+        let Some(&(id, true)) = self.leave_events.get(i).filter(|_| self.evidence) else {
+            return period;
+        };
         let signed = self.times.get(&id).copied().unwrap_or(0);
-        super::time::check_leave_start(period.from_ms, self.counted_at(&id, signed))
-            .err()
-            .map(|e| (id, e))
+        let earliest = self
+            .counted_at(&id, signed)
+            .saturating_sub(super::time::MAX_CLOCK_SKEW_MS);
+        LeavePeriod {
+            from_ms: period.from_ms.max(earliest),
+            to_ms: period.to_ms,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
