@@ -38,6 +38,9 @@ use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+mod coin;
+pub use coin::{CoinSettlement, CoinState};
+
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -151,8 +154,10 @@ pub struct GameState {
     pub leave: Vec<(Color, LeavePeriod)>,
     /// The clocks as of the last event (or the time given to [`verify_at`]).
     pub clocks: Option<ClockState>,
-    /// When the game started (acceptance, or the opening of the coin).
+    /// When the game started (acceptance, or the opening of the coin, or its default).
     pub started_ms: Option<u64>,
+    /// The fair coin, once the opponent's share is in (see [`CoinState`]).
+    pub coin: Option<CoinState>,
     pub equivocations: Vec<Equivocation>,
     /// Events in the order they were applied.
     pub timeline: Vec<EventId>,
@@ -758,6 +763,9 @@ struct Replay {
     last_move_index: [Option<usize>; 2],
     /// The coin secrets: challenger's opening, opponent's share.
     coin_share: Option<[u8; 32]>,
+    /// When an opening and a default of the coin raced: the player whose settlement lost
+    /// and the timeline index of the one that stands (see `coin::Replay::coin_fork_ignores`).
+    coin_fork: Option<(PlayerId, usize)>,
     /// Adjournment stops of the clocks: (from, to or open).
     adjournments: Vec<(u64, Option<u64>)>,
     last_time: u64,
@@ -841,6 +849,7 @@ impl Replay {
                 leave: Vec::new(),
                 clocks: None,
                 started_ms: None,
+                coin: None,
                 equivocations: Vec::new(),
                 timeline: Vec::new(),
                 ignored: Vec::new(),
@@ -851,6 +860,7 @@ impl Replay {
             horizon: HashMap::new(),
             last_move_index: [None, None],
             coin_share: None,
+            coin_fork: None,
             adjournments: Vec::new(),
             last_time: 0,
             offer_in_adjournment: false,
@@ -913,6 +923,9 @@ impl Replay {
             }
             _ => {}
         }
+        if self.coin_fork_ignores(v) {
+            return Ok(());
+        }
         if self.over() {
             self.state
                 .ignored
@@ -939,6 +952,7 @@ impl Replay {
                         Some(a.coin_share.ok_or_else(|| {
                             rule("the acceptance must carry a coin share".into())
                         })?);
+                    self.coin_accepted(v.id, e.time_ms);
                 } else {
                     self.start_game(e.time_ms);
                 }
@@ -947,6 +961,9 @@ impl Replay {
                 let Some(share) = self.coin_share else {
                     return Err(rule("nothing to open: no accepted coin".into()));
                 };
+                if self.coin_opening_ignored(v) {
+                    return Ok(());
+                }
                 if author != self.state.challenger || self.state.status != Status::Pending {
                     return Err(rule("only the challenger opens the coin, once".into()));
                 }
@@ -972,6 +989,7 @@ impl Replay {
                     self.state.position = p.clone();
                     self.state.start = Some(p);
                 }
+                self.coin_settled(CoinSettlement::Opened { event: v.id });
                 self.start_game(e.time_ms);
             }
             EventKind::Decline { .. } => {
@@ -983,6 +1001,9 @@ impl Replay {
                 self.state.status = Status::Cancelled;
             }
             EventKind::Abort => {
+                if self.coin_abort_ignored(v) {
+                    return Ok(());
+                }
                 // Before Black's first move, like lichess and chess.com.
                 if self.state.moves.len() >= 2 {
                     return Err(rule(
@@ -1137,6 +1158,9 @@ impl Replay {
                         .ignored
                         .push((v.id, format!("leave refused: {err}"))),
                 }
+            }
+            EventKind::CoinDefault { colour, position } => {
+                self.coin_default(*colour, *position, v, &rule)?;
             }
             EventKind::Receipt { .. } | EventKind::Chat { .. } => {}
         }
