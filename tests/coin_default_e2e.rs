@@ -6,6 +6,9 @@
 //! acceptance; Carmen's node runs with `--manual-coin-default`, so she settles hers with
 //! `sobre coin default` — refused before the deadline, accepted after it. When Ana's node
 //! comes back, both games have started with the opponents' choices, and it does not open.
+//! A third game's coin secret is lost while Ana's node runs: it cannot open, refuses to
+//! abort (an abort after seeing the share would withhold the draw), and Bernardo's default
+//! starts the game.
 //!
 //! The deadline is the real rule's (`rules::coin`): a day, or the game's time for a move
 //! when shorter — so these games are over the board with 12 seconds for the game
@@ -147,6 +150,20 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
         v["status"] == "pending"
     });
 
+    // A third game whose coin secret Ana's node has lost: it holds the acceptance but cannot
+    // open, and it refuses to abort (that would withhold a draw it could know).
+    let lost = challenge(&ana, &bernardo_id, &["--color", "random"]);
+    std::fs::remove_file(ana.join("openings").join(format!("{lost}.coin")))
+        .expect("the coin's secret is kept beside the openings");
+    wait_until(&bernardo, &lost, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    run_text(&bernardo, &["accept", &lost]);
+    wait_until(&ana, &lost, "the acceptance", |v| v["coin"].is_object());
+    let abort = exec(&ana, &["abort", &lost]);
+    assert_eq!(abort.code, Some(2), "{}{}", abort.stdout, abort.stderr);
+    assert!(abort.stderr.contains("withhold"), "{}", abort.stderr);
+
     // Ana's node stops before any acceptance reaches it: it can never open the coin.
     run_text(&ana, &["node", "stop"]);
     let _ = a_node.child.wait();
@@ -239,6 +256,13 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
         let v = show(home, game).expect("the game");
         assert_eq!(v["coin"]["settled"], "default", "no late opening: {v}");
     }
+    // The game whose secret was lost started by Bernardo's default too (White for him: he
+    // named no colour).
+    let v = wait_until(&ana, &lost, "the game by default", |v| {
+        v["status"] == "active"
+    });
+    assert_eq!(v["my_color"], "black", "{v}");
+    assert_eq!(v["coin"]["settled"], "default");
     // Anyone can check it offline.
     let archive = dir.path().join("colours.sobre");
     run_text(

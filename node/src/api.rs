@@ -304,6 +304,47 @@ mod tests {
     }
 
     #[test]
+    fn an_acceptance_may_say_what_a_coin_default_takes() {
+        // As before: no choice.
+        let line: RequestLine =
+            serde_json::from_str(r#"{"v":1,"cmd":"accept","game":"3f2a"}"#).unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::Accept {
+                game: "3f2a".into(),
+                color: None,
+                position: None,
+            }
+        );
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"v":1,"cmd":"accept","game":"3f2a"}"#
+        );
+        let line: RequestLine = serde_json::from_str(
+            r#"{"v":1,"cmd":"accept","game":"3f2a","color":"black","position":518}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::Accept {
+                game: "3f2a".into(),
+                color: Some("black".into()),
+                position: Some(518),
+            }
+        );
+        let line: RequestLine =
+            serde_json::from_str(r#"{"v":1,"cmd":"coin_default","game":"3f2a"}"#).unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::CoinDefault {
+                game: "3f2a".into(),
+                color: None,
+                position: None,
+            }
+        );
+    }
+
+    #[test]
     fn a_move_may_say_its_notation() {
         let line: RequestLine = serde_json::from_str(
             r#"{"v":1,"cmd":"move","game":"3f2a","text":"Rd1","notation":"en"}"#,
