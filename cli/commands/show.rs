@@ -182,9 +182,9 @@ fn coin_line(v: &Value) -> Option<String> {
                 .and_then(Value::as_u64)
                 .map_or_else(String::new, common::rfc3339)
         )),
-        Some("default") => Some(
-            "Fair coin: not opened in time; the opponent chose colours and start (F1).".to_owned(),
-        ),
+        Some("default") => {
+            Some("Fair coin: not opened in time; settled by the opponent's choice (F1).".to_owned())
+        }
         Some(_) => None,
     }
 }
@@ -422,6 +422,26 @@ mod tests {
         v["result"] = json!("1-0");
         v["termination_text"] = json!("resignation");
         assert_eq!(state_line(&v), "Finished: 1-0 (resignation).");
+    }
+
+    #[test]
+    fn f1_the_fair_coin_says_until_when_it_awaits_the_opening_and_if_it_was_defaulted() {
+        let mut v = game();
+        v["status"] = json!("pending");
+        v["coin"] = json!({"accepted_ms": 1, "deadline_ms": 1_796_148_000_000u64, "settled": null});
+        assert_eq!(
+            state_line(&v),
+            "Pending: accepted; waiting for the challenger to open the fair coin."
+        );
+        let out = render(&v, &Contacts::default(), view(Notation::English));
+        assert!(
+            out.contains("Fair coin: the challenger may open it until 2026-12-01T18:00:00Z;"),
+            "{out}"
+        );
+        v["coin"]["settled"] = json!("default");
+        assert!(coin_line(&v).is_some_and(|l| l.contains("not opened in time")));
+        v["coin"]["settled"] = json!("opened");
+        assert_eq!(coin_line(&v), None, "an opened coin shows in the colours");
     }
 
     #[test]

@@ -284,6 +284,14 @@ fn to_text(state: &GameState) -> String {
     if let Some(e) = &state.sealed_move_error {
         lines.push(format!("          {e}"));
     }
+    // The fair coin (F1), where it is not simply opened (the colours then show it).
+    match state.coin.as_ref().map(|c| c.settled) {
+        Some(None) => lines.push("coin      accepted, not opened yet".to_owned()),
+        Some(Some(CoinSettlement::Defaulted { .. })) => lines.push(
+            "coin      not opened in time: settled by the opponent's default (F1)".to_owned(),
+        ),
+        _ => {}
+    }
     if let Some((_, why)) = state.ignored.first() {
         lines.push(format!(
             "ignored   {} event(s) without effect (e.g. {why})",
