@@ -50,6 +50,8 @@ enum Command {
     Envelope(commands::envelope::Args),
     Conditional(commands::conditional::Args),
     Chat(commands::chat::Args),
+    #[command(subcommand)]
+    Coin(commands::coin::CoinCommand),
     Watch(commands::watch::Args),
     #[command(subcommand)]
     Leave(commands::leave::LeaveCommand),
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Command::Envelope(args) => commands::envelope::run(home, args),
         Command::Conditional(args) => commands::conditional::run(home, args),
         Command::Chat(args) => commands::chat::run(home, args),
+        Command::Coin(cmd) => commands::coin::run(home, cmd),
         Command::Watch(args) => commands::watch::run(home, args),
         Command::Leave(cmd) => commands::leave::run(home, cmd),
         Command::Export(args) => commands::export::run(home, args),

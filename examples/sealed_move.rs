@@ -81,7 +81,15 @@ async fn main() -> anyhow::Result<()> {
         .unwrap_or_default()
         .to_owned();
     wait(&bea, &game, |v| v["status"] == "pending").await?;
-    call(&bea, ApiRequest::Accept { game: game.clone() }).await?;
+    call(
+        &bea,
+        ApiRequest::Accept {
+            game: game.clone(),
+            color: None,
+            position: None,
+        },
+    )
+    .await?;
     play(&ana, &game, 0, "e4").await?;
     play(&bea, &game, 1, "e5").await?;
 

@@ -74,7 +74,15 @@ async fn main() -> anyhow::Result<()> {
 
     // Bea's node receives the signed challenge; she accepts.
     wait(&bea, &game, |v| v["status"] == "pending").await?;
-    call(&bea, ApiRequest::Accept { game: game.clone() }).await?;
+    call(
+        &bea,
+        ApiRequest::Accept {
+            game: game.clone(),
+            color: None,
+            position: None,
+        },
+    )
+    .await?;
 
     // The moves, in any notation (here English and Spanish SAN). Each player waits until
     // the opponent's move has arrived, then signs and sends the next one.

@@ -236,6 +236,22 @@ impl Written {
     }
 }
 
+/// A colour a player asks for (`--colour white|black`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+}
+
 /// Personal defaults in `HOME/config.json`, e.g. `{"notation": "es", "board": "ascii"}`:
 /// the notation `show` writes moves in and moves are read in (see [`Written`]), and letters
 /// instead of figurines. Missing or
@@ -244,6 +260,9 @@ impl Written {
 pub struct Config {
     pub notation: Option<sobre_core::notation::Notation>,
     pub ascii: bool,
+    /// `"coin_colour": "white"|"black"`: the colour taken when a challenger never opens
+    /// the fair coin, unless `sobre accept --colour` says otherwise.
+    pub coin_colour: Option<Side>,
 }
 
 impl Config {
@@ -261,6 +280,11 @@ impl Config {
         Config {
             notation: v["notation"].as_str().and_then(|n| n.parse().ok()),
             ascii: v["board"].as_str() == Some("ascii"),
+            coin_colour: match v["coin_colour"].as_str() {
+                Some("white") => Some(Side::White),
+                Some("black") => Some(Side::Black),
+                _ => None,
+            },
         }
     }
 }

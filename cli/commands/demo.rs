@@ -200,7 +200,11 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
         .wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await?;
     bruno
-        .call(ApiRequest::Accept { game: game.clone() })
+        .call(ApiRequest::Accept {
+            game: game.clone(),
+            color: None,
+            position: None,
+        })
         .await?;
     ana.wait_for(&game, "the acceptance", |v| v["status"] == "active")
         .await?;

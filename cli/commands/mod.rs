@@ -6,6 +6,7 @@ pub mod adjourn;
 pub mod challenge;
 pub mod chat;
 pub mod claim;
+pub mod coin;
 pub mod common;
 pub mod conditional;
 pub mod contacts;

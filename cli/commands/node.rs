@@ -46,6 +46,10 @@ pub struct RunArgs {
     /// Deliver your events to this mailbox too and catch up from it (repeatable).
     #[arg(long = "use-mailbox", value_name = "MULTIADDR")]
     mailboxes: Vec<String>,
+    /// Do not settle a fair coin the challenger failed to open by yourself once its
+    /// deadline has passed: you do it with `sobre coin default`.
+    #[arg(long)]
+    manual_coin_default: bool,
 }
 
 /// Show whether your node runs, for how long, and how many peers, games and undelivered
@@ -104,6 +108,7 @@ fn run_node(home: &Path, args: RunArgs) -> anyhow::Result<ExitCode> {
         relays: args.relays,
         mailbox: args.mailbox,
         mailboxes: args.mailboxes,
+        manual_coin_default: args.manual_coin_default,
     };
     init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -110,6 +110,9 @@ pub fn render(v: &Value, contacts: &Contacts, view: View) -> String {
     if let Some(clocks) = clock_line(v) {
         let _ = writeln!(out, "{clocks}");
     }
+    if let Some(coin) = coin_line(v) {
+        let _ = writeln!(out, "{coin}");
+    }
     if let Some(by) = v.get("draw_offer").and_then(Value::as_str) {
         let _ = writeln!(out, "Draw offered by {}.", capitalise(by));
     }
@@ -167,6 +170,25 @@ pub fn render(v: &Value, contacts: &Contacts, view: View) -> String {
     out
 }
 
+/// The fair coin (F1) while it awaits the opening, or when it was settled by default; an
+/// opened coin says nothing (the colours show it).
+fn coin_line(v: &Value) -> Option<String> {
+    let coin = v.get("coin").filter(|c| c.is_object())?;
+    match coin.get("settled").and_then(Value::as_str) {
+        None => Some(format!(
+            "Fair coin: the challenger may open it until {}; then the opponent settles it by \
+             default (F1).",
+            coin.get("deadline_ms")
+                .and_then(Value::as_u64)
+                .map_or_else(String::new, common::rfc3339)
+        )),
+        Some("default") => {
+            Some("Fair coin: not opened in time; settled by the opponent's choice (F1).".to_owned())
+        }
+        Some(_) => None,
+    }
+}
+
 /// One line saying where a game stands: `Active: Black to move (your move).`,
 /// `Finished: 1-0 (resignation).`
 pub fn state_line(v: &Value) -> String {
@@ -186,6 +208,9 @@ pub fn state_line(v: &Value) -> String {
                 (r, None) => format!("{}: {r}.", capitalise(status)),
                 (r, Some(w)) => format!("{}: {r} ({w}).", capitalise(status)),
             }
+        }
+        "pending" if v["coin"].is_object() => {
+            "Pending: accepted; waiting for the challenger to open the fair coin.".to_owned()
         }
         "pending" => "Pending: waiting for the challenge to be accepted.".to_owned(),
         "adjourned" => "Adjourned: the sealed move is opened at resumption.".to_owned(),
@@ -397,6 +422,26 @@ mod tests {
         v["result"] = json!("1-0");
         v["termination_text"] = json!("resignation");
         assert_eq!(state_line(&v), "Finished: 1-0 (resignation).");
+    }
+
+    #[test]
+    fn f1_the_fair_coin_says_until_when_it_awaits_the_opening_and_if_it_was_defaulted() {
+        let mut v = game();
+        v["status"] = json!("pending");
+        v["coin"] = json!({"accepted_ms": 1, "deadline_ms": 1_796_148_000_000u64, "settled": null});
+        assert_eq!(
+            state_line(&v),
+            "Pending: accepted; waiting for the challenger to open the fair coin."
+        );
+        let out = render(&v, &Contacts::default(), view(Notation::English));
+        assert!(
+            out.contains("Fair coin: the challenger may open it until 2026-12-01T18:00:00Z;"),
+            "{out}"
+        );
+        v["coin"]["settled"] = json!("default");
+        assert!(coin_line(&v).is_some_and(|l| l.contains("not opened in time")));
+        v["coin"]["settled"] = json!("opened");
+        assert_eq!(coin_line(&v), None, "an opened coin shows in the colours");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use sobre_core::record::export::{
     ARCHIVE_HEADER, MAX_ARCHIVE_BYTES, claim_ply, claim_reason_code, claim_reason_words,
     player_id_name, read_archive, to_pgn,
 };
+use sobre_core::record::verify::CoinSettlement;
 use sobre_core::record::{GameState, PlayerId, Status};
 use sobre_core::{Color, Position};
 use std::fs::File;
@@ -198,6 +199,12 @@ fn to_json(state: &GameState) -> Value {
         "sealed_move_error": state.sealed_move_error,
         "events": state.timeline.len(),
         "ignored": state.ignored.len(),
+        // The fair coin (F1): null without one, else how it was settled, if it was.
+        "coin": state.coin.as_ref().map(|c| match c.settled {
+            None => "unopened",
+            Some(CoinSettlement::Opened { .. }) => "opened",
+            Some(CoinSettlement::Defaulted { .. }) => "default",
+        }),
     })
 }
 
@@ -276,6 +283,14 @@ fn to_text(state: &GameState) -> String {
     ));
     if let Some(e) = &state.sealed_move_error {
         lines.push(format!("          {e}"));
+    }
+    // The fair coin (F1), where it is not simply opened (the colours then show it).
+    match state.coin.as_ref().map(|c| c.settled) {
+        Some(None) => lines.push("coin      accepted, not opened yet".to_owned()),
+        Some(Some(CoinSettlement::Defaulted { .. })) => lines.push(
+            "coin      not opened in time: settled by the opponent's default (F1)".to_owned(),
+        ),
+        _ => {}
     }
     if let Some((_, why)) = state.ignored.first() {
         lines.push(format!(

@@ -724,7 +724,12 @@ async fn phase_round_trip(s: Sizes) -> Res<Vec<Row>> {
             .await?;
         let game = ch["game"].as_str().ok_or("no game id")?.to_owned();
         wait_event(&mut b_rx, &game, "challenge", &a_id).await?;
-        b.call(ApiRequest::Accept { game: game.clone() }).await?;
+        b.call(ApiRequest::Accept {
+            game: game.clone(),
+            color: None,
+            position: None,
+        })
+        .await?;
         wait_event(&mut a_rx, &game, "accept", &b_id).await?;
         games += 1;
         let mut board = Game::new(Position::new());

@@ -45,8 +45,16 @@ pub enum ApiRequest {
         #[serde(default)]
         fen: Option<String>,
     },
+    /// Accept a challenge. Where the challenge leaves colours or the Chess960 start to the
+    /// fair coin, `color` (`white` or `black`, the colour this player wants) and `position`
+    /// (0..959) say what the node chooses if the challenger never opens the coin (F1: see
+    /// [`ApiRequest::CoinDefault`]); they stay on this node and are never sent.
     Accept {
         game: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        color: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<u16>,
     },
     Decline {
         game: String,
@@ -145,6 +153,18 @@ pub enum ApiRequest {
     Watch {
         #[serde(default)]
         game: Option<String>,
+    },
+    /// The challenged player settles a fair coin the challenger has not opened within the
+    /// deadline (`sobre_core::rules::coin`): `color` is the colour this player takes,
+    /// `position` the Chess960 start; each defaults to what was asked at acceptance, else
+    /// the node's choice. Refused before the deadline. The node signs it by itself on its
+    /// periodic tick unless it runs with `manual_coin_default`.
+    CoinDefault {
+        game: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        color: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<u16>,
     },
     /// The organiser signs a league definition (players in Berger order) and sends it to
     /// the players.
@@ -281,6 +301,47 @@ mod tests {
         let back = serde_json::to_string(&line).unwrap();
         assert!(back.contains(r#""cmd":"move""#), "{back}");
         assert!(!back.contains("notation"), "{back}");
+    }
+
+    #[test]
+    fn an_acceptance_may_say_what_a_coin_default_takes() {
+        // As before: no choice.
+        let line: RequestLine =
+            serde_json::from_str(r#"{"v":1,"cmd":"accept","game":"3f2a"}"#).unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::Accept {
+                game: "3f2a".into(),
+                color: None,
+                position: None,
+            }
+        );
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"v":1,"cmd":"accept","game":"3f2a"}"#
+        );
+        let line: RequestLine = serde_json::from_str(
+            r#"{"v":1,"cmd":"accept","game":"3f2a","color":"black","position":518}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::Accept {
+                game: "3f2a".into(),
+                color: Some("black".into()),
+                position: Some(518),
+            }
+        );
+        let line: RequestLine =
+            serde_json::from_str(r#"{"v":1,"cmd":"coin_default","game":"3f2a"}"#).unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::CoinDefault {
+                game: "3f2a".into(),
+                color: None,
+                position: None,
+            }
+        );
     }
 
     #[test]

@@ -68,6 +68,9 @@ pub struct NodeConfig {
     /// Mailbox nodes this player uses: every event is delivered there too, and games are
     /// caught up from there.
     pub mailboxes: Vec<String>,
+    /// Do not settle an unopened fair coin by default on the tick once its deadline has
+    /// passed: the player does it with `sobre coin default` (F1; see `service::coin`).
+    pub manual_coin_default: bool,
 }
 
 /// Why the node stopped.
@@ -130,6 +133,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
 }
 
 mod adjourn;
+mod coin;
 mod league;
 mod moves;
 
@@ -400,6 +404,11 @@ struct Service {
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
+    /// The player settles unopened coins by hand (see [`NodeConfig::manual_coin_default`]).
+    manual_coin_default: bool,
+    /// Games whose coin this run has tried to open or settle on the tick and failed: tried
+    /// once, not every tick (`service::coin`).
+    coin_tried: HashSet<GameId>,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -461,6 +470,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         flush_done,
         flush_running: false,
         preverified: HashMap::new(),
+        manual_coin_default: config.manual_coin_default,
+        coin_tried: HashSet::new(),
     };
     svc.load()?;
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
@@ -548,6 +559,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.retry_outbox().await;
                 svc.league_tick().await;
                 svc.resumption_tick().await;
+                svc.coin_tick().await;
                 svc.commit().await;
             }
             else => break,
@@ -1696,14 +1708,7 @@ impl Service {
                     .is_ok_and(|ev| matches!(ev.kind, EventKind::Accept(_)))
             })
         {
-            if let Ok(bytes) = secrets::read_secret(&coin_path(&self.home, game))
-                && let Ok(secret) = <[u8; 32]>::try_from(bytes.as_slice())
-                && let Err(e) = self
-                    .author(game, move |s, t| s.random_reveal(secret, t))
-                    .await
-            {
-                warn!(%game, "cannot open the coin: {}", e.message);
-            }
+            self.open_coin(game).await;
             return;
         }
         if self.open_envelope_if_due(game, &state).await {
@@ -2010,18 +2015,18 @@ impl Service {
                 self.challenge(&opponent, &color, &time_control, chess960, fen, None)
                     .await
             }
-            ApiRequest::Accept { game } => {
-                let g = self.resolve_game(&game)?;
-                let st = &self.cache(&g)?.state;
-                if st.status != Status::Pending || st.opponent != self.me {
-                    return Err(user("there is no challenge to accept in this game"));
-                }
-                let share = st
-                    .challenge
-                    .coin_commitment
-                    .map(|_| rand::random::<[u8; 32]>());
-                let (_, state) = self.author(&g, move |s, t| s.accept(share, t)).await?;
-                Ok(self.show(&state))
+            ApiRequest::Accept {
+                game,
+                color,
+                position,
+            } => self.accept(&game, color.as_deref(), position).await,
+            ApiRequest::CoinDefault {
+                game,
+                color,
+                position,
+            } => {
+                self.coin_default_by_hand(&game, color.as_deref(), position)
+                    .await
             }
             ApiRequest::Decline { game, reason } => {
                 let g = self.resolve_game(&game)?;
@@ -2031,6 +2036,7 @@ impl Service {
             }
             ApiRequest::Abort { game } => {
                 let g = self.resolve_game(&game)?;
+                self.check_abort_keeps_the_coin(&g)?;
                 let (_, state) = self.author(&g, |s, t| s.abort(t)).await?;
                 Ok(self.show(&state))
             }

@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 use sobre_core::clock::ClockState;
 use sobre_core::notation::{Notation, format_move};
+use sobre_core::record::verify::CoinSettlement;
 use sobre_core::record::{GameId, GameState, PlayerId, Status};
 use sobre_core::rules::Outcome;
 use sobre_core::{Color, Position};
@@ -97,6 +98,25 @@ pub fn game_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
         "plies": state.moves.len(),
         "move_number": state.position.fullmove_number(),
         "started_ms": state.started_ms,
+        "coin": coin_json(state, now_ms),
+    })
+}
+
+/// The fair coin (F1), once the opponent's share is in: when it was accepted, until when
+/// the challenger may open it, and how it was settled (`opened`, `default` or null).
+fn coin_json(state: &GameState, now_ms: u64) -> Value {
+    let Some(c) = &state.coin else {
+        return Value::Null;
+    };
+    json!({
+        "accepted_ms": c.accepted_ms,
+        "deadline_ms": c.deadline_ms,
+        "ms_to_deadline": i64::try_from(c.deadline_ms).unwrap_or(i64::MAX)
+            .saturating_sub(i64::try_from(now_ms).unwrap_or(i64::MAX)),
+        "settled": c.settled.map(|s| match s {
+            CoinSettlement::Opened { .. } => "opened",
+            CoinSettlement::Defaulted { .. } => "default",
+        }),
     })
 }
 
@@ -121,6 +141,9 @@ pub struct Summary {
     pub league: Option<sobre_core::record::LeagueRound>,
     /// How the challenge chose colours.
     pub colour_choice: sobre_core::record::ColourChoice,
+    /// While the fair coin awaits the challenger's opening: the last moment it is awaited,
+    /// after which the opponent may settle it by default (F1, `sobre_core::rules::coin`).
+    pub coin_deadline_ms: Option<u64>,
 }
 
 impl Summary {
@@ -140,6 +163,11 @@ impl Summary {
             time_control: state.time_control.to_string(),
             league: state.challenge.league.clone(),
             colour_choice: state.challenge.colour,
+            coin_deadline_ms: state
+                .coin
+                .as_ref()
+                .filter(|c| c.settled.is_none())
+                .map(|c| c.deadline_ms),
         }
     }
 

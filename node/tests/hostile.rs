@@ -253,6 +253,8 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
         .await;
     b.call(ApiRequest::Accept {
         game: game_hex.clone(),
+        color: None,
+        position: None,
     })
     .await;
     a.wait_for(&game_hex, "the acceptance", |v| v["status"] == "active")

@@ -54,7 +54,12 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
         v["status"] == "pending"
     })
     .await;
-    b.call(ApiRequest::Accept { game: game.clone() }).await;
+    b.call(ApiRequest::Accept {
+        game: game.clone(),
+        color: None,
+        position: None,
+    })
+    .await;
     mailbox
         .wait_for(&game, "the mailbox to hold the acceptance", |v| {
             v["status"] == "active"
@@ -212,7 +217,12 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
         v["status"] == "pending"
     })
     .await;
-    b.call(ApiRequest::Accept { game: game.clone() }).await;
+    b.call(ApiRequest::Accept {
+        game: game.clone(),
+        color: None,
+        position: None,
+    })
+    .await;
     a.wait_for(&game, "the acceptance through the relay", |v| {
         v["status"] == "active"
     })

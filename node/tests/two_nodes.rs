@@ -29,7 +29,12 @@ async fn two_nodes_play_a_complete_game_to_mate_with_identical_logs() {
     let game = ch["game"].as_str().unwrap().to_owned();
     b.wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await;
-    b.call(ApiRequest::Accept { game: game.clone() }).await;
+    b.call(ApiRequest::Accept {
+        game: game.clone(),
+        color: None,
+        position: None,
+    })
+    .await;
     a.wait_for(&game, "the acceptance", |v| v["status"] == "active")
         .await;
     // Spanish and English notation, as players write it.
@@ -103,7 +108,12 @@ async fn a_move_made_while_the_opponent_is_offline_arrives_when_it_starts() {
     let game = ch["game"].as_str().unwrap().to_owned();
     b.wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await;
-    b.call(ApiRequest::Accept { game: game.clone() }).await;
+    b.call(ApiRequest::Accept {
+        game: game.clone(),
+        color: None,
+        position: None,
+    })
+    .await;
     a.wait_for(&game, "the acceptance", |v| v["status"] == "active")
         .await;
     // Black goes offline; White moves.

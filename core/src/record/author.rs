@@ -15,8 +15,8 @@
 use super::codec::CodecError;
 use super::commit;
 use super::event::{
-    Accept, Challenge, Claim, ClaimReason, EVENT_VERSION, Envelope, Event, EventId, EventKind,
-    GameId, Reveal, Seal, SealLetters, SignedEvent, WireMove,
+    Accept, Challenge, Claim, ClaimReason, CoinColour, EVENT_VERSION, Envelope, Event, EventId,
+    EventKind, GameId, Reveal, Seal, SealLetters, SignedEvent, WireMove,
 };
 use super::identity::{Keypair, PlayerId};
 use crate::types::Move;
@@ -414,6 +414,21 @@ impl Scoresheet {
         time_ms: u64,
     ) -> Result<SignedEvent, CodecError> {
         self.append(EventKind::RandomReveal { secret }, time_ms)
+    }
+
+    /// Settles a fair coin the challenger has not opened within the deadline
+    /// (`rules::coin`): the colour the author (the challenged player) takes and the Chess960
+    /// start, each exactly when the challenge left it to the coin (F1).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn coin_default(
+        &mut self,
+        colour: Option<CoinColour>,
+        position: Option<u16>,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::CoinDefault { colour, position }, time_ms)
     }
 }
 

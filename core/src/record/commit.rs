@@ -51,9 +51,11 @@ pub fn coin_commitment(secret: &[u8; 32]) -> [u8; 32] {
 
 /// The coin: neither side can bias it. The challenger commits first (in the challenge), the
 /// opponent then gives a share in clear (in the acceptance), and the challenger opens the
-/// commitment; the result mixes both shares with the game id. A challenger who dislikes the
-/// result can only refuse to open, which leaves the game unstarted (and abortable), never
-/// won.
+/// commitment; the result mixes both shares with the game id. The challenger knows the
+/// result before she opens; one who dislikes it and withholds the opening loses the draw:
+/// after the deadline the opponent settles the coin by default with the colours and start
+/// she chooses (`rules::coin`, wire tag 20), so withholding gets her nothing the opponent
+/// did not choose.
 pub fn coin(game: &GameId, challenger_secret: &[u8; 32], opponent_share: &[u8; 32]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(COIN_RESULT_DOMAIN);

@@ -139,6 +139,17 @@ pub enum EventKind {
     /// seal uses this tag; a tag-10 [`EventKind::Seal`] from before the letters were
     /// recorded is still read as it always was, in either language.
     SealIn { letters: SealLetters, seal: Seal },
+    /// 20: the challenger has not opened the fair coin within the deadline after the
+    /// acceptance (`rules::coin`), so the opponent settles what the coin was to decide, as
+    /// if the challenger had lost it (F1's drawing of lots, without a last revealer who can
+    /// withhold a result she dislikes): `colour` is the colour the opponent (the author)
+    /// takes, when the challenge left colours to the coin; `position` the Chess960 start
+    /// (Scharnagl number 0..959), when the challenge left the start to the coin. Each is
+    /// present exactly when the coin was to decide it.
+    CoinDefault {
+        colour: Option<CoinColour>,
+        position: Option<u16>,
+    },
 }
 
 impl EventKind {
@@ -162,6 +173,7 @@ impl EventKind {
             EventKind::Chat { .. } => "chat",
             EventKind::Leave { .. } => "leave",
             EventKind::RandomReveal { .. } => "random_reveal",
+            EventKind::CoinDefault { .. } => "coin_default",
         }
     }
 }
@@ -173,6 +185,31 @@ pub enum ColourChoice {
     ChallengerBlack,
     /// Decided by the fair coin (commit–reveal).
     Random,
+}
+
+/// A colour in a [`EventKind::CoinDefault`]. A wire enum: append only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CoinColour {
+    /// 0.
+    White,
+    /// 1.
+    Black,
+}
+
+impl CoinColour {
+    pub fn colour(self) -> crate::types::Color {
+        match self {
+            CoinColour::White => crate::types::Color::White,
+            CoinColour::Black => crate::types::Color::Black,
+        }
+    }
+
+    pub fn of(c: crate::types::Color) -> CoinColour {
+        match c {
+            crate::types::Color::White => CoinColour::White,
+            crate::types::Color::Black => CoinColour::Black,
+        }
+    }
 }
 
 /// The start position.

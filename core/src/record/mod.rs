@@ -12,8 +12,8 @@ pub mod verify;
 
 pub use author::{Scoresheet, SealOpening};
 pub use event::{
-    Accept, Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventError, EventId,
-    EventKind, GameId, LeagueRound, Reveal, Seal, SealLetters, SignedEvent, StartPosition,
+    Accept, Challenge, Claim, ClaimReason, CoinColour, ColourChoice, Envelope, Event, EventError,
+    EventId, EventKind, GameId, LeagueRound, Reveal, Seal, SealLetters, SignedEvent, StartPosition,
     VerifiedEvent, WireMove, verify_all,
 };
 pub use export::{

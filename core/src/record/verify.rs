@@ -40,6 +40,9 @@ use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+mod coin;
+pub use coin::{CoinSettlement, CoinState};
+
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -158,8 +161,10 @@ pub struct GameState {
     pub leave: Vec<(Color, LeavePeriod)>,
     /// The clocks as of the last event (or the time given to [`verify_at`]).
     pub clocks: Option<ClockState>,
-    /// When the game started (acceptance, or the opening of the coin).
+    /// When the game started (acceptance, or the opening of the coin, or its default).
     pub started_ms: Option<u64>,
+    /// The fair coin, once the opponent's share is in (see [`CoinState`]).
+    pub coin: Option<CoinState>,
     pub equivocations: Vec<Equivocation>,
     /// Events in the order they were applied.
     pub timeline: Vec<EventId>,
@@ -780,6 +785,9 @@ struct Replay {
     last_move_index: [Option<usize>; 2],
     /// The coin secrets: challenger's opening, opponent's share.
     coin_share: Option<[u8; 32]>,
+    /// When an opening and a default of the coin raced: the player whose settlement lost
+    /// and the timeline index of the one that stands (see `coin::Replay::coin_fork_ignores`).
+    coin_fork: Option<(PlayerId, usize)>,
     /// Adjournment stops of the clocks: (from, to or open).
     adjournments: Vec<(u64, Option<u64>)>,
     last_time: u64,
@@ -882,6 +890,7 @@ impl Replay {
                 leave: Vec::new(),
                 clocks: None,
                 started_ms: None,
+                coin: None,
                 equivocations: Vec::new(),
                 timeline: Vec::new(),
                 ignored: Vec::new(),
@@ -892,6 +901,7 @@ impl Replay {
             horizon: HashMap::new(),
             last_move_index: [None, None],
             coin_share: None,
+            coin_fork: None,
             adjournments: Vec::new(),
             last_time: 0,
             offer_in_adjournment: false,
@@ -1043,6 +1053,9 @@ impl Replay {
             }
             _ => {}
         }
+        if self.coin_fork_ignores(v) {
+            return Ok(());
+        }
         if self.over() {
             self.state
                 .ignored
@@ -1069,6 +1082,7 @@ impl Replay {
                         Some(a.coin_share.ok_or_else(|| {
                             rule("the acceptance must carry a coin share".into())
                         })?);
+                    self.coin_accepted(v.id, e.time_ms);
                 } else {
                     self.start_game(e.time_ms);
                 }
@@ -1077,6 +1091,9 @@ impl Replay {
                 let Some(share) = self.coin_share else {
                     return Err(rule("nothing to open: no accepted coin".into()));
                 };
+                if self.coin_opening_ignored(v) {
+                    return Ok(());
+                }
                 if author != self.state.challenger || self.state.status != Status::Pending {
                     return Err(rule("only the challenger opens the coin, once".into()));
                 }
@@ -1102,6 +1119,7 @@ impl Replay {
                     self.state.position = p.clone();
                     self.state.start = Some(p);
                 }
+                self.coin_settled(CoinSettlement::Opened { event: v.id });
                 self.start_game(e.time_ms);
             }
             EventKind::Decline { .. } => {
@@ -1113,6 +1131,9 @@ impl Replay {
                 self.state.status = Status::Cancelled;
             }
             EventKind::Abort => {
+                if self.coin_abort_ignored(v) {
+                    return Ok(());
+                }
                 // Before Black's first move, like lichess and chess.com.
                 if self.state.moves.len() >= 2 {
                     return Err(rule(
@@ -1270,6 +1291,9 @@ impl Replay {
                         .ignored
                         .push((v.id, format!("leave refused: {err}"))),
                 }
+            }
+            EventKind::CoinDefault { colour, position } => {
+                self.coin_default(*colour, *position, v, &rule)?;
             }
             EventKind::Receipt { .. } | EventKind::Chat { .. } => {}
         }

@@ -10,9 +10,13 @@
 //!   moves without capture or pawn move end the game drawn without a claim; a mate on that
 //!   move takes precedence.
 //! - FIDE 6.9: a flag fall loses, unless the opponent cannot mate by any series of legal moves.
+//! - Appendix F1 (colours and a Chess960 start drawn by lot): when the challenger's fair coin
+//!   may be settled by the opponent's default ([`coin`]); Appendix A's verdicts are in
+//!   [`adjournment`].
 
 pub mod adjournment;
 pub mod claims;
+pub mod coin;
 pub mod edition;
 pub mod flag;
 

@@ -1,0 +1,292 @@
+//! The fair coin on the node (FIDE Appendix F1: colours and a Chess960 start drawn by lot).
+//!
+//! The challenger's node opens the coin the moment the acceptance arrives (and, on the tick,
+//! any coin it holds the acceptance of but has not opened, say after a crash), so an honest
+//! challenger never reaches the deadline. The opponent's node, on the tick, settles a coin
+//! whose deadline (`sobre_core::rules::coin`) has passed without an opening by signing a
+//! coin default with the player's choice: what they asked for at acceptance (`sobre accept
+//! GAME --colour … --position …`, kept on this node only, so the challenger cannot tell
+//! whether the default would suit her), else White and a Chess960 start from the node's
+//! RNG. `sobre coin default` does the same by hand, and is the only way when the node runs
+//! with `manual_coin_default`.
+//!
+//! Why White when the player named no colour: the default can only use what the opponent
+//! knows, and she does not know which colour the withholder wanted. A random colour would
+//! give a withholder her wish in three games of four whatever she wanted; White caps the
+//! one who wants White (the first move's advantage) at the coin's one in two, and a
+//! withholder who wants Black gets it only by handing the opponent White.
+
+use super::{Service, coin_path, internal, now_ms, user};
+use crate::api::ApiError;
+use crate::secrets;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sobre_core::Color;
+use sobre_core::record::{
+    CoinColour, ColourChoice, GameId, GameState, StartPosition, Status, VerifiedEvent, export,
+};
+use sobre_core::rules::coin::{self as rules, CoinRule};
+use tracing::{debug, info, warn};
+
+/// The sled tree of the players' choices for a coin default, by game.
+const CHOICES_TREE: &str = "coin_choices";
+
+/// What the player asked for at acceptance, for a default. Never sent anywhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct CoinChoice {
+    /// The colour the player wants: `true` for White.
+    white: Option<bool>,
+    /// The Chess960 start the player wants (0..959).
+    position: Option<u16>,
+}
+
+fn parse_colour(text: &str) -> Result<Color, ApiError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "white" | "w" => Ok(Color::White),
+        "black" | "b" => Ok(Color::Black),
+        other => Err(user(format!("unknown colour {other:?}")).hint("say white or black")),
+    }
+}
+
+/// The choices must be ones the coin was to decide (F1: a start is drawn only in a game the
+/// challenge left to the draw).
+fn check_choice(
+    st: &GameState,
+    colour: Option<Color>,
+    position: Option<u16>,
+) -> Result<(), ApiError> {
+    if colour.is_some() && st.challenge.colour != ColourChoice::Random {
+        return Err(
+            user("the challenge fixed the colours: there is no colour to choose")
+                .hint("leave out --colour"),
+        );
+    }
+    match position {
+        Some(_) if st.challenge.start != StartPosition::Chess960Random => Err(user(
+            "the challenge fixed the start position: there is no Chess960 start to choose",
+        )
+        .hint("leave out --position")),
+        Some(n) if n >= 960 => Err(user(CoinRule::NoSuchPosition(n).to_string())
+            .hint("Chess960 positions are numbered 0 to 959 (518 is the standard one)")),
+        _ => Ok(()),
+    }
+}
+
+/// "in 3h 20m", "in 42s": how far ahead a moment is.
+fn from_now(at_ms: u64, now: u64) -> String {
+    let s = at_ms.saturating_sub(now).div_ceil(1000);
+    match s {
+        0..60 => format!("in {s}s"),
+        60..3600 => format!("in {}m {}s", s / 60, s % 60),
+        _ => format!("in {}h {}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+impl Service {
+    fn coin_choice(&self, game: &GameId) -> CoinChoice {
+        self.store
+            .tree(CHOICES_TREE)
+            .ok()
+            .and_then(|t| t.get(game.0).ok().flatten())
+            .and_then(|v| serde_json::from_slice(&v).ok())
+            .unwrap_or_default()
+    }
+
+    fn store_coin_choice(&self, game: &GameId, choice: CoinChoice) -> Result<(), ApiError> {
+        let bytes = serde_json::to_vec(&choice).map_err(internal)?;
+        self.store
+            .tree(CHOICES_TREE)
+            .map_err(internal)?
+            .insert(game.0, bytes)
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    /// `accept`: accepts a challenge, with a share of the coin when it needs one, keeping
+    /// the player's choice for a default (flushed with the acceptance).
+    pub(super) async fn accept(
+        &mut self,
+        game: &str,
+        color: Option<&str>,
+        position: Option<u16>,
+    ) -> Result<Value, ApiError> {
+        let g = self.resolve_game(game)?;
+        let st = &self.cache(&g)?.state;
+        if st.status != Status::Pending || st.opponent != self.me || st.coin.is_some() {
+            return Err(user("there is no challenge to accept in this game"));
+        }
+        let colour = color.map(parse_colour).transpose()?;
+        check_choice(st, colour, position)?;
+        let share = st
+            .challenge
+            .coin_commitment
+            .map(|_| rand::random::<[u8; 32]>());
+        if colour.is_some() || position.is_some() {
+            self.store_coin_choice(
+                &g,
+                CoinChoice {
+                    white: colour.map(|c| c == Color::White),
+                    position,
+                },
+            )?;
+        }
+        let (_, state) = self.author(&g, move |s, t| s.accept(share, t)).await?;
+        Ok(self.show(&state))
+    }
+
+    /// `coin default`: the player settles an unopened coin by hand after the deadline.
+    pub(super) async fn coin_default_by_hand(
+        &mut self,
+        game: &str,
+        color: Option<&str>,
+        position: Option<u16>,
+    ) -> Result<Value, ApiError> {
+        let g = self.resolve_game(game)?;
+        let colour = color.map(parse_colour).transpose()?;
+        let st = self.cache(&g)?.state.clone();
+        if st.opponent != self.me {
+            return Err(user(CoinRule::NotTheOpponent.to_string())
+                .hint("as the challenger, your node opens the coin by itself"));
+        }
+        check_choice(&st, colour, position)?;
+        let state = self
+            .settle_coin(&g, &st, colour, position, now_ms())
+            .await?;
+        Ok(self.show(&state))
+    }
+
+    /// An abort by the challenger who holds the opponent's share while the coin is
+    /// unopened would withhold the draw, and `verify` ignores it: refuse to sign it.
+    pub(super) fn check_abort_keeps_the_coin(&self, game: &GameId) -> Result<(), ApiError> {
+        let st = &self.cache(game)?.state;
+        if st.challenger == self.me && st.coin.as_ref().is_some_and(|c| c.settled.is_none()) {
+            return Err(user(
+                "the challenge is accepted and the fair coin awaits your opening: an abort now \
+                 would withhold the draw and is ignored (F1)",
+            )
+            .hint(
+                "your node opens the coin by itself; `sobre abort` works once the game has started",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The challenge's signed time (the first event of the game).
+    fn challenged_ms(&self, game: &GameId) -> u64 {
+        self.hot
+            .peek(game)
+            .and_then(|c| c.events.iter().find(|v: &&VerifiedEvent| v.id == *game))
+            .map_or(0, |v| v.event.time_ms)
+    }
+
+    /// Signs the coin default at `now`: the colour and position asked for now, else at
+    /// acceptance, else the node's (module docs). Refused before the deadline, with when.
+    async fn settle_coin(
+        &mut self,
+        game: &GameId,
+        st: &GameState,
+        colour: Option<Color>,
+        position: Option<u16>,
+        now: u64,
+    ) -> Result<GameState, ApiError> {
+        let Some(coin) = &st.coin else {
+            return Err(user(CoinRule::NoAcceptedCoin.to_string())
+                .hint("there is no coin to settle before `sobre accept`"));
+        };
+        if coin.settled.is_some() || st.status != Status::Pending {
+            return Err(user(CoinRule::AlreadySettled.to_string()));
+        }
+        let challenged_ms = self.challenged_ms(game);
+        if let Err(CoinRule::BeforeDeadline { deadline_ms }) =
+            rules::check_coin_default(&st.time_control, challenged_ms, coin.accepted_ms, now)
+        {
+            let hint = if self.manual_coin_default {
+                "run this again then"
+            } else {
+                "your node signs it by itself then, with the choice given at `sobre accept` \
+                 (--colour, --position)"
+            };
+            return Err(user(format!(
+                "the challenger may still open the coin until {} ({}): a default is possible \
+                 only after that (F1)",
+                export::iso_utc(deadline_ms),
+                from_now(deadline_ms, now)
+            ))
+            .hint(hint));
+        }
+        let asked = self.coin_choice(game);
+        let colour = (st.challenge.colour == ColourChoice::Random).then(|| {
+            let c = colour
+                .or(asked
+                    .white
+                    .map(|w| if w { Color::White } else { Color::Black }))
+                .unwrap_or(Color::White);
+            CoinColour::of(c)
+        });
+        let position = (st.challenge.start == StartPosition::Chess960Random).then(|| {
+            position
+                .or(asked.position)
+                .unwrap_or_else(|| rand::thread_rng().gen_range(0..960))
+        });
+        let (_, state) = self
+            .author_at(game, now, move |s, t| s.coin_default(colour, position, t))
+            .await?;
+        info!(%game, ?colour, ?position, "the challenger did not open the coin in time: settled by default (F1)");
+        Ok(state)
+    }
+
+    /// The challenger's node opens the coin of `game` (the secret is kept since the
+    /// challenge).
+    pub(super) async fn open_coin(&mut self, game: &GameId) {
+        match secrets::read_secret(&coin_path(&self.home, game)) {
+            Ok(bytes) => {
+                if let Ok(secret) = <[u8; 32]>::try_from(bytes.as_slice())
+                    && let Err(e) = self
+                        .author(game, move |s, t| s.random_reveal(secret, t))
+                        .await
+                {
+                    warn!(%game, "cannot open the coin: {}", e.message);
+                }
+            }
+            Err(e) => warn!(
+                %game,
+                "the coin's secret is lost ({e}): the opponent settles the coin by default after the deadline"
+            ),
+        }
+    }
+
+    /// On the tick: open the coins this node owes an opening (once per run each), and settle
+    /// by default those whose deadline has passed (unless the player does it by hand).
+    pub(super) async fn coin_tick(&mut self) {
+        let now = now_ms();
+        let due: Vec<(GameId, bool)> = self
+            .games
+            .iter()
+            .filter(|(g, s)| {
+                s.status == Status::Pending && s.plays(&self.me) && !self.coin_tried.contains(*g)
+            })
+            .filter_map(|(g, s)| {
+                let deadline = s.coin_deadline_ms?;
+                let challenger = s.challenger == self.me;
+                (challenger || (!self.manual_coin_default && now > deadline))
+                    .then_some((*g, challenger))
+            })
+            .collect();
+        for (game, challenger) in due {
+            if self.ensure_hot(&game).is_err() {
+                continue;
+            }
+            let Some(state) = self.hot.peek(&game).map(|c| c.state.clone()) else {
+                continue;
+            };
+            if challenger {
+                self.coin_tried.insert(game);
+                self.open_coin(&game).await;
+            } else if let Err(e) = self.settle_coin(&game, &state, None, None, now).await {
+                debug!(%game, "coin default not signed: {}", e.message);
+                self.coin_tried.insert(game);
+            }
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! End to end, the real `sobre` binary: a challenger who never opens the fair coin (FIDE
+//! Appendix F1: colours and a Chess960 start drawn by lot) loses the draw. Ana challenges
+//! Bernardo (random colours) and Carmen (a Chess960 start drawn at random), and her node is
+//! stopped before the acceptances reach it, so it never opens the coin. Bernardo's node
+//! settles its coin by itself after the deadline with the colour he asked for at
+//! acceptance; Carmen's node runs with `--manual-coin-default`, so she settles hers with
+//! `sobre coin default` — refused before the deadline, accepted after it. When Ana's node
+//! comes back, both games have started with the opponents' choices, and it does not open.
+//! A third game's coin secret is lost while Ana's node runs: it cannot open, refuses to
+//! abort (an abort after seeing the share would withhold the draw), and Bernardo's default
+//! starts the game.
+//!
+//! The deadline is the real rule's (`rules::coin`): a day, or the game's time for a move
+//! when shorter — so these games are over the board with 12 seconds for the game
+//! (`--classical 12s`), which gives a 12-second deadline through the released binary with
+//! no switch for tests.
+
+use serde_json::Value;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::{exec, run, run_text, sobre};
+
+/// How long anything may take to travel between nodes (and the 12 s deadline to pass).
+const WAIT: Duration = Duration::from_secs(40);
+const POLL: Duration = Duration::from_millis(100);
+const CONTROL: &str = "12s";
+
+/// A node child process, killed when dropped (its log printed if the test failed).
+struct Node {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if std::thread::panicking()
+            && let Ok(text) = std::fs::read_to_string(&self.log)
+        {
+            eprintln!("--- {}:\n{text}", self.log.display());
+        }
+    }
+}
+
+/// Starts `sobre node run` in `home` and waits for its TCP address.
+fn start(home: &Path, log: PathBuf, extra: &[&str]) -> (Node, String) {
+    let child = sobre(home)
+        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(&log).expect("a log file"))
+        .spawn()
+        .expect("the node starts");
+    let node = Node { child, log };
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let out = exec(home, &["id", "--json"]);
+        if out.success()
+            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
+            && let Some(addr) = v["addresses"].as_array().and_then(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .find(|a| a.contains("/tcp/"))
+            })
+        {
+            return (node, addr.to_owned());
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the node in {} did not start",
+            home.display()
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
+fn show(home: &Path, game: &str) -> Option<Value> {
+    let out = exec(home, &["show", game, "--json"]);
+    out.success()
+        .then(|| serde_json::from_str(out.stdout.trim()).ok())
+        .flatten()
+}
+
+fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + WAIT;
+    let mut last = None;
+    loop {
+        if let Some(v) = show(home, game) {
+            if pred(&v) {
+                return v;
+            }
+            last = Some(v);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what} in {}; last view: {last:?}",
+            home.display()
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
+fn init(home: &Path, name: &str) -> String {
+    run(home, &["init", "--name", name, "--json"])["player_id"]
+        .as_str()
+        .expect("a player id")
+        .to_owned()
+}
+
+fn challenge(home: &Path, opponent: &str, extra: &[&str]) -> String {
+    let mut args = vec!["challenge", opponent, "--classical", CONTROL, "--json"];
+    args.extend_from_slice(extra);
+    let v = run(home, &args);
+    v["game"].as_str().expect("the game id").to_owned()
+}
+
+#[test]
+fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (ana, bernardo, carmen) = (
+        dir.path().join("ana"),
+        dir.path().join("bernardo"),
+        dir.path().join("carmen"),
+    );
+    init(&ana, "ana");
+    let bernardo_id = init(&bernardo, "bernardo");
+    let carmen_id = init(&carmen, "carmen");
+    let (_b, b_addr) = start(&bernardo, dir.path().join("bernardo.log"), &[]);
+    let (_c, c_addr) = start(
+        &carmen,
+        dir.path().join("carmen.log"),
+        &["--manual-coin-default"],
+    );
+    let (mut a_node, _) = start(&ana, dir.path().join("ana.log"), &[]);
+    run_text(&ana, &["peers", "connect", &b_addr]);
+    run_text(&ana, &["peers", "connect", &c_addr]);
+
+    let colours = challenge(&ana, &bernardo_id, &["--color", "random"]);
+    let chess960 = challenge(&ana, &carmen_id, &["--color", "white", "--chess960"]);
+    wait_until(&bernardo, &colours, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    wait_until(&carmen, &chess960, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+
+    // A third game whose coin secret Ana's node has lost: it holds the acceptance but cannot
+    // open, and it refuses to abort (that would withhold a draw it could know).
+    let lost = challenge(&ana, &bernardo_id, &["--color", "random"]);
+    std::fs::remove_file(ana.join("openings").join(format!("{lost}.coin")))
+        .expect("the coin's secret is kept beside the openings");
+    wait_until(&bernardo, &lost, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    run_text(&bernardo, &["accept", &lost]);
+    wait_until(&ana, &lost, "the acceptance", |v| v["coin"].is_object());
+    let abort = exec(&ana, &["abort", &lost]);
+    assert_eq!(abort.code, Some(2), "{}{}", abort.stdout, abort.stderr);
+    assert!(abort.stderr.contains("withhold"), "{}", abort.stderr);
+
+    // Ana's node stops before any acceptance reaches it: it can never open the coin.
+    run_text(&ana, &["node", "stop"]);
+    let _ = a_node.child.wait();
+    drop(a_node);
+
+    run_text(&bernardo, &["accept", &colours, "--colour", "black"]);
+    run_text(&carmen, &["accept", &chess960]);
+    let v = show(&bernardo, &colours).expect("Bernardo holds the game");
+    assert_eq!(v["status"], "pending");
+    assert_eq!(v["coin"]["settled"], Value::Null, "{v}");
+    let accepted_ms = v["coin"]["accepted_ms"]
+        .as_u64()
+        .expect("the acceptance's time");
+    assert_eq!(
+        v["coin"]["deadline_ms"].as_u64(),
+        Some(accepted_ms + 12_000)
+    );
+    let text = run_text(&bernardo, &["show", &colours]);
+    assert!(
+        text.contains("Fair coin: the challenger may open it until"),
+        "{text}"
+    );
+
+    // By hand before the deadline: refused, saying until when (exit 2, the user's to fix).
+    let early = exec(
+        &carmen,
+        &["coin", "default", &chess960, "--position", "518"],
+    );
+    assert_eq!(early.code, Some(2), "{}{}", early.stdout, early.stderr);
+    assert!(
+        early.stderr.contains("may still open the coin until"),
+        "{}",
+        early.stderr
+    );
+    // Colours were not drawn in Carmen's game: nothing to choose there.
+    let wrong = exec(
+        &carmen,
+        &["coin", "default", &chess960, "--colour", "white"],
+    );
+    assert_eq!(wrong.code, Some(2), "{}", wrong.stderr);
+
+    // Bernardo's node settles by itself after the deadline, with the colour he asked for.
+    let v = wait_until(&bernardo, &colours, "the default", |v| {
+        v["status"] == "active"
+    });
+    assert_eq!(v["my_color"], "black", "{v}");
+    assert_eq!(v["coin"]["settled"], "default");
+    assert!(v["started_ms"].as_u64() > Some(accepted_ms + 12_000), "{v}");
+
+    // Carmen's runs with --manual-coin-default: still pending past the deadline, until she
+    // settles it herself.
+    let v = wait_until(&carmen, &chess960, "the deadline to pass", |v| {
+        v["coin"]["ms_to_deadline"]
+            .as_i64()
+            .is_some_and(|ms| ms < -3_000)
+    });
+    assert_eq!(v["status"], "pending", "{v}");
+    let out = run_text(
+        &carmen,
+        &["coin", "default", &chess960, "--position", "518"],
+    );
+    assert!(out.contains("settled the coin"), "{out}");
+    let v = show(&carmen, &chess960).expect("Carmen holds the game");
+    assert_eq!(v["status"], "active");
+    assert_eq!(v["my_color"], "black", "the challenge gave Ana White");
+    assert_eq!(
+        v["start_fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "Chess960 position 518 is the standard one"
+    );
+
+    // Ana's node comes back: both games started with her opponents' choices, and it does
+    // not open the coins.
+    let (_a, _) = start(&ana, dir.path().join("ana-again.log"), &[]);
+    let v = wait_until(&ana, &colours, "the game by default", |v| {
+        v["status"] == "active"
+    });
+    assert_eq!(v["my_color"], "white");
+    assert_eq!(v["coin"]["settled"], "default");
+    let v = wait_until(&ana, &chess960, "the game by default", |v| {
+        v["status"] == "active"
+    });
+    assert_eq!(v["coin"]["settled"], "default");
+    assert_eq!(v["my_color"], "white");
+    std::thread::sleep(Duration::from_secs(2));
+    for (home, game) in [
+        (&ana, &colours),
+        (&bernardo, &colours),
+        (&carmen, &chess960),
+    ] {
+        let v = show(home, game).expect("the game");
+        assert_eq!(v["coin"]["settled"], "default", "no late opening: {v}");
+    }
+    // The game whose secret was lost started by Bernardo's default too (White for him: he
+    // named no colour).
+    let v = wait_until(&ana, &lost, "the game by default", |v| {
+        v["status"] == "active"
+    });
+    assert_eq!(v["my_color"], "black", "{v}");
+    assert_eq!(v["coin"]["settled"], "default");
+    // Anyone can check it offline.
+    let archive = dir.path().join("colours.sobre");
+    run_text(
+        &ana,
+        &[
+            "export",
+            &colours,
+            "--archive",
+            "-o",
+            archive.to_str().expect("utf-8"),
+        ],
+    );
+    let v = run(
+        &ana,
+        &["verify", archive.to_str().expect("utf-8"), "--json"],
+    );
+    assert_eq!(v["coin"], "default", "{v}");
+    assert_eq!(v["status"], "active");
+    assert_eq!(v["black"], bernardo_id.as_str(), "{v}");
+    assert_eq!(v["ignored"], 0, "no opening came after the default: {v}");
+}
