@@ -34,6 +34,7 @@ use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 use sobre_core::record::codec::{self, CodecError, MAX_EVENT_BYTES};
 use sobre_core::record::commit;
+use sobre_core::record::escrow::MIN_SEALED_BOX_BYTES;
 use sobre_core::record::event::{EVENT_VERSION, event_id};
 use sobre_core::record::{
     Accept, Challenge, Claim, ClaimReason, ColourChoice, Envelope, Event, EventId, EventKind,
@@ -50,6 +51,7 @@ const T0: u64 = 1_700_000_000_000;
 const GAME: EventId = EventId([0x47; 32]); // 'G'
 const PREV: EventId = EventId([0x50; 32]); // 'P'
 const SEEN: EventId = EventId([0x53; 32]); // 'S'
+const SEAL: EventId = EventId([0x45; 32]); // 'E'
 
 fn challenger() -> Keypair {
     Keypair::from_secret_bytes(&[1; 32])
@@ -306,6 +308,33 @@ fn cases() -> Vec<(&'static str, Event, Keypair)> {
         "random_reveal",
         by(w, 1, EventKind::RandomReveal { secret: [0x43; 32] }),
     );
+    // The arbiter (a third key) and a box of the smallest size an escrow holds (any bytes:
+    // the codec does not look inside; `record::escrow` has the construction's own tests).
+    let arbiter = Keypair::from_secret_bytes(&[3; 32]);
+    add(
+        "escrow",
+        by(
+            w,
+            7,
+            EventKind::Escrow {
+                seal: SEAL,
+                arbiter: arbiter.player_id(),
+                sealed_box: (0..MIN_SEALED_BOX_BYTES as u8).collect(),
+            },
+        ),
+    );
+    add(
+        "arbiter_open",
+        by(
+            &arbiter,
+            0,
+            EventKind::ArbiterOpen {
+                seal: SEAL,
+                move_text: "Ab5".into(),
+                salt: [0x5a; 32],
+            },
+        ),
+    );
     out
 }
 
@@ -331,6 +360,8 @@ fn declared_tag(kind: &EventKind) -> u32 {
         EventKind::Leave { .. } => 15,
         EventKind::RandomReveal { .. } => 16,
         EventKind::SealIn { .. } => 17,
+        EventKind::Escrow { .. } => 18,
+        EventKind::ArbiterOpen { .. } => 19,
     }
 }
 
@@ -418,6 +449,12 @@ fn field_widths(e: &Event) -> Vec<usize> {
         }
         EventKind::Reveal(r) => {
             w.extend(string(&r.move_text));
+            w.push(32);
+        }
+        EventKind::Escrow { sealed_box, .. } => w.extend([32, 32, 8, sealed_box.len()]),
+        EventKind::ArbiterOpen { move_text, .. } => {
+            w.push(32);
+            w.extend(string(move_text));
             w.push(32);
         }
         EventKind::Receipt { .. } | EventKind::RandomReveal { .. } => w.push(32),
@@ -1173,6 +1210,48 @@ const SNAPSHOTS: &[Snapshot] = &[
         ],
         id: "476188cf1f71f5f630b329d245628ffe49e152bcb238972473cccb7522f337c2",
     },
+    Snapshot {
+        name: "escrow",
+        body: &[
+            "0100",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "0700000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "5883e5cf8b010000",
+            "12000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "5800000000000000",
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f5051525354555657",
+        ],
+        id: "815ef3447506cffa7ec20bf651864184e723861299240cf2543727f11138d42f",
+    },
+    Snapshot {
+        name: "arbiter_open",
+        body: &[
+            "0100",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "0000000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "0068e5cf8b010000",
+            "13000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+            "0300000000000000",
+            "416235",
+            "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a",
+        ],
+        id: "24bc811c7dfd537b18fa6241650f04f5e4353e3d79711e42fcc429f10b558858",
+    },
 ];
 
 #[test]
@@ -1235,7 +1314,7 @@ fn kind_tags_are_the_declaration_order() {
     }
     tags.sort_unstable();
     tags.dedup();
-    assert_eq!(tags, (0..=17).collect::<Vec<u32>>(), "every kind is pinned");
+    assert_eq!(tags, (0..=19).collect::<Vec<u32>>(), "every kind is pinned");
 }
 
 #[test]
@@ -1462,6 +1541,23 @@ fn arb_kind() -> impl Strategy<Value = EventKind> {
                 },
             }
         ),
+        (
+            arb_id(),
+            arb_player(),
+            proptest::collection::vec(any::<u8>(), 0..400)
+        )
+            .prop_map(|(seal, arbiter, sealed_box)| EventKind::Escrow {
+                seal,
+                arbiter,
+                sealed_box
+            }),
+        (arb_id(), arb_text(), any::<[u8; 32]>()).prop_map(|(seal, move_text, salt)| {
+            EventKind::ArbiterOpen {
+                seal,
+                move_text,
+                salt,
+            }
+        }),
     ]
 }
 
