@@ -58,6 +58,10 @@ pub fn game_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
                 sobre_core::record::SealLetters::Spanish => "es",
             }),
             "commitment": e.seal.commitment.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+            // A3: who keeps the envelope (the opening escrowed to them), and whether they
+            // opened it.
+            "arbiter": id_or_null(e.escrow.as_ref().map(|x| x.arbiter)),
+            "opened_by_arbiter": e.opened_by_arbiter,
         })
     });
     json!({
@@ -121,6 +125,8 @@ pub struct Summary {
     pub league: Option<sobre_core::record::LeagueRound>,
     /// How the challenge chose colours.
     pub colour_choice: sobre_core::record::ColourChoice,
+    /// The arbiters envelopes of this game are escrowed to (A3): witnesses of the game.
+    pub arbiters: Vec<PlayerId>,
 }
 
 impl Summary {
@@ -140,6 +146,7 @@ impl Summary {
             time_control: state.time_control.to_string(),
             league: state.challenge.league.clone(),
             colour_choice: state.challenge.colour,
+            arbiters: arbiters(state),
         }
     }
 
@@ -158,6 +165,18 @@ impl Summary {
     pub fn plays(&self, p: &PlayerId) -> bool {
         self.challenger == *p || self.opponent == *p
     }
+}
+
+/// The arbiters a game's envelopes are escrowed to (A3), each once.
+pub fn arbiters(state: &GameState) -> Vec<PlayerId> {
+    let mut out: Vec<PlayerId> = state
+        .envelopes
+        .iter()
+        .filter_map(|e| e.escrow.as_ref().map(|x| x.arbiter))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// One line of `games`.
