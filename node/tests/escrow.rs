@@ -316,3 +316,85 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
     responder.stop().await;
     arbiter.stop().await;
 }
+
+/// A3 in a club league: without `--arbiter`, a league game's envelope is kept by the
+/// league's organiser (its witness already), whose node holds the escrow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
+    let (d_org, d1, d2) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let organiser = TestNode::start_with(d_org.path(), |c| c.mailbox = true).await;
+    let one = TestNode::start(d1.path()).await;
+    let two = TestNode::start(d2.path()).await;
+    connect(&one, &organiser).await;
+    connect(&two, &organiser).await;
+    connect(&one, &two).await;
+    let (org_id, _) = organiser.id().await;
+    let (one_id, _) = one.id().await;
+    let (two_id, _) = two.id().await;
+    // Three players (the fewest a round robin has); the third never shows up. Whoever has
+    // a game in round 1 among the two nodes plays it now.
+    let absent = sobre_core::record::Keypair::from_secret_bytes(&[77; 32])
+        .player_id()
+        .to_string();
+    let league = organiser
+        .call(ApiRequest::LeagueCreate {
+            name: "Liga de invierno".into(),
+            players: vec![absent, one_id.clone(), two_id.clone()],
+            names: Vec::new(),
+            double: false,
+            time_control: "otb 40/2h+1h".into(),
+            round_days: 7,
+            start_ms: Some(now_ms()),
+        })
+        .await;
+    let lid = league["league"].as_str().expect("league id").to_owned();
+    for p in [&one, &two] {
+        let deadline = Instant::now() + STEP;
+        while p
+            .try_call(ApiRequest::LeagueJoin {
+                league: lid.clone(),
+            })
+            .await
+            .is_err()
+        {
+            assert!(Instant::now() < deadline, "the league never arrived");
+            tokio::time::sleep(common::POLL).await;
+        }
+    }
+    // The two nodes open their round-1 game by themselves.
+    let deadline = Instant::now() + STEP;
+    let game = loop {
+        let games = one.call(ApiRequest::Games).await;
+        if let Some(g) = games["games"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|g| g["status"] == "active")
+        {
+            break g["game"].as_str().expect("game id").to_owned();
+        }
+        assert!(Instant::now() < deadline, "the league game never started");
+        tokio::time::sleep(common::POLL).await;
+    };
+    let v = one.call(ApiRequest::Show { game: game.clone() }).await;
+    let white = if v["white"] == one_id.as_str() {
+        &one
+    } else {
+        &two
+    };
+    let sealed = white
+        .call(adjourn(&game, "e4", now_ms() + 86_400_000, None))
+        .await;
+    assert_eq!(sealed["escrow"]["arbiter"], org_id.as_str(), "{sealed}");
+    wait_known(&organiser, &game, "the escrow at the organiser", |v| {
+        v["envelope"]["arbiter"] == org_id.as_str()
+    })
+    .await;
+    organiser.stop().await;
+    one.stop().await;
+    two.stop().await;
+}
