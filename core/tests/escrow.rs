@@ -6,7 +6,7 @@
 
 use sobre_core::clock::{DAY, SECOND};
 use sobre_core::record::author::{Scoresheet, SealOpening};
-use sobre_core::record::escrow::{self, EscrowContext, MAX_SEALED_BOX_BYTES};
+use sobre_core::record::escrow::{self, EscrowContext, SEALED_BOX_BYTES};
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, Envelope, EventId, EventKind, GameState, Keypair,
     PlayerId, SealLetters, SignedEvent, StartPosition, Status, VerifyError, verify, verify_at,
@@ -480,7 +480,7 @@ fn a3_escrow_rules() {
                 t.act(Color::White, |s, tm| s.escrow(seal, arbiter(), again, tm));
             }
             "oversized" => {
-                let big = vec![0u8; MAX_SEALED_BOX_BYTES + 1];
+                let big = vec![0u8; SEALED_BOX_BYTES + 1];
                 t.act(Color::White, |s, tm| s.escrow(seal, arbiter(), big, tm));
             }
             _ => {

@@ -24,14 +24,17 @@
 //! ss  = X25519(e, A)  = X25519(a, E)          refused if all zero (a low-order point)
 //! ctx = "sobre/escrow/v1\0" ‖ game ‖ seal event id ‖ sealer ‖ arbiter ‖ A ‖ E
 //! key ‖ nonce = HKDF-SHA-256(salt = "sobre/escrow/v1\0", ikm = ss, info = ctx), 32 + 12 bytes
-//! box = E ‖ ChaCha20-Poly1305(key, nonce, aad = ctx, plaintext)
-//! plaintext = len(move) as u64 LE ‖ move text (UTF-8, at most 256 bytes) ‖ salt (32 bytes)
+//! box = E ‖ ChaCha20-Poly1305(key, nonce, aad = ctx, plaintext)     always 344 bytes
+//! plaintext = len(move) as u64 LE ‖ move text (UTF-8, at most 256 bytes)
+//!             ‖ zeros up to 256 bytes ‖ salt (32 bytes)
 //! ```
 //!
 //! Every field of `ctx` has a fixed length, so the concatenation is unambiguous. Binding the
 //! key to the seal's event id (which covers game, ply, sealer and commitment) means a box
 //! copied onto another seal, another game or another arbiter does not open; a key is used
-//! for one message, so the nonce never repeats under it.
+//! for one message, so the nonce never repeats under it. The move is padded to a fixed
+//! length because the box travels to the responder too: its length must not tell `e4` from
+//! `Cxd5+`.
 
 use super::author::SealOpening;
 use super::event::{EventId, GameId};
@@ -48,17 +51,17 @@ const DOMAIN: &[u8] = b"sobre/escrow/v1\0";
 const PUBLIC_BYTES: usize = 32;
 /// The AEAD's authentication tag.
 const TAG_BYTES: usize = 16;
-/// The plaintext around the move text: its length (u64) and the salt.
-const FRAME_BYTES: usize = 8 + 32;
 
 /// The longest sealed move an escrow carries, in bytes of UTF-8. A move as written is a few
 /// characters (`Cxd5+`, `0-0-0`, figurines in three bytes each); a longer text could not be
 /// read as one move anyway (A8) and only makes the event bigger.
 pub const MAX_ESCROWED_MOVE_BYTES: usize = 256;
-/// The shortest box (an empty move text).
-pub const MIN_SEALED_BOX_BYTES: usize = PUBLIC_BYTES + FRAME_BYTES + TAG_BYTES;
-/// The longest box `verify` accepts in an escrow (a [`MAX_ESCROWED_MOVE_BYTES`] move).
-pub const MAX_SEALED_BOX_BYTES: usize = MIN_SEALED_BOX_BYTES + MAX_ESCROWED_MOVE_BYTES;
+/// The plaintext: the move's length (u64), the move padded to [`MAX_ESCROWED_MOVE_BYTES`],
+/// the salt.
+const PLAIN_BYTES: usize = 8 + MAX_ESCROWED_MOVE_BYTES + 32;
+/// The size of every box (`verify` accepts no other): whatever the move, so the box says
+/// nothing of its length.
+pub const SEALED_BOX_BYTES: usize = PUBLIC_BYTES + PLAIN_BYTES + TAG_BYTES;
 
 /// What a box is bound to: it opens only for this seal of this game, sealed by this player
 /// for this arbiter.
@@ -86,9 +89,7 @@ pub enum EscrowError {
         "the sealed move is {len} bytes long; an escrow holds at most {MAX_ESCROWED_MOVE_BYTES}"
     )]
     MoveTooLong { len: usize },
-    #[error(
-        "a sealed box is {MIN_SEALED_BOX_BYTES} to {MAX_SEALED_BOX_BYTES} bytes, this one {len}"
-    )]
+    #[error("a sealed box is {SEALED_BOX_BYTES} bytes, this one {len}")]
     BoxSize { len: usize },
     /// The key opening the box is not the arbiter's the box names.
     #[error("this key is not the arbiter's ({0}) the envelope is escrowed to")]
@@ -168,9 +169,10 @@ pub fn seal_box(
     e.zeroize();
     let info = context(ctx, &point, &ephemeral);
     let (aead, nonce) = cipher(&shared, &info);
-    let mut plain = Zeroizing::new(Vec::with_capacity(FRAME_BYTES + len));
+    let mut plain = Zeroizing::new(Vec::with_capacity(PLAIN_BYTES));
     plain.extend_from_slice(&(len as u64).to_le_bytes());
     plain.extend_from_slice(opening.move_text.as_bytes());
+    plain.resize(8 + MAX_ESCROWED_MOVE_BYTES, 0);
     plain.extend_from_slice(&opening.salt);
     // ChaCha20-Poly1305 fails only past 2^38 bytes of plaintext.
     let sealed = aead
@@ -203,7 +205,7 @@ pub fn check_arbiter(arbiter: &PlayerId) -> Result<(), EscrowError> {
 /// [`EscrowError::BoxSize`].
 pub fn check_box_size(sealed_box: &[u8]) -> Result<(), EscrowError> {
     let len = sealed_box.len();
-    if !(MIN_SEALED_BOX_BYTES..=MAX_SEALED_BOX_BYTES).contains(&len) {
+    if len != SEALED_BOX_BYTES {
         return Err(EscrowError::BoxSize { len });
     }
     Ok(())
@@ -244,12 +246,17 @@ pub fn open_box(
     );
     let (len, rest) = plain
         .split_first_chunk::<8>()
-        .ok_or(EscrowError::Malformed("too short"))?;
+        .filter(|(_, rest)| rest.len() == MAX_ESCROWED_MOVE_BYTES + 32)
+        .ok_or(EscrowError::Malformed("not the size of an opening"))?;
     let len = usize::try_from(u64::from_le_bytes(*len))
         .ok()
-        .filter(|&l| l <= MAX_ESCROWED_MOVE_BYTES && l + 32 == rest.len())
-        .ok_or(EscrowError::Malformed("the lengths do not agree"))?;
-    let (text, salt) = rest.split_at(len);
+        .filter(|&l| l <= MAX_ESCROWED_MOVE_BYTES)
+        .ok_or(EscrowError::Malformed("the move is longer than its room"))?;
+    let (padded, salt) = rest.split_at(MAX_ESCROWED_MOVE_BYTES);
+    let (text, padding) = padded.split_at(len);
+    if padding.iter().any(|&b| b != 0) {
+        return Err(EscrowError::Malformed("the padding is not zeros"));
+    }
     let move_text = std::str::from_utf8(text)
         .map_err(|_| EscrowError::Malformed("the move is not UTF-8"))?
         .to_owned();
@@ -290,7 +297,7 @@ mod tests {
     fn a3_the_arbiter_opens_what_the_sealer_escrowed() {
         let o = opening("Cf3", 9);
         let b = seal_box(&ctx(), &o, [5; 32]).unwrap();
-        assert_eq!(b.len(), MIN_SEALED_BOX_BYTES + 3);
+        assert_eq!(b.len(), SEALED_BOX_BYTES);
         assert_eq!(open_box(&ctx(), &key(3), &b), Ok(o));
         // The same inputs give the same box (the randomness is the caller's), fresh
         // randomness another one.
@@ -302,21 +309,30 @@ mod tests {
     fn a3_the_longest_move_fits_and_a_longer_one_is_refused() {
         let long = "x".repeat(MAX_ESCROWED_MOVE_BYTES);
         let b = seal_box(&ctx(), &opening(&long, 1), [5; 32]).unwrap();
-        assert_eq!(b.len(), MAX_SEALED_BOX_BYTES);
+        assert_eq!(b.len(), SEALED_BOX_BYTES);
         assert_eq!(open_box(&ctx(), &key(3), &b).unwrap().move_text, long);
         let longer = "x".repeat(MAX_ESCROWED_MOVE_BYTES + 1);
         assert_eq!(
             seal_box(&ctx(), &opening(&longer, 1), [5; 32]),
             Err(EscrowError::MoveTooLong { len: 257 })
         );
-        assert!(matches!(
-            open_box(&ctx(), &key(3), &[0; MAX_SEALED_BOX_BYTES + 1]),
-            Err(EscrowError::BoxSize { .. })
-        ));
-        assert!(matches!(
-            open_box(&ctx(), &key(3), &[0; MIN_SEALED_BOX_BYTES - 1]),
-            Err(EscrowError::BoxSize { .. })
-        ));
+        for len in [SEALED_BOX_BYTES - 1, SEALED_BOX_BYTES + 1] {
+            assert_eq!(
+                open_box(&ctx(), &key(3), &vec![0; len]),
+                Err(EscrowError::BoxSize { len })
+            );
+        }
+    }
+
+    /// The box goes to the responder too: its size must not say how long the sealed move
+    /// is (`e4`, a pawn; `Cxd5+`, a capture with check).
+    #[test]
+    fn a3_the_box_does_not_reveal_the_length_of_the_sealed_move() {
+        let sizes: Vec<usize> = ["", "e4", "Cf3", "Cxd5+", "0-0-0", "♘xd5+"]
+            .iter()
+            .map(|m| seal_box(&ctx(), &opening(m, 1), [5; 32]).unwrap().len())
+            .collect();
+        assert!(sizes.iter().all(|&n| n == SEALED_BOX_BYTES), "{sizes:?}");
     }
 
     #[test]
@@ -427,7 +443,7 @@ mod tests {
             other in any::<[u8; 32]>(),
         ) {
             let b = seal_box(&c, &o, e).unwrap();
-            prop_assert_eq!(b.len(), MIN_SEALED_BOX_BYTES + o.move_text.len());
+            prop_assert_eq!(b.len(), SEALED_BOX_BYTES);
             prop_assert_eq!(open_box(&c, &key(arbiter), &b), Ok(o.clone()));
             // The wrong key.
             let wrong = key(arbiter.wrapping_add(60));
