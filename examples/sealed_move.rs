@@ -104,6 +104,9 @@ async fn main() -> anyhow::Result<()> {
         place: Some("Club room 2".into()),
         force: false,
         notation: None,
+        arbiter: None,
+        arbiter_setting: None,
+        no_arbiter: false,
     };
     call(&ana, adjourn).await?;
     wait(&bea, &game, |v| v["status"] == "adjourned").await?;

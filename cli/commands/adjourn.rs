@@ -1,6 +1,7 @@
 //! `sobre adjourn`: seal a move and adjourn the game (FIDE Appendix A).
 
 use super::common::{self, parse_rfc3339, rfc3339};
+use super::contacts::Contacts;
 use super::show::{envelope_line, game_tag};
 use crate::error;
 use sobre_core::clock::parse_duration;
@@ -19,6 +20,12 @@ use std::process::ExitCode;
 /// from now (`+2d`, `+36h`). At resumption both players run `sobre resume GAME`: the
 /// envelope opens once the responder is present and the time has come (or at once when
 /// both are present); from the agreed time an absent player's clock runs.
+///
+/// The arbiter keeps the envelope (A3): with --arbiter (or by default a league game's
+/// organiser, else "arbiter" in HOME/config.json) the opening is escrowed with that player,
+/// encrypted to their key, and their node opens the envelope at the resumption if you are
+/// absent (A9) or lost the opening (A11). They can open only your true sealed move, only
+/// when Appendix A allows. Without an arbiter a lost opening loses the game (A8, A10).
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
@@ -36,12 +43,22 @@ pub struct Args {
     /// Seal the move even if it would lose under A8.
     #[arg(long)]
     force: bool,
+    /// Who keeps the envelope (A3): an alias or a player id, neither player of the game.
+    /// Default: a league game's organiser, else "arbiter" in HOME/config.json.
+    #[arg(long, value_name = "PLAYER", conflicts_with = "no_arbiter")]
+    arbiter: Option<String>,
+    /// Escrow the opening with nobody, not even the league's organiser.
+    #[arg(long)]
+    no_arbiter: bool,
     #[command(flatten)]
     written: common::Written,
 }
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let resume_at_ms = Some(resume_time(&args.resume_at, common::now_ms())?);
+    let contacts = Contacts::load(home)?;
+    let arbiter = args.arbiter.map(|a| contacts.resolve(&a));
+    let arbiter_setting = common::Config::arbiter(home).map(|a| contacts.resolve(&a));
     let v = common::call(
         home,
         ApiRequest::Adjourn {
@@ -51,13 +68,31 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
             place: args.place,
             force: args.force,
             notation: args.written.resolve(home),
+            arbiter,
+            arbiter_setting,
+            no_arbiter: args.no_arbiter,
         },
     )?;
     println!("adjourned {}", game_tag(&v));
     if let Some(env) = v.get("envelope").filter(|e| e.is_object()) {
         println!("{}", envelope_line(env));
     }
+    println!("{}", escrow_line(&v, &contacts));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Who keeps the opening (A3), and what a lost opening means without anyone.
+fn escrow_line(v: &serde_json::Value, contacts: &Contacts) -> String {
+    match v["escrow"]["arbiter"].as_str() {
+        Some(a) => format!(
+            "Kept by the arbiter {}: their node opens the envelope at the resumption if you are \
+             absent or lose the opening (A3, A9, A11).",
+            contacts.label(a)
+        ),
+        None => "No arbiter keeps the opening: if you lose it, you lose the game (A8, A10); \
+                 name one with --arbiter PLAYER."
+            .to_owned(),
+    }
 }
 
 /// `2026-12-01T18:00:00Z` or `+2d`, as milliseconds since the Unix epoch.

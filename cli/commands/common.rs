@@ -267,14 +267,7 @@ pub struct Config {
 
 impl Config {
     pub fn load(home: &Path) -> Config {
-        let Ok(text) = std::fs::read_to_string(home.join("config.json")) else {
-            return Config::default();
-        };
-        let Ok(v) = serde_json::from_str::<Value>(&text) else {
-            eprintln!(
-                "warning: {}/config.json is not valid JSON; using defaults",
-                home.display()
-            );
+        let Some(v) = read_config(home) else {
             return Config::default();
         };
         Config {
@@ -287,4 +280,23 @@ impl Config {
             },
         }
     }
+
+    /// `"arbiter"` in `HOME/config.json` (an alias or a player id): who keeps the player's
+    /// sealed moves in escrow (A3) when a game names nobody.
+    pub fn arbiter(home: &Path) -> Option<String> {
+        read_config(home)?["arbiter"].as_str().map(str::to_owned)
+    }
+}
+
+/// `HOME/config.json` as JSON; `None` if absent, with a warning if unreadable.
+fn read_config(home: &Path) -> Option<Value> {
+    let text = std::fs::read_to_string(home.join("config.json")).ok()?;
+    let Ok(v) = serde_json::from_str::<Value>(&text) else {
+        eprintln!(
+            "warning: {}/config.json is not valid JSON; using defaults",
+            home.display()
+        );
+        return None;
+    };
+    Some(v)
 }

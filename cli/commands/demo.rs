@@ -334,6 +334,9 @@ async fn adjourn_and_resume(
             place: Some("Club Villa Dolores".into()),
             force: false,
             notation: None,
+            arbiter: None,
+            arbiter_setting: None,
+            no_arbiter: false,
         })
         .await?;
     let env = &v["envelope"];

@@ -34,6 +34,7 @@ use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 use sobre_core::record::codec::{self, CodecError, MAX_EVENT_BYTES};
 use sobre_core::record::commit;
+use sobre_core::record::escrow::SEALED_BOX_BYTES;
 use sobre_core::record::event::{EVENT_VERSION, MIN_EVENT_VERSION, event_id};
 use sobre_core::record::{
     Accept, Challenge, Claim, ClaimReason, CoinColour, ColourChoice, Envelope, Event, EventId,
@@ -50,6 +51,7 @@ const T0: u64 = 1_700_000_000_000;
 const GAME: EventId = EventId([0x47; 32]); // 'G'
 const PREV: EventId = EventId([0x50; 32]); // 'P'
 const SEEN: EventId = EventId([0x53; 32]); // 'S'
+const SEAL: EventId = EventId([0x45; 32]); // 'E'
 
 fn challenger() -> Keypair {
     Keypair::from_secret_bytes(&[1; 32])
@@ -311,6 +313,33 @@ fn cases() -> Vec<(&'static str, Event, Keypair)> {
         "random_reveal",
         by(w, 1, EventKind::RandomReveal { secret: [0x43; 32] }),
     );
+    // The arbiter (a third key) and a box of the size every escrow has (any bytes: the codec
+    // does not look inside; `record::escrow` has the construction's own tests).
+    let arbiter = Keypair::from_secret_bytes(&[3; 32]);
+    add(
+        "escrow",
+        by(
+            w,
+            7,
+            EventKind::Escrow {
+                seal: SEAL,
+                arbiter: arbiter.player_id(),
+                sealed_box: (0..SEALED_BOX_BYTES).map(|i| i as u8).collect(),
+            },
+        ),
+    );
+    add(
+        "arbiter_open",
+        by(
+            &arbiter,
+            0,
+            EventKind::ArbiterOpen {
+                seal: SEAL,
+                move_text: "Ab5".into(),
+                salt: [0x5a; 32],
+            },
+        ),
+    );
     add(
         "coin_default_colour_and_position",
         by(
@@ -369,9 +398,9 @@ fn declared_tag(kind: &EventKind) -> u32 {
         EventKind::Leave { .. } => 15,
         EventKind::RandomReveal { .. } => 16,
         EventKind::SealIn { .. } => 17,
-        // Reserved as 20: the escrow's 18 and 19 are merged before it (until then it is
-        // the last variant, 18, on its own branch).
-        EventKind::CoinDefault { .. } => 18,
+        EventKind::Escrow { .. } => 18,
+        EventKind::ArbiterOpen { .. } => 19,
+        EventKind::CoinDefault { .. } => 20,
     }
 }
 
@@ -459,6 +488,18 @@ fn field_widths(e: &Event) -> Vec<usize> {
         }
         EventKind::Reveal(r) => {
             w.extend(string(&r.move_text));
+            w.push(32);
+        }
+        EventKind::Escrow { sealed_box, .. } => {
+            w.extend([32, 32, 8]);
+            // The box in lines of 32 bytes, to keep the table readable.
+            let n = sealed_box.len();
+            w.extend(std::iter::repeat_n(32, n / 32));
+            w.push(n % 32);
+        }
+        EventKind::ArbiterOpen { move_text, .. } => {
+            w.push(32);
+            w.extend(string(move_text));
             w.push(32);
         }
         EventKind::Receipt { .. } | EventKind::RandomReveal { .. } => w.push(32),
@@ -1218,9 +1259,58 @@ const SNAPSHOTS: &[Snapshot] = &[
         ],
         id: "476188cf1f71f5f630b329d245628ffe49e152bcb238972473cccb7522f337c2",
     },
-    // Tag 20 (CoinDefault) is the last variant on its own branch, so it encodes as 18 ("12000000")
-    // here until the escrow's tags 18 and 19 are merged before it; then the tag field reads
-    // "14000000" and the ids change (the merged values are in the coin helper's notes).
+    Snapshot {
+        name: "escrow",
+        body: &[
+            "0100",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "0700000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "5883e5cf8b010000",
+            "12000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "5801000000000000",
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f",
+            "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f",
+            "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f",
+            "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f",
+            "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf",
+            "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf",
+            "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f",
+            "404142434445464748494a4b4c4d4e4f5051525354555657",
+        ],
+        id: "117e0fce248f7f9c5cc856a04d49222657963a8cac411213e2b6861a5abe2fc4",
+    },
+    Snapshot {
+        name: "arbiter_open",
+        body: &[
+            "0100",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "0000000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "0068e5cf8b010000",
+            "13000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+            "0300000000000000",
+            "416235",
+            "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a",
+        ],
+        id: "24bc811c7dfd537b18fa6241650f04f5e4353e3d79711e42fcc429f10b558858",
+    },
     Snapshot {
         name: "coin_default_colour_and_position",
         body: &[
@@ -1234,13 +1324,13 @@ const SNAPSHOTS: &[Snapshot] = &[
             "01",
             "5353535353535353535353535353535353535353535353535353535353535353",
             "e86be5cf8b010000",
-            "12000000",
+            "14000000",
             "01",
             "00000000",
             "01",
             "0602",
         ],
-        id: "1c0b62a3bdec667f516cc59b145731689dbc530e3fe0459187a0f489fc9792a8",
+        id: "32e755c7a9b50975030a66178fde2cdfc8c028e4024241bec894a4269148ad12",
     },
     Snapshot {
         name: "coin_default_colour",
@@ -1255,12 +1345,12 @@ const SNAPSHOTS: &[Snapshot] = &[
             "01",
             "5353535353535353535353535353535353535353535353535353535353535353",
             "e86be5cf8b010000",
-            "12000000",
+            "14000000",
             "01",
             "01000000",
             "00",
         ],
-        id: "7df5758f499675fc29656db167f95ee9bc56b7552681ef7e920568487d11284c",
+        id: "78e08b2b4e44bb7248adfef3cd473415826fed83d33d783075cf2d6235f761d5",
     },
     Snapshot {
         name: "coin_default_position",
@@ -1275,12 +1365,12 @@ const SNAPSHOTS: &[Snapshot] = &[
             "01",
             "5353535353535353535353535353535353535353535353535353535353535353",
             "e86be5cf8b010000",
-            "12000000",
+            "14000000",
             "00",
             "01",
             "bf03",
         ],
-        id: "a7fdfd008380fbc2e2d6861322956029f2fc22d71b34589ce47ce47c8d120ec7",
+        id: "c1a24e92bee27858dd112d89ffe35aee75b44fe7ebda5bf57cbc28d4dcc78ba4",
     },
 ];
 
@@ -1383,7 +1473,7 @@ fn kind_tags_are_the_declaration_order() {
     }
     tags.sort_unstable();
     tags.dedup();
-    assert_eq!(tags, (0..=18).collect::<Vec<u32>>(), "every kind is pinned");
+    assert_eq!(tags, (0..=20).collect::<Vec<u32>>(), "every kind is pinned");
 }
 
 #[test]
@@ -1625,6 +1715,23 @@ fn arb_kind() -> impl Strategy<Value = EventKind> {
                 },
             }
         ),
+        (
+            arb_id(),
+            arb_player(),
+            proptest::collection::vec(any::<u8>(), 0..400)
+        )
+            .prop_map(|(seal, arbiter, sealed_box)| EventKind::Escrow {
+                seal,
+                arbiter,
+                sealed_box
+            }),
+        (arb_id(), arb_text(), any::<[u8; 32]>()).prop_map(|(seal, move_text, salt)| {
+            EventKind::ArbiterOpen {
+                seal,
+                move_text,
+                salt,
+            }
+        }),
     ]
 }
 

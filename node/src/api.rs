@@ -113,6 +113,20 @@ pub enum ApiRequest {
         /// signed in the seal, and the opening is read in them (App. E2/E3, A8).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         notation: Option<Notation>,
+        /// The player (id) who keeps the envelope (A3): the opening is escrowed with them,
+        /// encrypted to their key, so their node can open it at the resumption if the sealer
+        /// is absent (A9) or lost it (A11). Without it, a league game's organiser, else
+        /// `arbiter_setting`; neither player can be the arbiter.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arbiter: Option<String>,
+        /// The player's standing choice of arbiter (`arbiter` in `HOME/config.json`), used
+        /// when neither `arbiter` nor a league organiser names one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arbiter_setting: Option<String>,
+        /// Escrow with nobody, not even the league's organiser: a lost opening then loses
+        /// the game (A8, A10).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_arbiter: bool,
     },
     /// Announce presence at resumption; the sealer's node opens the envelope when the
     /// responder is present.
@@ -122,6 +136,20 @@ pub enum ApiRequest {
     /// What the envelope says (A2).
     Envelope {
         game: String,
+    },
+    /// The arbiter opens the envelope escrowed to this node's player (A9): refused before
+    /// Appendix A lets it be opened (the agreed time, with the responder present; earlier
+    /// only when both players are) and when this node is not that envelope's arbiter.
+    EnvelopeOpen {
+        game: String,
+    },
+    /// The sealer lost the opening (A11): whether an arbiter holds it in escrow (and opens
+    /// it at the resumption), or else what is left; with `resign`, resigns (A6) when no
+    /// arbiter holds it.
+    EnvelopeLost {
+        game: String,
+        #[serde(default)]
+        resign: bool,
     },
     /// Conditional moves: `action` `add` (with `line`, e.g. `"Nf6 e5 Nd5"`: their move, my
     /// reply, their move, my reply…), `list` or `clear`.

@@ -133,6 +133,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
 }
 
 mod adjourn;
+mod arbiter;
 mod coin;
 mod league;
 mod moves;
@@ -409,6 +410,9 @@ struct Service {
     /// Games whose coin this run has tried to open or settle on the tick and failed: tried
     /// once, not every tick (`service::coin`).
     coin_tried: HashSet<GameId>,
+    /// Games whose envelope, escrowed to this node, could not be opened from the escrow
+    /// (reported once; `sobre envelope open` tries again).
+    escrow_refused: HashSet<GameId>,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -472,6 +476,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         preverified: HashMap::new(),
         manual_coin_default: config.manual_coin_default,
         coin_tried: HashSet::new(),
+        escrow_refused: HashSet::new(),
     };
     svc.load()?;
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
@@ -790,6 +795,24 @@ impl Service {
             u64,
         ) -> Result<SignedEvent, sobre_core::record::codec::CodecError>,
     ) -> Result<(SignedEvent, GameState), ApiError> {
+        let (mut signed, state) = self
+            .author_all_at(game, t, move |s, tm| {
+                make(s, tm).map(|e| vec![e]).map_err(internal)
+            })
+            .await?;
+        let one = signed.pop().ok_or_else(|| internal("nothing was signed"))?;
+        Ok((one, state))
+    }
+
+    /// [`Service::author_at`] for events that go together (a seal and its escrow, A3): all
+    /// are signed, checked with the rules, stored and flushed as one, or none is kept; then
+    /// they are delivered.
+    async fn author_all_at(
+        &mut self,
+        game: &GameId,
+        t: u64,
+        make: impl FnOnce(&mut Scoresheet, u64) -> Result<Vec<SignedEvent>, ApiError>,
+    ) -> Result<(Vec<SignedEvent>, GameState), ApiError> {
         let me = self.me;
         let key = self.key.clone();
         self.ensure_hot(game).map_err(user)?;
@@ -803,19 +826,21 @@ impl Service {
             if let Some(s) = seen {
                 sheet.saw(s);
             }
-            let signed = make(sheet, t).map_err(internal)?;
             // Only the rules are replayed: the game's other events were checked when they
-            // arrived, and this one is our own.
-            let checked = match own_event(&signed) {
-                Ok(v) => cache
-                    .try_add(vec![v], Some(t))
-                    .map_err(|e| user(explain(&e))),
-                Err(e) => Err(internal(e)),
-            };
+            // arrived, and these are our own.
+            let checked = make(sheet, t).and_then(|signed| {
+                let own = signed
+                    .iter()
+                    .map(own_event)
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(internal)?;
+                let state = cache.try_add(own, Some(t)).map_err(|e| user(explain(&e)))?;
+                Ok((signed, state))
+            });
             match checked {
-                Ok(state) => (signed, state),
+                Ok(done) => done,
                 Err(e) => {
-                    // Never stored or sent: reusing this seq is no equivocation.
+                    // Never stored or sent: reusing these seqs is no equivocation.
                     cache.sheet = Some(Scoresheet::resume(
                         key, *game, snapshot.0, snapshot.1, snapshot.2,
                     ));
@@ -836,44 +861,48 @@ impl Service {
             cache.keep_added(state.clone());
         }
         self.games.insert(*game, Summary::of(&state));
-        let kind = signed
-            .decode_unverified()
-            .map(|e| e.kind.name())
-            .unwrap_or("event");
-        self.notify(
-            game,
-            kind,
-            json!({"by": me.to_string(), "status": state.status.name()}),
-        );
-        self.publish(game, &signed).await;
+        for one in &signed {
+            let kind = one
+                .decode_unverified()
+                .map(|e| e.kind.name())
+                .unwrap_or("event");
+            self.notify(
+                game,
+                kind,
+                json!({"by": me.to_string(), "status": state.status.name()}),
+            );
+            self.publish(game, one).await;
+        }
         for peer in recipients {
             self.deliver(*game, peer);
         }
         Ok((signed, state))
     }
 
-    /// Stores an event this node authored, with an outbox entry per recipient, and flushes:
-    /// after this the event is acknowledged and will be delivered until receipted. Returns
-    /// the recipients.
+    /// Stores events this node authored, with an outbox entry per recipient, and flushes
+    /// once: after this the events are acknowledged and will be delivered until receipted.
+    /// Returns the recipients.
     async fn persist_authored(
         &self,
         game: &GameId,
-        signed: &SignedEvent,
+        signed: &[SignedEvent],
         state: &GameState,
         t: u64,
     ) -> Result<Vec<PeerId>, ApiError> {
-        self.store.insert_event(game, signed).map_err(internal)?;
         let recipients = self.recipients(state);
-        for peer in &recipients {
-            self.store
-                .outbox_add(&OutboxEntry {
-                    event: signed.id(),
-                    game: *game,
-                    peer: peer.to_string(),
-                    attempts: 0,
-                    next_at_ms: 0,
-                })
-                .map_err(internal)?;
+        for one in signed {
+            self.store.insert_event(game, one).map_err(internal)?;
+            for peer in &recipients {
+                self.store
+                    .outbox_add(&OutboxEntry {
+                        event: one.id(),
+                        game: *game,
+                        peer: peer.to_string(),
+                        attempts: 0,
+                        next_at_ms: 0,
+                    })
+                    .map_err(internal)?;
+            }
         }
         self.store
             .set_game_meta(
@@ -885,7 +914,9 @@ impl Service {
             )
             .map_err(internal)?;
         self.store.flush().await.map_err(internal)?;
-        integrity::note_event(&self.home, &self.me, game, signed);
+        for one in signed {
+            integrity::note_event(&self.home, &self.me, game, one);
+        }
         Ok(recipients)
     }
 
@@ -904,14 +935,16 @@ impl Service {
                 out.push(*m);
             }
         }
-        // A league game also goes to the league's organiser, its witness.
-        if let Some(org) = self
+        // A league game also goes to the league's organiser, its witness, and a game with an
+        // envelope in escrow to the arbiter keeping it (A3), a witness too.
+        let witnesses = self
             .league_organiser(state)
-            .and_then(|o| peer_of_player(&o))
-            && !out.contains(&org)
-            && Some(org) != peer_of_player(&self.me)
-        {
-            out.push(org);
+            .into_iter()
+            .chain(view::arbiters(state));
+        for peer in witnesses.filter_map(|w| peer_of_player(&w)) {
+            if !out.contains(&peer) && Some(peer) != peer_of_player(&self.me) {
+                out.push(peer);
+            }
         }
         out
     }
@@ -1301,8 +1334,10 @@ impl Service {
         }
         let known = self.hot.peek(&game);
         let players = known.map(|c| [c.state.challenger, c.state.opponent]);
-        // A league game's organiser is its witness: its receipts clear our outbox.
+        // A league game's organiser is its witness: its receipts clear our outbox. So is the
+        // arbiter keeping an envelope (A3).
         let organiser = known.and_then(|c| self.league_organiser(&c.state));
+        let arbiters = known.map(|c| view::arbiters(&c.state)).unwrap_or_default();
         // Ids of everything sent (a delivery may be the whole game: then most of it is known).
         let mut incoming: Vec<EventId> = Vec::with_capacity(raw.len());
         let mut fresh: Vec<SignedEvent> = Vec::new();
@@ -1337,14 +1372,15 @@ impl Service {
                 return Err(format!("{} by {}: {e}", ev.kind.name(), ev.author));
             }
             // Anyone may sign a receipt in any game (witnesses do), so receipts by players
-            // other than the two, this node, its mailboxes and the league's organiser are not
-            // kept: a stranger
-            // cannot make a stored game grow.
+            // other than the two, this node, its mailboxes, the league's organiser and the
+            // arbiters keeping its envelopes are not kept: a stranger cannot make a stored
+            // game grow.
             if let Some(players) = players
                 && matches!(ev.kind, EventKind::Receipt { .. })
                 && !players.contains(&ev.author)
                 && ev.author != self.me
                 && Some(ev.author) != organiser
+                && !arbiters.contains(&ev.author)
                 && !ev
                     .author
                     .peer_id()
@@ -1380,6 +1416,8 @@ impl Service {
         }
         let t = now_ms();
         let mut is_player = players.is_some_and(|p| p.contains(&self.me));
+        // A3: the arbiter an envelope is escrowed to keeps the game as a witness.
+        let mut is_arbiter = arbiters.contains(&self.me);
         if !fresh.is_empty() {
             // Checked by the `preverify` stage, or now (what it did not verify).
             let mut checked: Vec<Option<VerifiedEvent>> = fresh
@@ -1399,7 +1437,8 @@ impl Service {
             if new_game {
                 let (state, checkpoint) = verify_continue(&checked, None, None).map_err(refusal)?;
                 is_player = state.challenger == self.me || state.opponent == self.me;
-                if !is_player && !self.mailbox {
+                is_arbiter = view::arbiters(&state).contains(&self.me);
+                if !is_player && !is_arbiter && !self.mailbox {
                     return Err("not a game of this node".into());
                 }
                 for v in &checked {
@@ -1424,7 +1463,7 @@ impl Service {
                 );
                 let _ = self.net.subscribe(protocol::game_topic(&game)).await;
             } else {
-                if !is_player && !self.mailbox {
+                if !is_player && !is_arbiter && !self.mailbox {
                     return Err("not a game of this node".into());
                 }
                 let cache = self.hot.get_mut(&game).ok_or("unknown game")?;
@@ -1519,6 +1558,9 @@ impl Service {
         }
         if is_player && !fresh.is_empty() {
             self.after_opponent_events(&game, &fresh).await;
+        }
+        if is_arbiter && !is_player && !fresh.is_empty() {
+            self.after_events_as_arbiter(&game, &fresh).await;
         }
         Ok(receipts)
     }
@@ -1828,6 +1870,7 @@ impl Service {
                 peer_of_player(&s.challenger) == Some(peer)
                     || peer_of_player(&s.opponent) == Some(peer)
                     || self.mailboxes.contains(&peer)
+                    || s.arbiters.iter().any(|a| peer_of_player(a) == Some(peer))
             })
             .map(|(g, _)| *g)
             .collect();
@@ -2045,7 +2088,7 @@ impl Service {
                 let mut list: Vec<Value> = self
                     .games
                     .values()
-                    .filter(|s| s.plays(&self.me) || self.mailbox)
+                    .filter(|s| s.plays(&self.me) || self.mailbox || s.arbiters.contains(&self.me))
                     .map(|s| view::summary_json(s, &self.me, now))
                     .collect();
                 // My move first, then the most urgent (least time left), then the rest.
@@ -2140,8 +2183,16 @@ impl Service {
                 place,
                 force,
                 notation,
+                arbiter,
+                arbiter_setting,
+                no_arbiter,
             } => {
-                self.adjourn(&game, &seal, notation, resume_at_ms, place, force)
+                let keeper = adjourn::Keeper {
+                    arbiter,
+                    setting: arbiter_setting,
+                    none: no_arbiter,
+                };
+                self.adjourn(&game, &seal, notation, resume_at_ms, place, force, keeper)
                     .await
             }
             ApiRequest::Resume { game } => {
@@ -2159,6 +2210,8 @@ impl Service {
                 let v = self.show(st);
                 Ok(json!({"game": g.to_hex(), "envelope": v["envelope"], "status": v["status"]}))
             }
+            ApiRequest::EnvelopeOpen { game } => self.envelope_open(&game).await,
+            ApiRequest::EnvelopeLost { game, resign } => self.envelope_lost(&game, resign).await,
             ApiRequest::Conditional {
                 game,
                 action,
@@ -2343,7 +2396,9 @@ impl Service {
         let checked = own_event(&signed).map_err(internal)?;
         let state = verify_incremental(std::slice::from_ref(&checked), &[], None)
             .map_err(|e| user(explain(&e)))?;
-        let recipients = self.persist_authored(&game, &signed, &state, t).await?;
+        let recipients = self
+            .persist_authored(&game, std::slice::from_ref(&signed), &state, t)
+            .await?;
         self.games.insert(game, Summary::of(&state));
         self.hot.insert(
             game,
@@ -2365,10 +2420,13 @@ impl Service {
     }
 }
 
-/// The latest event of the other player in timeline order (what this node has seen).
+/// The latest event of the other player in timeline order (what this node has seen), or
+/// the arbiter's opening of an envelope (A9: the sealed move, played as the other player's).
 fn last_other_event(state: &GameState, me: &PlayerId, events: &[VerifiedEvent]) -> Option<EventId> {
-    let authors: HashMap<EventId, PlayerId> =
-        events.iter().map(|v| (v.id, v.event.author)).collect();
+    let authors: HashMap<EventId, (PlayerId, bool)> = events
+        .iter()
+        .map(|v| (v.id, (v.event.author, is_arbiter_open(&v.event.kind))))
+        .collect();
     last_other_by(state, me, |id| authors.get(id).copied())
 }
 
@@ -2376,22 +2434,27 @@ fn last_other_event(state: &GameState, me: &PlayerId, events: &[VerifiedEvent]) 
 /// for every receipt a mailbox signs).
 fn last_other_in(cache: &GameCache, me: &PlayerId) -> Option<EventId> {
     last_other_by(&cache.state, me, |id| {
-        cache.ids.get(id).map(|&i| cache.events[i].event.author)
+        cache.ids.get(id).map(|&i| {
+            let e = &cache.events[i].event;
+            (e.author, is_arbiter_open(&e.kind))
+        })
     })
 }
 
+fn is_arbiter_open(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::ArbiterOpen { .. })
+}
+
+/// `about(id)`: the event's author, and whether it is an arbiter's opening.
 fn last_other_by(
     state: &GameState,
     me: &PlayerId,
-    author: impl Fn(&EventId) -> Option<PlayerId>,
+    about: impl Fn(&EventId) -> Option<(PlayerId, bool)>,
 ) -> Option<EventId> {
     let players = [state.challenger, state.opponent];
-    state
-        .timeline
-        .iter()
-        .rev()
-        .copied()
-        .find(|id| author(id).is_some_and(|a| a != *me && players.contains(&a)))
+    state.timeline.iter().rev().copied().find(|id| {
+        about(id).is_some_and(|(a, opening)| a != *me && (opening || players.contains(&a)))
+    })
 }
 
 /// The game an event belongs to.

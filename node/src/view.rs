@@ -59,6 +59,10 @@ pub fn game_json(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
                 sobre_core::record::SealLetters::Spanish => "es",
             }),
             "commitment": e.seal.commitment.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+            // A3: who keeps the envelope (the opening escrowed to them), and whether they
+            // opened it.
+            "arbiter": id_or_null(e.escrow.as_ref().map(|x| x.arbiter)),
+            "opened_by_arbiter": e.opened_by_arbiter,
         })
     });
     json!({
@@ -144,6 +148,8 @@ pub struct Summary {
     /// While the fair coin awaits the challenger's opening: the last moment it is awaited,
     /// after which the opponent may settle it by default (F1, `sobre_core::rules::coin`).
     pub coin_deadline_ms: Option<u64>,
+    /// The arbiters envelopes of this game are escrowed to (A3): witnesses of the game.
+    pub arbiters: Vec<PlayerId>,
 }
 
 impl Summary {
@@ -168,6 +174,7 @@ impl Summary {
                 .as_ref()
                 .filter(|c| c.settled.is_none())
                 .map(|c| c.deadline_ms),
+            arbiters: arbiters(state),
         }
     }
 
@@ -186,6 +193,18 @@ impl Summary {
     pub fn plays(&self, p: &PlayerId) -> bool {
         self.challenger == *p || self.opponent == *p
     }
+}
+
+/// The arbiters a game's envelopes are escrowed to (A3), each once.
+pub fn arbiters(state: &GameState) -> Vec<PlayerId> {
+    let mut out: Vec<PlayerId> = state
+        .envelopes
+        .iter()
+        .filter_map(|e| e.escrow.as_ref().map(|x| x.arbiter))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// One line of `games`.

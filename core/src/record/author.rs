@@ -370,6 +370,49 @@ impl Scoresheet {
         )
     }
 
+    /// Escrows the opening of the seal `seal` (just signed by this sheet) with `arbiter`
+    /// (A3): `sealed_box` is [`super::escrow::seal_box`] of the opening for that seal and
+    /// arbiter. Sign it right after the seal, before anything is sent.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn escrow(
+        &mut self,
+        seal: EventId,
+        arbiter: PlayerId,
+        sealed_box: Vec<u8>,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(
+            EventKind::Escrow {
+                seal,
+                arbiter,
+                sealed_box,
+            },
+            time_ms,
+        )
+    }
+
+    /// The arbiter opens the envelope of `seal` with the opening it holds in escrow (A9).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn arbiter_open(
+        &mut self,
+        seal: EventId,
+        opening: &SealOpening,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(
+            EventKind::ArbiterOpen {
+                seal,
+                move_text: opening.move_text.clone(),
+                salt: opening.salt,
+            },
+            time_ms,
+        )
+    }
+
     /// Signs a receipt: this node received and verified event `of`.
     ///
     /// # Errors

@@ -139,6 +139,25 @@ pub enum EventKind {
     /// seal uses this tag; a tag-10 [`EventKind::Seal`] from before the letters were
     /// recorded is still read as it always was, in either language.
     SealIn { letters: SealLetters, seal: Seal },
+    /// 18: the sealer escrows the opening of their tag-17 seal `seal` with `arbiter` (A3:
+    /// the arbiter keeps the envelope), encrypted to the arbiter's key
+    /// ([`super::escrow::seal_box`]), so that the arbiter can open the envelope at the
+    /// resumption when the sealer is absent (A9) or lost the opening (A11). Signed by the
+    /// sealer after the seal and before the opening; at most one per envelope; the arbiter
+    /// is neither player.
+    Escrow {
+        seal: EventId,
+        arbiter: PlayerId,
+        sealed_box: Vec<u8>,
+    },
+    /// 19: the arbiter named in the envelope's escrow opens it: the sealed move as written
+    /// and its salt, checked against the sealer's commitment like the sealer's own opening
+    /// (tag 12) and played as the sealer's move.
+    ArbiterOpen {
+        seal: EventId,
+        move_text: String,
+        salt: [u8; 32],
+    },
     /// 20: the challenger has not opened the fair coin within the deadline after the
     /// acceptance (`rules::coin`), so the opponent settles what the coin was to decide, as
     /// if the challenger had lost it (F1's drawing of lots, without a last revealer who can
@@ -173,6 +192,8 @@ impl EventKind {
             EventKind::Chat { .. } => "chat",
             EventKind::Leave { .. } => "leave",
             EventKind::RandomReveal { .. } => "random_reveal",
+            EventKind::Escrow { .. } => "escrow",
+            EventKind::ArbiterOpen { .. } => "arbiter_open",
             EventKind::CoinDefault { .. } => "coin_default",
         }
     }

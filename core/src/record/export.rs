@@ -177,13 +177,23 @@ fn move_notes(
     let mut notes: Vec<Vec<String>> = state
         .moves
         .iter()
-        .map(|m| {
+        .enumerate()
+        .map(|(i, m)| {
             let mut n = vec![format!("[%sobre-time {}]", iso_utc(m.time_ms))];
             if let Some(r) = m.received_ms {
                 n.push(format!("[%sobre-received {}]", iso_utc(r)));
             }
             if m.sealed {
-                n.push("sealed move opened at resumption".to_owned());
+                // A3, A9: say when the arbiter keeping the envelope opened it.
+                let by_arbiter = state
+                    .envelopes
+                    .iter()
+                    .any(|e| e.opened_by_arbiter && e.ply as usize == i + 1);
+                n.push(if by_arbiter {
+                    "sealed move opened at resumption by the arbiter".to_owned()
+                } else {
+                    "sealed move opened at resumption".to_owned()
+                });
             }
             n
         })

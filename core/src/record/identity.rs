@@ -151,6 +151,13 @@ impl Keypair {
     pub fn sign(&self, message: &[u8]) -> [u8; 64] {
         self.signing.sign(message).to_bytes()
     }
+
+    /// The X25519 secret of this identity: the scalar half of the expanded ed25519 secret,
+    /// whose public point is this player's key in Montgomery form. It opens what was sealed
+    /// to this player's id ([`super::escrow`]) and never leaves the core; wiped when dropped.
+    pub(crate) fn x25519_secret(&self) -> zeroize::Zeroizing<[u8; 32]> {
+        zeroize::Zeroizing::new(self.signing.to_scalar_bytes())
+    }
 }
 
 impl fmt::Debug for Keypair {

@@ -4,6 +4,7 @@
 pub mod author;
 pub mod codec;
 pub mod commit;
+pub mod escrow;
 pub mod event;
 pub mod export;
 pub mod identity;
@@ -21,6 +22,6 @@ pub use export::{
 };
 pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use verify::{
-    Checkpoint, ClaimRecord, Equivocation, GameState, PlayedMove, SealedEnvelope, Status,
+    Checkpoint, ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope, Status,
     VerifyError, verify, verify_at, verify_continue, verify_extend, verify_incremental,
 };

@@ -32,7 +32,6 @@ use crate::clock::{
     self, ClockAdjustment, ClockState, ClockStop, LeaveAllowance, LeavePeriod, MoveTiming,
     TimeControl,
 };
-use crate::notation;
 use crate::position::Position;
 use crate::rules::claims::{self, ClaimKind};
 use crate::rules::{Edition, Outcome, Termination, adjournment, automatic_end, flag, flag_fall};
@@ -41,6 +40,7 @@ use crate::types::{Color, Move};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod coin;
+mod envelopes;
 pub use coin::{CoinSettlement, CoinState};
 
 /// Where a game stands.
@@ -118,6 +118,21 @@ pub struct SealedEnvelope {
     pub sealed_at_ms: u64,
     /// The move as written, once opened.
     pub opened: Option<String>,
+    /// The arbiter holding the opening in escrow (wire tag 18, A3), if the sealer gave it
+    /// to one.
+    pub escrow: Option<Escrowed>,
+    /// True once the arbiter opened it (wire tag 19) rather than the sealer (tag 12).
+    pub opened_by_arbiter: bool,
+}
+
+/// An envelope's opening in an arbiter's keeping (A3): see [`super::escrow`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Escrowed {
+    pub arbiter: PlayerId,
+    /// The escrow event (tag 18).
+    pub event: EventId,
+    /// The opening encrypted to the arbiter ([`super::escrow::seal_box`]).
+    pub sealed_box: Vec<u8>,
 }
 
 /// Proof that a player signed two different events at one place in their scoresheet.
@@ -213,7 +228,10 @@ pub enum VerifyError {
     TwoChallenges,
     #[error("event {event}: belongs to another game")]
     OtherGame { event: EventId },
-    #[error("event {event}: {author} does not play in this game and may only sign receipts")]
+    #[error(
+        "event {event}: {author} does not play in this game and may only sign receipts (and, \
+         as the arbiter an envelope is escrowed to, its opening)"
+    )]
     NotAPlayer { event: EventId, author: PlayerId },
     #[error("event {event}: broken scoresheet of {author}: {reason}")]
     BrokenChain {
@@ -584,6 +602,17 @@ fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
         return Err(VerifyError::NoChallenge);
     };
     let opponent = challenge.opponent;
+    // A3: a player may hand an envelope to an arbiter (tag 18), who may then sign its
+    // opening (tag 19) besides receipts; the replay checks the escrow and that the opening
+    // is for an envelope escrowed to its author.
+    let arbiters: HashSet<PlayerId> = unique
+        .iter()
+        .filter(|v| v.event.author == challenger || v.event.author == opponent)
+        .filter_map(|v| match &v.event.kind {
+            EventKind::Escrow { arbiter, .. } => Some(*arbiter),
+            _ => None,
+        })
+        .collect();
     for v in unique {
         let for_game = match v.event.game {
             None => v.id == game,
@@ -593,7 +622,12 @@ fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
             return Err(VerifyError::OtherGame { event: v.id });
         }
         let player = v.event.author == challenger || v.event.author == opponent;
-        if !player && !matches!(v.event.kind, EventKind::Receipt { .. }) {
+        let allowed = match v.event.kind {
+            EventKind::Receipt { .. } => true,
+            EventKind::ArbiterOpen { .. } => arbiters.contains(&v.event.author),
+            _ => false,
+        };
+        if !player && !allowed {
             return Err(VerifyError::NotAPlayer {
                 event: v.id,
                 author: v.event.author,
@@ -1235,16 +1269,36 @@ impl Replay {
             }
             EventKind::Reveal(r) => {
                 let me = self.require_player(me, &rule)?;
-                self.reveal(
-                    &r.move_text,
-                    &r.salt,
-                    me,
-                    v.id,
-                    e.time_ms,
+                let opening = envelopes::Opening {
+                    move_text: &r.move_text,
+                    salt: &r.salt,
+                    id: v.id,
+                    t: e.time_ms,
                     index,
-                    author,
-                    &rule,
-                )?;
+                };
+                self.reveal(opening, me, &rule)?;
+            }
+            EventKind::Escrow {
+                seal,
+                arbiter,
+                sealed_box,
+            } => {
+                let me = self.require_player(me, &rule)?;
+                self.escrow(seal, arbiter, sealed_box, v.id, me, &rule)?;
+            }
+            EventKind::ArbiterOpen {
+                seal,
+                move_text,
+                salt,
+            } => {
+                let opening = envelopes::Opening {
+                    move_text,
+                    salt,
+                    id: v.id,
+                    t: e.time_ms,
+                    index,
+                };
+                self.arbiter_open(seal, opening, author, &rule)?;
             }
             EventKind::Leave { from_ms, until_ms } => {
                 let me = self.require_player(me, &rule)?;
@@ -1837,6 +1891,8 @@ impl Replay {
             event: id,
             sealed_at_ms: t,
             opened: None,
+            escrow: None,
+            opened_by_arbiter: false,
         });
         if !second {
             self.state.status = Status::Adjourned;
@@ -1854,102 +1910,6 @@ impl Replay {
         self.state.status = Status::Active;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn reveal(
-        &mut self,
-        move_text: &str,
-        salt: &[u8; 32],
-        me: Color,
-        id: EventId,
-        t: u64,
-        index: usize,
-        author: PlayerId,
-        rule: &dyn Fn(String) -> VerifyError,
-    ) -> Result<(), VerifyError> {
-        let Some(slot) = self.state.envelopes.iter().position(|e| e.opened.is_none()) else {
-            return Err(rule("no sealed envelope to open".into()));
-        };
-        let env = self.state.envelopes[slot].clone();
-        if env.sealer != me {
-            return Err(rule("only the sealer opens their envelope".into()));
-        }
-        let first_envelope = slot == 0 || self.state.status == Status::Adjourned;
-        if first_envelope && self.state.status == Status::Adjourned {
-            // A7, and A2.7: not before the agreed resumption unless both players signed that
-            // they are present. Seals from before A2.7 was enforced (tag 10) keep their
-            // meaning: for them only the responder's presence counts.
-            let resume_at = env.letters.and(env.seal.envelope.resume_at_ms);
-            adjournment::check_opening(
-                resume_at,
-                t,
-                self.state.presence_ms[me.index()].is_some(),
-                self.state.presence_ms[(!me).index()].is_some(),
-            )
-            .map_err(|e| rule(e.to_string()))?;
-        }
-        let expected = commit::seal_commitment(&self.state.game, env.ply, &author, move_text, salt);
-        if expected != env.seal.commitment {
-            return Err(rule(
-                "the opening does not match the sealed commitment".into(),
-            ));
-        }
-        self.state.envelopes[slot].opened = Some(move_text.to_owned());
-        if self.state.status == Status::Adjourned {
-            self.resume(t);
-        }
-        if self.state.position.turn() != me {
-            // A second envelope opened before the first: refuse.
-            return Err(rule(
-                "envelopes are opened in the order they were sealed".into(),
-            ));
-        }
-        // A8: the move as written, in the letters signed with the seal, decides.
-        let pos = self.state.position.clone();
-        let lang = env.letters.map_or(Lang::Auto, SealLetters::lang);
-        match notation::parse_move(&pos, move_text, lang) {
-            Ok(m) => {
-                self.play(m, me, id, t, index, true);
-            }
-            Err(err) => {
-                let ambiguous = err.kind() == notation::MoveErrorKind::Ambiguous;
-                let candidates: Vec<Move> = if ambiguous {
-                    candidates_for(&pos, move_text, lang)
-                } else {
-                    Vec::new()
-                };
-                let all = |f: &dyn Fn(&Position) -> bool| {
-                    !candidates.is_empty()
-                        && candidates.iter().all(|&m| {
-                            let mut p = pos.clone();
-                            p.play_unchecked(m);
-                            f(&p)
-                        })
-                };
-                // A8's exceptions: Art. 5 (the move mates or stalemates whichever way it is
-                // read), 9.6 (dead position), 6.9 (the responder cannot mate the sealer).
-                if all(&|p: &Position| p.is_checkmate()) {
-                    self.end(Outcome::Decisive { winner: me }, Termination::Checkmate);
-                } else if all(&|p: &Position| p.is_stalemate()) {
-                    self.end(Outcome::Draw, Termination::Stalemate);
-                } else if all(&|p: &Position| p.is_insufficient_material()) {
-                    self.end(Outcome::Draw, Termination::DeadPosition);
-                } else if pos.has_insufficient_material(!me) {
-                    self.end(Outcome::Draw, Termination::IllegalSealedMove);
-                } else {
-                    self.end(
-                        Outcome::Decisive { winner: !me },
-                        Termination::IllegalSealedMove,
-                    );
-                }
-                self.state.sealed_move_error = Some(format!(
-                    "the sealed move {move_text:?} is invalid: {} (A8)",
-                    err.reason()
-                ));
-            }
-        }
-        Ok(())
-    }
-
     fn finish(&mut self, now_ms: Option<u64>) {
         let at = now_ms.unwrap_or(self.last_time);
         self.state.clocks = self.clocks_at(at);
@@ -1959,30 +1919,6 @@ impl Replay {
             self.state = state;
         }
     }
-}
-
-/// Every legal move an ambiguous text could mean in `lang` (in either language for
-/// [`Lang::Auto`], a seal from before the letters were recorded).
-fn candidates_for(pos: &Position, text: &str, lang: Lang) -> Vec<Move> {
-    let mut out = Vec::new();
-    let langs: &[Lang] = match lang {
-        Lang::Auto => &[Lang::English, Lang::Spanish],
-        _ => std::slice::from_ref(&lang),
-    };
-    for &lang in langs {
-        if let Ok(m) = crate::san::parse_san(pos, text, lang) {
-            out.push(m);
-        } else if let Err(crate::san::ReadSanError::Rules(crate::san::SanError::Ambiguous {
-            candidates,
-            ..
-        })) = crate::san::parse_san(pos, text, lang)
-        {
-            out.extend(candidates);
-        }
-    }
-    out.sort_by_key(|m| (m.from, m.to));
-    out.dedup();
-    out
 }
 
 #[cfg(test)]

@@ -1,20 +1,34 @@
 //! Adjourned games on the node (FIDE Appendix A): sealing a move with its envelope and
-//! letters, and opening the envelope when Appendix A says it may be opened. The verdicts
-//! themselves are `sobre_core::rules::adjournment`'s, which `verify` applies too.
+//! letters (and escrowing its opening with an arbiter, A3), and opening the envelope when
+//! Appendix A says it may be opened. The verdicts themselves are
+//! `sobre_core::rules::adjournment`'s, which `verify` applies too.
 
 use super::moves::{letters, move_error};
 use super::{Service, internal, now_ms, opening_path, user};
 use crate::api::ApiError;
 use crate::secrets;
-use serde_json::Value;
+use serde_json::{Value, json};
 use sobre_core::notation::{self, Notation};
 use sobre_core::record::author::SealOpening;
-use sobre_core::record::{Envelope, GameId, GameState, SealLetters, Status, verify_incremental};
+use sobre_core::record::escrow::{self, EscrowContext, MAX_ESCROWED_MOVE_BYTES};
+use sobre_core::record::{
+    Envelope, GameId, GameState, PlayerId, SealLetters, Status, verify_incremental,
+};
 use sobre_core::rules::adjournment;
 use sobre_core::san::Lang;
 use tracing::{debug, warn};
 
+/// Who keeps the envelope (A3), as the sealer asked: an arbiter named now, else the league's
+/// organiser, else the player's setting — or nobody.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Keeper {
+    pub arbiter: Option<String>,
+    pub setting: Option<String>,
+    pub none: bool,
+}
+
 impl Service {
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn adjourn(
         &mut self,
         game: &str,
@@ -23,6 +37,7 @@ impl Service {
         resume_at_ms: Option<u64>,
         place: Option<String>,
         force: bool,
+        keeper: Keeper,
     ) -> Result<Value, ApiError> {
         let g = self.resolve_game(game)?;
         let t = now_ms();
@@ -83,6 +98,12 @@ impl Service {
         let (Some(white), Some(black)) = (st.white, st.black) else {
             return Err(internal("colours not settled"));
         };
+        let arbiter = self.choose_arbiter(&st, keeper)?;
+        if arbiter.is_some() && text.len() > MAX_ESCROWED_MOVE_BYTES {
+            return Err(user(format!(
+                "a sealed move in escrow is at most {MAX_ESCROWED_MOVE_BYTES} bytes"
+            )));
+        }
         let envelope = Envelope {
             white,
             black,
@@ -105,13 +126,81 @@ impl Service {
         let bytes = serde_json::to_vec(&opening).map_err(internal)?;
         secrets::write_secret(&opening_path(&self.home, &g, ply), &bytes).map_err(internal)?;
         let text_owned = text.to_owned();
+        let me = self.me;
+        // The escrow's one-time key, from the node's RNG like the salt.
+        let ephemeral: [u8; 32] = rand::random();
         let (_, state) = self
-            .author_at(&g, t, move |s, tm| {
-                s.seal(&text_owned, seal_letters, salt, envelope, ply, tm)
-                    .map(|(ev, _)| ev)
+            .author_all_at(&g, t, move |s, tm| {
+                let (seal, opening) = s
+                    .seal(&text_owned, seal_letters, salt, envelope, ply, tm)
+                    .map_err(internal)?;
+                let mut signed = vec![seal];
+                // A3: the escrow goes with the seal, stored and flushed with it, so the
+                // envelope never travels without its keeper.
+                if let Some(arbiter) = arbiter {
+                    let ctx = EscrowContext {
+                        game: g,
+                        seal: signed[0].id(),
+                        sealer: me,
+                        arbiter,
+                    };
+                    let sealed_box = escrow::seal_box(&ctx, &opening, ephemeral)
+                        .map_err(|e| user(e.to_string()))?;
+                    signed.push(
+                        s.escrow(ctx.seal, arbiter, sealed_box, tm)
+                            .map_err(internal)?,
+                    );
+                }
+                Ok(signed)
             })
             .await?;
-        Ok(self.show(&state))
+        let mut v = self.show(&state);
+        v["escrow"] = json!({
+            "arbiter": arbiter.map(|a| a.to_string()),
+        });
+        Ok(v)
+    }
+
+    /// The arbiter who keeps the envelope (A3): the one the sealer named, else the league's
+    /// organiser (who is its witness anyway), else the player's setting; never a player of
+    /// the game (they would read the opponent's sealed move), and a key a box can be sealed
+    /// to.
+    fn choose_arbiter(&self, st: &GameState, k: Keeper) -> Result<Option<PlayerId>, ApiError> {
+        let players = [st.challenger, st.opponent];
+        let parse = |text: &str, what: &str| {
+            let p: PlayerId = text
+                .parse()
+                .map_err(|e: sobre_core::record::PlayerIdError| user(format!("{what}: {e}")))?;
+            escrow::check_arbiter(&p).map_err(|e| user(format!("{what}: {e}")))?;
+            Ok::<PlayerId, ApiError>(p)
+        };
+        if k.none {
+            return Ok(None);
+        }
+        if let Some(text) = k.arbiter {
+            let p = parse(&text, "--arbiter")?;
+            if players.contains(&p) {
+                return Err(user(
+                    "the arbiter keeping the envelope cannot be a player of the game (A3)",
+                )
+                .hint("name a club arbiter or another witness, or leave --arbiter out"));
+            }
+            return Ok(Some(p));
+        }
+        if let Some(org) = self.league_organiser(st)
+            && !players.contains(&org)
+            && escrow::check_arbiter(&org).is_ok()
+        {
+            return Ok(Some(org));
+        }
+        match k.setting {
+            Some(text) => {
+                let p = parse(&text, "the \"arbiter\" setting in HOME/config.json")?;
+                // Your usual arbiter playing this game: nobody keeps this envelope.
+                Ok((!players.contains(&p)).then_some(p))
+            }
+            None => Ok(None),
+        }
     }
 
     /// A7 with A2.7: the sealer's node opens its envelope when the responder is present and
@@ -145,6 +234,11 @@ impl Service {
             {
                 warn!(%game, "cannot open the envelope: {}", e.message);
             }
+        } else if let Some(kept) = &env.escrow {
+            debug!(
+                %game, arbiter = %kept.arbiter,
+                "the opening is not on this node; the arbiter keeping it opens the envelope (A9, A11)"
+            );
         } else {
             warn!(
                 %game,
@@ -156,25 +250,31 @@ impl Service {
     }
 
     /// Opens the envelopes whose agreed resumption time has come while the responder was
-    /// already present (run on the retry tick).
+    /// already present (run on the retry tick): this node's own, and those it keeps as the
+    /// arbiter (A3, A9).
     pub(super) async fn resumption_tick(&mut self) {
-        let adjourned: Vec<GameId> = self
+        let adjourned: Vec<(GameId, bool)> = self
             .games
             .iter()
-            .filter(|(_, s)| {
-                s.status == Status::Adjourned
-                    && (s.white == Some(self.me) || s.black == Some(self.me))
+            .filter(|(_, s)| s.status == Status::Adjourned)
+            .filter_map(|(g, s)| {
+                let plays = s.white == Some(self.me) || s.black == Some(self.me);
+                let keeps = s.arbiters.contains(&self.me);
+                (plays || keeps).then_some((*g, plays))
             })
-            .map(|(g, _)| *g)
             .collect();
-        for game in adjourned {
+        for (game, plays) in adjourned {
             if self.ensure_hot(&game).is_err() {
                 continue;
             }
             let Some(state) = self.hot.peek(&game).map(|c| c.state.clone()) else {
                 continue;
             };
-            self.open_envelope_if_due(&game, &state).await;
+            if plays {
+                self.open_envelope_if_due(&game, &state).await;
+            } else {
+                self.arbiter_open_if_due(&game, &state).await;
+            }
         }
     }
 }

@@ -1,0 +1,287 @@
+//! Opening envelopes (FIDE Appendix A): the sealer's opening (wire tag 12) and the opening
+//! by the arbiter who keeps the envelope in escrow (tags 18 and 19, A3) go through one path,
+//! so the arbiter can do with an envelope exactly what its sealer could: open the true
+//! sealed move, when A7 and A2.7 allow, with A8 deciding on the move as written.
+
+use super::{Escrowed, Replay, Status, VerifyError, commit};
+use crate::notation;
+use crate::position::Position;
+use crate::record::escrow;
+use crate::record::event::{EventId, SealLetters};
+use crate::record::identity::PlayerId;
+use crate::rules::{Outcome, Termination, adjournment};
+use crate::san::Lang;
+use crate::types::{Color, Move};
+
+/// An opening as signed: the move as written and the salt, and where its event stands.
+pub(super) struct Opening<'a> {
+    pub move_text: &'a str,
+    pub salt: &'a [u8; 32],
+    pub id: EventId,
+    pub t: u64,
+    /// The event's place in the timeline.
+    pub index: usize,
+}
+
+/// Who opens an envelope.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opener {
+    Sealer,
+    Arbiter,
+}
+
+type Rule<'a> = &'a dyn Fn(String) -> VerifyError;
+
+impl Replay {
+    /// A3: the sealer hands the opening of the envelope still closed to an arbiter (tag 18),
+    /// encrypted to them. Only a binding seal (tag 17) is escrowed, once, to someone who is
+    /// neither player (a player holding the opponent's sealed move would read it).
+    pub(super) fn escrow(
+        &mut self,
+        seal: &EventId,
+        arbiter: &PlayerId,
+        sealed_box: &[u8],
+        id: EventId,
+        me: Color,
+        rule: Rule<'_>,
+    ) -> Result<(), VerifyError> {
+        let Some(slot) = self.state.envelopes.iter().position(|e| e.opened.is_none()) else {
+            return Err(rule("no sealed envelope to escrow (A3)".into()));
+        };
+        let env = &self.state.envelopes[slot];
+        if env.event != *seal {
+            return Err(rule(
+                "an escrow names the envelope still closed, by its seal (A3)".into(),
+            ));
+        }
+        if env.sealer != me {
+            return Err(rule(
+                "only the sealer escrows their envelope's opening (A3)".into(),
+            ));
+        }
+        if env.letters.is_none() {
+            return Err(rule(
+                "only a seal with its letters (wire tag 17) is escrowed (A3)".into(),
+            ));
+        }
+        if env.escrow.is_some() {
+            return Err(rule(
+                "the envelope is already in an arbiter's keeping (A3)".into(),
+            ));
+        }
+        if self.state.white == Some(*arbiter) || self.state.black == Some(*arbiter) {
+            return Err(rule(
+                "the arbiter keeping an envelope is neither player (A3)".into(),
+            ));
+        }
+        escrow::check_arbiter(arbiter)
+            .and_then(|()| escrow::check_box_size(sealed_box))
+            .map_err(|e| rule(e.to_string()))?;
+        self.state.envelopes[slot].escrow = Some(Escrowed {
+            arbiter: *arbiter,
+            event: id,
+            sealed_box: sealed_box.to_vec(),
+        });
+        Ok(())
+    }
+
+    /// The sealer opens their envelope (tag 12). If the arbiter opened it first (both
+    /// nodes open at the resumption), the same opening again is kept as ignored.
+    pub(super) fn reveal(
+        &mut self,
+        o: Opening<'_>,
+        me: Color,
+        rule: Rule<'_>,
+    ) -> Result<(), VerifyError> {
+        let closed = self.state.envelopes.iter().position(|e| e.opened.is_none());
+        if let Some(slot) = closed
+            && self.state.envelopes[slot].sealer == me
+        {
+            return self.open_sealed(slot, Opener::Sealer, &o, rule);
+        }
+        let by_arbiter = self
+            .state
+            .envelopes
+            .iter()
+            .rposition(|e| e.sealer == me)
+            .filter(|&s| self.state.envelopes[s].opened_by_arbiter);
+        if let Some(slot) = by_arbiter
+            && self.matches(slot, o.move_text, o.salt)
+        {
+            self.state.ignored.push((
+                o.id,
+                "the sealer's opening after the arbiter had opened the envelope (A9)".into(),
+            ));
+            return Ok(());
+        }
+        match closed {
+            None => Err(rule("no sealed envelope to open".into())),
+            Some(_) => Err(rule("only the sealer opens their envelope".into())),
+        }
+    }
+
+    /// The arbiter the envelope of `seal` is escrowed to opens it (tag 19), as the sealer
+    /// would. A second opening of an envelope already opened (the sealer's node and the
+    /// arbiter's racing at the resumption) is kept as ignored.
+    pub(super) fn arbiter_open(
+        &mut self,
+        seal: &EventId,
+        o: Opening<'_>,
+        author: PlayerId,
+        rule: Rule<'_>,
+    ) -> Result<(), VerifyError> {
+        let Some(slot) = self.state.envelopes.iter().position(|e| e.event == *seal) else {
+            return Err(rule("no envelope was sealed by this seal".into()));
+        };
+        let env = &self.state.envelopes[slot];
+        if env.escrow.as_ref().map(|e| e.arbiter) != Some(author) {
+            return Err(rule(
+                "only the arbiter the envelope is escrowed to opens it (A3)".into(),
+            ));
+        }
+        if env.opened.is_some() {
+            if !self.matches(slot, o.move_text, o.salt) {
+                return Err(rule(
+                    "the opening does not match the sealed commitment".into(),
+                ));
+            }
+            self.state.ignored.push((
+                o.id,
+                "the arbiter's opening after the envelope had been opened (A9)".into(),
+            ));
+            return Ok(());
+        }
+        if self.state.envelopes.iter().position(|e| e.opened.is_none()) != Some(slot) {
+            return Err(rule(
+                "envelopes are opened in the order they were sealed".into(),
+            ));
+        }
+        self.open_sealed(slot, Opener::Arbiter, &o, rule)
+    }
+
+    /// Whether an opening is the one the envelope in `slot` committed to: the commitment
+    /// binds the sealer, whoever opens it.
+    fn matches(&self, slot: usize, move_text: &str, salt: &[u8; 32]) -> bool {
+        let env = &self.state.envelopes[slot];
+        let expected = commit::seal_commitment(
+            &self.state.game,
+            env.ply,
+            &env.seal.envelope.sealer,
+            move_text,
+            salt,
+        );
+        expected == env.seal.commitment
+    }
+
+    /// The one path of an opening: A7 and A2.7 (when it may be opened), the commitment,
+    /// then A8 on the move as written, in the seal's letters, played as the sealer's move.
+    fn open_sealed(
+        &mut self,
+        slot: usize,
+        by: Opener,
+        o: &Opening<'_>,
+        rule: Rule<'_>,
+    ) -> Result<(), VerifyError> {
+        let env = self.state.envelopes[slot].clone();
+        let sealer = env.sealer;
+        if self.state.status == Status::Adjourned {
+            // A7, and A2.7: not before the agreed resumption unless both players signed that
+            // they are present. Seals from before A2.7 was enforced (tag 10) keep their
+            // meaning: for them only the responder's presence counts.
+            let resume_at = env.letters.and(env.seal.envelope.resume_at_ms);
+            adjournment::check_opening(
+                resume_at,
+                o.t,
+                self.state.presence_ms[sealer.index()].is_some(),
+                self.state.presence_ms[(!sealer).index()].is_some(),
+            )
+            .map_err(|e| rule(e.to_string()))?;
+        }
+        if !self.matches(slot, o.move_text, o.salt) {
+            return Err(rule(
+                "the opening does not match the sealed commitment".into(),
+            ));
+        }
+        self.state.envelopes[slot].opened = Some(o.move_text.to_owned());
+        self.state.envelopes[slot].opened_by_arbiter = by == Opener::Arbiter;
+        if self.state.status == Status::Adjourned {
+            self.resume(o.t);
+        }
+        if self.state.position.turn() != sealer {
+            // A second envelope opened before the first: refuse.
+            return Err(rule(
+                "envelopes are opened in the order they were sealed".into(),
+            ));
+        }
+        // A8: the move as written, in the letters signed with the seal, decides.
+        let pos = self.state.position.clone();
+        let lang = env.letters.map_or(Lang::Auto, SealLetters::lang);
+        match notation::parse_move(&pos, o.move_text, lang) {
+            Ok(m) => {
+                self.play(m, sealer, o.id, o.t, o.index, true);
+            }
+            Err(err) => {
+                let ambiguous = err.kind() == notation::MoveErrorKind::Ambiguous;
+                let candidates: Vec<Move> = if ambiguous {
+                    candidates_for(&pos, o.move_text, lang)
+                } else {
+                    Vec::new()
+                };
+                let all = |f: &dyn Fn(&Position) -> bool| {
+                    !candidates.is_empty()
+                        && candidates.iter().all(|&m| {
+                            let mut p = pos.clone();
+                            p.play_unchecked(m);
+                            f(&p)
+                        })
+                };
+                // A8's exceptions: Art. 5 (the move mates or stalemates whichever way it is
+                // read), 9.6 (dead position), 6.9 (the responder cannot mate the sealer).
+                if all(&|p: &Position| p.is_checkmate()) {
+                    self.end(Outcome::Decisive { winner: sealer }, Termination::Checkmate);
+                } else if all(&|p: &Position| p.is_stalemate()) {
+                    self.end(Outcome::Draw, Termination::Stalemate);
+                } else if all(&|p: &Position| p.is_insufficient_material()) {
+                    self.end(Outcome::Draw, Termination::DeadPosition);
+                } else if pos.has_insufficient_material(!sealer) {
+                    self.end(Outcome::Draw, Termination::IllegalSealedMove);
+                } else {
+                    self.end(
+                        Outcome::Decisive { winner: !sealer },
+                        Termination::IllegalSealedMove,
+                    );
+                }
+                self.state.sealed_move_error = Some(format!(
+                    "the sealed move {:?} is invalid: {} (A8)",
+                    o.move_text,
+                    err.reason()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every legal move an ambiguous text could mean in `lang` (in either language for
+/// [`Lang::Auto`], a seal from before the letters were recorded).
+fn candidates_for(pos: &Position, text: &str, lang: Lang) -> Vec<Move> {
+    let mut out = Vec::new();
+    let langs: &[Lang] = match lang {
+        Lang::Auto => &[Lang::English, Lang::Spanish],
+        _ => std::slice::from_ref(&lang),
+    };
+    for &lang in langs {
+        if let Ok(m) = crate::san::parse_san(pos, text, lang) {
+            out.push(m);
+        } else if let Err(crate::san::ReadSanError::Rules(crate::san::SanError::Ambiguous {
+            candidates,
+            ..
+        })) = crate::san::parse_san(pos, text, lang)
+        {
+            out.extend(candidates);
+        }
+    }
+    out.sort_by_key(|m| (m.from, m.to));
+    out.dedup();
+    out
+}

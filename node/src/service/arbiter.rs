@@ -1,0 +1,282 @@
+//! The envelope in an arbiter's keeping (FIDE A3, A9, A11): the arbiter's node checks the
+//! escrowed opening when it arrives, opens the envelope at the resumption if the sealer's
+//! node has not (automatically, as the arbiter over the board opens it at the resumption,
+//! A9; or on `sobre envelope open`), and the sealer who lost the opening learns what is left
+//! (`sobre envelope lost`). The escrow is decrypted only in memory; the opening is written
+//! nowhere before it is signed.
+
+use super::{Service, now_ms, opening_path, user};
+use crate::api::ApiError;
+use crate::secrets;
+use serde_json::{Value, json};
+use sobre_core::record::author::SealOpening;
+use sobre_core::record::escrow::{self, EscrowContext};
+use sobre_core::record::export::iso_utc;
+use sobre_core::record::{
+    EventKind, GameId, GameState, SealedEnvelope, SignedEvent, Status, commit,
+};
+use sobre_core::rules::adjournment::{self, AdjournmentRule};
+use tracing::{info, warn};
+
+/// Why the arbiter's node cannot open the envelope it keeps (read out of the escrow and
+/// checked before anything is signed).
+#[derive(Debug, thiserror::Error)]
+enum KeptError {
+    #[error("{0}")]
+    Escrow(#[from] escrow::EscrowError),
+    /// The box opened, but its move is not the sealed one: the sealer escrowed something
+    /// else, so the envelope cannot be opened from it (A3).
+    #[error(
+        "the escrowed opening does not match the seal's commitment: the sealer escrowed \
+         another move, so the envelope cannot be opened from it (A3)"
+    )]
+    NotTheSealedMove,
+}
+
+impl Service {
+    /// The envelope still closed in `state`, if it is escrowed to this node's player.
+    fn kept_envelope<'a>(&self, state: &'a GameState) -> Option<&'a SealedEnvelope> {
+        state
+            .open_envelope()
+            .filter(|e| e.escrow.as_ref().is_some_and(|x| x.arbiter == self.me))
+    }
+
+    /// A3: the opening in escrow, decrypted in memory and checked against the seal's
+    /// commitment, so that the node never signs an opening `verify` would refuse.
+    fn read_kept(&self, state: &GameState, env: &SealedEnvelope) -> Result<SealOpening, KeptError> {
+        let Some(kept) = &env.escrow else {
+            return Err(escrow::EscrowError::NotTheArbiter(self.me).into());
+        };
+        let sealer = env.seal.envelope.sealer;
+        let ctx = EscrowContext {
+            game: state.game,
+            seal: env.event,
+            sealer,
+            arbiter: kept.arbiter,
+        };
+        let opening = escrow::open_box(&ctx, &self.key, &kept.sealed_box)?;
+        let expected = commit::seal_commitment(
+            &state.game,
+            env.ply,
+            &sealer,
+            &opening.move_text,
+            &opening.salt,
+        );
+        if expected != env.seal.commitment {
+            return Err(KeptError::NotTheSealedMove);
+        }
+        Ok(opening)
+    }
+
+    /// A7 with A2.7: whether the envelope may be opened now (the rule `verify` applies).
+    fn may_open(
+        state: &GameState,
+        env: &SealedEnvelope,
+        at_ms: u64,
+    ) -> Result<(), AdjournmentRule> {
+        adjournment::check_opening(
+            env.letters.and(env.seal.envelope.resume_at_ms),
+            at_ms,
+            state.presence_ms[env.sealer.index()].is_some(),
+            state.presence_ms[(!env.sealer).index()].is_some(),
+        )
+    }
+
+    /// Signs the arbiter's opening of the envelope this node keeps (A9).
+    async fn open_kept(
+        &mut self,
+        game: &GameId,
+        state: &GameState,
+        env: &SealedEnvelope,
+    ) -> Result<GameState, ApiError> {
+        let opening = self
+            .read_kept(state, env)
+            .map_err(|e| user(e.to_string()))?;
+        let seal = env.event;
+        let (_, st) = self
+            .author(game, move |s, t| s.arbiter_open(seal, &opening, t))
+            .await?;
+        Ok(st)
+    }
+
+    /// A9: at the resumption the arbiter's node opens the envelope it keeps, unless the
+    /// sealer's node has opened it (run on the tick and when the players' events arrive).
+    /// An escrow that does not open is reported once, not on every tick.
+    pub(super) async fn arbiter_open_if_due(&mut self, game: &GameId, state: &GameState) {
+        let Some(env) = self.kept_envelope(state).cloned() else {
+            return;
+        };
+        if state.status != Status::Adjourned
+            || Service::may_open(state, &env, now_ms()).is_err()
+            || self.escrow_refused.contains(game)
+        {
+            return;
+        }
+        match self.open_kept(game, state, &env).await {
+            Ok(_) => info!(%game, "the envelope kept in escrow was opened at the resumption (A9)"),
+            Err(e) => {
+                warn!(%game, "cannot open the envelope kept in escrow: {}", e.message);
+                self.escrow_refused.insert(*game);
+            }
+        }
+    }
+
+    /// The arbiter's node on the players' events: A3, check an escrow that has just arrived
+    /// (in memory; the result is only logged: the arbiter learns now whether it can keep
+    /// its promise), then open the envelope if it is due.
+    pub(super) async fn after_events_as_arbiter(&mut self, game: &GameId, fresh: &[SignedEvent]) {
+        let Some(state) = self.hot.peek(game).map(|c| c.state.clone()) else {
+            return;
+        };
+        let escrowed_now = fresh.iter().any(|e| {
+            e.decode_unverified().is_ok_and(
+                |ev| matches!(ev.kind, EventKind::Escrow { arbiter, .. } if arbiter == self.me),
+            )
+        });
+        if escrowed_now && let Some(env) = self.kept_envelope(&state) {
+            match self.read_kept(&state, env) {
+                Ok(_) => info!(
+                    %game,
+                    "this node keeps the envelope's opening in escrow (A3); it opens at {}",
+                    env.seal.envelope.resume_at_ms.map_or_else(|| "the resumption".to_owned(), iso_utc)
+                ),
+                Err(e) => warn!(%game, "the envelope escrowed to this node cannot be kept: {e}"),
+            }
+        }
+        self.arbiter_open_if_due(game, &state).await;
+    }
+
+    /// `sobre envelope open GAME`: the arbiter opens the envelope it keeps, when Appendix A
+    /// lets it be opened.
+    pub(super) async fn envelope_open(&mut self, game: &str) -> Result<Value, ApiError> {
+        let g = self.resolve_game(game)?;
+        let st = self.cache(&g)?.state.clone();
+        let Some(env) = st.open_envelope().cloned() else {
+            return Err(user("no envelope is closed in this game"));
+        };
+        match &env.escrow {
+            None => {
+                return Err(user(
+                    "this envelope is in nobody's keeping: only its sealer can open it",
+                ));
+            }
+            Some(kept) if kept.arbiter != self.me => {
+                return Err(user(format!(
+                    "this node is not the arbiter of this envelope: {} keeps it",
+                    kept.arbiter
+                )));
+            }
+            Some(_) => {}
+        }
+        if st.status != Status::Adjourned {
+            return Err(user(
+                "the game is not adjourned: this envelope opens when the absent player arrives (A9c)",
+            ));
+        }
+        match Service::may_open(&st, &env, now_ms()) {
+            Ok(()) => {}
+            Err(AdjournmentRule::BeforeResumption) => {
+                let at = env
+                    .seal
+                    .envelope
+                    .resume_at_ms
+                    .map_or_else(|| "the agreed time".to_owned(), iso_utc);
+                return Err(user(format!(
+                    "too early: the envelope opens at the agreed resumption, {at} (A2.7), or \
+                     earlier only when both players are present (A7)"
+                ))
+                .hint("this node opens it by itself at that time"));
+            }
+            Err(AdjournmentRule::ResponderAbsent) => {
+                return Err(user(
+                    "the player who answers the sealed move is not present: the envelope \
+                     stays closed (A7)",
+                )
+                .hint("it opens once they run `sobre resume GAME`; this node does it by itself"));
+            }
+            Err(other) => return Err(user(other.to_string())),
+        }
+        let state = self.open_kept(&g, &st, &env).await?;
+        self.escrow_refused.remove(&g);
+        Ok(self.show(&state))
+    }
+
+    /// `sobre envelope lost GAME [--resign]`: the sealer lost the opening (A11). With an
+    /// arbiter keeping it, nothing is lost: the arbiter's node opens it at the resumption.
+    /// Without one, the game goes on only with the sealed move (it binds), so what is left is
+    /// to resign (A6) or to lose on the responder's claim after the limit (A8, A10).
+    pub(super) async fn envelope_lost(
+        &mut self,
+        game: &str,
+        resign: bool,
+    ) -> Result<Value, ApiError> {
+        let g = self.resolve_game(game)?;
+        let st = self.cache(&g)?.state.clone();
+        let Some(env) = st.open_envelope().cloned() else {
+            return Err(user("no envelope is closed in this game"));
+        };
+        if st.colour_of(&self.me) != Some(env.sealer) {
+            return Err(user(
+                "you did not seal this envelope: only its sealer can lose the opening",
+            ));
+        }
+        let held = secrets::read_secret(&opening_path(&self.home, &g, env.ply)).is_ok();
+        let arbiter = env.escrow.as_ref().map(|k| k.arbiter);
+        let binding = env.letters.is_some();
+        let (advice, resigned) = match (held, arbiter, binding) {
+            (true, _, _) => (
+                "this node still holds the opening: it opens the envelope at the resumption \
+                 once the responder is present (A7, A9)"
+                    .to_owned(),
+                false,
+            ),
+            (false, Some(a), _) => {
+                if resign {
+                    return Err(user(format!(
+                        "the arbiter {a} keeps the opening and opens the envelope at the \
+                         resumption: nothing is lost (A3, A11)"
+                    ))
+                    .hint("to resign anyway: sobre resign GAME"));
+                }
+                (
+                    format!(
+                        "the arbiter {a} keeps the opening in escrow: their node opens the \
+                         envelope at the resumption once the responder is present, and the \
+                         game goes on with your sealed move (A3, A9, A11)"
+                    ),
+                    false,
+                )
+            }
+            (false, None, false) => (
+                "this envelope was sealed before sealed moves were binding: at the \
+                 resumption, play the move you declare you sealed (A11)"
+                    .to_owned(),
+                false,
+            ),
+            (false, None, true) => {
+                if resign {
+                    self.author(&g, |s, t| s.resign(t)).await?;
+                }
+                (
+                    "no arbiter keeps the opening, and the game goes on only with the sealed \
+                     move: resign (A6), or the responder wins on a lateness claim more than \
+                     the limit after the resumption (A8, A10)"
+                        .to_owned(),
+                    resign,
+                )
+            }
+        };
+        let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(st);
+        Ok(json!({
+            "game": g.to_hex(),
+            "status": state.status.name(),
+            "result": state.result.map(|o| o.as_str()),
+            "opening_held": held,
+            "arbiter": arbiter.map(|a| a.to_string()),
+            "binding": binding,
+            "resume_at_ms": env.seal.envelope.resume_at_ms,
+            "resigned": resigned,
+            "advice": advice,
+        }))
+    }
+}
