@@ -42,7 +42,13 @@ async fn classical_game(white: &TestNode, black: &TestNode) -> String {
     black
         .wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await;
-    black.call(ApiRequest::Accept { game: game.clone() }).await;
+    black
+        .call(ApiRequest::Accept {
+            game: game.clone(),
+            color: None,
+            position: None,
+        })
+        .await;
     white
         .wait_for(&game, "the acceptance", |v| v["status"] == "active")
         .await;
