@@ -31,12 +31,15 @@ use super::identity::PlayerId;
 use crate::clock::{
     self, ClockState, ClockStop, LeaveAllowance, LeavePeriod, MoveTiming, TimeControl,
 };
-use crate::notation;
 use crate::position::Position;
 use crate::rules::{Outcome, Termination, adjournment, automatic_end, flag_fall};
 use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
 use std::collections::{BTreeSet, HashMap, HashSet};
+
+mod adjourned;
+
+pub use crate::rules::adjournment::Adjournment;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,6 +143,9 @@ pub struct GameState {
     /// A standing draw offer and who made it (9.1, A4).
     pub draw_offer: Option<Color>,
     pub envelopes: Vec<SealedEnvelope>,
+    /// Each adjournment (Appendix A1), in the order sealed: the facts its verdicts are
+    /// judged on (resumption, arrivals, openings, a reply in a second envelope).
+    pub adjournments: Vec<Adjournment>,
     /// A11: the sealer played a move instead of opening the envelope.
     pub envelope_lost: bool,
     /// A8: why an opened sealed move could not be played, if it could not.
@@ -182,9 +188,22 @@ impl GameState {
         }
     }
 
-    /// The envelope not yet opened, if any.
+    /// The envelope not yet opened, if any: the last adjournment's, for a binding seal (the
+    /// sealed move, then a reply, A9c); for a tag-10 seal the first envelope not opened, as
+    /// it always was (a lost one, A11, stays unopened).
     pub fn open_envelope(&self) -> Option<&SealedEnvelope> {
-        self.envelopes.iter().find(|e| e.opened.is_none())
+        match self.adjournments.last() {
+            Some(a) if a.binding => a
+                .closed()
+                .and_then(|w| a.envelope_of(w))
+                .and_then(|i| self.envelopes.get(i)),
+            _ => self.envelopes.iter().find(|e| e.opened.is_none()),
+        }
+    }
+
+    /// The game's last adjournment, if it was ever adjourned.
+    pub fn adjournment(&self) -> Option<&Adjournment> {
+        self.adjournments.last()
     }
 }
 
@@ -758,8 +777,6 @@ struct Replay {
     last_move_index: [Option<usize>; 2],
     /// The coin secrets: challenger's opening, opponent's share.
     coin_share: Option<[u8; 32]>,
-    /// Adjournment stops of the clocks: (from, to or open).
-    adjournments: Vec<(u64, Option<u64>)>,
     last_time: u64,
     /// The standing draw offer was made while the game was adjourned (A4: it stands until
     /// the sealer has accepted or rejected it, even once the sealed move is played).
@@ -769,7 +786,7 @@ struct Replay {
 }
 
 /// The default limit for lateness at resumption (A10: one hour).
-pub const DEFAULT_LATENESS_MS: u64 = 60 * 60 * 1000;
+pub use crate::rules::adjournment::DEFAULT_LATENESS_MS;
 
 impl Replay {
     fn new(
@@ -833,6 +850,7 @@ impl Replay {
                 termination: None,
                 draw_offer: None,
                 envelopes: Vec::new(),
+                adjournments: Vec::new(),
                 envelope_lost: false,
                 sealed_move_error: None,
                 presence_ms: [None, None],
@@ -851,7 +869,6 @@ impl Replay {
             horizon: HashMap::new(),
             last_move_index: [None, None],
             coin_share: None,
-            adjournments: Vec::new(),
             last_time: 0,
             offer_in_adjournment: false,
             times: HashMap::new(),
@@ -1023,6 +1040,7 @@ impl Replay {
                     s => return Err(rule(format!("no move in a {} game", s.name()))),
                 }
                 self.play_checked(*w, me, v.id, e.time_ms, index, author, &rule, false)?;
+                self.record_move(me, e.time_ms);
             }
             EventKind::DrawOffer => {
                 let me = self.require_player(me, &rule)?;
@@ -1078,9 +1096,7 @@ impl Replay {
             }
             EventKind::Presence => {
                 let me = self.require_player(me, &rule)?;
-                if self.state.presence_ms[me.index()].is_none() {
-                    self.state.presence_ms[me.index()] = Some(e.time_ms);
-                }
+                self.record_presence(me, e.time_ms);
             }
             EventKind::Reveal(r) => {
                 let me = self.require_player(me, &rule)?;
@@ -1250,7 +1266,7 @@ impl Replay {
     }
 
     fn clock_inputs(&self, upto_ms: u64) -> (Vec<MoveTiming>, Vec<ClockStop>) {
-        let moves = self
+        let mut moves = self
             .state
             .moves
             .iter()
@@ -1260,11 +1276,9 @@ impl Replay {
                 received_at_ms: m.received_ms,
             })
             .collect();
-        let mut stops: Vec<ClockStop> = self
-            .adjournments
-            .iter()
-            .map(|&(from, to)| ClockStop::adjournment(from, to.unwrap_or(upto_ms)))
-            .collect();
+        // Appendix A: sealed moves' timings and the adjournments' stops (A1, A5, A9).
+        let mut stops: Vec<ClockStop> =
+            adjournment::clock_inputs(&self.state.adjournments, &mut moves, upto_ms);
         stops.extend(self.state.leave.iter().map(|(c, p)| p.stop_for(*c)));
         (moves, stops)
     }
@@ -1418,263 +1432,6 @@ impl Replay {
                     self.check_turn(me, author, rule)?;
                     self.play(m, me, id, t, index, false);
                 }
-            }
-        }
-        Ok(())
-    }
-
-    /// A10 (and A8 for a binding envelope the sealer does not open): the verdict is
-    /// [`adjournment::judge_lateness`].
-    fn judge_lateness(&self, me: Color, t: u64) -> (bool, String, Option<(Outcome, Termination)>) {
-        let Some(env) = self.state.open_envelope() else {
-            return (false, "the game is not adjourned (A10)".to_owned(), None);
-        };
-        let verdict = adjournment::judge_lateness(adjournment::LatenessClaim {
-            resume_at_ms: env.seal.envelope.resume_at_ms,
-            limit_ms: env.seal.envelope.lateness_limit_ms,
-            binding: env.letters.is_some(),
-            claimant_is_sealer: env.sealer == me,
-            claimant_present: self.state.presence_ms[me.index()].is_some(),
-            opponent_present: self.state.presence_ms[(!me).index()].is_some(),
-            at_ms: t,
-        });
-        match verdict {
-            adjournment::LatenessVerdict::OpponentLate => (
-                true,
-                format!("{} did not appear within the limit (A10)", (!me).name()),
-                Some((
-                    Outcome::Decisive { winner: me },
-                    Termination::LateForResumption,
-                )),
-            ),
-            adjournment::LatenessVerdict::SealerCannotOpen => {
-                // A8's exception of 6.9: a claimant who could never mate only draws.
-                let outcome = if self.state.position.has_insufficient_material(me) {
-                    Outcome::Draw
-                } else {
-                    Outcome::Decisive { winner: me }
-                };
-                (
-                    true,
-                    format!(
-                        "{} did not open the sealed envelope within the limit: the sealed move \
-                         cannot be read (A8, A10)",
-                        (!me).name()
-                    ),
-                    Some((outcome, Termination::IllegalSealedMove)),
-                )
-            }
-            adjournment::LatenessVerdict::Incorrect(why) => (false, why.to_string(), None),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn seal(
-        &mut self,
-        seal: &Seal,
-        letters: Option<SealLetters>,
-        me: Color,
-        id: EventId,
-        t: u64,
-        author: PlayerId,
-        rule: &dyn Fn(String) -> VerifyError,
-    ) -> Result<(), VerifyError> {
-        let pos = &self.state.position;
-        let env = &seal.envelope;
-        let second = self.state.status == Status::Adjourned;
-        if second {
-            // A9c: the responder seals a reply when the sealer is absent at resumption.
-            let Some(first) = self.state.open_envelope() else {
-                return Err(rule("no envelope to answer".into()));
-            };
-            if first.sealer == me || self.state.envelopes.len() >= 2 {
-                return Err(rule(
-                    "only the responder may seal a second envelope (A9c)".into(),
-                ));
-            }
-            if self.state.presence_ms[(!me).index()].is_some() {
-                return Err(rule(
-                    "the sealer is present: the envelope is opened instead (A9a)".into(),
-                ));
-            }
-            if env.resume_at_ms.is_some_and(|r| t < r)
-                || first.seal.envelope.resume_at_ms.is_some_and(|r| t < r)
-            {
-                return Err(rule(
-                    "a second envelope is sealed only at the resumption (A9c)".into(),
-                ));
-            }
-        } else {
-            if self.state.status != Status::Active && self.state.status != Status::Disputed {
-                return Err(rule(format!(
-                    "cannot seal in a {} game",
-                    self.state.status.name()
-                )));
-            }
-            // A1: only the player to move seals.
-            if pos.turn() != me {
-                return Err(rule("only the player to move seals (A1)".into()));
-            }
-            self.check_turn(me, author, rule)?;
-        }
-        // A2.7: a seal under the current protocol (wire tag 17) must say when the game
-        // resumes, and that time must lie ahead: a sealer who never comes back cannot freeze
-        // the game, because the absent player's clock runs from that time (A9).
-        // (A second envelope, A9c, is sealed at the resumption itself.)
-        if letters.is_some() && !second {
-            adjournment::check_sealing_allowed(self.state.time_control.is_correspondence())
-                .and_then(|()| adjournment::check_resumption_time(env.resume_at_ms, t))
-                .map_err(|e| rule(e.to_string()))?;
-        }
-        // A3: the envelope's data must be exact.
-        let expect_players = (self.state.white, self.state.black);
-        if (Some(env.white), Some(env.black)) != expect_players {
-            return Err(rule("the envelope names the wrong players (A2.1)".into()));
-        }
-        if env.sealer != author {
-            return Err(rule("the envelope names another sealer (A2.4)".into()));
-        }
-        if !second {
-            if env.fen_before != pos.fen() {
-                return Err(rule(format!(
-                    "the envelope's position {:?} is not the game's {:?} (A2.2)",
-                    env.fen_before,
-                    pos.fen()
-                )));
-            }
-            if env.move_number != pos.fullmove_number() {
-                return Err(rule("the envelope's move number is wrong (A2.5)".into()));
-            }
-            let offer = self.state.draw_offer.and_then(|c| self.state.player(c));
-            if env.draw_offer_by != offer {
-                return Err(rule("the envelope's draw offer is wrong (A2.6)".into()));
-            }
-            if let Some(c) = self.clocks_at(t)
-                && env.time_used_ms != c.used_ms
-            {
-                return Err(rule(format!(
-                    "the envelope's times {:?} are not the clocks' {:?} (A2.3)",
-                    env.time_used_ms, c.used_ms
-                )));
-            }
-        }
-        let ply = (self.state.moves.len() + 1 + usize::from(second)) as u32;
-        self.state.envelopes.push(SealedEnvelope {
-            seal: seal.clone(),
-            letters,
-            sealer: me,
-            ply,
-            event: id,
-            sealed_at_ms: t,
-            opened: None,
-        });
-        if !second {
-            self.state.status = Status::Adjourned;
-            self.adjournments.push((t, None));
-        }
-        Ok(())
-    }
-
-    fn resume(&mut self, t: u64) {
-        if let Some(last) = self.adjournments.last_mut()
-            && last.1.is_none()
-        {
-            last.1 = Some(t.max(last.0));
-        }
-        self.state.status = Status::Active;
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn reveal(
-        &mut self,
-        move_text: &str,
-        salt: &[u8; 32],
-        me: Color,
-        id: EventId,
-        t: u64,
-        index: usize,
-        author: PlayerId,
-        rule: &dyn Fn(String) -> VerifyError,
-    ) -> Result<(), VerifyError> {
-        let Some(slot) = self.state.envelopes.iter().position(|e| e.opened.is_none()) else {
-            return Err(rule("no sealed envelope to open".into()));
-        };
-        let env = self.state.envelopes[slot].clone();
-        if env.sealer != me {
-            return Err(rule("only the sealer opens their envelope".into()));
-        }
-        let first_envelope = slot == 0 || self.state.status == Status::Adjourned;
-        if first_envelope && self.state.status == Status::Adjourned {
-            // A7, and A2.7: not before the agreed resumption unless both players signed that
-            // they are present. Seals from before A2.7 was enforced (tag 10) keep their
-            // meaning: for them only the responder's presence counts.
-            let resume_at = env.letters.and(env.seal.envelope.resume_at_ms);
-            adjournment::check_opening(
-                resume_at,
-                t,
-                self.state.presence_ms[me.index()].is_some(),
-                self.state.presence_ms[(!me).index()].is_some(),
-            )
-            .map_err(|e| rule(e.to_string()))?;
-        }
-        let expected = commit::seal_commitment(&self.state.game, env.ply, &author, move_text, salt);
-        if expected != env.seal.commitment {
-            return Err(rule(
-                "the opening does not match the sealed commitment".into(),
-            ));
-        }
-        self.state.envelopes[slot].opened = Some(move_text.to_owned());
-        if self.state.status == Status::Adjourned {
-            self.resume(t);
-        }
-        if self.state.position.turn() != me {
-            // A second envelope opened before the first: refuse.
-            return Err(rule(
-                "envelopes are opened in the order they were sealed".into(),
-            ));
-        }
-        // A8: the move as written, in the letters signed with the seal, decides.
-        let pos = self.state.position.clone();
-        let lang = env.letters.map_or(Lang::Auto, SealLetters::lang);
-        match notation::parse_move(&pos, move_text, lang) {
-            Ok(m) => {
-                self.play(m, me, id, t, index, true);
-            }
-            Err(err) => {
-                let ambiguous = err.kind() == notation::MoveErrorKind::Ambiguous;
-                let candidates: Vec<Move> = if ambiguous {
-                    candidates_for(&pos, move_text, lang)
-                } else {
-                    Vec::new()
-                };
-                let all = |f: &dyn Fn(&Position) -> bool| {
-                    !candidates.is_empty()
-                        && candidates.iter().all(|&m| {
-                            let mut p = pos.clone();
-                            p.play_unchecked(m);
-                            f(&p)
-                        })
-                };
-                // A8's exceptions: Art. 5 (the move mates or stalemates whichever way it is
-                // read), 9.6 (dead position), 6.9 (the responder cannot mate the sealer).
-                if all(&|p: &Position| p.is_checkmate()) {
-                    self.end(Outcome::Decisive { winner: me }, Termination::Checkmate);
-                } else if all(&|p: &Position| p.is_stalemate()) {
-                    self.end(Outcome::Draw, Termination::Stalemate);
-                } else if all(&|p: &Position| p.is_insufficient_material()) {
-                    self.end(Outcome::Draw, Termination::DeadPosition);
-                } else if pos.has_insufficient_material(!me) {
-                    self.end(Outcome::Draw, Termination::IllegalSealedMove);
-                } else {
-                    self.end(
-                        Outcome::Decisive { winner: !me },
-                        Termination::IllegalSealedMove,
-                    );
-                }
-                self.state.sealed_move_error = Some(format!(
-                    "the sealed move {move_text:?} is invalid: {} (A8)",
-                    err.reason()
-                ));
             }
         }
         Ok(())

@@ -12,6 +12,9 @@
 //! - FIDE 6.9: a flag fall loses, unless the opponent cannot mate by any series of legal moves.
 
 pub mod adjournment;
+pub mod edition;
+
+pub use edition::Edition;
 
 use crate::position::{IllegalMove, Position};
 use crate::types::{Color, Move};
