@@ -18,7 +18,12 @@ use std::process::ExitCode;
 /// --resume-at (required, A2.7) is an RFC 3339 UTC time (`2026-12-01T18:00:00Z`) or a delay
 /// from now (`+2d`, `+36h`). At resumption both players run `sobre resume GAME`: the
 /// envelope opens once the responder is present and the time has come (or at once when
-/// both are present); from the agreed time an absent player's clock runs.
+/// both are present); from the agreed time an absent responder's clock runs (A9b).
+///
+/// At the resumption, if the sealer is absent and their envelope has been opened, the
+/// responder may seal the reply in a second envelope instead of playing it (A9c): the same
+/// command without --resume-at. The sealer's clock then runs, and the reply is opened when
+/// the sealer arrives.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
@@ -26,10 +31,11 @@ pub struct Args {
     /// The move to seal, in any notation.
     #[arg(long, value_name = "MOVE")]
     seal: String,
-    /// When the game resumes (A2.7: required). Before then the envelope opens only if both
-    /// players announce that they are present (`sobre resume GAME`).
+    /// When the game resumes (A2.7: required, except for a reply in a second envelope, A9c,
+    /// which keeps the adjournment's). Before then the envelope opens only if both players
+    /// announce that they are present (`sobre resume GAME`).
     #[arg(long, value_name = "TIME")]
-    resume_at: String,
+    resume_at: Option<String>,
     /// Where the game resumes.
     #[arg(long, value_name = "TEXT")]
     place: Option<String>,
@@ -41,7 +47,11 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let resume_at_ms = Some(resume_time(&args.resume_at, common::now_ms())?);
+    let resume_at_ms = args
+        .resume_at
+        .as_deref()
+        .map(|text| resume_time(text, common::now_ms()))
+        .transpose()?;
     let v = common::call(
         home,
         ApiRequest::Adjourn {
