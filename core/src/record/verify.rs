@@ -47,7 +47,9 @@ pub enum Status {
     /// Challenged, not yet accepted (or the fair coin not yet opened).
     Pending,
     Active,
-    /// A move is sealed (Appendix A): clocks stopped until the envelope is opened.
+    /// A move is sealed (Appendix A) and its envelope not yet opened: no move is played until
+    /// it is. The clocks stop until the agreed resumption, then follow A9 (see
+    /// [`crate::rules::adjournment::clock`]).
     Adjourned,
     Finished,
     /// Declined by the opponent or aborted before it really started: no result.

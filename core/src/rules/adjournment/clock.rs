@@ -266,7 +266,7 @@ mod tests {
     }
 
     #[test]
-    fn tag_10_the_stop_lasts_until_the_opening() {
+    fn a5_tag_10_both_clocks_stop_until_the_opening() {
         let mut a = Adjournment::new(W, 0, 3, T, Some(T + HOUR), HOUR, false, [None, None]);
         assert_eq!(
             left(&a, &played(), T + 5 * HOUR),
