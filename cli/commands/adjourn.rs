@@ -19,13 +19,18 @@ use std::process::ExitCode;
 /// --resume-at (required, A2.7) is an RFC 3339 UTC time (`2026-12-01T18:00:00Z`) or a delay
 /// from now (`+2d`, `+36h`). At resumption both players run `sobre resume GAME`: the
 /// envelope opens once the responder is present and the time has come (or at once when
-/// both are present); from the agreed time an absent player's clock runs.
+/// both are present); from the agreed time an absent responder's clock runs (A9b).
 ///
 /// The arbiter keeps the envelope (A3): with --arbiter (or by default a league game's
 /// organiser, else "arbiter" in HOME/config.json) the opening is escrowed with that player,
 /// encrypted to their key, and their node opens the envelope at the resumption if you are
 /// absent (A9) or lost the opening (A11). They can open only your true sealed move, only
 /// when Appendix A allows. Without an arbiter a lost opening loses the game (A8, A10).
+///
+/// At the resumption, if the sealer is absent and their envelope has been opened, the
+/// responder may seal the reply in a second envelope instead of playing it (A9c): the same
+/// command without --resume-at. The sealer's clock then runs, and the reply is opened when
+/// the sealer arrives.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
@@ -33,10 +38,11 @@ pub struct Args {
     /// The move to seal, in any notation.
     #[arg(long, value_name = "MOVE")]
     seal: String,
-    /// When the game resumes (A2.7: required). Before then the envelope opens only if both
-    /// players announce that they are present (`sobre resume GAME`).
+    /// When the game resumes (A2.7: required, except for a reply in a second envelope, A9c,
+    /// which keeps the adjournment's). Before then the envelope opens only if both players
+    /// announce that they are present (`sobre resume GAME`).
     #[arg(long, value_name = "TIME")]
-    resume_at: String,
+    resume_at: Option<String>,
     /// Where the game resumes.
     #[arg(long, value_name = "TEXT")]
     place: Option<String>,
@@ -55,7 +61,11 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let resume_at_ms = Some(resume_time(&args.resume_at, common::now_ms())?);
+    let resume_at_ms = args
+        .resume_at
+        .as_deref()
+        .map(|text| resume_time(text, common::now_ms()))
+        .transpose()?;
     let contacts = Contacts::load(home)?;
     let arbiter = args.arbiter.map(|a| contacts.resolve(&a));
     let arbiter_setting = common::Config::arbiter(home).map(|a| contacts.resolve(&a));

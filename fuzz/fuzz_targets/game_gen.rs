@@ -119,8 +119,11 @@ struct Gen<'a, 'b> {
     moves: Vec<Move>,
     model: Model,
     draw_offer: Option<Color>,
+    /// Who has come to the board for the last adjournment (A7, A10): a presence, a move or
+    /// a sealed reply after its sealing, as `verify` counts them.
     presence: [bool; 2],
-    /// The unopened envelope: sealer, opening and the agreed resumption (A2.7).
+    /// The unopened envelope: sealer, opening and the time before which it opens only with
+    /// both present (A2.7; 0 for a reply, A9c, which opens when the sealer arrives).
     opening: Option<(Color, SealOpening, u64)>,
     /// A correspondence time control: no sealing (Appendix A1).
     correspondence: bool,
@@ -267,6 +270,8 @@ impl Gen<'_, '_> {
         self.pos.play_unchecked(m);
         self.reps.push(self.pos.repetition_key());
         self.moves.push(m);
+        // A move shows its player at the board (A10).
+        self.presence[me.index()] = true;
         if self.draw_offer == Some(!me) {
             self.draw_offer = None;
         }
@@ -302,7 +307,10 @@ impl Gen<'_, '_> {
         self.reps = reps;
         self.moves = st.moves.iter().map(|m| m.mv).collect();
         self.draw_offer = st.draw_offer;
-        self.presence = st.presence_ms.map(|p| p.is_some());
+        self.presence = match st.adjournment() {
+            Some(a) => a.arrived_ms.map(|p| p.is_some()),
+            None => st.presence_ms.map(|p| p.is_some()),
+        };
         self.model = match st.status {
             Status::Active | Status::Pending | Status::Disputed => Model::Active,
             Status::Adjourned => Model::Adjourned,
@@ -423,7 +431,7 @@ impl Gen<'_, '_> {
             17 => self.claim(),
             18 => self.seal(),
             19 => {
-                // As verify has it: the first presence of each player counts, whenever.
+                // As verify has it: the first presence after the last sealing counts.
                 let me = self.colour();
                 self.presence[me.index()] = true;
                 self.by(me, EventKind::Presence);
@@ -531,11 +539,21 @@ impl Gen<'_, '_> {
     fn seal(&mut self) {
         let me = self.pos.turn();
         let at = self.time + 1;
+        // A9c: right after an opened sealed move whose sealer is absent, the responder's seal
+        // is a reply in a second envelope, which keeps the adjournment's resumption; as
+        // `verify` decides it (rules::adjournment).
+        let st = verify(&self.events).ok();
+        let reply = st.as_ref().and_then(|st| {
+            st.adjournment()
+                .filter(|a| a.binding && a.check_reply(me, st.moves.len()).is_ok())
+                .map(|a| (a.resume_at_ms, a.limit_ms))
+        });
         // A2.7: a resumption time is mandatory; now and then the generator leaves it out.
-        let resume_at = match self.input.byte() % 8 {
-            0 => None,
-            1..=3 => Some(at + 3_600_000),
-            _ => Some(at + 1),
+        let resume_at = match (reply, self.input.byte() % 8) {
+            (Some((resume, _)), _) => resume,
+            (None, 0) => None,
+            (None, 1..=3) => Some(at + 3_600_000),
+            (None, _) => Some(at + 1),
         };
         let valid = self.model == Model::Active && resume_at.is_some() && !self.correspondence;
         if !valid {
@@ -561,7 +579,7 @@ impl Gen<'_, '_> {
             draw_offer_by: self.draw_offer.map(|c| self.player(c)),
             resume_at_ms: resume_at,
             place: "Club".to_owned(),
-            lateness_limit_ms: DEFAULT_LATENESS_MS,
+            lateness_limit_ms: reply.map_or(DEFAULT_LATENESS_MS, |(_, limit)| limit),
         };
         let sheet = self.colour_sheet[me.index()];
         let ply = self.moves.len() as u32 + 1;
@@ -578,7 +596,15 @@ impl Gen<'_, '_> {
         self.events.push(signed);
         if valid {
             self.model = Model::Adjourned;
-            self.opening = Some((me, opening, resume_at.unwrap_or(at)));
+            if reply.is_some() {
+                // Sealing the reply is being at the board; it opens on the sealer's arrival.
+                self.presence[me.index()] = true;
+                self.opening = Some((me, opening, 0));
+            } else {
+                // A new adjournment: only arrivals after it count (A7, A10).
+                self.presence = [false, false];
+                self.opening = Some((me, opening, resume_at.unwrap_or(at)));
+            }
         }
     }
 

@@ -39,8 +39,11 @@ use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+mod adjourned;
 mod coin;
 mod envelopes;
+
+pub use crate::rules::adjournment::Adjournment;
 pub use coin::{CoinSettlement, CoinState};
 
 /// Where a game stands.
@@ -49,7 +52,9 @@ pub enum Status {
     /// Challenged, not yet accepted (or the fair coin not yet opened).
     Pending,
     Active,
-    /// A move is sealed (Appendix A): clocks stopped until the envelope is opened.
+    /// A move is sealed (Appendix A) and its envelope not yet opened: no move is played until
+    /// it is. The clocks stop until the agreed resumption, then follow A9 (see
+    /// [`crate::rules::adjournment::clock`]).
     Adjourned,
     Finished,
     /// Declined by the opponent or aborted before it really started: no result.
@@ -165,6 +170,9 @@ pub struct GameState {
     /// A standing draw offer and who made it (9.1, A4).
     pub draw_offer: Option<Color>,
     pub envelopes: Vec<SealedEnvelope>,
+    /// Each adjournment (Appendix A1), in the order sealed: the facts its verdicts are
+    /// judged on (resumption, arrivals, openings, a reply in a second envelope).
+    pub adjournments: Vec<Adjournment>,
     /// A11: the sealer played a move instead of opening the envelope.
     pub envelope_lost: bool,
     /// A8: why an opened sealed move could not be played, if it could not.
@@ -209,9 +217,22 @@ impl GameState {
         }
     }
 
-    /// The envelope not yet opened, if any.
+    /// The envelope not yet opened, if any: the last adjournment's, for a binding seal (the
+    /// sealed move, then a reply, A9c); for a tag-10 seal the first envelope not opened, as
+    /// it always was (a lost one, A11, stays unopened).
     pub fn open_envelope(&self) -> Option<&SealedEnvelope> {
-        self.envelopes.iter().find(|e| e.opened.is_none())
+        match self.adjournments.last() {
+            Some(a) if a.binding => a
+                .closed()
+                .and_then(|w| a.envelope_of(w))
+                .and_then(|i| self.envelopes.get(i)),
+            _ => self.envelopes.iter().find(|e| e.opened.is_none()),
+        }
+    }
+
+    /// The game's last adjournment, if it was ever adjourned.
+    pub fn adjournment(&self) -> Option<&Adjournment> {
+        self.adjournments.last()
     }
 }
 
@@ -822,8 +843,6 @@ struct Replay {
     /// When an opening and a default of the coin raced: the player whose settlement lost
     /// and the timeline index of the one that stands (see `coin::Replay::coin_fork_ignores`).
     coin_fork: Option<(PlayerId, usize)>,
-    /// Adjournment stops of the clocks: (from, to or open).
-    adjournments: Vec<(u64, Option<u64>)>,
     last_time: u64,
     /// The standing draw offer was made while the game was adjourned (A4: it stands until
     /// the sealer has accepted or rejected it, even once the sealed move is played).
@@ -851,7 +870,7 @@ struct Replay {
 }
 
 /// The default limit for lateness at resumption (A10: one hour).
-pub const DEFAULT_LATENESS_MS: u64 = 60 * 60 * 1000;
+pub use crate::rules::adjournment::DEFAULT_LATENESS_MS;
 
 impl Replay {
     fn new(
@@ -916,6 +935,7 @@ impl Replay {
                 termination: None,
                 draw_offer: None,
                 envelopes: Vec::new(),
+                adjournments: Vec::new(),
                 envelope_lost: false,
                 sealed_move_error: None,
                 presence_ms: [None, None],
@@ -936,7 +956,6 @@ impl Replay {
             last_move_index: [None, None],
             coin_share: None,
             coin_fork: None,
-            adjournments: Vec::new(),
             last_time: 0,
             offer_in_adjournment: false,
             times: HashMap::new(),
@@ -1208,6 +1227,7 @@ impl Replay {
                     s => return Err(rule(format!("no move in a {} game", s.name()))),
                 }
                 self.play_checked(*w, me, v.id, e.time_ms, index, author, &rule, false)?;
+                self.record_move(me, e.time_ms);
             }
             EventKind::DrawOffer => {
                 let me = self.require_player(me, &rule)?;
@@ -1263,9 +1283,7 @@ impl Replay {
             }
             EventKind::Presence => {
                 let me = self.require_player(me, &rule)?;
-                if self.state.presence_ms[me.index()].is_none() {
-                    self.state.presence_ms[me.index()] = Some(e.time_ms);
-                }
+                self.record_presence(me, e.time_ms);
             }
             EventKind::Reveal(r) => {
                 let me = self.require_player(me, &rule)?;
@@ -1462,7 +1480,7 @@ impl Replay {
     }
 
     fn clock_inputs(&self, upto_ms: u64) -> (Vec<MoveTiming>, Vec<ClockStop>) {
-        let moves = self
+        let mut moves = self
             .state
             .moves
             .iter()
@@ -1485,11 +1503,10 @@ impl Replay {
                 }
             })
             .collect();
-        let mut stops: Vec<ClockStop> = self
-            .adjournments
-            .iter()
-            .map(|&(from, to)| ClockStop::adjournment(from, to.unwrap_or(upto_ms)))
-            .collect();
+        // Appendix A: sealed moves' timings and the adjournments' stops (A1, A5, A9); they
+        // override the evidence timing above for moves that came out of an envelope.
+        let mut stops: Vec<ClockStop> =
+            adjournment::clock_inputs(&self.state.adjournments, &mut moves, upto_ms);
         stops.extend(
             self.state
                 .leave
@@ -1638,7 +1655,7 @@ impl Replay {
             // 9.5b: an incorrect 9.2/9.3 claim gives the opponent time (and, in 2005, takes
             // some from the claimant); 9.1b/9.1c: it stands as the claimant's draw offer.
             let left = self.clocks_at(at).map_or(0, |c| c.remaining_ms[me.index()]);
-            let (bonus, taken) = claims::incorrect_claim_penalty(Edition::PLAYED, left);
+            let (bonus, taken) = claims::incorrect_claim_penalty(Edition::PLAY, left);
             self.adjustments.push(ClockAdjustment {
                 side: !me,
                 at_ms: at,
@@ -1741,173 +1758,6 @@ impl Replay {
             }
             Err(why) => (false, why.to_string(), None),
         }
-    }
-
-    /// A10 (and A8 for a binding envelope the sealer does not open): the verdict is
-    /// [`adjournment::judge_lateness`].
-    fn judge_lateness(&self, me: Color, t: u64) -> (bool, String, Option<(Outcome, Termination)>) {
-        let Some(env) = self.state.open_envelope() else {
-            return (false, "the game is not adjourned (A10)".to_owned(), None);
-        };
-        let verdict = adjournment::judge_lateness(adjournment::LatenessClaim {
-            resume_at_ms: env.seal.envelope.resume_at_ms,
-            limit_ms: env.seal.envelope.lateness_limit_ms,
-            binding: env.letters.is_some(),
-            claimant_is_sealer: env.sealer == me,
-            claimant_present: self.state.presence_ms[me.index()].is_some(),
-            opponent_present: self.state.presence_ms[(!me).index()].is_some(),
-            at_ms: t,
-        });
-        match verdict {
-            adjournment::LatenessVerdict::OpponentLate => (
-                true,
-                format!("{} did not appear within the limit (A10)", (!me).name()),
-                Some((
-                    Outcome::Decisive { winner: me },
-                    Termination::LateForResumption,
-                )),
-            ),
-            adjournment::LatenessVerdict::SealerCannotOpen => {
-                // A8's exception of 6.9: a claimant who could never mate only draws.
-                let outcome = if self.state.position.has_insufficient_material(me) {
-                    Outcome::Draw
-                } else {
-                    Outcome::Decisive { winner: me }
-                };
-                (
-                    true,
-                    format!(
-                        "{} did not open the sealed envelope within the limit: the sealed move \
-                         cannot be read (A8, A10)",
-                        (!me).name()
-                    ),
-                    Some((outcome, Termination::IllegalSealedMove)),
-                )
-            }
-            adjournment::LatenessVerdict::Incorrect(why) => (false, why.to_string(), None),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn seal(
-        &mut self,
-        seal: &Seal,
-        letters: Option<SealLetters>,
-        me: Color,
-        id: EventId,
-        t: u64,
-        author: PlayerId,
-        rule: &dyn Fn(String) -> VerifyError,
-    ) -> Result<(), VerifyError> {
-        let pos = &self.state.position;
-        let env = &seal.envelope;
-        let second = self.state.status == Status::Adjourned;
-        if second {
-            // A9c: the responder seals a reply when the sealer is absent at resumption.
-            let Some(first) = self.state.open_envelope() else {
-                return Err(rule("no envelope to answer".into()));
-            };
-            if first.sealer == me || self.state.envelopes.len() >= 2 {
-                return Err(rule(
-                    "only the responder may seal a second envelope (A9c)".into(),
-                ));
-            }
-            if self.state.presence_ms[(!me).index()].is_some() {
-                return Err(rule(
-                    "the sealer is present: the envelope is opened instead (A9a)".into(),
-                ));
-            }
-            if env.resume_at_ms.is_some_and(|r| t < r)
-                || first.seal.envelope.resume_at_ms.is_some_and(|r| t < r)
-            {
-                return Err(rule(
-                    "a second envelope is sealed only at the resumption (A9c)".into(),
-                ));
-            }
-        } else {
-            if self.state.status != Status::Active && self.state.status != Status::Disputed {
-                return Err(rule(format!(
-                    "cannot seal in a {} game",
-                    self.state.status.name()
-                )));
-            }
-            // A1: only the player to move seals.
-            if pos.turn() != me {
-                return Err(rule("only the player to move seals (A1)".into()));
-            }
-            self.check_turn(me, author, rule)?;
-        }
-        // A2.7: a seal under the current protocol (wire tag 17) must say when the game
-        // resumes, and that time must lie ahead: a sealer who never comes back cannot freeze
-        // the game, because the absent player's clock runs from that time (A9).
-        // (A second envelope, A9c, is sealed at the resumption itself.)
-        if letters.is_some() && !second {
-            adjournment::check_sealing_allowed(self.state.time_control.is_correspondence())
-                .and_then(|()| adjournment::check_resumption_time(env.resume_at_ms, t))
-                .map_err(|e| rule(e.to_string()))?;
-        }
-        // A3: the envelope's data must be exact.
-        let expect_players = (self.state.white, self.state.black);
-        if (Some(env.white), Some(env.black)) != expect_players {
-            return Err(rule("the envelope names the wrong players (A2.1)".into()));
-        }
-        if env.sealer != author {
-            return Err(rule("the envelope names another sealer (A2.4)".into()));
-        }
-        if !second {
-            if env.fen_before != pos.fen() {
-                return Err(rule(format!(
-                    "the envelope's position {:?} is not the game's {:?} (A2.2)",
-                    env.fen_before,
-                    pos.fen()
-                )));
-            }
-            if env.move_number != pos.fullmove_number() {
-                return Err(rule("the envelope's move number is wrong (A2.5)".into()));
-            }
-            let offer = self.state.draw_offer.and_then(|c| self.state.player(c));
-            if env.draw_offer_by != offer {
-                return Err(rule("the envelope's draw offer is wrong (A2.6)".into()));
-            }
-            // Under protocol version 2 the clocks are computed from the evidence, which may
-            // still grow after the sealing (a witness's earlier receipt): the envelope's
-            // times are the sealer's statement, and the clocks stand corrected (A12).
-            if !self.evidence
-                && let Some(c) = self.clocks_at(t)
-                && env.time_used_ms != c.used_ms
-            {
-                return Err(rule(format!(
-                    "the envelope's times {:?} are not the clocks' {:?} (A2.3)",
-                    env.time_used_ms, c.used_ms
-                )));
-            }
-        }
-        let ply = (self.state.moves.len() + 1 + usize::from(second)) as u32;
-        self.state.envelopes.push(SealedEnvelope {
-            seal: seal.clone(),
-            letters,
-            sealer: me,
-            ply,
-            event: id,
-            sealed_at_ms: t,
-            opened: None,
-            escrow: None,
-            opened_by_arbiter: false,
-        });
-        if !second {
-            self.state.status = Status::Adjourned;
-            self.adjournments.push((t, None));
-        }
-        Ok(())
-    }
-
-    fn resume(&mut self, t: u64) {
-        if let Some(last) = self.adjournments.last_mut()
-            && last.1.is_none()
-        {
-            last.1 = Some(t.max(last.0));
-        }
-        self.state.status = Status::Active;
     }
 
     fn finish(&mut self, now_ms: Option<u64>) {

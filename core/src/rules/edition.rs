@@ -1,29 +1,47 @@
-//! Which text of the Laws a verdict follows where the texts differ.
-//!
-//! The seeds hold two FIDE texts: the Laws in force from 1 July 2005 (seed 002) and from
-//! 1 July 2009 (seed 003). Where they differ the 2009 text wins in play (the seeds' README);
-//! a verdict whose article changed between them takes the edition, so both readings are
-//! written down and tested, and a competition that plays under the 2005 text has its rule.
+//! The texts of the FIDE Laws this project implements: the Laws in force from 1 July 2005
+//! (seed 002) and from 1 July 2009 (seed 003). Where they differ, play follows 2009 (the
+//! newest text wins, seeds README); a rules function whose verdict depends on the text takes
+//! an [`Edition`], and its tests cover both.
 
-/// A FIDE Laws edition in the seeds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// A text of the FIDE Laws of Chess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Edition {
-    /// The Laws in force from 1 July 2005 (seed 002).
+    /// In force from 1 July 2005 (seed 002).
     Fide2005,
-    /// The Laws in force from 1 July 2009 (seed 003): the one games are judged under.
-    #[default]
+    /// In force from 1 July 2009 (seed 003): what `verify` applies.
     Fide2009,
 }
 
 impl Edition {
-    /// The edition every game is judged under today (the seeds' README: the newest wins).
-    pub const PLAYED: Edition = Edition::Fide2009;
+    /// The text games are played under (the newest wins where the texts differ).
+    pub const PLAY: Edition = Edition::Fide2009;
 
-    /// The year the text came into force.
+    /// The article of a flag fall (a player who has not completed the prescribed moves in
+    /// the allotted time loses, unless the opponent cannot mate): 6.10 in 2005, 6.9 in 2009.
+    pub const fn flag_fall_article(self) -> &'static str {
+        match self {
+            Edition::Fide2005 => "6.10",
+            Edition::Fide2009 => "6.9",
+        }
+    }
+
+    /// The year of the text, for messages.
     pub const fn year(self) -> u16 {
         match self {
             Edition::Fide2005 => 2005,
             Edition::Fide2009 => 2009,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_fall_article_was_renumbered_from_6_10_to_6_9() {
+        assert_eq!(Edition::Fide2005.flag_fall_article(), "6.10");
+        assert_eq!(Edition::Fide2009.flag_fall_article(), "6.9");
+        assert_eq!(Edition::PLAY, Edition::Fide2009);
     }
 }

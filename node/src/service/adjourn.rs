@@ -43,25 +43,29 @@ impl Service {
         let t = now_ms();
         let st = verify_incremental(&self.cache(&g)?.events, &[], Some(t)).map_err(internal)?;
         self.require_my_move(&st)?;
-        // A2.7: the envelope says when the game resumes; from then on the absent player's
-        // clock runs, so a sealer who never comes back cannot freeze the game.
-        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(|e| {
-            user(e.to_string())
-                .hint("in correspondence play, take leave instead (sobre leave start --days N)")
-        })?;
-        let resume_at_ms = match resume_at_ms {
-            None => {
-                return Err(user("the envelope must say when the game resumes (A2.7)")
-                    .hint("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"));
+        // A9c: right after the opened sealed move, with its sealer absent, the responder's
+        // seal is a reply in a second envelope, which belongs to the adjournment's resumption.
+        let reply = st.adjournment().filter(|a| {
+            a.binding
+                && st
+                    .colour_of(&self.me)
+                    .is_some_and(|me| a.check_reply(me, st.moves.len()).is_ok())
+        });
+        let (resume_at_ms, lateness_limit_ms) = match reply {
+            Some(a) => {
+                if resume_at_ms.is_some_and(|r| Some(r) != a.resume_at_ms) {
+                    return Err(user(
+                        "a reply in a second envelope keeps the adjournment's resumption (A9c)",
+                    )
+                    .hint("leave out --resume-at: the reply opens when the sealer arrives"));
+                }
+                (a.resume_at_ms, a.limit_ms)
             }
-            Some(r) if r <= t => {
-                return Err(user("the resumption time is in the past (A2.7)")
-                    .hint("give a time ahead, e.g. --resume-at +2d"));
-            }
-            Some(r) => Some(r),
+            None => (
+                self.resumption(&st, resume_at_ms, t)?,
+                sobre_core::record::verify::DEFAULT_LATENESS_MS,
+            ),
         };
-        adjournment::check_resumption_time(resume_at_ms, t)
-            .map_err(|e| user(e.to_string()).hint("resume within 30 days"))?;
         // The letters are fixed now and signed in the seal (App. E2/E3): the player's, or,
         // when they said nothing, the ones the move reads as; a text legal in both languages
         // is never guessed, not even with --force.
@@ -113,8 +117,13 @@ impl Service {
             move_number: st.position.fullmove_number(),
             draw_offer_by: st.draw_offer.and_then(|c| st.player(c)),
             resume_at_ms,
-            place: place.unwrap_or_default(),
-            lateness_limit_ms: sobre_core::record::verify::DEFAULT_LATENESS_MS,
+            place: place.unwrap_or_else(|| {
+                reply
+                    .and_then(|a| st.envelopes.get(a.envelope))
+                    .map(|e| e.seal.envelope.place.clone())
+                    .unwrap_or_default()
+            }),
+            lateness_limit_ms,
         };
         let ply = st.moves.len() as u32 + 1;
         let salt: [u8; 32] = rand::random();
@@ -203,22 +212,60 @@ impl Service {
         }
     }
 
+    /// A new adjournment's resumption (A2.7): required, ahead, within 30 days; from then on
+    /// the absent player's clock runs, so a sealer who never comes back cannot freeze the game.
+    fn resumption(
+        &self,
+        st: &GameState,
+        resume_at_ms: Option<u64>,
+        t: u64,
+    ) -> Result<Option<u64>, ApiError> {
+        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(|e| {
+            user(e.to_string())
+                .hint("in correspondence play, take leave instead (sobre leave start --days N)")
+        })?;
+        let resume_at_ms = match resume_at_ms {
+            None => {
+                return Err(user("the envelope must say when the game resumes (A2.7)")
+                    .hint("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"));
+            }
+            Some(r) if r <= t => {
+                return Err(user("the resumption time is in the past (A2.7)")
+                    .hint("give a time ahead, e.g. --resume-at +2d"));
+            }
+            Some(r) => Some(r),
+        };
+        adjournment::check_resumption_time(resume_at_ms, t)
+            .map_err(|e| user(e.to_string()).hint("resume within 30 days"))?;
+        Ok(resume_at_ms)
+    }
+
     /// A7 with A2.7: the sealer's node opens its envelope when the responder is present and
     /// the agreed resumption time has come, or earlier when both players signed that they are
-    /// present. Returns whether the game was an envelope of this node's to open.
+    /// present — also in the sealer's absence, so that the responder may answer it or seal a
+    /// reply (A9c); a responder's node opens their reply when the absent sealer arrives
+    /// (A9c). The verdict is [`adjournment::Adjournment::check_opening`], as in `verify`.
+    /// Returns whether the game was an envelope of this node's to open.
     pub(super) async fn open_envelope_if_due(&mut self, game: &GameId, state: &GameState) -> bool {
         let Some(env) = state.open_envelope() else {
             return false;
         };
-        if state.status != Status::Adjourned || state.colour_of(&self.me) != Some(env.sealer) {
+        let Some(me) = state.colour_of(&self.me) else {
+            return false;
+        };
+        if state.status != Status::Adjourned || me != env.sealer {
             return false;
         }
-        let opening = adjournment::check_opening(
-            env.letters.and(env.seal.envelope.resume_at_ms),
-            now_ms(),
-            state.presence_ms[env.sealer.index()].is_some(),
-            state.presence_ms[(!env.sealer).index()].is_some(),
-        );
+        let opening = match state.adjournment() {
+            Some(a) if a.binding => a.check_opening(me, now_ms()).map(|_| ()),
+            // A tag-10 envelope opens on the responder's presence (its meaning).
+            _ => adjournment::check_opening(
+                env.letters.and(env.seal.envelope.resume_at_ms),
+                now_ms(),
+                state.presence_ms[me.index()].is_some(),
+                state.presence_ms[(!me).index()].is_some(),
+            ),
+        };
         match opening {
             Ok(()) => {}
             Err(adjournment::AdjournmentRule::BeforeResumption) => {

@@ -9,7 +9,7 @@ use crate::position::Position;
 use crate::record::escrow;
 use crate::record::event::{EventId, SealLetters};
 use crate::record::identity::PlayerId;
-use crate::rules::{Outcome, Termination, adjournment};
+use crate::rules::{Edition, adjournment};
 use crate::san::Lang;
 use crate::types::{Color, Move};
 
@@ -184,10 +184,18 @@ impl Replay {
     ) -> Result<(), VerifyError> {
         let env = self.state.envelopes[slot].clone();
         let sealer = env.sealer;
-        if self.state.status == Status::Adjourned {
-            // A7, and A2.7: not before the agreed resumption unless both players signed that
-            // they are present. Seals from before A2.7 was enforced (tag 10) keep their
-            // meaning: for them only the responder's presence counts.
+        // A7 with A2.7 for a binding sealed move, the sealer's arrival for an A9c reply (the
+        // arbiter opens as the sealer could, and its opening is not the sealer's arrival).
+        let binding = self
+            .binding_adjournment()
+            .is_some_and(|a| a.closed().is_some());
+        if let Some(a) = self.binding_adjournment().filter(|_| binding) {
+            a.check_opening(sealer, o.t)
+                .map_err(|e| rule(e.to_string()))?;
+        } else if self.state.status == Status::Adjourned {
+            // A tag-10 seal keeps the meaning it was signed under: it opens on the
+            // responder's presence (and a tag-17 reply in a tag-10 adjournment still waits
+            // for its time, A2.7).
             let resume_at = env.letters.and(env.seal.envelope.resume_at_ms);
             adjournment::check_opening(
                 resume_at,
@@ -204,7 +212,7 @@ impl Replay {
         }
         self.state.envelopes[slot].opened = Some(o.move_text.to_owned());
         self.state.envelopes[slot].opened_by_arbiter = by == Opener::Arbiter;
-        if self.state.status == Status::Adjourned {
+        if binding || self.state.status == Status::Adjourned {
             self.resume(o.t);
         }
         if self.state.position.turn() != sealer {
@@ -221,36 +229,14 @@ impl Replay {
                 self.play(m, sealer, o.id, o.t, o.index, true);
             }
             Err(err) => {
-                let ambiguous = err.kind() == notation::MoveErrorKind::Ambiguous;
-                let candidates: Vec<Move> = if ambiguous {
+                let readings: Vec<Move> = if err.kind() == notation::MoveErrorKind::Ambiguous {
                     candidates_for(&pos, o.move_text, lang)
                 } else {
                     Vec::new()
                 };
-                let all = |f: &dyn Fn(&Position) -> bool| {
-                    !candidates.is_empty()
-                        && candidates.iter().all(|&m| {
-                            let mut p = pos.clone();
-                            p.play_unchecked(m);
-                            f(&p)
-                        })
-                };
-                // A8's exceptions: Art. 5 (the move mates or stalemates whichever way it is
-                // read), 9.6 (dead position), 6.9 (the responder cannot mate the sealer).
-                if all(&|p: &Position| p.is_checkmate()) {
-                    self.end(Outcome::Decisive { winner: sealer }, Termination::Checkmate);
-                } else if all(&|p: &Position| p.is_stalemate()) {
-                    self.end(Outcome::Draw, Termination::Stalemate);
-                } else if all(&|p: &Position| p.is_insufficient_material()) {
-                    self.end(Outcome::Draw, Termination::DeadPosition);
-                } else if pos.has_insufficient_material(!sealer) {
-                    self.end(Outcome::Draw, Termination::IllegalSealedMove);
-                } else {
-                    self.end(
-                        Outcome::Decisive { winner: !sealer },
-                        Termination::IllegalSealedMove,
-                    );
-                }
+                let (outcome, termination) =
+                    adjournment::judge_invalid_sealed_move(Edition::PLAY, &pos, sealer, &readings);
+                self.end(outcome, termination);
                 self.state.sealed_move_error = Some(format!(
                     "the sealed move {:?} is invalid: {} (A8)",
                     o.move_text,

@@ -1,0 +1,297 @@
+//! The replay of adjourned games (FIDE Appendix A): sealing, presence, opening and lateness
+//! applied to the record. Every verdict is [`crate::rules::adjournment`]'s; this module only
+//! feeds it the record's facts and applies what it decides.
+
+use super::{Replay, SealedEnvelope, Status, VerifyError};
+use crate::record::event::{EventId, Seal, SealLetters};
+use crate::record::identity::PlayerId;
+use crate::rules::adjournment::{
+    self, Adjournment, AdjournmentRule, LatenessClaim, LatenessVerdict, Reply,
+};
+use crate::rules::{Edition, Outcome, Termination, flag_fall};
+use crate::types::Color;
+
+/// What a seal is, by when it comes (decided by [`Replay::seal`]).
+enum SealKind {
+    /// A1: the player to move adjourns the game.
+    First,
+    /// A9c: the responder's reply to an opened sealed move, the sealer absent.
+    Reply,
+    /// A9c as a tag-10 adjournment had it: sealed blind, before the opening.
+    Tag10Reply,
+}
+
+type Rule<'a> = &'a dyn Fn(String) -> VerifyError;
+
+impl Replay {
+    /// The last adjournment if it was sealed under tag 17.
+    pub(super) fn binding_adjournment(&self) -> Option<&Adjournment> {
+        self.state.adjournments.last().filter(|a| a.binding)
+    }
+
+    /// A7, A9, A10: `who` says they are at the board.
+    pub(super) fn record_presence(&mut self, who: Color, t: u64) {
+        if self.state.presence_ms[who.index()].is_none() {
+            self.state.presence_ms[who.index()] = Some(t);
+        }
+        if let Some(a) = self.state.adjournments.last_mut() {
+            a.record_presence(who, t);
+        }
+    }
+
+    /// A10: a move by `who` shows them at the board (binding seals).
+    pub(super) fn record_move(&mut self, who: Color, t: u64) {
+        if let Some(a) = self.state.adjournments.last_mut() {
+            a.record_move(who, t);
+        }
+    }
+
+    /// The adjournment's envelope is open (or, tag 10, the sealer played instead, A11): the
+    /// game goes on.
+    pub(super) fn resume(&mut self, t: u64) {
+        if let Some(a) = self.state.adjournments.last_mut() {
+            a.record_opening(t);
+        }
+        self.state.status = Status::Active;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn seal(
+        &mut self,
+        seal: &Seal,
+        letters: Option<SealLetters>,
+        me: Color,
+        id: EventId,
+        t: u64,
+        author: PlayerId,
+        rule: Rule<'_>,
+    ) -> Result<(), VerifyError> {
+        let env = &seal.envelope;
+        let binding = letters.is_some();
+        let kind = match self.binding_adjournment() {
+            // A9c for a binding seal: a reply only to the opened sealed move.
+            Some(a) if self.state.status == Status::Adjourned => {
+                let err = a
+                    .check_reply(me, self.state.moves.len())
+                    .err()
+                    .unwrap_or(AdjournmentRule::ReplyAlreadySealed);
+                return Err(rule(err.to_string()));
+            }
+            Some(a) if a.check_reply(me, self.state.moves.len()).is_ok() => SealKind::Reply,
+            _ if self.state.status == Status::Adjourned => SealKind::Tag10Reply,
+            _ => SealKind::First,
+        };
+        match kind {
+            SealKind::Tag10Reply => {
+                // A9c as signed under tag 10: the responder seals a reply when the sealer is
+                // absent at resumption, before the sealed move is opened.
+                let Some(first) = self.state.open_envelope() else {
+                    return Err(rule("no envelope to answer".into()));
+                };
+                if first.sealer == me || self.state.envelopes.len() >= 2 {
+                    return Err(rule(
+                        "only the responder may seal a second envelope (A9c)".into(),
+                    ));
+                }
+                if self.state.presence_ms[(!me).index()].is_some() {
+                    return Err(rule(
+                        "the sealer is present: the envelope is opened instead (A9a)".into(),
+                    ));
+                }
+                if env.resume_at_ms.is_some_and(|r| t < r)
+                    || first.seal.envelope.resume_at_ms.is_some_and(|r| t < r)
+                {
+                    return Err(rule(
+                        "a second envelope is sealed only at the resumption (A9c)".into(),
+                    ));
+                }
+            }
+            SealKind::Reply => {
+                // The reply answers the sealed move the responder has seen (`seen`).
+                self.check_turn(me, author, rule)?;
+                if let Some(a) = self.binding_adjournment() {
+                    a.check_reply_envelope(env.resume_at_ms, env.lateness_limit_ms)
+                        .map_err(|e| rule(e.to_string()))?;
+                }
+            }
+            SealKind::First => {
+                if self.state.status != Status::Active && self.state.status != Status::Disputed {
+                    return Err(rule(format!(
+                        "cannot seal in a {} game",
+                        self.state.status.name()
+                    )));
+                }
+                // A1: only the player to move seals.
+                if self.state.position.turn() != me {
+                    return Err(rule("only the player to move seals (A1)".into()));
+                }
+                self.check_turn(me, author, rule)?;
+                // A1, A2.7: a binding seal is for a game over the board and names a
+                // resumption ahead: a sealer who never comes back cannot freeze the game,
+                // because the absent player's clock runs from that time (A9).
+                if binding {
+                    adjournment::check_sealing_allowed(self.state.time_control.is_correspondence())
+                        .and_then(|()| adjournment::check_resumption_time(env.resume_at_ms, t))
+                        .map_err(|e| rule(e.to_string()))?;
+                }
+            }
+        }
+        // A3: the envelope's data must be exact.
+        let expect_players = (self.state.white, self.state.black);
+        if (Some(env.white), Some(env.black)) != expect_players {
+            return Err(rule("the envelope names the wrong players (A2.1)".into()));
+        }
+        if env.sealer != author {
+            return Err(rule("the envelope names another sealer (A2.4)".into()));
+        }
+        if !matches!(kind, SealKind::Tag10Reply) {
+            self.check_envelope_data(seal, t, rule)?;
+        }
+        let ply = self.state.moves.len() + 1 + usize::from(matches!(kind, SealKind::Tag10Reply));
+        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        let index = self.state.envelopes.len();
+        self.state.envelopes.push(SealedEnvelope {
+            seal: seal.clone(),
+            letters,
+            sealer: me,
+            ply,
+            event: id,
+            sealed_at_ms: t,
+            opened: None,
+            escrow: None,
+            opened_by_arbiter: false,
+        });
+        match kind {
+            SealKind::First => {
+                self.state.status = Status::Adjourned;
+                self.state.adjournments.push(Adjournment::new(
+                    me,
+                    index,
+                    ply,
+                    t,
+                    env.resume_at_ms,
+                    env.lateness_limit_ms,
+                    binding,
+                    self.state.presence_ms,
+                ));
+            }
+            SealKind::Reply => {
+                self.state.status = Status::Adjourned;
+                if let Some(a) = self.state.adjournments.last_mut() {
+                    a.reply = Some(Reply {
+                        envelope: index,
+                        ply,
+                        sealed_at_ms: t,
+                        opened_ms: None,
+                    });
+                    // Sealing a reply is being at the board.
+                    a.record_presence(me, t);
+                }
+            }
+            SealKind::Tag10Reply => {}
+        }
+        Ok(())
+    }
+
+    /// A2.2, A2.3, A2.5, A2.6 (checked as A3 has the arbiter do): the position, the clocks,
+    /// the move number and the standing draw offer are the game's.
+    fn check_envelope_data(&self, seal: &Seal, t: u64, rule: Rule<'_>) -> Result<(), VerifyError> {
+        let env = &seal.envelope;
+        let pos = &self.state.position;
+        if env.fen_before != pos.fen() {
+            return Err(rule(format!(
+                "the envelope's position {:?} is not the game's {:?} (A2.2)",
+                env.fen_before,
+                pos.fen()
+            )));
+        }
+        if env.move_number != pos.fullmove_number() {
+            return Err(rule("the envelope's move number is wrong (A2.5)".into()));
+        }
+        let offer = self.state.draw_offer.and_then(|c| self.state.player(c));
+        if env.draw_offer_by != offer {
+            return Err(rule("the envelope's draw offer is wrong (A2.6)".into()));
+        }
+        // Under protocol version 2 the clocks are computed from the evidence, which may
+        // still grow after the sealing (a witness's earlier receipt): the envelope's times
+        // are the sealer's statement, and the clocks stand corrected (A12).
+        if !self.evidence
+            && let Some(c) = self.clocks_at(t)
+            && env.time_used_ms != c.used_ms
+        {
+            return Err(rule(format!(
+                "the envelope's times {:?} are not the clocks' {:?} (A2.3)",
+                env.time_used_ms, c.used_ms
+            )));
+        }
+        Ok(())
+    }
+
+    /// A10 (and A8 for a binding envelope the sealer does not open): the verdict is
+    /// [`adjournment::judge_lateness`] on the game's last adjournment.
+    pub(super) fn judge_lateness(
+        &self,
+        me: Color,
+        t: u64,
+    ) -> (bool, String, Option<(Outcome, Termination)>) {
+        let not_adjourned = || (false, "the game is not adjourned (A10)".to_owned(), None);
+        let Some(a) = self.state.adjournments.last() else {
+            return not_adjourned();
+        };
+        // A tag-10 adjournment is judged only while an envelope is closed (its meaning).
+        if !a.binding && self.state.open_envelope().is_none() {
+            return not_adjourned();
+        }
+        let edition = Edition::PLAY;
+        // A10c: the present claimant has lost under 6.9 (under protocol version 2 a fallen flag
+        // stays fallen, 6.8).
+        let claimant_flag_down = self.clocks_at(t).is_some_and(|c| {
+            c.can_claim_time_forfeit(!me) || (self.evidence && c.flagged == Some(me))
+        });
+        let verdict = adjournment::judge_lateness(
+            edition,
+            LatenessClaim {
+                adjournment: a,
+                claimant: me,
+                at_ms: t,
+                claimant_flag_down,
+            },
+        );
+        let pos = &self.state.position;
+        match verdict {
+            LatenessVerdict::OpponentLate => (
+                true,
+                format!("{} did not appear within the limit (A10)", (!me).name()),
+                Some((
+                    Outcome::Decisive { winner: me },
+                    Termination::LateForResumption,
+                )),
+            ),
+            LatenessVerdict::ClaimantLostOnTime { article } => (
+                false,
+                format!(
+                    "{} is late, but {}'s own time had run out: the game is decided by {article} \
+                     (A10c)",
+                    (!me).name(),
+                    me.name()
+                ),
+                Some(flag_fall(pos, me)),
+            ),
+            LatenessVerdict::SealerCannotOpen => {
+                let sealer = !me;
+                // An envelope never opened cannot be read (A8b), with A8's exceptions.
+                let ending = adjournment::judge_invalid_sealed_move(edition, pos, sealer, &[]);
+                (
+                    true,
+                    format!(
+                        "{} did not open the sealed envelope within the limit: the sealed move \
+                         cannot be read (A8, A10)",
+                        sealer.name()
+                    ),
+                    Some(ending),
+                )
+            }
+            LatenessVerdict::Incorrect(why) => (false, why.to_string(), None),
+        }
+    }
+}
