@@ -867,6 +867,11 @@ struct Replay {
     /// For each entry of `state.leave`, the event that first signed it and whether it was a
     /// new leave (re-signing one with the same start only moves its end).
     leave_events: Vec<(EventId, bool)>,
+    /// Under `evidence`, the events whose counted time was recorded when they were applied:
+    /// a player's arrival at a resumption (a presence, or the first move after a sealing,
+    /// A7/A10). A countersignature learnt later for one of them replays the record (see
+    /// [`Replay::rejudges`]), so every path records the same arrival.
+    arrivals: HashSet<EventId>,
 }
 
 /// The default limit for lateness at resumption (A10: one hour).
@@ -965,6 +970,7 @@ impl Replay {
             first_timed_claim: None,
             adjustments: Vec::new(),
             leave_events: Vec::new(),
+            arrivals: HashSet::new(),
         })
     }
 
@@ -1007,13 +1013,15 @@ impl Replay {
     /// vouches for an event at or before the first time or lateness claim (which was judged
     /// on the evidence known then). The incremental paths replay the whole record instead.
     fn rejudges(&self, v: &VerifiedEvent) -> bool {
-        let Some(claim) = self.first_timed_claim else {
+        if self.first_timed_claim.is_none() && self.arrivals.is_empty() {
             return false;
-        };
+        }
+        let claim = self.first_timed_claim;
         Self::vouched_by(v).into_iter().flatten().any(|target| {
-            self.position_in_timeline
-                .get(&target)
-                .is_some_and(|&i| i <= claim && self.authors[i].0 != v.event.author)
+            self.position_in_timeline.get(&target).is_some_and(|&i| {
+                self.authors[i].0 != v.event.author
+                    && (claim.is_some_and(|c| i <= c) || self.arrivals.contains(&target))
+            })
         })
     }
 
@@ -1227,7 +1235,16 @@ impl Replay {
                     s => return Err(rule(format!("no move in a {} game", s.name()))),
                 }
                 self.play_checked(*w, me, v.id, e.time_ms, index, author, &rule, false)?;
-                self.record_move(me, e.time_ms);
+                if self.evidence
+                    && self
+                        .state
+                        .adjournments
+                        .last()
+                        .is_some_and(|a| a.binding && a.arrived_ms[me.index()].is_none())
+                {
+                    self.arrivals.insert(v.id);
+                }
+                self.record_move(me, self.counted_at(&v.id, e.time_ms));
             }
             EventKind::DrawOffer => {
                 let me = self.require_player(me, &rule)?;
@@ -1283,7 +1300,12 @@ impl Replay {
             }
             EventKind::Presence => {
                 let me = self.require_player(me, &rule)?;
-                self.record_presence(me, e.time_ms);
+                // An arrival counts from its first countersignature (protocol version 2): a
+                // presence dated back to before the limit but shown only after it is late.
+                if self.evidence {
+                    self.arrivals.insert(v.id);
+                }
+                self.record_presence(me, self.counted_at(&v.id, e.time_ms));
             }
             EventKind::Reveal(r) => {
                 let me = self.require_player(me, &rule)?;
