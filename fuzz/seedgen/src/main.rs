@@ -4,8 +4,10 @@
 //! (`seed_00`..`seed_11`), and for `wire` one signed event and its body of every event kind
 //! the generator signs (`event_<kind>`, `body_<kind>`: from those games, then from random
 //! generator inputs for the kinds they lack), the eight node messages of the first game (named
-//! by message) and the empty event list. A handful, so the repository keeps named
-//! files a reader can match to what they exercise.
+//! by message) and the empty event list: a handful, so the repository keeps named files a
+//! reader can match to what they exercise. Other files there are left alone: the `v1_*`
+//! events of `seeds/wire` (event version 1, which the generator no longer signs) are kept by
+//! hand.
 //!
 //! Into `../corpus/wire/` (git-ignored, a local working corpus): the wider slice the fuzzer
 //! started from before, every seventh event and body of the first six games and their
