@@ -5,7 +5,9 @@ use sobre_core::Position;
 use sobre_core::uci::{parse_uci, to_uci};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let pos = Position::new();
     if let Ok(m) = parse_uci(&pos, text) {
         assert!(pos.is_legal(m));

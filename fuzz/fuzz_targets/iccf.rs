@@ -5,7 +5,9 @@ use sobre_core::Position;
 use sobre_core::iccf::{parse_iccf, to_iccf};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let pos = Position::new();
     if let Ok(m) = parse_iccf(&pos, text) {
         assert!(pos.is_legal(m));

@@ -7,7 +7,10 @@ use sobre_core::replay::{ReplayOptions, Replayer};
 fuzz_target!(|data: &[u8]| {
     let _ = sobre_core::pgn::fuzz_read_all(data);
     let mut reader = PgnReader::new(data);
-    let mut v = Replayer::new(ReplayOptions { keep_moves: true, ..ReplayOptions::default() });
+    let mut v = Replayer::new(ReplayOptions {
+        keep_moves: true,
+        ..ReplayOptions::default()
+    });
     let mut guard = 0;
     while let Ok(Some(game)) = reader.read_game(&mut v) {
         let mut pos = game.start.clone();

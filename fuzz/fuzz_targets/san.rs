@@ -13,8 +13,12 @@ const POSITIONS: [&str; 4] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&which, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
     let fen = POSITIONS[usize::from(which) % POSITIONS.len()];
     let pos = Position::from_fen(fen, CastlingMode::Standard).expect("fixed FEN");
     for lang in [Lang::English, Lang::Spanish, Lang::Auto] {
