@@ -1,0 +1,178 @@
+//! The move round trip between two nodes.
+
+use crate::games::{Rng, pick_move};
+use crate::nodes::{Node, wait_event};
+use crate::stats::{ms, pct, sorted};
+use crate::table::Row;
+use crate::{MAX_PLIES_PER_GAME, Res, Sizes};
+use sobre_core::{Game, Position};
+use sobre_node::api::ApiRequest;
+use std::time::{Duration, Instant};
+
+const PHASE: &str = "1 round trip";
+
+/// What the nodes' round trips gave, in milliseconds.
+struct Timings {
+    /// Games played to get the moves timed.
+    games: usize,
+    /// `move` call to the opponent's watch event.
+    rtt: Vec<f64>,
+    /// `move` call to its answer.
+    cmd: Vec<f64>,
+    /// `rtt` by thirds of a game: every step re-verifies the whole game.
+    by_ply: [Vec<f64>; 3],
+}
+
+/// Move round trips between two nodes.
+pub async fn phase_round_trip(s: Sizes) -> Res<Vec<Row>> {
+    Ok(node_rows(&node_round_trips(s).await?))
+}
+
+/// `s.rt_moves` moves between two nodes in this process, alternating who moves, each timed
+/// from the `move` call to the opponent's watch event.
+async fn node_round_trips(s: Sizes) -> Res<Timings> {
+    let a = Node::start(tempfile::tempdir()?, false).await?;
+    let b = Node::start(tempfile::tempdir()?, false).await?;
+    let (a_id, _) = a.id().await?;
+    let (b_id, b_addr) = b.id().await?;
+    a.call(ApiRequest::Connect { addr: b_addr }).await?;
+    let mut a_rx = a.watch();
+    let mut b_rx = b.watch();
+    // Let the watchers subscribe before the first event.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let mut rtt = Vec::new();
+    let mut cmd = Vec::new();
+    let mut by_ply: [Vec<f64>; 3] = Default::default();
+    let mut games = 0;
+    let mut rng = Rng::new(42);
+    while rtt.len() < s.rt_moves {
+        let ch = a
+            .call(ApiRequest::Challenge {
+                opponent: b_id.clone(),
+                color: "white".into(),
+                time_control: "3d".into(),
+                chess960: false,
+                fen: None,
+            })
+            .await?;
+        let game = ch["game"].as_str().ok_or("no game id")?.to_owned();
+        wait_event(&mut b_rx, &game, "challenge", &a_id).await?;
+        b.call(ApiRequest::Accept { game: game.clone() }).await?;
+        wait_event(&mut a_rx, &game, "accept", &b_id).await?;
+        games += 1;
+        let mut board = Game::new(Position::new());
+        for ply in 0..MAX_PLIES_PER_GAME {
+            if rtt.len() >= s.rt_moves {
+                break;
+            }
+            let Some(m) = pick_move(&board, &mut rng) else {
+                break;
+            };
+            let text = sobre_core::uci::to_uci(board.position(), m);
+            let (mover, mover_id, rx) = if ply % 2 == 0 {
+                (&a, &a_id, &mut b_rx)
+            } else {
+                (&b, &b_id, &mut a_rx)
+            };
+            while rx.try_recv().is_ok() {}
+            let t0 = Instant::now();
+            mover
+                .call(ApiRequest::Move {
+                    game: game.clone(),
+                    text,
+                    notation: None,
+                })
+                .await?;
+            let t1 = Instant::now();
+            let t2 = wait_event(rx, &game, "move", mover_id).await?;
+            let (c, r) = (ms(t1 - t0), ms(t2.saturating_duration_since(t0)));
+            if std::env::var_os("NODE_BENCH_DEBUG").is_some() && r > 20.0 {
+                eprintln!(
+                    "slow move: game {games} ply {} ({}): {r:.1} ms (call {c:.1} ms)",
+                    ply + 1,
+                    if ply % 2 == 0 { "A→B" } else { "B→A" }
+                );
+            }
+            cmd.push(c);
+            rtt.push(r);
+            by_ply[(ply * 3 / MAX_PLIES_PER_GAME).min(2)].push(r);
+            board.play(m)?;
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+
+    Ok(Timings {
+        games,
+        rtt: sorted(rtt),
+        cmd: sorted(cmd),
+        by_ply,
+    })
+}
+
+fn node_rows(t: &Timings) -> Vec<Row> {
+    let (games, rtt, cmd) = (t.games, &t.rtt, &t.cmd);
+    let by_ply = t.by_ply.clone();
+    let n = rtt.len();
+    let p = PHASE;
+    vec![
+        Row::info(
+            p,
+            format!("moves timed ({games} game(s), alternating A/B)"),
+            n.to_string(),
+        ),
+        Row::check(
+            p,
+            "move → opponent's watch event, p50",
+            format!("{:.2} ms", pct(rtt, 50.0)),
+            "< 5 ms",
+            pct(rtt, 50.0) < 5.0,
+        ),
+        Row::check(
+            p,
+            "move → opponent's watch event, p99",
+            format!("{:.2} ms", pct(rtt, 99.0)),
+            "< 20 ms",
+            pct(rtt, 99.0) < 20.0,
+        ),
+        Row::info(
+            p,
+            "move → opponent's watch event, max",
+            format!("{:.2} ms", rtt.last().copied().unwrap_or(f64::NAN)),
+        ),
+        Row::info(
+            p,
+            {
+                let (x, y, z) = (
+                    MAX_PLIES_PER_GAME / 3,
+                    2 * MAX_PLIES_PER_GAME / 3,
+                    MAX_PLIES_PER_GAME,
+                );
+                format!(
+                    "round trip p50 at plies 1-{x} / {}-{y} / {}-{z}",
+                    x + 1,
+                    y + 1
+                )
+            },
+            by_ply
+                .map(|v| format!("{:.2}", pct(&sorted(v), 50.0)))
+                .join(" / ")
+                + " ms",
+        ),
+        Row::info(
+            p,
+            "`move` call returns (sign+verify+store+flush), p50",
+            format!("{:.2} ms", pct(cmd, 50.0)),
+        ),
+        Row::info(
+            p,
+            "`move` call returns, p99 / max",
+            format!(
+                "{:.2} / {:.2} ms",
+                pct(cmd, 99.0),
+                cmd.last().copied().unwrap_or(f64::NAN)
+            ),
+        ),
+    ]
+}
