@@ -7,7 +7,10 @@
 //! cargo bench -p sobre-node --bench node_bench -- only=mailbox    # one phase
 //! ```
 //!
-//! 1. `rt`: move round trip between two nodes (control `move` → opponent's watch stream).
+//! 1. `rt`: move round trip between two nodes (control `move` → opponent's watch stream),
+//!    beside its floor: the same number of round trips between two bare libp2p swarms with
+//!    a sled database each, in the same run ([`floor`]); the node's median must stay below
+//!    twice the floor's.
 //! 2. `mailbox`: durable ingest at a mailbox node of the moves of many games, 16 (and 64)
 //!    requests in flight. Live (the figure checked against the target): each move is signed when it
 //!    is sent and delivered alone, as a player's node delivers a new move. Backlog: games
@@ -32,6 +35,7 @@
 //! options; `cargo test --benches` (or `--all-targets`) runs it without, only to see that it
 //! starts, and it then measures nothing. Other flags are ignored.
 
+mod floor;
 mod games;
 mod mailbox;
 mod memory;

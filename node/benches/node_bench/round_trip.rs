@@ -1,5 +1,7 @@
-//! The move round trip between two nodes.
+//! The move round trip between two nodes, beside the floor under it: the same number of
+//! round trips between two bare libp2p swarms with a sled database each ([`crate::floor`]).
 
+use crate::floor::{Floor, Times};
 use crate::games::{Rng, pick_move};
 use crate::nodes::{Node, wait_event};
 use crate::stats::{ms, pct, sorted};
@@ -10,6 +12,11 @@ use sobre_node::api::ApiRequest;
 use std::time::{Duration, Instant};
 
 const PHASE: &str = "1 round trip";
+
+/// Issue "Fair play without trust": the node's move round trip p50 stays below twice the
+/// floor's p50, measured side by side in one run. What sobre adds to a durable libp2p
+/// exchange (the control socket, signing, the rules, the watch stream) at most doubles it.
+const FLOOR_RATIO_TARGET: f64 = 2.0;
 
 /// What the nodes' round trips gave, in milliseconds.
 struct Timings {
@@ -23,9 +30,20 @@ struct Timings {
     by_ply: [Vec<f64>; 3],
 }
 
-/// Move round trips between two nodes.
+/// The nodes' round trips with the floor's around them, half before and half after: on a
+/// shared machine the load drifts, and the two halves show how much. The floor's swarms
+/// stay idle while the nodes run, and the nodes are stopped while the floor runs, so
+/// neither measures the other's background work.
 pub async fn phase_round_trip(s: Sizes) -> Res<Vec<Row>> {
-    Ok(node_rows(&node_round_trips(s).await?))
+    let mut floor = Floor::start().await?;
+    floor.warm_up().await?;
+    let floor_before = floor.round_trips(s.rt_moves / 2).await?;
+    let t = node_round_trips(s).await?;
+    let floor_after = floor.round_trips(s.rt_moves - s.rt_moves / 2).await?;
+    floor.stop().await?;
+    let mut rows = node_rows(&t);
+    rows.extend(floor_rows(&t, floor_before, floor_after));
+    Ok(rows)
 }
 
 /// `s.rt_moves` moves between two nodes in this process, alternating who moves, each timed
@@ -173,6 +191,53 @@ fn node_rows(t: &Timings) -> Vec<Row> {
                 pct(cmd, 99.0),
                 cmd.last().copied().unwrap_or(f64::NAN)
             ),
+        ),
+    ]
+}
+
+fn floor_rows(t: &Timings, before: Times, after: Times) -> Vec<Row> {
+    let p = PHASE;
+    let (b50, a50) = (
+        pct(&sorted(before.total.clone()), 50.0),
+        pct(&sorted(after.total.clone()), 50.0),
+    );
+    let floor = sorted([before.total, after.total].concat());
+    let local = sorted([before.local, after.local].concat());
+    let (f50, f99) = (pct(&floor, 50.0), pct(&floor, 99.0));
+    let (n50, n99) = (pct(&t.rtt, 50.0), pct(&t.rtt, 99.0));
+    let ratio = n50 / f50;
+    vec![
+        Row::info(
+            p,
+            "floor: round trips of two bare libp2p swarms with sled each",
+            floor.len().to_string(),
+        ),
+        Row::info(
+            p,
+            "floor: insert+flush, request, insert+flush, answer, p50 / p99",
+            format!("{f50:.2} / {f99:.2} ms"),
+        ),
+        Row::info(
+            p,
+            "floor: of which the sender's insert+flush, p50 / p99",
+            format!("{:.2} / {:.2} ms", pct(&local, 50.0), pct(&local, 99.0)),
+        ),
+        Row::info(
+            p,
+            "floor p50, half before / half after the nodes' moves",
+            format!("{b50:.2} / {a50:.2} ms"),
+        ),
+        Row::info(
+            p,
+            "node: move → opponent's watch event, p50 / p99",
+            format!("{n50:.2} / {n99:.2} ms"),
+        ),
+        Row::check(
+            p,
+            "node round trip p50 / floor p50",
+            format!("{ratio:.2}×"),
+            format!("< {FLOOR_RATIO_TARGET}×"),
+            ratio < FLOOR_RATIO_TARGET,
         ),
     ]
 }
