@@ -184,7 +184,8 @@ async fn write_response<W: futures::AsyncWrite + Unpin>(
 /// pipe ends are failed with [`NetworkError::Transport`]; the outbox retries them.
 ///
 /// The node runs one per peer that announced the protocol; any libp2p client with a
-/// [`libp2p_stream::Behaviour`] can run it too (`node_bench`'s load peers do).
+/// [`libp2p_stream::Behaviour`] can run it too (the load peers of the `node_bench` bench do,
+/// in `node/benches/node_bench/peers.rs`).
 pub async fn pipe(
     peer: PeerId,
     mut control: libp2p_stream::Control,

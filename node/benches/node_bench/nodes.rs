@@ -1,0 +1,219 @@
+//! Nodes run by the bench: in this process, or in a child process of their own.
+
+use crate::Res;
+use crate::stats::process_cpu_seconds;
+use serde_json::Value;
+use sobre_node::api::ApiRequest;
+use sobre_node::client;
+use sobre_node::home;
+use sobre_node::service::{NodeConfig, run};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+use tokio::sync::{mpsc, oneshot};
+
+pub struct Node {
+    pub home: PathBuf,
+    _dir: TempDir,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    /// A node in a child process of its own (see [`Node::start_process`]).
+    child: Option<std::process::Child>,
+}
+
+impl Node {
+    /// Starts a node in `dir` (its key is created if missing) and waits for its socket.
+    pub async fn start(dir: TempDir, mailbox: bool) -> Res<Node> {
+        let home = dir.path().to_path_buf();
+        home::init_key(&home)?;
+        let config = NodeConfig {
+            home: home.clone(),
+            listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
+            mailbox,
+            ..NodeConfig::default()
+        };
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            if let Err(e) = run(config, async {
+                let _ = rx.await;
+            })
+            .await
+            {
+                eprintln!("node stopped with error: {e}");
+            }
+        });
+        let node = Node {
+            home,
+            _dir: dir,
+            stop: Some(tx),
+            task: Some(task),
+            child: None,
+        };
+        node.wait_ready().await?;
+        Ok(node)
+    }
+
+    /// Starts a node in `dir` in a child process (this binary's `__node`, which runs
+    /// `service::run` as `sobre node run` does), so that its CPU time is its own.
+    pub async fn start_process(dir: TempDir, mailbox: bool) -> Res<Node> {
+        let home = dir.path().to_path_buf();
+        home::init_key(&home)?;
+        let mut cmd = child_command(CHILD_NODE, &home)?;
+        if mailbox {
+            cmd.arg("mailbox");
+        }
+        let child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()?;
+        let node = Node {
+            home,
+            _dir: dir,
+            stop: None,
+            task: None,
+            child: Some(child),
+        };
+        node.wait_ready().await?;
+        Ok(node)
+    }
+
+    /// User and system CPU seconds of the node's own process (`None` in this process).
+    pub fn cpu_seconds(&self) -> Option<f64> {
+        process_cpu_seconds(&self.child.as_ref()?.id().to_string())
+    }
+
+    async fn wait_ready(&self) -> Res<()> {
+        let node = self;
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while client::call(&node.home, ApiRequest::Id).await.is_err() {
+            if Instant::now() > deadline {
+                return Err("node did not start".into());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Ok(())
+    }
+
+    pub async fn call(&self, r: ApiRequest) -> Res<Value> {
+        client::call(&self.home, r.clone())
+            .await
+            .map_err(|e| format!("{r:?}: {e}").into())
+    }
+
+    pub async fn id(&self) -> Res<(String, String)> {
+        let v = self.call(ApiRequest::Id).await?;
+        let addr = v["addresses"]
+            .as_array()
+            .and_then(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .find(|a| a.contains("/127.0.0.1/tcp/"))
+            })
+            .ok_or("no loopback address")?
+            .to_owned();
+        let id = v["player_id"].as_str().ok_or("no player id")?.to_owned();
+        Ok((id, addr))
+    }
+
+    /// Events of the node's watch stream, stamped on arrival.
+    pub fn watch(&self) -> mpsc::UnboundedReceiver<(Instant, Value)> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let home = self.home.clone();
+        tokio::spawn(async move {
+            let _ = client::watch(&home, None, move |v| tx.send((Instant::now(), v)).is_ok()).await;
+        });
+        rx
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.task.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(20), t).await;
+        }
+        if let Some(mut child) = self.child.take() {
+            let _ = client::call(&self.home, ApiRequest::Stop).await;
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while matches!(child.try_wait(), Ok(None)) {
+                if Instant::now() > deadline {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+impl Drop for Node {
+    /// A phase that failed leaves no node process behind.
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Waits for the first `what` event of `game` by `by` on a watch stream.
+pub async fn wait_event(
+    rx: &mut mpsc::UnboundedReceiver<(Instant, Value)>,
+    game: &str,
+    what: &str,
+    by: &str,
+) -> Res<Instant> {
+    let deadline = Duration::from_secs(30);
+    loop {
+        let (t, v) = tokio::time::timeout(deadline, rx.recv())
+            .await
+            .map_err(|_| format!("no {what} event within 30 s"))?
+            .ok_or("watch stream ended")?;
+        if v["game"] == game && v["event"] == what && v["by"] == by {
+            return Ok(t);
+        }
+    }
+}
+
+/// First argument of this binary run as a node ([`child_node`]).
+pub const CHILD_NODE: &str = "__node";
+/// First argument of this binary run as the memory phase's step-by-step load
+/// (`memory::child_parts`).
+pub const CHILD_PARTS: &str = "__parts";
+
+/// This very binary, run as a child in `role` on `home`. From `cargo bench` it is
+/// `target/release/deps/node_bench-<hash>`, started directly: cargo's `--bench` and the
+/// phase options are not passed on, so `main` sees `role` first.
+pub fn child_command(role: &str, home: &Path) -> Res<std::process::Command> {
+    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    cmd.arg(role).arg(home);
+    Ok(cmd)
+}
+
+/// The `__node` child process: a node exactly as `sobre node run` starts it, until Ctrl-C or
+/// the control API's `stop`.
+pub fn child_node(home: PathBuf, mailbox: bool) -> i32 {
+    let config = NodeConfig {
+        home,
+        mailbox,
+        listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
+        ..NodeConfig::default()
+    };
+    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    else {
+        return 2;
+    };
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    match runtime.block_on(run(config, stop)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("node: {e}");
+            1
+        }
+    }
+}
