@@ -2506,9 +2506,7 @@ fn refusal(e: VerifyError) -> String {
         VerifyError::Missing { .. } | VerifyError::NoChallenge => MISSING_HISTORY.to_owned(),
         // A gap in an author's log (a receipt gossip has not brought yet) is missing history
         // too, not a fault of the sender: sync fills it.
-        VerifyError::BrokenChain { ref reason, .. } if reason.contains("is missing before") => {
-            MISSING_HISTORY.to_owned()
-        }
+        VerifyError::Gap { .. } => MISSING_HISTORY.to_owned(),
         other => other.to_string(),
     }
 }

@@ -90,11 +90,10 @@ impl Store {
         let db = loop {
             match config.open() {
                 Ok(db) => break db,
-                // sled reports the lock as `Other`, with the `WouldBlock` in its message.
-                Err(sled::Error::Io(e))
-                    if (e.kind() == std::io::ErrorKind::WouldBlock
-                        || e.to_string().contains("could not acquire lock"))
-                        && std::time::Instant::now() < deadline =>
+                // sled reports the lock as `Other` with the reason only in its text: ask the
+                // lock itself instead (the same advisory lock sled takes on its `db` file).
+                Err(sled::Error::Io(_))
+                    if sled_lock_held(dir) && std::time::Instant::now() < deadline =>
                 {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
@@ -340,6 +339,26 @@ impl Store {
         })?;
         tree.insert(key, bytes)?;
         Ok(())
+    }
+}
+
+/// Whether another handle (a live node, or one still shutting down) holds sled's lock on the
+/// database in `dir`: sled 0.34 takes an exclusive advisory lock on its `db` file.
+fn sled_lock_held(dir: &Path) -> bool {
+    let Ok(file) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(dir.join("db"))
+    else {
+        return false;
+    };
+    match file.try_lock() {
+        Ok(()) => {
+            let _ = file.unlock();
+            false
+        }
+        Err(std::fs::TryLockError::WouldBlock) => true,
+        Err(std::fs::TryLockError::Error(_)) => false,
     }
 }
 

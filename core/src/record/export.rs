@@ -454,6 +454,7 @@ impl Archive {
             VerifyError::OtherGame { event }
             | VerifyError::NotAPlayer { event, .. }
             | VerifyError::BrokenChain { event, .. }
+            | VerifyError::Gap { event, .. }
             | VerifyError::Missing { event, .. }
             | VerifyError::Rule { event, .. } => *event,
             VerifyError::Empty | VerifyError::NoChallenge | VerifyError::TwoChallenges => {

@@ -260,6 +260,17 @@ pub enum VerifyError {
         author: PlayerId,
         reason: String,
     },
+    /// A gap in an author's scoresheet: the events before `seq` from `expected_seq` on are not
+    /// in the record (an incomplete copy, which more of the record fills; not a forgery).
+    #[error(
+        "event {event}: broken scoresheet of {author}: event {expected_seq} is missing before seq {seq}"
+    )]
+    Gap {
+        event: EventId,
+        author: PlayerId,
+        expected_seq: u64,
+        seq: u64,
+    },
     #[error("event {event}: refers to event {missing} which is not in the record")]
     Missing { event: EventId, missing: EventId },
     #[error("event {event} ({kind}) by {author}: {rule}")]
@@ -694,10 +705,11 @@ fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
                 continue;
             }
             if e.seq != expected_seq {
-                return Err(VerifyError::BrokenChain {
+                return Err(VerifyError::Gap {
                     event: unique[i].id,
                     author: *author,
-                    reason: format!("event {} is missing before seq {}", expected_seq, e.seq),
+                    expected_seq,
+                    seq: e.seq,
                 });
             }
             if e.prev != prev {
