@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{STEP, TestNode, play, tcp_addr};
+use common::{STEP, TestNode, play, start_game_with, tcp_addr};
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
 use sobre_node::service::now_ms;
@@ -28,30 +28,7 @@ async fn connect(from: &TestNode, to: &TestNode) {
 /// White challenges Black to a game over the board (A1: only such games are adjourned),
 /// Black accepts, and 1.e4 e5 is played. Returns the game id.
 async fn classical_game(white: &TestNode, black: &TestNode) -> String {
-    let (b_id, _) = black.id().await;
-    let ch = white
-        .call(ApiRequest::Challenge {
-            opponent: b_id,
-            color: "white".into(),
-            time_control: "otb 40/2h+1h".into(),
-            chess960: false,
-            fen: None,
-        })
-        .await;
-    let game = ch["game"].as_str().expect("game id").to_owned();
-    black
-        .wait_for(&game, "the challenge", |v| v["status"] == "pending")
-        .await;
-    black
-        .call(ApiRequest::Accept {
-            game: game.clone(),
-            color: None,
-            position: None,
-        })
-        .await;
-    white
-        .wait_for(&game, "the acceptance", |v| v["status"] == "active")
-        .await;
+    let game = start_game_with(white, black, "otb 40/2h+1h").await;
     play(white, black, &game, 0, &["e4", "e5"]).await;
     game
 }

@@ -186,6 +186,17 @@ async fn send_raw(
 
 /// The hostile node: a real network actor under H's key, with nobody serving its inbox.
 async fn start_hostile(identity: libp2p::identity::Keypair) -> NetworkHandle {
+    start_answering(identity, |_| Response::Refused {
+        reason: "hostile".into(),
+    })
+    .await
+}
+
+/// A real network actor under `identity` that answers every request it gets with `answer`.
+async fn start_answering(
+    identity: libp2p::identity::Keypair,
+    answer: impl Fn(Request) -> Response + Send + 'static,
+) -> NetworkHandle {
     let mut config = NetworkConfig::new(identity);
     config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
     config.request_timeout = Duration::from_secs(10);
@@ -195,10 +206,8 @@ async fn start_hostile(identity: libp2p::identity::Keypair) -> NetworkHandle {
         .expect("spawn");
     tokio::spawn(async move {
         while let Some(event) = events.recv().await {
-            if let NetworkEvent::InboundRequest { reply, .. } = event {
-                let _ = reply.send(Response::Refused {
-                    reason: "hostile".into(),
-                });
+            if let NetworkEvent::InboundRequest { request, reply, .. } = event {
+                let _ = reply.send(answer(request));
             }
         }
     });
@@ -616,26 +625,15 @@ async fn start_withholding_receipts(
     identity: libp2p::identity::Keypair,
     taken: tokio::sync::mpsc::UnboundedSender<Vec<Vec<u8>>>,
 ) -> NetworkHandle {
-    let mut config = NetworkConfig::new(identity);
-    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
-    config.request_timeout = Duration::from_secs(10);
-    let (handle, mut events) = timeout(STEP, network::spawn(config))
-        .await
-        .expect("spawn timed out")
-        .expect("spawn");
-    tokio::spawn(async move {
-        while let Some(event) = events.recv().await {
-            if let NetworkEvent::InboundRequest { request, reply, .. } = event {
-                if let Request::Deliver { events, .. } = request {
-                    let _ = taken.send(events);
-                }
-                let _ = reply.send(Response::Receipts {
-                    receipts: Vec::new(),
-                });
-            }
+    start_answering(identity, move |request| {
+        if let Request::Deliver { events, .. } = request {
+            let _ = taken.send(events);
         }
-    });
-    handle
+        Response::Receipts {
+            receipts: Vec::new(),
+        }
+    })
+    .await
 }
 
 /// The time rule's refused receipt (README, "Time"): under protocol version 2 a move counts

@@ -220,12 +220,17 @@ pub async fn play(white: &TestNode, black: &TestNode, game: &str, from_ply: usiz
 
 /// Challenges `black` from `white` (White), has it accepted, and returns the game id.
 pub async fn start_game(white: &TestNode, black: &TestNode) -> String {
+    start_game_with(white, black, "30d").await
+}
+
+/// [`start_game`] with the time control `tc` (e.g. `otb 2h` for a game that can be adjourned).
+pub async fn start_game_with(white: &TestNode, black: &TestNode, tc: &str) -> String {
     let (b_id, _) = black.id().await;
     let ch = white
         .call(ApiRequest::Challenge {
             opponent: b_id,
             color: "white".into(),
-            time_control: "30d".into(),
+            time_control: tc.into(),
             chess960: false,
             fen: None,
         })
