@@ -42,6 +42,10 @@ pub struct Args {
     /// Time added after each move (e.g. 1d, 30s).
     #[arg(long, value_name = "DURATION")]
     increment: Option<String>,
+    /// With --classical: how long a playing session lasts (e.g. 5h). A player who adjourns
+    /// before its end is deemed to have sealed at it (FIDE Appendix A1b).
+    #[arg(long, value_name = "DURATION", requires = "classical")]
+    session: Option<String>,
     /// A Chess960 start position, drawn fairly by both nodes (FIDE Appendix F).
     #[arg(long, conflicts_with = "fen")]
     chess960: bool,
@@ -117,6 +121,10 @@ fn time_control(args: &Args) -> anyhow::Result<String> {
         None => text,
         Some(inc) if over_the_board => format!("{text} inc {}", inc.trim()),
         Some(inc) => format!("{text}+{}", inc.trim()),
+    };
+    let text = match &args.session {
+        Some(session) => format!("{text} session {}", session.trim()),
+        None => text,
     };
     let tc: TimeControl = text.parse().map_err(|e| {
         error::user_hint(

@@ -260,6 +260,9 @@ pub struct Classical {
     periods: Vec<Period>,
     sudden_death: Option<Millis>,
     bonus: Bonus,
+    /// How long a playing session lasts, when the competition fixes it (`session 5h`): a
+    /// player who adjourns before its end is deemed to have sealed at it (Appendix A1b).
+    session: Option<Millis>,
 }
 
 impl Classical {
@@ -303,7 +306,19 @@ impl Classical {
             periods,
             sudden_death,
             bonus,
+            session: None,
         })
+    }
+
+    /// The same control with playing sessions of `session` (Appendix A1b); zero means none.
+    pub fn with_session(mut self, session: Millis) -> Self {
+        self.session = (session > 0).then_some(session);
+        self
+    }
+
+    /// How long a playing session lasts, if the control says (Appendix A1b).
+    pub fn session(&self) -> Option<Millis> {
+        self.session
     }
 
     /// The `moves/time` periods, in order.
@@ -441,6 +456,15 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
+    /// How long a playing session lasts, for an over-the-board control that says
+    /// (`session 5h`): Appendix A1b charges a player who adjourns early to the session's end.
+    pub fn session(&self) -> Option<Millis> {
+        match self {
+            TimeControl::Classical(c) => c.session(),
+            _ => None,
+        }
+    }
+
     /// Whether this is a correspondence control (per move or ICCF blocks).
     pub fn is_correspondence(&self) -> bool {
         matches!(
@@ -532,6 +556,10 @@ impl fmt::Display for TimeControl {
                     (Bonus::Increment(inc), Some(_)) => write!(f, "+{}", Dur(inc)),
                     (Bonus::Increment(inc), None) => write!(f, " inc {}", Dur(inc)),
                     (Bonus::Delay(delay), _) => write!(f, " d{}", Dur(delay)),
+                }?;
+                match c.session {
+                    Some(session) => write!(f, " session {}", Dur(session)),
+                    None => Ok(()),
                 }
             }
         }
@@ -652,7 +680,22 @@ fn parse_time_control(input: &str) -> Result<TimeControl, TimeControlErrorKind> 
         (None, Some(first))
     };
     let main = main.ok_or(TimeControlErrorKind::Empty)?;
-    let (increment_word, delay_word) = parse_modifiers(words)?;
+    // `session X` (Appendix A1b) may close an over-the-board control.
+    let mut rest: Vec<&str> = words.collect();
+    let session = match rest.iter().position(|w| w.eq_ignore_ascii_case("session")) {
+        Some(at) => {
+            let value = rest
+                .get(at + 1)
+                .ok_or_else(|| TimeControlErrorKind::Unexpected {
+                    text: "session".to_owned(),
+                })?;
+            let session = duration(value)?;
+            rest.drain(at..at + 2);
+            Some(session)
+        }
+        None => None,
+    };
+    let (increment_word, delay_word) = parse_modifiers(rest.into_iter())?;
     let mode = match mode {
         Some(mode) => mode,
         None => {
@@ -665,9 +708,20 @@ fn parse_time_control(input: &str) -> Result<TimeControl, TimeControlErrorKind> 
             }
         }
     };
-    match mode {
-        Mode::Correspondence => parse_correspondence(main, increment_word, delay_word),
-        Mode::OverTheBoard => parse_over_the_board(main, increment_word, delay_word),
+    match (mode, session) {
+        (Mode::Correspondence, None) => parse_correspondence(main, increment_word, delay_word),
+        // Sessions belong to games over the board (A1: "al final del tiempo establecido
+        // para la sesión").
+        (Mode::Correspondence, Some(_)) => Err(TimeControlErrorKind::Unexpected {
+            text: "session".to_owned(),
+        }),
+        (Mode::OverTheBoard, _) => {
+            let tc = parse_over_the_board(main, increment_word, delay_word)?;
+            Ok(match (tc, session) {
+                (TimeControl::Classical(c), Some(s)) => TimeControl::Classical(c.with_session(s)),
+                (tc, _) => tc,
+            })
+        }
     }
 }
 
@@ -1459,6 +1513,19 @@ mod tests {
     }
 
     // --- durations -------------------------------------------------------------------------
+
+    #[test]
+    fn a1_b_an_over_the_board_control_may_name_its_sessions() {
+        let c = tc("otb 40/2h:1h session 5h");
+        assert_eq!(c.session(), Some(5 * HOUR));
+        assert_eq!(c.to_string(), "40/2h:1h session 5h");
+        assert_eq!(tc(&c.to_string()), c);
+        assert_eq!(tc("90m+30s session 4h").session(), Some(4 * HOUR));
+        assert_eq!(tc("40/2h:1h").session(), None);
+        for bad in ["3d session 4h", "otb 2h session", "otb 2h session x"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn durations_in_every_unit() {

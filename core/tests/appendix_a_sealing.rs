@@ -7,7 +7,7 @@
 mod common;
 
 use common::{T0, Table, win};
-use sobre_core::clock::{DAY, MINUTE, SECOND};
+use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
 use sobre_core::record::{ClaimReason, EventKind, SealLetters, StartPosition, Status, commit};
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
@@ -60,9 +60,33 @@ fn a1_a_sealing_adjourns_and_no_clock_runs_until_the_resumption() {
     assert_eq!(t.at(resume).clocks.unwrap().running, Some(Color::Black));
 }
 
-/// A1b: a player who adjourns before the end of the session is deemed to have sealed at the
-/// session's end. Neither the envelope nor the game's terms carry a session end, so this
-/// cannot be applied: the sealer is charged up to the sealing, whenever it is.
+/// A1b (seed 003 A1.2; seed 002 A1b): a player who adjourns before the end of the session is
+/// deemed to have sealed at the session's end, "indicándose así su tiempo restante". The
+/// game's terms fix the session (`otb 6h session 4h`, agreed at the challenge): White seals a
+/// minute into the session and is charged to its end, four hours after the game began.
+#[test]
+fn a1_b_adjourning_before_the_session_ends_counts_as_sealing_at_its_end() {
+    let mut t = Table::new("otb 6h session 4h");
+    let started = t.state().started_ms.unwrap();
+    t.moves("e4 e5");
+    let sealed = t.t + MINUTE;
+    let _ = t.seal_at(sealed, "Nf3", sealed + DAY);
+    let st = t.state();
+    assert_eq!(st.adjournments[0].charged_until_ms, started + 4 * HOUR);
+    // White's first move took a second; from e5 on, White is charged to the session's end.
+    let e5 = st.moves[1].time_ms;
+    let used = t.at(sealed + DAY).clocks.unwrap().used_ms;
+    assert_eq!(used, [1_000 + (started + 4 * HOUR - e5), 1_000]);
+    // Sealing after the session's end is sealing then: nothing more is charged.
+    let mut late = Table::new("otb 6h session 1m");
+    late.moves("e4 e5");
+    let at = late.t + 2 * MINUTE;
+    let _ = late.seal_at(at, "Nf3", at + DAY);
+    assert_eq!(late.state().adjournments[0].charged_until_ms, at);
+}
+
+/// A1b needs a session end: a control that names no session (most) charges the sealer up to
+/// the sealing, whenever it is.
 #[test]
 fn a1_b_no_session_end_is_recorded_so_the_sealer_is_charged_to_the_sealing() {
     let mut t = Table::new("otb 2h");

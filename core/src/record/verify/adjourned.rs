@@ -164,7 +164,19 @@ impl Replay {
         match kind {
             SealKind::First => {
                 self.state.status = Status::Adjourned;
-                self.state.adjournments.push(Adjournment::new(
+                // A1b: the session began at the game's start or at the last resumption (the
+                // earlier of the agreed time and the opening).
+                let session_start = self
+                    .state
+                    .adjournments
+                    .last()
+                    .map(|a| match (a.resume_at_ms, a.opened_ms) {
+                        (Some(r), Some(o)) => r.min(o),
+                        (r, o) => r.or(o).unwrap_or(a.sealed_at_ms),
+                    })
+                    .or(self.state.started_ms)
+                    .unwrap_or(t);
+                let mut adjournment = Adjournment::new(
                     me,
                     index,
                     ply,
@@ -173,7 +185,16 @@ impl Replay {
                     env.lateness_limit_ms,
                     binding,
                     self.state.presence_ms,
-                ));
+                );
+                if binding {
+                    adjournment.charged_until_ms = adjournment::session_end(
+                        self.state.time_control.session(),
+                        session_start,
+                        t,
+                        env.resume_at_ms,
+                    );
+                }
+                self.state.adjournments.push(adjournment);
             }
             SealKind::Reply => {
                 self.state.status = Status::Adjourned;

@@ -43,13 +43,14 @@ pub fn clock_inputs(
             continue;
         }
         let end = stop_end_ms(a, upto_ms);
-        stops.push(ClockStop::adjournment(a.sealed_at_ms, end));
+        // A1b: the clocks stop from the session's end when the sealer adjourned before it.
+        stops.push(ClockStop::adjournment(a.charged_until_ms, end));
         let responder = a.responder();
         sealed_timing(
             moves,
             a.ply,
             a.sealer,
-            a.sealed_at_ms,
+            a.charged_until_ms,
             a.opened_ms.is_none(),
         );
         if let Some(arrived) = a.arrived_ms[responder.index()] {

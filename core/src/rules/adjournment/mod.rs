@@ -144,6 +144,24 @@ pub fn check_opening(
     Ok(())
 }
 
+/// A1b: until when a sealer who seals at `sealed_at_ms` is charged, for a game whose sessions
+/// last `session_ms` and whose current session began at `session_start_ms` (the game's start,
+/// or the last resumption): the end of the session if the seal comes before it, else the
+/// sealing; never past the agreed resumption (A2.7) — the clocks stop until then (A5).
+pub fn session_end(
+    session_ms: Option<u64>,
+    session_start_ms: u64,
+    sealed_at_ms: u64,
+    resume_at_ms: Option<u64>,
+) -> u64 {
+    let Some(length) = session_ms else {
+        return sealed_at_ms;
+    };
+    let end = session_start_ms.saturating_add(length);
+    let end = resume_at_ms.map_or(end, |r| end.min(r));
+    end.max(sealed_at_ms)
+}
+
 /// Which envelope of an adjournment is meant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sealed {
@@ -178,10 +196,13 @@ pub struct Adjournment {
     /// The ply the sealed move will be (1-based).
     pub ply: u32,
     /// The seal's signed time: the sealed move is complete then (A1: the sealer stops their
-    /// clock once the envelope is sealed). There is no session end in the envelope or the
-    /// game's terms, so A1b (a sealer who adjourns early is charged to the session's end)
-    /// cannot be applied: the sealer is charged to the sealing.
+    /// clock once the envelope is sealed).
     pub sealed_at_ms: u64,
+    /// Until when the sealer's clock runs: the sealing, or (A1b) the end of the session when
+    /// the sealer adjourned before it — "se considerará que ha sellado a la hora establecida
+    /// para el fin de la sesión". Only a time control that names its sessions
+    /// (`otb 40/2h:1h session 5h`) has a session end; see [`session_end`].
+    pub charged_until_ms: u64,
     /// A2.7: the agreed resumption (always set for a binding seal).
     pub resume_at_ms: Option<u64>,
     /// A10: how late a player may be.
@@ -224,6 +245,7 @@ impl Adjournment {
             envelope,
             ply,
             sealed_at_ms,
+            charged_until_ms: sealed_at_ms,
             resume_at_ms,
             limit_ms,
             binding,
