@@ -18,8 +18,8 @@ use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, StreamProtocol, SwarmBuilder, noise, tcp, yamux};
 use sobre_core::notation::parse_move;
 use sobre_core::record::{
-    Challenge, ColourChoice, EventKind, GameId, GameState, Keypair, Scoresheet, SignedEvent,
-    StartPosition,
+    Challenge, ColourChoice, EventKind, GameId, GameState, Keypair, PlayerId, Scoresheet,
+    SignedEvent, StartPosition,
 };
 use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
@@ -219,6 +219,17 @@ fn refusal(result: Result<Response, NetworkError>) -> String {
         Err(NetworkError::Refused(reason)) => reason,
         other => panic!("expected a refusal, got {other:?}"),
     }
+}
+
+/// A player's scoresheet as it stands in `events`: the last seq and event id.
+fn tip_of(events: &[SignedEvent], player: &PlayerId) -> (u64, sobre_core::record::EventId) {
+    events
+        .iter()
+        .filter_map(|e| e.verify().ok())
+        .filter(|v| v.event.author == *player)
+        .map(|v| (v.event.seq, v.id))
+        .max()
+        .expect("the player signed events")
 }
 
 fn bytes_of(events: &[SignedEvent]) -> Vec<Vec<u8>> {
@@ -570,15 +581,7 @@ async fn attack_forward_dated_receipt_and_claim_are_refused_on_arrival() {
     let state: GameState = before.verify().expect("verifies");
     let b_player = state.opponent;
     let e4 = state.moves[0].event;
-    // B's scoresheet as it stands: its last event and seq.
-    let (b_seq, b_last) = before
-        .events
-        .iter()
-        .filter_map(|e| e.verify().ok())
-        .filter(|v| v.event.author == b_player)
-        .map(|v| (v.event.seq, v.id))
-        .max()
-        .expect("B signed events");
+    let (b_seq, b_last) = tip_of(&before.events, &b_player);
     let b_key = sobre_node::home::load_key(db.path()).expect("B's key");
     b.stop().await;
 
@@ -658,14 +661,7 @@ async fn attack_refused_receipt_cannot_be_made_up_by_a_later_countersignature() 
     let game: GameId = before.game;
     let state: GameState = before.verify().expect("verifies");
     let b_player = state.opponent;
-    let (b_seq, b_last) = before
-        .events
-        .iter()
-        .filter_map(|e| e.verify().ok())
-        .filter(|v| v.event.author == b_player)
-        .map(|v| (v.event.seq, v.id))
-        .max()
-        .expect("B signed events");
+    let (b_seq, b_last) = tip_of(&before.events, &b_player);
     let b_key = sobre_node::home::load_key(db.path()).expect("B's key");
     b.stop().await;
 
