@@ -350,6 +350,43 @@ impl NetworkHandle {
         .await?
     }
 
+    /// [`NetworkHandle::request`] whose command is handed to the network task before this
+    /// returns (when its queue has room, the common case): a caller that spawns the wait
+    /// does not also wait for the spawned task to be scheduled before the request leaves.
+    /// The returned future waits for the answer (at most the configured request timeout).
+    pub fn request_queued(
+        &self,
+        peer: PeerId,
+        request: Request,
+    ) -> impl Future<Output = Result<Response, NetworkError>> + Send + 'static {
+        let (tx, rx) = oneshot::channel();
+        let command = Command::Request {
+            peer,
+            request,
+            reply: tx,
+        };
+        let waiting = match self.commands.try_send(command) {
+            Ok(()) => Ok(None),
+            Err(mpsc::error::TrySendError::Full(command)) => Ok(Some(command)),
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(NetworkError::Shutdown),
+        };
+        let (commands, timeout) = (self.commands.clone(), self.request_timeout);
+        async move {
+            let answer = async {
+                if let Some(command) = waiting? {
+                    commands
+                        .send(command)
+                        .await
+                        .map_err(|_| NetworkError::Shutdown)?;
+                }
+                rx.await.map_err(|_| NetworkError::Shutdown)?
+            };
+            tokio::time::timeout(timeout, answer)
+                .await
+                .map_err(|_| NetworkError::Timeout)?
+        }
+    }
+
     /// Addresses of `peer`: known ones, else from a Kademlia lookup. Empty if not found.
     ///
     /// # Errors

@@ -857,8 +857,24 @@ impl Service {
                 return Err(e);
             }
         };
-        if let Some(cache) = self.hot.get_mut(game) {
-            cache.keep_added(state.clone());
+        // The opponent first: the delivery leaves before anything else is done here, even
+        // the copy of the state this returns.
+        let cache = self
+            .hot
+            .get_mut(game)
+            .ok_or_else(|| internal("game left the cache"))?;
+        cache.keep_added(state);
+        for peer in recipients {
+            self.deliver(*game, peer);
+        }
+        let state = self
+            .hot
+            .peek(game)
+            .map(|c| c.state.clone())
+            .ok_or_else(|| internal("game left the cache"))?;
+        // The ledger lags the database, never leads it: written after the flush above.
+        for one in &signed {
+            integrity::note_event(&self.home, &self.me, game, one);
         }
         self.games.insert(*game, Summary::of(&state));
         for one in &signed {
@@ -871,10 +887,7 @@ impl Service {
                 kind,
                 json!({"by": me.to_string(), "status": state.status.name()}),
             );
-            self.publish(game, one).await;
-        }
-        for peer in recipients {
-            self.deliver(*game, peer);
+            self.publish(game, one);
         }
         Ok((signed, state))
     }
@@ -904,19 +917,8 @@ impl Service {
                     .map_err(internal)?;
             }
         }
-        self.store
-            .set_game_meta(
-                game,
-                &GameMeta {
-                    mine: true,
-                    updated_ms: t,
-                },
-            )
-            .map_err(internal)?;
+        self.store.mark_mine(game, t).map_err(internal)?;
         self.store.flush().await.map_err(internal)?;
-        for one in signed {
-            integrity::note_event(&self.home, &self.me, game, one);
-        }
         Ok(recipients)
     }
 
@@ -949,14 +951,20 @@ impl Service {
         out
     }
 
-    async fn publish(&self, game: &GameId, signed: &SignedEvent) {
+    /// Publishes `signed` on the game's topic, for witnesses and mailboxes subscribed to it
+    /// (the opponent and the recipients get it by delivery too), without waiting for the
+    /// network task: a failure only means the delivery is the one copy.
+    fn publish(&self, game: &GameId, signed: &SignedEvent) {
         let Ok(event) = signed.to_bytes() else { return };
         let Ok(bytes) = protocol::encode(&Gossip { game: *game, event }) else {
             return;
         };
-        if let Err(e) = self.net.publish(protocol::game_topic(game), bytes).await {
-            debug!(%game, "gossip not published: {e}");
-        }
+        let (net, game) = (self.net.clone(), *game);
+        tokio::spawn(async move {
+            if let Err(e) = net.publish(protocol::game_topic(&game), bytes).await {
+                debug!(%game, "gossip not published: {e}");
+            }
+        });
     }
 
     /// Sends `peer` what it lacks of `game` in a task (see [`Service::send`]); the result
@@ -1008,8 +1016,9 @@ impl Service {
         debug!(%game, %peer, events = events.len(), full = sent.full, "delivering");
         let net = self.net.clone();
         let tx = self.internal_tx.clone();
+        let request = net.request_queued(peer, Request::Deliver { game, events });
         tokio::spawn(async move {
-            let result = net.request(peer, Request::Deliver { game, events }).await;
+            let result = request.await;
             let _ = tx
                 .send(Internal::Delivered {
                     game,
@@ -1479,6 +1488,21 @@ impl Service {
             }
             self.dirty = true;
         }
+        let status = self.games.get(&game).map_or("", |s| s.status.name());
+        // The watchers learn of the events as soon as they are kept, before the receipts
+        // are signed. Nobody watching: nothing to build (the base58 of two keys per event).
+        let watched = self.watch.receiver_count() > 0;
+        for e in fresh.iter().filter(|_| watched) {
+            if let Ok(ev) = e.decode_unverified()
+                && ev.author != self.me
+            {
+                self.notify(
+                    &game,
+                    ev.kind.name(),
+                    json!({"by": ev.author.to_string(), "status": status, "from": from.map(|p| p.to_string())}),
+                );
+            }
+        }
         // Receipts for the events of others this node has not receipted yet (never for
         // receipts: they would echo), plus the ones it already signed.
         let mut receipts = Vec::new();
@@ -1524,37 +1548,16 @@ impl Service {
         if fresh.is_empty() && receipts.is_empty() {
             return Ok(receipts);
         }
-        // Nothing reads `updated_ms` back yet: a mailbox writes the meta of the games of
-        // others once, when they are new (a write per delivery was a twentieth of its work),
-        // a player on each change of its own games.
+        // A game's meta is written once, when it is new (a write per delivery was a
+        // twentieth of a mailbox's work), and when a game held for others becomes ours.
         if is_player && !new_game {
-            let _ = self.store.set_game_meta(
-                &game,
-                &GameMeta {
-                    mine: is_player,
-                    updated_ms: t,
-                },
-            );
+            let _ = self.store.mark_mine(&game, t);
         }
         self.dirty = true;
         // The ledger of our own events is written after the flush that covers them (in
         // `commit`), so that it can only lag the database.
         if !signed_now.is_empty() {
             self.ledger_notes.push((game, signed_now));
-        }
-        let status = self.games.get(&game).map_or("", |s| s.status.name());
-        // Nobody watching: nothing to build (it costs the base58 of two keys per event).
-        let watched = self.watch.receiver_count() > 0;
-        for e in fresh.iter().filter(|_| watched) {
-            if let Ok(ev) = e.decode_unverified()
-                && ev.author != self.me
-            {
-                self.notify(
-                    &game,
-                    ev.kind.name(),
-                    json!({"by": ev.author.to_string(), "status": status, "from": from.map(|p| p.to_string())}),
-                );
-            }
         }
         if is_player && !fresh.is_empty() {
             self.after_opponent_events(&game, &fresh).await;
@@ -2413,6 +2416,7 @@ impl Service {
         for peer in recipients {
             self.deliver(game, peer);
         }
+        integrity::note_event(&self.home, &self.me, &game, &signed);
         self.notify(&game, "challenge", json!({"by": self.me.to_string()}));
         let mut v = self.show(&state);
         v["game"] = json!(game.to_hex());

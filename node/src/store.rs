@@ -45,8 +45,8 @@ pub struct OutboxEntry {
 pub struct GameMeta {
     /// The node's own player takes part (false for a mailbox holding others' games).
     pub mine: bool,
-    /// The last time anything happened, ms since the epoch (for the games of others a
-    /// mailbox holds: when it first stored the game).
+    /// When the node first stored the game, or took it as its own, ms since the epoch. Not
+    /// updated at each event: that would be a write more in every move's flush.
     pub updated_ms: u64,
 }
 
@@ -227,6 +227,24 @@ impl Store {
 
     pub fn set_game_meta(&self, game: &GameId, meta: &GameMeta) -> Result<(), StoreError> {
         self.put_json(&self.games, &game.0, meta)
+    }
+
+    /// Records `game` as one the node's player takes part in, at `t`, unless it is already
+    /// recorded so: a move is one write less for the flush that makes it durable.
+    ///
+    /// # Errors
+    /// On I/O errors, or [`StoreError::Corrupt`] if the stored meta no longer decodes.
+    pub fn mark_mine(&self, game: &GameId, t: u64) -> Result<(), StoreError> {
+        if self.game_meta(game)?.is_some_and(|m| m.mine) {
+            return Ok(());
+        }
+        self.set_game_meta(
+            game,
+            &GameMeta {
+                mine: true,
+                updated_ms: t,
+            },
+        )
     }
 
     /// A tree of its own for a module that keeps other records (`dispute`, `integrity`,

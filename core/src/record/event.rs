@@ -597,9 +597,10 @@ pub fn verify_all(events: &[SignedEvent]) -> Vec<Result<VerifiedEvent, EventErro
     // Batch verification is not "strict" about small-order keys or non-canonical R; it is
     // only a fast path: a key that is weak fails `verify_strict` below on its own.
     let weak = known.iter().any(|(_, k)| k.is_some_and(|k| k.is_weak()));
+    // One signature is checked alone: a batch of one costs more than `verify_strict`.
     let batch_ok = batchable
         && !weak
-        && !refs.is_empty()
+        && refs.len() > 1
         && ed25519_dalek::verify_batch(&refs, &signatures, &keys).is_ok();
     events
         .iter()
