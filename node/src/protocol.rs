@@ -31,6 +31,12 @@ pub const MAX_MESSAGE_BYTES: u64 = 4 * 1024 * 1024;
 /// The most events one message may carry.
 pub const MAX_EVENTS_PER_MESSAGE: usize = 4096;
 
+/// The reason in a [`Response::Refused`] for events that refer to events the receiver does
+/// not hold (or of a game it does not hold, without its challenge): no fault of the sender.
+/// A sender that sent only what the receiver was thought to lack answers it with the whole
+/// game. The one reason a sender acts on, so it is part of the protocol, not a message.
+pub const REFUSED_MISSING_HISTORY: &str = "missing history";
+
 /// A request from one node to another.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {

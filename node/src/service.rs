@@ -137,6 +137,9 @@ mod arbiter;
 mod coin;
 mod league;
 mod moves;
+mod refusal;
+
+use refusal::{Refusal, Unavailable};
 
 use moves::{letters, move_error};
 
@@ -673,23 +676,23 @@ impl Service {
 
     /// Makes `game` a hot game: read from the store and verified (as [`Service::load`]
     /// does) unless it is in memory already.
-    fn ensure_hot(&mut self, game: &GameId) -> Result<(), String> {
+    fn ensure_hot(&mut self, game: &GameId) -> Result<(), Unavailable> {
         if self.hot.get(game).is_some() {
             return Ok(());
         }
         if !self.games.contains_key(game) {
-            return Err("unknown game".into());
+            return Err(Unavailable::UnknownGame);
         }
         let stored = self
             .store
             .events(game)
-            .map_err(|e| format!("storage failure: {e}"))?;
+            .map_err(|e| Unavailable::Storage(e.to_string()))?;
         let events = verify_all(&stored)
             .into_iter()
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("storage failure: stored event no longer verifies: {e}"))?;
+            .map_err(|e| Unavailable::Storage(format!("stored event no longer verifies: {e}")))?;
         let (state, checkpoint) = verify_continue(&events, None, None)
-            .map_err(|e| format!("storage failure: stored game no longer verifies: {e}"))?;
+            .map_err(|e| Unavailable::Storage(format!("stored game no longer verifies: {e}")))?;
         let sheet = self.restore_sheet(game, &state, &events);
         self.hot.insert(
             *game,
@@ -815,7 +818,7 @@ impl Service {
     ) -> Result<(Vec<SignedEvent>, GameState), ApiError> {
         let me = self.me;
         let key = self.key.clone();
-        self.ensure_hot(game).map_err(user)?;
+        self.ensure_hot(game).map_err(|e| user(e.to_string()))?;
         let (signed, state) = {
             let cache = self.hot.get_mut(game).ok_or_else(|| user("unknown game"))?;
             let seen = last_other_in(cache, &me);
@@ -1079,7 +1082,7 @@ impl Service {
                     // Only what the peer lacked was sent, and it lacks more (it lost events,
                     // or never had the game): the whole game now, no backoff.
                     Ok(Response::Refused { reason }) | Err(NetworkError::Refused(reason))
-                        if !sent.full && reason == MISSING_HISTORY =>
+                        if !sent.full && refusal::is_missing_history(&reason) =>
                     {
                         debug!(%game, %peer, "a partial delivery lacked history: sending the whole game");
                         whole = true;
@@ -1333,9 +1336,9 @@ impl Service {
         raw: &[Vec<u8>],
         from: Option<PeerId>,
         want_receipts: bool,
-    ) -> Result<Vec<Vec<u8>>, String> {
+    ) -> Result<Vec<Vec<u8>>, Refusal> {
         if raw.len() > MAX_EVENTS_PER_MESSAGE {
-            return Err("too many events".into());
+            return Err(Refusal::TooManyEvents);
         }
         let new_game = !self.games.contains_key(&game);
         if !new_game {
@@ -1353,32 +1356,38 @@ impl Service {
         let mut fresh_ids: HashSet<EventId> = HashSet::new();
         let arrival_ms = now_ms();
         for b in raw {
-            let e = SignedEvent::from_bytes(b).map_err(|e| format!("undecodable event: {e}"))?;
+            let e = SignedEvent::from_bytes(b)?;
             let id = e.id();
             incoming.push(id);
             // A known id is an event of this game, checked when it arrived.
             if known.is_some_and(|c| c.ids.contains_key(&id)) || fresh_ids.contains(&id) {
                 continue;
             }
-            let ev = e
-                .decode_unverified()
-                .map_err(|e| format!("undecodable event: {e}"))?;
+            let ev = e.decode_unverified()?;
             let of_game = match ev.kind {
                 EventKind::Challenge(_) => id == game,
                 _ => ev.game == Some(game),
             };
             if !of_game {
-                return Err("event of another game".into());
+                return Err(Refusal::OtherGame);
             }
             // Time is evidence, never the author's word: an event dated ahead of this node's
             // clock (a time claim "four days later", a receipt "next month") is refused before
             // anything else is done with it, and the sender takes a strike.
-            if let Err(e) = time::check_arrival(ev.time_ms, arrival_ms) {
-                return Err(format!("{} by {}: {e}", ev.kind.name(), ev.author));
+            if let Err(error) = time::check_arrival(ev.time_ms, arrival_ms) {
+                return Err(Refusal::Time {
+                    kind: ev.kind.name(),
+                    author: ev.author,
+                    error,
+                });
             }
             // A refused receipt (see `unreceipted`) cannot be made up for later.
-            if let Some(e) = self.late_countersignature(&game, &ev) {
-                return Err(format!("{} by {}: {e}", ev.kind.name(), ev.author));
+            if let Some(error) = self.late_countersignature(&game, &ev) {
+                return Err(Refusal::Time {
+                    kind: ev.kind.name(),
+                    author: ev.author,
+                    error,
+                });
             }
             // Anyone may sign a receipt in any game (witnesses do), so receipts by players
             // other than the two, this node, its mailboxes, the league's organiser and the
@@ -1419,7 +1428,7 @@ impl Service {
             if !proofs.is_empty() {
                 self.equivocation(&game, players, &proofs, from).await;
                 if fresh.is_empty() {
-                    return Err(dispute::REFUSAL.into());
+                    return Err(Refusal::Equivocation);
                 }
             }
         }
@@ -1438,22 +1447,21 @@ impl Service {
                 let unchecked: Vec<SignedEvent> =
                     missing.iter().map(|&i| fresh[i].clone()).collect();
                 for (&index, r) in missing.iter().zip(verify_all(&unchecked)) {
-                    checked[index] =
-                        Some(r.map_err(|error| refusal(VerifyError::Event { index, error }))?);
+                    checked[index] = Some(r.map_err(|error| VerifyError::Event { index, error })?);
                 }
             }
             let checked: Vec<VerifiedEvent> = checked.into_iter().flatten().collect();
             if new_game {
-                let (state, checkpoint) = verify_continue(&checked, None, None).map_err(refusal)?;
+                let (state, checkpoint) = verify_continue(&checked, None, None)?;
                 is_player = state.challenger == self.me || state.opponent == self.me;
                 is_arbiter = view::arbiters(&state).contains(&self.me);
                 if !is_player && !is_arbiter && !self.mailbox {
-                    return Err("not a game of this node".into());
+                    return Err(Refusal::NotOurs);
                 }
                 for v in &checked {
                     self.store
                         .insert_verified(&game, v)
-                        .map_err(|e| format!("storage failure: {e}"))?;
+                        .map_err(|e| Unavailable::Storage(e.to_string()))?;
                 }
                 self.store
                     .set_game_meta(
@@ -1463,7 +1471,7 @@ impl Service {
                             updated_ms: t,
                         },
                     )
-                    .map_err(|e| format!("storage failure: {e}"))?;
+                    .map_err(|e| Unavailable::Storage(e.to_string()))?;
                 let sheet = self.restore_sheet(&game, &state, &checked);
                 self.games.insert(game, Summary::of(&state));
                 self.hot.insert(
@@ -1473,14 +1481,14 @@ impl Service {
                 let _ = self.net.subscribe(protocol::game_topic(&game)).await;
             } else {
                 if !is_player && !is_arbiter && !self.mailbox {
-                    return Err("not a game of this node".into());
+                    return Err(Refusal::NotOurs);
                 }
-                let cache = self.hot.get_mut(&game).ok_or("unknown game")?;
-                let state = cache.try_add(checked, None).map_err(refusal)?;
+                let cache = self.hot.get_mut(&game).ok_or(Unavailable::UnknownGame)?;
+                let state = cache.try_add(checked, None)?;
                 for v in &cache.events[cache.kept..] {
                     if let Err(e) = self.store.insert_verified(&game, v) {
                         cache.drop_added();
-                        return Err(format!("storage failure: {e}"));
+                        return Err(Unavailable::Storage(e.to_string()).into());
                     }
                 }
                 self.games.insert(game, Summary::of(&state));
@@ -1835,19 +1843,13 @@ impl Service {
                     Err(_) => MessageAcceptance::Reject,
                     Ok(g) => match self.ingest(g.game, &[g.event], Some(source), true).await {
                         Ok(_) => MessageAcceptance::Accept,
-                        Err(reason)
-                            if reason == MISSING_HISTORY
-                                || reason == "not a game of this node"
-                                || reason == dispute::REFUSAL =>
-                        {
+                        Err(refusal) if refusal.is_storage() => {
+                            warn!(peer = %source, "gossip not stored: {refusal}");
                             MessageAcceptance::Ignore
                         }
-                        Err(reason) if reason.starts_with("storage failure") => {
-                            warn!(peer = %source, "gossip not stored: {reason}");
-                            MessageAcceptance::Ignore
-                        }
-                        Err(reason) => {
-                            warn!(peer = %source, "invalid gossip rejected: {reason}");
+                        Err(refusal) if !refusal.blames_sender() => MessageAcceptance::Ignore,
+                        Err(refusal) => {
+                            warn!(peer = %source, "invalid gossip rejected: {refusal}");
                             MessageAcceptance::Reject
                         }
                     },
@@ -1920,14 +1922,10 @@ impl Service {
             Request::Deliver { game, events } => {
                 match self.ingest(game, &events, Some(peer), true).await {
                     Ok(receipts) => Response::Receipts { receipts },
-                    Err(reason) => {
-                        // Missing history, a game we do not hold, a twin kept as proof and
-                        // our own storage failures are no fault of the sender.
-                        if reason != MISSING_HISTORY
-                            && reason != "not a game of this node"
-                            && reason != dispute::REFUSAL
-                            && !reason.starts_with("storage failure")
-                        {
+                    Err(refusal) => {
+                        // The protocol edge: from here on the refusal is the sender's text.
+                        let reason = refusal.to_string();
+                        if refusal.blames_sender() {
                             warn!(%peer, %game, "delivery rejected: {reason}");
                             let _ = self.net.penalize(peer, reason.clone()).await;
                         }
@@ -2494,25 +2492,6 @@ fn own_event(signed: &SignedEvent) -> Result<VerifiedEvent, EventError> {
         event: signed.decode_unverified()?,
         signed: signed.clone(),
     })
-}
-
-/// The refusal of events that refer to events the receiver does not hold (or of a game it
-/// does not hold, without its challenge): no fault of the sender. Gossip of them is ignored,
-/// and a delivery of only what the receiver was thought to lack is followed by the whole
-/// game.
-const MISSING_HISTORY: &str = "missing history";
-
-/// Why a delivery is refused, in the words the sender (and `handle_network`) act on.
-fn refusal(e: VerifyError) -> String {
-    match e {
-        // `NoChallenge`: events of a game the receiver does not hold (a partial delivery to
-        // a node that lost the game, or gossip of a game it never had).
-        VerifyError::Missing { .. } | VerifyError::NoChallenge => MISSING_HISTORY.to_owned(),
-        // A gap in an author's log (a receipt gossip has not brought yet) is missing history
-        // too, not a fault of the sender: sync fills it.
-        VerifyError::Gap { .. } => MISSING_HISTORY.to_owned(),
-        other => other.to_string(),
-    }
 }
 
 /// A verification failure of the player's own action, in words for the CLI.
