@@ -1,0 +1,461 @@
+//! The control API: the requests of the `sobre` command line, answered in JSON.
+
+use super::author::own_event;
+use super::cache::GameCache;
+use super::{
+    Service, adjourn, coin_path, explain, internal, letters, move_error, now_ms, read_name, user,
+};
+use crate::api::{ApiError, ApiRequest};
+use crate::protocol::Gossip;
+use crate::view::Summary;
+use crate::{dispute, integrity, protocol, secrets, view};
+use libp2p::Multiaddr;
+use serde_json::{Value, json};
+use sobre_core::clock::TimeControl;
+use sobre_core::record::author::Scoresheet;
+use sobre_core::record::{
+    Challenge, ClaimReason, ColourChoice, GameId, GameState, LeagueRound, PlayerId, SignedEvent,
+    StartPosition, Status, commit, export, verify_incremental,
+};
+use sobre_core::{Position, notation};
+use tracing::warn;
+
+impl Service {
+    pub(super) async fn handle_api(&mut self, req: ApiRequest) -> Result<Value, ApiError> {
+        match req {
+            ApiRequest::Id => {
+                let peer = self.net.local_peer_id();
+                let addrs: Vec<String> = self
+                    .net
+                    .listen_addrs()
+                    .await
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|a| {
+                        let s = a.to_string();
+                        if s.contains("/p2p/") {
+                            s
+                        } else {
+                            format!("{s}/p2p/{peer}")
+                        }
+                    })
+                    .collect();
+                Ok(json!({
+                    "player_id": self.me.to_string(),
+                    "name": read_name(&self.home),
+                    "addresses": addrs,
+                    "mailbox": self.mailbox,
+                }))
+            }
+            ApiRequest::Status => {
+                let peers = self.net.connected_peers().await.unwrap_or_default();
+                Ok(json!({
+                    "player_id": self.me.to_string(),
+                    "uptime_ms": now_ms().saturating_sub(self.started_ms),
+                    "games": self.games.len(),
+                    "peers": peers.len(),
+                    "outbox": self.store.outbox().map(|o| o.len()).unwrap_or(0),
+                    "mailbox": self.mailbox,
+                }))
+            }
+            ApiRequest::Stop => {
+                self.stop = true;
+                Ok(json!({"stopping": true}))
+            }
+            ApiRequest::Peers => {
+                let peers = self.net.connected_peers().await.unwrap_or_default();
+                Ok(json!({
+                    "connected": peers.iter().map(|(p, a)| json!({
+                        "peer": p.to_string(),
+                        "addresses": a.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                    "known": self.store.peers().unwrap_or_default().iter().map(|(p, a)| json!({"peer": p, "addresses": a})).collect::<Vec<_>>(),
+                }))
+            }
+            ApiRequest::Connect { addr } => {
+                let a: Multiaddr = addr
+                    .parse()
+                    .map_err(|e| user(format!("bad multiaddr {addr:?}: {e}")))?;
+                let peer = self
+                    .net
+                    .dial(a.clone())
+                    .await
+                    .map_err(|e| user(format!("cannot reach {addr}: {e}")))?;
+                let _ = self
+                    .store
+                    .remember_peer(&peer.to_string(), std::slice::from_ref(&addr));
+                let _ = self.store.flush().await;
+                Ok(json!({"peer": peer.to_string()}))
+            }
+            ApiRequest::Challenge {
+                opponent,
+                color,
+                time_control,
+                chess960,
+                fen,
+            } => {
+                self.challenge(&opponent, &color, &time_control, chess960, fen, None)
+                    .await
+            }
+            ApiRequest::Accept {
+                game,
+                color,
+                position,
+            } => self.accept(&game, color.as_deref(), position).await,
+            ApiRequest::CoinDefault {
+                game,
+                color,
+                position,
+            } => {
+                self.coin_default_by_hand(&game, color.as_deref(), position)
+                    .await
+            }
+            ApiRequest::Decline { game, reason } => {
+                let g = self.resolve_game(&game)?;
+                let text = reason.unwrap_or_default();
+                let (_, state) = self.author(&g, move |s, t| s.decline(&text, t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Abort { game } => {
+                let g = self.resolve_game(&game)?;
+                self.check_abort_keeps_the_coin(&g)?;
+                let (_, state) = self.author(&g, |s, t| s.abort(t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Games => {
+                let now = now_ms();
+                let mut list: Vec<Value> = self
+                    .games
+                    .values()
+                    .filter(|s| s.plays(&self.me) || self.mailbox || s.arbiters.contains(&self.me))
+                    .map(|s| view::summary_json(s, &self.me, now))
+                    .collect();
+                // My move first, then the most urgent (least time left), then the rest.
+                list.sort_by_key(|v| {
+                    (
+                        !v["my_move"].as_bool().unwrap_or(false),
+                        !v["incoming_challenge"].as_bool().unwrap_or(false),
+                        v["ms_to_deadline"].as_i64().unwrap_or(i64::MAX),
+                        v["game"].as_str().unwrap_or("").to_owned(),
+                    )
+                });
+                Ok(json!({"games": list}))
+            }
+            ApiRequest::Show { game } => {
+                let g = self.resolve_game(&game)?;
+                let state = verify_incremental(&self.cache(&g)?.events, &[], Some(now_ms()))
+                    .map_err(internal)?;
+                let mut v = self.show(&state);
+                dispute::annotate(&self.store, &g, &mut v);
+                Ok(v)
+            }
+            ApiRequest::Move {
+                game,
+                text,
+                notation,
+            } => {
+                let g = self.resolve_game(&game)?;
+                let st = &self.cache(&g)?.state;
+                self.require_my_move(st)?;
+                let m = notation::parse_move(&st.position, &text, letters(notation))
+                    .map_err(|e| move_error("", &e))?;
+                let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Draw { game, action } => {
+                let g = self.resolve_game(&game)?;
+                let (_, state) = match action.as_str() {
+                    "offer" => self.author(&g, |s, t| s.offer_draw(t)).await?,
+                    "accept" => self.author(&g, |s, t| s.accept_draw(t)).await?,
+                    "decline" => self.author(&g, |s, t| s.decline_draw(t)).await?,
+                    other => {
+                        return Err(user(format!(
+                            "draw {other:?}: use offer, accept or decline"
+                        )));
+                    }
+                };
+                Ok(self.show(&state))
+            }
+            ApiRequest::Claim {
+                game,
+                reason,
+                intended,
+                notation,
+            } => {
+                let g = self.resolve_game(&game)?;
+                let reason = match reason.as_str() {
+                    "threefold" => ClaimReason::Threefold,
+                    "fifty" => ClaimReason::FiftyMoves,
+                    "time" => ClaimReason::Time,
+                    "dead" => ClaimReason::DeadPosition,
+                    "lateness" => ClaimReason::Lateness,
+                    other => {
+                        return Err(user(format!(
+                            "unknown claim {other:?}: threefold, fifty, time, dead or lateness"
+                        )));
+                    }
+                };
+                let pos = self.cache(&g)?.state.position.clone();
+                let m = match intended {
+                    None => None,
+                    Some(text) => Some(
+                        notation::parse_move(&pos, &text, letters(notation))
+                            .map_err(|e| move_error("intended move: ", &e))?,
+                    ),
+                };
+                let (_, state) = self.author(&g, move |s, t| s.claim(reason, m, t)).await?;
+                let mut v = self.show(&state);
+                if let Some(c) = state.claims.last() {
+                    v["claim"] = json!({"correct": c.correct, "judgement": c.judgement});
+                }
+                Ok(v)
+            }
+            ApiRequest::Resign { game } => {
+                let g = self.resolve_game(&game)?;
+                let (_, state) = self.author(&g, |s, t| s.resign(t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Adjourn {
+                game,
+                seal,
+                resume_at_ms,
+                place,
+                force,
+                notation,
+                arbiter,
+                arbiter_setting,
+                no_arbiter,
+            } => {
+                let keeper = adjourn::Keeper {
+                    arbiter,
+                    setting: arbiter_setting,
+                    none: no_arbiter,
+                };
+                self.adjourn(&game, &seal, notation, resume_at_ms, place, force, keeper)
+                    .await
+            }
+            ApiRequest::Resume { game } => {
+                let g = self.resolve_game(&game)?;
+                let (_, state) = self.author(&g, |s, t| s.presence(t)).await?;
+                // If this node sealed and the responder is already present, open now (A7).
+                let fresh: Vec<SignedEvent> = Vec::new();
+                self.after_opponent_events(&g, &fresh).await;
+                let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(state);
+                Ok(self.show(&state))
+            }
+            ApiRequest::Envelope { game } => {
+                let g = self.resolve_game(&game)?;
+                let st = &self.cache(&g)?.state;
+                let v = self.show(st);
+                Ok(json!({"game": g.to_hex(), "envelope": v["envelope"], "status": v["status"]}))
+            }
+            ApiRequest::EnvelopeOpen { game } => self.envelope_open(&game).await,
+            ApiRequest::EnvelopeLost { game, resign } => self.envelope_lost(&game, resign).await,
+            ApiRequest::Conditional {
+                game,
+                action,
+                line,
+                notation,
+            } => {
+                let g = self.resolve_game(&game)?;
+                let mut lines = self.store.conditional(&g).map_err(internal)?;
+                match action.as_str() {
+                    "add" => {
+                        let text =
+                            line.ok_or_else(|| user("conditional add needs a line of moves"))?;
+                        let moves: Vec<String> =
+                            text.split_whitespace().map(str::to_owned).collect();
+                        let moves = self.check_conditional(&g, &moves, notation)?;
+                        lines.push(moves);
+                        self.store.set_conditional(&g, &lines).map_err(internal)?;
+                    }
+                    "clear" => {
+                        lines.clear();
+                        self.store.set_conditional(&g, &lines).map_err(internal)?;
+                    }
+                    "list" => {}
+                    other => {
+                        return Err(user(format!(
+                            "conditional {other:?}: use add, list or clear"
+                        )));
+                    }
+                }
+                self.store.flush().await.map_err(internal)?;
+                Ok(json!({"game": g.to_hex(), "lines": lines}))
+            }
+            ApiRequest::Chat { game, text } => {
+                let g = self.resolve_game(&game)?;
+                if text.len() > 2000 {
+                    return Err(user("chat lines are limited to 2000 bytes"));
+                }
+                let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
+                Ok(self.show(&state))
+            }
+            ApiRequest::Leave { action, days } => {
+                let now = now_ms();
+                let games: Vec<GameId> = self
+                    .games
+                    .iter()
+                    .filter(|(_, s)| {
+                        s.colour_of(&self.me).is_some()
+                            && matches!(s.status, Status::Active | Status::Adjourned)
+                    })
+                    .map(|(g, _)| *g)
+                    .collect();
+                let (from, until) = match action.as_str() {
+                    "start" => (
+                        now,
+                        now + u64::from(days.unwrap_or(7)) * sobre_core::clock::DAY,
+                    ),
+                    "end" => {
+                        let start = self
+                            .store
+                            .meta_get("leave_from")
+                            .ok()
+                            .flatten()
+                            .and_then(|b| String::from_utf8(b).ok())
+                            .and_then(|s| s.parse().ok())
+                            .ok_or_else(|| user("no leave in progress"))?;
+                        (start, now)
+                    }
+                    other => return Err(user(format!("leave {other:?}: use start or end"))),
+                };
+                let mut done = Vec::new();
+                for g in games {
+                    match self.author(&g, move |s, t| s.leave(from, until, t)).await {
+                        Ok(_) => done.push(g.to_hex()),
+                        Err(e) => warn!(%g, "leave not recorded: {}", e.message),
+                    }
+                }
+                if action == "start" {
+                    let _ = self
+                        .store
+                        .meta_set("leave_from", from.to_string().as_bytes());
+                }
+                self.store.flush().await.map_err(internal)?;
+                Ok(json!({"from_ms": from, "until_ms": until, "games": done}))
+            }
+            ApiRequest::Export { game, format } => {
+                let g = self.resolve_game(&game)?;
+                let cache = self.cache(&g)?;
+                match format.as_str() {
+                    "pgn" => Ok(
+                        json!({"game": g.to_hex(), "pgn": export::to_pgn(&cache.state, &|p: &PlayerId| p.to_string())}),
+                    ),
+                    "archive" => {
+                        let signed: Vec<SignedEvent> =
+                            cache.events.iter().map(|v| v.signed.clone()).collect();
+                        let text = export::write_archive(&g, &signed).map_err(internal)?;
+                        Ok(json!({"game": g.to_hex(), "archive": text}))
+                    }
+                    other => Err(user(format!("export format {other:?}: use pgn or archive"))),
+                }
+            }
+            ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
+            ApiRequest::LeagueCreate { .. }
+            | ApiRequest::LeagueJoin { .. }
+            | ApiRequest::LeagueList
+            | ApiRequest::LeagueExport { .. } => self.league_api(req).await,
+        }
+    }
+
+    pub(super) fn show(&self, state: &GameState) -> Value {
+        view::game_json(state, &self.me, now_ms())
+    }
+
+    pub(super) fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {
+        let Some(c) = st.colour_of(&self.me) else {
+            return Err(user("you do not play in this game"));
+        };
+        match st.status {
+            Status::Active | Status::Disputed => {}
+            Status::Adjourned => {
+                return Err(
+                    user("the game is adjourned").hint("`sobre resume GAME` at the resumption")
+                );
+            }
+            Status::Pending => return Err(user("the game has not started")),
+            _ => return Err(user("the game is over")),
+        }
+        if st.position.turn() != c {
+            return Err(user("it is not your move"));
+        }
+        Ok(())
+    }
+
+    pub(super) async fn challenge(
+        &mut self,
+        opponent: &str,
+        color: &str,
+        time_control: &str,
+        chess960: bool,
+        fen: Option<String>,
+        league: Option<LeagueRound>,
+    ) -> Result<Value, ApiError> {
+        let opp: PlayerId = opponent
+            .parse()
+            .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
+        if opp == self.me {
+            return Err(user("you cannot challenge yourself"));
+        }
+        time_control
+            .parse::<TimeControl>()
+            .map_err(|e| user(e.to_string()))?;
+        let colour = match color {
+            "white" => ColourChoice::ChallengerWhite,
+            "black" => ColourChoice::ChallengerBlack,
+            "random" => ColourChoice::Random,
+            other => return Err(user(format!("colour {other:?}: white, black or random"))),
+        };
+        let start = match (chess960, fen) {
+            (_, Some(f)) => {
+                Position::from_fen_auto(&f).map_err(|e| user(format!("malformed FEN: {e}")))?;
+                StartPosition::Fen(f)
+            }
+            (true, None) => StartPosition::Chess960Random,
+            (false, None) => StartPosition::Standard,
+        };
+        let needs_coin = colour == ColourChoice::Random || start == StartPosition::Chess960Random;
+        let secret: Option<[u8; 32]> = needs_coin.then(rand::random);
+        let challenge = Challenge {
+            opponent: opp,
+            colour,
+            time_control: time_control.to_owned(),
+            start,
+            coin_commitment: secret.as_ref().map(commit::coin_commitment),
+            league,
+        };
+        let t = now_ms();
+        let (sheet, signed) =
+            Scoresheet::challenge(self.key.clone(), challenge, t).map_err(internal)?;
+        let game = sheet.game();
+        if let Some(s) = secret {
+            secrets::write_secret(&coin_path(&self.home, &game), &s).map_err(internal)?;
+        }
+        let checked = own_event(&signed).map_err(internal)?;
+        let state = verify_incremental(std::slice::from_ref(&checked), &[], None)
+            .map_err(|e| user(explain(&e)))?;
+        let recipients = self
+            .persist_authored(&game, std::slice::from_ref(&signed), &state, t)
+            .await?;
+        self.games.insert(game, Summary::of(&state));
+        self.hot.insert(
+            game,
+            GameCache::new(vec![checked], state.clone(), None, Some(sheet)),
+        );
+        let _ = self.net.subscribe(protocol::game_topic(&game)).await;
+        if let Ok(event) = signed.to_bytes()
+            && let Ok(bytes) = protocol::encode(&Gossip { game, event })
+        {
+            let _ = self.net.publish(protocol::inbox_topic(&opp), bytes).await;
+        }
+        for peer in recipients {
+            self.deliver(game, peer);
+        }
+        integrity::note_event(&self.home, &self.me, &game, &signed);
+        self.notify(&game, "challenge", json!({"by": self.me.to_string()}));
+        let mut v = self.show(&state);
+        v["game"] = json!(game.to_hex());
+        Ok(v)
+    }
+}

@@ -1,0 +1,142 @@
+//! Group commit: answers to peers (receipts, gossip verdicts) wait for the flush that makes
+//! what they acknowledge durable; one flush covers everything stored meanwhile.
+
+use super::Service;
+use crate::integrity;
+use crate::network::NetworkHandle;
+use crate::protocol::Response;
+use libp2p::PeerId;
+use libp2p::gossipsub::{MessageAcceptance, MessageId};
+use sobre_core::record::{GameId, PlayerId};
+use std::path::Path;
+use tokio::sync::{mpsc, oneshot};
+use tracing::warn;
+
+/// An answer that waits for the store flush covering what it acknowledges.
+pub(super) enum Deferred {
+    Reply {
+        reply: oneshot::Sender<Response>,
+        response: Response,
+    },
+    Validation {
+        message_id: MessageId,
+        source: PeerId,
+        acceptance: MessageAcceptance,
+    },
+}
+
+/// Tells the service a group flush has ended (see [`Service::commit`]), when dropped.
+pub(super) struct FlushDone(mpsc::Sender<()>);
+
+impl Drop for FlushDone {
+    fn drop(&mut self) {
+        // The service may be stopping and no longer listen: nothing to start then.
+        let _ = self.0.try_send(());
+    }
+}
+
+/// After a group flush: the integrity ledger notes, then the answers waiting for it (receipts
+/// refused and gossip ignored if the flush failed).
+pub(super) async fn answer(
+    home: &Path,
+    me: &PlayerId,
+    net: &NetworkHandle,
+    flushed: Result<(), String>,
+    notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    pending: Vec<Deferred>,
+) {
+    match &flushed {
+        Err(e) => warn!("storage failure, answers withheld: {e}"),
+        Ok(()) => {
+            for (game, receipts) in notes {
+                integrity::note(home, me, &game, &receipts);
+            }
+        }
+    }
+    for d in pending {
+        match d {
+            Deferred::Reply { reply, response } => {
+                let response = match (&flushed, response) {
+                    (Err(e), Response::Receipts { .. }) => Response::Refused {
+                        reason: format!("storage failure: {e}"),
+                    },
+                    (_, r) => r,
+                };
+                let _ = reply.send(response);
+            }
+            Deferred::Validation {
+                message_id,
+                source,
+                acceptance,
+            } => {
+                let acceptance = match (&flushed, acceptance) {
+                    (Err(_), MessageAcceptance::Accept) => MessageAcceptance::Ignore,
+                    (_, a) => a,
+                };
+                let _ = net.report_validation(message_id, source, acceptance).await;
+            }
+        }
+    }
+}
+
+impl Service {
+    /// Group commit: one flush for everything stored since the last one, then the answers
+    /// waiting for it — a receipt or a gossip acceptance is never sent before the events it
+    /// covers are durable. The flush runs beside the service, which goes on with the next
+    /// batches meanwhile; one flush at a time: while one runs, what is stored and the answers
+    /// waiting wait for the next, started when it ends (`flush_done`). A flush covers only
+    /// what was written before it began, so nothing is answered by a flush already running;
+    /// answers go out in the order of the flushes, so also after the ones before.
+    pub(super) async fn commit(&mut self) {
+        if self.pending.is_empty() && !self.dirty {
+            return;
+        }
+        if self.flush_running {
+            return;
+        }
+        // The last flush told `flush_done`: its task has ended or is about to.
+        self.flushed().await;
+        let dirty = std::mem::take(&mut self.dirty);
+        let pending = std::mem::take(&mut self.pending);
+        let notes = std::mem::take(&mut self.ledger_notes);
+        let (store, net, home, me, done) = (
+            self.store.clone(),
+            self.net.clone(),
+            self.home.clone(),
+            self.me,
+            self.flush_done.clone(),
+        );
+        self.flushing = Some(tokio::spawn(async move {
+            // Tells the service even if this task is cut short, or no flush would start again.
+            let _done = FlushDone(done);
+            let flushed = if dirty {
+                store.flush().await.map_err(|e| e.to_string())
+            } else {
+                Ok(())
+            };
+            answer(&home, &me, &net, flushed, notes, pending).await;
+        }));
+        self.flush_running = true;
+    }
+
+    /// Flushes and answers everything waiting, the flush in progress first (on stopping).
+    pub(super) async fn commit_all(&mut self) {
+        loop {
+            self.flushed().await;
+            self.flush_running = false;
+            if self.pending.is_empty() && !self.dirty {
+                return;
+            }
+            self.commit().await;
+        }
+    }
+
+    /// Waits for the flush [`Service::commit`] started, if any, and its answers.
+    pub(super) async fn flushed(&mut self) {
+        if let Some(f) = self.flushing.take()
+            && let Err(e) = f.await
+        {
+            warn!("flush task failed: {e}");
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Delivering our events to the peers that must hold them, until each is receipted: the
+//! outbox, retries with backoff, and what the answers (receipts or refusals) tell us.
+
+use super::cache::Sent;
+use super::{Service, game_of, now_ms, player_of_peer, refusal};
+use crate::network::NetworkError;
+use crate::protocol::{MAX_EVENTS_PER_MESSAGE, Request, Response};
+use libp2p::PeerId;
+use sobre_core::record::{Event, EventId, EventKind, GameId, SignedEvent, time};
+use std::collections::HashSet;
+use tracing::{debug, warn};
+
+/// At most this many refused receipts are remembered (see [`Service::unreceipted`]): an
+/// honest opponent leaves none, a hostile one at most one per event we sent it.
+pub(super) const MAX_UNRECEIPTED: usize = 4096;
+
+/// What the delivery tasks report back.
+pub(super) enum Internal {
+    Delivered {
+        game: GameId,
+        peer: PeerId,
+        sent: Sent,
+        /// A refusal comes as [`NetworkError::Refused`].
+        result: Result<Response, NetworkError>,
+    },
+    Synced {
+        peer: PeerId,
+        result: Result<Response, String>,
+    },
+    GamesListed {
+        peer: PeerId,
+        result: Result<Response, String>,
+    },
+}
+
+impl Service {
+    /// Sends `peer` what it lacks of `game` in a task (see [`Service::send`]); the result
+    /// comes back as [`Internal::Delivered`].
+    pub(super) fn deliver(&mut self, game: GameId, peer: PeerId) {
+        self.send(game, peer, false);
+    }
+
+    /// Sends events of `game` to `peer` in a task: from a hot game only what the peer lacks
+    /// ([`GameCache::outgoing`]), unless `whole`; a game not in memory whole, from the store.
+    /// The receiver keeps what it lacks and answers with receipts; a delta it cannot place
+    /// (it lost events, or never had the game) is refused as "missing history", and then the
+    /// whole game follows at once ([`Service::handle_internal`]).
+    pub(super) fn send(&mut self, game: GameId, peer: PeerId, whole: bool) {
+        if !self.in_flight.insert((game, peer)) {
+            // One delivery at a time per peer and game; send again when it returns, so a
+            // new event never waits for the outbox retry.
+            self.redeliver.insert((game, peer));
+            return;
+        }
+        let (events, sent) = match self.hot.peek(&game) {
+            Some(cache) => cache.outgoing(&peer, player_of_peer(&peer), whole),
+            // A game not in memory is sent from the store: its events were verified when
+            // stored. Its order need not be the one of a cache made later: no watermark.
+            None => {
+                let stored = self.store.events(&game).unwrap_or_default();
+                let mut ids = Vec::new();
+                let events = stored
+                    .iter()
+                    .filter_map(|e| {
+                        let b = e.to_bytes().ok()?;
+                        ids.push(e.id());
+                        Some(b)
+                    })
+                    .take(MAX_EVENTS_PER_MESSAGE)
+                    .collect();
+                let sent = Sent {
+                    ids,
+                    full: true,
+                    covered: None,
+                };
+                (events, sent)
+            }
+        };
+        if events.is_empty() {
+            self.in_flight.remove(&(game, peer));
+            return;
+        }
+        debug!(%game, %peer, events = events.len(), full = sent.full, "delivering");
+        let net = self.net.clone();
+        let tx = self.internal_tx.clone();
+        let request = net.request_queued(peer, Request::Deliver { game, events });
+        tokio::spawn(async move {
+            let result = request.await;
+            let _ = tx
+                .send(Internal::Delivered {
+                    game,
+                    peer,
+                    sent,
+                    result,
+                })
+                .await;
+        });
+    }
+
+    pub(super) async fn retry_outbox(&mut self) {
+        let Ok(entries) = self.store.outbox() else {
+            return;
+        };
+        let now = now_ms();
+        let mut due: Vec<(GameId, PeerId)> = Vec::new();
+        for e in entries {
+            if e.next_at_ms > now {
+                continue;
+            }
+            if let Ok(peer) = e.peer.parse::<PeerId>()
+                && !due.contains(&(e.game, peer))
+            {
+                due.push((e.game, peer));
+            }
+        }
+        for (game, peer) in due {
+            self.deliver(game, peer);
+        }
+    }
+
+    pub(super) async fn handle_internal(&mut self, i: Internal) {
+        match i {
+            Internal::Delivered {
+                game,
+                peer,
+                sent,
+                result,
+            } => {
+                self.in_flight.remove(&(game, peer));
+                let again = self.redeliver.remove(&(game, peer));
+                let mut whole = false;
+                match result {
+                    Ok(Response::Receipts { receipts }) => {
+                        // The same cache still: the peer holds its first `covered` events.
+                        if let Some((epoch, covered)) = sent.covered
+                            && let Some(cache) = self.hot.peek_mut(&game)
+                            && cache.epoch == epoch
+                        {
+                            let w = cache.acked.entry(peer).or_insert(0);
+                            *w = (*w).max(covered);
+                        }
+                        let _ = self.ingest(game, &receipts, Some(peer), false).await;
+                        self.note_unreceipted(&game, &peer, &sent.ids);
+                        self.clear_outbox(&game, &peer).await;
+                    }
+                    // Only what the peer lacked was sent, and it lacks more (it lost events,
+                    // or never had the game): the whole game now, no backoff.
+                    Ok(Response::Refused { reason }) | Err(NetworkError::Refused(reason))
+                        if !sent.full && refusal::is_missing_history(&reason) =>
+                    {
+                        debug!(%game, %peer, "a partial delivery lacked history: sending the whole game");
+                        whole = true;
+                    }
+                    Ok(Response::Refused { reason }) => {
+                        warn!(%game, %peer, "delivery refused: {reason}");
+                        self.backoff(&game, &peer);
+                    }
+                    Ok(other) => {
+                        warn!(%game, %peer, "unexpected answer to a delivery: {other:?}");
+                        self.backoff(&game, &peer);
+                    }
+                    Err(e) => {
+                        debug!(%game, %peer, "delivery failed, will retry: {e}");
+                        self.backoff(&game, &peer);
+                    }
+                }
+                if whole {
+                    // Covers whatever arrived meanwhile too.
+                    self.send(game, peer, true);
+                } else if again
+                    && !self.in_flight.contains(&(game, peer))
+                    && self.outbox_waits(&game, &peer)
+                {
+                    // After the answer, so that it starts from the new watermark; not when the
+                    // answer's receipts cleared everything that was waiting.
+                    self.deliver(game, peer);
+                }
+            }
+            Internal::Synced { peer, result } => {
+                self.sync_done(peer);
+                if let Ok(Response::Events { events }) = result {
+                    // Group by game: a sync answers one game.
+                    if let Some(game) = events
+                        .first()
+                        .and_then(|b| SignedEvent::from_bytes(b).ok())
+                        .and_then(|e| game_of(&e))
+                    {
+                        let _ = self.ingest(game, &events, Some(peer), false).await;
+                    }
+                }
+            }
+            Internal::GamesListed { peer, result } => {
+                if let Ok(Response::Games { games }) = result {
+                    for g in games {
+                        self.sync_game(peer, g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After an answer with receipts from `peer` to a delivery of `ids`: notes our events of
+    /// `game` that the peer's player — our opponent — took without receipting, and forgets
+    /// those it has now receipted. Bounded: a node has at most a few unanswered moves per game.
+    pub(super) fn note_unreceipted(&mut self, game: &GameId, peer: &PeerId, ids: &[EventId]) {
+        let Some(player) = player_of_peer(peer) else {
+            return;
+        };
+        let Some(cache) = self.hot.peek(game) else {
+            return;
+        };
+        let st = &cache.state;
+        if ![st.challenger, st.opponent].contains(&player) || player == self.me {
+            return;
+        }
+        let receipted: HashSet<EventId> = st
+            .receipts
+            .iter()
+            .filter(|(_, by, _)| *by == player)
+            .map(|(e, _, _)| *e)
+            .collect();
+        let now = now_ms();
+        for id in ids {
+            let ours = cache.ids.get(id).is_some_and(|&i| {
+                let e = &cache.events[i].event;
+                e.author == self.me && !matches!(e.kind, EventKind::Receipt { .. })
+            });
+            if !ours {
+                continue;
+            }
+            if receipted.contains(id) {
+                self.unreceipted.remove(&(*game, *id));
+            } else if self.unreceipted.len() < MAX_UNRECEIPTED {
+                self.unreceipted
+                    .entry((*game, *id))
+                    .or_insert((player, now));
+            }
+        }
+    }
+
+    /// Whether `ev` countersigns (receipts, or says it saw) one of our events that its author
+    /// took without a receipt, dated after that answer by more than the clock skew: the
+    /// refusal named in [`time::TimeError::LateCountersignature`].
+    pub(super) fn late_countersignature(
+        &self,
+        game: &GameId,
+        ev: &Event,
+    ) -> Option<time::TimeError> {
+        if self.unreceipted.is_empty() {
+            return None;
+        }
+        let receipt = match ev.kind {
+            EventKind::Receipt { event } => Some(event),
+            _ => None,
+        };
+        [receipt, ev.seen].into_iter().flatten().find_map(|target| {
+            let &(by, answered_ms) = self.unreceipted.get(&(*game, target))?;
+            if by != ev.author {
+                return None;
+            }
+            time::check_countersignature(ev.time_ms, answered_ms).err()
+        })
+    }
+
+    /// A receipt arrived from `peer` for everything we sent it in `game`: clear those
+    /// outbox entries whose event the peer now holds a receipt for (or, for a mailbox, any).
+    pub(super) async fn clear_outbox(&mut self, game: &GameId, peer: &PeerId) {
+        let Ok(entries) = self.store.outbox() else {
+            return;
+        };
+        if self.ensure_hot(game).is_err() {
+            return;
+        }
+        let Some(cache) = self.hot.peek(game) else {
+            return;
+        };
+        let receiver = peer.to_string();
+        let receipted: HashSet<EventId> = cache
+            .state
+            .receipts
+            .iter()
+            .filter(|(_, by, _)| by.to_string() == receiver)
+            .map(|(e, _, _)| *e)
+            .collect();
+        for e in entries
+            .iter()
+            .filter(|e| e.game == *game && e.peer == receiver)
+        {
+            // A receiver that refuses nothing but has no receipt to give (it already held
+            // the event) still answered: its receipt list covers what it accepted.
+            if receipted.contains(&e.event) || self.event_is_receipt(game, &e.event) {
+                let _ = self.store.outbox_remove(&e.event, &receiver);
+            }
+        }
+        let _ = self.store.flush().await;
+    }
+
+    /// Whether events of `game` wait in the outbox for `peer`'s receipt (what every delivery
+    /// is for).
+    pub(super) fn outbox_waits(&self, game: &GameId, peer: &PeerId) -> bool {
+        let p = peer.to_string();
+        self.store
+            .outbox()
+            .is_ok_and(|entries| entries.iter().any(|e| e.game == *game && e.peer == p))
+    }
+
+    pub(super) fn event_is_receipt(&self, game: &GameId, id: &EventId) -> bool {
+        self.hot.peek(game).is_some_and(|c| {
+            c.ids
+                .get(id)
+                .is_some_and(|&i| matches!(c.events[i].event.kind, EventKind::Receipt { .. }))
+        })
+    }
+
+    pub(super) fn backoff(&mut self, game: &GameId, peer: &PeerId) {
+        let Ok(entries) = self.store.outbox() else {
+            return;
+        };
+        let p = peer.to_string();
+        for mut e in entries
+            .into_iter()
+            .filter(|e| e.game == *game && e.peer == p)
+        {
+            e.attempts = e.attempts.saturating_add(1);
+            // 1.5 s, 3 s, 6 s … capped at 60 s, with jitter so many nodes do not align.
+            let base = 1500u64.saturating_mul(1 << e.attempts.min(6)).min(60_000);
+            let jitter = rand::random::<u64>() % (base / 4 + 1);
+            e.next_at_ms = now_ms() + base + jitter;
+            let _ = self.store.outbox_add(&e);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! What the network brings: peers' requests (deliveries, syncs, league documents), gossip,
+//! and newly connected peers.
+
+use super::commit::Deferred;
+use super::deliver::Internal;
+use super::{Service, peer_of_player};
+use crate::network::NetworkEvent;
+use crate::protocol::{Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
+use crate::{dispute, integrity, protocol};
+use libp2p::PeerId;
+use libp2p::gossipsub::MessageAcceptance;
+use sobre_core::record::{GameId, PlayerId};
+use std::collections::{HashMap, HashSet};
+use tracing::warn;
+
+impl Service {
+    pub(super) async fn handle_network(&mut self, ev: NetworkEvent) {
+        match ev {
+            NetworkEvent::InboundRequest {
+                peer,
+                request,
+                reply,
+            } => {
+                let response = self.answer(peer, request).await;
+                self.pending.push(Deferred::Reply { reply, response });
+            }
+            NetworkEvent::Gossip {
+                source,
+                message_id,
+                data,
+                ..
+            } => {
+                let acceptance = match protocol::decode::<Gossip>(&data) {
+                    Err(_) => MessageAcceptance::Reject,
+                    Ok(g) => match self.ingest(g.game, &[g.event], Some(source), true).await {
+                        Ok(_) => MessageAcceptance::Accept,
+                        Err(refusal) if refusal.is_storage() => {
+                            warn!(peer = %source, "gossip not stored: {refusal}");
+                            MessageAcceptance::Ignore
+                        }
+                        Err(refusal) if !refusal.blames_sender() => MessageAcceptance::Ignore,
+                        Err(refusal) => {
+                            warn!(peer = %source, "invalid gossip rejected: {refusal}");
+                            MessageAcceptance::Reject
+                        }
+                    },
+                };
+                self.pending.push(Deferred::Validation {
+                    message_id,
+                    source,
+                    acceptance,
+                });
+            }
+            NetworkEvent::PeerConnected { peer, .. } => self.on_connected(peer).await,
+            _ => {}
+        }
+    }
+
+    /// A peer connected: deliver what waits for it and catch up the games we share.
+    pub(super) async fn on_connected(&mut self, peer: PeerId) {
+        self.league_on_connected(peer);
+        let shared: Vec<GameId> = self
+            .games
+            .iter()
+            .filter(|(_, s)| {
+                peer_of_player(&s.challenger) == Some(peer)
+                    || peer_of_player(&s.opponent) == Some(peer)
+                    || self.mailboxes.contains(&peer)
+                    || s.arbiters.iter().any(|a| peer_of_player(a) == Some(peer))
+            })
+            .map(|(g, _)| *g)
+            .collect();
+        // The peer catches up the same games from us: one sync each, whatever their number,
+        // without tripping its rate limit.
+        if !shared.is_empty() {
+            let _ = self.net.allow_syncs(peer, shared.clone()).await;
+        }
+        for g in &shared {
+            self.sync_game(peer, *g);
+            dispute::resend(&self.store, &self.net, g, peer);
+        }
+        // After a repair: ask every peer for the games not yet whole again.
+        for g in integrity::still_wanted(&self.home, &self.store, &self.me) {
+            self.sync_game(peer, g);
+        }
+        if let Ok(entries) = self.store.outbox() {
+            let p = peer.to_string();
+            let games: HashSet<GameId> = entries
+                .into_iter()
+                .filter(|e| e.peer == p)
+                .map(|e| e.game)
+                .collect();
+            for g in games {
+                self.deliver(g, peer);
+            }
+        }
+        if self.mailboxes.contains(&peer) {
+            let net = self.net.clone();
+            let tx = self.internal_tx.clone();
+            let me = self.me;
+            tokio::spawn(async move {
+                let result = net
+                    .request(peer, Request::Games { player: me })
+                    .await
+                    .map_err(|e| e.to_string());
+                let _ = tx.send(Internal::GamesListed { peer, result }).await;
+            });
+        }
+    }
+
+    pub(super) async fn answer(&mut self, peer: PeerId, request: Request) -> Response {
+        match request {
+            Request::Deliver { game, events } => {
+                match self.ingest(game, &events, Some(peer), true).await {
+                    Ok(receipts) => Response::Receipts { receipts },
+                    Err(refusal) => {
+                        // The protocol edge: from here on the refusal is the sender's text.
+                        let reason = refusal.to_string();
+                        if refusal.blames_sender() {
+                            warn!(%peer, %game, "delivery rejected: {reason}");
+                            let _ = self.net.penalize(peer, reason.clone()).await;
+                        }
+                        Response::Refused { reason }
+                    }
+                }
+            }
+            Request::Sync { game, have } => {
+                let have: HashMap<PlayerId, u64> = have.into_iter().collect();
+                let wanted =
+                    |author: &PlayerId, seq: u64| have.get(author).is_none_or(|&n| seq >= n);
+                // A game not in memory is served from the store (verified when stored)
+                // without loading it: a catch-up asks for many games once each.
+                let events = match self.hot.peek(&game) {
+                    Some(cache) => cache
+                        .events
+                        .iter()
+                        .filter(|v| wanted(&v.event.author, v.event.seq))
+                        .filter_map(|v| v.signed.to_bytes().ok())
+                        .take(MAX_EVENTS_PER_MESSAGE)
+                        .collect(),
+                    None if self.games.contains_key(&game) => self
+                        .store
+                        .events(&game)
+                        .unwrap_or_default()
+                        .iter()
+                        .filter(|e| {
+                            e.decode_unverified()
+                                .is_ok_and(|ev| wanted(&ev.author, ev.seq))
+                        })
+                        .filter_map(|e| e.to_bytes().ok())
+                        .take(MAX_EVENTS_PER_MESSAGE)
+                        .collect(),
+                    None => Vec::new(),
+                };
+                Response::Events { events }
+            }
+            Request::League { docs } => self.answer_league(peer, docs).await,
+            Request::Games { player } => {
+                let games: Vec<GameId> = self
+                    .games
+                    .iter()
+                    .filter(|(_, s)| s.plays(&player))
+                    .map(|(g, _)| *g)
+                    .collect();
+                // A player asking for its own games syncs each next (a node meeting its
+                // mailbox): let it, once per game.
+                if peer_of_player(&player) == Some(peer) && !games.is_empty() {
+                    let _ = self.net.allow_syncs(peer, games.clone()).await;
+                }
+                Response::Games { games }
+            }
+        }
+    }
+}

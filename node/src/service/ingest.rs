@@ -1,0 +1,326 @@
+//! Taking in events a peer delivered or gossiped: cheap checks first, then signatures, the
+//! rules and storage; equivocations kept as proof; receipts for what was taken.
+
+use super::cache::GameCache;
+use super::{Refusal, Service, Unavailable, now_ms, peer_of_player};
+use crate::protocol::MAX_EVENTS_PER_MESSAGE;
+use crate::store::GameMeta;
+use crate::view::Summary;
+use crate::{dispute, protocol, view};
+use libp2p::PeerId;
+use serde_json::json;
+use sobre_core::record::{
+    EventId, EventKind, GameId, PlayerId, SignedEvent, VerifiedEvent, VerifyError, time,
+    verify_all, verify_continue,
+};
+use std::collections::HashSet;
+use tracing::warn;
+
+impl Service {
+    /// Takes events for `game` from the network: keeps the ones that are new if the game
+    /// still verifies with them (only their signatures are checked: the others were when
+    /// they arrived), signs receipts for the new events of others (if asked), and returns
+    /// those receipts (or a reason to refuse). Nothing is flushed here: the caller answers
+    /// only after [`Service::commit`].
+    pub(super) async fn ingest(
+        &mut self,
+        game: GameId,
+        raw: &[Vec<u8>],
+        from: Option<PeerId>,
+        want_receipts: bool,
+    ) -> Result<Vec<Vec<u8>>, Refusal> {
+        if raw.len() > MAX_EVENTS_PER_MESSAGE {
+            return Err(Refusal::TooManyEvents);
+        }
+        let new_game = !self.games.contains_key(&game);
+        if !new_game {
+            self.ensure_hot(&game)?;
+        }
+        let known = self.hot.peek(&game);
+        let players = known.map(|c| [c.state.challenger, c.state.opponent]);
+        // A league game's organiser is its witness: its receipts clear our outbox. So is the
+        // arbiter keeping an envelope (A3).
+        let organiser = known.and_then(|c| self.league_organiser(&c.state));
+        let arbiters = known.map(|c| view::arbiters(&c.state)).unwrap_or_default();
+        // Ids of everything sent (a delivery may be the whole game: then most of it is known).
+        let mut incoming: Vec<EventId> = Vec::with_capacity(raw.len());
+        let mut fresh: Vec<SignedEvent> = Vec::new();
+        let mut fresh_ids: HashSet<EventId> = HashSet::new();
+        let arrival_ms = now_ms();
+        for b in raw {
+            let e = SignedEvent::from_bytes(b)?;
+            let id = e.id();
+            incoming.push(id);
+            // A known id is an event of this game, checked when it arrived.
+            if known.is_some_and(|c| c.ids.contains_key(&id)) || fresh_ids.contains(&id) {
+                continue;
+            }
+            let ev = e.decode_unverified()?;
+            let of_game = match ev.kind {
+                EventKind::Challenge(_) => id == game,
+                _ => ev.game == Some(game),
+            };
+            if !of_game {
+                return Err(Refusal::OtherGame);
+            }
+            // Time is evidence, never the author's word: an event dated ahead of this node's
+            // clock (a time claim "four days later", a receipt "next month") is refused before
+            // anything else is done with it, and the sender takes a strike.
+            if let Err(error) = time::check_arrival(ev.time_ms, arrival_ms) {
+                return Err(Refusal::Time {
+                    kind: ev.kind.name(),
+                    author: ev.author,
+                    error,
+                });
+            }
+            // A refused receipt (see `unreceipted`) cannot be made up for later.
+            if let Some(error) = self.late_countersignature(&game, &ev) {
+                return Err(Refusal::Time {
+                    kind: ev.kind.name(),
+                    author: ev.author,
+                    error,
+                });
+            }
+            // Anyone may sign a receipt in any game (witnesses do), so receipts by players
+            // other than the two, this node, its mailboxes, the league's organiser and the
+            // arbiters keeping its envelopes are not kept: a stranger cannot make a stored
+            // game grow.
+            if let Some(players) = players
+                && matches!(ev.kind, EventKind::Receipt { .. })
+                && !players.contains(&ev.author)
+                && ev.author != self.me
+                && Some(ev.author) != organiser
+                && !arbiters.contains(&ev.author)
+                && !ev
+                    .author
+                    .peer_id()
+                    .is_some_and(|p| self.mailboxes.contains(&p))
+            {
+                continue;
+            }
+            fresh_ids.insert(id);
+            fresh.push(e);
+        }
+        // A second, different event at a place already taken is an equivocation: keep both
+        // as proof, never take the twin into the log.
+        if !fresh.is_empty()
+            && let Some(players) = players
+        {
+            let proofs = match self.hot.peek(&game) {
+                Some(c) => dispute::take_conflicts(
+                    &game,
+                    players,
+                    c.events
+                        .iter()
+                        .map(|v| (v.event.author, v.event.seq, &v.signed)),
+                    &mut fresh,
+                ),
+                None => Vec::new(),
+            };
+            if !proofs.is_empty() {
+                self.equivocation(&game, players, &proofs, from).await;
+                if fresh.is_empty() {
+                    return Err(Refusal::Equivocation);
+                }
+            }
+        }
+        let t = now_ms();
+        let mut is_player = players.is_some_and(|p| p.contains(&self.me));
+        // A3: the arbiter an envelope is escrowed to keeps the game as a witness.
+        let mut is_arbiter = arbiters.contains(&self.me);
+        if !fresh.is_empty() {
+            // Checked by the `preverify` stage, or now (what it did not verify).
+            let mut checked: Vec<Option<VerifiedEvent>> = fresh
+                .iter()
+                .map(|e| self.preverified.remove(&e.id()))
+                .collect();
+            let missing: Vec<usize> = (0..fresh.len()).filter(|&i| checked[i].is_none()).collect();
+            if !missing.is_empty() {
+                let unchecked: Vec<SignedEvent> =
+                    missing.iter().map(|&i| fresh[i].clone()).collect();
+                for (&index, r) in missing.iter().zip(verify_all(&unchecked)) {
+                    checked[index] = Some(r.map_err(|error| VerifyError::Event { index, error })?);
+                }
+            }
+            let checked: Vec<VerifiedEvent> = checked.into_iter().flatten().collect();
+            if new_game {
+                let (state, checkpoint) = verify_continue(&checked, None, None)?;
+                is_player = state.challenger == self.me || state.opponent == self.me;
+                is_arbiter = view::arbiters(&state).contains(&self.me);
+                if !is_player && !is_arbiter && !self.mailbox {
+                    return Err(Refusal::NotOurs);
+                }
+                for v in &checked {
+                    self.store
+                        .insert_verified(&game, v)
+                        .map_err(|e| Unavailable::Storage(e.to_string()))?;
+                }
+                self.store
+                    .set_game_meta(
+                        &game,
+                        &GameMeta {
+                            mine: is_player,
+                            updated_ms: t,
+                        },
+                    )
+                    .map_err(|e| Unavailable::Storage(e.to_string()))?;
+                let sheet = self.restore_sheet(&game, &state, &checked);
+                self.games.insert(game, Summary::of(&state));
+                self.hot.insert(
+                    game,
+                    GameCache::new(checked, state, Some(checkpoint), sheet),
+                );
+                let _ = self.net.subscribe(protocol::game_topic(&game)).await;
+            } else {
+                if !is_player && !is_arbiter && !self.mailbox {
+                    return Err(Refusal::NotOurs);
+                }
+                let cache = self.hot.get_mut(&game).ok_or(Unavailable::UnknownGame)?;
+                let state = cache.try_add(checked, None)?;
+                for v in &cache.events[cache.kept..] {
+                    if let Err(e) = self.store.insert_verified(&game, v) {
+                        cache.drop_added();
+                        return Err(Unavailable::Storage(e.to_string()).into());
+                    }
+                }
+                self.games.insert(game, Summary::of(&state));
+                cache.keep_added(state);
+            }
+            self.dirty = true;
+        }
+        let status = self.games.get(&game).map_or("", |s| s.status.name());
+        // The watchers learn of the events as soon as they are kept, before the receipts
+        // are signed. Nobody watching: nothing to build (the base58 of two keys per event).
+        let watched = self.watch.receiver_count() > 0;
+        for e in fresh.iter().filter(|_| watched) {
+            if let Ok(ev) = e.decode_unverified()
+                && ev.author != self.me
+            {
+                self.notify(
+                    &game,
+                    ev.kind.name(),
+                    json!({"by": ev.author.to_string(), "status": status, "from": from.map(|p| p.to_string())}),
+                );
+            }
+        }
+        // Receipts for the events of others this node has not receipted yet (never for
+        // receipts: they would echo), plus the ones it already signed.
+        let mut receipts = Vec::new();
+        // The receipts signed here (the others were noted in the ledger when signed).
+        let mut signed_now = Vec::new();
+        if want_receipts {
+            let wanted: Vec<EventId> = {
+                let Some(c) = self.hot.peek(&game) else {
+                    return Ok(receipts);
+                };
+                let done: HashSet<EventId> = c
+                    .state
+                    .receipts
+                    .iter()
+                    .filter(|(_, by, _)| *by == self.me)
+                    .map(|(e, _, _)| *e)
+                    .collect();
+                let mut seen = HashSet::new();
+                incoming
+                    .iter()
+                    .filter(|id| !done.contains(id) && seen.insert(**id))
+                    .filter(|id| {
+                        c.ids.get(id).is_some_and(|&i| {
+                            let ev = &c.events[i].event;
+                            ev.author != self.me && !matches!(ev.kind, EventKind::Receipt { .. })
+                        })
+                    })
+                    .copied()
+                    .collect()
+            };
+            for id in wanted {
+                if let Ok(r) = self.sign_quietly(&game, move |s, t| s.receipt(id, t))
+                    && let Ok(b) = r.to_bytes()
+                {
+                    signed_now.push(b.clone());
+                    receipts.push(b);
+                }
+            }
+            receipts.extend(self.existing_receipts(&game, &incoming));
+            receipts.sort();
+            receipts.dedup();
+        }
+        if fresh.is_empty() && receipts.is_empty() {
+            return Ok(receipts);
+        }
+        // A game's meta is written once, when it is new (a write per delivery was a
+        // twentieth of a mailbox's work), and when a game held for others becomes ours.
+        if is_player && !new_game {
+            let _ = self.store.mark_mine(&game, t);
+        }
+        self.dirty = true;
+        // The ledger of our own events is written after the flush that covers them (in
+        // `commit`), so that it can only lag the database.
+        if !signed_now.is_empty() {
+            self.ledger_notes.push((game, signed_now));
+        }
+        if is_player && !fresh.is_empty() {
+            self.after_opponent_events(&game, &fresh).await;
+        }
+        if is_arbiter && !is_player && !fresh.is_empty() {
+            self.after_events_as_arbiter(&game, &fresh).await;
+        }
+        Ok(receipts)
+    }
+
+    /// Keeps equivocation proofs found in `ingest`, says so, and passes new ones on to the
+    /// other participants (the twin itself is never taken into the log).
+    pub(super) async fn equivocation(
+        &mut self,
+        game: &GameId,
+        players: [PlayerId; 2],
+        proofs: &[dispute::Proof],
+        from: Option<PeerId>,
+    ) {
+        let new = match dispute::record(&self.store, proofs) {
+            Ok(new) => new,
+            Err(e) => {
+                warn!(%game, "equivocation proof not stored: {e}");
+                return;
+            }
+        };
+        if new.is_empty() {
+            return;
+        }
+        let _ = self.store.flush().await;
+        let cheats: Vec<PlayerId> = new.iter().map(|p| p.author).collect();
+        for c in &cheats {
+            warn!(%game, "equivocation: {c} signed two different events at one place");
+            self.notify(game, "equivocation", json!({"by": c.to_string()}));
+        }
+        let me = peer_of_player(&self.me);
+        let mut peers: Vec<PeerId> = players
+            .iter()
+            .filter(|p| !cheats.contains(p))
+            .filter_map(peer_of_player)
+            .chain(self.mailboxes.iter().copied())
+            .chain(from)
+            .filter(|p| Some(*p) != me)
+            .collect();
+        peers.sort();
+        peers.dedup();
+        dispute::spread(&self.net, &new, &peers);
+    }
+
+    /// Receipts this node already signed for events it was sent again.
+    pub(super) fn existing_receipts(&self, game: &GameId, sent: &[EventId]) -> Vec<Vec<u8>> {
+        let Some(cache) = self.hot.peek(game) else {
+            return Vec::new();
+        };
+        let wanted: HashSet<&EventId> = sent.iter().collect();
+        cache
+            .events
+            .iter()
+            .filter(|v| {
+                v.event.author == self.me
+                    && matches!(v.event.kind, EventKind::Receipt { ref event } if wanted.contains(event))
+            })
+            .filter_map(|v| v.signed.to_bytes().ok())
+            .collect()
+    }
+}

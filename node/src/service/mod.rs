@@ -1,0 +1,543 @@
+//! The node's service: the one task that owns the store's write path and the player's
+//! scoresheets. It answers the control API, ingests events from the network (checking every
+//! one with `sobre_core::record::verify`), signs receipts, and delivers the player's events
+//! until their recipients' receipts arrive (store and forward).
+//!
+//! Data flow of a move (`api` → `author` → `deliver`): control API `move` → parse with the
+//! rules core in the game's position → sign the next event of the player's scoresheet →
+//! replay the game's rules with it → store and flush → deliver (with the receipt in the
+//! answer) to the opponent, any mailboxes and witnesses → reply, and publish on the game's
+//! gossipsub topic → retried with backoff from the outbox until each recipient's receipt is
+//! stored. What comes in: `inbound` → `ingest` → group `commit` → answers; `auto` acts on
+//! the opponent's events; `sync` catches up; `cache` holds the games in use.
+//!
+//! Costs: a signature is checked once, when its event arrives (`verify_incremental` replays
+//! the rules over events verified before); a delivery carries only what its receiver lacks
+//! (the whole game when that is not known, or not enough); deliveries and gossip queued
+//! together are stored with one flush before any of them is answered (group commit); only
+//! the recently used games keep their events and full state in memory, every game keeps a
+//! [`Summary`].
+
+use crate::api::ApiError;
+use crate::control::{self, ControlRequest};
+use crate::network::{self, NetworkConfig, NetworkHandle};
+use crate::protocol;
+use crate::store::{Store, StoreError};
+use crate::view::Summary;
+use crate::{home, integrity, preverify};
+use hashlink::LruCache;
+use libp2p::{Multiaddr, PeerId};
+use serde_json::{Value, json};
+use sobre_core::record::author::Scoresheet;
+use sobre_core::record::{
+    EventId, EventKind, GameId, GameState, Keypair, PlayerId, SignedEvent, VerifiedEvent,
+    VerifyError, verify, verify_all, verify_continue,
+};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::{broadcast, mpsc};
+use tracing::{debug, info, warn};
+
+/// How a node is started (`sobre node run`).
+#[derive(Clone, Debug, Default)]
+pub struct NodeConfig {
+    pub home: PathBuf,
+    /// Multiaddrs to listen on.
+    pub listen: Vec<String>,
+    /// Peers to connect to at start (and to use for Kademlia).
+    pub bootstrap: Vec<String>,
+    /// Find peers in the local network (a club room).
+    pub mdns: bool,
+    /// Act as a relay for players behind NAT.
+    pub relay_server: bool,
+    /// Relays to reserve a circuit on (`/ip4/…/p2p/<relay id>`).
+    pub relays: Vec<String>,
+    /// Store and serve every valid event of games this node is told about.
+    pub mailbox: bool,
+    /// Mailbox nodes this player uses: every event is delivered there too, and games are
+    /// caught up from there.
+    pub mailboxes: Vec<String>,
+    /// Do not settle an unopened fair coin by default on the tick once its deadline has
+    /// passed: the player does it with `sobre coin default` (F1; see `service::coin`).
+    pub manual_coin_default: bool,
+}
+
+/// Why the node stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    #[error(transparent)]
+    Key(#[from] home::KeyError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("network: {0}")]
+    Network(String),
+    #[error("bad address {addr:?}: {reason}")]
+    Address { addr: String, reason: String },
+    #[error("control socket: {0}")]
+    Control(std::io::Error),
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
+    list.iter()
+        .map(|a| {
+            a.parse::<Multiaddr>().map_err(|e| NodeError::Address {
+                addr: a.clone(),
+                reason: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+fn peer_of_addr(addr: &Multiaddr) -> Option<PeerId> {
+    addr.iter().fold(None, |acc, p| match p {
+        libp2p::multiaddr::Protocol::P2p(id) => Some(id),
+        _ => acc,
+    })
+}
+
+fn peer_of_player(p: &PlayerId) -> Option<PeerId> {
+    p.peer_id()
+}
+
+/// The player whose key a peer id embeds (ed25519 peer ids carry the key itself).
+fn player_of_peer(peer: &PeerId) -> Option<PlayerId> {
+    let key = libp2p::identity::PublicKey::try_decode_protobuf(peer.as_ref().digest()).ok()?;
+    let ed = key.try_into_ed25519().ok()?;
+    Some(PlayerId::from_bytes(ed.to_bytes()))
+}
+
+/// Rebuilds the database (`sobre node repair`): see [`integrity::repair`].
+///
+/// # Errors
+/// If the home has no key or the fresh database cannot be written.
+pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
+    integrity::repair(home_dir)
+}
+
+mod adjourn;
+mod api;
+mod arbiter;
+mod author;
+mod auto;
+mod cache;
+mod coin;
+mod commit;
+mod deliver;
+mod inbound;
+mod ingest;
+mod league;
+mod moves;
+mod refusal;
+mod sync;
+
+use author::last_other_event;
+use cache::GameCache;
+use commit::Deferred;
+use deliver::Internal;
+use refusal::{Refusal, Unavailable};
+
+use moves::{letters, move_error};
+
+/// Games whose events and full state stay in memory, the least recently used dropped first:
+/// the games being played now. The others are read back from the store (and verified) when
+/// used; a node holding thousands of games would otherwise keep kilobytes for each.
+const HOT_GAMES: usize = 256;
+
+/// Network events handled before one store flush at most (group commit): enough to cover
+/// the requests a busy mailbox has in flight, few enough that the first one queued is not
+/// kept waiting long.
+const MAX_BATCH: usize = 64;
+
+struct Service {
+    home: PathBuf,
+    key: Keypair,
+    me: PlayerId,
+    store: Store,
+    net: NetworkHandle,
+    mailbox: bool,
+    mailboxes: Vec<PeerId>,
+    /// Every game the node serves.
+    games: HashMap<GameId, Summary>,
+    /// The games in use, with their events and full state.
+    hot: LruCache<GameId, GameCache>,
+    /// Answers waiting for the next flush, and whether anything was written since the last.
+    pending: Vec<Deferred>,
+    dirty: bool,
+    watch: broadcast::Sender<Value>,
+    internal_tx: mpsc::Sender<Internal>,
+    in_flight: HashSet<(GameId, PeerId)>,
+    redeliver: HashSet<(GameId, PeerId)>,
+    /// Our events the opponent's node took without the receipt it owes (its answer had
+    /// receipts, not this one): the opponent and when its node answered. A countersignature of
+    /// one by that opponent dated later than the answer (beyond the clock skew) is refused on
+    /// arrival — under protocol version 2 it would charge us for time its node held the move.
+    unreceipted: HashMap<(GameId, EventId), (PlayerId, u64)>,
+    started_ms: u64,
+    stop: bool,
+    /// Counts league ticks, to resend league documents every few ticks only.
+    league_ticks: u32,
+    /// Receipts signed since the last flush, written to the integrity ledger after it.
+    ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    /// The group flush in progress (see [`Service::commit`]).
+    flushing: Option<tokio::task::JoinHandle<()>>,
+    /// Told when the group flush in progress has ended and answered, to start the next.
+    flush_done: mpsc::Sender<()>,
+    /// A group flush runs and has not told `flush_done` yet.
+    flush_running: bool,
+    /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
+    syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
+    /// League documents being sent: (league, peer).
+    league_in_flight: std::sync::Arc<std::sync::Mutex<HashSet<(EventId, PeerId)>>>,
+    /// The new events of the batch being handled, their signatures checked together (see
+    /// [`Service::preverify`]).
+    preverified: HashMap<EventId, VerifiedEvent>,
+    /// The player settles unopened coins by hand (see [`NodeConfig::manual_coin_default`]).
+    manual_coin_default: bool,
+    /// Games whose coin this run has tried to open or settle on the tick and failed: tried
+    /// once, not every tick (`service::coin`).
+    coin_tried: HashSet<GameId>,
+    /// Games whose envelope, escrowed to this node, could not be opened from the escrow
+    /// (reported once; `sobre envelope open` tries again).
+    escrow_refused: HashSet<GameId>,
+}
+
+/// Runs a node until `shutdown` resolves (or a `stop` request arrives).
+///
+/// # Errors
+/// [`NodeError`] if the key, the database, the network or the control socket cannot start.
+pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Result<(), NodeError> {
+    let home_dir = config.home.clone();
+    std::fs::create_dir_all(&home_dir).map_err(NodeError::Control)?;
+    let key = home::load_key(&home_dir)?;
+    let store = Store::open(&home::db_path(&home_dir))?;
+    integrity::check(&home_dir, &store, &key.player_id())?;
+    let listen = if config.listen.is_empty() {
+        parse_addrs(&["/ip4/0.0.0.0/tcp/0".to_owned()])?
+    } else {
+        parse_addrs(&config.listen)?
+    };
+    let mut net_config = NetworkConfig::new(home::libp2p_keypair(&key)?);
+    net_config.listen = listen;
+    net_config.bootstrap = parse_addrs(&config.bootstrap)?;
+    net_config.mdns = config.mdns;
+    net_config.relay_server = config.relay_server;
+    net_config.relays = parse_addrs(&config.relays)?;
+    let mailbox_addrs = parse_addrs(&config.mailboxes)?;
+    net_config.bootstrap.extend(mailbox_addrs.iter().cloned());
+    let (net, net_events) = network::spawn(net_config)
+        .await
+        .map_err(|e| NodeError::Network(e.to_string()))?;
+    // Signatures are checked beside the service (see `preverify`), which gets batches.
+    let mut net_batches = preverify::spawn(net_events, MAX_BATCH);
+    let (watch, _) = broadcast::channel(1024);
+    let (internal_tx, mut internal_rx) = mpsc::channel(1024);
+    let (flush_done, mut flush_done_rx) = mpsc::channel(4);
+    let me = key.player_id();
+    let mut svc = Service {
+        home: home_dir.clone(),
+        key,
+        me,
+        store,
+        net: net.clone(),
+        mailbox: config.mailbox,
+        mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
+        games: HashMap::new(),
+        hot: LruCache::new(HOT_GAMES),
+        pending: Vec::new(),
+        dirty: false,
+        watch: watch.clone(),
+        internal_tx,
+        in_flight: HashSet::new(),
+        redeliver: HashSet::new(),
+        unreceipted: HashMap::new(),
+        started_ms: now_ms(),
+        stop: false,
+        league_ticks: 0,
+        league_in_flight: std::sync::Arc::default(),
+        ledger_notes: Vec::new(),
+        syncs: HashMap::new(),
+        flushing: None,
+        flush_done,
+        flush_running: false,
+        preverified: HashMap::new(),
+        manual_coin_default: config.manual_coin_default,
+        coin_tried: HashSet::new(),
+        escrow_refused: HashSet::new(),
+    };
+    svc.load()?;
+    // Redial the peers this node was told about (`sobre peers connect`): after a restart on
+    // a new port, the opponent's node can only deliver once we reconnect.
+    for (peer, addrs) in svc.store.peers().unwrap_or_default() {
+        for a in addrs.iter().filter_map(|a| a.parse::<Multiaddr>().ok()) {
+            let net = net.clone();
+            let p = peer.clone();
+            tokio::spawn(async move {
+                if let Err(e) = net.dial(a).await {
+                    debug!(peer = %p, "remembered peer not reachable: {e}");
+                }
+            });
+        }
+    }
+    let _ = net.subscribe(protocol::inbox_topic(&me)).await;
+    let topics: Vec<String> = svc.games.keys().map(protocol::game_topic).collect();
+    for t in topics {
+        let _ = net.subscribe(t).await;
+    }
+    for addr in &mailbox_addrs {
+        if let Err(e) = net.dial(addr.clone()).await {
+            warn!(%addr, "cannot reach mailbox: {e}");
+        }
+    }
+
+    let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<ControlRequest>(64);
+    let (ctrl_stop_tx, ctrl_stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let control_home = home_dir.clone();
+    let control_watch = watch.clone();
+    let control = tokio::spawn(async move {
+        control::serve(&control_home, ctrl_tx, control_watch, async {
+            let _ = ctrl_stop_rx.await;
+        })
+        .await
+    });
+    let addrs = net.listen_addrs().await.unwrap_or_default();
+    info!(player = %me, mailbox = config.mailbox, "node started; listening on {:?}", addrs);
+    eprintln!("sobre node {me} running; home {}", home_dir.display());
+
+    let mut retry = tokio::time::interval(Duration::from_millis(1500));
+    retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            Some(req) = ctrl_rx.recv() => {
+                let result = svc.handle_api(req.request).await;
+                let _ = req.reply.send(result);
+                if svc.stop {
+                    break;
+                }
+            }
+            Some(batch) = net_batches.recv() => {
+                // Group commit: handle the batches already checked too, then flush once for
+                // all.
+                let mut batch = batch;
+                let mut handled = 0;
+                loop {
+                    handled += batch.events.len();
+                    svc.preverified = batch.verified;
+                    for ev in batch.events {
+                        svc.handle_network(ev).await;
+                    }
+                    svc.preverified.clear();
+                    if handled >= MAX_BATCH {
+                        break;
+                    }
+                    let Ok(next) = net_batches.try_recv() else { break };
+                    batch = next;
+                }
+                svc.commit().await;
+            }
+            Some(()) = flush_done_rx.recv() => {
+                // The flush in progress ended: the next covers what was stored meanwhile.
+                svc.flush_running = false;
+                svc.commit().await;
+            }
+            Some(i) = internal_rx.recv() => {
+                svc.handle_internal(i).await;
+                svc.commit().await;
+            }
+            _ = retry.tick() => {
+                svc.retry_outbox().await;
+                svc.league_tick().await;
+                svc.resumption_tick().await;
+                svc.coin_tick().await;
+                svc.commit().await;
+            }
+            else => break,
+        }
+    }
+    info!("node stopping");
+    svc.commit_all().await;
+    let _ = svc.store.flush().await;
+    let _ = ctrl_stop_tx.send(());
+    let _ = control.await;
+    net.shutdown().await;
+    Ok(())
+}
+
+fn user(msg: impl Into<String>) -> ApiError {
+    ApiError::user(msg)
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::internal(e.to_string())
+}
+
+impl Service {
+    /// Reads every stored game back and verifies it; a game that no longer verifies is
+    /// reported and never served.
+    fn load(&mut self) -> Result<(), NodeError> {
+        let mut damaged = Vec::new();
+        for game in self.store.games()? {
+            let events = match self.store.events(&game) {
+                Ok(e) => e,
+                Err(e) => {
+                    warn!(%game, "stored events unreadable, not served: {e}");
+                    damaged.push((game, e.to_string()));
+                    continue;
+                }
+            };
+            // Only the summary stays: the events are read again when the game is used.
+            match verify(&events) {
+                Ok(state) => {
+                    self.games.insert(game, Summary::of(&state));
+                }
+                Err(e) => {
+                    warn!(%game, "stored game does not verify, not served: {e}");
+                    damaged.push((game, format!("it no longer verifies: {e}")));
+                }
+            }
+        }
+        integrity::refuse_damaged(&self.home, &self.store, &damaged)?;
+        info!(games = self.games.len(), "games loaded");
+        Ok(())
+    }
+
+    /// Makes `game` a hot game: read from the store and verified (as [`Service::load`]
+    /// does) unless it is in memory already.
+    fn ensure_hot(&mut self, game: &GameId) -> Result<(), Unavailable> {
+        if self.hot.get(game).is_some() {
+            return Ok(());
+        }
+        if !self.games.contains_key(game) {
+            return Err(Unavailable::UnknownGame);
+        }
+        let stored = self
+            .store
+            .events(game)
+            .map_err(|e| Unavailable::Storage(e.to_string()))?;
+        let events = verify_all(&stored)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Unavailable::Storage(format!("stored event no longer verifies: {e}")))?;
+        let (state, checkpoint) = verify_continue(&events, None, None)
+            .map_err(|e| Unavailable::Storage(format!("stored game no longer verifies: {e}")))?;
+        let sheet = self.restore_sheet(game, &state, &events);
+        self.hot.insert(
+            *game,
+            GameCache::new(events, state, Some(checkpoint), sheet),
+        );
+        Ok(())
+    }
+
+    /// The player's own scoresheet in a game, continued from the stored events: never sign
+    /// a second event at a sequence number already used.
+    fn restore_sheet(
+        &self,
+        game: &GameId,
+        state: &GameState,
+        events: &[VerifiedEvent],
+    ) -> Option<Scoresheet> {
+        let mut mine: Vec<(u64, EventId)> = events
+            .iter()
+            .filter(|v| v.event.author == self.me)
+            .map(|v| (v.event.seq, v.id))
+            .collect();
+        mine.sort();
+        let is_player = state.challenger == self.me || state.opponent == self.me;
+        if mine.is_empty() && !is_player && !self.mailbox {
+            return None;
+        }
+        let next = mine.last().map_or(0, |(s, _)| s + 1);
+        let last = mine.last().map(|(_, id)| *id);
+        let seen = last_other_event(state, &self.me, events);
+        Some(Scoresheet::resume(
+            self.key.clone(),
+            *game,
+            next,
+            last,
+            seen,
+        ))
+    }
+
+    fn notify(&self, game: &GameId, what: &str, detail: Value) {
+        let mut v = json!({"game": game.to_hex(), "event": what, "time_ms": now_ms()});
+        if let (Some(obj), Value::Object(d)) = (v.as_object_mut(), detail) {
+            obj.extend(d);
+        }
+        let _ = self.watch.send(v);
+    }
+
+    /// The game an id prefix names, made hot for the request.
+    fn resolve_game(&mut self, prefix: &str) -> Result<GameId, ApiError> {
+        let p = prefix.trim().to_ascii_lowercase();
+        if p.is_empty() {
+            return Err(user("no game id given"));
+        }
+        let matches: Vec<GameId> = self
+            .games
+            .keys()
+            .filter(|g| g.to_hex().starts_with(&p))
+            .copied()
+            .collect();
+        match matches.as_slice() {
+            [g] => {
+                self.ensure_hot(g).map_err(internal)?;
+                Ok(*g)
+            }
+            [] => {
+                Err(user(format!("unknown game {prefix:?}")).hint("list games with `sobre games`"))
+            }
+            many => Err(user(format!(
+                "game id {prefix:?} is ambiguous: {} games start with it",
+                many.len()
+            ))
+            .hint("type more of the id")),
+        }
+    }
+
+    /// A hot game (see [`Service::resolve_game`], [`Service::ensure_hot`]).
+    fn cache(&self, game: &GameId) -> Result<&GameCache, ApiError> {
+        self.hot.peek(game).ok_or_else(|| user("unknown game"))
+    }
+}
+
+/// The game an event belongs to.
+pub fn game_of(e: &SignedEvent) -> Option<GameId> {
+    let ev = e.decode_unverified().ok()?;
+    match ev.kind {
+        EventKind::Challenge(_) => Some(e.id()),
+        _ => ev.game,
+    }
+}
+
+fn coin_path(home_dir: &Path, game: &GameId) -> PathBuf {
+    home::openings_dir(home_dir).join(format!("{game}.coin"))
+}
+
+fn opening_path(home_dir: &Path, game: &GameId, ply: u32) -> PathBuf {
+    home::openings_dir(home_dir).join(format!("{game}-{ply}.seal.json"))
+}
+
+fn read_name(home_dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(home_dir.join(home::PROFILE_FILE)).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v["name"].as_str().map(str::to_owned)
+}
+
+/// A verification failure of the player's own action, in words for the CLI.
+fn explain(e: &VerifyError) -> String {
+    match e {
+        VerifyError::Rule { rule, .. } => rule.clone(),
+        other => other.to_string(),
+    }
+}
