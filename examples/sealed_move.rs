@@ -96,7 +96,7 @@ async fn main() -> anyhow::Result<()> {
     // A1: Ana, to move, seals her move (Spanish SAN) instead of playing it. The node keeps
     // the move secret and publishes only a commitment to it, with the envelope's data (A2).
     wait(&ana, &game, |v| v["plies"] == 2 && v["my_move"] == true).await?;
-    let resume_at_ms = sobre_node::service::now_ms() + 86_400_000;
+    let resume_at_ms = sobre_node::time::now_ms() + 86_400_000;
     let adjourn = ApiRequest::Adjourn {
         game: game.clone(),
         seal: "Cf3".into(),

@@ -303,7 +303,7 @@ fn kill_restart_loop(cycles: usize) {
     let seed = std::env::var("SOBRE_CRASH_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| sobre_node::service::now_ms() | 1);
+        .unwrap_or_else(|| sobre_node::time::now_ms() | 1);
     eprintln!("crash loop: seed {seed} (SOBRE_CRASH_SEED={seed} replays the kill moments)");
     let mut rng = Rng(seed);
     let mut game = new_game(&rt, &a, &b);

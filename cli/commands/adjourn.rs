@@ -64,7 +64,7 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let resume_at_ms = args
         .resume_at
         .as_deref()
-        .map(|text| resume_time(text, common::now_ms()))
+        .map(|text| resume_time(text, sobre_node::time::now_ms()))
         .transpose()?;
     let contacts = Contacts::load(home)?;
     let arbiter = args.arbiter.map(|a| contacts.resolve(&a));

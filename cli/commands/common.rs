@@ -72,13 +72,6 @@ pub fn human_duration(ms: i64) -> String {
     out
 }
 
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
 /// An instant as RFC 3339 UTC to the second: `2026-12-01T18:00:00Z`.
 pub fn rfc3339(ms: u64) -> String {
     let secs = ms / 1000;

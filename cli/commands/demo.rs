@@ -330,7 +330,7 @@ async fn adjourn_and_resume(
             seal: sealed.into(),
             // A2.7: the envelope says when the game resumes (here: in an hour; both players
             // come back at once, so the envelope opens early by their common consent).
-            resume_at_ms: Some(sobre_node::service::now_ms() + 3_600_000),
+            resume_at_ms: Some(sobre_node::time::now_ms() + 3_600_000),
             place: Some("Club Villa Dolores".into()),
             force: false,
             notation: None,

@@ -223,8 +223,11 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> anyhow::Result<ExitCode> {
             let (arch, _) = load(home, &a.league)?;
             let s = compute(&arch);
             if let Some(p) = &a.html {
-                std::fs::write(p, render::html(&arch.league, &s, common::now_ms()))
-                    .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
+                std::fs::write(
+                    p,
+                    render::html(&arch.league, &s, sobre_node::time::now_ms()),
+                )
+                .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
             }
             if let Some(p) = &a.csv {
                 std::fs::write(p, render::csv(&s))
@@ -378,7 +381,7 @@ fn load(home: &Path, league: &str) -> anyhow::Result<(LeagueArchive, bool)> {
 }
 
 fn compute(arch: &LeagueArchive) -> Standings {
-    standings(&arch.league, &arch.games, common::now_ms())
+    standings(&arch.league, &arch.games, sobre_node::time::now_ms())
 }
 
 fn standings_json(league: &League, s: &Standings) -> Value {

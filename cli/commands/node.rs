@@ -3,8 +3,9 @@
 use super::common::{self, print_json};
 use crate::error;
 use sobre_node::api::ApiRequest;
+use sobre_node::error::NodeError;
 use sobre_node::home::KeyError;
-use sobre_node::service::{self, NodeConfig, NodeError};
+use sobre_node::service::{self, NodeConfig};
 use std::path::Path;
 use std::process::ExitCode;
 

@@ -52,8 +52,8 @@ impl Proof {
             && b.event.author == self.author
             && a.event.seq == self.seq
             && b.event.seq == self.seq
-            && crate::service::game_of(&self.first) == Some(self.game)
-            && crate::service::game_of(&self.second) == Some(self.game)
+            && self.first.game() == Some(self.game)
+            && self.second.game() == Some(self.game)
     }
 
     fn key(&self) -> Vec<u8> {

@@ -20,8 +20,8 @@
 //! written after the database flush without a sync of its own: after a crash it may lag the
 //! database (never a false alarm), it cannot run ahead of it.
 
+use crate::error::NodeError;
 use crate::home;
-use crate::service::NodeError;
 use crate::store::{Store, StoreError};
 use sobre_core::record::{GameId, PlayerId, SignedEvent, verify};
 use std::collections::{BTreeMap, BTreeSet};
@@ -258,7 +258,7 @@ pub fn still_wanted(home_dir: &Path, store: &Store, me: &PlayerId) -> Vec<GameId
 pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     let me = home::load_key(home_dir)?.player_id();
     let db = home::db_path(home_dir);
-    let backup = home_dir.join(format!("db.broken-{}", crate::service::now_ms()));
+    let backup = home_dir.join(format!("db.broken-{}", crate::time::now_ms()));
     let ledger = read_ledger(home_dir);
     let mut keep: Vec<(GameId, Vec<SignedEvent>)> = Vec::new();
     let mut wanted: BTreeSet<GameId> = ledger.keys().copied().collect();
@@ -304,10 +304,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
         t.insert(k, v).map_err(StoreError::from)?;
     }
     set_wanted(&fresh, &wanted)?;
-    fresh.meta_set(
-        "repaired_ms",
-        crate::service::now_ms().to_string().as_bytes(),
-    )?;
+    fresh.meta_set("repaired_ms", crate::time::now_ms().to_string().as_bytes())?;
     futures::executor::block_on(fresh.flush())?;
     let old_note = if backup.exists() {
         format!("; the old one is in {}", backup.display())

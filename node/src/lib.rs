@@ -12,6 +12,7 @@ pub mod api;
 pub mod client;
 pub mod control;
 pub mod dispute;
+pub mod error;
 pub mod home;
 pub mod integrity;
 pub mod network;
@@ -20,6 +21,7 @@ pub mod protocol;
 pub mod secrets;
 pub mod service;
 pub mod store;
+pub mod time;
 pub mod view;
 
 pub use sobre_core as core;

@@ -6,7 +6,7 @@ mod common;
 
 use common::{TestNode, play, tcp_addr};
 use sobre_node::api::ApiRequest;
-use sobre_node::service::now_ms;
+use sobre_node::time::now_ms;
 
 /// Ana (White) and Bea at a game over the board (2 hours each), connected.
 async fn over_the_board(a: &TestNode, b: &TestNode) -> String {

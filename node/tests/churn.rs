@@ -103,7 +103,7 @@ async fn churn(rounds: usize, down_at_once: usize, plies: usize) {
     let seed = std::env::var("SOBRE_CHURN_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| sobre_node::service::now_ms() | 1);
+        .unwrap_or_else(|| sobre_node::time::now_ms() | 1);
     eprintln!("churn: seed {seed} (SOBRE_CHURN_SEED={seed} replays this run)");
     let mut rng = Rng(seed);
     let started = std::time::Instant::now();

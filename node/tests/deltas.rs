@@ -14,7 +14,7 @@ use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
 use sobre_node::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
-use sobre_node::service::now_ms;
+use sobre_node::time::now_ms;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, timeout};

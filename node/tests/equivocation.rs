@@ -17,7 +17,8 @@ use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
 use sobre_node::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
-use sobre_node::service::{NodeConfig, now_ms};
+use sobre_node::service::NodeConfig;
+use sobre_node::time::now_ms;
 use std::time::Duration;
 use tokio::time::timeout;
 

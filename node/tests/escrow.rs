@@ -9,7 +9,7 @@ mod common;
 use common::{STEP, TestNode, play, start_game_with, tcp_addr};
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
-use sobre_node::service::now_ms;
+use sobre_node::time::now_ms;
 use std::path::Path;
 use tokio::time::Instant;
 

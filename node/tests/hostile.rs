@@ -25,7 +25,7 @@ use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
 use sobre_node::network::{self, NetworkConfig, NetworkError, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{self, DELIVER_PROTOCOL, MAX_MESSAGE_BYTES, Request, Response};
-use sobre_node::service::now_ms;
+use sobre_node::time::now_ms;
 use tokio::time::{Instant, timeout};
 
 /// The node's defaults (`NetworkConfig::new`), which `sobre node run` uses.

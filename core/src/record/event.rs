@@ -524,6 +524,16 @@ impl SignedEvent {
         })
     }
 
+    /// The game this event belongs to, read without checking the signature: a challenge is
+    /// its own game (its id), every other event names its game.
+    pub fn game(&self) -> Option<GameId> {
+        let ev = self.decode_unverified().ok()?;
+        match ev.kind {
+            EventKind::Challenge(_) => Some(self.id()),
+            _ => ev.game,
+        }
+    }
+
     pub fn id(&self) -> EventId {
         event_id(&self.body)
     }

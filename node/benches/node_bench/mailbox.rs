@@ -13,7 +13,7 @@ use sobre_core::record::GameId;
 use sobre_core::record::author::Scoresheet;
 use sobre_node::api::ApiRequest;
 use sobre_node::protocol::{Request, Response};
-use sobre_node::service::now_ms;
+use sobre_node::time::now_ms;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -11,7 +11,7 @@ use sobre_core::record::{GameId, PlayerId, SignedEvent, verify};
 use sobre_node::home;
 use sobre_node::network::NetworkHandle;
 use sobre_node::protocol::{Request, Response};
-use sobre_node::service::now_ms;
+use sobre_node::time::now_ms;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! outbox, retries with backoff, and what the answers (receipts or refusals) tell us.
 
 use super::cache::Sent;
-use super::{Service, game_of, now_ms, player_of_peer, refusal};
+use super::{Service, now_ms, player_of_peer, refusal};
 use crate::network::NetworkError;
 use crate::protocol::{MAX_EVENTS_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
@@ -183,7 +183,7 @@ impl Service {
                     if let Some(game) = events
                         .first()
                         .and_then(|b| SignedEvent::from_bytes(b).ok())
-                        .and_then(|e| game_of(&e))
+                        .and_then(|e| e.game())
                     {
                         let _ = self.ingest(game, &events, Some(peer), false).await;
                     }

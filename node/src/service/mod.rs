@@ -20,9 +20,11 @@
 
 use crate::api::ApiError;
 use crate::control::{self, ControlRequest};
+use crate::error::NodeError;
 use crate::network::{self, NetworkConfig, NetworkHandle};
 use crate::protocol;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
+use crate::time::now_ms;
 use crate::view::Summary;
 use crate::{home, integrity, preverify};
 use hashlink::LruCache;
@@ -30,13 +32,13 @@ use libp2p::{Multiaddr, PeerId};
 use serde_json::{Value, json};
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
-    EventId, EventKind, GameId, GameState, Keypair, PlayerId, SignedEvent, VerifiedEvent,
-    VerifyError, verify, verify_all, verify_continue,
+    EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError, verify, verify_all,
+    verify_continue,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 use tracing::{debug, info, warn};
 
@@ -62,28 +64,6 @@ pub struct NodeConfig {
     /// Do not settle an unopened fair coin by default on the tick once its deadline has
     /// passed: the player does it with `sobre coin default` (F1; see `service::coin`).
     pub manual_coin_default: bool,
-}
-
-/// Why the node stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error(transparent)]
-    Key(#[from] home::KeyError),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("network: {0}")]
-    Network(String),
-    #[error("bad address {addr:?}: {reason}")]
-    Address { addr: String, reason: String },
-    #[error("control socket: {0}")]
-    Control(std::io::Error),
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
@@ -508,15 +488,6 @@ impl Service {
     /// A hot game (see [`Service::resolve_game`], [`Service::ensure_hot`]).
     fn cache(&self, game: &GameId) -> Result<&GameCache, ApiError> {
         self.hot.peek(game).ok_or_else(|| user("unknown game"))
-    }
-}
-
-/// The game an event belongs to.
-pub fn game_of(e: &SignedEvent) -> Option<GameId> {
-    let ev = e.decode_unverified().ok()?;
-    match ev.kind {
-        EventKind::Challenge(_) => Some(e.id()),
-        _ => ev.game,
     }
 }
 
