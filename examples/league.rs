@@ -162,7 +162,7 @@ async fn main() -> anyhow::Result<()> {
                 &homes[*w],
                 ApiRequest::Draw {
                     game: game.clone(),
-                    action: "offer".into(),
+                    action: sobre_node::api::DrawAction::Offer,
                 },
             )
             .await?;
@@ -177,7 +177,7 @@ async fn main() -> anyhow::Result<()> {
                 &homes[*b],
                 ApiRequest::Draw {
                     game: game.clone(),
-                    action: "accept".into(),
+                    action: sobre_node::api::DrawAction::Accept,
                 },
             )
             .await?;

@@ -189,7 +189,7 @@ impl Player {
                 &self.home,
                 ApiRequest::Export {
                     game: game.into(),
-                    format: "archive".into(),
+                    format: sobre_node::api::ExportFormat::Archive,
                 },
             ))
             .expect("export");

@@ -204,7 +204,7 @@ impl Node {
         let v = self
             .api(ApiRequest::Export {
                 game: game.into(),
-                format: "archive".into(),
+                format: sobre_node::api::ExportFormat::Archive,
             })
             .expect("export");
         let a = read_archive(v["archive"].as_str().expect("archive")).expect("parses");

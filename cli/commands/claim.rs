@@ -3,6 +3,7 @@
 use super::common::{self, text};
 use super::show::{game_tag, state_line};
 use serde_json::Value;
+use sobre_core::record::ClaimReason;
 use sobre_node::api::ApiRequest;
 use std::path::Path;
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ pub struct Args {
     /// The game id (or a unique prefix of it).
     game: String,
     /// What you claim.
-    #[arg(value_enum)]
+    #[arg(value_parser = claim_reason())]
     reason: ClaimReason,
     /// The move you intend to play, for a threefold or fifty-move claim.
     #[arg(long = "move", value_name = "MOVE")]
@@ -28,33 +29,12 @@ pub struct Args {
     written: common::Written,
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum ClaimReason {
-    Threefold,
-    Fifty,
-    Time,
-    Dead,
-    Lateness,
-}
-
-impl ClaimReason {
-    fn name(self) -> &'static str {
-        match self {
-            ClaimReason::Threefold => "threefold",
-            ClaimReason::Fifty => "fifty",
-            ClaimReason::Time => "time",
-            ClaimReason::Dead => "dead",
-            ClaimReason::Lateness => "lateness",
-        }
-    }
-}
-
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let v = common::call(
         home,
         ApiRequest::Claim {
             game: args.game,
-            reason: args.reason.name().to_owned(),
+            reason: args.reason,
             intended: args.intended,
             notation: args.written.resolve(home),
         },
@@ -80,4 +60,11 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
         state_line(&v)
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The claims as players type them ([`ClaimReason::name`]), listed in the help.
+fn claim_reason() -> impl clap::builder::TypedValueParser<Value = ClaimReason> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(ClaimReason::ALL.map(ClaimReason::name))
+        .try_map(|word| word.parse::<ClaimReason>())
 }

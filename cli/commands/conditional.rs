@@ -3,7 +3,7 @@
 use super::common::{self, print_json};
 use crate::error;
 use serde_json::Value;
-use sobre_node::api::ApiRequest;
+use sobre_node::api::{ApiRequest, ConditionalAction};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -49,18 +49,18 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
                 "e.g. sobre conditional GAME add \"Nf6 e5 Nd5 c4\"",
             ));
         }
-        Action::Add => ("add", Some(args.line.join(" "))),
+        Action::Add => (ConditionalAction::Add, Some(args.line.join(" "))),
         _ if !args.line.is_empty() => {
             return Err(error::user("only `add` takes moves"));
         }
-        Action::List => ("list", None),
-        Action::Clear => ("clear", None),
+        Action::List => (ConditionalAction::List, None),
+        Action::Clear => (ConditionalAction::Clear, None),
     };
     let v = common::call(
         home,
         ApiRequest::Conditional {
             game: args.game,
-            action: action.to_owned(),
+            action,
             line,
             notation: args.written.resolve(home),
         },

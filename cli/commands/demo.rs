@@ -243,14 +243,14 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
             bruno
                 .call(ApiRequest::Draw {
                     game: game.clone(),
-                    action: "offer".into(),
+                    action: sobre_node::api::DrawAction::Offer,
                 })
                 .await?;
             ana.wait_for(&game, "the draw offer", |v| v["draw_offer"] == "black")
                 .await?;
             ana.call(ApiRequest::Draw {
                 game: game.clone(),
-                action: "decline".into(),
+                action: sobre_node::api::DrawAction::Decline,
             })
             .await?;
             bruno
@@ -284,7 +284,7 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
     let archive = bruno
         .call(ApiRequest::Export {
             game: game.clone(),
-            format: "archive".into(),
+            format: sobre_node::api::ExportFormat::Archive,
         })
         .await?;
     let text = archive["archive"].as_str().unwrap_or_default();
@@ -299,7 +299,7 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
     let pgn = ana
         .call(ApiRequest::Export {
             game: game.clone(),
-            format: "pgn".into(),
+            format: sobre_node::api::ExportFormat::Pgn,
         })
         .await?;
     println!("\nFinal PGN (Ana's node):\n");

@@ -2,7 +2,7 @@
 
 use super::common;
 use super::show::{game_tag, state_line};
-use sobre_node::api::ApiRequest;
+use sobre_node::api::{self, ApiRequest};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -28,15 +28,15 @@ enum DrawAction {
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let (action, done) = match args.action {
-        DrawAction::Offer => ("offer", "offered a draw in"),
-        DrawAction::Accept => ("accept", "accepted the draw in"),
-        DrawAction::Decline => ("decline", "declined the draw in"),
+        DrawAction::Offer => (api::DrawAction::Offer, "offered a draw in"),
+        DrawAction::Accept => (api::DrawAction::Accept, "accepted the draw in"),
+        DrawAction::Decline => (api::DrawAction::Decline, "declined the draw in"),
     };
     let v = common::call(
         home,
         ApiRequest::Draw {
             game: args.game,
-            action: action.to_owned(),
+            action,
         },
     )?;
     println!("{done} {}: {}", game_tag(&v), state_line(&v));

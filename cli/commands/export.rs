@@ -3,7 +3,7 @@
 use super::common;
 use crate::error;
 use serde_json::Value;
-use sobre_node::api::ApiRequest;
+use sobre_node::api::{ApiRequest, ExportFormat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -26,23 +26,27 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let format = if args.pgn { "pgn" } else { "archive" };
+    let (format, key) = if args.pgn {
+        (ExportFormat::Pgn, "pgn")
+    } else {
+        (ExportFormat::Archive, "archive")
+    };
     let v = common::call(
         home,
         ApiRequest::Export {
             game: args.game,
-            format: format.to_owned(),
+            format,
         },
     )?;
-    let body = match v.get(format) {
+    let body = match v.get(key) {
         Some(Value::String(s)) => s.clone(),
         // A result the node wrapped as {"Ok": text} / {"Err": reason}.
         Some(Value::Object(o)) => match (o.get("Ok"), o.get("Err")) {
             (Some(Value::String(s)), _) => s.clone(),
             (_, Some(e)) => anyhow::bail!("the node could not export the game: {e}"),
-            _ => anyhow::bail!("the node's export has no {format} text"),
+            _ => anyhow::bail!("the node's export has no {key} text"),
         },
-        _ => anyhow::bail!("the node's export has no {format} text"),
+        _ => anyhow::bail!("the node's export has no {key} text"),
     };
     let mut body = body;
     if !body.ends_with('\n') {

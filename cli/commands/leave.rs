@@ -2,7 +2,7 @@
 
 use super::common::{self, rfc3339};
 use serde_json::Value;
-use sobre_node::api::ApiRequest;
+use sobre_node::api::{ApiRequest, LeaveAction};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -29,11 +29,11 @@ pub struct EndArgs {}
 pub fn run(home: &Path, cmd: LeaveCommand) -> anyhow::Result<ExitCode> {
     let request = match cmd {
         LeaveCommand::Start(a) => ApiRequest::Leave {
-            action: "start".to_owned(),
+            action: LeaveAction::Start,
             days: a.days,
         },
         LeaveCommand::End(_) => ApiRequest::Leave {
-            action: "end".to_owned(),
+            action: LeaveAction::End,
             days: None,
         },
     };

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 use sobre_core::notation::Notation;
+use sobre_core::record::ClaimReason;
 
 /// The protocol version of this API.
 pub const API_VERSION: u32 = 1;
@@ -80,15 +81,16 @@ pub enum ApiRequest {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         notation: Option<Notation>,
     },
-    /// `action`: `offer`, `accept` or `decline`.
     Draw {
         game: String,
-        action: String,
+        action: DrawAction,
     },
-    /// `reason`: `threefold`, `fifty`, `time`, `dead`, `lateness`; optional intended move.
+    /// `reason`: `threefold`, `fifty`, `time`, `dead`, `lateness` ([`ClaimReason::name`]);
+    /// optional intended move.
     Claim {
         game: String,
-        reason: String,
+        #[serde(with = "claim_name")]
+        reason: ClaimReason,
         #[serde(default)]
         intended: Option<String>,
         /// How the intended move is written (as in [`ApiRequest::Move`]).
@@ -151,11 +153,11 @@ pub enum ApiRequest {
         #[serde(default)]
         resign: bool,
     },
-    /// Conditional moves: `action` `add` (with `line`, e.g. `"Nf6 e5 Nd5"`: their move, my
-    /// reply, their move, my reply…), `list` or `clear`.
+    /// Conditional moves: `add` (with `line`, e.g. `"Nf6 e5 Nd5"`: their move, my reply,
+    /// their move, my reply…), `list` or `clear`.
     Conditional {
         game: String,
-        action: String,
+        action: ConditionalAction,
         #[serde(default)]
         line: Option<String>,
         /// How the line is written (as in [`ApiRequest::Move`]).
@@ -168,14 +170,13 @@ pub enum ApiRequest {
     },
     /// Leave (vacation): `start` (for `days`, default 7) or `end`, in every active game.
     Leave {
-        action: String,
+        action: LeaveAction,
         #[serde(default)]
         days: Option<u32>,
     },
-    /// `format`: `pgn` or `archive`.
     Export {
         game: String,
-        format: String,
+        format: ExportFormat,
     },
     /// Stream events as they arrive (all games, or one).
     Watch {
@@ -310,9 +311,112 @@ impl ResponseLine {
     }
 }
 
+/// What a player does about a draw (9.1): `offer`, `accept` or `decline`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// What to do with the conditional moves of a game: `add` a line, `list` or `clear` them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConditionalAction {
+    Add,
+    List,
+    Clear,
+}
+
+/// A leave (vacation) `start`s now or `end`s the one in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LeaveAction {
+    Start,
+    End,
+}
+
+/// What `export` writes: the game's `pgn`, or its signed `archive`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Pgn,
+    Archive,
+}
+
+/// A claim as its word on the API ([`ClaimReason::name`]); the event on the wire keeps its
+/// own encoding.
+mod claim_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use sobre_core::record::ClaimReason;
+
+    pub fn serialize<S: Serializer>(r: &ClaimReason, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(r.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ClaimReason, D::Error> {
+        let word = String::deserialize(d)?;
+        word.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The typed fields keep the words the API always carried (the JSON is unchanged), and a
+    /// word outside them is refused naming the choices.
+    #[test]
+    fn typed_actions_keep_their_words_on_the_api() {
+        for (json, request) in [
+            (
+                r#"{"cmd":"claim","game":"g","reason":"fifty","intended":null}"#,
+                ApiRequest::Claim {
+                    game: "g".into(),
+                    reason: ClaimReason::FiftyMoves,
+                    intended: None,
+                    notation: None,
+                },
+            ),
+            (
+                r#"{"cmd":"draw","game":"g","action":"decline"}"#,
+                ApiRequest::Draw {
+                    game: "g".into(),
+                    action: DrawAction::Decline,
+                },
+            ),
+            (
+                r#"{"cmd":"leave","action":"start","days":3}"#,
+                ApiRequest::Leave {
+                    action: LeaveAction::Start,
+                    days: Some(3),
+                },
+            ),
+            (
+                r#"{"cmd":"export","game":"g","format":"archive"}"#,
+                ApiRequest::Export {
+                    game: "g".into(),
+                    format: ExportFormat::Archive,
+                },
+            ),
+        ] {
+            assert_eq!(serde_json::from_str::<ApiRequest>(json).unwrap(), request);
+            assert_eq!(serde_json::to_string(&request).unwrap(), json);
+        }
+        for r in ClaimReason::ALL {
+            let json = format!(r#"{{"cmd":"claim","game":"g","reason":"{}"}}"#, r.name());
+            let back: ApiRequest = serde_json::from_str(&json).unwrap();
+            assert!(matches!(back, ApiRequest::Claim { reason, .. } if reason == r));
+        }
+        let e = serde_json::from_str::<ApiRequest>(r#"{"cmd":"claim","game":"g","reason":"x"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("threefold, fifty, time, dead or lateness"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn request_lines_are_flat_json_tagged_by_cmd() {

@@ -61,13 +61,13 @@ async fn two_nodes_play_a_complete_game_to_mate_with_identical_logs() {
     let ea = a
         .call(ApiRequest::Export {
             game: game.clone(),
-            format: "archive".into(),
+            format: sobre_node::api::ExportFormat::Archive,
         })
         .await;
     let eb = b
         .call(ApiRequest::Export {
             game: game.clone(),
-            format: "archive".into(),
+            format: sobre_node::api::ExportFormat::Archive,
         })
         .await;
     let sa = sobre_core::record::read_archive(ea["archive"].as_str().unwrap()).unwrap();

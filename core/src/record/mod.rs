@@ -15,7 +15,7 @@ pub use author::{Scoresheet, SealOpening};
 pub use event::{
     Accept, Challenge, Claim, ClaimReason, CoinColour, ColourChoice, Envelope, Event, EventError,
     EventId, EventKind, GameId, LeagueRound, Reveal, Seal, SealLetters, SignedEvent, StartPosition,
-    VerifiedEvent, WireMove, verify_all,
+    UnknownClaim, VerifiedEvent, WireMove, verify_all,
 };
 pub use export::{
     Archive, ArchiveError, ArchiveVerifyError, read_archive, to_game_record, to_pgn, write_archive,

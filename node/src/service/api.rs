@@ -5,7 +5,7 @@ use super::cache::GameCache;
 use super::{
     Service, adjourn, coin_path, explain, internal, letters, move_error, now_ms, read_name, user,
 };
-use crate::api::{ApiError, ApiRequest};
+use crate::api::{ApiError, ApiRequest, ConditionalAction, DrawAction, ExportFormat, LeaveAction};
 use crate::protocol::Gossip;
 use crate::view::Summary;
 use crate::{dispute, integrity, protocol, secrets, view};
@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 use sobre_core::clock::TimeControl;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, GameId, GameState, LeagueRound, PlayerId, SignedEvent,
-    StartPosition, Status, commit, export, verify_incremental,
+    Challenge, ColourChoice, GameId, GameState, LeagueRound, PlayerId, SignedEvent, StartPosition,
+    Status, commit, export, verify_incremental,
 };
 use sobre_core::{Position, notation};
 use tracing::warn;
@@ -164,15 +164,10 @@ impl Service {
             }
             ApiRequest::Draw { game, action } => {
                 let g = self.resolve_game(&game)?;
-                let (_, state) = match action.as_str() {
-                    "offer" => self.author(&g, |s, t| s.offer_draw(t)).await?,
-                    "accept" => self.author(&g, |s, t| s.accept_draw(t)).await?,
-                    "decline" => self.author(&g, |s, t| s.decline_draw(t)).await?,
-                    other => {
-                        return Err(user(format!(
-                            "draw {other:?}: use offer, accept or decline"
-                        )));
-                    }
+                let (_, state) = match action {
+                    DrawAction::Offer => self.author(&g, |s, t| s.offer_draw(t)).await?,
+                    DrawAction::Accept => self.author(&g, |s, t| s.accept_draw(t)).await?,
+                    DrawAction::Decline => self.author(&g, |s, t| s.decline_draw(t)).await?,
                 };
                 Ok(self.show(&state))
             }
@@ -183,18 +178,6 @@ impl Service {
                 notation,
             } => {
                 let g = self.resolve_game(&game)?;
-                let reason = match reason.as_str() {
-                    "threefold" => ClaimReason::Threefold,
-                    "fifty" => ClaimReason::FiftyMoves,
-                    "time" => ClaimReason::Time,
-                    "dead" => ClaimReason::DeadPosition,
-                    "lateness" => ClaimReason::Lateness,
-                    other => {
-                        return Err(user(format!(
-                            "unknown claim {other:?}: threefold, fifty, time, dead or lateness"
-                        )));
-                    }
-                };
                 let pos = self.cache(&g)?.state.position.clone();
                 let m = match intended {
                     None => None,
@@ -259,8 +242,8 @@ impl Service {
             } => {
                 let g = self.resolve_game(&game)?;
                 let mut lines = self.store.conditional(&g).map_err(internal)?;
-                match action.as_str() {
-                    "add" => {
+                match action {
+                    ConditionalAction::Add => {
                         let text =
                             line.ok_or_else(|| user("conditional add needs a line of moves"))?;
                         let moves: Vec<String> =
@@ -269,16 +252,11 @@ impl Service {
                         lines.push(moves);
                         self.store.set_conditional(&g, &lines).map_err(internal)?;
                     }
-                    "clear" => {
+                    ConditionalAction::Clear => {
                         lines.clear();
                         self.store.set_conditional(&g, &lines).map_err(internal)?;
                     }
-                    "list" => {}
-                    other => {
-                        return Err(user(format!(
-                            "conditional {other:?}: use add, list or clear"
-                        )));
-                    }
+                    ConditionalAction::List => {}
                 }
                 self.store.flush().await.map_err(internal)?;
                 Ok(json!({"game": g.to_hex(), "lines": lines}))
@@ -302,12 +280,12 @@ impl Service {
                     })
                     .map(|(g, _)| *g)
                     .collect();
-                let (from, until) = match action.as_str() {
-                    "start" => (
+                let (from, until) = match action {
+                    LeaveAction::Start => (
                         now,
                         now + u64::from(days.unwrap_or(7)) * sobre_core::clock::DAY,
                     ),
-                    "end" => {
+                    LeaveAction::End => {
                         let start = self
                             .store
                             .meta_get("leave_from")
@@ -318,7 +296,6 @@ impl Service {
                             .ok_or_else(|| user("no leave in progress"))?;
                         (start, now)
                     }
-                    other => return Err(user(format!("leave {other:?}: use start or end"))),
                 };
                 let mut done = Vec::new();
                 for g in games {
@@ -327,7 +304,7 @@ impl Service {
                         Err(e) => warn!(%g, "leave not recorded: {}", e.message),
                     }
                 }
-                if action == "start" {
+                if action == LeaveAction::Start {
                     let _ = self
                         .store
                         .meta_set("leave_from", from.to_string().as_bytes());
@@ -338,17 +315,16 @@ impl Service {
             ApiRequest::Export { game, format } => {
                 let g = self.resolve_game(&game)?;
                 let cache = self.cache(&g)?;
-                match format.as_str() {
-                    "pgn" => Ok(
+                match format {
+                    ExportFormat::Pgn => Ok(
                         json!({"game": g.to_hex(), "pgn": export::to_pgn(&cache.state, &|p: &PlayerId| p.to_string())}),
                     ),
-                    "archive" => {
+                    ExportFormat::Archive => {
                         let signed: Vec<SignedEvent> =
                             cache.events.iter().map(|v| v.signed.clone()).collect();
                         let text = export::write_archive(&g, &signed).map_err(internal)?;
                         Ok(json!({"game": g.to_hex(), "archive": text}))
                     }
-                    other => Err(user(format!("export format {other:?}: use pgn or archive"))),
                 }
             }
             ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),

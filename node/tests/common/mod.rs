@@ -135,7 +135,7 @@ impl TestNode {
         let v = self
             .call(ApiRequest::Export {
                 game: game.into(),
-                format: "archive".into(),
+                format: sobre_node::api::ExportFormat::Archive,
             })
             .await;
         read_archive(v["archive"].as_str().expect("archive text")).expect("parses")
