@@ -53,9 +53,11 @@ use crate::protocol::{
 };
 
 mod codec;
+mod limits;
 pub mod pipe;
 
 use codec::{Exchange, SobreCodec, WireRequest};
+use limits::{RateDecision, RateLimiter, Strikes};
 use sobre_core::record::event::event_id;
 use sobre_core::record::{GameId, SignedEvent};
 
@@ -70,10 +72,6 @@ pub const KAD_PROTOCOL: &str = "/sobre/kad/1";
 const COMMAND_CAPACITY: usize = 256;
 /// Events waiting for the service.
 const EVENT_CAPACITY: usize = 1024;
-/// Connection limits (see [`connection_limits`]).
-const MAX_ESTABLISHED_PER_PEER: u32 = 2;
-const MAX_ESTABLISHED: u32 = 256;
-const MAX_PENDING: u32 = 64;
 /// A correspondence game is quiet for days: keep idle connections a while so a reply that
 /// comes minutes later does not pay for a new handshake.
 const IDLE_CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
@@ -82,8 +80,6 @@ const LISTEN_STARTUP_TIMEOUT: Duration = Duration::from_secs(5);
 /// Known addresses kept per peer and peers remembered (bounded memory against address floods).
 const MAX_ADDRS_PER_PEER: usize = 8;
 const MAX_REMEMBERED_PEERS: usize = 4096;
-/// Strike records kept before forgetting peers with a single strike.
-const MAX_STRIKE_RECORDS: usize = 8192;
 /// Gossip topics a peer may be subscribed to (libp2p's default is 100): a node subscribes
 /// to one topic per game, and a mailbox or a club player easily holds more than 100 games.
 /// The bound keeps what a peer can make us remember finite.
@@ -606,7 +602,7 @@ pub async fn spawn(
         relay_server: config.relay_server,
         rate: RateLimiter::new(config.max_requests_per_peer_per_minute),
         sync_grants: HashMap::new(),
-        strikes: HashMap::new(),
+        strikes: Strikes::default(),
         connections: HashMap::new(),
         known_addrs: HashMap::new(),
         pending_dials: HashMap::new(),
@@ -711,12 +707,6 @@ fn build_behaviour(
     let peer_id = key.public().to_peer_id();
     let max_message = usize::try_from(MAX_MESSAGE_BYTES)?;
 
-    let limits = connection_limits::ConnectionLimits::default()
-        .with_max_pending_incoming(Some(MAX_PENDING))
-        .with_max_pending_outgoing(Some(MAX_PENDING))
-        .with_max_established(Some(MAX_ESTABLISHED))
-        .with_max_established_per_peer(Some(MAX_ESTABLISHED_PER_PEER));
-
     let identify = identify::Behaviour::new(
         identify::Config::new(IDENTIFY_PROTOCOL.to_string(), key.public())
             .with_agent_version(AGENT_VERSION.to_string()),
@@ -784,7 +774,7 @@ fn build_behaviour(
 
     Ok(Behaviour {
         blocked: allow_block_list::Behaviour::default(),
-        limits: connection_limits::Behaviour::new(limits),
+        limits: connection_limits::Behaviour::new(limits::connection_limits()),
         relay_client,
         relay_server: Toggle::from(relay_server),
         identify,
@@ -825,73 +815,6 @@ fn topic_score_params() -> gossipsub::TopicScoreParams {
         invalid_message_deliveries_weight: -10.0,
         invalid_message_deliveries_decay: 0.99,
         ..Default::default()
-    }
-}
-
-/// Fixed one-minute windows per peer.
-struct RateLimiter {
-    limit: u32,
-    windows: HashMap<PeerId, Window>,
-    last_prune: Instant,
-}
-
-struct Window {
-    start: Instant,
-    count: u32,
-    refused: bool,
-}
-
-enum RateDecision {
-    Allow,
-    /// Over the limit; `first` is true for the first refusal in this window.
-    Refuse {
-        first: bool,
-    },
-}
-
-const RATE_WINDOW: Duration = Duration::from_secs(60);
-
-impl RateLimiter {
-    fn new(limit: u32) -> RateLimiter {
-        RateLimiter {
-            limit,
-            windows: HashMap::new(),
-            last_prune: Instant::now(),
-        }
-    }
-
-    fn check(&mut self, peer: PeerId, now: Instant) -> RateDecision {
-        if self.limit == 0 {
-            return RateDecision::Allow;
-        }
-        let window = self.windows.entry(peer).or_insert(Window {
-            start: now,
-            count: 0,
-            refused: false,
-        });
-        if now.duration_since(window.start) >= RATE_WINDOW {
-            *window = Window {
-                start: now,
-                count: 0,
-                refused: false,
-            };
-        }
-        if window.count < self.limit {
-            window.count += 1;
-            RateDecision::Allow
-        } else {
-            let first = !window.refused;
-            window.refused = true;
-            RateDecision::Refuse { first }
-        }
-    }
-
-    fn prune(&mut self, now: Instant) {
-        if now.duration_since(self.last_prune) >= RATE_WINDOW {
-            self.windows
-                .retain(|_, w| now.duration_since(w.start) < RATE_WINDOW);
-            self.last_prune = now;
-        }
     }
 }
 
@@ -944,7 +867,7 @@ struct EventLoop {
     rate: RateLimiter,
     /// Games each connected peer may sync once outside the rate limit.
     sync_grants: HashMap<PeerId, HashSet<GameId>>,
-    strikes: HashMap<PeerId, u32>,
+    strikes: Strikes,
     connections: HashMap<PeerId, Vec<(ConnectionId, ConnectedPoint)>>,
     known_addrs: HashMap<PeerId, Vec<Multiaddr>>,
     pending_dials: HashMap<ConnectionId, DialReply>,
@@ -1454,14 +1377,7 @@ impl EventLoop {
         if self.is_blocked(&peer) {
             return;
         }
-        if self.strikes.len() >= MAX_STRIKE_RECORDS {
-            self.strikes.retain(|_, n| *n > 1);
-        }
-        let strikes = {
-            let n = self.strikes.entry(peer).or_insert(0);
-            *n += 1;
-            *n
-        };
+        let strikes = self.strikes.add(peer);
         warn!(peer = %peer, strikes, max = self.max_strikes, reason, "strike against peer");
         let gossipsub = &mut self.swarm.behaviour_mut().gossipsub;
         // Scaled by `app_specific_weight` (10): two strikes reach the gossip threshold.
@@ -2017,32 +1933,6 @@ fn is_relayed(addr: &Multiaddr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rate_limit_refuses_beyond_the_limit_and_strikes_once_per_window() {
-        let mut rate = RateLimiter::new(2);
-        let peer = PeerId::random();
-        let t0 = Instant::now();
-        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
-        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
-        assert!(matches!(
-            rate.check(peer, t0),
-            RateDecision::Refuse { first: true }
-        ));
-        assert!(matches!(
-            rate.check(peer, t0),
-            RateDecision::Refuse { first: false }
-        ));
-        // Another peer has its own window; a new minute opens a new one.
-        assert!(matches!(
-            rate.check(PeerId::random(), t0),
-            RateDecision::Allow
-        ));
-        assert!(matches!(
-            rate.check(peer, t0 + RATE_WINDOW),
-            RateDecision::Allow
-        ));
-    }
 
     #[test]
     fn a_circuit_address_names_its_relay_and_its_target() {
