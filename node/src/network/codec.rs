@@ -81,7 +81,10 @@ async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> 
 
 /// One frame, length and body in a single write (one Yamux frame rather than two), not
 /// flushed: a delivery stream flushes once for the frames that are ready together.
-pub(super) async fn write_frame_unflushed<T: AsyncWrite + Unpin>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
+pub(super) async fn write_frame_unflushed<T: AsyncWrite + Unpin>(
+    io: &mut T,
+    bytes: &[u8],
+) -> io::Result<()> {
     let len = frame_len(bytes)?;
     let mut frame = Vec::with_capacity(4 + bytes.len());
     frame.extend_from_slice(&len.to_be_bytes());

@@ -157,7 +157,11 @@ mod tests {
             strikes.add(PeerId::random());
         }
         assert_eq!(strikes.add(PeerId::random()), 1);
-        assert_eq!(strikes.counts.len(), 2, "only the repeat offender and the newcomer remain");
+        assert_eq!(
+            strikes.counts.len(),
+            2,
+            "only the repeat offender and the newcomer remain"
+        );
         assert_eq!(strikes.add(repeat), 3);
         assert_eq!(strikes.add(once), 1, "a single strike was forgotten");
     }
