@@ -1,6 +1,6 @@
-//! The network actor: one tokio task owns the libp2p [`Swarm`]; everyone else talks to it
-//! through a cheap, cloneable [`NetworkHandle`] (a bounded channel of commands, each answered
-//! on its own oneshot) and listens to [`NetworkEvent`]s on a bounded channel.
+//! The network actor: one tokio task owns the libp2p [`Swarm`](libp2p::Swarm); everyone else
+//! talks to it through a cheap, cloneable [`NetworkHandle`] (a bounded channel of commands,
+//! each answered on its own oneshot) and listens to [`NetworkEvent`]s on a bounded channel.
 //!
 //! ```text
 //!  service ──NetworkHandle──► Command ──► ┌────────────────────┐ ──► NetworkEvent ──► service
@@ -19,18 +19,20 @@
 //! requests are rate limited per peer; malformed frames, floods and invalid gossip cost the
 //! sender a *strike* ([`NetworkHandle::penalize`]); after [`NetworkConfig::max_strikes`] the
 //! peer is disconnected and blocked for the life of the process.
+//!
+//! Layout: this file starts the actor ([`spawn`]) and re-exports what the rest of the node
+//! uses. `handle` is the service's side ([`NetworkHandle`], [`NetworkEvent`],
+//! [`NetworkError`]); `config` holds [`NetworkConfig`] and the fixed bounds; `behaviour`
+//! builds the swarm; `codec` frames requests on the wire and [`pipe`] carries deliveries on
+//! long-lived streams; `limits` (rate limit, strikes, connection limits) and `relay` (relay
+//! reservations, circuit addresses) are plain state; `event_loop` is the task itself, its
+//! handlers split by concern.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::Duration;
 
 use futures::stream::FuturesUnordered;
-use libp2p::core::transport::ListenerId;
-use libp2p::multiaddr::Protocol;
-use libp2p::{Multiaddr, PeerId};
-use rand::Rng;
 use tokio::sync::{mpsc, watch};
-use tokio::time::Instant;
 use tracing::info;
 
 mod behaviour;
@@ -40,6 +42,7 @@ mod event_loop;
 mod handle;
 mod limits;
 pub mod pipe;
+mod relay;
 
 use behaviour::build_swarm;
 pub use behaviour::{AGENT_VERSION, IDENTIFY_PROTOCOL, KAD_PROTOCOL, gossip_message_id};
@@ -48,6 +51,7 @@ use config::{COMMAND_CAPACITY, EVENT_CAPACITY, STREAM_MSG_CAPACITY};
 use event_loop::EventLoop;
 pub use handle::{NetworkError, NetworkEvent, NetworkHandle};
 use limits::{RateLimiter, Strikes};
+use relay::{RelayState, last_peer};
 
 /// Starts the network: builds the swarm, listens on `config.listen` (waiting briefly for the
 /// listeners to report their addresses), dials the bootstrap peers, reserves circuits on the
@@ -151,90 +155,4 @@ pub async fn spawn(
         done: done_rx,
     };
     Ok((handle, event_rx))
-}
-
-struct RelayState {
-    /// `…/p2p/<relay>`.
-    addr: Multiaddr,
-    peer: PeerId,
-    listener: Option<ListenerId>,
-    failures: u32,
-    retry_at: Option<Instant>,
-}
-
-/// Relay reservation retry backoff.
-const RELAY_RETRY_MIN: Duration = Duration::from_secs(2);
-const RELAY_RETRY_MAX: Duration = Duration::from_secs(300);
-
-fn relay_backoff(failures: u32) -> Duration {
-    let exp = RELAY_RETRY_MIN.saturating_mul(1u32 << failures.min(8));
-    let base = exp.min(RELAY_RETRY_MAX);
-    // Jitter so that many nodes cut off by one relay restart do not return in lockstep.
-    let jitter_ms = rand::thread_rng().gen_range(0..=base.as_millis() as u64 / 4);
-    base + Duration::from_millis(jitter_ms)
-}
-
-/// The peer id of a trailing `/p2p/<id>` (for a circuit address, the target, not the relay).
-fn last_peer(addr: &Multiaddr) -> Option<PeerId> {
-    match addr.iter().last() {
-        Some(Protocol::P2p(peer)) => Some(peer),
-        _ => None,
-    }
-}
-
-/// `addr` without a trailing `/p2p/<id>`.
-fn without_peer(addr: &Multiaddr) -> Multiaddr {
-    let mut addr = addr.clone();
-    if matches!(addr.iter().last(), Some(Protocol::P2p(_))) {
-        addr.pop();
-    }
-    addr
-}
-
-/// `addr` ending in `/p2p/<peer>`.
-fn with_peer(addr: Multiaddr, peer: PeerId) -> Multiaddr {
-    addr.with_p2p(peer).unwrap_or_else(|addr| addr)
-}
-
-/// For `<relay addr>/p2p/<relay>/p2p-circuit/…`: the relay and its address.
-fn relay_of(addr: &Multiaddr) -> Option<(PeerId, Multiaddr)> {
-    let mut relay_addr = Multiaddr::empty();
-    for p in addr.iter() {
-        if matches!(p, Protocol::P2pCircuit) {
-            return last_peer(&relay_addr).map(|peer| (peer, relay_addr));
-        }
-        relay_addr.push(p);
-    }
-    None
-}
-
-fn is_relayed(addr: &Multiaddr) -> bool {
-    addr.iter().any(|p| matches!(p, Protocol::P2pCircuit))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_circuit_address_names_its_relay_and_its_target() {
-        let relay = PeerId::random();
-        let target = PeerId::random();
-        let relay_addr: Multiaddr = format!("/ip4/10.0.0.1/tcp/4001/p2p/{relay}")
-            .parse()
-            .unwrap();
-        let circuit = relay_addr
-            .clone()
-            .with(Protocol::P2pCircuit)
-            .with(Protocol::P2p(target));
-        assert_eq!(relay_of(&circuit), Some((relay, relay_addr.clone())));
-        assert_eq!(last_peer(&circuit), Some(target));
-        assert!(is_relayed(&circuit));
-        assert_eq!(relay_of(&relay_addr), None);
-        assert_eq!(
-            without_peer(&relay_addr).to_string(),
-            "/ip4/10.0.0.1/tcp/4001"
-        );
-        assert_eq!(with_peer(relay_addr.clone(), relay), relay_addr);
-    }
 }

@@ -16,8 +16,8 @@ use crate::network::behaviour::topic_score_params;
 use crate::network::codec::{Exchange, WireRequest};
 use crate::network::config::{MAX_ADDRS_PER_PEER, MAX_SYNC_GRANTS_PER_PEER, STREAM_IDLE};
 use crate::network::handle::Command;
+use crate::network::relay::{last_peer, relay_of, without_peer};
 use crate::network::{NetworkError, pipe};
-use crate::network::{last_peer, relay_of, without_peer};
 use crate::protocol::{MAX_PIPELINED, Request, Response};
 
 impl EventLoop {

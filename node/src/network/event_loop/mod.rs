@@ -31,8 +31,8 @@ use crate::network::codec::Exchange;
 use crate::network::config::LISTEN_STARTUP_TIMEOUT;
 use crate::network::handle::Command;
 use crate::network::limits::{RateLimiter, Strikes};
+use crate::network::relay::{RelayState, last_peer, relay_backoff, without_peer};
 use crate::network::{NetworkError, NetworkEvent, pipe};
-use crate::network::{RelayState, last_peer, relay_backoff, without_peer};
 use crate::protocol::{Request, Response};
 
 /// Who waits for a Kademlia lookup of a peer: a `find_peer`, or a request to it.

@@ -7,7 +7,7 @@ use tracing::warn;
 
 use super::EventLoop;
 use crate::network::config::{MAX_ADDRS_PER_PEER, MAX_REMEMBERED_PEERS};
-use crate::network::with_peer;
+use crate::network::relay::with_peer;
 
 impl EventLoop {
     pub(super) fn listen_addrs(&self) -> Vec<Multiaddr> {

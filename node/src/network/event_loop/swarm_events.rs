@@ -15,8 +15,8 @@ use super::EventLoop;
 use crate::network::behaviour::{BehaviourEvent, KAD_PROTOCOL};
 use crate::network::codec::Exchange;
 use crate::network::config::MAX_ADDRS_PER_PEER;
+use crate::network::relay::{is_relayed, relay_backoff, with_peer, without_peer};
 use crate::network::{NetworkError, NetworkEvent};
-use crate::network::{is_relayed, relay_backoff, with_peer, without_peer};
 use crate::protocol::DELIVER_STREAM_PROTOCOL;
 
 impl EventLoop {
