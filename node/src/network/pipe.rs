@@ -20,9 +20,9 @@ use libp2p::{PeerId, Stream, StreamProtocol};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
 
-use super::{
-    Exchange, Frame, NetworkError, WireRequest, decode_request, frame_len, read_frame,
-    write_frame_unflushed,
+use super::NetworkError;
+use super::codec::{
+    Exchange, Frame, WireRequest, decode_request, frame_len, read_frame, write_frame_unflushed,
 };
 use crate::protocol::{
     self, DELIVER_STREAM_PROTOCOL, MAX_MESSAGE_BYTES, MAX_PIPELINED, Request, Response,

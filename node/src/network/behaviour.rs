@@ -1,0 +1,228 @@
+//! The libp2p side of a node: its protocol names, the [`Behaviour`] that combines every
+//! libp2p behaviour it runs, how the swarm and those behaviours are built from a
+//! [`NetworkConfig`], and the gossipsub scoring and message ids. Apart from the event loop
+//! because it is set up once, at start, and never touches a running swarm.
+
+use std::time::Duration;
+
+use libp2p::gossipsub::{self, MessageId};
+use libp2p::identity::Keypair;
+use libp2p::kad::{self, store::MemoryStore};
+use libp2p::request_response::{self, ProtocolSupport};
+use libp2p::swarm::NetworkBehaviour;
+use libp2p::swarm::behaviour::toggle::Toggle;
+use libp2p::{
+    StreamProtocol, Swarm, SwarmBuilder, allow_block_list, autonat, connection_limits, dcutr,
+    identify, mdns, noise, ping, relay, tcp, yamux,
+};
+use sobre_core::record::SignedEvent;
+use sobre_core::record::event::event_id;
+use tracing::warn;
+
+use super::codec::SobreCodec;
+use super::config::{
+    IDLE_CONNECTION_TIMEOUT, MAX_SUBSCRIPTIONS_PER_MESSAGE, MAX_TOPICS_PER_PEER, NetworkConfig,
+};
+use super::{NetworkError, limits};
+use crate::protocol::{self, DELIVER_PROTOCOL, Gossip, MAX_MESSAGE_BYTES, SYNC_PROTOCOL};
+
+/// The identify protocol version of sobre nodes.
+pub const IDENTIFY_PROTOCOL: &str = "/sobre/id/1";
+/// The agent string announced through identify.
+pub const AGENT_VERSION: &str = "sobre/0.1";
+/// The Kademlia protocol of the sobre DHT (separate from the public IPFS DHT).
+pub const KAD_PROTOCOL: &str = "/sobre/kad/1";
+
+/// The gossipsub message id of a payload: the id of the signed event inside a [`Gossip`], so a
+/// node recognises an event it has already seen whoever republished it. Payloads that are not
+/// a `Gossip` get the same SHA-256 hash of their raw bytes (they will be rejected anyway).
+pub fn gossip_message_id(data: &[u8]) -> MessageId {
+    let id = protocol::decode::<Gossip>(data)
+        .ok()
+        .and_then(|g| SignedEvent::from_bytes(&g.event).ok())
+        .map(|e| e.id())
+        .unwrap_or_else(|| event_id(data));
+    MessageId::new(&id.0)
+}
+
+#[derive(NetworkBehaviour)]
+/// Every libp2p behaviour of a sobre node, in the order the swarm polls them.
+pub(super) struct Behaviour {
+    // Connection gatekeepers first: they deny before any other behaviour sees the peer.
+    pub(super) blocked: allow_block_list::Behaviour<allow_block_list::BlockedPeers>,
+    pub(super) limits: connection_limits::Behaviour,
+    pub(super) relay_client: relay::client::Behaviour,
+    pub(super) relay_server: Toggle<relay::Behaviour>,
+    pub(super) identify: identify::Behaviour,
+    pub(super) ping: ping::Behaviour,
+    pub(super) kad: kad::Behaviour<MemoryStore>,
+    pub(super) gossipsub: gossipsub::Behaviour,
+    pub(super) deliver: request_response::Behaviour<SobreCodec>,
+    pub(super) sync: request_response::Behaviour<SobreCodec>,
+    pub(super) stream: libp2p_stream::Behaviour,
+    pub(super) mdns: Toggle<mdns::tokio::Behaviour>,
+    pub(super) dcutr: dcutr::Behaviour,
+    pub(super) autonat: autonat::Behaviour,
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The swarm of a node: TCP (noise, yamux), QUIC, DNS when the system has a resolver
+/// configuration, the relay client transport, and [`Behaviour`].
+pub(super) fn build_swarm(config: &NetworkConfig) -> Result<Swarm<Behaviour>, NetworkError> {
+    let transport_error = |e: &dyn std::fmt::Display| NetworkError::Transport(e.to_string());
+    let builder = SwarmBuilder::with_existing_identity(config.keypair.clone())
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .map_err(|e| transport_error(&e))?
+        .with_quic();
+
+    // The remaining phases are the same with or without DNS, but the builder's types differ.
+    macro_rules! finish {
+        ($builder:expr) => {
+            $builder
+                .with_relay_client(noise::Config::new, yamux::Config::default)
+                .map_err(|e| transport_error(&e))?
+                .with_behaviour(|key, relay_client| build_behaviour(key, relay_client, config))
+                .map_err(|e| transport_error(&e))?
+                .with_swarm_config(|c| c.with_idle_connection_timeout(IDLE_CONNECTION_TIMEOUT))
+                .build()
+        };
+    }
+
+    // DNS is optional: without a system resolver configuration (/etc/resolv.conf), the node
+    // still works with IP addresses. Probing with a unit transport reads the configuration
+    // exactly as `with_dns` will.
+    let swarm = if libp2p::dns::tokio::Transport::system(()).is_ok() {
+        finish!(builder.with_dns().map_err(|e| transport_error(&e))?)
+    } else {
+        warn!("no system DNS configuration: /dns addresses will not resolve");
+        finish!(builder)
+    };
+    Ok(swarm)
+}
+
+fn build_behaviour(
+    key: &Keypair,
+    relay_client: relay::client::Behaviour,
+    config: &NetworkConfig,
+) -> Result<Behaviour, BoxError> {
+    let peer_id = key.public().to_peer_id();
+    let max_message = usize::try_from(MAX_MESSAGE_BYTES)?;
+
+    let identify = identify::Behaviour::new(
+        identify::Config::new(IDENTIFY_PROTOCOL.to_string(), key.public())
+            .with_agent_version(AGENT_VERSION.to_string()),
+    );
+
+    let mut kad_config = kad::Config::new(StreamProtocol::new(KAD_PROTOCOL));
+    kad_config.set_query_timeout(config.request_timeout);
+    let mut kad = kad::Behaviour::with_config(peer_id, MemoryStore::new(peer_id), kad_config);
+    kad.set_mode(Some(kad::Mode::Server));
+
+    let gossip_config = gossipsub::ConfigBuilder::default()
+        .validation_mode(gossipsub::ValidationMode::Strict)
+        .validate_messages()
+        .message_id_fn(|m: &gossipsub::Message| gossip_message_id(&m.data))
+        .max_transmit_size(max_message)
+        .build()?;
+    let mut gossipsub = gossipsub::Behaviour::new_with_subscription_filter(
+        gossipsub::MessageAuthenticity::Signed(key.clone()),
+        gossip_config,
+        gossipsub::MaxCountSubscriptionFilter {
+            filter: gossipsub::AllowAllSubscriptionFilter {},
+            max_subscribed_topics: MAX_TOPICS_PER_PEER,
+            max_subscriptions_per_request: MAX_SUBSCRIPTIONS_PER_MESSAGE,
+        },
+    )?;
+    gossipsub.with_peer_score(
+        peer_score_params(),
+        gossipsub::PeerScoreThresholds::default(),
+    )?;
+
+    let rr_config =
+        request_response::Config::default().with_request_timeout(config.request_timeout);
+    let deliver = request_response::Behaviour::with_codec(
+        SobreCodec,
+        [(StreamProtocol::new(DELIVER_PROTOCOL), ProtocolSupport::Full)],
+        rr_config.clone(),
+    );
+    let sync = request_response::Behaviour::with_codec(
+        SobreCodec,
+        [(StreamProtocol::new(SYNC_PROTOCOL), ProtocolSupport::Full)],
+        rr_config,
+    );
+
+    let mdns = if config.mdns {
+        Some(mdns::tokio::Behaviour::new(
+            mdns::Config::default(),
+            peer_id,
+        )?)
+    } else {
+        None
+    };
+
+    let relay_server = config.relay_server.then(|| {
+        relay::Behaviour::new(
+            peer_id,
+            relay::Config {
+                // Defaults (2 min, 128 KiB) are sized for hole punching only; a relayed
+                // correspondence game may sync a whole scoresheet through the circuit.
+                max_circuit_duration: Duration::from_secs(10 * 60),
+                max_circuit_bytes: 4 * MAX_MESSAGE_BYTES,
+                ..Default::default()
+            },
+        )
+    });
+
+    Ok(Behaviour {
+        blocked: allow_block_list::Behaviour::default(),
+        limits: connection_limits::Behaviour::new(limits::connection_limits()),
+        relay_client,
+        relay_server: Toggle::from(relay_server),
+        identify,
+        ping: ping::Behaviour::default(),
+        kad,
+        gossipsub,
+        deliver,
+        sync,
+        stream: libp2p_stream::Behaviour::new(),
+        mdns: Toggle::from(mdns),
+        dcutr: dcutr::Behaviour::new(peer_id),
+        autonat: autonat::Behaviour::new(peer_id, autonat::Config::default()),
+    })
+}
+
+/// Peer scoring tuned for sobre: few messages per topic (a move a day), so "too few mesh
+/// deliveries" (P3/P3b) is normal and not penalised; invalid messages (P4) and application
+/// strikes are what lower a score.
+fn peer_score_params() -> gossipsub::PeerScoreParams {
+    gossipsub::PeerScoreParams {
+        app_specific_weight: 10.0,
+        ip_colocation_factor_threshold: 16.0,
+        ..Default::default()
+    }
+}
+
+/// Scoring of one game topic: time in mesh and first deliveries count for a peer, invalid
+/// messages against it; mesh delivery counts are off (see [`peer_score_params`]).
+pub(super) fn topic_score_params() -> gossipsub::TopicScoreParams {
+    gossipsub::TopicScoreParams {
+        topic_weight: 1.0,
+        time_in_mesh_weight: 0.01,
+        time_in_mesh_quantum: Duration::from_secs(1),
+        time_in_mesh_cap: 100.0,
+        first_message_deliveries_weight: 1.0,
+        first_message_deliveries_decay: 0.9,
+        first_message_deliveries_cap: 20.0,
+        mesh_message_deliveries_weight: 0.0,
+        mesh_failure_penalty_weight: 0.0,
+        invalid_message_deliveries_weight: -10.0,
+        invalid_message_deliveries_decay: 0.99,
+        ..Default::default()
+    }
+}

@@ -1,0 +1,90 @@
+//! How a node joins the network ([`NetworkConfig`], chosen by whoever starts the node) and
+//! the fixed bounds of the network task: channel capacities, timeouts, and how much a peer
+//! can make us remember. Apart so that every knob of the network layer is read in one place;
+//! the bounds that belong to one mechanism (rate window, strike table, connection limits,
+//! relay backoff) stay beside it in `limits` and `relay`.
+
+use std::time::Duration;
+
+use libp2p::Multiaddr;
+use libp2p::identity::Keypair;
+
+/// Commands waiting for the swarm task.
+pub(super) const COMMAND_CAPACITY: usize = 256;
+/// Events waiting for the service.
+pub(super) const EVENT_CAPACITY: usize = 1024;
+/// A correspondence game is quiet for days: keep idle connections a while so a reply that
+/// comes minutes later does not pay for a new handshake.
+pub(super) const IDLE_CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long `spawn` waits for the listeners of `config.listen` to report their addresses.
+pub(super) const LISTEN_STARTUP_TIMEOUT: Duration = Duration::from_secs(5);
+/// Known addresses kept per peer and peers remembered (bounded memory against address floods).
+pub(super) const MAX_ADDRS_PER_PEER: usize = 8;
+pub(super) const MAX_REMEMBERED_PEERS: usize = 4096;
+/// Gossip topics a peer may be subscribed to (libp2p's default is 100): a node subscribes
+/// to one topic per game, and a mailbox or a club player easily holds more than 100 games.
+/// The bound keeps what a peer can make us remember finite.
+pub(super) const MAX_TOPICS_PER_PEER: usize = 20_000;
+/// Subscriptions in one gossip message: a node announces all its games when it connects.
+pub(super) const MAX_SUBSCRIPTIONS_PER_MESSAGE: usize = 20_000;
+/// Catch-up syncs granted to one peer (see
+/// [`NetworkHandle::allow_syncs`](super::NetworkHandle::allow_syncs)).
+pub(super) const MAX_SYNC_GRANTS_PER_PEER: usize = 20_000;
+/// Inbound delivery streams one peer may hold open (a node needs one; a few cover restarts).
+pub(super) const MAX_STREAMS_PER_PEER: usize = 4;
+/// A delivery stream with nothing to carry for this long is closed, so the connection can
+/// idle out (see [`IDLE_CONNECTION_TIMEOUT`]); the next delivery opens a new one.
+pub(super) const STREAM_IDLE: Duration = Duration::from_secs(60);
+/// Requests read off delivery streams, waiting for the event loop.
+pub(super) const STREAM_MSG_CAPACITY: usize = 1024;
+
+/// How a node joins the network.
+#[derive(Clone, Debug)]
+pub struct NetworkConfig {
+    /// The node's identity (the player's key: its PeerId is the player id).
+    pub keypair: Keypair,
+    /// Addresses to listen on, e.g. `/ip4/0.0.0.0/tcp/0`, `/ip4/0.0.0.0/udp/0/quic-v1`.
+    pub listen: Vec<Multiaddr>,
+    /// Peers dialed at start (and added to Kademlia when they end in `/p2p/<id>`).
+    pub bootstrap: Vec<Multiaddr>,
+    /// Discover peers on the local network (a club room).
+    pub mdns: bool,
+    /// Act as a relay for others. A relay must be reachable: its listen addresses (and
+    /// `external`) are announced as its external addresses.
+    pub relay_server: bool,
+    /// Relays (`…/p2p/<relay id>`) to reserve a circuit on: the node listens on
+    /// `<relay>/p2p-circuit` and is reachable at `<relay>/p2p-circuit/p2p/<own id>`.
+    pub relays: Vec<Multiaddr>,
+    /// Addresses known to be reachable from outside (port forwarding, a public host).
+    pub external: Vec<Multiaddr>,
+    /// Time allowed for one request-response exchange, a dial or a peer lookup.
+    pub request_timeout: Duration,
+    /// Inbound requests accepted per peer per minute (0: unlimited).
+    pub max_requests_per_peer_per_minute: u32,
+    /// Strikes (malformed frames, floods, penalties) before a peer is blocked.
+    pub max_strikes: u32,
+}
+
+impl NetworkConfig {
+    /// Defaults for a player's node: TCP and QUIC on all interfaces (ports chosen by the OS),
+    /// no bootstrap peers, no mDNS, no relays, 30 s request timeout, 120 requests per peer per
+    /// minute, blocked after 5 strikes.
+    pub fn new(keypair: Keypair) -> NetworkConfig {
+        let listen = ["/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"]
+            .iter()
+            .filter_map(|a| a.parse().ok())
+            .collect();
+        NetworkConfig {
+            keypair,
+            listen,
+            bootstrap: Vec::new(),
+            mdns: false,
+            relay_server: false,
+            relays: Vec::new(),
+            external: Vec::new(),
+            request_timeout: Duration::from_secs(30),
+            max_requests_per_peer_per_minute: 120,
+            max_strikes: 5,
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! What a [`NetworkHandle`](crate::network::NetworkHandle) asks, carried out: dials (through
+//! a relay when the address is a circuit), outbound requests (on our delivery stream to the
+//! peer or on request-response, after a Kademlia lookup when no address is known),
+//! subscriptions, publishing, validation verdicts, sync grants and penalties.
+
+use libp2p::gossipsub;
+use libp2p::kad::{self, QueryId};
+use libp2p::swarm::DialError;
+use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::{Multiaddr, PeerId};
+use tokio::sync::{mpsc, oneshot};
+use tracing::{debug, warn};
+
+use super::{DialReply, EventLoop, Lookup, Waiter};
+use crate::network::behaviour::topic_score_params;
+use crate::network::codec::{Exchange, WireRequest};
+use crate::network::config::{MAX_ADDRS_PER_PEER, MAX_SYNC_GRANTS_PER_PEER, STREAM_IDLE};
+use crate::network::handle::Command;
+use crate::network::relay::{last_peer, relay_of, without_peer};
+use crate::network::{NetworkError, pipe};
+use crate::protocol::{MAX_PIPELINED, Request, Response};
+
+impl EventLoop {
+    pub(super) fn on_command(&mut self, command: Command) {
+        match command {
+            Command::ListenAddrs { reply } => {
+                let _ = reply.send(self.listen_addrs());
+            }
+            Command::Dial { addr, reply } => self.dial(addr, reply),
+            Command::AddAddress { peer, addr, reply } => {
+                let bare = without_peer(&addr);
+                self.swarm
+                    .behaviour_mut()
+                    .kad
+                    .add_address(&peer, bare.clone());
+                self.remember(peer, bare);
+                let _ = reply.send(());
+            }
+            Command::ConnectedPeers { reply } => {
+                let peers = self
+                    .connections
+                    .iter()
+                    .map(|(peer, conns)| {
+                        let addrs = conns
+                            .iter()
+                            .map(|(_, point)| point.get_remote_address().clone())
+                            .collect();
+                        (*peer, addrs)
+                    })
+                    .collect();
+                let _ = reply.send(peers);
+            }
+            Command::Subscribe { topic, reply } => {
+                let topic = gossipsub::IdentTopic::new(topic);
+                let gossipsub = &mut self.swarm.behaviour_mut().gossipsub;
+                let result = gossipsub
+                    .subscribe(&topic)
+                    .map(|_| ())
+                    .map_err(|e| NetworkError::Publish(format!("cannot subscribe: {e:?}")));
+                if result.is_ok()
+                    && let Err(e) = gossipsub.set_topic_params(topic, topic_score_params())
+                {
+                    warn!(error = e, "cannot set topic score parameters");
+                }
+                let _ = reply.send(result);
+            }
+            Command::Unsubscribe { topic, reply } => {
+                let topic = gossipsub::IdentTopic::new(topic);
+                let _ = reply.send(self.swarm.behaviour_mut().gossipsub.unsubscribe(&topic));
+            }
+            Command::Publish { topic, data, reply } => {
+                let ident = gossipsub::IdentTopic::new(topic.clone());
+                let result = match self.swarm.behaviour_mut().gossipsub.publish(ident, data) {
+                    Ok(_) => Ok(()),
+                    Err(gossipsub::PublishError::NoPeersSubscribedToTopic) => {
+                        Err(NetworkError::NoPeers(topic))
+                    }
+                    Err(gossipsub::PublishError::Duplicate) => Err(NetworkError::Duplicate),
+                    Err(e) => Err(NetworkError::Publish(e.to_string())),
+                };
+                let _ = reply.send(result);
+            }
+            Command::Request {
+                peer,
+                request,
+                reply,
+            } => self.request(peer, request, reply),
+            Command::FindPeer { peer, reply } => {
+                let addrs = self.known_addresses(&peer);
+                if addrs.is_empty() && !self.swarm.is_connected(&peer) {
+                    let query = self.swarm.behaviour_mut().kad.get_closest_peers(peer);
+                    self.pending_lookups.insert(
+                        query,
+                        Lookup {
+                            target: peer,
+                            waiter: Waiter::Find(reply),
+                        },
+                    );
+                } else {
+                    let _ = reply.send(addrs);
+                }
+            }
+            Command::ReportValidation {
+                message_id,
+                source,
+                acceptance,
+                reply,
+            } => {
+                let found = self
+                    .swarm
+                    .behaviour_mut()
+                    .gossipsub
+                    .report_message_validation_result(&message_id, &source, acceptance);
+                let _ = reply.send(found);
+            }
+            Command::AllowSyncs { peer, games, reply } => {
+                // Only the service grants, for peers it talks to; they end at disconnection.
+                let grants = self.sync_grants.entry(peer).or_default();
+                let room = MAX_SYNC_GRANTS_PER_PEER.saturating_sub(grants.len());
+                grants.extend(games.into_iter().take(room));
+                let _ = reply.send(());
+            }
+            Command::Penalize {
+                peer,
+                reason,
+                reply,
+            } => {
+                self.strike(peer, &reason);
+                let _ = reply.send(());
+            }
+        }
+    }
+
+    pub(super) fn dial(&mut self, addr: Multiaddr, reply: DialReply) {
+        let target = last_peer(&addr);
+        let opts = match target {
+            Some(peer) if peer == *self.swarm.local_peer_id() => {
+                let _ = reply.send(Err(NetworkError::Dial("cannot dial ourselves".into())));
+                return;
+            }
+            Some(peer) if self.is_blocked(&peer) => {
+                let _ = reply.send(Err(NetworkError::Dial(format!("{peer} is blocked"))));
+                return;
+            }
+            Some(peer) if self.swarm.is_connected(&peer) => {
+                let _ = reply.send(Ok(peer));
+                return;
+            }
+            Some(peer) => DialOpts::peer_id(peer)
+                .addresses(vec![addr.clone()])
+                .condition(PeerCondition::Disconnected)
+                .build(),
+            None => DialOpts::unknown_peer_id().address(addr.clone()).build(),
+        };
+        if let Some((relay, relay_addr)) = relay_of(&addr)
+            && !self.swarm.is_connected(&relay)
+        {
+            // The relay client refuses to open a circuit while the connection to the relay is
+            // still being dialed (e.g. for our own reservation): connect to the relay first.
+            let relay_opts = DialOpts::peer_id(relay)
+                .addresses(vec![relay_addr])
+                .condition(PeerCondition::DisconnectedAndNotDialing)
+                .build();
+            match self.swarm.dial(relay_opts) {
+                Ok(()) | Err(DialError::DialPeerConditionFalse(_)) => {
+                    debug!(relay = %relay, "connecting to the relay before the circuit");
+                    self.dials_via_relay
+                        .entry(relay)
+                        .or_default()
+                        .push((addr, reply));
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(NetworkError::Dial(format!(
+                        "cannot reach relay {relay}: {e}"
+                    ))));
+                }
+            }
+            return;
+        }
+        let connection = opts.connection_id();
+        match self.swarm.dial(opts) {
+            Ok(()) => {
+                debug!(%addr, "dialing");
+                self.pending_dials.insert(connection, reply);
+            }
+            Err(e) => {
+                let _ = reply.send(Err(NetworkError::Dial(e.to_string())));
+            }
+        }
+    }
+
+    fn request(
+        &mut self,
+        peer: PeerId,
+        request: Request,
+        reply: oneshot::Sender<Result<Response, NetworkError>>,
+    ) {
+        if peer == *self.swarm.local_peer_id() {
+            let _ = reply.send(Err(NetworkError::Dial("cannot request ourselves".into())));
+            return;
+        }
+        if self.is_blocked(&peer) {
+            let _ = reply.send(Err(NetworkError::Refused(format!("{peer} is blocked"))));
+            return;
+        }
+        if self.swarm.is_connected(&peer) || !self.known_addresses(&peer).is_empty() {
+            self.send_request(peer, request, reply);
+        } else {
+            debug!(peer = %peer, "no known address: looking the peer up in the DHT");
+            let query = self.swarm.behaviour_mut().kad.get_closest_peers(peer);
+            self.pending_lookups.insert(
+                query,
+                Lookup {
+                    target: peer,
+                    waiter: Waiter::Request { request, reply },
+                },
+            );
+        }
+    }
+
+    fn send_request(
+        &mut self,
+        peer: PeerId,
+        request: Request,
+        reply: oneshot::Sender<Result<Response, NetworkError>>,
+    ) {
+        let exchange = Exchange::of(&request);
+        let (request, reply) = if exchange == Exchange::Deliver && self.stream_peers.contains(&peer)
+        {
+            match self.pipe_to(peer).try_send((request, reply)) {
+                Ok(()) => return,
+                // A full pipe (a burst beyond the pipelining depth) or one that just ended:
+                // this delivery takes request-response.
+                Err(
+                    mpsc::error::TrySendError::Full(back) | mpsc::error::TrySendError::Closed(back),
+                ) => back,
+            }
+        } else {
+            (request, reply)
+        };
+        let behaviour = self.swarm.behaviour_mut();
+        let rr = match exchange {
+            Exchange::Deliver => &mut behaviour.deliver,
+            Exchange::Sync => &mut behaviour.sync,
+        };
+        let id = rr.send_request(&peer, WireRequest::Valid(request));
+        self.pending_requests.insert((exchange, id), reply);
+    }
+
+    /// The queue of our delivery stream to `peer`, started if there is none (or it ended).
+    fn pipe_to(&mut self, peer: PeerId) -> mpsc::Sender<pipe::Outgoing> {
+        if let Some(queue) = self.pipes.get(&peer).filter(|q| !q.is_closed()) {
+            return queue.clone();
+        }
+        let (queue, rx) = mpsc::channel(MAX_PIPELINED);
+        tokio::spawn(pipe::pipe(
+            peer,
+            self.streams.clone(),
+            rx,
+            self.request_timeout,
+            STREAM_IDLE,
+        ));
+        self.pipes.insert(peer, queue.clone());
+        queue
+    }
+
+    pub(super) fn on_lookup_done(&mut self, query: QueryId, peers: Vec<kad::PeerInfo>) {
+        let Some(Lookup { target, waiter }) = self.pending_lookups.remove(&query) else {
+            return;
+        };
+        for info in peers.into_iter().filter(|i| i.peer_id == target) {
+            for addr in info.addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
+                self.remember(target, without_peer(&addr));
+            }
+        }
+        let addrs = self.known_addresses(&target);
+        match waiter {
+            Waiter::Find(reply) => {
+                let _ = reply.send(addrs);
+            }
+            Waiter::Request { request, reply } => {
+                if addrs.is_empty() && !self.swarm.is_connected(&target) {
+                    let _ = reply.send(Err(NetworkError::NotConnected(target)));
+                } else {
+                    self.send_request(target, request, reply);
+                }
+            }
+        }
+    }
+}

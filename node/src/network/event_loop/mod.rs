@@ -1,0 +1,232 @@
+//! The event loop: the one task that owns the libp2p swarm. This file holds its state, the
+//! `select!` that drives it, startup (listeners, bootstrap, relay reservations) and the
+//! once-a-second maintenance; the handlers are split by concern into the files below, each
+//! an `impl EventLoop` block.
+
+mod commands;
+mod peers;
+mod requests;
+mod swarm_events;
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use futures::StreamExt;
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
+use libp2p::core::ConnectedPoint;
+use libp2p::core::transport::ListenerId;
+use libp2p::kad::QueryId;
+use libp2p::multiaddr::Protocol;
+use libp2p::request_response::{OutboundRequestId, ResponseChannel};
+use libp2p::swarm::ConnectionId;
+use libp2p::{Multiaddr, PeerId, Swarm};
+use sobre_core::record::GameId;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+use tracing::{debug, warn};
+
+use crate::network::behaviour::Behaviour;
+use crate::network::codec::Exchange;
+use crate::network::config::LISTEN_STARTUP_TIMEOUT;
+use crate::network::handle::Command;
+use crate::network::limits::{RateLimiter, Strikes};
+use crate::network::relay::{RelayState, last_peer, relay_backoff, without_peer};
+use crate::network::{NetworkError, NetworkEvent, pipe};
+use crate::protocol::{Request, Response};
+
+/// Who waits for a Kademlia lookup of a peer: a `find_peer`, or a request to it.
+pub(super) enum Waiter {
+    Find(oneshot::Sender<Vec<Multiaddr>>),
+    Request {
+        request: Request,
+        reply: oneshot::Sender<Result<Response, NetworkError>>,
+    },
+}
+
+/// A Kademlia lookup in flight.
+pub(super) struct Lookup {
+    target: PeerId,
+    waiter: Waiter,
+}
+
+/// Where a dial reports the peer it reached.
+pub(super) type DialReply = oneshot::Sender<Result<PeerId, NetworkError>>;
+
+/// The service's answer to an inbound request-response request, ready to be sent.
+pub(super) struct PendingReply {
+    exchange: Exchange,
+    peer: PeerId,
+    channel: ResponseChannel<Response>,
+    response: Response,
+}
+
+/// The one task that owns the swarm: commands, swarm events, served delivery streams and
+/// the answers to inbound requests meet in one `select!` (see [`EventLoop::run`]).
+/// Its fields are `pub(super)` only so that [`spawn`](super::spawn) can assemble it.
+pub(super) struct EventLoop {
+    pub(super) swarm: Swarm<Behaviour>,
+    pub(super) commands: mpsc::Receiver<Command>,
+    pub(super) events: mpsc::Sender<NetworkEvent>,
+    pub(super) shutdown: watch::Receiver<bool>,
+    pub(super) request_timeout: Duration,
+    pub(super) max_strikes: u32,
+    pub(super) relay_server: bool,
+    pub(super) rate: RateLimiter,
+    /// Games each connected peer may sync once outside the rate limit.
+    pub(super) sync_grants: HashMap<PeerId, HashSet<GameId>>,
+    pub(super) strikes: Strikes,
+    pub(super) connections: HashMap<PeerId, Vec<(ConnectionId, ConnectedPoint)>>,
+    pub(super) known_addrs: HashMap<PeerId, Vec<Multiaddr>>,
+    pub(super) pending_dials: HashMap<ConnectionId, DialReply>,
+    pub(super) pending_requests:
+        HashMap<(Exchange, OutboundRequestId), oneshot::Sender<Result<Response, NetworkError>>>,
+    pub(super) pending_lookups: HashMap<QueryId, Lookup>,
+    /// Circuit dials waiting for the connection to their relay.
+    pub(super) dials_via_relay: HashMap<PeerId, Vec<(Multiaddr, DialReply)>>,
+    /// Inbound requests waiting for the service's answer: polled here, never awaited inline.
+    pub(super) pending_replies: FuturesUnordered<BoxFuture<'static, PendingReply>>,
+    /// Opens outgoing delivery streams (see [`pipe`]).
+    pub(super) streams: libp2p_stream::Control,
+    pub(super) incoming_streams: libp2p_stream::IncomingStreams,
+    /// Requests read off served delivery streams, and their ends.
+    pub(super) stream_msgs: mpsc::Receiver<pipe::StreamMsg>,
+    pub(super) stream_msg_tx: mpsc::Sender<pipe::StreamMsg>,
+    /// Delivery streams each peer holds open to us.
+    pub(super) served_streams: HashMap<PeerId, usize>,
+    /// Connected peers that announced (identify) the delivery-stream protocol.
+    pub(super) stream_peers: HashSet<PeerId>,
+    /// Our delivery stream to each such peer: its queue.
+    pub(super) pipes: HashMap<PeerId, mpsc::Sender<pipe::Outgoing>>,
+    pub(super) relays: Vec<RelayState>,
+    /// Listeners of `config.listen` that have not reported an address yet (startup only).
+    pub(super) waiting_listeners: HashSet<ListenerId>,
+}
+
+impl EventLoop {
+    pub(super) async fn run(mut self) {
+        let mut maintenance = tokio::time::interval(Duration::from_secs(1));
+        maintenance.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                biased;
+                // Err: every handle is gone, nobody can command or stop us any more.
+                changed = self.shutdown.changed() => {
+                    if changed.is_err() || *self.shutdown.borrow() {
+                        break;
+                    }
+                }
+                command = self.commands.recv() => match command {
+                    Some(command) => self.on_command(command),
+                    None => break,
+                },
+                Some(reply) = self.pending_replies.next(), if !self.pending_replies.is_empty() => {
+                    self.on_reply(reply);
+                }
+                Some(msg) = self.stream_msgs.recv() => self.on_stream_msg(msg),
+                Some((peer, stream)) = self.incoming_streams.next() => {
+                    self.on_inbound_stream(peer, stream);
+                }
+                event = self.swarm.select_next_some() => self.on_swarm_event(event),
+                _ = maintenance.tick() => self.maintain(),
+            }
+        }
+        // Dropping the swarm closes every connection; dropping the pending senders tells
+        // their callers `Shutdown`.
+    }
+
+    pub(super) async fn wait_for_listeners(&mut self) {
+        let deadline = Instant::now() + LISTEN_STARTUP_TIMEOUT;
+        while !self.waiting_listeners.is_empty() {
+            match tokio::time::timeout_at(deadline, self.swarm.select_next_some()).await {
+                Ok(event) => self.on_swarm_event(event),
+                Err(_) => {
+                    warn!("some listeners have not reported an address yet");
+                    break;
+                }
+            }
+        }
+    }
+
+    pub(super) fn dial_bootstrap(&mut self, bootstrap: &[Multiaddr]) {
+        let mut any_kad_peer = false;
+        for addr in bootstrap {
+            if let Some(peer) = last_peer(addr) {
+                let bare = without_peer(addr);
+                self.swarm
+                    .behaviour_mut()
+                    .kad
+                    .add_address(&peer, bare.clone());
+                self.remember(peer, bare);
+                any_kad_peer = true;
+            }
+            if let Err(e) = self.swarm.dial(addr.clone()) {
+                warn!(%addr, error = %e, "cannot dial bootstrap peer");
+            }
+        }
+        if any_kad_peer && let Err(e) = self.swarm.behaviour_mut().kad.bootstrap() {
+            debug!(error = %e, "kademlia bootstrap not started");
+        }
+    }
+
+    pub(super) fn reserve_relays(&mut self) {
+        let now = Instant::now();
+        for i in 0..self.relays.len() {
+            self.reserve_relay(i, now);
+        }
+    }
+
+    fn reserve_relay(&mut self, i: usize, now: Instant) {
+        let Some(relay) = self.relays.get(i) else {
+            return;
+        };
+        let (addr, peer) = (relay.addr.clone(), relay.peer);
+        self.remember(peer, without_peer(&addr));
+        let result = self
+            .swarm
+            .listen_on(addr.clone().with(Protocol::P2pCircuit));
+        let Some(relay) = self.relays.get_mut(i) else {
+            return;
+        };
+        relay.retry_at = None;
+        match result {
+            Ok(id) => {
+                debug!(relay = %peer, "requesting a relay reservation");
+                relay.listener = Some(id);
+            }
+            Err(e) => {
+                warn!(relay = %peer, error = %e, "cannot listen through relay");
+                relay.failures += 1;
+                relay.retry_at = Some(now + relay_backoff(relay.failures));
+            }
+        }
+    }
+
+    fn maintain(&mut self) {
+        let now = Instant::now();
+        self.rate.prune(now);
+        let due: Vec<usize> = (0..self.relays.len())
+            .filter(|i| {
+                self.relays
+                    .get(*i)
+                    .and_then(|r| r.retry_at)
+                    .is_some_and(|at| at <= now)
+            })
+            .collect();
+        for i in due {
+            self.reserve_relay(i, now);
+        }
+    }
+
+    /// Events other than inbound requests and gossip: dropped (with a warning) if the service
+    /// lags, never blocking the swarm.
+    fn emit(&self, event: NetworkEvent) {
+        match self.events.try_send(event) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(event)) => {
+                warn!(?event, "event queue full: dropping event");
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {}
+        }
+    }
+}

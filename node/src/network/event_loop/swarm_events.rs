@@ -1,0 +1,281 @@
+//! Swarm and behaviour events: connections opened and closed, listen addresses and relay
+//! listeners, identify, mDNS discoveries, relay reservations, gossip messages waiting for
+//! validation, and Kademlia lookups finishing.
+
+use libp2p::gossipsub::{self, MessageAcceptance};
+use libp2p::kad::{self, QueryResult};
+use libp2p::swarm::SwarmEvent;
+use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::{autonat, identify, mdns, relay};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tracing::{debug, info, warn};
+
+use super::EventLoop;
+use crate::network::behaviour::{BehaviourEvent, KAD_PROTOCOL};
+use crate::network::codec::Exchange;
+use crate::network::config::MAX_ADDRS_PER_PEER;
+use crate::network::relay::{is_relayed, relay_backoff, with_peer, without_peer};
+use crate::network::{NetworkError, NetworkEvent};
+use crate::protocol::DELIVER_STREAM_PROTOCOL;
+
+impl EventLoop {
+    pub(super) fn on_swarm_event(&mut self, event: SwarmEvent<BehaviourEvent>) {
+        match event {
+            SwarmEvent::Behaviour(event) => self.on_behaviour_event(event),
+            SwarmEvent::ConnectionEstablished {
+                peer_id,
+                connection_id,
+                endpoint,
+                num_established,
+                ..
+            } => {
+                let addr = endpoint.get_remote_address().clone();
+                debug!(peer = %peer_id, %addr, "connection established");
+                self.connections
+                    .entry(peer_id)
+                    .or_default()
+                    .push((connection_id, endpoint));
+                if let Some(reply) = self.pending_dials.remove(&connection_id) {
+                    let _ = reply.send(Ok(peer_id));
+                }
+                for (addr, reply) in self.dials_via_relay.remove(&peer_id).unwrap_or_default() {
+                    self.dial(addr, reply);
+                }
+                if num_established.get() == 1 {
+                    self.emit(NetworkEvent::PeerConnected {
+                        peer: peer_id,
+                        addr,
+                    });
+                }
+            }
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                connection_id,
+                num_established,
+                cause,
+                ..
+            } => {
+                debug!(peer = %peer_id, cause = ?cause, "connection closed");
+                if let Some(conns) = self.connections.get_mut(&peer_id) {
+                    conns.retain(|(id, _)| *id != connection_id);
+                    if conns.is_empty() {
+                        self.connections.remove(&peer_id);
+                    }
+                }
+                if num_established == 0 {
+                    self.sync_grants.remove(&peer_id);
+                    self.stream_peers.remove(&peer_id);
+                    self.pipes.remove(&peer_id);
+                    self.emit(NetworkEvent::PeerDisconnected { peer: peer_id });
+                }
+            }
+            SwarmEvent::OutgoingConnectionError {
+                connection_id,
+                peer_id,
+                error,
+            } => {
+                debug!(peer = ?peer_id, error = %error, "outgoing connection failed");
+                if let Some(reply) = self.pending_dials.remove(&connection_id) {
+                    let _ = reply.send(Err(NetworkError::Dial(error.to_string())));
+                }
+                if let Some(relay) = peer_id
+                    && !self.swarm.is_connected(&relay)
+                {
+                    for (_, reply) in self.dials_via_relay.remove(&relay).unwrap_or_default() {
+                        let _ = reply.send(Err(NetworkError::Dial(format!(
+                            "cannot reach relay {relay}: {error}"
+                        ))));
+                    }
+                }
+            }
+            SwarmEvent::IncomingConnectionError {
+                send_back_addr,
+                error,
+                ..
+            } => {
+                debug!(addr = %send_back_addr, error = %error, "incoming connection failed");
+            }
+            SwarmEvent::NewListenAddr {
+                listener_id,
+                address,
+            } => {
+                self.waiting_listeners.remove(&listener_id);
+                let relayed = is_relayed(&address);
+                info!(%address, "listening");
+                if self.relay_server && !relayed {
+                    // A relay is run where it is reachable; its reservations must name it.
+                    self.swarm.add_external_address(address.clone());
+                }
+                let me = *self.swarm.local_peer_id();
+                self.emit(NetworkEvent::NewListenAddr(with_peer(address, me)));
+            }
+            SwarmEvent::ExpiredListenAddr { address, .. } => {
+                debug!(%address, "listen address expired");
+                if self.relay_server {
+                    self.swarm.remove_external_address(&address);
+                }
+            }
+            SwarmEvent::ListenerClosed {
+                listener_id,
+                reason,
+                ..
+            } => {
+                self.waiting_listeners.remove(&listener_id);
+                let now = Instant::now();
+                if let Some(relay) = self
+                    .relays
+                    .iter_mut()
+                    .find(|r| r.listener == Some(listener_id))
+                {
+                    relay.listener = None;
+                    relay.failures += 1;
+                    let backoff = relay_backoff(relay.failures);
+                    warn!(relay = %relay.peer, reason = ?reason, retry_in = ?backoff,
+                        "relay listener closed");
+                    relay.retry_at = Some(now + backoff);
+                } else {
+                    warn!(reason = ?reason, "listener closed");
+                }
+            }
+            SwarmEvent::ListenerError { error, .. } => {
+                warn!(error = %error, "listener error");
+            }
+            SwarmEvent::ExternalAddrConfirmed { address } => {
+                info!(%address, "external address confirmed");
+            }
+            _ => {}
+        }
+    }
+
+    fn on_behaviour_event(&mut self, event: BehaviourEvent) {
+        match event {
+            BehaviourEvent::Deliver(event) => self.on_request_response(Exchange::Deliver, event),
+            BehaviourEvent::Sync(event) => self.on_request_response(Exchange::Sync, event),
+            BehaviourEvent::Gossipsub(event) => self.on_gossipsub(event),
+            BehaviourEvent::Kad(event) => self.on_kad(event),
+            BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
+                debug!(peer = %peer_id, agent = %info.agent_version, "identified");
+                let speaks_kad = info.protocols.iter().any(|p| p.as_ref() == KAD_PROTOCOL);
+                if info
+                    .protocols
+                    .iter()
+                    .any(|p| p.as_ref() == DELIVER_STREAM_PROTOCOL)
+                {
+                    self.stream_peers.insert(peer_id);
+                }
+                for addr in info.listen_addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
+                    let addr = without_peer(&addr);
+                    if speaks_kad {
+                        self.swarm
+                            .behaviour_mut()
+                            .kad
+                            .add_address(&peer_id, addr.clone());
+                    }
+                    self.remember(peer_id, addr);
+                }
+            }
+            BehaviourEvent::Identify(_) => {}
+            BehaviourEvent::Mdns(mdns::Event::Discovered(found)) => {
+                for (peer, addr) in found {
+                    if self.is_blocked(&peer) {
+                        continue;
+                    }
+                    debug!(peer = %peer, %addr, "discovered on the local network");
+                    self.remember(peer, addr.clone());
+                    let opts = DialOpts::peer_id(peer)
+                        .addresses(vec![addr])
+                        .condition(PeerCondition::DisconnectedAndNotDialing)
+                        .build();
+                    if let Err(e) = self.swarm.dial(opts) {
+                        debug!(peer = %peer, error = %e, "not dialing discovered peer");
+                    }
+                }
+            }
+            BehaviourEvent::Mdns(mdns::Event::Expired(_)) => {}
+            BehaviourEvent::RelayClient(relay::client::Event::ReservationReqAccepted {
+                relay_peer_id,
+                renewal,
+                ..
+            }) => {
+                if let Some(relay) = self.relays.iter_mut().find(|r| r.peer == relay_peer_id) {
+                    relay.failures = 0;
+                }
+                if !renewal {
+                    info!(relay = %relay_peer_id, "relay reservation accepted");
+                    self.emit(NetworkEvent::RelayReservation {
+                        relay: relay_peer_id,
+                    });
+                }
+            }
+            BehaviourEvent::RelayClient(event) => debug!(?event, "relay client"),
+            BehaviourEvent::RelayServer(event) => debug!(?event, "relay server"),
+            BehaviourEvent::Dcutr(event) => debug!(?event, "hole punching"),
+            BehaviourEvent::Autonat(autonat::Event::StatusChanged { old, new }) => {
+                info!(?old, ?new, "NAT status changed");
+            }
+            BehaviourEvent::Autonat(_) | BehaviourEvent::Ping(_) => {}
+            BehaviourEvent::Stream(()) => {}
+            BehaviourEvent::Blocked(never) | BehaviourEvent::Limits(never) => match never {},
+        }
+    }
+
+    fn on_gossipsub(&mut self, event: gossipsub::Event) {
+        match event {
+            gossipsub::Event::Message {
+                propagation_source,
+                message_id,
+                message,
+            } => {
+                let event = NetworkEvent::Gossip {
+                    source: propagation_source,
+                    message_id: message_id.clone(),
+                    topic: message.topic.into_string(),
+                    data: message.data,
+                };
+                if let Err(e) = self.events.try_send(event) {
+                    if matches!(e, mpsc::error::TrySendError::Full(_)) {
+                        warn!(peer = %propagation_source, "event queue full: dropping gossip");
+                    }
+                    // Unvalidated, so not forwarded; `Ignore` frees the cache without
+                    // blaming the sender for our backlog.
+                    self.swarm
+                        .behaviour_mut()
+                        .gossipsub
+                        .report_message_validation_result(
+                            &message_id,
+                            &propagation_source,
+                            MessageAcceptance::Ignore,
+                        );
+                }
+            }
+            gossipsub::Event::Subscribed { peer_id, topic } => {
+                debug!(peer = %peer_id, %topic, "peer subscribed");
+            }
+            gossipsub::Event::SlowPeer { peer_id, .. } => {
+                debug!(peer = %peer_id, "slow gossip peer");
+            }
+            _ => {}
+        }
+    }
+
+    fn on_kad(&mut self, event: kad::Event) {
+        match event {
+            kad::Event::OutboundQueryProgressed {
+                id,
+                result: QueryResult::GetClosestPeers(result),
+                ..
+            } => {
+                let peers = match result {
+                    Ok(ok) => ok.peers,
+                    Err(kad::GetClosestPeersError::Timeout { peers, .. }) => peers,
+                };
+                self.on_lookup_done(id, peers);
+            }
+            kad::Event::RoutingUpdated { peer, .. } => {
+                debug!(peer = %peer, "kademlia routing updated");
+            }
+            _ => {}
+        }
+    }
+}

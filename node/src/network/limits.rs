@@ -1,0 +1,168 @@
+//! What a hostile peer can cost us, bounded: inbound requests per peer per minute (the
+//! [`RateLimiter`]), strikes counted against a peer before it is blocked ([`Strikes`]), and
+//! the connection limits. Apart from the event loop because these are plain counters with
+//! their own rules, tested alone; the event loop decides what a refusal or a strike does.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use libp2p::PeerId;
+use libp2p::connection_limits::ConnectionLimits;
+use tokio::time::Instant;
+
+/// Connection limits (see [`connection_limits`]).
+const MAX_ESTABLISHED_PER_PEER: u32 = 2;
+const MAX_ESTABLISHED: u32 = 256;
+const MAX_PENDING: u32 = 64;
+
+/// The limits of the `connection_limits` behaviour: pending dials either way, established
+/// connections in all and per peer.
+pub(super) fn connection_limits() -> ConnectionLimits {
+    ConnectionLimits::default()
+        .with_max_pending_incoming(Some(MAX_PENDING))
+        .with_max_pending_outgoing(Some(MAX_PENDING))
+        .with_max_established(Some(MAX_ESTABLISHED))
+        .with_max_established_per_peer(Some(MAX_ESTABLISHED_PER_PEER))
+}
+
+/// Strike records kept before forgetting peers with a single strike.
+const MAX_STRIKE_RECORDS: usize = 8192;
+
+/// Strikes counted against each peer (malformed frames, floods, penalties), in bounded memory.
+#[derive(Default)]
+pub(super) struct Strikes {
+    counts: HashMap<PeerId, u32>,
+}
+
+impl Strikes {
+    /// Counts one more strike against `peer` and returns its total. With
+    /// [`MAX_STRIKE_RECORDS`] peers on record, those with a single strike are forgotten
+    /// first: a flood of fresh peer ids cannot grow the table, nor wipe a repeat offender.
+    pub(super) fn add(&mut self, peer: PeerId) -> u32 {
+        if self.counts.len() >= MAX_STRIKE_RECORDS {
+            self.counts.retain(|_, n| *n > 1);
+        }
+        let n = self.counts.entry(peer).or_insert(0);
+        *n += 1;
+        *n
+    }
+}
+
+/// Fixed one-minute windows per peer.
+pub(super) struct RateLimiter {
+    limit: u32,
+    windows: HashMap<PeerId, Window>,
+    last_prune: Instant,
+}
+
+struct Window {
+    start: Instant,
+    count: u32,
+    refused: bool,
+}
+
+pub(super) enum RateDecision {
+    Allow,
+    /// Over the limit; `first` is true for the first refusal in this window.
+    Refuse {
+        first: bool,
+    },
+}
+
+const RATE_WINDOW: Duration = Duration::from_secs(60);
+
+impl RateLimiter {
+    pub(super) fn new(limit: u32) -> RateLimiter {
+        RateLimiter {
+            limit,
+            windows: HashMap::new(),
+            last_prune: Instant::now(),
+        }
+    }
+
+    pub(super) fn check(&mut self, peer: PeerId, now: Instant) -> RateDecision {
+        if self.limit == 0 {
+            return RateDecision::Allow;
+        }
+        let window = self.windows.entry(peer).or_insert(Window {
+            start: now,
+            count: 0,
+            refused: false,
+        });
+        if now.duration_since(window.start) >= RATE_WINDOW {
+            *window = Window {
+                start: now,
+                count: 0,
+                refused: false,
+            };
+        }
+        if window.count < self.limit {
+            window.count += 1;
+            RateDecision::Allow
+        } else {
+            let first = !window.refused;
+            window.refused = true;
+            RateDecision::Refuse { first }
+        }
+    }
+
+    pub(super) fn prune(&mut self, now: Instant) {
+        if now.duration_since(self.last_prune) >= RATE_WINDOW {
+            self.windows
+                .retain(|_, w| now.duration_since(w.start) < RATE_WINDOW);
+            self.last_prune = now;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_limit_refuses_beyond_the_limit_and_strikes_once_per_window() {
+        let mut rate = RateLimiter::new(2);
+        let peer = PeerId::random();
+        let t0 = Instant::now();
+        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
+        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
+        assert!(matches!(
+            rate.check(peer, t0),
+            RateDecision::Refuse { first: true }
+        ));
+        assert!(matches!(
+            rate.check(peer, t0),
+            RateDecision::Refuse { first: false }
+        ));
+        // Another peer has its own window; a new minute opens a new one.
+        assert!(matches!(
+            rate.check(PeerId::random(), t0),
+            RateDecision::Allow
+        ));
+        assert!(matches!(
+            rate.check(peer, t0 + RATE_WINDOW),
+            RateDecision::Allow
+        ));
+    }
+
+    #[test]
+    fn a_full_strike_table_forgets_single_strikes_first() {
+        let mut strikes = Strikes::default();
+        let repeat = PeerId::random();
+        assert_eq!(strikes.add(repeat), 1);
+        assert_eq!(strikes.add(repeat), 2);
+        let once = PeerId::random();
+        assert_eq!(strikes.add(once), 1);
+        while strikes.counts.len() < MAX_STRIKE_RECORDS {
+            strikes.add(PeerId::random());
+        }
+        assert_eq!(strikes.add(PeerId::random()), 1);
+        assert_eq!(
+            strikes.counts.len(),
+            2,
+            "only the repeat offender and the newcomer remain"
+        );
+        assert_eq!(strikes.add(repeat), 3);
+        assert_eq!(strikes.add(once), 1, "a single strike was forgotten");
+    }
+}
