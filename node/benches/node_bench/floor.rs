@@ -2,7 +2,7 @@
 //! exchange, measured in the same run so that the machine's load is the same.
 //!
 //! Two bare libp2p swarms in this process, on loopback, with the node's transport (TCP with
-//! `nodelay`, Noise, Yamux, as `network.rs` builds it) and one request-response protocol with
+//! `nodelay`, Noise, Yamux, as `network/behaviour.rs` builds it) and one request-response protocol with
 //! a length-prefixed frame, each with its own sled database in a temporary directory, opened
 //! as the node's `Store` opens its own. One round trip: the sender stores a 300-byte record
 //! and flushes (a move is durable before it is sent), sends it, the receiver stores it and
@@ -28,7 +28,7 @@ const RECORD_BYTES: usize = 300;
 const KEY_BYTES: usize = 40;
 /// A frame announcing more is refused before anything is allocated.
 const MAX_FRAME: u32 = 64 * 1024;
-/// The node's idle connection timeout (`network.rs`): a connection outlives the run.
+/// The node's idle connection timeout (`network/config.rs`): a connection outlives the run.
 const IDLE_CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
 /// Round trips before the timed ones, in each direction: connection, Noise and Yamux set up,
 /// sled's files grown, as the nodes' challenge and accept do before their first move.
