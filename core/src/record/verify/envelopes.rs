@@ -3,9 +3,10 @@
 //! so the arbiter can do with an envelope exactly what its sealer could: open the true
 //! sealed move, when A7 and A2.7 allow, with A8 deciding on the move as written.
 
-use super::{Escrowed, Replay, Status, VerifyError, commit};
+use super::{Escrowed, Replay, Status, VerifyError};
 use crate::notation;
 use crate::position::Position;
+use crate::record::commit;
 use crate::record::escrow;
 use crate::record::event::{EventId, SealLetters};
 use crate::record::identity::PlayerId;
