@@ -7,14 +7,14 @@
 //!   `40/90m:30m+30s`, `90m d5s`) and `unlimited`, with a stable text form.
 //! - [`LeaveAllowance`] and [`LeavePeriod`]: correspondence leave (vacation) that stops a
 //!   player's clock, checked against a yearly allowance (ICCF: 45 days).
-//! - [`clocks`]: both clocks at a given moment, from the start time, the moves' timestamps
+//! - [`clocks()`]: both clocks at a given moment, from the start time, the moves' timestamps
 //!   (including the signed receipt time in correspondence) and the periods when clocks were
 //!   stopped (leave; adjournment, FIDE Appendix A1/A5/A9). It finds the exact millisecond a
 //!   flag fell (FIDE 6.1: "caída de bandera"); what a flag fall *means* (6.9, including the
 //!   draw when the opponent cannot mate) is decided by [`crate::rules::flag_fall`].
 //!
 //! All arithmetic saturates: any input, even unordered or overlapping timestamps, gives a
-//! deterministic answer and never panics (see [`clocks`] for the clamping rules).
+//! deterministic answer and never panics (see [`clocks()`] for the clamping rules).
 //!
 //! Each concern has its own file: `duration.rs` (the text of durations), `time_control.rs`
 //! (controls and their text form), `leave.rs` (the yearly allowance) and `clocks.rs` (the
