@@ -4,11 +4,11 @@
 //! compares every outcome).
 
 use super::*;
+use crate::notation::san::Lang;
 use crate::position::Position;
 use crate::record::Keypair;
 use crate::record::author::Scoresheet;
 use crate::record::event::{Challenge, ColourChoice, StartPosition};
-use crate::san::Lang;
 
 /// Challenge, accept, then 1.e4 e5 2.Cf3 with receipts, in signing order.
 fn game() -> Vec<VerifiedEvent> {
@@ -34,7 +34,7 @@ fn game() -> Vec<VerifiedEvent> {
     let mut pos = Position::new();
     let mut t = t0 + 10;
     for (i, text) in ["e4", "e5", "Nf3"].iter().enumerate() {
-        let m = crate::san::parse_san(&pos, text, Lang::English).expect("legal");
+        let m = crate::notation::san::parse_san(&pos, text, Lang::English).expect("legal");
         let (me, other) = if i % 2 == 0 {
             (&mut ws, &mut bs)
         } else {
@@ -95,7 +95,8 @@ fn an_illegal_appended_event_fails_as_in_the_full_path() {
     // the players move alternately).
     let w = Keypair::from_secret_bytes(&[1; 32]);
     let mut ws = Scoresheet::resume(w, all[0].id, 2, Some(all[2].id), Some(all[3].id));
-    let bad = crate::san::parse_san(&Position::new(), "d4", Lang::English).expect("legal");
+    let bad =
+        crate::notation::san::parse_san(&Position::new(), "d4", Lang::English).expect("legal");
     let ev = ws.play(bad, 1_800_000_005_000).expect("sign");
     let mut held = all[..4].to_vec();
     held.push(ev.verify().expect("valid"));

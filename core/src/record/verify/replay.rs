@@ -8,6 +8,7 @@ use super::coin::CoinSettlement;
 use super::envelopes;
 use super::state::{GameState, PlayedMove, Status};
 use crate::clock::{self, ClockAdjustment, LeaveAllowance, LeavePeriod, TimeControl};
+use crate::notation::san::{Lang, to_san};
 use crate::position::Position;
 use crate::record::commit;
 use crate::record::event::{
@@ -16,7 +17,6 @@ use crate::record::event::{
 use crate::record::identity::PlayerId;
 use crate::record::time;
 use crate::rules::{Outcome, Termination, automatic_end};
-use crate::san::{Lang, to_san};
 use crate::types::{Color, Move};
 use std::collections::{HashMap, HashSet};
 

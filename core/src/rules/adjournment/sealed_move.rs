@@ -54,7 +54,7 @@ pub fn judge_invalid_sealed_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::san::{Lang, parse_san};
+    use crate::notation::san::{Lang, parse_san};
 
     fn pos(fen: &str) -> Position {
         Position::from_fen_auto(fen).unwrap()
