@@ -21,6 +21,7 @@ pub mod bitboard;
 pub mod clock;
 pub mod league;
 pub mod notation;
+pub mod outcome;
 pub mod pgn;
 pub mod position;
 pub mod record;
@@ -41,6 +42,7 @@ pub use notation::{MoveError, MoveErrorKind, Notation, format_line, format_move,
 pub use notation::san::{CastlingSide, Lang, San, SanError, SanPlus};
 pub use notation::uci::Uci;
 pub use notation::{san, uci};
+pub use outcome::Outcome;
 pub use position::{CastlingMode, IllegalMove, MoveList, Position, PositionError, Setup};
-pub use rules::{ClaimError, ClaimKind, Game, Outcome, Termination};
+pub use rules::{ClaimError, ClaimKind, Game, Termination};
 pub use types::{Color, Move, MoveKind, Piece, Role, Square};

@@ -9,7 +9,8 @@
 
 use crate::notation::san::{self, Lang, ReadSanError};
 use crate::notation::{self, MoveError};
-use crate::pgn::{GameStart, Outcome, RawMove, RawTag, Skip, Visitor};
+use crate::outcome::Outcome;
+use crate::pgn::{GameStart, RawMove, RawTag, Skip, Visitor};
 use crate::position::{CastlingMode, Position};
 use crate::types::{Color, Move};
 use std::fmt;

@@ -2,7 +2,7 @@
 //! breaks, what a movetext token is (move, move number, NAG, result), a separate `e.p.`, the
 //! parts of a tag line. Pure functions over byte slices: no buffer, no I/O.
 
-use super::super::{Outcome, parse_result};
+use crate::outcome::{Outcome, parse_result};
 
 /// Bytes after a move token that must be visible to recognise a separate `e.p.` / `a.p.`.
 pub(super) const LOOKAHEAD: usize = 64;

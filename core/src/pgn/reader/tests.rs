@@ -1,7 +1,7 @@
 //! Tests of the lexer: token classification, tag lines, line counting.
 
 use super::lex::{Token, classify, count_newlines, parse_tag};
-use crate::pgn::Outcome;
+use crate::outcome::Outcome;
 use crate::types::Color;
 
 #[test]

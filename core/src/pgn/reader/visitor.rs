@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::super::Outcome;
+use crate::outcome::Outcome;
 
 /// Whether a visitor wants the reader to skip something (the movetext, a variation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -6,11 +6,12 @@ use super::VerifyError;
 use super::replay::Replay;
 use super::state::{ClaimRecord, Status};
 use crate::clock::ClockAdjustment;
+use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::record::event::{ClaimReason, EventId, WireMove};
 use crate::record::identity::PlayerId;
 use crate::rules::claims::{self, ClaimKind};
-use crate::rules::{Edition, Outcome, Termination, flag, flag_fall};
+use crate::rules::{Edition, Termination, flag, flag_fall};
 use crate::types::Color;
 
 impl Replay {

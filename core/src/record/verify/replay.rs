@@ -9,6 +9,7 @@ use super::envelopes;
 use super::state::{GameState, PlayedMove, Status};
 use crate::clock::{self, ClockAdjustment, LeaveAllowance, LeavePeriod, TimeControl};
 use crate::notation::san::{Lang, to_san};
+use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::record::commit;
 use crate::record::event::{
@@ -16,7 +17,7 @@ use crate::record::event::{
 };
 use crate::record::identity::PlayerId;
 use crate::record::time;
-use crate::rules::{Outcome, Termination, automatic_end};
+use crate::rules::{Termination, automatic_end};
 use crate::types::{Color, Move};
 use std::collections::{HashMap, HashSet};
 

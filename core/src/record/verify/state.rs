@@ -3,13 +3,14 @@
 
 use super::coin::CoinState;
 use crate::clock::{ClockState, LeavePeriod, TimeControl};
+use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::record::event::{
     Challenge, ClaimReason, EventId, GameId, Seal, SealLetters, SignedEvent,
 };
 use crate::record::identity::PlayerId;
+use crate::rules::Termination;
 use crate::rules::adjournment::Adjournment;
-use crate::rules::{Outcome, Termination};
 use crate::types::{Color, Move};
 
 /// Where a game stands.
