@@ -5,7 +5,7 @@ use std::time::Instant;
 
 fn main() {
     let cases = [
-        ("start", sobre_core::fen::STARTING_FEN, 6),
+        ("start", sobre_core::notation::fen::STARTING_FEN, 6),
         (
             "kiwipete",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -7,10 +7,11 @@
 //! move stops the game and is reported precisely: ply, move number, side, the text as
 //! written, and why (e.g. `move 5 (white): "Dxd5": no queen can reach d5`).
 
+use crate::notation::san::{self, Lang, ReadSanError};
 use crate::notation::{self, MoveError};
-use crate::pgn::{GameStart, Outcome, RawMove, RawTag, Skip, Visitor};
+use crate::outcome::Outcome;
+use crate::pgn::{GameStart, RawMove, RawTag, Skip, Visitor};
 use crate::position::{CastlingMode, Position};
-use crate::san::{self, Lang, ReadSanError};
 use crate::types::{Color, Move};
 use std::fmt;
 

@@ -2,7 +2,7 @@
 //! (standard and Chess960) in every notation, and parsers that never panic.
 
 use proptest::prelude::*;
-use sobre_core::iccf::{Iccf, parse_iccf, to_iccf};
+use sobre_core::notation::iccf::{Iccf, parse_iccf, to_iccf};
 use sobre_core::notation::{MoveErrorKind, Notation, format_line, format_move, parse_move};
 use sobre_core::san::{Lang, ReadSanError, San, SanError, SanPlus, parse_san, to_figurine, to_san};
 use sobre_core::uci::{Uci, parse_uci, to_uci};

@@ -4,11 +4,11 @@
 use std::io::{self, Read};
 
 use proptest::prelude::*;
-use sobre_core::Color;
 use sobre_core::pgn::{
-    BUFFER_CAPACITY, GameRecord, GameStart, Outcome, PgnError, PgnReader, PgnWriter, RawComment,
-    RawMove, RawTag, Skip, Visitor, WrittenMove, fuzz_read_all,
+    BUFFER_CAPACITY, GameRecord, GameStart, PgnError, PgnReader, PgnWriter, RawComment, RawMove,
+    RawTag, Skip, Visitor, WrittenMove, fuzz_read_all,
 };
+use sobre_core::{Color, Outcome};
 
 /// Everything a visitor can see of one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -884,6 +884,6 @@ proptest! {
         // A comment wrapped across lines reads back with a line break for a space.
         let events: Vec<String> = back.events.iter().map(|e| e.replace('\n', " ")).collect();
         prop_assert_eq!(events, expected);
-        prop_assert_eq!(back.outcome, sobre_core::pgn::parse_result(result.as_bytes()));
+        prop_assert_eq!(back.outcome, sobre_core::outcome::parse_result(result.as_bytes()));
     }
 }

@@ -2,7 +2,7 @@
 //! ICCF numeric notation: never panics; an accepted move is legal and writes back.
 use libfuzzer_sys::fuzz_target;
 use sobre_core::Position;
-use sobre_core::iccf::{parse_iccf, to_iccf};
+use sobre_core::notation::iccf::{parse_iccf, to_iccf};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

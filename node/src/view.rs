@@ -1,11 +1,11 @@
 //! JSON views of games for the control API (`show`, `games`, `watch`).
 
 use serde_json::{Value, json};
+use sobre_core::Outcome;
 use sobre_core::clock::ClockState;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::verify::CoinSettlement;
 use sobre_core::record::{GameId, GameState, PlayerId, Status};
-use sobre_core::rules::Outcome;
 use sobre_core::{Color, Position};
 
 /// The moves of a game in coordinate notation (UCI), from its start position.

@@ -12,9 +12,9 @@
 //! listed in [`Standings::excluded`] with the reason: a forged record cannot change the table.
 
 use super::{Board, League};
+use crate::outcome::Outcome;
 use crate::record::PlayerId;
 use crate::record::{GameId, GameState, SignedEvent, Status, verify};
-use crate::rules::Outcome;
 use crate::types::Color;
 use std::collections::{BTreeMap, HashMap};
 

@@ -29,7 +29,7 @@
 mod reader;
 mod writer;
 
-use crate::types::Color;
+use crate::outcome::Outcome;
 
 pub use reader::{
     BUFFER_CAPACITY, GameStart, Games, PgnReader, RawComment, RawMove, RawTag, Skip, Visitor,
@@ -45,30 +45,6 @@ pub enum PgnError {
     /// Reading from the underlying source failed.
     #[error("cannot read PGN input: {0}")]
     Io(#[from] std::io::Error),
-}
-
-/// The result of a finished game: one type for the whole crate, defined in [`crate::rules`].
-/// An unfinished or unknown game (`*`) is `None` wherever an `Option<Outcome>` is used.
-pub use crate::rules::Outcome;
-
-/// Reads a PGN game-termination marker.
-///
-/// `Some(Some(outcome))` for `1-0`, `0-1`, `1/2-1/2` and `½-½`; `Some(None)` for `*` (game
-/// unfinished or result unknown); `None` if the token is not a result at all. Castling written
-/// with zeros (`0-0`) is not a result.
-pub fn parse_result(token: &[u8]) -> Option<Option<Outcome>> {
-    match token {
-        b"1-0" => Some(Some(Outcome::Decisive {
-            winner: Color::White,
-        })),
-        b"0-1" => Some(Some(Outcome::Decisive {
-            winner: Color::Black,
-        })),
-        // The second pattern is `½-½` in UTF-8.
-        b"1/2-1/2" | b"\xC2\xBD-\xC2\xBD" => Some(Some(Outcome::Draw)),
-        b"*" => Some(None),
-        _ => None,
-    }
 }
 
 /// Reads every game in `bytes` and returns how many events the visitor saw (tags, moves,

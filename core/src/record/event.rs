@@ -416,10 +416,10 @@ pub enum SealLetters {
 
 impl SealLetters {
     /// The letters a move is read in.
-    pub fn lang(self) -> crate::san::Lang {
+    pub fn lang(self) -> crate::notation::san::Lang {
         match self {
-            SealLetters::English => crate::san::Lang::English,
-            SealLetters::Spanish => crate::san::Lang::Spanish,
+            SealLetters::English => crate::notation::san::Lang::English,
+            SealLetters::Spanish => crate::notation::san::Lang::Spanish,
         }
     }
 }

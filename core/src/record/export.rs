@@ -28,7 +28,7 @@ use super::codec::{CodecError, MAX_EVENT_BYTES};
 use super::event::{ClaimReason, EventId, GameId, SignedEvent};
 use super::identity::PlayerId;
 use super::verify::{ClaimRecord, GameState, Status, VerifyError, verify};
-use crate::fen::STARTING_FEN;
+use crate::notation::fen::STARTING_FEN;
 use crate::pgn::{GameRecord, WrittenMove};
 use crate::types::Color;
 use std::collections::HashMap;

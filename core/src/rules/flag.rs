@@ -2,8 +2,9 @@
 //! 6.8 (a flag has fallen once a player validly claims it), 6.11 (2009) / 6.12 (2005) (both
 //! flags fallen), and the window in which a fallen flag may be claimed.
 
-use super::{Outcome, Termination};
+use super::Termination;
 use crate::clock::ClockState;
+use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::types::Color;
 

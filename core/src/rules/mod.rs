@@ -24,53 +24,10 @@ pub use claims::{ClaimError, ClaimKind};
 pub use edition::Edition;
 pub use flag::flag_fall;
 
+use crate::outcome::Outcome;
 use crate::position::{IllegalMove, Position};
 use crate::types::{Color, Move};
 use std::fmt;
-
-/// The result of a finished game (FIDE Art. 11 scores it 1, ½ or 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    Decisive { winner: Color },
-    Draw,
-}
-
-impl Outcome {
-    /// PGN result text: `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Decisive {
-                winner: Color::White,
-            } => "1-0",
-            Outcome::Decisive {
-                winner: Color::Black,
-            } => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
-    }
-
-    pub const fn winner(self) -> Option<Color> {
-        match self {
-            Outcome::Decisive { winner } => Some(winner),
-            Outcome::Draw => None,
-        }
-    }
-
-    /// Reads a result token: `1-0`, `0-1`, `1/2-1/2` or the Unicode `½-½`; `None` for
-    /// anything else, including `*` (see [`crate::pgn::parse_result`]).
-    pub fn from_ascii(token: &[u8]) -> Option<Outcome> {
-        match crate::pgn::parse_result(token) {
-            Some(Some(outcome)) => Some(outcome),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Why a game ended. The vocabulary of the Laws; the article is in each variant's doc.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,12 +3,13 @@
 //! feeds it the record's facts and applies what it decides.
 
 use super::{Replay, SealedEnvelope, Status, VerifyError};
+use crate::outcome::Outcome;
 use crate::record::event::{EventId, Seal, SealLetters};
 use crate::record::identity::PlayerId;
 use crate::rules::adjournment::{
     self, Adjournment, AdjournmentRule, LatenessClaim, LatenessVerdict, Reply,
 };
-use crate::rules::{Edition, Outcome, Termination, flag_fall};
+use crate::rules::{Edition, Termination, flag_fall};
 use crate::types::Color;
 
 /// What a seal is, by when it comes (decided by [`Replay::seal`]).

@@ -3,14 +3,15 @@
 //! so the arbiter can do with an envelope exactly what its sealer could: open the true
 //! sealed move, when A7 and A2.7 allow, with A8 deciding on the move as written.
 
-use super::{Escrowed, Replay, Status, VerifyError, commit};
+use super::{Escrowed, Replay, Status, VerifyError};
 use crate::notation;
+use crate::notation::san::Lang;
 use crate::position::Position;
+use crate::record::commit;
 use crate::record::escrow;
 use crate::record::event::{EventId, SealLetters};
 use crate::record::identity::PlayerId;
 use crate::rules::{Edition, adjournment};
-use crate::san::Lang;
 use crate::types::{Color, Move};
 
 /// An opening as signed: the move as written and the salt, and where its event stands.
@@ -257,12 +258,11 @@ fn candidates_for(pos: &Position, text: &str, lang: Lang) -> Vec<Move> {
         _ => std::slice::from_ref(&lang),
     };
     for &lang in langs {
-        if let Ok(m) = crate::san::parse_san(pos, text, lang) {
+        if let Ok(m) = crate::notation::san::parse_san(pos, text, lang) {
             out.push(m);
-        } else if let Err(crate::san::ReadSanError::Rules(crate::san::SanError::Ambiguous {
-            candidates,
-            ..
-        })) = crate::san::parse_san(pos, text, lang)
+        } else if let Err(crate::notation::san::ReadSanError::Rules(
+            crate::notation::san::SanError::Ambiguous { candidates, .. },
+        )) = crate::notation::san::parse_san(pos, text, lang)
         {
             out.extend(candidates);
         }

@@ -10,8 +10,9 @@
 //! - 6.9 (2009) / 6.10 (2005), the same rule renumbered: the responder could not mate the
 //!   sealer by any series of legal moves, so the sealer's loss is a draw.
 
+use crate::outcome::Outcome;
 use crate::position::Position;
-use crate::rules::{Edition, Outcome, Termination};
+use crate::rules::{Edition, Termination};
 use crate::types::{Color, Move};
 
 /// A8: how the game ends when `sealer`'s sealed move cannot be played as written in
@@ -54,7 +55,7 @@ pub fn judge_invalid_sealed_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::san::{Lang, parse_san};
+    use crate::notation::san::{Lang, parse_san};
 
     fn pos(fen: &str) -> Position {
         Position::from_fen_auto(fen).unwrap()

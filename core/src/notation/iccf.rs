@@ -5,12 +5,12 @@
 //!
 //! In Chess960 the king's move to its castling square can be an ordinary king move, or no
 //! move at all (king already on g1): there the castling is written, and also read, as
-//! king-takes-own-rook, as in [`crate::uci`].
+//! king-takes-own-rook, as in [`super::uci`].
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::uci::{IllegalCoordinateMove, resolve};
+use super::uci::{IllegalCoordinateMove, resolve};
 use crate::{Bitboard, Move, MoveKind, Position, Role, Square};
 
 /// A move in ICCF numeric notation, independent of any position.
@@ -155,7 +155,7 @@ impl Iccf {
 ///
 /// # Examples
 /// ```
-/// use sobre_core::{Position, iccf::parse_iccf};
+/// use sobre_core::{Position, notation::iccf::parse_iccf};
 /// let mv = parse_iccf(&Position::new(), "5254").unwrap();
 /// assert_eq!(mv.to.to_string(), "e4");
 /// ```

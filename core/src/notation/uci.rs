@@ -10,7 +10,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::san::pseudo_targets;
+use super::san::pseudo_targets;
 use crate::{Bitboard, Move, MoveKind, Position, Role, Square};
 
 /// A move in coordinate notation, independent of any position.

@@ -5,6 +5,9 @@
 //! [`parse_move`] accepts any of them and fails with one error type, [`MoveError`], whose
 //! message is a single line naming the input and the reason. [`format_move`] and
 //! [`format_line`] write them.
+//!
+//! Each notation has its own module: [`san`] (algebraic), [`uci`] (coordinates), [`iccf`]
+//! (ICCF digits), and [`fen`] for whole positions (FEN, X-FEN, Shredder-FEN).
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -12,10 +15,15 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::iccf::{self, Iccf, ReadIccfError};
-use crate::san::{self, Lang, ReadSanError, SanError};
-use crate::uci::{self, ReadUciError, Uci};
 use crate::{Color, Move, Position};
+use iccf::{Iccf, ReadIccfError};
+use san::{Lang, ReadSanError, SanError};
+use uci::{ReadUciError, Uci};
+
+pub mod fen;
+pub mod iccf;
+pub mod san;
+pub mod uci;
 
 /// How moves are written. Serialised (JSON, settings) by its short [`Notation::name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

@@ -171,7 +171,7 @@ impl Position {
     /// # Examples
     /// ```
     /// use sobre_core::{Position, CastlingMode};
-    /// let p = Position::from_fen(sobre_core::fen::STARTING_FEN, CastlingMode::Standard).unwrap();
+    /// let p = Position::from_fen(sobre_core::notation::fen::STARTING_FEN, CastlingMode::Standard).unwrap();
     /// assert_eq!(p.legal_moves().len(), 20);
     /// ```
     pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Position, ParseFenError> {

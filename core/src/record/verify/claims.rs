@@ -1,0 +1,197 @@
+//! Claims in the replay: draws by repetition and by the 50-move rule (9.2, 9.3), with the
+//! penalty of an incorrect one (9.5b); dead position; time (6.9, judged on the evidence of
+//! time under protocol version 2); lateness at resumption (A10, in `adjourned.rs`).
+
+use super::VerifyError;
+use super::replay::Replay;
+use super::state::{ClaimRecord, Status};
+use crate::clock::ClockAdjustment;
+use crate::outcome::Outcome;
+use crate::position::Position;
+use crate::record::event::{ClaimReason, EventId, WireMove};
+use crate::record::identity::PlayerId;
+use crate::rules::claims::{self, ClaimKind};
+use crate::rules::{Edition, Termination, flag, flag_fall};
+use crate::types::Color;
+
+impl Replay {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn claim(
+        &mut self,
+        reason: ClaimReason,
+        intended: Option<WireMove>,
+        me: Color,
+        id: EventId,
+        t: u64,
+        index: usize,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<(), VerifyError> {
+        let pos = self.state.position.clone();
+        let intended_move = match intended {
+            None => None,
+            Some(w) => Some(
+                w.to_move(&pos)
+                    .ok_or_else(|| rule("the intended move is illegal".into()))?,
+            ),
+        };
+        // Under protocol version 2 a claim that gains by being late is judged no later than
+        // its first countersignature (README "Time").
+        let at = match reason {
+            ClaimReason::Time | ClaimReason::Lateness => {
+                if self.evidence && self.first_timed_claim.is_none() {
+                    self.first_timed_claim = Some(index);
+                }
+                self.judged_at(&id, t)
+            }
+            _ => t,
+        };
+        let draw_kind = match reason {
+            ClaimReason::Threefold => Some(ClaimKind::Threefold),
+            ClaimReason::FiftyMoves => Some(ClaimKind::FiftyMoves),
+            _ => None,
+        };
+        let (correct, judgement, ending) = match reason {
+            ClaimReason::Threefold | ClaimReason::FiftyMoves => {
+                // 9.2 / 9.3: only the player to move claims.
+                if pos.turn() != me {
+                    return Err(rule(
+                        "only the player to move may claim a draw (9.2, 9.3)".into(),
+                    ));
+                }
+                if self.state.status == Status::Adjourned {
+                    return Err(rule("the game is adjourned".into()));
+                }
+                let kind = draw_kind.unwrap_or(ClaimKind::Threefold);
+                match claims::judge_draw_claim(kind, &pos, &self.keys, intended_move) {
+                    Ok(ground) => (
+                        true,
+                        ground.to_string(),
+                        Some((Outcome::Draw, ground.termination())),
+                    ),
+                    Err(why) => (false, why.to_string(), None),
+                }
+            }
+            ClaimReason::Time => self.judge_time(me, at, &pos),
+            ClaimReason::DeadPosition => match claims::judge_dead_position(&pos) {
+                Ok(ground) => (
+                    true,
+                    ground.to_string(),
+                    Some((Outcome::Draw, ground.termination())),
+                ),
+                Err(why) => (false, why.to_string(), None),
+            },
+            ClaimReason::Lateness => self.judge_lateness(me, at),
+        };
+        if self.evidence
+            && !correct
+            && let Some(kind) = draw_kind
+        {
+            // 9.5b: an incorrect 9.2/9.3 claim gives the opponent time (and, in 2005, takes
+            // some from the claimant); 9.1b/9.1c: it stands as the claimant's draw offer.
+            let left = self.clocks_at(at).map_or(0, |c| c.remaining_ms[me.index()]);
+            let (bonus, taken) = claims::incorrect_claim_penalty(Edition::PLAY, left);
+            self.adjustments.push(ClockAdjustment {
+                side: !me,
+                at_ms: at,
+                delta_ms: i64::try_from(bonus).unwrap_or(i64::MAX),
+            });
+            if taken > 0 {
+                self.adjustments.push(ClockAdjustment {
+                    side: me,
+                    at_ms: at,
+                    delta_ms: -i64::try_from(taken).unwrap_or(i64::MAX),
+                });
+            }
+            if claims::claim_is_draw_offer(kind) {
+                self.state.draw_offer = Some(me);
+            }
+        }
+        self.state.claims.push(ClaimRecord {
+            by: me,
+            reason,
+            intended: intended_move,
+            correct,
+            judgement,
+            event: id,
+        });
+        match ending {
+            Some((o, term)) => self.end(o, term),
+            None => {
+                // 9.5b: after an incorrect claim with an announced move, that move is made.
+                if let Some(m) = intended_move {
+                    // But not around a closed envelope (A7): a time, dead-position or
+                    // lateness claim is possible while adjourned, its move is not.
+                    if self.state.status == Status::Adjourned {
+                        return Err(rule(
+                            "the game is adjourned: the sealed move is opened first (A7)".into(),
+                        ));
+                    }
+                    self.check_turn(me, author, rule)?;
+                    self.play(m, me, id, t, index, false);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A claim of a win on time by `me`, judged at `at` (6.9 with 6.8 and 6.11, see
+    /// [`flag::judge_time_claim`]). Under protocol version 2, a move by the flagged side
+    /// counted after the claim (a back-dated move delivered late) is kept as evidence only.
+    fn judge_time(
+        &mut self,
+        me: Color,
+        at: u64,
+        pos: &Position,
+    ) -> (bool, String, Option<(Outcome, Termination)>) {
+        let Some(clocks) = self.clocks_at(at) else {
+            return (
+                false,
+                format!("{}'s time had not run out (6.9)", (!me).name()),
+                None,
+            );
+        };
+        if !self.evidence {
+            // Protocol version 1: the opponent to move with no time left.
+            return if clocks.can_claim_time_forfeit(me) {
+                (
+                    true,
+                    format!("{}'s time had run out (6.9)", (!me).name()),
+                    Some(flag_fall(pos, !me)),
+                )
+            } else {
+                (
+                    false,
+                    format!("{}'s time had not run out (6.9)", (!me).name()),
+                    None,
+                )
+            };
+        }
+        let fell_at = clocks.flag_at_ms.unwrap_or(u64::MAX);
+        let moved_since = self.state.moves.iter().any(|m| {
+            let counted = self.counted_at(&m.event, m.time_ms);
+            m.by == me && counted > fell_at && counted <= at
+        });
+        match flag::judge_time_claim(&clocks, me, moved_since) {
+            Ok(()) => {
+                for m in &self.state.moves {
+                    let counted = self.counted_at(&m.event, m.time_ms);
+                    if m.by == !me && counted > at {
+                        self.state.ignored.push((
+                            m.event,
+                            "move counted at its first countersignature, after the time claim \
+                             it did not answer (6.9): kept as evidence"
+                                .to_owned(),
+                        ));
+                    }
+                }
+                (
+                    true,
+                    format!("{}'s time had run out (6.9)", (!me).name()),
+                    Some(flag_fall(pos, !me)),
+                )
+            }
+            Err(why) => (false, why.to_string(), None),
+        }
+    }
+}

@@ -1,0 +1,705 @@
+//! The replay of a game in timeline order: the rules state ([`Replay`]), the evidence of time it
+//! keeps (countersignatures, effective times), and [`Replay::apply`], which applies one event.
+//! Clocks, claims, adjournments, envelopes and the coin are `impl Replay` blocks in files of
+//! their own.
+
+use super::VerifyError;
+use super::coin::CoinSettlement;
+use super::envelopes;
+use super::state::{GameState, PlayedMove, Status};
+use crate::clock::{self, ClockAdjustment, LeaveAllowance, LeavePeriod, TimeControl};
+use crate::notation::san::{Lang, to_san};
+use crate::outcome::Outcome;
+use crate::position::Position;
+use crate::record::commit;
+use crate::record::event::{
+    Challenge, ColourChoice, EventId, EventKind, GameId, StartPosition, VerifiedEvent, WireMove,
+};
+use crate::record::identity::PlayerId;
+use crate::record::time;
+use crate::rules::{Termination, automatic_end};
+use crate::types::{Color, Move};
+use std::collections::{HashMap, HashSet};
+
+/// The replay of a game in timeline order.
+#[derive(Clone, Debug)]
+pub(super) struct Replay {
+    pub(super) state: GameState,
+    /// FIDE 9.2 identities of every position since the start (the last is the current one).
+    pub(super) keys: Vec<u64>,
+    /// Where each event stands in the timeline.
+    pub(super) position_in_timeline: HashMap<EventId, usize>,
+    /// Author and seq of each event, by timeline index (for [`super::Checkpoint`]).
+    pub(super) authors: Vec<(PlayerId, u64)>,
+    /// For each author, the furthest timeline index of an event they had seen.
+    pub(super) horizon: HashMap<PlayerId, usize>,
+    /// Timeline index of the last move of each colour.
+    pub(super) last_move_index: [Option<usize>; 2],
+    /// The coin secrets: challenger's opening, opponent's share.
+    pub(super) coin_share: Option<[u8; 32]>,
+    /// When an opening and a default of the coin raced: the player whose settlement lost
+    /// and the timeline index of the one that stands (see `coin::Replay::coin_fork_ignores`).
+    pub(super) coin_fork: Option<(PlayerId, usize)>,
+    pub(super) last_time: u64,
+    /// The standing draw offer was made while the game was adjourned (A4: it stands until
+    /// the sealer has accepted or rejected it, even once the sealed move is played).
+    pub(super) offer_in_adjournment: bool,
+    /// Time of each event by id, for receipts.
+    pub(super) times: HashMap<EventId, u64>,
+    /// Protocol version 2 or later: time is evidence (see [`crate::record::event::EVENT_VERSION`]).
+    pub(super) evidence: bool,
+    /// Under `evidence`, each applied event's effective time: its signed time, bounded below
+    /// by the effective times of the events it refers to (`prev`, `seen`).
+    pub(super) effective: HashMap<EventId, u64>,
+    /// Under `evidence`, the earliest countersignature of each event: the smallest signed
+    /// time of a receipt of it, or of an event that saw it, by someone other than its
+    /// author. Learnt from the whole record before replaying it, so a verdict sees the
+    /// countersignatures that come after it in the timeline.
+    pub(super) countersigned: HashMap<EventId, u64>,
+    /// Under `evidence`, the timeline index of the first time or lateness claim: a
+    /// countersignature learnt later for an event at or before it may change that verdict.
+    pub(super) first_timed_claim: Option<usize>,
+    /// Clock corrections made by the rules (9.5b).
+    pub(super) adjustments: Vec<ClockAdjustment>,
+    /// For each entry of `state.leave`, the event that first signed it and whether it was a
+    /// new leave (re-signing one with the same start only moves its end).
+    pub(super) leave_events: Vec<(EventId, bool)>,
+    /// Under `evidence`, the events whose counted time was recorded when they were applied:
+    /// a player's arrival at a resumption (a presence, or the first move after a sealing,
+    /// A7/A10). A countersignature learnt later for one of them replays the record (see
+    /// [`Replay::rejudges`]), so every path records the same arrival.
+    pub(super) arrivals: HashSet<EventId>,
+}
+
+impl Replay {
+    pub(super) fn new(
+        game: GameId,
+        challenger: PlayerId,
+        opponent: PlayerId,
+        challenge: Challenge,
+        version: u16,
+    ) -> Result<Replay, VerifyError> {
+        let rule = |rule: String| VerifyError::Rule {
+            event: game,
+            kind: "challenge",
+            author: challenger,
+            rule,
+        };
+        if opponent == challenger {
+            return Err(rule("a player cannot challenge themselves".into()));
+        }
+        let time_control: TimeControl = challenge
+            .time_control
+            .parse()
+            .map_err(|e: clock::TimeControlError| rule(e.to_string()))?;
+        let needs_coin = challenge.colour == ColourChoice::Random
+            || challenge.start == StartPosition::Chess960Random;
+        if needs_coin && challenge.coin_commitment.is_none() {
+            return Err(rule(
+                "random colours or a drawn Chess960 position need a coin commitment".into(),
+            ));
+        }
+        let start =
+            match &challenge.start {
+                StartPosition::Standard => Some(Position::new()),
+                StartPosition::Chess960(n) => Some(Position::chess960(*n).ok_or_else(|| {
+                    rule(format!("Chess960 position {n} does not exist (0..959)"))
+                })?),
+                StartPosition::Chess960Random => None,
+                StartPosition::Fen(f) => Some(
+                    Position::from_fen_auto(f).map_err(|e| rule(format!("start position: {e}")))?,
+                ),
+            };
+        let (white, black) = match challenge.colour {
+            ColourChoice::ChallengerWhite => (Some(challenger), Some(opponent)),
+            ColourChoice::ChallengerBlack => (Some(opponent), Some(challenger)),
+            ColourChoice::Random => (None, None),
+        };
+        let position = start.clone().unwrap_or_default();
+        Ok(Replay {
+            keys: vec![position.repetition_key()],
+            state: GameState {
+                game,
+                challenger,
+                opponent,
+                challenge,
+                white,
+                black,
+                time_control,
+                start,
+                position,
+                moves: Vec::new(),
+                status: Status::Pending,
+                result: None,
+                termination: None,
+                draw_offer: None,
+                envelopes: Vec::new(),
+                adjournments: Vec::new(),
+                envelope_lost: false,
+                sealed_move_error: None,
+                presence_ms: [None, None],
+                claims: Vec::new(),
+                chat: Vec::new(),
+                leave: Vec::new(),
+                clocks: None,
+                started_ms: None,
+                coin: None,
+                equivocations: Vec::new(),
+                timeline: Vec::new(),
+                ignored: Vec::new(),
+                receipts: Vec::new(),
+            },
+            position_in_timeline: HashMap::new(),
+            authors: Vec::new(),
+            horizon: HashMap::new(),
+            last_move_index: [None, None],
+            coin_share: None,
+            coin_fork: None,
+            last_time: 0,
+            offer_in_adjournment: false,
+            times: HashMap::new(),
+            evidence: version >= 2,
+            effective: HashMap::new(),
+            countersigned: HashMap::new(),
+            first_timed_claim: None,
+            adjustments: Vec::new(),
+            leave_events: Vec::new(),
+            arrivals: HashSet::new(),
+        })
+    }
+
+    /// The event a countersignature `v` vouches for, with the countersigner: a receipt's event,
+    /// or the event `v` says it saw. Whether it is by someone else is checked by the caller.
+    fn vouched_by(v: &VerifiedEvent) -> [Option<EventId>; 2] {
+        let receipt = match v.event.kind {
+            EventKind::Receipt { event } => Some(event),
+            _ => None,
+        };
+        [receipt, v.event.seen]
+    }
+
+    /// Notes the countersignatures among `events` (see [`Replay::countersigned`]). Idempotent:
+    /// the earliest wins. The author of a vouched-for event is looked up among `events` and
+    /// the events already applied.
+    pub(super) fn learn_countersignatures(&mut self, events: &[&VerifiedEvent]) {
+        if !self.evidence {
+            return;
+        }
+        let authors: HashMap<EventId, PlayerId> =
+            events.iter().map(|v| (v.id, v.event.author)).collect();
+        for v in events {
+            for target in Self::vouched_by(v).into_iter().flatten() {
+                let author = authors.get(&target).copied().or_else(|| {
+                    self.position_in_timeline
+                        .get(&target)
+                        .and_then(|&i| self.authors.get(i))
+                        .map(|&(a, _)| a)
+                });
+                if author.is_some_and(|a| a != v.event.author) {
+                    let t = self.countersigned.entry(target).or_insert(u64::MAX);
+                    *t = (*t).min(v.event.time_ms);
+                }
+            }
+        }
+    }
+
+    /// Whether learning `v` as a countersignature could change a verdict already given: it
+    /// vouches for an event at or before the first time or lateness claim (which was judged
+    /// on the evidence known then). The incremental paths replay the whole record instead.
+    pub(super) fn rejudges(&self, v: &VerifiedEvent) -> bool {
+        if self.first_timed_claim.is_none() && self.arrivals.is_empty() {
+            return false;
+        }
+        let claim = self.first_timed_claim;
+        Self::vouched_by(v).into_iter().flatten().any(|target| {
+            self.position_in_timeline.get(&target).is_some_and(|&i| {
+                self.authors[i].0 != v.event.author
+                    && (claim.is_some_and(|c| i <= c) || self.arrivals.contains(&target))
+            })
+        })
+    }
+
+    /// When an event that helps its author by being early (a move) counts as made: its
+    /// effective time, or its first countersignature if later — it could not be shown to
+    /// exist before that. Under protocol version 1, its signed time `t`.
+    pub(super) fn counted_at(&self, id: &EventId, t: u64) -> u64 {
+        if !self.evidence {
+            return t;
+        }
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        self.countersigned.get(id).map_or(eff, |&c| c.max(eff))
+    }
+
+    /// When a claim that helps its claimant by being late (on time, 6.9; lateness, A10) is
+    /// judged: its effective time, or its first countersignature if earlier — a claim dated
+    /// ahead of the clock of whoever first held it is judged at that moment. Under protocol
+    /// version 1, its signed time `t`.
+    pub(super) fn judged_at(&self, id: &EventId, t: u64) -> u64 {
+        if !self.evidence {
+            return t;
+        }
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        self.countersigned.get(id).map_or(eff, |&c| c.min(eff))
+    }
+
+    fn over(&self) -> bool {
+        matches!(self.state.status, Status::Finished | Status::Cancelled)
+    }
+
+    pub(super) fn end(&mut self, outcome: Outcome, termination: Termination) {
+        self.state.status = Status::Finished;
+        self.state.result = Some(outcome);
+        self.state.termination = Some(termination);
+        self.state.draw_offer = None;
+    }
+
+    pub(super) fn apply(&mut self, v: &VerifiedEvent) -> Result<(), VerifyError> {
+        let e = &v.event;
+        let index = self.state.timeline.len();
+        self.state.timeline.push(v.id);
+        self.position_in_timeline.insert(v.id, index);
+        self.authors.push((e.author, e.seq));
+        self.times.insert(v.id, e.time_ms);
+        self.last_time = self.last_time.max(e.time_ms);
+        if self.evidence {
+            // An event cannot be older than what it refers to (both are before it here).
+            let floor = [e.prev, e.seen]
+                .into_iter()
+                .flatten()
+                .filter_map(|d| self.effective.get(&d).copied())
+                .max()
+                .unwrap_or(0);
+            self.effective.insert(v.id, e.time_ms.max(floor));
+            self.learn_countersignatures(&[v]);
+        }
+        if let Some(seen) = e
+            .seen
+            .and_then(|s| self.position_in_timeline.get(&s).copied())
+        {
+            let h = self.horizon.entry(e.author).or_insert(0);
+            *h = (*h).max(seen);
+        }
+        let author = e.author;
+        let rule = |rule: String| VerifyError::Rule {
+            event: v.id,
+            kind: e.kind.name(),
+            author,
+            rule,
+        };
+        // Receipts and chat are facts whenever they come.
+        match &e.kind {
+            EventKind::Receipt { event } => {
+                self.state.receipts.push((*event, author, e.time_ms));
+                // The opponent's receipt is when a move reached them (clock evidence).
+                if let Some(m) = self.state.moves.iter_mut().find(|m| m.event == *event) {
+                    let receiver_is_opponent = match m.by {
+                        Color::White => self.state.black == Some(author),
+                        Color::Black => self.state.white == Some(author),
+                    };
+                    if receiver_is_opponent && m.received_ms.is_none() {
+                        m.received_ms = Some(e.time_ms.max(m.time_ms));
+                    }
+                }
+                return Ok(());
+            }
+            EventKind::Chat { text } => {
+                self.state.chat.push((author, e.time_ms, text.clone()));
+                return Ok(());
+            }
+            _ => {}
+        }
+        if self.coin_fork_ignores(v) {
+            return Ok(());
+        }
+        if self.over() {
+            self.state
+                .ignored
+                .push((v.id, format!("{} after the end of the game", e.kind.name())));
+            return Ok(());
+        }
+        let me = if author == self.state.challenger || author == self.state.opponent {
+            self.state.colour_of(&author)
+        } else {
+            None
+        };
+        match &e.kind {
+            EventKind::Challenge(_) => {
+                if index != 0 {
+                    return Err(rule("the challenge must come first".into()));
+                }
+            }
+            EventKind::Accept(a) => {
+                if author != self.state.opponent || self.state.status != Status::Pending {
+                    return Err(rule("only the challenged player accepts, once".into()));
+                }
+                if self.state.challenge.coin_commitment.is_some() {
+                    self.coin_share =
+                        Some(a.coin_share.ok_or_else(|| {
+                            rule("the acceptance must carry a coin share".into())
+                        })?);
+                    self.coin_accepted(v.id, e.time_ms);
+                } else {
+                    self.start_game(e.time_ms);
+                }
+            }
+            EventKind::RandomReveal { secret } => {
+                let Some(share) = self.coin_share else {
+                    return Err(rule("nothing to open: no accepted coin".into()));
+                };
+                if self.coin_opening_ignored(v) {
+                    return Ok(());
+                }
+                if author != self.state.challenger || self.state.status != Status::Pending {
+                    return Err(rule("only the challenger opens the coin, once".into()));
+                }
+                if Some(commit::coin_commitment(secret)) != self.state.challenge.coin_commitment {
+                    return Err(rule(
+                        "the coin opening does not match its commitment".into(),
+                    ));
+                }
+                let coin = commit::coin(&self.state.game, secret, &share);
+                if self.state.challenge.colour == ColourChoice::Random {
+                    let (c, o) = (self.state.challenger, self.state.opponent);
+                    if commit::challenger_is_white(&coin) {
+                        (self.state.white, self.state.black) = (Some(c), Some(o));
+                    } else {
+                        (self.state.white, self.state.black) = (Some(o), Some(c));
+                    }
+                }
+                if self.state.challenge.start == StartPosition::Chess960Random {
+                    let n = commit::chess960_position(&coin);
+                    let p = Position::chess960(n)
+                        .ok_or_else(|| rule(format!("no Chess960 position {n}")))?;
+                    self.keys = vec![p.repetition_key()];
+                    self.state.position = p.clone();
+                    self.state.start = Some(p);
+                }
+                self.coin_settled(CoinSettlement::Opened { event: v.id });
+                self.start_game(e.time_ms);
+            }
+            EventKind::Decline { .. } => {
+                if author != self.state.opponent || self.state.status != Status::Pending {
+                    return Err(rule(
+                        "only the challenged player declines a pending game".into(),
+                    ));
+                }
+                self.state.status = Status::Cancelled;
+            }
+            EventKind::Abort => {
+                if self.coin_abort_ignored(v) {
+                    return Ok(());
+                }
+                // Before Black's first move, like lichess and chess.com.
+                if self.state.moves.len() >= 2 {
+                    return Err(rule(
+                        "a game can be aborted only before Black's first move".into(),
+                    ));
+                }
+                self.state.status = Status::Cancelled;
+            }
+            EventKind::Move(w) => {
+                let me = self.require_player(me, &rule)?;
+                match self.state.status {
+                    Status::Active | Status::Disputed => {}
+                    Status::Adjourned => {
+                        // A11: the sealer, unable to open the envelope, plays the move
+                        // they declare they sealed; the record shows it. Only for a seal
+                        // from before the move was binding (tag 10): with no arbiter holding
+                        // the envelope, "lost" would be the sealer's free choice of another
+                        // move, so a tag-17 seal is continued only by its opening (or ends
+                        // by A10/A8 when the sealer cannot produce it).
+                        let open = self.state.open_envelope();
+                        let sealer = open.map(|s| s.sealer);
+                        if open.is_some_and(|s| s.letters.is_some()) && sealer == Some(me) {
+                            return Err(rule(
+                                "the sealed move is binding: the game continues only with the \
+                                 envelope's opening (A11 without an arbiter's envelope)"
+                                    .into(),
+                            ));
+                        }
+                        if sealer != Some(me) || self.state.presence_ms[(!me).index()].is_none() {
+                            return Err(rule(
+                                "the game is adjourned: the sealed move is opened first (A7)"
+                                    .into(),
+                            ));
+                        }
+                        self.state.envelope_lost = true;
+                        self.resume(e.time_ms);
+                    }
+                    s => return Err(rule(format!("no move in a {} game", s.name()))),
+                }
+                self.play_checked(*w, me, v.id, e.time_ms, index, author, &rule, false)?;
+                if self.evidence
+                    && self
+                        .state
+                        .adjournments
+                        .last()
+                        .is_some_and(|a| a.binding && a.arrived_ms[me.index()].is_none())
+                {
+                    self.arrivals.insert(v.id);
+                }
+                self.record_move(me, self.counted_at(&v.id, e.time_ms));
+            }
+            EventKind::DrawOffer => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                if self.state.draw_offer == Some(!me) {
+                    // Both sides offered: that is agreement.
+                    self.end(Outcome::Draw, Termination::Agreement);
+                } else {
+                    self.state.draw_offer = Some(me);
+                    self.offer_in_adjournment = self.state.status == Status::Adjourned;
+                }
+            }
+            EventKind::DrawAccept => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                if self.state.draw_offer != Some(!me) {
+                    return Err(rule(
+                        "no standing draw offer from the opponent (9.1)".into(),
+                    ));
+                }
+                // A6: agreement before resumption ends the game; the envelope stays closed.
+                self.end(Outcome::Draw, Termination::Agreement);
+            }
+            EventKind::DrawDecline => {
+                let me = self.require_player(me, &rule)?;
+                if self.state.draw_offer != Some(!me) {
+                    return Err(rule(
+                        "no standing draw offer from the opponent (9.1)".into(),
+                    ));
+                }
+                self.state.draw_offer = None;
+            }
+            EventKind::Resign => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                // A6: resignation before resumption ends the game without opening.
+                self.end(Outcome::Decisive { winner: !me }, Termination::Resignation);
+            }
+            EventKind::Claim(c) => {
+                let me = self.require_player(me, &rule)?;
+                self.require_live(&rule)?;
+                self.claim(
+                    c.reason, c.intended, me, v.id, e.time_ms, index, author, &rule,
+                )?;
+            }
+            EventKind::Seal(seal) => {
+                let me = self.require_player(me, &rule)?;
+                self.seal(seal, None, me, v.id, e.time_ms, author, &rule)?;
+            }
+            EventKind::SealIn { letters, seal } => {
+                let me = self.require_player(me, &rule)?;
+                self.seal(seal, Some(*letters), me, v.id, e.time_ms, author, &rule)?;
+            }
+            EventKind::Presence => {
+                let me = self.require_player(me, &rule)?;
+                // An arrival counts from its first countersignature (protocol version 2): a
+                // presence dated back to before the limit but shown only after it is late.
+                if self.evidence {
+                    self.arrivals.insert(v.id);
+                }
+                self.record_presence(me, self.counted_at(&v.id, e.time_ms));
+            }
+            EventKind::Reveal(r) => {
+                let me = self.require_player(me, &rule)?;
+                let opening = envelopes::Opening {
+                    move_text: &r.move_text,
+                    salt: &r.salt,
+                    id: v.id,
+                    t: e.time_ms,
+                    index,
+                };
+                self.reveal(opening, me, &rule)?;
+            }
+            EventKind::Escrow {
+                seal,
+                arbiter,
+                sealed_box,
+            } => {
+                let me = self.require_player(me, &rule)?;
+                self.escrow(seal, arbiter, sealed_box, v.id, me, &rule)?;
+            }
+            EventKind::ArbiterOpen {
+                seal,
+                move_text,
+                salt,
+            } => {
+                let opening = envelopes::Opening {
+                    move_text,
+                    salt,
+                    id: v.id,
+                    t: e.time_ms,
+                    index,
+                };
+                self.arbiter_open(seal, opening, author, &rule)?;
+            }
+            EventKind::Leave { from_ms, until_ms } => {
+                let me = self.require_player(me, &rule)?;
+                let requested = LeavePeriod {
+                    from_ms: *from_ms,
+                    to_ms: *until_ms,
+                };
+                // A leave signed again with the same start changes its end (ending a
+                // vacation early, or extending it within the allowance).
+                let same_start = self
+                    .state
+                    .leave
+                    .iter()
+                    .position(|(c, p)| *c == me && p.from_ms == *from_ms);
+                let taken: Vec<LeavePeriod> = self
+                    .state
+                    .leave
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, (c, _))| *c == me && Some(*i) != same_start)
+                    .map(|(_, (_, p))| *p)
+                    .collect();
+                let epoch = self.state.started_ms.unwrap_or(0);
+                // A new leave cannot stop time already past (a fallen flag stays fallen);
+                // re-signing one with the same start only moves its end.
+                if same_start.is_none()
+                    && let Err(err) = time::check_leave_start(*from_ms, e.time_ms)
+                {
+                    self.state
+                        .ignored
+                        .push((v.id, format!("leave refused: {err}")));
+                    return Ok(());
+                }
+                match LeaveAllowance::default().check(epoch, &taken, requested) {
+                    Ok(()) => match same_start {
+                        Some(i) => self.state.leave[i] = (me, requested),
+                        None => {
+                            self.state.leave.push((me, requested));
+                            self.leave_events.push((v.id, true));
+                        }
+                    },
+                    Err(err) => self
+                        .state
+                        .ignored
+                        .push((v.id, format!("leave refused: {err}"))),
+                }
+            }
+            EventKind::CoinDefault { colour, position } => {
+                self.coin_default(*colour, *position, v, &rule)?;
+            }
+            EventKind::Receipt { .. } | EventKind::Chat { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn require_player(
+        &self,
+        me: Option<Color>,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<Color, VerifyError> {
+        me.ok_or_else(|| rule("colours are not settled yet (coin not opened)".into()))
+    }
+
+    fn require_live(&self, rule: &dyn Fn(String) -> VerifyError) -> Result<(), VerifyError> {
+        match self.state.status {
+            Status::Active | Status::Adjourned | Status::Disputed => Ok(()),
+            s => Err(rule(format!("not possible in a {} game", s.name()))),
+        }
+    }
+
+    pub(super) fn start_game(&mut self, t: u64) {
+        self.state.status = Status::Active;
+        self.state.started_ms = Some(t);
+    }
+
+    /// Checks that `me` may move now: it is their turn, and they had seen the opponent's last
+    /// move (a move answers a specific opponent move).
+    pub(super) fn check_turn(
+        &self,
+        me: Color,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+    ) -> Result<(), VerifyError> {
+        if self.state.position.turn() != me {
+            return Err(rule(format!(
+                "out of turn: it is {}'s move",
+                self.state.position.turn().name()
+            )));
+        }
+        if let Some(last) = self.last_move_index[(!me).index()] {
+            let horizon = self.horizon.get(&author).copied();
+            if horizon.is_none_or(|h| h < last) {
+                return Err(rule(
+                    "the move does not answer the opponent's last move (it was not seen)".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn play_checked(
+        &mut self,
+        w: WireMove,
+        me: Color,
+        id: EventId,
+        t: u64,
+        index: usize,
+        author: PlayerId,
+        rule: &dyn Fn(String) -> VerifyError,
+        sealed: bool,
+    ) -> Result<(), VerifyError> {
+        self.check_turn(me, author, rule)?;
+        let m = w.to_move(&self.state.position).ok_or_else(|| {
+            rule(format!(
+                "illegal move {}{} in {}",
+                crate::Square::new(w.from.min(63)),
+                crate::Square::new(w.to.min(63)),
+                self.state.position.fen()
+            ))
+        })?;
+        self.play(m, me, id, t, index, sealed);
+        Ok(())
+    }
+
+    pub(super) fn play(
+        &mut self,
+        m: Move,
+        me: Color,
+        id: EventId,
+        t: u64,
+        index: usize,
+        sealed: bool,
+    ) {
+        let san = to_san(&self.state.position, m, Lang::English);
+        self.state.position.play_unchecked(m);
+        self.keys.push(self.state.position.repetition_key());
+        self.state.moves.push(PlayedMove {
+            mv: m,
+            san,
+            by: me,
+            event: id,
+            time_ms: t,
+            received_ms: None,
+            countersigned_ms: None,
+            sealed,
+        });
+        self.last_move_index[me.index()] = Some(index);
+        // 9.1: an offer stands until the player it was made to moves; A4: one made to the
+        // sealer during the adjournment stands until the sealer answers it, the sealed move
+        // notwithstanding (binding envelopes, tag 17; older ones keep 9.1 alone).
+        let a4 = sealed
+            && self.offer_in_adjournment
+            && self
+                .state
+                .envelopes
+                .iter()
+                .rev()
+                .find(|e| e.opened.is_some())
+                .is_some_and(|e| e.letters.is_some());
+        if self.state.draw_offer == Some(!me) && !a4 {
+            self.state.draw_offer = None;
+        }
+        let current = self.keys.last().copied().unwrap_or(0);
+        let reps = self.keys.iter().filter(|&&k| k == current).count() as u32;
+        if let Some((outcome, termination)) = automatic_end(&self.state.position, reps) {
+            self.end(outcome, termination);
+        }
+    }
+}

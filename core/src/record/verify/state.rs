@@ -1,0 +1,219 @@
+//! What `verify` decides about a game: [`GameState`] and its parts. Separate from the replay
+//! that builds it: nodes, the CLI and exports read these types and nothing else of `verify`.
+
+use super::coin::CoinState;
+use crate::clock::{ClockState, LeavePeriod, TimeControl};
+use crate::outcome::Outcome;
+use crate::position::Position;
+use crate::record::event::{
+    Challenge, ClaimReason, EventId, GameId, Seal, SealLetters, SignedEvent,
+};
+use crate::record::identity::PlayerId;
+use crate::rules::Termination;
+use crate::rules::adjournment::Adjournment;
+use crate::types::{Color, Move};
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Challenged, not yet accepted (or the fair coin not yet opened).
+    Pending,
+    Active,
+    /// A move is sealed (Appendix A) and its envelope not yet opened: no move is played until
+    /// it is. The clocks stop until the agreed resumption, then follow A9 (see
+    /// [`crate::rules::adjournment::clock`]).
+    Adjourned,
+    Finished,
+    /// Declined by the opponent or aborted before it really started: no result.
+    Cancelled,
+    /// A player signed two different events at the same place in their scoresheet.
+    Disputed,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Active => "active",
+            Status::Adjourned => "adjourned",
+            Status::Finished => "finished",
+            Status::Cancelled => "cancelled",
+            Status::Disputed => "disputed",
+        }
+    }
+}
+
+/// A move as played, with the evidence of when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub mv: Move,
+    /// English SAN in the position it was played in.
+    pub san: String,
+    pub by: Color,
+    pub event: EventId,
+    /// The mover's signed time.
+    pub time_ms: u64,
+    /// When the opponent's signed receipt says it reached them.
+    pub received_ms: Option<u64>,
+    /// The earliest countersignature: the first moment someone other than the mover signed
+    /// that they held the move (a receipt by the opponent or a witness, or an opponent event
+    /// that saw it). Under protocol version 2 the move counts as made then, no earlier than
+    /// its signed time (the mover pays for transit, README "Time").
+    pub countersigned_ms: Option<u64>,
+    /// True if it came out of an envelope (Appendix A).
+    pub sealed: bool,
+}
+
+/// A draw claim and how it was judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimRecord {
+    pub by: Color,
+    pub reason: ClaimReason,
+    pub intended: Option<Move>,
+    pub correct: bool,
+    /// Why it is correct or not, in words.
+    pub judgement: String,
+    pub event: EventId,
+}
+
+/// A sealed move in its envelope.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SealedEnvelope {
+    pub seal: Seal,
+    /// The letters the sealed move is written in, signed in the seal (App. E2/E3); `None`
+    /// for a seal from before they were recorded (wire tag 10), read in either language.
+    pub letters: Option<SealLetters>,
+    pub sealer: Color,
+    /// The ply the sealed move will be (1-based).
+    pub ply: u32,
+    pub event: EventId,
+    pub sealed_at_ms: u64,
+    /// The move as written, once opened.
+    pub opened: Option<String>,
+    /// The arbiter holding the opening in escrow (wire tag 18, A3), if the sealer gave it
+    /// to one.
+    pub escrow: Option<Escrowed>,
+    /// True once the arbiter opened it (wire tag 19) rather than the sealer (tag 12).
+    pub opened_by_arbiter: bool,
+}
+
+/// An envelope's opening in an arbiter's keeping (A3): see [`crate::record::escrow`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Escrowed {
+    pub arbiter: PlayerId,
+    /// The escrow event (tag 18).
+    pub event: EventId,
+    /// The opening encrypted to the arbiter ([`crate::record::escrow::seal_box`]).
+    pub sealed_box: Vec<u8>,
+}
+
+/// Proof that a player signed two different events at one place in their scoresheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Equivocation {
+    pub author: PlayerId,
+    pub seq: u64,
+    pub first: SignedEvent,
+    pub second: SignedEvent,
+}
+
+/// Everything `verify` decides about a game.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub game: GameId,
+    pub challenger: PlayerId,
+    pub opponent: PlayerId,
+    pub challenge: Challenge,
+    /// Known once colours are settled (at acceptance, or when the fair coin is opened).
+    pub white: Option<PlayerId>,
+    pub black: Option<PlayerId>,
+    pub time_control: TimeControl,
+    /// The start position, once settled (a Chess960 draw needs the coin).
+    pub start: Option<Position>,
+    pub position: Position,
+    pub moves: Vec<PlayedMove>,
+    pub status: Status,
+    pub result: Option<Outcome>,
+    pub termination: Option<Termination>,
+    /// A standing draw offer and who made it (9.1, A4).
+    pub draw_offer: Option<Color>,
+    pub envelopes: Vec<SealedEnvelope>,
+    /// Each adjournment (Appendix A1), in the order sealed: the facts its verdicts are
+    /// judged on (resumption, arrivals, openings, a reply in a second envelope).
+    pub adjournments: Vec<Adjournment>,
+    /// A11: the sealer played a move instead of opening the envelope.
+    pub envelope_lost: bool,
+    /// A8: why an opened sealed move could not be played, if it could not.
+    pub sealed_move_error: Option<String>,
+    /// When each player announced presence at resumption (A7, A9, A10).
+    pub presence_ms: [Option<u64>; 2],
+    pub claims: Vec<ClaimRecord>,
+    pub chat: Vec<(PlayerId, u64, String)>,
+    pub leave: Vec<(Color, LeavePeriod)>,
+    /// The clocks as of the last event (or the time given to [`super::verify_at`]).
+    pub clocks: Option<ClockState>,
+    /// When the game started (acceptance, or the opening of the coin, or its default).
+    pub started_ms: Option<u64>,
+    /// The fair coin, once the opponent's share is in (see [`CoinState`]).
+    pub coin: Option<CoinState>,
+    pub equivocations: Vec<Equivocation>,
+    /// Events in the order they were applied.
+    pub timeline: Vec<EventId>,
+    /// Events kept but without effect, with the reason (e.g. after the end of the game).
+    pub ignored: Vec<(EventId, String)>,
+    /// Receipts: event → (receiver, time).
+    pub receipts: Vec<(EventId, PlayerId, u64)>,
+}
+
+impl GameState {
+    /// The colour of a player in this game, if they play in it.
+    pub fn colour_of(&self, p: &PlayerId) -> Option<Color> {
+        if self.white.as_ref() == Some(p) {
+            Some(Color::White)
+        } else if self.black.as_ref() == Some(p) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The player of a colour.
+    pub fn player(&self, c: Color) -> Option<PlayerId> {
+        match c {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The envelope not yet opened, if any: the last adjournment's, for a binding seal (the
+    /// sealed move, then a reply, A9c); for a tag-10 seal the first envelope not opened, as
+    /// it always was (a lost one, A11, stays unopened).
+    pub fn open_envelope(&self) -> Option<&SealedEnvelope> {
+        match self.adjournments.last() {
+            Some(a) if a.binding => a
+                .closed()
+                .and_then(|w| a.envelope_of(w))
+                .and_then(|i| self.envelopes.get(i)),
+            _ => self.envelopes.iter().find(|e| e.opened.is_none()),
+        }
+    }
+
+    /// The game's last adjournment, if it was ever adjourned.
+    pub fn adjournment(&self) -> Option<&Adjournment> {
+        self.adjournments.last()
+    }
+}
+
+/// An equivocation taints the whole game, whatever else happened: the record shows the moves
+/// and result as merged, and the proof.
+///
+/// Only a *player's* equivocation disputes the game: a witness (a club mailbox, an organiser)
+/// signs only receipts, which decide nothing here, so its twins are kept as proof against
+/// the witness and leave the game, and the players' result, as they are.
+pub(super) fn conclude(mut state: GameState, equivocations: Vec<Equivocation>) -> GameState {
+    let players = [state.challenger, state.opponent];
+    if equivocations.iter().any(|e| players.contains(&e.author)) {
+        state.status = Status::Disputed;
+    }
+    state.equivocations = equivocations;
+    state
+}
