@@ -72,74 +72,9 @@ pub fn human_duration(ms: i64) -> String {
     out
 }
 
-/// An instant as RFC 3339 UTC to the second: `2026-12-01T18:00:00Z`.
-pub fn rfc3339(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days as i64);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// Reads `2026-12-01T18:00:00Z` (UTC only; seconds optional) as milliseconds since the
-/// Unix epoch.
-pub fn parse_rfc3339(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let t = t.strip_suffix('Z').or_else(|| t.strip_suffix('z'))?;
-    let (date, time) = t.split_once(['T', 't', ' '])?;
-    let mut date_parts = date.split('-');
-    let y: i64 = date_parts.next()?.parse().ok()?;
-    let m: u32 = date_parts.next()?.parse().ok()?;
-    let d: u32 = date_parts.next()?.parse().ok()?;
-    if date_parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let mut time_parts = time.split(':');
-    let hh: u64 = time_parts.next()?.parse().ok()?;
-    let mm: u64 = time_parts.next()?.parse().ok()?;
-    let ss: u64 = match time_parts.next() {
-        Some(s) => s.parse().ok()?,
-        None => 0,
-    };
-    if time_parts.next().is_some() || hh > 23 || mm > 59 || ss > 60 {
-        return None;
-    }
-    let days = days_from_civil(y, m, d);
-    // Reject dates like 2026-02-31, which would silently become March.
-    if civil_from_days(days) != (y, m, d) || days < 0 {
-        return None;
-    }
-    Some((days as u64 * 86_400 + hh * 3600 + mm * 60 + ss) * 1000)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = i64::from((m + 9) % 12);
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The date of a day number since 1970-01-01.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
+/// Instants as RFC 3339 UTC to the second (`2026-12-01T18:00:00Z`), written and read by the
+/// core's calendar (one implementation for the PGN dates and the command line).
+pub use sobre_core::record::export::{iso_utc as rfc3339, parse_iso_utc as parse_rfc3339};
 
 /// Upper-cases the first letter.
 pub fn capitalise(s: &str) -> String {
@@ -186,17 +121,6 @@ pub fn golden_fixture(name: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn timestamps_round_trip_through_rfc3339() {
-        let ms = parse_rfc3339("2026-12-01T18:00:00Z").unwrap();
-        assert_eq!(ms, 1_796_148_000_000);
-        assert_eq!(rfc3339(ms), "2026-12-01T18:00:00Z");
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(parse_rfc3339("2024-02-29T00:00Z"), Some(1_709_164_800_000));
-        assert_eq!(parse_rfc3339("2026-02-31T00:00:00Z"), None);
-        assert_eq!(parse_rfc3339("2026-12-01T18:00:00+01:00"), None);
-    }
 
     #[test]
     fn durations_show_their_two_largest_units() {

@@ -37,7 +37,7 @@ fn ms(x: Millis) -> i64 {
     to_i64(x)
 }
 
-// --- durations -------------------------------------------------------------------------
+// Durations.
 
 #[test]
 fn a1_b_an_over_the_board_control_may_name_its_sessions() {
@@ -116,7 +116,7 @@ fn durations_format_canonically() {
     assert_eq!(parse_duration(&format_duration(u64::MAX)), Ok(u64::MAX));
 }
 
-// --- time control text -----------------------------------------------------------------
+// Time control text.
 
 #[test]
 fn every_form_round_trips_through_its_text() {
@@ -256,7 +256,7 @@ fn classical_refuses_a_control_without_time() {
     );
 }
 
-// --- clocks ----------------------------------------------------------------------------
+// Clocks.
 
 #[test]
 fn per_move_limit_resets_each_move() {
@@ -531,7 +531,7 @@ fn deadline_sorts_by_urgency() {
     assert_eq!(state.ms_to_deadline(4 * DAY), Some(1 - ms(DAY)));
 }
 
-// --- leave -----------------------------------------------------------------------------
+// Leave.
 
 #[test]
 fn iccf_leave_45_days_per_year() {
