@@ -8,6 +8,7 @@
 //! | `conditional` | game id | JSON list of prepared lines (private, never sent) |
 //! | `peers` | peer id | JSON list of known multiaddrs |
 //! | `meta` | name | bytes (profile, settings) |
+//! | `equivocations` | see [`equivocations`] | both events of an equivocation, as proof |
 //!
 //! Keys of `events` sort a game's events by author and sequence number, and keep both
 //! events of an equivocation (the id is part of the key). A command reports success only
@@ -16,6 +17,10 @@
 use serde::{Deserialize, Serialize};
 use sobre_core::record::{Event, EventId, GameId, SignedEvent, VerifiedEvent};
 use std::path::Path;
+
+pub mod equivocations;
+
+pub use equivocations::{Equivocation, EquivocationRecord};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +65,7 @@ pub struct Store {
     conditional: sled::Tree,
     peers: sled::Tree,
     meta: sled::Tree,
+    equivocations: sled::Tree,
 }
 
 fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
@@ -113,6 +119,7 @@ impl Store {
             conditional: tree("conditional")?,
             peers: tree("peers")?,
             meta: tree("meta")?,
+            equivocations: tree("equivocations")?,
             db,
         })
     }
@@ -247,8 +254,7 @@ impl Store {
         )
     }
 
-    /// A tree of its own for a module that keeps other records (`dispute`, `integrity`,
-    /// leagues).
+    /// A tree of its own for a module that keeps other records (leagues, coin choices).
     ///
     /// # Errors
     /// On I/O errors.
@@ -381,10 +387,37 @@ fn sled_lock_held(dir: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use sobre_core::record::author::Scoresheet;
     use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+
+    /// White and Black of the test games.
+    pub(crate) fn keys() -> (Keypair, Keypair) {
+        (
+            Keypair::from_secret_bytes(&[1; 32]),
+            Keypair::from_secret_bytes(&[2; 32]),
+        )
+    }
+
+    /// A game `w` challenged `b` to, and two different chats `w` signed as its event 1: an
+    /// equivocation.
+    pub(crate) fn chats(w: &Keypair, b: &Keypair) -> (GameId, SignedEvent, SignedEvent) {
+        let ch = Challenge {
+            opponent: b.player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        let (sheet, _) = Scoresheet::challenge(w.clone(), ch, 1).unwrap();
+        let game = sheet.game();
+        let resume = || Scoresheet::resume(w.clone(), game, 1, Some(game), None);
+        let one = resume().chat("one", 2).unwrap();
+        let two = resume().chat("two", 2).unwrap();
+        (game, one, two)
+    }
 
     #[tokio::test]
     async fn events_survive_reopen_in_author_seq_order() {
