@@ -6,6 +6,7 @@
 //! | `outbox` | event id ‖ recipient peer id | JSON [`OutboxEntry`] until the recipient's receipt arrives |
 //! | `games` | game id | JSON [`GameMeta`] (what the node knows without replaying) |
 //! | `conditional` | game id | JSON list of prepared lines (private, never sent) |
+//! | `coin_choices` | game id | JSON [`CoinChoice`] (private, never sent) |
 //! | `peers` | peer id | JSON list of known multiaddrs |
 //! | `meta` | name | bytes (profile, settings) |
 //! | `equivocations` | see [`equivocations`] | both events of an equivocation, as proof |
@@ -55,6 +56,17 @@ pub struct GameMeta {
     pub updated_ms: u64,
 }
 
+/// What the player asked for when accepting a challenge whose colours or start are drawn by
+/// the coin, for the node to sign a coin default with if the challenger never opens the coin
+/// (FIDE Appendix F1; see `service::coin`). Never sent anywhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoinChoice {
+    /// The colour the player wants: `true` for White.
+    pub white: Option<bool>,
+    /// The Chess960 start the player wants (0..959).
+    pub position: Option<u16>,
+}
+
 /// The database.
 #[derive(Clone)]
 pub struct Store {
@@ -63,6 +75,7 @@ pub struct Store {
     outbox: sled::Tree,
     games: sled::Tree,
     conditional: sled::Tree,
+    coin_choices: sled::Tree,
     peers: sled::Tree,
     meta: sled::Tree,
     equivocations: sled::Tree,
@@ -117,6 +130,7 @@ impl Store {
             outbox: tree("outbox")?,
             games: tree("games")?,
             conditional: tree("conditional")?,
+            coin_choices: tree("coin_choices")?,
             peers: tree("peers")?,
             meta: tree("meta")?,
             equivocations: tree("equivocations")?,
@@ -254,7 +268,7 @@ impl Store {
         )
     }
 
-    /// A tree of its own for a module that keeps other records (leagues, coin choices).
+    /// A tree of its own for a module that keeps other records (leagues).
     ///
     /// # Errors
     /// On I/O errors.
@@ -295,7 +309,7 @@ impl Store {
         Ok(out)
     }
 
-    // ----- conditional moves, peers, meta -----
+    // ----- conditional moves, coin choices, peers, meta -----
 
     pub fn conditional(&self, game: &GameId) -> Result<Vec<Vec<String>>, StoreError> {
         Ok(self
@@ -309,6 +323,23 @@ impl Store {
             return Ok(());
         }
         self.put_json(&self.conditional, &game.0, &lines)
+    }
+
+    /// The player's choice for a coin default in `game`, if they made one at acceptance.
+    ///
+    /// # Errors
+    /// On I/O errors, or [`StoreError::Corrupt`] if the stored choice no longer decodes.
+    pub fn coin_choice(&self, game: &GameId) -> Result<Option<CoinChoice>, StoreError> {
+        self.get_json(&self.coin_choices, "coin_choices", &game.0)
+    }
+
+    /// Keeps the player's choice for a coin default in `game`, flushed with the acceptance
+    /// it came with.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn set_coin_choice(&self, game: &GameId, choice: &CoinChoice) -> Result<(), StoreError> {
+        self.put_json(&self.coin_choices, &game.0, choice)
     }
 
     pub fn remember_peer(&self, peer: &str, addrs: &[String]) -> Result<(), StoreError> {
@@ -417,6 +448,33 @@ pub(crate) mod tests {
         let one = resume().chat("one", 2).unwrap();
         let two = resume().chat("two", 2).unwrap();
         (game, one, two)
+    }
+
+    #[tokio::test]
+    async fn a_coin_choice_round_trips_per_game_and_survives_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let (w, b) = keys();
+        let (game, _, _) = chats(&w, &b);
+        let mut other = game;
+        other.0[0] ^= 1;
+        let choice = CoinChoice {
+            white: Some(false),
+            position: Some(518),
+        };
+        {
+            let store = Store::open(dir.path()).unwrap();
+            assert_eq!(store.coin_choice(&game).unwrap(), None);
+            store.set_coin_choice(&game, &choice).unwrap();
+            store.flush().await.unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.coin_choice(&game).unwrap(), Some(choice));
+        assert_eq!(store.coin_choice(&other).unwrap(), None);
+        // The stored form nodes before this one wrote and read.
+        assert_eq!(
+            store.coin_choices.get(game.0).unwrap().unwrap().to_vec(),
+            br#"{"white":false,"position":518}"#.to_vec()
+        );
     }
 
     #[tokio::test]
