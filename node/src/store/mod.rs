@@ -10,6 +10,7 @@
 //! | `peers` | peer id | JSON list of known multiaddrs |
 //! | `meta` | name | bytes (profile, settings) |
 //! | `equivocations` | see [`equivocations`] | both events of an equivocation, as proof |
+//! | `leagues`, `league_joins`, `league_sent`, `league_games` | see [`leagues`] | league documents, acknowledgements, pairings' games |
 //!
 //! Keys of `events` sort a game's events by author and sequence number, and keep both
 //! events of an equivocation (the id is part of the key). A command reports success only
@@ -20,6 +21,7 @@ use sobre_core::record::{Event, EventId, GameId, SignedEvent, VerifiedEvent};
 use std::path::Path;
 
 pub mod equivocations;
+pub mod leagues;
 
 pub use equivocations::{Equivocation, EquivocationRecord};
 
@@ -79,6 +81,10 @@ pub struct Store {
     peers: sled::Tree,
     meta: sled::Tree,
     equivocations: sled::Tree,
+    leagues: sled::Tree,
+    league_joins: sled::Tree,
+    league_sent: sled::Tree,
+    league_games: sled::Tree,
 }
 
 fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
@@ -134,6 +140,10 @@ impl Store {
             peers: tree("peers")?,
             meta: tree("meta")?,
             equivocations: tree("equivocations")?,
+            leagues: tree("leagues")?,
+            league_joins: tree("league_joins")?,
+            league_sent: tree("league_sent")?,
+            league_games: tree("league_games")?,
             db,
         })
     }
