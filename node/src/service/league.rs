@@ -13,8 +13,10 @@
 //!   challenges with the league's time control; the node of the player with Black accepts it
 //!   on its own, since joining the league accepted its games in advance.
 
+use super::deliver::Internal;
 use super::{Service, internal, now_ms, peer_of_player, user};
 use crate::api::{ApiError, ApiRequest};
+use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::{Value, json};
@@ -163,9 +165,11 @@ impl Service {
         }
     }
 
-    /// Sends a league's documents to `peer` unless it has acknowledged all of them; the
-    /// acknowledgement is recorded so a retry only happens while something is missing.
-    fn send_league(&self, league: &League, peer: PeerId) {
+    /// Sends a league's documents to `peer` unless it has acknowledged all of them, one
+    /// request at a time per league and peer; the answer comes back as
+    /// [`Internal::LeagueSent`] ([`Service::league_sent`]), so a retry only happens while
+    /// something is missing.
+    fn send_league(&mut self, league: &League, peer: PeerId) {
         let docs: Vec<Vec<u8>> = self
             .league_docs(league)
             .iter()
@@ -175,32 +179,43 @@ impl Service {
         if acked as usize >= docs.len() {
             return;
         }
-        // One request at a time per league and peer.
-        let Ok(mut in_flight) = self.league_in_flight.lock() else {
-            return;
-        };
-        if !in_flight.insert((league.id, peer)) {
+        if !self.league_in_flight.insert((league.id, peer)) {
             return;
         }
-        drop(in_flight);
-        let flights = self.league_in_flight.clone();
         let net = self.net.clone();
-        let store = self.store.clone();
+        let tx = self.internal_tx.clone();
         let id = league.id;
         tokio::spawn(async move {
-            let answer = net.request(peer, Request::League { docs }).await;
-            if let Ok(mut f) = flights.lock() {
-                f.remove(&(id, peer));
-            }
-            match answer {
-                Ok(Response::Stored { count }) => {
-                    // Only ever raise the count (a late answer must not lower it).
-                    let _ = store.league_sent_raise(&id, &peer, count);
-                }
-                Ok(other) => debug!(%peer, league = %id, "league documents not kept: {other:?}"),
-                Err(e) => debug!(%peer, league = %id, "league documents not delivered: {e}"),
-            }
+            let result = net.request(peer, Request::League { docs }).await;
+            let _ = tx
+                .send(Internal::LeagueSent {
+                    league: id,
+                    peer,
+                    result,
+                })
+                .await;
         });
+    }
+
+    /// The answer to [`Service::send_league`]: the peer's count of the league's documents is
+    /// recorded here, by the service, the store's one writer.
+    pub(super) fn league_sent(
+        &mut self,
+        league: LeagueId,
+        peer: PeerId,
+        result: Result<Response, NetworkError>,
+    ) {
+        self.league_in_flight.remove(&(league, peer));
+        match result {
+            Ok(Response::Stored { count }) => {
+                // Only ever raise the count (a late answer must not lower it).
+                if let Err(e) = self.store.league_sent_raise(&league, &peer, count) {
+                    warn!(%peer, %league, "league acknowledgement not recorded: {e}");
+                }
+            }
+            Ok(other) => debug!(%peer, %league, "league documents not kept: {other:?}"),
+            Err(e) => debug!(%peer, %league, "league documents not delivered: {e}"),
+        }
     }
 
     /// A peer connected: send the leagues it should hold.
