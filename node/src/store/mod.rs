@@ -15,6 +15,10 @@
 //! Keys of `events` sort a game's events by author and sequence number, and keep both
 //! events of an equivocation (the id is part of the key). A command reports success only
 //! after [`Store::flush`].
+//!
+//! The store is the only code that opens a tree: every tree is opened here, once, and the
+//! other modules read and write records through typed methods, so the layout above is the
+//! whole of what is on disk.
 
 use serde::{Deserialize, Serialize};
 use sobre_core::record::{Event, EventId, GameId, SignedEvent, VerifiedEvent};
@@ -276,14 +280,6 @@ impl Store {
                 updated_ms: t,
             },
         )
-    }
-
-    /// A tree of its own for a module that keeps other records (leagues).
-    ///
-    /// # Errors
-    /// On I/O errors.
-    pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
-        Ok(self.db.open_tree(name)?)
     }
 
     // ----- outbox -----
