@@ -6,23 +6,17 @@
 //! accepted): the other twin is never stored in the `events` tree, served by sync or
 //! delivered as if valid. Both signed events are kept instead in the `equivocations` tree,
 //! shown by `show` (status `disputed`, with the proof) and sent once to the other
-//! participants, who find the conflict the same way and keep the proof too.
-//!
-//! | tree | key | value |
-//! | --- | --- | --- |
-//! | `equivocations` | game ‖ author ‖ seq (big-endian) ‖ smaller id ‖ larger id | the two events' wire bytes, each length-prefixed (u32 big-endian) |
+//! participants, who find the conflict the same way and keep the proof too. The tree's
+//! layout is in [`crate::store::equivocations`].
 
 use crate::network::NetworkHandle;
 use crate::protocol::Request;
-use crate::store::{Store, StoreError};
+use crate::store::{Equivocation, Store, StoreError};
 use libp2p::PeerId;
 use serde_json::{Value, json};
 use sobre_core::record::{GameId, PlayerId, SignedEvent};
 use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
-
-/// The tree holding the proofs.
-pub const TREE: &str = "equivocations";
 
 /// Why a message carrying only the twin of a known event was not taken (not the sender's
 /// fault: it may be an honest node passing the proof on).
@@ -56,20 +50,6 @@ impl Proof {
             && self.second.game() == Some(self.game)
     }
 
-    fn key(&self) -> Vec<u8> {
-        let (x, y) = {
-            let (a, b) = (self.first.id(), self.second.id());
-            if a.0 <= b.0 { (a, b) } else { (b, a) }
-        };
-        let mut k = Vec::with_capacity(136);
-        k.extend_from_slice(&self.game.0);
-        k.extend_from_slice(self.author.as_bytes());
-        k.extend_from_slice(&self.seq.to_be_bytes());
-        k.extend_from_slice(&x.0);
-        k.extend_from_slice(&y.0);
-        k
-    }
-
     /// The proof as `show` lists it.
     pub fn to_json(&self) -> Value {
         json!({
@@ -80,6 +60,30 @@ impl Proof {
             "first_id": self.first.id().to_hex(),
             "second_id": self.second.id().to_hex(),
         })
+    }
+}
+
+impl From<Equivocation> for Proof {
+    fn from(e: Equivocation) -> Proof {
+        Proof {
+            game: e.game,
+            author: e.author,
+            seq: e.seq,
+            first: e.first,
+            second: e.second,
+        }
+    }
+}
+
+impl From<&Proof> for Equivocation {
+    fn from(p: &Proof) -> Equivocation {
+        Equivocation {
+            game: p.game,
+            author: p.author,
+            seq: p.seq,
+            first: p.first.clone(),
+            second: p.second.clone(),
+        }
     }
 }
 
@@ -159,64 +163,34 @@ pub fn take_conflicts<'a>(
 /// # Errors
 /// On I/O errors.
 pub fn record(store: &Store, proofs: &[Proof]) -> Result<Vec<Proof>, StoreError> {
-    let tree = store.tree(TREE)?;
     let mut new = Vec::new();
     for p in proofs {
-        let (Ok(a), Ok(b)) = (p.first.to_bytes(), p.second.to_bytes()) else {
-            continue;
-        };
-        let mut v = Vec::with_capacity(a.len() + b.len() + 8);
-        for part in [&a, &b] {
-            v.extend_from_slice(&u32::try_from(part.len()).unwrap_or(u32::MAX).to_be_bytes());
-            v.extend_from_slice(part);
-        }
-        if tree.insert(p.key(), v)?.is_none() {
-            new.push(p.clone());
+        match store.equivocation_put(&Equivocation::from(p)) {
+            Ok(true) => new.push(p.clone()),
+            Ok(false) => {}
+            // An event that does not encode is no proof to keep (never so for the decoded
+            // events a proof holds): the others are still kept.
+            Err(StoreError::Corrupt { reason, .. }) => {
+                warn!(game = %p.game, "an equivocation proof cannot be stored: {reason}");
+            }
+            Err(e) => return Err(e),
         }
     }
     Ok(new)
 }
 
-/// The stored proofs of a game, each checked again (a damaged record is skipped and logged).
+/// The stored proofs of a game, each checked again (a damaged record, or one whose
+/// signatures no longer hold, is skipped and logged).
 pub fn proofs(store: &Store, game: &GameId) -> Vec<Proof> {
-    let Ok(tree) = store.tree(TREE) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for item in tree.scan_prefix(game.0) {
-        let Ok((k, v)) = item else { continue };
-        match decode(game, &k, &v) {
-            Some(p) if p.holds() => out.push(p),
-            _ => warn!(%game, "a stored equivocation proof is damaged; ignored"),
+    for item in store.equivocations_of(game) {
+        match item.map(Proof::from) {
+            Ok(p) if p.holds() => out.push(p),
+            Ok(_) => warn!(%game, "a stored equivocation proof does not hold; ignored"),
+            Err(e) => warn!(%game, "a stored equivocation proof is damaged; ignored: {e}"),
         }
     }
     out
-}
-
-fn decode(game: &GameId, key: &[u8], value: &[u8]) -> Option<Proof> {
-    let author_bytes: [u8; 32] = key.get(32..64)?.try_into().ok()?;
-    let seq = u64::from_be_bytes(key.get(64..72)?.try_into().ok()?);
-    let mut parts = Vec::with_capacity(2);
-    let mut rest = value;
-    for _ in 0..2 {
-        let len = u32::from_be_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-        let body = rest.get(4..4 + len)?;
-        parts.push(SignedEvent::from_bytes(body).ok()?);
-        rest = rest.get(4 + len..)?;
-    }
-    let second = parts.pop()?;
-    let first = parts.pop()?;
-    let author = first.decode_unverified().ok()?.author;
-    if author.as_bytes() != &author_bytes {
-        return None;
-    }
-    Some(Proof {
-        game: *game,
-        author,
-        seq,
-        first,
-        second,
-    })
 }
 
 /// Marks a `show` answer: status `disputed` and the proofs, if the node holds any.

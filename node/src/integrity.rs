@@ -279,9 +279,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
             }
         }
         peers = old.peers().unwrap_or_default();
-        if let Ok(t) = old.tree(crate::dispute::TREE) {
-            proofs = t.iter().filter_map(Result::ok).collect();
-        }
+        proofs = old.equivocations_all();
     }
     drop(old);
     if db.exists() {
@@ -299,10 +297,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     for (p, addrs) in &peers {
         fresh.remember_peer(p, addrs)?;
     }
-    let t = fresh.tree(crate::dispute::TREE)?;
-    for (k, v) in proofs {
-        t.insert(k, v).map_err(StoreError::from)?;
-    }
+    fresh.equivocations_restore(&proofs)?;
     set_wanted(&fresh, &wanted)?;
     fresh.meta_set("repaired_ms", crate::time::now_ms().to_string().as_bytes())?;
     futures::executor::block_on(fresh.flush())?;

@@ -13,7 +13,6 @@ use common::{POLL, STEP, TestNode, play, start_game};
 use sobre_core::record::{EventKind, PlayerId, SignedEvent};
 use sobre_node::api::ApiRequest;
 use sobre_node::service::{NodeConfig, run};
-use sobre_node::store::Store;
 use std::collections::BTreeSet;
 use std::path::Path;
 use tokio::time::Instant;
@@ -52,11 +51,12 @@ fn flip(p: &Path, positions: impl Fn(usize) -> Vec<usize>, mask: u8) {
     std::fs::write(p, b).unwrap();
 }
 
-/// Alters one stored event of the player's in place (a bit of its move), through sled:
-/// sled's checksums are then right, and only verification can tell.
+/// Alters one stored event of the player's in place (a bit of its move), through sled
+/// itself, beneath the store (which writes only what it verified): sled's checksums are then
+/// right, and only verification can tell.
 fn alter_a_stored_event(home: &Path, me: &PlayerId) {
-    let store = Store::open(&home.join("db")).unwrap();
-    let events = store.tree("events").unwrap();
+    let db = sled::open(home.join("db")).unwrap();
+    let events = db.open_tree("events").unwrap();
     let target = events
         .iter()
         .filter_map(Result::ok)

@@ -19,8 +19,8 @@
 use super::{Service, coin_path, internal, now_ms, user};
 use crate::api::ApiError;
 use crate::secrets;
+use crate::store::CoinChoice;
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sobre_core::Color;
 use sobre_core::record::{
@@ -28,18 +28,6 @@ use sobre_core::record::{
 };
 use sobre_core::rules::coin::{self as rules, CoinRule};
 use tracing::{debug, info, warn};
-
-/// The sled tree of the players' choices for a coin default, by game.
-const CHOICES_TREE: &str = "coin_choices";
-
-/// What the player asked for at acceptance, for a default. Never sent anywhere.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-struct CoinChoice {
-    /// The colour the player wants: `true` for White.
-    white: Option<bool>,
-    /// The Chess960 start the player wants (0..959).
-    position: Option<u16>,
-}
 
 fn parse_colour(text: &str) -> Result<Color, ApiError> {
     match text.trim().to_ascii_lowercase().as_str() {
@@ -84,23 +72,14 @@ fn from_now(at_ms: u64, now: u64) -> String {
 }
 
 impl Service {
+    /// What the player asked for at acceptance, for a default (nothing if the record is
+    /// unreadable: the default then uses White and a drawn start, as with no choice).
     fn coin_choice(&self, game: &GameId) -> CoinChoice {
         self.store
-            .tree(CHOICES_TREE)
+            .coin_choice(game)
             .ok()
-            .and_then(|t| t.get(game.0).ok().flatten())
-            .and_then(|v| serde_json::from_slice(&v).ok())
+            .flatten()
             .unwrap_or_default()
-    }
-
-    fn store_coin_choice(&self, game: &GameId, choice: CoinChoice) -> Result<(), ApiError> {
-        let bytes = serde_json::to_vec(&choice).map_err(internal)?;
-        self.store
-            .tree(CHOICES_TREE)
-            .map_err(internal)?
-            .insert(game.0, bytes)
-            .map_err(internal)?;
-        Ok(())
     }
 
     /// `accept`: accepts a challenge, with a share of the coin when it needs one, keeping
@@ -123,13 +102,11 @@ impl Service {
             .coin_commitment
             .map(|_| rand::random::<[u8; 32]>());
         if colour.is_some() || position.is_some() {
-            self.store_coin_choice(
-                &g,
-                CoinChoice {
-                    white: colour.map(|c| c == Color::White),
-                    position,
-                },
-            )?;
+            let choice = CoinChoice {
+                white: colour.map(|c| c == Color::White),
+                position,
+            };
+            self.store.set_coin_choice(&g, &choice).map_err(internal)?;
         }
         let (_, state) = self.author(&g, move |s, t| s.accept(share, t)).await?;
         Ok(self.show(&state))

@@ -6,6 +6,7 @@ use super::{Service, now_ms, player_of_peer, refusal};
 use crate::network::NetworkError;
 use crate::protocol::{MAX_EVENTS_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
+use sobre_core::league::LeagueId;
 use sobre_core::record::{Event, EventId, EventKind, GameId, SignedEvent, time};
 use std::collections::HashSet;
 use tracing::{debug, warn};
@@ -14,7 +15,8 @@ use tracing::{debug, warn};
 /// honest opponent leaves none, a hostile one at most one per event we sent it.
 pub(super) const MAX_UNRECEIPTED: usize = 4096;
 
-/// What the delivery tasks report back.
+/// What the tasks the service spawns (deliveries, syncs, league sends) report back: the
+/// service alone writes the store, so a task never does.
 pub(super) enum Internal {
     Delivered {
         game: GameId,
@@ -30,6 +32,12 @@ pub(super) enum Internal {
     GamesListed {
         peer: PeerId,
         result: Result<Response, String>,
+    },
+    /// The answer to a league's documents sent to `peer` ([`Service::league_sent`]).
+    LeagueSent {
+        league: LeagueId,
+        peer: PeerId,
+        result: Result<Response, NetworkError>,
     },
 }
 
@@ -196,6 +204,11 @@ impl Service {
                     }
                 }
             }
+            Internal::LeagueSent {
+                league,
+                peer,
+                result,
+            } => self.league_sent(league, peer, result),
         }
     }
 

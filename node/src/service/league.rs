@@ -13,8 +13,10 @@
 //!   challenges with the league's time control; the node of the player with Black accepts it
 //!   on its own, since joining the league accepted its games in advance.
 
+use super::deliver::Internal;
 use super::{Service, internal, now_ms, peer_of_player, user};
 use crate::api::{ApiError, ApiRequest};
+use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::{Value, json};
@@ -24,55 +26,27 @@ use sobre_core::league::{
 use sobre_core::record::{EventId, LeagueRound, PlayerId, Status};
 use tracing::{debug, info, warn};
 
-/// League id → the signed definition.
-const LEAGUES: &str = "leagues";
-/// League id ‖ player → the player's signed join.
-const JOINS: &str = "league_joins";
-/// League id ‖ peer id bytes → how many of the league's documents the peer acknowledged.
-const SENT: &str = "league_sent";
-/// League id ‖ round ‖ white ‖ black → the game this node created or accepted for it.
-const GAMES: &str = "league_games";
-
 /// The most league documents accepted in one request (a definition and 64 joins).
 const MAX_DOCS: usize = 65;
-
-fn join_key(league: &LeagueId, player: &PlayerId) -> Vec<u8> {
-    let mut k = league.0.to_vec();
-    k.extend_from_slice(player.as_bytes());
-    k
-}
-
-fn pairing_key(league: &LeagueId, round: u32, white: &PlayerId, black: &PlayerId) -> Vec<u8> {
-    let mut k = league.0.to_vec();
-    k.extend_from_slice(&round.to_be_bytes());
-    k.extend_from_slice(white.as_bytes());
-    k.extend_from_slice(black.as_bytes());
-    k
-}
-
-fn sent_key(league: &LeagueId, peer: &PeerId) -> Vec<u8> {
-    let mut k = league.0.to_vec();
-    k.extend_from_slice(&peer.to_bytes());
-    k
-}
 
 impl Service {
     /// Every league whose definition this node holds (definitions that no longer verify are
     /// skipped with a warning: never served).
     pub(super) fn leagues(&self) -> Vec<League> {
-        let Ok(tree) = self.store.tree(LEAGUES) else {
-            return Vec::new();
-        };
-        tree.iter()
-            .filter_map(Result::ok)
-            .filter_map(|(_, v)| {
-                let doc = SignedLeagueDoc::from_bytes(&v).ok()?;
-                match League::from_signed(&doc) {
+        self.store
+            .leagues()
+            .into_iter()
+            .filter_map(|doc| match doc {
+                Ok(doc) => match League::from_signed(&doc) {
                     Ok(l) => Some(l),
                     Err(e) => {
                         warn!("stored league definition does not verify, not served: {e}");
                         None
                     }
+                },
+                Err(e) => {
+                    warn!("stored league definition is damaged, not served: {e}");
+                    None
                 }
             })
             .collect()
@@ -84,20 +58,17 @@ impl Service {
         state: &sobre_core::record::GameState,
     ) -> Option<PlayerId> {
         let lr = state.challenge.league.as_ref()?;
-        let bytes = self.store.tree(LEAGUES).ok()?.get(lr.league.0).ok()??;
-        let doc = SignedLeagueDoc::from_bytes(&bytes).ok()?;
+        let doc = self.store.league_get(&lr.league).ok()??;
         League::from_signed(&doc).ok().map(|l| l.organiser)
     }
 
     /// The verified joins of a league.
     fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
-        let Ok(tree) = self.store.tree(JOINS) else {
-            return Vec::new();
-        };
-        tree.scan_prefix(league.id.0)
-            .filter_map(Result::ok)
-            .filter_map(|(_, v)| {
-                let doc = SignedLeagueDoc::from_bytes(&v).ok()?;
+        self.store
+            .joins_of(&league.id)
+            .into_iter()
+            .filter_map(|doc| {
+                let doc = doc.ok()?;
                 let p = league.check_join(&doc).ok()?;
                 Some((p, doc))
             })
@@ -105,11 +76,7 @@ impl Service {
     }
 
     fn joined(&self, league: &League, player: &PlayerId) -> bool {
-        self.store
-            .tree(JOINS)
-            .ok()
-            .and_then(|t| t.contains_key(join_key(&league.id, player)).ok())
-            .unwrap_or(false)
+        self.store.has_join(&league.id, player).unwrap_or(false)
     }
 
     /// Every document of a league: the definition first.
@@ -146,22 +113,18 @@ impl Service {
         for bytes in &docs[1..] {
             let doc = SignedLeagueDoc::from_bytes(bytes).map_err(|e| e.to_string())?;
             let player = league.check_join(&doc).map_err(|e| e.to_string())?;
-            joins.push((player, bytes));
+            joins.push((player, doc));
         }
-        let leagues = self.store.tree(LEAGUES).map_err(|e| e.to_string())?;
-        let join_tree = self.store.tree(JOINS).map_err(|e| e.to_string())?;
-        let is_new = !leagues
-            .contains_key(league.id.0)
-            .map_err(|e| e.to_string())?;
-        leagues
-            .insert(league.id.0, docs[0].as_slice())
+        let is_new = self
+            .store
+            .league_put(&league.id, &first)
             .map_err(|e| e.to_string())?;
         let mut added = is_new;
-        for (player, bytes) in joins {
-            let old = join_tree
-                .insert(join_key(&league.id, &player), bytes.as_slice())
+        for (player, doc) in joins {
+            added |= self
+                .store
+                .join_put(&league.id, &player, &doc)
                 .map_err(|e| e.to_string())?;
-            added |= old.is_none();
         }
         if is_new {
             info!(league = %league.id, name = %league.def.name, "league received");
@@ -202,57 +165,57 @@ impl Service {
         }
     }
 
-    /// Sends a league's documents to `peer` unless it has acknowledged all of them; the
-    /// acknowledgement is recorded so a retry only happens while something is missing.
-    fn send_league(&self, league: &League, peer: PeerId) {
+    /// Sends a league's documents to `peer` unless it has acknowledged all of them, one
+    /// request at a time per league and peer; the answer comes back as
+    /// [`Internal::LeagueSent`] ([`Service::league_sent`]), so a retry only happens while
+    /// something is missing.
+    fn send_league(&mut self, league: &League, peer: PeerId) {
         let docs: Vec<Vec<u8>> = self
             .league_docs(league)
             .iter()
             .filter_map(|d| d.to_bytes().ok())
             .collect();
-        let Ok(sent) = self.store.tree(SENT) else {
-            return;
-        };
-        let key = sent_key(&league.id, &peer);
-        let acked = sent
-            .get(&key)
-            .ok()
-            .flatten()
-            .and_then(|v| <[u8; 4]>::try_from(v.as_ref()).ok())
-            .map_or(0, u32::from_be_bytes);
+        let acked = self.store.league_sent(&league.id, &peer).unwrap_or(0);
         if acked as usize >= docs.len() {
             return;
         }
-        // One request at a time per league and peer.
-        let Ok(mut in_flight) = self.league_in_flight.lock() else {
-            return;
-        };
-        if !in_flight.insert((league.id, peer)) {
+        if !self.league_in_flight.insert((league.id, peer)) {
             return;
         }
-        drop(in_flight);
-        let flights = self.league_in_flight.clone();
         let net = self.net.clone();
+        let tx = self.internal_tx.clone();
         let id = league.id;
         tokio::spawn(async move {
-            let answer = net.request(peer, Request::League { docs }).await;
-            if let Ok(mut f) = flights.lock() {
-                f.remove(&(id, peer));
-            }
-            match answer {
-                Ok(Response::Stored { count }) => {
-                    // Only ever raise the count (a late answer must not lower it).
-                    let _ = sent.fetch_and_update(&key, |old| {
-                        let before = old
-                            .and_then(|v| <[u8; 4]>::try_from(v).ok())
-                            .map_or(0, u32::from_be_bytes);
-                        Some(count.max(before).to_be_bytes().to_vec())
-                    });
-                }
-                Ok(other) => debug!(%peer, league = %id, "league documents not kept: {other:?}"),
-                Err(e) => debug!(%peer, league = %id, "league documents not delivered: {e}"),
-            }
+            let result = net.request(peer, Request::League { docs }).await;
+            let _ = tx
+                .send(Internal::LeagueSent {
+                    league: id,
+                    peer,
+                    result,
+                })
+                .await;
         });
+    }
+
+    /// The answer to [`Service::send_league`]: the peer's count of the league's documents is
+    /// recorded here, by the service, the store's one writer.
+    pub(super) fn league_sent(
+        &mut self,
+        league: LeagueId,
+        peer: PeerId,
+        result: Result<Response, NetworkError>,
+    ) {
+        self.league_in_flight.remove(&(league, peer));
+        match result {
+            Ok(Response::Stored { count }) => {
+                // Only ever raise the count (a late answer must not lower it).
+                if let Err(e) = self.store.league_sent_raise(&league, &peer, count) {
+                    warn!(%peer, %league, "league acknowledgement not recorded: {e}");
+                }
+            }
+            Ok(other) => debug!(%peer, %league, "league documents not kept: {other:?}"),
+            Err(e) => debug!(%peer, %league, "league documents not delivered: {e}"),
+        }
     }
 
     /// A peer connected: send the leagues it should hold.
@@ -292,9 +255,6 @@ impl Service {
         let Some(me) = league.number(&self.me) else {
             return;
         };
-        let Ok(index) = self.store.tree(GAMES) else {
-            return;
-        };
         let rounds = league.rounds();
         for round in league.open_rounds(now) {
             let Some(boards) = rounds.get(round as usize - 1) else {
@@ -310,8 +270,11 @@ impl Service {
                 let Some(opponent) = league.player(black) else {
                     continue;
                 };
-                let key = pairing_key(&league.id, round, &self.me, &opponent);
-                if index.contains_key(&key).unwrap_or(true)
+                // An unreadable index counts as holding the game: no second challenge.
+                if self
+                    .store
+                    .league_game_has(&league.id, round, &self.me, &opponent)
+                    .unwrap_or(true)
                     || self.has_league_game(league, round, &opponent)
                 {
                     continue;
@@ -334,7 +297,9 @@ impl Service {
                     Ok(v) => {
                         let game = v["game"].as_str().and_then(EventId::from_hex);
                         if let Some(g) = game {
-                            let _ = index.insert(key, &g.0);
+                            let _ = self
+                                .store
+                                .league_game_put(&league.id, round, &self.me, &opponent, &g);
                             let _ = self.store.flush().await;
                         }
                         info!(league = %league.id, round, opponent = %opponent, "league game challenged");
@@ -388,11 +353,10 @@ impl Service {
             }
             match self.author(&game, |s, t| s.accept(None, t)).await {
                 Ok(_) => {
-                    if let Ok(index) = self.store.tree(GAMES) {
-                        let _ =
-                            index.insert(pairing_key(&league.id, round, &white, &self.me), &game.0);
-                        let _ = self.store.flush().await;
-                    }
+                    let _ = self
+                        .store
+                        .league_game_put(&league.id, round, &white, &self.me, &game);
+                    let _ = self.store.flush().await;
                     info!(league = %league.id, round, %game, "league game accepted");
                 }
                 Err(e) => warn!(league = %league.id, %game, "league game not accepted: {e}"),

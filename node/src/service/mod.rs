@@ -175,8 +175,9 @@ struct Service {
     flush_running: bool,
     /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
     syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
-    /// League documents being sent: (league, peer).
-    league_in_flight: std::sync::Arc<std::sync::Mutex<HashSet<(EventId, PeerId)>>>,
+    /// League documents being sent: (league, peer). One request at a time per pair; the
+    /// answer comes back as [`Internal::LeagueSent`].
+    league_in_flight: HashSet<(EventId, PeerId)>,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
@@ -242,7 +243,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         started_ms: now_ms(),
         stop: false,
         league_ticks: 0,
-        league_in_flight: std::sync::Arc::default(),
+        league_in_flight: HashSet::new(),
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
         flushing: None,

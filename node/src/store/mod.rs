@@ -6,16 +6,28 @@
 //! | `outbox` | event id ‖ recipient peer id | JSON [`OutboxEntry`] until the recipient's receipt arrives |
 //! | `games` | game id | JSON [`GameMeta`] (what the node knows without replaying) |
 //! | `conditional` | game id | JSON list of prepared lines (private, never sent) |
+//! | `coin_choices` | game id | JSON [`CoinChoice`] (private, never sent) |
 //! | `peers` | peer id | JSON list of known multiaddrs |
 //! | `meta` | name | bytes (profile, settings) |
+//! | `equivocations` | see [`equivocations`] | both events of an equivocation, as proof |
+//! | `leagues`, `league_joins`, `league_sent`, `league_games` | see [`leagues`] | league documents, acknowledgements, pairings' games |
 //!
 //! Keys of `events` sort a game's events by author and sequence number, and keep both
 //! events of an equivocation (the id is part of the key). A command reports success only
 //! after [`Store::flush`].
+//!
+//! The store is the only code that opens a tree: every tree is opened here, once, and the
+//! other modules read and write records through typed methods, so the layout above is the
+//! whole of what is on disk.
 
 use serde::{Deserialize, Serialize};
 use sobre_core::record::{Event, EventId, GameId, SignedEvent, VerifiedEvent};
 use std::path::Path;
+
+pub mod equivocations;
+pub mod leagues;
+
+pub use equivocations::{Equivocation, EquivocationRecord};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +62,17 @@ pub struct GameMeta {
     pub updated_ms: u64,
 }
 
+/// What the player asked for when accepting a challenge whose colours or start are drawn by
+/// the coin, for the node to sign a coin default with if the challenger never opens the coin
+/// (FIDE Appendix F1; see `service::coin`). Never sent anywhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoinChoice {
+    /// The colour the player wants: `true` for White.
+    pub white: Option<bool>,
+    /// The Chess960 start the player wants (0..959).
+    pub position: Option<u16>,
+}
+
 /// The database.
 #[derive(Clone)]
 pub struct Store {
@@ -58,8 +81,14 @@ pub struct Store {
     outbox: sled::Tree,
     games: sled::Tree,
     conditional: sled::Tree,
+    coin_choices: sled::Tree,
     peers: sled::Tree,
     meta: sled::Tree,
+    equivocations: sled::Tree,
+    leagues: sled::Tree,
+    league_joins: sled::Tree,
+    league_sent: sled::Tree,
+    league_games: sled::Tree,
 }
 
 fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
@@ -111,8 +140,14 @@ impl Store {
             outbox: tree("outbox")?,
             games: tree("games")?,
             conditional: tree("conditional")?,
+            coin_choices: tree("coin_choices")?,
             peers: tree("peers")?,
             meta: tree("meta")?,
+            equivocations: tree("equivocations")?,
+            leagues: tree("leagues")?,
+            league_joins: tree("league_joins")?,
+            league_sent: tree("league_sent")?,
+            league_games: tree("league_games")?,
             db,
         })
     }
@@ -247,15 +282,6 @@ impl Store {
         )
     }
 
-    /// A tree of its own for a module that keeps other records (`dispute`, `integrity`,
-    /// leagues).
-    ///
-    /// # Errors
-    /// On I/O errors.
-    pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
-        Ok(self.db.open_tree(name)?)
-    }
-
     // ----- outbox -----
 
     pub fn outbox_add(&self, entry: &OutboxEntry) -> Result<(), StoreError> {
@@ -289,7 +315,7 @@ impl Store {
         Ok(out)
     }
 
-    // ----- conditional moves, peers, meta -----
+    // ----- conditional moves, coin choices, peers, meta -----
 
     pub fn conditional(&self, game: &GameId) -> Result<Vec<Vec<String>>, StoreError> {
         Ok(self
@@ -303,6 +329,23 @@ impl Store {
             return Ok(());
         }
         self.put_json(&self.conditional, &game.0, &lines)
+    }
+
+    /// The player's choice for a coin default in `game`, if they made one at acceptance.
+    ///
+    /// # Errors
+    /// On I/O errors, or [`StoreError::Corrupt`] if the stored choice no longer decodes.
+    pub fn coin_choice(&self, game: &GameId) -> Result<Option<CoinChoice>, StoreError> {
+        self.get_json(&self.coin_choices, "coin_choices", &game.0)
+    }
+
+    /// Keeps the player's choice for a coin default in `game`, flushed with the acceptance
+    /// it came with.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn set_coin_choice(&self, game: &GameId, choice: &CoinChoice) -> Result<(), StoreError> {
+        self.put_json(&self.coin_choices, &game.0, choice)
     }
 
     pub fn remember_peer(&self, peer: &str, addrs: &[String]) -> Result<(), StoreError> {
@@ -381,10 +424,64 @@ fn sled_lock_held(dir: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use sobre_core::record::author::Scoresheet;
     use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+
+    /// White and Black of the test games.
+    pub(crate) fn keys() -> (Keypair, Keypair) {
+        (
+            Keypair::from_secret_bytes(&[1; 32]),
+            Keypair::from_secret_bytes(&[2; 32]),
+        )
+    }
+
+    /// A game `w` challenged `b` to, and two different chats `w` signed as its event 1: an
+    /// equivocation.
+    pub(crate) fn chats(w: &Keypair, b: &Keypair) -> (GameId, SignedEvent, SignedEvent) {
+        let ch = Challenge {
+            opponent: b.player_id(),
+            colour: ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            start: StartPosition::Standard,
+            coin_commitment: None,
+            league: None,
+        };
+        let (sheet, _) = Scoresheet::challenge(w.clone(), ch, 1).unwrap();
+        let game = sheet.game();
+        let resume = || Scoresheet::resume(w.clone(), game, 1, Some(game), None);
+        let one = resume().chat("one", 2).unwrap();
+        let two = resume().chat("two", 2).unwrap();
+        (game, one, two)
+    }
+
+    #[tokio::test]
+    async fn a_coin_choice_round_trips_per_game_and_survives_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let (w, b) = keys();
+        let (game, _, _) = chats(&w, &b);
+        let mut other = game;
+        other.0[0] ^= 1;
+        let choice = CoinChoice {
+            white: Some(false),
+            position: Some(518),
+        };
+        {
+            let store = Store::open(dir.path()).unwrap();
+            assert_eq!(store.coin_choice(&game).unwrap(), None);
+            store.set_coin_choice(&game, &choice).unwrap();
+            store.flush().await.unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.coin_choice(&game).unwrap(), Some(choice));
+        assert_eq!(store.coin_choice(&other).unwrap(), None);
+        // The stored form nodes before this one wrote and read.
+        assert_eq!(
+            store.coin_choices.get(game.0).unwrap().unwrap().to_vec(),
+            br#"{"white":false,"position":518}"#.to_vec()
+        );
+    }
 
     #[tokio::test]
     async fn events_survive_reopen_in_author_seq_order() {
