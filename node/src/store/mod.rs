@@ -282,7 +282,7 @@ impl Store {
         )
     }
 
-    // ----- outbox -----
+    // The outbox: what waits for a peer's receipt.
 
     pub fn outbox_add(&self, entry: &OutboxEntry) -> Result<(), StoreError> {
         let mut k = entry.event.0.to_vec();
@@ -315,7 +315,7 @@ impl Store {
         Ok(out)
     }
 
-    // ----- conditional moves, coin choices, peers, meta -----
+    // Conditional moves, coin choices, peers and settings.
 
     pub fn conditional(&self, game: &GameId) -> Result<Vec<Vec<String>>, StoreError> {
         Ok(self
