@@ -156,7 +156,7 @@ pub async fn phase_sync(s: Sizes) -> Res<Vec<Row>> {
         ),
         Row::check(
             p,
-            "same through ONE peer (as service.rs catches up)",
+            "same through ONE peer (as the service catches up)",
             format!("{ok_one}/{} games", listed_one.len()),
             "all games",
             ok_one == s.sync_games,
