@@ -238,8 +238,7 @@ pub fn resend(store: &Store, net: &NetworkHandle, game: &GameId, peer: PeerId) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sobre_core::record::author::Scoresheet;
-    use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+    use sobre_core::record::Keypair;
 
     #[test]
     fn a_twin_is_taken_out_with_its_proof_and_a_forged_twin_is_not() {
@@ -247,19 +246,7 @@ mod tests {
             Keypair::from_secret_bytes(&[1; 32]),
             Keypair::from_secret_bytes(&[2; 32]),
         );
-        let ch = Challenge {
-            opponent: b.player_id(),
-            colour: ColourChoice::ChallengerWhite,
-            time_control: "3d".into(),
-            start: StartPosition::Standard,
-            coin_commitment: None,
-            league: None,
-        };
-        let (sheet, challenge) = Scoresheet::challenge(w.clone(), ch, 1).unwrap();
-        let game = sheet.game();
-        let resume = || Scoresheet::resume(w.clone(), game, 1, Some(game), None);
-        let one = resume().chat("one", 2).unwrap();
-        let two = resume().chat("two", 2).unwrap();
+        let (game, [challenge, one, two]) = crate::store::tests::chats(&w, &b);
         let players = [w.player_id(), b.player_id()];
         let known_events = [challenge.clone(), one.clone()];
         let known: Vec<_> = known_events

@@ -193,12 +193,7 @@ impl NetworkHandle {
     /// [`NetworkError::Dial`], [`NetworkError::Codec`] (e.g. the request exceeds
     /// [`MAX_MESSAGE_BYTES`](crate::protocol::MAX_MESSAGE_BYTES)), [`NetworkError::Shutdown`].
     pub async fn request(&self, peer: PeerId, request: Request) -> Result<Response, NetworkError> {
-        self.call_timeout(|reply| Command::Request {
-            peer,
-            request,
-            reply,
-        })
-        .await?
+        self.request_queued(peer, request).await
     }
 
     /// [`NetworkHandle::request`] whose command is handed to the network task before this

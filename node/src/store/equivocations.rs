@@ -149,7 +149,7 @@ mod tests {
 
     fn twins(dir: &std::path::Path) -> (Store, Equivocation) {
         let (w, b) = keys();
-        let (game, one, two) = chats(&w, &b);
+        let (game, [_, one, two]) = chats(&w, &b);
         let store = Store::open(dir).unwrap();
         let e = Equivocation {
             game,

@@ -438,8 +438,8 @@ pub(crate) mod tests {
     }
 
     /// A game `w` challenged `b` to, and two different chats `w` signed as its event 1: an
-    /// equivocation.
-    pub(crate) fn chats(w: &Keypair, b: &Keypair) -> (GameId, SignedEvent, SignedEvent) {
+    /// equivocation. Returns the game, then `[challenge, first chat, second chat]`.
+    pub(crate) fn chats(w: &Keypair, b: &Keypair) -> (GameId, [SignedEvent; 3]) {
         let ch = Challenge {
             opponent: b.player_id(),
             colour: ColourChoice::ChallengerWhite,
@@ -448,19 +448,19 @@ pub(crate) mod tests {
             coin_commitment: None,
             league: None,
         };
-        let (sheet, _) = Scoresheet::challenge(w.clone(), ch, 1).unwrap();
+        let (sheet, challenge) = Scoresheet::challenge(w.clone(), ch, 1).unwrap();
         let game = sheet.game();
         let resume = || Scoresheet::resume(w.clone(), game, 1, Some(game), None);
         let one = resume().chat("one", 2).unwrap();
         let two = resume().chat("two", 2).unwrap();
-        (game, one, two)
+        (game, [challenge, one, two])
     }
 
     #[tokio::test]
     async fn a_coin_choice_round_trips_per_game_and_survives_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let (w, b) = keys();
-        let (game, _, _) = chats(&w, &b);
+        let (game, _) = chats(&w, &b);
         let mut other = game;
         other.0[0] ^= 1;
         let choice = CoinChoice {
