@@ -15,10 +15,14 @@
 //! After a repair, the games that could not be kept are *wanted*: the node asks every peer
 //! that connects for them (a sync from nothing) until they are whole again.
 //!
-//! Ledger records are 44 bytes: game (32) ‖ seq (u64 big-endian) ‖ FNV-1a of the 40 bytes
-//! (u32 big-endian). A torn last record (a crash while appending) is ignored. The ledger is
-//! written after the database flush without a sync of its own: after a crash it may lag the
-//! database (never a false alarm), it cannot run ahead of it.
+//! Ledger records are framed, 48 bytes each: the magic `SbL1` ‖ game (32) ‖ seq (u64
+//! big-endian) ‖ CRC-32 of the 44 bytes before it (big-endian). A reader that meets a record
+//! that does not check (torn by a crash while appending, or damaged) skips it and finds the
+//! next frame by its magic and checksum, so a torn record in the middle costs that record only,
+//! never the ones appended after it (fixed-size chunks from offset 0 would all be misaligned).
+//! The ledger is written after the database flush without a sync of its own: after a crash it
+//! may lag the database (never a false alarm), it cannot run ahead of it. A ledger of the first
+//! format (44-byte records without magic) is rewritten in this one at start.
 
 use crate::error::NodeError;
 use crate::home;
@@ -29,12 +33,65 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tracing::{info, warn};
 
-const RECORD: usize = 44;
+/// The size of one framed ledger record.
+const RECORD: usize = 48;
+/// The start of every record: how a reader finds the next record after a torn one.
+const MAGIC: [u8; 4] = *b"SbL1";
+/// The size of a record of the first ledger format (no magic, FNV-1a check).
+const LEGACY_RECORD: usize = 44;
 /// The `meta` key listing the games a repair could not keep (JSON list of hex ids).
 pub const WANTED: &str = "wanted";
 
 pub fn ledger_path(home_dir: &Path) -> PathBuf {
     home_dir.join("ledger")
+}
+
+fn record(game: &GameId, seq: u64) -> [u8; RECORD] {
+    let mut r = [0u8; RECORD];
+    r[..4].copy_from_slice(&MAGIC);
+    r[4..36].copy_from_slice(&game.0);
+    r[36..44].copy_from_slice(&seq.to_be_bytes());
+    let sum = crc32fast::hash(&r[..44]);
+    r[44..].copy_from_slice(&sum.to_be_bytes());
+    r
+}
+
+/// The record at the start of `bytes`, if a whole one that checks is there.
+fn frame_at(bytes: &[u8]) -> Option<(GameId, u64)> {
+    let r = bytes.get(..RECORD)?;
+    if r[..4] != MAGIC || r[44..] != crc32fast::hash(&r[..44]).to_be_bytes() {
+        return None;
+    }
+    let game = <[u8; 32]>::try_from(&r[4..36]).ok()?;
+    let seq = u64::from_be_bytes(<[u8; 8]>::try_from(&r[36..44]).ok()?);
+    Some((sobre_core::record::EventId(game), seq))
+}
+
+/// What a ledger file holds: the records that check, and how many bytes did not.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Parsed {
+    records: Vec<(GameId, u64)>,
+    damaged_bytes: usize,
+}
+
+fn parse(bytes: &[u8]) -> Parsed {
+    if !bytes.is_empty() && !bytes.starts_with(&MAGIC) {
+        return parse_legacy(bytes);
+    }
+    let mut out = Parsed::default();
+    let mut at = 0;
+    while at < bytes.len() {
+        if let Some(r) = frame_at(&bytes[at..]) {
+            out.records.push(r);
+            at += RECORD;
+        } else {
+            // Not a record here: resynchronise one byte further on (the next magic whose
+            // checksum holds is the next record).
+            out.damaged_bytes += 1;
+            at += 1;
+        }
+    }
+    out
 }
 
 fn fnv(bytes: &[u8]) -> u32 {
@@ -43,38 +100,72 @@ fn fnv(bytes: &[u8]) -> u32 {
     })
 }
 
-fn record(game: &GameId, seq: u64) -> [u8; RECORD] {
-    let mut r = [0u8; RECORD];
-    r[..32].copy_from_slice(&game.0);
-    r[32..40].copy_from_slice(&seq.to_be_bytes());
-    let sum = fnv(&r[..40]);
-    r[40..].copy_from_slice(&sum.to_be_bytes());
-    r
+/// The first format: fixed 44-byte records (game ‖ seq ‖ FNV-1a), read from offset 0.
+fn parse_legacy(bytes: &[u8]) -> Parsed {
+    let mut out = Parsed::default();
+    for r in bytes.chunks(LEGACY_RECORD) {
+        let (body, sum) = r.split_at(r.len().min(40));
+        if r.len() < LEGACY_RECORD || sum != fnv(body).to_be_bytes() {
+            out.damaged_bytes += r.len();
+            continue;
+        }
+        if let (Ok(game), Ok(seq)) = (
+            <[u8; 32]>::try_from(&body[..32]),
+            <[u8; 8]>::try_from(&body[32..40]),
+        ) {
+            out.records
+                .push((sobre_core::record::EventId(game), u64::from_be_bytes(seq)));
+        }
+    }
+    out
 }
 
 /// The highest sequence number of the player's own events per game, from the ledger.
 pub fn read_ledger(home_dir: &Path) -> BTreeMap<GameId, u64> {
-    let mut out = BTreeMap::new();
     let Ok(bytes) = std::fs::read(ledger_path(home_dir)) else {
-        return out;
+        return BTreeMap::new();
     };
-    for r in bytes.chunks_exact(RECORD) {
-        let (body, sum) = r.split_at(40);
-        if sum != fnv(body).to_be_bytes() {
-            warn!("a damaged ledger record is ignored");
-            continue;
-        }
-        let (Ok(game), Ok(seq)) = (
-            <[u8; 32]>::try_from(&body[..32]),
-            <[u8; 8]>::try_from(&body[32..40]),
-        ) else {
-            continue;
-        };
-        let seq = u64::from_be_bytes(seq);
-        let e = out.entry(sobre_core::record::EventId(game)).or_insert(seq);
-        *e = (*e).max(seq);
+    let parsed = parse(&bytes);
+    if parsed.damaged_bytes > 0 {
+        warn!(
+            bytes = parsed.damaged_bytes,
+            "damaged or torn ledger records are skipped"
+        );
+    }
+    highest(&parsed.records)
+}
+
+fn highest(records: &[(GameId, u64)]) -> BTreeMap<GameId, u64> {
+    let mut out = BTreeMap::new();
+    for (game, seq) in records {
+        let e = out.entry(*game).or_insert(*seq);
+        *e = (*e).max(*seq);
     }
     out
+}
+
+/// Rewrites a ledger of the first format in the framed one (write, fsync, rename), so that
+/// appends never mix the two. Nothing to do for a framed or missing ledger.
+///
+/// # Errors
+/// The I/O error of the rewrite.
+fn upgrade(home_dir: &Path) -> std::io::Result<()> {
+    let path = ledger_path(home_dir);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if bytes.is_empty() || bytes.starts_with(&MAGIC) {
+        return Ok(());
+    }
+    let framed: Vec<u8> = highest(&parse_legacy(&bytes).records)
+        .iter()
+        .flat_map(|(g, s)| record(g, *s))
+        .collect();
+    crate::secrets::write_secret(&path, &framed)?;
+    info!("the ledger was rewritten in the framed format");
+    Ok(())
 }
 
 /// Notes the player's own events among `events` (wire bytes) in the ledger. Call after the
@@ -92,9 +183,11 @@ pub fn note(home_dir: &Path, me: &PlayerId, game: &GameId, events: &[Vec<u8>]) {
     if buf.is_empty() {
         return;
     }
-    let written = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
+    let mut open = std::fs::OpenOptions::new();
+    open.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    let written = open
         .open(ledger_path(home_dir))
         .and_then(|mut f| f.write_all(&buf));
     if let Err(e) = written {
@@ -163,6 +256,7 @@ fn damage(store: &Store, me: &PlayerId, game: &GameId, ledger_seq: Option<u64>) 
 /// # Errors
 /// [`NodeError::Store`] naming the damage and `sobre node repair` if events are missing.
 pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeError> {
+    upgrade(home_dir).map_err(NodeError::Control)?;
     let ledger = read_ledger(home_dir);
     let mut wanted = wanted(store);
     let mut damaged = Vec::new();
@@ -329,7 +423,7 @@ mod tests {
         }
         // A damaged record (it would say 9) and a torn one at the end.
         let mut bad = record(&g2, 9);
-        bad[35] ^= 1;
+        bad[39] ^= 1;
         bytes.extend_from_slice(&bad);
         bytes.extend_from_slice(&record(&g1, 7)[..20]);
         std::fs::write(ledger_path(dir.path()), bytes).unwrap();
@@ -337,5 +431,79 @@ mod tests {
         assert_eq!(l.get(&g1), Some(&3));
         assert_eq!(l.get(&g2), Some(&5));
         assert_eq!(l.len(), 2);
+    }
+
+    /// A crash while appending tears a record; the node then appends after the torn bytes.
+    /// Every record after the tear must still be read: these are acknowledged events whose
+    /// loss the start-up check has to notice.
+    #[test]
+    fn records_after_a_record_torn_in_the_middle_are_still_read() {
+        let (g1, g2) = (EventId([1; 32]), EventId([2; 32]));
+        for cut in [1, 4, 20, 44, 47] {
+            let mut bytes = record(&g1, 0).to_vec();
+            bytes.extend_from_slice(&record(&g1, 1)[..cut]);
+            bytes.extend_from_slice(&record(&g1, 2));
+            bytes.extend_from_slice(&record(&g2, 4));
+            let p = parse(&bytes);
+            assert_eq!(
+                p.records,
+                vec![(g1, 0), (g1, 2), (g2, 4)],
+                "tear after {cut} bytes"
+            );
+            assert_eq!(p.damaged_bytes, cut);
+        }
+    }
+
+    /// A record whose bytes happen to contain the magic is not mistaken for a frame
+    /// boundary: the checksum decides.
+    #[test]
+    fn a_magic_inside_a_record_does_not_desynchronise_the_reader() {
+        let tricky = EventId(*b"SbL1SbL1SbL1SbL1SbL1SbL1SbL1SbL1");
+        let mut bytes = record(&tricky, 0x5362_4c31_5362_4c31).to_vec();
+        bytes.extend_from_slice(&record(&tricky, 1)[..30]);
+        bytes.extend_from_slice(&record(&tricky, 2));
+        let p = parse(&bytes);
+        assert_eq!(
+            p.records,
+            vec![(tricky, 0x5362_4c31_5362_4c31), (tricky, 2)]
+        );
+    }
+
+    #[test]
+    fn a_ledger_of_the_first_format_is_read_and_rewritten_framed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (g1, g2) = (EventId([1; 32]), EventId([2; 32]));
+        let legacy = |g: &EventId, s: u64| {
+            let mut r = [0u8; LEGACY_RECORD];
+            r[..32].copy_from_slice(&g.0);
+            r[32..40].copy_from_slice(&s.to_be_bytes());
+            let sum = fnv(&r[..40]);
+            r[40..].copy_from_slice(&sum.to_be_bytes());
+            r
+        };
+        let mut bytes = Vec::new();
+        for (g, s) in [(g1, 0), (g1, 3), (g2, 5)] {
+            bytes.extend_from_slice(&legacy(&g, s));
+        }
+        std::fs::write(ledger_path(dir.path()), &bytes).unwrap();
+        let before = read_ledger(dir.path());
+        assert_eq!(before.get(&g1), Some(&3));
+        upgrade(dir.path()).unwrap();
+        let after = std::fs::read(ledger_path(dir.path())).unwrap();
+        assert!(after.starts_with(&MAGIC));
+        assert_eq!(after.len(), 2 * RECORD);
+        assert_eq!(read_ledger(dir.path()), before);
+        // Appends after the upgrade are framed and read with the rest.
+        note_raw(dir.path(), &g2, 6);
+        assert_eq!(read_ledger(dir.path()).get(&g2), Some(&6));
+    }
+
+    fn note_raw(home: &Path, g: &GameId, seq: u64) {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(ledger_path(home))
+            .unwrap();
+        f.write_all(&record(g, seq)).unwrap();
     }
 }
