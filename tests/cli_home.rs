@@ -202,3 +202,21 @@ fn every_subcommand_has_help() {
         assert!(text.contains("--home <DIR>"), "{args:?}: {text}");
     }
 }
+
+/// The home holds the key, the database (chat, conditional moves, the ledger) and the control
+/// socket: `init` makes it the owner's only, also when the directory already existed open.
+#[cfg(unix)]
+#[test]
+fn init_makes_the_home_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let fresh = dir.path().join("new/home");
+    json_of(sobre(&fresh).args(["init", "--json"]));
+    assert_eq!(mode(&fresh), 0o700);
+    let open = dir.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    json_of(sobre(&open).args(["init", "--json"]));
+    assert_eq!(mode(&open), 0o700);
+}

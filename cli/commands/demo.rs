@@ -46,7 +46,7 @@ struct DemoNode {
 
 impl DemoNode {
     async fn start(name: &'static str, home: PathBuf) -> anyhow::Result<DemoNode> {
-        std::fs::create_dir_all(&home)?;
+        sobre_node::home::ensure(&home)?;
         sobre_node::home::init_key(&home).map_err(|e| anyhow!("{e}"))?;
         std::fs::write(
             home.join(sobre_node::home::PROFILE_FILE),

@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 pub fn run(home_dir: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    std::fs::create_dir_all(home_dir).map_err(|e| {
+    sobre_node::home::ensure(home_dir).map_err(|e| {
         error::user(format!(
             "cannot create the home {}: {e}",
             home_dir.display()

@@ -39,6 +39,26 @@ pub fn socket_path(home: &Path) -> PathBuf {
     home.join(crate::api::SOCKET_NAME)
 }
 
+/// Creates the home (and its missing parents) and makes it readable by its owner only (0700):
+/// the database under it holds chat, conditional moves and the ledger, and whoever can reach
+/// the control socket in it can play the player's moves. An existing home is tightened too,
+/// so that the socket is never bound in a directory others can enter.
+///
+/// # Errors
+/// The I/O error creating the directory or setting its mode.
+pub fn ensure(home: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(home)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(home)?.permissions().mode() & 0o777;
+        if mode != 0o700 {
+            std::fs::set_permissions(home, std::fs::Permissions::from_mode(0o700))?;
+        }
+    }
+    Ok(())
+}
+
 pub fn openings_dir(home: &Path) -> PathBuf {
     home.join("openings")
 }
@@ -89,6 +109,10 @@ pub fn init_key(home: &Path) -> Result<(Keypair, bool), KeyError> {
         Err(KeyError::Missing(_)) => {}
         Err(e) => return Err(e),
     }
+    ensure(home).map_err(|source| KeyError::Io {
+        path: home.display().to_string(),
+        source,
+    })?;
     let mut secret = [0u8; 32];
     rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut secret);
     let path = key_path(home);
@@ -113,6 +137,23 @@ pub fn libp2p_keypair(key: &Keypair) -> Result<libp2p::identity::Keypair, KeyErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_home_is_the_owners_only_whether_new_or_existing() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let new = dir.path().join("a/b/home");
+        ensure(&new).unwrap();
+        assert_eq!(mode(&new), 0o700);
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+        init_key(&open).unwrap();
+        assert_eq!(mode(&open), 0o700);
+        assert_eq!(mode(&key_path(&open)), 0o600);
+    }
 
     #[test]
     fn init_creates_once_and_peer_id_is_player_id() {

@@ -197,7 +197,7 @@ struct Service {
 /// [`NodeError`] if the key, the database, the network or the control socket cannot start.
 pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Result<(), NodeError> {
     let home_dir = config.home.clone();
-    std::fs::create_dir_all(&home_dir).map_err(NodeError::Control)?;
+    home::ensure(&home_dir).map_err(NodeError::Control)?;
     let key = home::load_key(&home_dir)?;
     let store = Store::open(&home::db_path(&home_dir))?;
     integrity::check(&home_dir, &store, &key.player_id())?;
