@@ -167,6 +167,8 @@ fn node_error(home: &Path, e: NodeError) -> anyhow::Error {
         NodeError::Control(ref io) if io.kind() == std::io::ErrorKind::AddrInUse => {
             already_running(home)
         }
+        // A full or failing disk is the user's to fix, not a bug.
+        NodeError::StorageFailed(_) => error::user(e.to_string()),
         other => anyhow::Error::msg(other.to_string()),
     }
 }

@@ -16,4 +16,13 @@ pub enum NodeError {
     Address { addr: String, reason: String },
     #[error("control socket: {0}")]
     Control(std::io::Error),
+    /// A flush of the database failed while the node ran: it stopped at once, signing
+    /// nothing more, because what sled still held in memory could reach the disk later and
+    /// make an answer already given ("not saved") false. The next start reads what the disk
+    /// really holds.
+    #[error(
+        "storage failure: {0}. The node stopped so that it signs nothing more; free space or \
+         fix the disk, then start it again (it will show what was kept)"
+    )]
+    StorageFailed(String),
 }

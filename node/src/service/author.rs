@@ -195,30 +195,56 @@ impl Service {
     /// Stores events this node authored, with an outbox entry per recipient, and flushes
     /// once: after this the events are acknowledged and will be delivered until receipted.
     /// Returns the recipients.
+    ///
+    /// If the store fails, the node stops ([`NodeError::StorageFailed`]): what was written
+    /// may still reach the disk (sled keeps it in memory, and part of the write may have
+    /// landed), so neither "not saved" nor signing again at the same sequence number would be
+    /// safe. The next start reads what the disk really holds.
+    ///
+    /// [`NodeError::StorageFailed`]: crate::error::NodeError::StorageFailed
     pub(super) async fn persist_authored(
-        &self,
+        &mut self,
         game: &GameId,
         signed: &[SignedEvent],
         state: &GameState,
         t: u64,
     ) -> Result<Vec<PeerId>, ApiError> {
-        let recipients = self.recipients(state);
-        for one in signed {
-            self.store.insert_event(game, one).map_err(internal)?;
-            for peer in &recipients {
-                self.store
-                    .outbox_add(&OutboxEntry {
-                        event: one.id(),
-                        game: *game,
-                        peer: peer.to_string(),
-                        attempts: 0,
-                        next_at_ms: 0,
-                    })
-                    .map_err(internal)?;
+        match self.try_persist(game, signed, state, t).await {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                let e = e.to_string();
+                self.storage_failed = Some(e.clone());
+                Err(internal(format!(
+                    "storage failure while saving this: {e}. The node is stopping and signs \
+                     nothing more; start it again once the disk is fixed: it shows whether \
+                     this was kept"
+                )))
             }
         }
-        self.store.mark_mine(game, t).map_err(internal)?;
-        self.store.flush().await.map_err(internal)?;
+    }
+
+    async fn try_persist(
+        &self,
+        game: &GameId,
+        signed: &[SignedEvent],
+        state: &GameState,
+        t: u64,
+    ) -> Result<Vec<PeerId>, crate::store::StoreError> {
+        let recipients = self.recipients(state);
+        for one in signed {
+            self.store.insert_event(game, one)?;
+            for peer in &recipients {
+                self.store.outbox_add(&OutboxEntry {
+                    event: one.id(),
+                    game: *game,
+                    peer: peer.to_string(),
+                    attempts: 0,
+                    next_at_ms: 0,
+                })?;
+            }
+        }
+        self.store.mark_mine(game, t)?;
+        self.store.flush().await?;
         Ok(recipients)
     }
 

@@ -25,13 +25,18 @@ pub(super) enum Deferred {
     },
 }
 
-/// Tells the service a group flush has ended (see [`Service::commit`]), when dropped.
-pub(super) struct FlushDone(mpsc::Sender<()>);
+/// Tells the service a group flush has ended (see [`Service::commit`]), when dropped, with
+/// the flush's error if it failed (the node then stops: see
+/// [`crate::error::NodeError::StorageFailed`]).
+pub(super) struct FlushDone {
+    tx: mpsc::Sender<Option<String>>,
+    failed: Option<String>,
+}
 
 impl Drop for FlushDone {
     fn drop(&mut self) {
         // The service may be stopping and no longer listen: nothing to start then.
-        let _ = self.0.try_send(());
+        let _ = self.tx.try_send(self.failed.take());
     }
 }
 
@@ -91,7 +96,7 @@ impl Service {
         if self.pending.is_empty() && !self.dirty {
             return;
         }
-        if self.flush_running {
+        if self.flush_running || self.storage_failed.is_some() {
             return;
         }
         // The last flush told `flush_done`: its task has ended or is about to.
@@ -108,12 +113,16 @@ impl Service {
         );
         self.flushing = Some(tokio::spawn(async move {
             // Tells the service even if this task is cut short, or no flush would start again.
-            let _done = FlushDone(done);
+            let mut done = FlushDone {
+                tx: done,
+                failed: None,
+            };
             let flushed = if dirty {
                 store.flush().await.map_err(|e| e.to_string())
             } else {
                 Ok(())
             };
+            done.failed = flushed.as_ref().err().cloned();
             answer(&home, &me, &net, flushed, notes, pending).await;
         }));
         self.flush_running = true;

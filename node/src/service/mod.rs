@@ -163,6 +163,9 @@ struct Service {
     unreceipted: HashMap<(GameId, EventId), (PlayerId, u64)>,
     started_ms: u64,
     stop: bool,
+    /// A flush failed: the node stops without another write (see
+    /// [`NodeError::StorageFailed`]).
+    storage_failed: Option<String>,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
@@ -170,7 +173,7 @@ struct Service {
     /// The group flush in progress (see [`Service::commit`]).
     flushing: Option<tokio::task::JoinHandle<()>>,
     /// Told when the group flush in progress has ended and answered, to start the next.
-    flush_done: mpsc::Sender<()>,
+    flush_done: mpsc::Sender<Option<String>>,
     /// A group flush runs and has not told `flush_done` yet.
     flush_running: bool,
     /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
@@ -242,6 +245,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         unreceipted: HashMap::new(),
         started_ms: now_ms(),
         stop: false,
+        storage_failed: None,
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         ledger_notes: Vec::new(),
@@ -303,9 +307,6 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             Some(req) = ctrl_rx.recv() => {
                 let result = svc.handle_api(req.request).await;
                 let _ = req.reply.send(result);
-                if svc.stop {
-                    break;
-                }
             }
             Some(batch) = net_batches.recv() => {
                 // Group commit: handle the batches already checked too, then flush once for
@@ -327,9 +328,12 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 }
                 svc.commit().await;
             }
-            Some(()) = flush_done_rx.recv() => {
+            Some(failed) = flush_done_rx.recv() => {
                 // The flush in progress ended: the next covers what was stored meanwhile.
                 svc.flush_running = false;
+                if failed.is_some() {
+                    svc.storage_failed = failed;
+                }
                 svc.commit().await;
             }
             Some(i) = internal_rx.recv() => {
@@ -345,6 +349,18 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             }
             else => break,
         }
+        if svc.stop || svc.storage_failed.is_some() {
+            break;
+        }
+    }
+    if let Some(e) = svc.storage_failed.take() {
+        // No further flush: the answers already given must stay true. The network and the
+        // control socket close with the process.
+        tracing::error!("storage failure, the node stops: {e}");
+        let _ = ctrl_stop_tx.send(());
+        let _ = control.await;
+        net.shutdown().await;
+        return Err(NodeError::StorageFailed(e));
     }
     info!("node stopping");
     svc.commit_all().await;
