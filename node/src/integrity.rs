@@ -249,7 +249,9 @@ fn damage(store: &Store, me: &PlayerId, game: &GameId, ledger_seq: Option<u64>) 
 }
 
 /// The start-up check, before the network starts: no game has lost events the ledger lists
-/// (a cheap count per game), and wanted games that are whole again leave the wanted list.
+/// (a cheap count per game). Wanted games stay wanted until one of their other players has
+/// sent its copy (the service's `confirm_restored`): the ledger may lag the database, so a
+/// copy that satisfies it may still lack the player's latest event.
 /// Whether every game still verifies is checked as the service loads them
 /// ([`refuse_damaged`]), so start-up verifies each game once.
 ///
@@ -258,7 +260,7 @@ fn damage(store: &Store, me: &PlayerId, game: &GameId, ledger_seq: Option<u64>) 
 pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeError> {
     upgrade(home_dir).map_err(NodeError::Control)?;
     let ledger = read_ledger(home_dir);
-    let mut wanted = wanted(store);
+    let wanted = wanted(store);
     let mut damaged = Vec::new();
     for (g, seq) in &ledger {
         if wanted.contains(g) {
@@ -276,21 +278,6 @@ pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeEr
             };
             damaged.push((*g, what));
         }
-    }
-    let found: Vec<GameId> = wanted
-        .iter()
-        .filter(|g| damage(store, me, g, ledger.get(g).copied()).is_none())
-        .copied()
-        .collect();
-    if !found.is_empty() {
-        for g in &found {
-            wanted.remove(g);
-        }
-        set_wanted(store, &wanted)?;
-        info!(
-            games = found.len(),
-            "games fetched again after a repair are whole"
-        );
     }
     refuse_damaged(home_dir, store, &damaged)
 }
@@ -325,21 +312,24 @@ pub fn refuse_damaged(
     }))
 }
 
-/// The games still wanted after a repair that are not whole yet: a connecting peer is asked
-/// for each of them.
-pub fn still_wanted(home_dir: &Path, store: &Store, me: &PlayerId) -> Vec<GameId> {
-    let wanted = wanted(store);
-    if wanted.is_empty() {
-        return Vec::new();
-    }
+/// Whether a game being restored after a repair is whole as far as the ledger knows: it
+/// verifies and holds every event of the player the ledger lists.
+pub fn restored_per_ledger(home_dir: &Path, store: &Store, me: &PlayerId, game: &GameId) -> bool {
     let ledger = read_ledger(home_dir);
-    wanted
-        .into_iter()
-        .filter(|g| {
-            damage(store, me, g, ledger.get(g).copied()).is_some()
-                || store.events(g).is_ok_and(|e| e.is_empty())
-        })
-        .collect()
+    damage(store, me, game, ledger.get(game).copied()).is_none()
+        && store.events(game).is_ok_and(|e| !e.is_empty())
+}
+
+/// Marks a game restored: it leaves the wanted list.
+///
+/// # Errors
+/// The store's error writing the list.
+pub fn restored(store: &Store, game: &GameId) -> Result<(), StoreError> {
+    let mut w = wanted(store);
+    if w.remove(game) {
+        set_wanted(store, &w)?;
+    }
+    Ok(())
 }
 
 /// Rebuilds the database: every game that still decodes, verifies and holds every event of

@@ -115,6 +115,7 @@ impl Service {
     ) -> Result<(Vec<SignedEvent>, GameState), ApiError> {
         let me = self.me;
         let key = self.key.clone();
+        self.refuse_while_restoring(game)?;
         self.ensure_hot(game).map_err(|e| user(e.to_string()))?;
         let (signed, state) = {
             let cache = self.hot.get_mut(game).ok_or_else(|| user("unknown game"))?;
@@ -306,6 +307,9 @@ impl Service {
         let t = now_ms();
         let me = self.me;
         let key = self.key.clone();
+        if self.restoring.contains(game) {
+            return Err("the game is being restored after a repair".to_owned());
+        }
         let cache = self.hot.get_mut(game).ok_or("unknown game")?;
         let seen = last_other_in(cache, &me);
         let sheet = cache

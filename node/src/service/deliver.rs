@@ -27,6 +27,7 @@ pub(super) enum Internal {
     },
     Synced {
         peer: PeerId,
+        game: GameId,
         result: Result<Response, String>,
     },
     GamesListed {
@@ -184,16 +185,19 @@ impl Service {
                     self.deliver(game, peer);
                 }
             }
-            Internal::Synced { peer, result } => {
+            Internal::Synced { peer, game, result } => {
                 self.sync_done(peer);
                 if let Ok(Response::Events { events }) = result {
-                    // Group by game: a sync answers one game.
-                    if let Some(game) = events
+                    // A sync answers one game: the events must be of the game asked for.
+                    let of_game = events
                         .first()
                         .and_then(|b| SignedEvent::from_bytes(b).ok())
-                        .and_then(|e| e.game())
-                    {
+                        .and_then(|e| e.game());
+                    if of_game == Some(game) {
                         let _ = self.ingest(game, &events, Some(peer), false).await;
+                    }
+                    if self.restoring.contains(&game) {
+                        self.confirm_restored(game, peer);
                     }
                 }
             }

@@ -6,7 +6,7 @@ use super::deliver::Internal;
 use super::{Service, peer_of_player};
 use crate::network::NetworkEvent;
 use crate::protocol::{Gossip, MAX_EVENTS_PER_MESSAGE, Request, Response};
-use crate::{dispute, integrity, protocol};
+use crate::{dispute, protocol};
 use libp2p::PeerId;
 use libp2p::gossipsub::MessageAcceptance;
 use sobre_core::record::{GameId, PlayerId};
@@ -79,8 +79,9 @@ impl Service {
             self.sync_game(peer, *g);
             dispute::resend(&self.store, &self.net, g, peer);
         }
-        // After a repair: ask every peer for the games not yet whole again.
-        for g in integrity::still_wanted(&self.home, &self.store, &self.me) {
+        // After a repair: ask every peer for the games not yet confirmed whole again (the
+        // other players' copies confirm them: see `restore`).
+        for g in self.restoring.clone() {
             self.sync_game(peer, g);
         }
         if let Ok(entries) = self.store.outbox() {

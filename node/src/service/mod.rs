@@ -117,6 +117,7 @@ mod ingest;
 mod league;
 mod moves;
 mod refusal;
+mod restore;
 mod sync;
 
 use author::last_other_event;
@@ -166,6 +167,12 @@ struct Service {
     /// A flush failed: the node stops without another write (see
     /// [`NodeError::StorageFailed`]).
     storage_failed: Option<String>,
+    /// Games a repair could not keep and that are being fetched again: the node signs
+    /// nothing in them (not even a receipt) until one of the game's other players has sent
+    /// its copy ([`Service::confirm_restored`]), which holds every event of ours it received
+    /// — a copy from anyone else may lack our latest, and signing after it would reuse a
+    /// sequence number.
+    restoring: std::collections::BTreeSet<GameId>,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
@@ -226,6 +233,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let (internal_tx, mut internal_rx) = mpsc::channel(1024);
     let (flush_done, mut flush_done_rx) = mpsc::channel(4);
     let me = key.player_id();
+    let restoring = integrity::wanted(&store);
     let mut svc = Service {
         home: home_dir.clone(),
         key,
@@ -246,6 +254,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         started_ms: now_ms(),
         stop: false,
         storage_failed: None,
+        restoring,
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         ledger_notes: Vec::new(),

@@ -69,7 +69,7 @@ impl Service {
                 .request(peer, Request::Sync { game, have })
                 .await
                 .map_err(|e| e.to_string());
-            let _ = tx.send(Internal::Synced { peer, result }).await;
+            let _ = tx.send(Internal::Synced { peer, game, result }).await;
         });
     }
 }
