@@ -28,6 +28,12 @@ pub const SYNC_PROTOCOL: &str = "/sobre/sync/1";
 /// The largest request or response accepted on the wire (a whole 200-ply game with receipts
 /// is about 100 KiB).
 pub const MAX_MESSAGE_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest [`Gossip`] payload a legal event makes: the game id, then the signed event
+/// (its body of at most [`MAX_EVENT_BYTES`], the 64-byte signature and bincode's two
+/// lengths). Gossip is one event per message, so nothing larger is ever published.
+///
+/// [`MAX_EVENT_BYTES`]: sobre_core::record::codec::MAX_EVENT_BYTES
+pub const MAX_GOSSIP_BYTES: u64 = 32 + 8 + (8 + sobre_core::record::codec::MAX_EVENT_BYTES + 64);
 /// The most events one message may carry.
 pub const MAX_EVENTS_PER_MESSAGE: usize = 4096;
 

@@ -124,7 +124,7 @@ async fn a_request_reaches_the_peer_and_its_answer_comes_back() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn gossip_arrives_with_the_event_id_as_message_id_and_can_be_accepted() {
+async fn gossip_arrives_with_the_payload_hash_as_message_id_and_can_be_accepted() {
     let (a, _a_events) = start(config()).await;
     let (b, b_events) = start(config()).await;
     let mut b_served = serve(b_events);
@@ -142,8 +142,35 @@ async fn gossip_arrives_with_the_event_id_as_message_id_and_can_be_accepted() {
         event: event.to_bytes().unwrap(),
     })
     .unwrap();
-    let expected = MessageId::new(&event.id().0);
+    // The id covers the whole payload, signature included: a copy of the same body with
+    // another (forged) signature has an id of its own, so it cannot shadow the genuine one.
+    let expected = MessageId::new(&sobre_core::record::event::event_id(&data).0);
     assert_eq!(network::gossip_message_id(&data), expected);
+    let forged = protocol::encode(&Gossip {
+        game: game(),
+        event: SignedEvent {
+            signature: [8; 64],
+            ..event.clone()
+        }
+        .to_bytes()
+        .unwrap(),
+    })
+    .unwrap();
+    assert_ne!(network::gossip_message_id(&forged), expected);
+    // The largest legal event's gossip fits the frame limit; the limit is far below the 4 MiB
+    // of a request.
+    let largest = protocol::encode(&Gossip {
+        game: game(),
+        event: SignedEvent {
+            body: vec![0; sobre_core::record::codec::MAX_EVENT_BYTES as usize],
+            signature: [1; 64],
+        }
+        .to_bytes()
+        .unwrap(),
+    })
+    .unwrap();
+    assert_eq!(largest.len() as u64, protocol::MAX_GOSSIP_BYTES);
+    assert!(network::MAX_GOSSIP_FRAME < 32 * 1024);
 
     // B's subscription reaches A shortly after the connection: until then there is nobody to
     // publish to, which is reported as a benign error.

@@ -15,7 +15,6 @@ use libp2p::{
     StreamProtocol, Swarm, SwarmBuilder, allow_block_list, autonat, connection_limits, dcutr,
     identify, mdns, noise, ping, relay, tcp, yamux,
 };
-use sobre_core::record::SignedEvent;
 use sobre_core::record::event::event_id;
 use tracing::warn;
 
@@ -24,7 +23,7 @@ use super::config::{
     IDLE_CONNECTION_TIMEOUT, MAX_SUBSCRIPTIONS_PER_MESSAGE, MAX_TOPICS_PER_PEER, NetworkConfig,
 };
 use super::{NetworkError, limits};
-use crate::protocol::{self, DELIVER_PROTOCOL, Gossip, MAX_MESSAGE_BYTES, SYNC_PROTOCOL};
+use crate::protocol::{self, DELIVER_PROTOCOL, MAX_MESSAGE_BYTES, SYNC_PROTOCOL};
 
 /// The identify protocol version of sobre nodes.
 pub const IDENTIFY_PROTOCOL: &str = "/sobre/id/1";
@@ -33,17 +32,22 @@ pub const AGENT_VERSION: &str = "sobre/0.1";
 /// The Kademlia protocol of the sobre DHT (separate from the public IPFS DHT).
 pub const KAD_PROTOCOL: &str = "/sobre/kad/1";
 
-/// The gossipsub message id of a payload: the id of the signed event inside a [`Gossip`], so a
-/// node recognises an event it has already seen whoever republished it. Payloads that are not
-/// a `Gossip` get the same SHA-256 hash of their raw bytes (they will be rejected anyway).
+/// The gossipsub message id of a payload: a hash of the whole payload — the game and the
+/// signed event *with its signature* — so a node recognises an event it has already seen
+/// whoever republished it (signatures are deterministic and checked strictly, so an event has
+/// one valid encoding), while a copy with a forged signature gets an id of its own: rejected,
+/// it cannot make the network drop the genuine copy as a duplicate.
 pub fn gossip_message_id(data: &[u8]) -> MessageId {
-    let id = protocol::decode::<Gossip>(data)
-        .ok()
-        .and_then(|g| SignedEvent::from_bytes(&g.event).ok())
-        .map(|e| e.id())
-        .unwrap_or_else(|| event_id(data));
-    MessageId::new(&id.0)
+    MessageId::new(&event_id(data).0)
 }
+
+/// The largest gossipsub frame a node sends or takes: one [`Gossip`] of the largest legal
+/// event ([`protocol::MAX_GOSSIP_BYTES`]) and room for gossipsub's own envelope (author,
+/// sequence number, signature, key, topic) and for control messages, which gossipsub sends
+/// one per frame (an IHAVE of a game's topic lists the few events of the last heartbeats).
+/// libp2p's default is 64 KiB; the node used 4 MiB, which let a stranger make it buffer
+/// 4 MiB per message.
+pub const MAX_GOSSIP_FRAME: u64 = protocol::MAX_GOSSIP_BYTES + 4 * 1024;
 
 #[derive(NetworkBehaviour)]
 /// Every libp2p behaviour of a sobre node, in the order the swarm polls them.
@@ -112,8 +116,6 @@ fn build_behaviour(
     config: &NetworkConfig,
 ) -> Result<Behaviour, BoxError> {
     let peer_id = key.public().to_peer_id();
-    let max_message = usize::try_from(MAX_MESSAGE_BYTES)?;
-
     let identify = identify::Behaviour::new(
         identify::Config::new(IDENTIFY_PROTOCOL.to_string(), key.public())
             .with_agent_version(AGENT_VERSION.to_string()),
@@ -128,7 +130,7 @@ fn build_behaviour(
         .validation_mode(gossipsub::ValidationMode::Strict)
         .validate_messages()
         .message_id_fn(|m: &gossipsub::Message| gossip_message_id(&m.data))
-        .max_transmit_size(max_message)
+        .max_transmit_size(usize::try_from(MAX_GOSSIP_FRAME)?)
         .build()?;
     let mut gossipsub = gossipsub::Behaviour::new_with_subscription_filter(
         gossipsub::MessageAuthenticity::Signed(key.clone()),

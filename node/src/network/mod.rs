@@ -45,7 +45,9 @@ pub mod pipe;
 mod relay;
 
 use behaviour::build_swarm;
-pub use behaviour::{AGENT_VERSION, IDENTIFY_PROTOCOL, KAD_PROTOCOL, gossip_message_id};
+pub use behaviour::{
+    AGENT_VERSION, IDENTIFY_PROTOCOL, KAD_PROTOCOL, MAX_GOSSIP_FRAME, gossip_message_id,
+};
 pub use config::NetworkConfig;
 use config::{COMMAND_CAPACITY, EVENT_CAPACITY, STREAM_MSG_CAPACITY};
 use event_loop::EventLoop;
