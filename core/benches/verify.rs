@@ -179,6 +179,15 @@ fn bench(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    g.bench_function("bare_verify_strict", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|g| bare_strict(black_box(g)))
+                .sum::<usize>()
+        })
+    });
+    // Not what sobre does (batches are not exact: see `verify_all`); shown for the price.
     g.bench_function("bare_verify_batch", |b| {
         b.iter(|| games.iter().filter(|g| bare_batch(black_box(g))).count())
     });

@@ -4,8 +4,8 @@
 //! The service is one task (it owns the games, the store and the signing key), so on a busy
 //! mailbox it is what limits ingest; the signature checks were about a tenth of its work
 //! (`perf`, 2026-11-23). Here the network's events are taken in batches (the group commit's
-//! batch: what is already queued), the new events' signatures are checked together in one
-//! ed25519 batch verification (about a third of the cost of checking them one by one), and
+//! batch: what is already queued), the new events' signatures are checked here, each with
+//! `verify_strict` (not an ed25519 batch, which is not exact: see `verify_all`), and
 //! each batch goes on to the service with what was verified. The service checks itself whatever
 //! this stage did not verify (an event it verified recently, a bad signature — to name it —
 //! or anything it could not decode), so this stage only saves work, never decides.
