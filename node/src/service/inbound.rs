@@ -11,7 +11,7 @@ use libp2p::PeerId;
 use libp2p::gossipsub::MessageAcceptance;
 use sobre_core::record::{GameId, PlayerId};
 use std::collections::{HashMap, HashSet};
-use tracing::warn;
+use tracing::{debug, warn};
 
 impl Service {
     pub(super) async fn handle_network(&mut self, ev: NetworkEvent) {
@@ -125,6 +125,10 @@ impl Service {
                     }
                 }
             }
+            Request::Sync { game, .. } if !self.may_read(&peer, &game) => {
+                debug!(%peer, %game, "sync refused: not a player, witness or mailbox of the game");
+                Response::Events { events: Vec::new() }
+            }
             Request::Sync { game, have } => {
                 let have: HashMap<PlayerId, u64> = have.into_iter().collect();
                 let wanted =
@@ -156,6 +160,10 @@ impl Service {
                 Response::Events { events }
             }
             Request::League { docs } => self.answer_league(peer, docs).await,
+            Request::Games { player } if !Service::may_list(&peer, &player) => {
+                debug!(%peer, "game list refused: only a player lists its own games");
+                Response::Games { games: Vec::new() }
+            }
             Request::Games { player } => {
                 let games: Vec<GameId> = self
                     .games

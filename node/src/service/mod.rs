@@ -103,6 +103,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     integrity::repair(home_dir)
 }
 
+mod access;
 mod adjourn;
 mod api;
 mod arbiter;

@@ -1,0 +1,99 @@
+//! Strangers against a real node (issue 18): what a peer with no part in a game can make the
+//! node do without breaking a single rule. Each attacker is a real libp2p peer (the node's
+//! own network actor under a fresh key, signing whatever it likes).
+
+mod common;
+
+use common::{STEP, TestNode, play, start_game};
+use libp2p::PeerId;
+use sobre_core::record::{EventId, PlayerId};
+use sobre_node::network::{self, NetworkConfig, NetworkHandle};
+use sobre_node::protocol::{Request, Response};
+use std::path::Path;
+use std::time::Duration;
+use tokio::time::timeout;
+
+/// A network actor under `identity` that serves nobody.
+async fn actor(identity: libp2p::identity::Keypair) -> NetworkHandle {
+    let mut config = NetworkConfig::new(identity);
+    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
+    config.request_timeout = Duration::from_secs(10);
+    let (handle, mut events) = timeout(STEP, network::spawn(config))
+        .await
+        .expect("spawn timed out")
+        .expect("spawn");
+    tokio::spawn(async move { while events.recv().await.is_some() {} });
+    handle
+}
+
+/// An actor under the key of the player whose home is `home` (its node stopped).
+async fn actor_of(home: &Path) -> NetworkHandle {
+    let key = sobre_node::home::load_key(home).expect("a key");
+    actor(sobre_node::home::libp2p_keypair(&key).expect("an identity")).await
+}
+
+async fn sync(h: &NetworkHandle, to: PeerId, game: EventId) -> Vec<Vec<u8>> {
+    match h
+        .request(
+            to,
+            Request::Sync {
+                game,
+                have: Vec::new(),
+            },
+        )
+        .await
+    {
+        Ok(Response::Events { events }) => events,
+        other => panic!("unexpected answer to a sync: {other:?}"),
+    }
+}
+
+async fn list(h: &NetworkHandle, to: PeerId, player: PlayerId) -> Vec<EventId> {
+    match h.request(to, Request::Games { player }).await {
+        Ok(Response::Games { games }) => games,
+        other => panic!("unexpected answer to a game list: {other:?}"),
+    }
+}
+
+/// A stranger asks Ana's node for her game with Bruno (its moves and chat) and for Bruno's
+/// list of games: it gets the same empty answer as for a game that does not exist. Bruno,
+/// asking with his own key, gets both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_can_neither_read_a_game_nor_list_a_players_games() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(sobre_node::api::ApiRequest::Connect { addr: b_addr })
+        .await;
+    let game = start_game(&a, &b).await;
+    play(&a, &b, &game, 0, &["e4", "e5"]).await;
+    a.call(sobre_node::api::ApiRequest::Chat {
+        game: game.clone(),
+        text: "only for Bruno".into(),
+    })
+    .await;
+    a.wait_outbox_empty().await;
+    let game_id = EventId::from_hex(&game).expect("a game id");
+    let (a_id, a_addr) = a.id_addr().await;
+    let a_peer: PeerId = a_id.parse().expect("a peer id");
+    let (b_id, _) = b.id().await;
+    let bruno: PlayerId = b_id.parse().expect("a player id");
+
+    let stranger = actor(libp2p::identity::Keypair::generate_ed25519()).await;
+    stranger.dial(a_addr.parse().unwrap()).await.unwrap();
+    assert!(sync(&stranger, a_peer, game_id).await.is_empty());
+    assert!(sync(&stranger, a_peer, EventId([3; 32])).await.is_empty());
+    assert!(list(&stranger, a_peer, bruno).await.is_empty());
+    stranger.shutdown().await;
+
+    // Bruno's key (his node stopped) reads the game and lists his games.
+    b.stop().await;
+    let bruno_actor = actor_of(db.path()).await;
+    bruno_actor.dial(a_addr.parse().unwrap()).await.unwrap();
+    let events = sync(&bruno_actor, a_peer, game_id).await;
+    assert!(events.len() >= 5, "{} events", events.len());
+    assert_eq!(list(&bruno_actor, a_peer, bruno).await, vec![game_id]);
+    bruno_actor.shutdown().await;
+    a.stop().await;
+}
