@@ -6,9 +6,13 @@ mod common;
 
 use common::{STEP, TestNode, play, start_game};
 use libp2p::PeerId;
-use sobre_core::record::{EventId, PlayerId};
+use sobre_core::record::{
+    Challenge, ColourChoice, EventId, PlayerId, Scoresheet, SignedEvent, StartPosition,
+};
+use sobre_node::api::ApiRequest;
 use sobre_node::network::{self, NetworkConfig, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
+use sobre_node::time::now_ms;
 use std::path::Path;
 use std::time::Duration;
 use tokio::time::timeout;
@@ -64,11 +68,10 @@ async fn a_stranger_can_neither_read_a_game_nor_list_a_players_games() {
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(sobre_node::api::ApiRequest::Connect { addr: b_addr })
-        .await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
     let game = start_game(&a, &b).await;
     play(&a, &b, &game, 0, &["e4", "e5"]).await;
-    a.call(sobre_node::api::ApiRequest::Chat {
+    a.call(ApiRequest::Chat {
         game: game.clone(),
         text: "only for Bruno".into(),
     })
@@ -96,4 +99,110 @@ async fn a_stranger_can_neither_read_a_game_nor_list_a_players_games() {
     assert_eq!(list(&bruno_actor, a_peer, bruno).await, vec![game_id]);
     bruno_actor.shutdown().await;
     a.stop().await;
+}
+
+fn challenge_of(
+    key: &sobre_core::record::Keypair,
+    opponent: PlayerId,
+    t: u64,
+) -> (Scoresheet, SignedEvent) {
+    let ch = Challenge {
+        opponent,
+        colour: ColourChoice::ChallengerWhite,
+        time_control: "3d".into(),
+        start: StartPosition::Standard,
+        coin_commitment: None,
+        league: None,
+    };
+    Scoresheet::challenge(key.clone(), ch, t).expect("sign")
+}
+
+async fn deliver(h: &NetworkHandle, to: PeerId, game: EventId, events: &[SignedEvent]) -> Response {
+    h.request(
+        to,
+        Request::Deliver {
+            game,
+            events: events.iter().map(|e| e.to_bytes().unwrap()).collect(),
+        },
+    )
+    .await
+    .unwrap_or_else(|e| Response::Refused {
+        reason: e.to_string(),
+    })
+}
+
+/// A stranger challenges Ana and floods the pending game with chat lines, all validly
+/// signed, then sends more challenges than she can be asked to answer. Ana's node keeps at
+/// most three lines of a challenge nobody accepted and three challenges from one challenger,
+/// and her game with Bruno goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strangers_chat_and_challenge_flood_is_bounded() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    let honest = start_game(&a, &b).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let a_peer: PeerId = a_id.parse().unwrap();
+    let ana: PlayerId = a_id.parse().unwrap();
+
+    let key = sobre_core::record::Keypair::from_secret_bytes(&[77; 32]);
+    let h = actor(sobre_node::home::libp2p_keypair(&key).unwrap()).await;
+    h.dial(a_addr.parse().unwrap()).await.unwrap();
+    let t0 = now_ms() - 60_000;
+    let (mut sheet, first) = challenge_of(&key, ana, t0);
+    let game = sheet.game();
+    assert!(matches!(
+        deliver(&h, a_peer, game, std::slice::from_ref(&first)).await,
+        Response::Receipts { .. }
+    ));
+    let hex = game.to_hex();
+    a.wait_for(&hex, "the stranger's challenge", |v| {
+        v["status"] == "pending"
+    })
+    .await;
+
+    // Chat, one line per delivery: three are kept, then every line is refused.
+    let mut refused = 0;
+    for i in 0..40u64 {
+        let line = sheet
+            .chat(&format!("buy my course {i}"), t0 + 1 + i)
+            .unwrap();
+        match deliver(&h, a_peer, game, &[line]).await {
+            Response::Receipts { .. } => {}
+            Response::Refused { reason } => {
+                assert!(reason.contains("too much chat"), "{reason}");
+                refused += 1;
+                // The refused line is not in Ana's copy: later lines would not follow on.
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(refused, 1);
+    let v = a.call(ApiRequest::Show { game: hex.clone() }).await;
+    assert_eq!(v["chat"].as_array().map(Vec::len), Some(3), "{v}");
+
+    // More challenges from the same stranger: three wait for Ana's answer, no more.
+    let mut kept = 1;
+    let mut turned_down = 0;
+    for i in 1..10u64 {
+        let (s, c) = challenge_of(&key, ana, t0 + 100 + i);
+        match deliver(&h, a_peer, s.game(), &[c]).await {
+            Response::Receipts { .. } => kept += 1,
+            Response::Refused { reason } => {
+                assert!(reason.contains("too many challenges"), "{reason}");
+                turned_down += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((kept, turned_down), (3, 7));
+    h.shutdown().await;
+
+    // The honest game is untouched.
+    play(&a, &b, &honest, 0, &["d4", "d5"]).await;
+    a.stop().await;
+    b.stop().await;
 }

@@ -266,6 +266,7 @@ impl Service {
                 if text.len() > 2000 {
                     return Err(user("chat lines are limited to 2000 bytes"));
                 }
+                self.own_quota(&g, false).map_err(|e| user(e.to_string()))?;
                 let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
                 Ok(self.show(&state))
             }
@@ -299,6 +300,14 @@ impl Service {
                 };
                 let mut done = Vec::new();
                 for g in games {
+                    if let Err(e) = self
+                        .ensure_hot(&g)
+                        .map_err(|e| e.to_string())
+                        .and_then(|()| self.own_quota(&g, true).map_err(|e| e.to_string()))
+                    {
+                        warn!(%g, "leave not recorded: {e}");
+                        continue;
+                    }
                     match self.author(&g, move |s, t| s.leave(from, until, t)).await {
                         Ok(_) => done.push(g.to_hex()),
                         Err(e) => warn!(%g, "leave not recorded: {}", e.message),

@@ -178,6 +178,13 @@ impl Service {
             integrity::note_event(&self.home, &self.me, game, one);
         }
         self.games.insert(*game, Summary::of(&state));
+        // A challenge to us is not followed on gossip until we accept it (see `quota`).
+        if signed.iter().any(|e| {
+            e.decode_unverified()
+                .is_ok_and(|ev| matches!(ev.kind, EventKind::Accept(_)))
+        }) {
+            let _ = self.net.subscribe(protocol::game_topic(game)).await;
+        }
         for one in &signed {
             let kind = one
                 .decode_unverified()

@@ -2,7 +2,7 @@
 //! rules and storage; equivocations kept as proof; receipts for what was taken.
 
 use super::cache::GameCache;
-use super::{Refusal, Service, Unavailable, now_ms, peer_of_player};
+use super::{Refusal, Service, Unavailable, now_ms, peer_of_player, quota};
 use crate::protocol::MAX_EVENTS_PER_MESSAGE;
 use crate::store::GameMeta;
 use crate::view::Summary;
@@ -45,6 +45,7 @@ impl Service {
         // Ids of everything sent (a delivery may be the whole game: then most of it is known).
         let mut incoming: Vec<EventId> = Vec::with_capacity(raw.len());
         let mut fresh: Vec<SignedEvent> = Vec::new();
+        let mut fresh_events: Vec<(sobre_core::record::Event, usize)> = Vec::new();
         let mut fresh_ids: HashSet<EventId> = HashSet::new();
         let arrival_ms = now_ms();
         for b in raw {
@@ -99,7 +100,26 @@ impl Service {
                 continue;
             }
             fresh_ids.insert(id);
+            fresh_events.push((ev, b.len()));
             fresh.push(e);
+        }
+        // What others may make this node store: checked on kinds and sizes, before any
+        // signature (see `quota`).
+        if !fresh.is_empty() {
+            let new: Vec<(&sobre_core::record::Event, usize)> =
+                fresh_events.iter().map(|(e, n)| (e, *n)).collect();
+            let held = self.hot.peek(&game);
+            let mut arrivals = std::mem::take(&mut self.chat_arrivals);
+            let r = quota::check(
+                &self.me,
+                quota::Tally::of(held),
+                &new,
+                &mut arrivals,
+                &game,
+                arrival_ms,
+            );
+            self.chat_arrivals = arrivals;
+            r?;
         }
         // A second, different event at a place already taken is an equivocation: keep both
         // as proof, never take the twin into the log.
@@ -150,6 +170,14 @@ impl Service {
                 if !is_player && !is_arbiter && !self.mailbox {
                     return Err(Refusal::NotOurs);
                 }
+                // A challenge waiting for our answer: a few per challenger, a bounded number
+                // in all (the oldest goes), and no subscription to its topic until accepted.
+                let awaiting_us = state.status == sobre_core::record::Status::Pending
+                    && state.opponent == self.me
+                    && state.challenger != self.me;
+                if awaiting_us && let Some(oldest) = self.pending_challenges(&state.challenger)? {
+                    self.drop_pending(oldest).await;
+                }
                 for v in &checked {
                     self.store
                         .insert_verified(&game, v)
@@ -170,7 +198,9 @@ impl Service {
                     game,
                     GameCache::new(checked, state, Some(checkpoint), sheet),
                 );
-                let _ = self.net.subscribe(protocol::game_topic(&game)).await;
+                if !awaiting_us {
+                    let _ = self.net.subscribe(protocol::game_topic(&game)).await;
+                }
             } else {
                 if !is_player && !is_arbiter && !self.mailbox {
                     return Err(Refusal::NotOurs);

@@ -117,6 +117,7 @@ mod inbound;
 mod ingest;
 mod league;
 mod moves;
+mod quota;
 mod refusal;
 mod restore;
 mod sync;
@@ -174,6 +175,8 @@ struct Service {
     /// — a copy from anyone else may lack our latest, and signing after it would reuse a
     /// sequence number.
     restoring: std::collections::BTreeSet<GameId>,
+    /// Recent chat arrivals per game and author (see `quota`).
+    chat_arrivals: quota::ChatArrivals,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
@@ -256,6 +259,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         stop: false,
         storage_failed: None,
         restoring,
+        chat_arrivals: quota::ChatArrivals::default(),
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         ledger_notes: Vec::new(),

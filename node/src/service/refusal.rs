@@ -36,6 +36,10 @@ pub(crate) enum Refusal {
     NotOurs,
     #[error(transparent)]
     Unavailable(#[from] Unavailable),
+    /// The delivery would pass a limit on what others may make this node store (no strike:
+    /// an honest node's backlog may meet the hourly chat rate; nothing is stored).
+    #[error(transparent)]
+    Quota(#[from] super::quota::QuotaExceeded),
     /// The events break the protocol or the rules.
     #[error("{0}")]
     Invalid(VerifyError),
@@ -50,6 +54,7 @@ impl Refusal {
             self,
             Refusal::MissingHistory
                 | Refusal::NotOurs
+                | Refusal::Quota(_)
                 | Refusal::Equivocation
                 | Refusal::Unavailable(Unavailable::Storage(_))
         )

@@ -256,6 +256,25 @@ impl Store {
         Ok(out)
     }
 
+    /// Removes a game this node no longer keeps (an unanswered challenge dropped for a newer
+    /// one): its events, its meta, what waits to be sent of it and the player's choices.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn forget_game(&self, game: &GameId) -> Result<(), StoreError> {
+        for item in self.events.scan_prefix(game.0) {
+            let (k, _) = item?;
+            self.events.remove(k)?;
+        }
+        for entry in self.outbox()?.into_iter().filter(|e| e.game == *game) {
+            self.outbox_remove(&entry.event, &entry.peer)?;
+        }
+        self.games.remove(game.0)?;
+        self.conditional.remove(game.0)?;
+        self.coin_choices.remove(game.0)?;
+        Ok(())
+    }
+
     pub fn game_meta(&self, game: &GameId) -> Result<Option<GameMeta>, StoreError> {
         self.get_json(&self.games, "games", &game.0)
     }

@@ -1,0 +1,451 @@
+//! What others may make this node store, whatever they sign (issue 18: a stranger must not
+//! exhaust a node without breaking a rule). Each limit is checked on the cheap facts of an
+//! incoming delivery — kinds, authors, sizes — before any signature is checked, and the
+//! same limits bind this node's own player when it authors (`Service::own_quota`), so an
+//! honest peer never meets them.
+//!
+//! | limit | value |
+//! |---|---|
+//! | events in one game | [`MAX_EVENTS_PER_GAME`] |
+//! | bytes of events in one game | [`MAX_BYTES_PER_GAME`] |
+//! | chat lines per player per game | [`MAX_CHAT_PER_PLAYER`] ([`MAX_CHAT_PENDING`] before the game starts) |
+//! | chat lines per player per game in an hour (by arrival) | [`MAX_CHAT_PER_HOUR`] |
+//! | chat after the game ends | lines dated up to [`CHAT_AFTER_END_MS`] after its last event |
+//! | leave periods per player per game | [`LEAVES_PER_YEAR`] per year the game has run, plus that many |
+//! | challenges waiting for this player's answer | [`MAX_PENDING_PER_CHALLENGER`] per challenger, [`MAX_PENDING_TOTAL`] in all (the oldest is dropped) |
+
+use super::cache::GameCache;
+use super::{Service, now_ms};
+use sobre_core::record::{Event, EventKind, GameId, PlayerId, Status};
+use std::collections::{HashMap, VecDeque};
+
+pub(crate) const MAX_EVENTS_PER_GAME: usize = 10_000;
+/// A 200-ply game with every receipt is about 100 KiB.
+pub(crate) const MAX_BYTES_PER_GAME: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_CHAT_PER_PLAYER: usize = 500;
+pub(crate) const MAX_CHAT_PENDING: usize = 3;
+pub(crate) const MAX_CHAT_PER_HOUR: usize = 30;
+pub(crate) const CHAT_AFTER_END_MS: u64 = 24 * 3600 * 1000;
+/// ICCF's allowance is 45 days a year; a leave is at least a day's absence in practice.
+pub(crate) const LEAVES_PER_YEAR: usize = 45;
+pub(crate) const MAX_PENDING_PER_CHALLENGER: usize = 3;
+pub(crate) const MAX_PENDING_TOTAL: usize = 64;
+
+const HOUR_MS: u64 = 3600 * 1000;
+const YEAR_MS: u64 = 365 * 24 * HOUR_MS;
+
+/// Which limit a delivery would pass. Its text is what the sender reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum QuotaExceeded {
+    #[error("the game is full: at most {MAX_EVENTS_PER_GAME} events")]
+    GameEvents,
+    #[error("the game is full: at most {MAX_BYTES_PER_GAME} bytes of events")]
+    GameBytes,
+    #[error("too much chat: at most {0} lines per player in this game")]
+    Chat(usize),
+    #[error("too much chat: at most {MAX_CHAT_PER_HOUR} lines an hour")]
+    ChatRate,
+    #[error("the game is over: no more chat")]
+    ChatAfterEnd,
+    #[error("too many leave periods for the time this game has run")]
+    Leaves,
+    #[error("too many challenges waiting for an answer from this player")]
+    PendingChallenges,
+}
+
+/// Chat arrivals per (game, author) in the last hour: the rate limit's memory. Bounded: one
+/// entry per game and author that chatted within the hour, each at most
+/// [`MAX_CHAT_PER_HOUR`] times long.
+#[derive(Default)]
+pub(crate) struct ChatArrivals(HashMap<(GameId, PlayerId), VecDeque<u64>>);
+
+impl ChatArrivals {
+    fn recent(&mut self, key: (GameId, PlayerId), now: u64) -> usize {
+        let Some(q) = self.0.get_mut(&key) else {
+            return 0;
+        };
+        while q.front().is_some_and(|&t| t + HOUR_MS <= now) {
+            q.pop_front();
+        }
+        let n = q.len();
+        if n == 0 {
+            self.0.remove(&key);
+        }
+        n
+    }
+
+    fn note(&mut self, key: (GameId, PlayerId), now: u64) {
+        self.0.entry(key).or_default().push_back(now);
+    }
+}
+
+/// What a game already holds, as far as the limits go.
+#[derive(Default)]
+pub(crate) struct Tally {
+    events: usize,
+    bytes: usize,
+    chats: HashMap<PlayerId, usize>,
+    leaves: HashMap<PlayerId, usize>,
+    /// The time of the latest event that is not chat, a receipt, a presence or a leave.
+    last_ms: u64,
+    status: Option<Status>,
+    started_ms: Option<u64>,
+}
+
+impl Tally {
+    pub(crate) fn of(held: Option<&GameCache>) -> Tally {
+        let mut t = Tally::default();
+        let Some(c) = held else { return t };
+        t.events = c.events.len();
+        t.status = Some(c.state.status);
+        t.started_ms = c.state.started_ms;
+        for v in &c.events {
+            t.bytes += v.signed.body.len() + 64;
+            match v.event.kind {
+                EventKind::Chat { .. } => *t.chats.entry(v.event.author).or_default() += 1,
+                EventKind::Leave { .. } => *t.leaves.entry(v.event.author).or_default() += 1,
+                EventKind::Receipt { .. } | EventKind::Presence => {}
+                _ => t.last_ms = t.last_ms.max(v.event.time_ms),
+            }
+        }
+        t
+    }
+}
+
+/// The limits on `new` events (decoded, with their wire sizes) joining a game that holds
+/// `tally`. `me` is exempt: its own copies come back by sync.
+pub(crate) fn check(
+    me: &PlayerId,
+    mut tally: Tally,
+    new: &[(&Event, usize)],
+    arrivals: &mut ChatArrivals,
+    game: &GameId,
+    now: u64,
+) -> Result<(), QuotaExceeded> {
+    for (ev, size) in new {
+        tally.events += 1;
+        tally.bytes += size;
+        if tally.events > MAX_EVENTS_PER_GAME {
+            return Err(QuotaExceeded::GameEvents);
+        }
+        if tally.bytes > MAX_BYTES_PER_GAME {
+            return Err(QuotaExceeded::GameBytes);
+        }
+        if ev.author == *me {
+            continue;
+        }
+        match ev.kind {
+            EventKind::Chat { .. } => {
+                let n = tally.chats.entry(ev.author).or_default();
+                *n += 1;
+                let cap = if tally.started_ms.is_some() {
+                    MAX_CHAT_PER_PLAYER
+                } else {
+                    MAX_CHAT_PENDING
+                };
+                if *n > cap {
+                    return Err(QuotaExceeded::Chat(cap));
+                }
+                if matches!(tally.status, Some(Status::Finished | Status::Cancelled))
+                    && ev.time_ms > tally.last_ms.saturating_add(CHAT_AFTER_END_MS)
+                {
+                    return Err(QuotaExceeded::ChatAfterEnd);
+                }
+                let key = (*game, ev.author);
+                if arrivals.recent(key, now) >= MAX_CHAT_PER_HOUR {
+                    return Err(QuotaExceeded::ChatRate);
+                }
+                arrivals.note(key, now);
+            }
+            EventKind::Leave { .. } => {
+                let n = tally.leaves.entry(ev.author).or_default();
+                *n += 1;
+                let years = tally
+                    .started_ms
+                    .map_or(0, |s| now.saturating_sub(s) / YEAR_MS)
+                    as usize;
+                if *n > LEAVES_PER_YEAR * (years + 1) {
+                    return Err(QuotaExceeded::Leaves);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+impl Service {
+    /// Challenges waiting for this player's answer from `challenger`, and the oldest one
+    /// waiting from anyone when [`MAX_PENDING_TOTAL`] are (to be dropped for a new one).
+    pub(super) fn pending_challenges(
+        &self,
+        challenger: &PlayerId,
+    ) -> Result<Option<GameId>, QuotaExceeded> {
+        let waiting: Vec<(&GameId, u64)> = self
+            .games
+            .iter()
+            .filter(|(_, s)| {
+                s.status == Status::Pending && s.opponent == self.me && s.challenger != self.me
+            })
+            .map(|(g, _)| {
+                let t = self
+                    .store
+                    .game_meta(g)
+                    .ok()
+                    .flatten()
+                    .map_or(0, |m| m.updated_ms);
+                (g, t)
+            })
+            .collect();
+        let from = waiting
+            .iter()
+            .filter(|(g, _)| {
+                self.games
+                    .get(g)
+                    .is_some_and(|s| s.challenger == *challenger)
+            })
+            .count();
+        if from >= MAX_PENDING_PER_CHALLENGER {
+            return Err(QuotaExceeded::PendingChallenges);
+        }
+        if waiting.len() < MAX_PENDING_TOTAL {
+            return Ok(None);
+        }
+        Ok(waiting.iter().min_by_key(|(_, t)| *t).map(|(g, _)| **g))
+    }
+
+    /// Drops a challenge nobody answered, to make room (see [`MAX_PENDING_TOTAL`]).
+    pub(super) async fn drop_pending(&mut self, game: GameId) {
+        self.games.remove(&game);
+        self.hot.remove(&game);
+        if let Err(e) = self.store.forget_game(&game) {
+            tracing::warn!(%game, "unanswered challenge not dropped from the store: {e}");
+        }
+        self.dirty = true;
+        tracing::info!(%game, "the oldest unanswered challenge was dropped for a new one");
+    }
+
+    /// The limits for a chat line or a leave this node's player is about to sign in `game`,
+    /// checked as the opponent's node will check them, so that it never refuses it.
+    pub(super) fn own_quota(&mut self, game: &GameId, leave: bool) -> Result<(), QuotaExceeded> {
+        let now = now_ms();
+        // Signed as if by someone else: the opponent's node counts our lines.
+        let stand_in = PlayerId::from_bytes([0; 32]);
+        let kind = if leave {
+            EventKind::Leave {
+                from_ms: now,
+                until_ms: now,
+            }
+        } else {
+            EventKind::Chat {
+                text: String::new(),
+            }
+        };
+        let Some(held) = self.hot.peek(game) else {
+            return Ok(());
+        };
+        let mut tally = Tally::of(Some(held));
+        for counts in [&mut tally.chats, &mut tally.leaves] {
+            if let Some(n) = counts.remove(&self.me) {
+                counts.insert(stand_in, n);
+            }
+        }
+        let probe = Event {
+            version: sobre_core::record::event::EVENT_VERSION,
+            game: Some(*game),
+            author: stand_in,
+            seq: 0,
+            prev: None,
+            seen: None,
+            time_ms: now,
+            kind,
+        };
+        let mut arrivals = ChatArrivals::default();
+        if let Some(q) = self.chat_arrivals.0.get(&(*game, self.me)) {
+            arrivals.0.insert((*game, stand_in), q.clone());
+        }
+        check(&self.me, tally, &[(&probe, 0)], &mut arrivals, game, now)?;
+        if !leave {
+            self.chat_arrivals.note((*game, self.me), now);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(author: u8, time_ms: u64, kind: EventKind) -> Event {
+        Event {
+            version: sobre_core::record::event::EVENT_VERSION,
+            game: Some(sobre_core::record::EventId([1; 32])),
+            author: PlayerId::from_bytes([author; 32]),
+            seq: 0,
+            prev: None,
+            seen: None,
+            time_ms,
+            kind,
+        }
+    }
+
+    fn chat() -> EventKind {
+        EventKind::Chat {
+            text: "hola".into(),
+        }
+    }
+
+    fn started(status: Status, last_ms: u64) -> Tally {
+        Tally {
+            status: Some(status),
+            started_ms: Some(0),
+            last_ms,
+            ..Tally::default()
+        }
+    }
+
+    const ME: PlayerId = PlayerId::from_bytes([9; 32]);
+    const G: GameId = sobre_core::record::EventId([1; 32]);
+
+    #[test]
+    fn chat_is_rate_limited_per_hour_of_arrival_and_recovers() {
+        let mut arrivals = ChatArrivals::default();
+        let e = event(2, 10, chat());
+        for _ in 0..MAX_CHAT_PER_HOUR {
+            check(
+                &ME,
+                started(Status::Active, 0),
+                &[(&e, 100)],
+                &mut arrivals,
+                &G,
+                1_000,
+            )
+            .unwrap();
+        }
+        assert_eq!(
+            check(
+                &ME,
+                started(Status::Active, 0),
+                &[(&e, 100)],
+                &mut arrivals,
+                &G,
+                2_000
+            ),
+            Err(QuotaExceeded::ChatRate)
+        );
+        // An hour later the line goes through; our own lines never count.
+        check(
+            &ME,
+            started(Status::Active, 0),
+            &[(&e, 100)],
+            &mut arrivals,
+            &G,
+            1_000 + HOUR_MS,
+        )
+        .unwrap();
+        let mine = event(9, 10, chat());
+        check(
+            &ME,
+            started(Status::Active, 0),
+            &[(&mine, 100)],
+            &mut arrivals,
+            &G,
+            1_000 + HOUR_MS,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn chat_stops_a_day_after_the_game_ends() {
+        let mut arrivals = ChatArrivals::default();
+        let gg = event(2, 5_000, chat());
+        check(
+            &ME,
+            started(Status::Finished, 4_000),
+            &[(&gg, 100)],
+            &mut arrivals,
+            &G,
+            6_000,
+        )
+        .unwrap();
+        let late = event(2, 4_000 + CHAT_AFTER_END_MS + 1, chat());
+        assert_eq!(
+            check(
+                &ME,
+                started(Status::Finished, 4_000),
+                &[(&late, 100)],
+                &mut arrivals,
+                &G,
+                0
+            ),
+            Err(QuotaExceeded::ChatAfterEnd)
+        );
+    }
+
+    #[test]
+    fn leave_periods_are_bounded_by_the_yearly_allowance() {
+        let mut arrivals = ChatArrivals::default();
+        let leave = event(
+            2,
+            10,
+            EventKind::Leave {
+                from_ms: 0,
+                until_ms: 1,
+            },
+        );
+        let many: Vec<(&Event, usize)> = vec![(&leave, 100); LEAVES_PER_YEAR];
+        check(
+            &ME,
+            started(Status::Active, 0),
+            &many,
+            &mut arrivals,
+            &G,
+            1_000,
+        )
+        .unwrap();
+        let more: Vec<(&Event, usize)> = vec![(&leave, 100); LEAVES_PER_YEAR + 1];
+        assert_eq!(
+            check(
+                &ME,
+                started(Status::Active, 0),
+                &more,
+                &mut arrivals,
+                &G,
+                1_000
+            ),
+            Err(QuotaExceeded::Leaves)
+        );
+        // In the game's second year, twice the allowance.
+        check(
+            &ME,
+            started(Status::Active, 0),
+            &more,
+            &mut arrivals,
+            &G,
+            YEAR_MS + 1,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_game_holds_a_bounded_number_of_bytes_and_events() {
+        let mut arrivals = ChatArrivals::default();
+        let m = event(2, 10, EventKind::Presence);
+        let full = Tally {
+            bytes: MAX_BYTES_PER_GAME - 50,
+            ..started(Status::Active, 0)
+        };
+        assert_eq!(
+            check(&ME, full, &[(&m, 100)], &mut arrivals, &G, 0),
+            Err(QuotaExceeded::GameBytes)
+        );
+        let full = Tally {
+            events: MAX_EVENTS_PER_GAME,
+            ..started(Status::Active, 0)
+        };
+        assert_eq!(
+            check(&ME, full, &[(&m, 10)], &mut arrivals, &G, 0),
+            Err(QuotaExceeded::GameEvents)
+        );
+    }
+}
