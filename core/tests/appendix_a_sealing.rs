@@ -8,7 +8,10 @@ mod common;
 
 use common::{T0, Table, win};
 use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
-use sobre_core::record::{ClaimReason, EventKind, SealLetters, StartPosition, Status, commit};
+use sobre_core::record::{
+    ClaimReason, EventKind, RuleViolation, SealLetters, StartPosition, Status, commit,
+};
+use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
 
@@ -27,6 +30,12 @@ fn a1_a_only_the_player_to_move_seals() {
     });
     let err = t.err();
     assert!(err.to_string().contains("A1"), "{err}");
+    assert_eq!(
+        err.violation(),
+        Some(&RuleViolation::SealNotOnMove),
+        "{err}"
+    );
+    assert_eq!(err.article(), Some("A1"));
 }
 
 /// A1 ("al final del tiempo establecido para la sesión"): a correspondence game has no
@@ -38,6 +47,12 @@ fn a1_a_a_correspondence_game_is_not_adjourned_by_a_seal() {
     let _ = t.seal("Nf3", Some(t.t + DAY));
     let err = t.err();
     assert!(err.to_string().contains("Appendix A1"), "{err}");
+    assert_eq!(
+        err.violation(),
+        Some(&RuleViolation::Adjournment(AdjournmentRule::Correspondence)),
+        "{err}"
+    );
+    assert_eq!(err.article(), Some("A1"));
 }
 
 /// A1: the sealer stops their clock without starting the opponent's; A5/A9: no clock runs

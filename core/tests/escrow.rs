@@ -6,11 +6,13 @@
 
 use sobre_core::clock::{DAY, SECOND};
 use sobre_core::record::author::{Scoresheet, SealOpening};
-use sobre_core::record::escrow::{self, EscrowContext, SEALED_BOX_BYTES};
+use sobre_core::record::escrow::{self, EscrowContext, EscrowError, SEALED_BOX_BYTES};
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, Envelope, EventId, EventKind, GameState, Keypair,
-    PlayerId, SealLetters, SignedEvent, StartPosition, Status, VerifyError, verify, verify_at,
+    PlayerId, RuleViolation as V, SealLetters, SignedEvent, StartPosition, Status, VerifyError,
+    verify, verify_at,
 };
+use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
 
@@ -207,11 +209,10 @@ fn sans(st: &GameState) -> Vec<&str> {
     st.moves.iter().map(|m| m.san.as_str()).collect()
 }
 
-fn rule_text(e: &VerifyError) -> String {
-    match e {
-        VerifyError::Rule { rule, .. } => rule.clone(),
-        other => panic!("expected a rule error, got {other}"),
-    }
+/// The rule a record breaks (the test fails on any other error).
+fn violation(e: &VerifyError) -> &V {
+    e.violation()
+        .unwrap_or_else(|| panic!("expected a rule error, got {e}"))
 }
 
 /// A9c, with A3: White sealed and escrowed Nf3 with the arbiter and does not come back.
@@ -266,7 +267,8 @@ fn a11_arbiter_opens_the_envelope_the_sealer_lost() {
     );
     swapped.push(white.play(d4, t.t + SECOND).unwrap());
     let err = verify(&swapped).unwrap_err();
-    assert!(rule_text(&err).contains("binding"), "{err}");
+    assert_eq!(violation(&err), &V::SealedMoveBinding, "{err}");
+    assert_eq!(err.article(), Some("A11"));
     let opening = t.arbiter_reads(seal);
     t.third(true, |s, tm| s.arbiter_open(seal, &opening, tm));
     let st = t.state();
@@ -286,7 +288,12 @@ fn a7_a2_7_the_arbiter_cannot_open_early() {
     let opening = t.arbiter_reads(seal);
     t.third(true, |s, tm| s.arbiter_open(seal, &opening, tm));
     let err = t.err();
-    assert!(rule_text(&err).contains("A2.7"), "{err}");
+    assert_eq!(
+        violation(&err),
+        &V::Adjournment(AdjournmentRule::BeforeResumption),
+        "{err}"
+    );
+    assert_eq!(err.article(), Some("A2.7"));
     // At the agreed time, without Black at the board: A7.
     let mut t = Table::new();
     let (_, seal) = t.seal("Nf3", Some(arbiter()));
@@ -294,7 +301,12 @@ fn a7_a2_7_the_arbiter_cannot_open_early() {
     let opening = t.arbiter_reads(seal);
     t.third(true, |s, tm| s.arbiter_open(seal, &opening, tm));
     let err = t.err();
-    assert!(rule_text(&err).contains("A7"), "{err}");
+    assert_eq!(
+        violation(&err),
+        &V::Adjournment(AdjournmentRule::ResponderAbsent),
+        "{err}"
+    );
+    assert_eq!(err.article(), Some("A7"));
     // Both players present before the time: they agreed to resume early (A7), so it opens.
     let mut t = Table::new();
     let (_, seal) = t.seal("Nf3", Some(arbiter()));
@@ -320,7 +332,7 @@ fn a3_an_arbiter_opening_another_move_or_salt_is_rejected() {
         };
         t.third(true, |s, tm| s.arbiter_open(seal, &forged, tm));
         let err = t.err();
-        assert!(rule_text(&err).contains("commitment"), "{text}: {err}");
+        assert_eq!(violation(&err), &V::OpeningMismatch, "{text}: {err}");
     }
 }
 
@@ -342,7 +354,8 @@ fn a3_a_third_party_cannot_open_the_envelope() {
     let (opening, seal) = t.seal("Nf3", Some(arbiter()));
     t.resumption_with_white_absent();
     t.act(Color::Black, |s, tm| s.arbiter_open(seal, &opening, tm));
-    assert!(rule_text(&t.err()).contains("A3"), "{}", t.err());
+    assert_eq!(violation(&t.err()), &V::OpenNotArbiter, "{}", t.err());
+    assert_eq!(t.err().article(), Some("A3"));
     // Without an escrow nobody but the sealer opens.
     let mut t = Table::new();
     let (opening, seal) = t.seal("Nf3", None);
@@ -416,7 +429,7 @@ fn a3_a_second_opening_that_does_not_match_is_rejected() {
         salt: [42; 32],
     };
     t.third(true, |s, tm| s.arbiter_open(seal, &forged, tm));
-    assert!(rule_text(&t.err()).contains("commitment"), "{}", t.err());
+    assert_eq!(violation(&t.err()), &V::OpeningMismatch, "{}", t.err());
 }
 
 /// A8 through the arbiter: the sealed move is judged as written whoever opens it; an
@@ -444,13 +457,18 @@ fn a8_an_illegal_sealed_move_opened_by_the_arbiter_loses_for_the_sealer() {
 /// second escrow, an oversized box, an escrow after the opening.
 #[test]
 fn a3_escrow_rules() {
-    let cases: [(&str, &str); 6] = [
-        ("player", "neither player"),
-        ("other seal", "still closed"),
-        ("responder", "only the sealer"),
-        ("twice", "already"),
-        ("oversized", "sealed box"),
-        ("after opening", "no sealed envelope"),
+    let cases: [(&str, V); 6] = [
+        ("player", V::ArbiterIsPlayer),
+        ("other seal", V::EscrowWrongSeal),
+        ("responder", V::EscrowNotSealer),
+        ("twice", V::AlreadyEscrowed),
+        (
+            "oversized",
+            V::Escrow(EscrowError::BoxSize {
+                len: SEALED_BOX_BYTES + 1,
+            }),
+        ),
+        ("after opening", V::NoEnvelopeToEscrow),
     ];
     for (case, expected) in cases {
         let mut t = Table::new();
@@ -492,7 +510,8 @@ fn a3_escrow_rules() {
             }
         }
         let err = t.err();
-        assert!(rule_text(&err).contains(expected), "{case}: {err}");
+        assert_eq!(violation(&err), &expected, "{case}: {err}");
+        assert_eq!(err.article(), Some("A3"), "{case}");
     }
 }
 

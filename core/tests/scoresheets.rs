@@ -6,8 +6,8 @@ use sobre_core::clock::{DAY, SECOND};
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, EventKind, SignedEvent, StartPosition, Status,
-    VerifyError, verify,
+    Challenge, ClaimReason, ColourChoice, EventKind, RuleViolation, SignedEvent, StartPosition,
+    Status, VerifyError, verify,
 };
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
@@ -102,6 +102,8 @@ fn fide_9_1_accepting_an_offer_that_is_not_there_is_rejected() {
             ..
         }
     ));
+    assert_eq!(t.err().violation(), Some(&RuleViolation::NoDrawOffer));
+    assert_eq!(t.err().article(), Some("9.1"));
 }
 
 fn knight_dance(t: &mut Table, times: usize) {
@@ -163,7 +165,18 @@ fn fide_9_2_only_the_player_to_move_claims() {
     t.act(Color::Black, |s, t| {
         s.claim(ClaimReason::Threefold, None, t)
     });
-    assert!(matches!(t.err(), VerifyError::Rule { kind: "claim", .. }));
+    let err = t.err();
+    assert!(matches!(err, VerifyError::Rule { kind: "claim", .. }));
+    assert_eq!(
+        err.violation(),
+        Some(&RuleViolation::ClaimNotOnMove),
+        "{err}"
+    );
+    assert_eq!(err.article(), Some("9.2"));
+    assert_eq!(
+        err.violation().map(ToString::to_string).as_deref(),
+        Some("only the player to move may claim a draw (9.2, 9.3)")
+    );
 }
 
 #[test]
@@ -313,6 +326,11 @@ fn a_move_out_of_turn_is_rejected() {
     let m = parse_san(&t.pos.null_move().unwrap(), "d4", Lang::English).unwrap();
     t.act(Color::White, |s, t| s.play(m, t));
     assert!(t.err().to_string().contains("out of turn"), "{}", t.err());
+    assert_eq!(
+        t.err().violation(),
+        Some(&RuleViolation::OutOfTurn(Color::Black))
+    );
+    assert_eq!(t.err().article(), Some("1.1"));
 }
 
 #[test]
@@ -330,7 +348,19 @@ fn an_illegal_move_is_rejected_with_the_event() {
         } => {
             assert_eq!(event, ev.id());
             assert_eq!(kind, "move");
-            assert!(rule.contains("illegal move e2e5"), "{rule}");
+            let (e2, e5) = (
+                sobre_core::Square::parse("e2").unwrap(),
+                sobre_core::Square::parse("e5").unwrap(),
+            );
+            assert!(
+                matches!(*rule, RuleViolation::IllegalMove { from, to, .. } if from == e2 && to == e5),
+                "{rule}"
+            );
+            assert!(
+                rule.to_string().starts_with("illegal move e2e5 in "),
+                "{rule}"
+            );
+            assert_eq!(rule.article(), Some("3"));
         }
         e => panic!("{e}"),
     }

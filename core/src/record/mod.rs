@@ -22,6 +22,7 @@ pub use export::{
 };
 pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use verify::{
-    Checkpoint, ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope, Status,
-    VerifyError, verify, verify_at, verify_continue, verify_extend, verify_incremental,
+    ChainBreak, Checkpoint, ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove,
+    RuleViolation, SealedEnvelope, Status, VerifyError, verify, verify_at, verify_continue,
+    verify_extend, verify_incremental,
 };

@@ -539,7 +539,7 @@ fn read_name(home_dir: &Path) -> Option<String> {
 /// A verification failure of the player's own action, in words for the CLI.
 fn explain(e: &VerifyError) -> String {
     match e {
-        VerifyError::Rule { rule, .. } => rule.clone(),
+        VerifyError::Rule { rule, .. } => rule.to_string(),
         other => other.to_string(),
     }
 }

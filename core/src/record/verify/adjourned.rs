@@ -2,7 +2,8 @@
 //! applied to the record. Every verdict is [`crate::rules::adjournment`]'s; this module only
 //! feeds it the record's facts and applies what it decides.
 
-use super::{Replay, SealedEnvelope, Status, VerifyError};
+use super::violation::RuleViolation as V;
+use super::{Replay, RuleViolation, SealedEnvelope, Status, VerifyError};
 use crate::outcome::Outcome;
 use crate::record::event::{EventId, Seal, SealLetters};
 use crate::record::identity::PlayerId;
@@ -22,7 +23,7 @@ enum SealKind {
     Tag10Reply,
 }
 
-type Rule<'a> = &'a dyn Fn(String) -> VerifyError;
+type Rule<'a> = &'a dyn Fn(RuleViolation) -> VerifyError;
 
 impl Replay {
     /// The last adjournment if it was sealed under tag 17.
@@ -76,7 +77,7 @@ impl Replay {
                     .check_reply(me, self.state.moves.len())
                     .err()
                     .unwrap_or(AdjournmentRule::ReplyAlreadySealed);
-                return Err(rule(err.to_string()));
+                return Err(rule(err.into()));
             }
             Some(a) if a.check_reply(me, self.state.moves.len()).is_ok() => SealKind::Reply,
             _ if self.state.status == Status::Adjourned => SealKind::Tag10Reply,
@@ -87,24 +88,18 @@ impl Replay {
                 // A9c as signed under tag 10: the responder seals a reply when the sealer is
                 // absent at resumption, before the sealed move is opened.
                 let Some(first) = self.state.open_envelope() else {
-                    return Err(rule("no envelope to answer".into()));
+                    return Err(rule(V::NoEnvelopeToAnswer));
                 };
                 if first.sealer == me || self.state.envelopes.len() >= 2 {
-                    return Err(rule(
-                        "only the responder may seal a second envelope (A9c)".into(),
-                    ));
+                    return Err(rule(V::SecondEnvelopeNotResponder));
                 }
                 if self.state.presence_ms[(!me).index()].is_some() {
-                    return Err(rule(
-                        "the sealer is present: the envelope is opened instead (A9a)".into(),
-                    ));
+                    return Err(rule(V::SealerPresentOpens));
                 }
                 if env.resume_at_ms.is_some_and(|r| t < r)
                     || first.seal.envelope.resume_at_ms.is_some_and(|r| t < r)
                 {
-                    return Err(rule(
-                        "a second envelope is sealed only at the resumption (A9c)".into(),
-                    ));
+                    return Err(rule(V::SecondEnvelopeEarly));
                 }
             }
             SealKind::Reply => {
@@ -112,19 +107,16 @@ impl Replay {
                 self.check_turn(me, author, rule)?;
                 if let Some(a) = self.binding_adjournment() {
                     a.check_reply_envelope(env.resume_at_ms, env.lateness_limit_ms)
-                        .map_err(|e| rule(e.to_string()))?;
+                        .map_err(|e| rule(e.into()))?;
                 }
             }
             SealKind::First => {
                 if self.state.status != Status::Active && self.state.status != Status::Disputed {
-                    return Err(rule(format!(
-                        "cannot seal in a {} game",
-                        self.state.status.name()
-                    )));
+                    return Err(rule(V::CannotSeal(self.state.status)));
                 }
                 // A1: only the player to move seals.
                 if self.state.position.turn() != me {
-                    return Err(rule("only the player to move seals (A1)".into()));
+                    return Err(rule(V::SealNotOnMove));
                 }
                 self.check_turn(me, author, rule)?;
                 // A1, A2.7: a binding seal is for a game over the board and names a
@@ -133,17 +125,17 @@ impl Replay {
                 if binding {
                     adjournment::check_sealing_allowed(self.state.time_control.is_correspondence())
                         .and_then(|()| adjournment::check_resumption_time(env.resume_at_ms, t))
-                        .map_err(|e| rule(e.to_string()))?;
+                        .map_err(|e| rule(e.into()))?;
                 }
             }
         }
         // A3: the envelope's data must be exact.
         let expect_players = (self.state.white, self.state.black);
         if (Some(env.white), Some(env.black)) != expect_players {
-            return Err(rule("the envelope names the wrong players (A2.1)".into()));
+            return Err(rule(V::EnvelopePlayers));
         }
         if env.sealer != author {
-            return Err(rule("the envelope names another sealer (A2.4)".into()));
+            return Err(rule(V::EnvelopeSealer));
         }
         if !matches!(kind, SealKind::Tag10Reply) {
             self.check_envelope_data(seal, t, rule)?;
@@ -221,18 +213,17 @@ impl Replay {
         let env = &seal.envelope;
         let pos = &self.state.position;
         if env.fen_before != pos.fen() {
-            return Err(rule(format!(
-                "the envelope's position {:?} is not the game's {:?} (A2.2)",
-                env.fen_before,
-                pos.fen()
-            )));
+            return Err(rule(V::EnvelopePosition {
+                envelope: env.fen_before.clone(),
+                game: pos.fen(),
+            }));
         }
         if env.move_number != pos.fullmove_number() {
-            return Err(rule("the envelope's move number is wrong (A2.5)".into()));
+            return Err(rule(V::EnvelopeMoveNumber));
         }
         let offer = self.state.draw_offer.and_then(|c| self.state.player(c));
         if env.draw_offer_by != offer {
-            return Err(rule("the envelope's draw offer is wrong (A2.6)".into()));
+            return Err(rule(V::EnvelopeDrawOffer));
         }
         // Under protocol version 2 the clocks are computed from the evidence, which may
         // still grow after the sealing (a witness's earlier receipt): the envelope's times
@@ -241,10 +232,10 @@ impl Replay {
             && let Some(c) = self.clocks_at(t)
             && env.time_used_ms != c.used_ms
         {
-            return Err(rule(format!(
-                "the envelope's times {:?} are not the clocks' {:?} (A2.3)",
-                env.time_used_ms, c.used_ms
-            )));
+            return Err(rule(V::EnvelopeTimes {
+                envelope: env.time_used_ms,
+                clocks: c.used_ms,
+            }));
         }
         Ok(())
     }

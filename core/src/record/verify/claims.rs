@@ -2,9 +2,10 @@
 //! penalty of an incorrect one (9.5b); dead position; time (6.9, judged on the evidence of
 //! time under protocol version 2); lateness at resumption (A10, in `adjourned.rs`).
 
-use super::VerifyError;
 use super::replay::Replay;
 use super::state::{ClaimRecord, Status};
+use super::violation::RuleViolation as V;
+use super::{RuleViolation, VerifyError};
 use crate::clock::ClockAdjustment;
 use crate::outcome::Outcome;
 use crate::position::Position;
@@ -25,14 +26,14 @@ impl Replay {
         t: u64,
         index: usize,
         author: PlayerId,
-        rule: &dyn Fn(String) -> VerifyError,
+        rule: &dyn Fn(RuleViolation) -> VerifyError,
     ) -> Result<(), VerifyError> {
         let pos = self.state.position.clone();
         let intended_move = match intended {
             None => None,
             Some(w) => Some(
                 w.to_move(&pos)
-                    .ok_or_else(|| rule("the intended move is illegal".into()))?,
+                    .ok_or_else(|| rule(V::IntendedMoveIllegal))?,
             ),
         };
         // Under protocol version 2 a claim that gains by being late is judged no later than
@@ -55,12 +56,10 @@ impl Replay {
             ClaimReason::Threefold | ClaimReason::FiftyMoves => {
                 // 9.2 / 9.3: only the player to move claims.
                 if pos.turn() != me {
-                    return Err(rule(
-                        "only the player to move may claim a draw (9.2, 9.3)".into(),
-                    ));
+                    return Err(rule(V::ClaimNotOnMove));
                 }
                 if self.state.status == Status::Adjourned {
-                    return Err(rule("the game is adjourned".into()));
+                    return Err(rule(V::ClaimWhileAdjourned));
                 }
                 let kind = draw_kind.unwrap_or(ClaimKind::Threefold);
                 match claims::judge_draw_claim(kind, &pos, &self.keys, intended_move) {
@@ -123,9 +122,7 @@ impl Replay {
                     // But not around a closed envelope (A7): a time, dead-position or
                     // lateness claim is possible while adjourned, its move is not.
                     if self.state.status == Status::Adjourned {
-                        return Err(rule(
-                            "the game is adjourned: the sealed move is opened first (A7)".into(),
-                        ));
+                        return Err(rule(V::OpenSealedMoveFirst));
                     }
                     self.check_turn(me, author, rule)?;
                     self.play(m, me, id, t, index, false);

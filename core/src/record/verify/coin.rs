@@ -12,7 +12,7 @@
 //! ignored too: she then knows the result, and aborting to re-challenge would be the
 //! withholding the default exists to make pointless.
 
-use super::{Replay, Status, VerifyError};
+use super::{Replay, RuleViolation, Status, VerifyError};
 use crate::position::Position;
 use crate::record::event::{CoinColour, ColourChoice, EventId, StartPosition, VerifiedEvent};
 use crate::record::identity::PlayerId;
@@ -165,9 +165,9 @@ impl Replay {
         colour: Option<CoinColour>,
         position: Option<u16>,
         v: &VerifiedEvent,
-        rule: &dyn Fn(String) -> VerifyError,
+        rule: &dyn Fn(RuleViolation) -> VerifyError,
     ) -> Result<(), VerifyError> {
-        let refuse = |r: CoinRule| rule(r.to_string());
+        let refuse = |r: CoinRule| rule(r.into());
         let e = &v.event;
         if e.author != self.state.opponent {
             return Err(refuse(CoinRule::NotTheOpponent));

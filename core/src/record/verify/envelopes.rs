@@ -3,7 +3,8 @@
 //! so the arbiter can do with an envelope exactly what its sealer could: open the true
 //! sealed move, when A7 and A2.7 allow, with A8 deciding on the move as written.
 
-use super::{Escrowed, Replay, Status, VerifyError};
+use super::violation::RuleViolation as V;
+use super::{Escrowed, Replay, RuleViolation, Status, VerifyError};
 use crate::notation;
 use crate::notation::san::Lang;
 use crate::position::Position;
@@ -31,7 +32,7 @@ enum Opener {
     Arbiter,
 }
 
-type Rule<'a> = &'a dyn Fn(String) -> VerifyError;
+type Rule<'a> = &'a dyn Fn(RuleViolation) -> VerifyError;
 
 impl Replay {
     /// A3: the sealer hands the opening of the envelope still closed to an arbiter (tag 18),
@@ -47,37 +48,27 @@ impl Replay {
         rule: Rule<'_>,
     ) -> Result<(), VerifyError> {
         let Some(slot) = self.state.envelopes.iter().position(|e| e.opened.is_none()) else {
-            return Err(rule("no sealed envelope to escrow (A3)".into()));
+            return Err(rule(V::NoEnvelopeToEscrow));
         };
         let env = &self.state.envelopes[slot];
         if env.event != *seal {
-            return Err(rule(
-                "an escrow names the envelope still closed, by its seal (A3)".into(),
-            ));
+            return Err(rule(V::EscrowWrongSeal));
         }
         if env.sealer != me {
-            return Err(rule(
-                "only the sealer escrows their envelope's opening (A3)".into(),
-            ));
+            return Err(rule(V::EscrowNotSealer));
         }
         if env.letters.is_none() {
-            return Err(rule(
-                "only a seal with its letters (wire tag 17) is escrowed (A3)".into(),
-            ));
+            return Err(rule(V::EscrowNotBinding));
         }
         if env.escrow.is_some() {
-            return Err(rule(
-                "the envelope is already in an arbiter's keeping (A3)".into(),
-            ));
+            return Err(rule(V::AlreadyEscrowed));
         }
         if self.state.white == Some(*arbiter) || self.state.black == Some(*arbiter) {
-            return Err(rule(
-                "the arbiter keeping an envelope is neither player (A3)".into(),
-            ));
+            return Err(rule(V::ArbiterIsPlayer));
         }
         escrow::check_arbiter(arbiter)
             .and_then(|()| escrow::check_box_size(sealed_box))
-            .map_err(|e| rule(e.to_string()))?;
+            .map_err(|e| rule(e.into()))?;
         self.state.envelopes[slot].escrow = Some(Escrowed {
             arbiter: *arbiter,
             event: id,
@@ -116,8 +107,8 @@ impl Replay {
             return Ok(());
         }
         match closed {
-            None => Err(rule("no sealed envelope to open".into())),
-            Some(_) => Err(rule("only the sealer opens their envelope".into())),
+            None => Err(rule(V::NoEnvelopeToOpen)),
+            Some(_) => Err(rule(V::OpenNotSealer)),
         }
     }
 
@@ -132,19 +123,15 @@ impl Replay {
         rule: Rule<'_>,
     ) -> Result<(), VerifyError> {
         let Some(slot) = self.state.envelopes.iter().position(|e| e.event == *seal) else {
-            return Err(rule("no envelope was sealed by this seal".into()));
+            return Err(rule(V::NoSuchSeal));
         };
         let env = &self.state.envelopes[slot];
         if env.escrow.as_ref().map(|e| e.arbiter) != Some(author) {
-            return Err(rule(
-                "only the arbiter the envelope is escrowed to opens it (A3)".into(),
-            ));
+            return Err(rule(V::OpenNotArbiter));
         }
         if env.opened.is_some() {
             if !self.matches(slot, o.move_text, o.salt) {
-                return Err(rule(
-                    "the opening does not match the sealed commitment".into(),
-                ));
+                return Err(rule(V::OpeningMismatch));
             }
             self.state.ignored.push((
                 o.id,
@@ -153,9 +140,7 @@ impl Replay {
             return Ok(());
         }
         if self.state.envelopes.iter().position(|e| e.opened.is_none()) != Some(slot) {
-            return Err(rule(
-                "envelopes are opened in the order they were sealed".into(),
-            ));
+            return Err(rule(V::OpenedOutOfOrder));
         }
         self.open_sealed(slot, Opener::Arbiter, &o, rule)
     }
@@ -191,8 +176,7 @@ impl Replay {
             .binding_adjournment()
             .is_some_and(|a| a.closed().is_some());
         if let Some(a) = self.binding_adjournment().filter(|_| binding) {
-            a.check_opening(sealer, o.t)
-                .map_err(|e| rule(e.to_string()))?;
+            a.check_opening(sealer, o.t).map_err(|e| rule(e.into()))?;
         } else if self.state.status == Status::Adjourned {
             // A tag-10 seal keeps the meaning it was signed under: it opens on the
             // responder's presence (and a tag-17 reply in a tag-10 adjournment still waits
@@ -204,12 +188,10 @@ impl Replay {
                 self.state.presence_ms[sealer.index()].is_some(),
                 self.state.presence_ms[(!sealer).index()].is_some(),
             )
-            .map_err(|e| rule(e.to_string()))?;
+            .map_err(|e| rule(e.into()))?;
         }
         if !self.matches(slot, o.move_text, o.salt) {
-            return Err(rule(
-                "the opening does not match the sealed commitment".into(),
-            ));
+            return Err(rule(V::OpeningMismatch));
         }
         self.state.envelopes[slot].opened = Some(o.move_text.to_owned());
         self.state.envelopes[slot].opened_by_arbiter = by == Opener::Arbiter;
@@ -218,9 +200,7 @@ impl Replay {
         }
         if self.state.position.turn() != sealer {
             // A second envelope opened before the first: refuse.
-            return Err(rule(
-                "envelopes are opened in the order they were sealed".into(),
-            ));
+            return Err(rule(V::OpenedOutOfOrder));
         }
         // A8: the move as written, in the letters signed with the seal, decides.
         let pos = self.state.position.clone();

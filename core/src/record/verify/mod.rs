@@ -23,7 +23,8 @@
 //! the proof.
 //!
 //! # Where things are
-//! This file holds the entry points and [`VerifyError`]; `state.rs` the [`GameState`] they
+//! This file holds the entry points and [`VerifyError`], with what it carries in
+//! `violation.rs` ([`RuleViolation`], [`ChainBreak`]); `state.rs` the [`GameState`] they
 //! return; `order.rs` the checks of the scoresheets and their merge into one timeline, and
 //! the [`Checkpoint`] that continues it; `replay.rs` the replay of that timeline under the
 //! rules, with its clocks (`clocks.rs`), claims (`claims.rs`), adjournments, envelopes and
@@ -43,6 +44,7 @@ mod envelopes;
 mod order;
 mod replay;
 mod state;
+mod violation;
 
 use order::prepare;
 use replay::Replay;
@@ -54,6 +56,7 @@ pub use order::Checkpoint;
 pub use state::{
     ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope, Status,
 };
+pub use violation::{ChainBreak, RuleViolation};
 
 /// The default limit for lateness at resumption (A10: one hour).
 pub use crate::rules::adjournment::DEFAULT_LATENESS_MS;
@@ -80,7 +83,7 @@ pub enum VerifyError {
     BrokenChain {
         event: EventId,
         author: PlayerId,
-        reason: String,
+        reason: ChainBreak,
     },
     /// A gap in an author's scoresheet: the events before `seq` from `expected_seq` on are not
     /// in the record (an incomplete copy, which more of the record fills; not a forgery).
@@ -95,13 +98,33 @@ pub enum VerifyError {
     },
     #[error("event {event}: refers to event {missing} which is not in the record")]
     Missing { event: EventId, missing: EventId },
+    /// A signed event breaks a rule: `kind` is the event's kind (its wire name), `rule`
+    /// the rule, with its article ([`RuleViolation::article`]). Boxed because some rules
+    /// carry a position or a refused time control, and every `Result` of the replay carries
+    /// this error: the common path stays small.
     #[error("event {event} ({kind}) by {author}: {rule}")]
     Rule {
         event: EventId,
         kind: &'static str,
         author: PlayerId,
-        rule: String,
+        rule: Box<RuleViolation>,
     },
+}
+
+impl VerifyError {
+    /// The rule broken, for a [`VerifyError::Rule`].
+    pub fn violation(&self) -> Option<&RuleViolation> {
+        match self {
+            VerifyError::Rule { rule, .. } => Some(rule),
+            _ => None,
+        }
+    }
+
+    /// The FIDE article of the rule broken, for a [`VerifyError::Rule`] that has one (see
+    /// [`RuleViolation::article`]); `None` for the record's structure.
+    pub fn article(&self) -> Option<&'static str> {
+        self.violation().and_then(RuleViolation::article)
+    }
 }
 
 /// Verifies a game's events as of the last event's time. See the module docs.

@@ -4,9 +4,9 @@
 //! replay when events are added at the end of that order. Separate from the replay: none of
 //! this looks at the rules of chess.
 
-use super::VerifyError;
 use super::replay::Replay;
 use super::state::{Equivocation, GameState, conclude};
+use super::{ChainBreak, VerifyError};
 use crate::record::event::{Challenge, EventId, EventKind, GameId, VerifiedEvent};
 use crate::record::identity::PlayerId;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -290,11 +290,10 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
                 return Err(VerifyError::BrokenChain {
                     event: unique[i].id,
                     author: *author,
-                    reason: format!(
-                        "seq {} does not follow the author's event {}",
-                        e.seq,
-                        expected_seq.saturating_sub(1)
-                    ),
+                    reason: ChainBreak::NotAfterPrevious {
+                        seq: e.seq,
+                        previous: expected_seq.saturating_sub(1),
+                    },
                 });
             }
             prev = Some(unique[i].id);
@@ -312,7 +311,7 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
         return Err(VerifyError::BrokenChain {
             event: game,
             author: challenger,
-            reason: "the challenge must be the challenger's first event".into(),
+            reason: ChainBreak::ChallengeNotFirst,
         });
     }
     // 4. Merge the logs (see the module docs for the order).
@@ -389,7 +388,7 @@ fn merge(unique: &[&VerifiedEvent], excluded: &[bool]) -> Result<Vec<usize>, Ver
         return Err(VerifyError::BrokenChain {
             event: stuck,
             author: unique[0].event.author,
-            reason: "events refer to each other in a cycle".into(),
+            reason: ChainBreak::Cycle,
         });
     }
     Ok(out)

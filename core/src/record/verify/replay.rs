@@ -3,10 +3,11 @@
 //! Clocks, claims, adjournments, envelopes and the coin are `impl Replay` blocks in files of
 //! their own.
 
-use super::VerifyError;
 use super::coin::CoinSettlement;
 use super::envelopes;
 use super::state::{GameState, PlayedMove, Status};
+use super::violation::RuleViolation as V;
+use super::{RuleViolation, VerifyError};
 use crate::clock::{self, ClockAdjustment, LeaveAllowance, LeavePeriod, TimeControl};
 use crate::notation::san::{Lang, to_san};
 use crate::outcome::Outcome;
@@ -79,37 +80,34 @@ impl Replay {
         challenge: Challenge,
         version: u16,
     ) -> Result<Replay, VerifyError> {
-        let rule = |rule: String| VerifyError::Rule {
+        let rule = |rule: RuleViolation| VerifyError::Rule {
             event: game,
             kind: "challenge",
             author: challenger,
-            rule,
+            rule: Box::new(rule),
         };
         if opponent == challenger {
-            return Err(rule("a player cannot challenge themselves".into()));
+            return Err(rule(V::SelfChallenge));
         }
         let time_control: TimeControl = challenge
             .time_control
             .parse()
-            .map_err(|e: clock::TimeControlError| rule(e.to_string()))?;
+            .map_err(|e: clock::TimeControlError| rule(e.into()))?;
         let needs_coin = challenge.colour == ColourChoice::Random
             || challenge.start == StartPosition::Chess960Random;
         if needs_coin && challenge.coin_commitment.is_none() {
-            return Err(rule(
-                "random colours or a drawn Chess960 position need a coin commitment".into(),
-            ));
+            return Err(rule(V::CoinCommitmentMissing));
         }
-        let start =
-            match &challenge.start {
-                StartPosition::Standard => Some(Position::new()),
-                StartPosition::Chess960(n) => Some(Position::chess960(*n).ok_or_else(|| {
-                    rule(format!("Chess960 position {n} does not exist (0..959)"))
-                })?),
-                StartPosition::Chess960Random => None,
-                StartPosition::Fen(f) => Some(
-                    Position::from_fen_auto(f).map_err(|e| rule(format!("start position: {e}")))?,
-                ),
-            };
+        let start = match &challenge.start {
+            StartPosition::Standard => Some(Position::new()),
+            StartPosition::Chess960(n) => {
+                Some(Position::chess960(*n).ok_or_else(|| rule(V::NoSuchChess960(*n)))?)
+            }
+            StartPosition::Chess960Random => None,
+            StartPosition::Fen(f) => {
+                Some(Position::from_fen_auto(f).map_err(|e| rule(V::StartPosition(e)))?)
+            }
+        };
         let (white, black) = match challenge.colour {
             ColourChoice::ChallengerWhite => (Some(challenger), Some(opponent)),
             ColourChoice::ChallengerBlack => (Some(opponent), Some(challenger)),
@@ -280,11 +278,11 @@ impl Replay {
             *h = (*h).max(seen);
         }
         let author = e.author;
-        let rule = |rule: String| VerifyError::Rule {
+        let rule = |rule: RuleViolation| VerifyError::Rule {
             event: v.id,
             kind: e.kind.name(),
             author,
-            rule,
+            rule: Box::new(rule),
         };
         // Receipts and chat are facts whenever they come.
         match &e.kind {
@@ -325,18 +323,16 @@ impl Replay {
         match &e.kind {
             EventKind::Challenge(_) => {
                 if index != 0 {
-                    return Err(rule("the challenge must come first".into()));
+                    return Err(rule(V::ChallengeNotFirst));
                 }
             }
             EventKind::Accept(a) => {
                 if author != self.state.opponent || self.state.status != Status::Pending {
-                    return Err(rule("only the challenged player accepts, once".into()));
+                    return Err(rule(V::AcceptNotAllowed));
                 }
                 if self.state.challenge.coin_commitment.is_some() {
                     self.coin_share =
-                        Some(a.coin_share.ok_or_else(|| {
-                            rule("the acceptance must carry a coin share".into())
-                        })?);
+                        Some(a.coin_share.ok_or_else(|| rule(V::AcceptWithoutShare))?);
                     self.coin_accepted(v.id, e.time_ms);
                 } else {
                     self.start_game(e.time_ms);
@@ -344,18 +340,16 @@ impl Replay {
             }
             EventKind::RandomReveal { secret } => {
                 let Some(share) = self.coin_share else {
-                    return Err(rule("nothing to open: no accepted coin".into()));
+                    return Err(rule(V::NoCoinToOpen));
                 };
                 if self.coin_opening_ignored(v) {
                     return Ok(());
                 }
                 if author != self.state.challenger || self.state.status != Status::Pending {
-                    return Err(rule("only the challenger opens the coin, once".into()));
+                    return Err(rule(V::CoinOpenNotAllowed));
                 }
                 if Some(commit::coin_commitment(secret)) != self.state.challenge.coin_commitment {
-                    return Err(rule(
-                        "the coin opening does not match its commitment".into(),
-                    ));
+                    return Err(rule(V::CoinOpeningMismatch));
                 }
                 let coin = commit::coin(&self.state.game, secret, &share);
                 if self.state.challenge.colour == ColourChoice::Random {
@@ -368,8 +362,7 @@ impl Replay {
                 }
                 if self.state.challenge.start == StartPosition::Chess960Random {
                     let n = commit::chess960_position(&coin);
-                    let p = Position::chess960(n)
-                        .ok_or_else(|| rule(format!("no Chess960 position {n}")))?;
+                    let p = Position::chess960(n).ok_or_else(|| rule(V::NoChess960Position(n)))?;
                     self.keys = vec![p.repetition_key()];
                     self.state.position = p.clone();
                     self.state.start = Some(p);
@@ -379,9 +372,7 @@ impl Replay {
             }
             EventKind::Decline { .. } => {
                 if author != self.state.opponent || self.state.status != Status::Pending {
-                    return Err(rule(
-                        "only the challenged player declines a pending game".into(),
-                    ));
+                    return Err(rule(V::DeclineNotAllowed));
                 }
                 self.state.status = Status::Cancelled;
             }
@@ -391,9 +382,7 @@ impl Replay {
                 }
                 // Before Black's first move, like lichess and chess.com.
                 if self.state.moves.len() >= 2 {
-                    return Err(rule(
-                        "a game can be aborted only before Black's first move".into(),
-                    ));
+                    return Err(rule(V::AbortTooLate));
                 }
                 self.state.status = Status::Cancelled;
             }
@@ -411,22 +400,15 @@ impl Replay {
                         let open = self.state.open_envelope();
                         let sealer = open.map(|s| s.sealer);
                         if open.is_some_and(|s| s.letters.is_some()) && sealer == Some(me) {
-                            return Err(rule(
-                                "the sealed move is binding: the game continues only with the \
-                                 envelope's opening (A11 without an arbiter's envelope)"
-                                    .into(),
-                            ));
+                            return Err(rule(V::SealedMoveBinding));
                         }
                         if sealer != Some(me) || self.state.presence_ms[(!me).index()].is_none() {
-                            return Err(rule(
-                                "the game is adjourned: the sealed move is opened first (A7)"
-                                    .into(),
-                            ));
+                            return Err(rule(V::OpenSealedMoveFirst));
                         }
                         self.state.envelope_lost = true;
                         self.resume(e.time_ms);
                     }
-                    s => return Err(rule(format!("no move in a {} game", s.name()))),
+                    s => return Err(rule(V::NoMoveInStatus(s))),
                 }
                 self.play_checked(*w, me, v.id, e.time_ms, index, author, &rule, false)?;
                 if self.evidence
@@ -455,9 +437,7 @@ impl Replay {
                 let me = self.require_player(me, &rule)?;
                 self.require_live(&rule)?;
                 if self.state.draw_offer != Some(!me) {
-                    return Err(rule(
-                        "no standing draw offer from the opponent (9.1)".into(),
-                    ));
+                    return Err(rule(V::NoDrawOffer));
                 }
                 // A6: agreement before resumption ends the game; the envelope stays closed.
                 self.end(Outcome::Draw, Termination::Agreement);
@@ -465,9 +445,7 @@ impl Replay {
             EventKind::DrawDecline => {
                 let me = self.require_player(me, &rule)?;
                 if self.state.draw_offer != Some(!me) {
-                    return Err(rule(
-                        "no standing draw offer from the opponent (9.1)".into(),
-                    ));
+                    return Err(rule(V::NoDrawOffer));
                 }
                 self.state.draw_offer = None;
             }
@@ -591,15 +569,15 @@ impl Replay {
     fn require_player(
         &self,
         me: Option<Color>,
-        rule: &dyn Fn(String) -> VerifyError,
+        rule: &dyn Fn(RuleViolation) -> VerifyError,
     ) -> Result<Color, VerifyError> {
-        me.ok_or_else(|| rule("colours are not settled yet (coin not opened)".into()))
+        me.ok_or_else(|| rule(V::ColoursNotSettled))
     }
 
-    fn require_live(&self, rule: &dyn Fn(String) -> VerifyError) -> Result<(), VerifyError> {
+    fn require_live(&self, rule: &dyn Fn(RuleViolation) -> VerifyError) -> Result<(), VerifyError> {
         match self.state.status {
             Status::Active | Status::Adjourned | Status::Disputed => Ok(()),
-            s => Err(rule(format!("not possible in a {} game", s.name()))),
+            s => Err(rule(V::NotLive(s))),
         }
     }
 
@@ -614,20 +592,15 @@ impl Replay {
         &self,
         me: Color,
         author: PlayerId,
-        rule: &dyn Fn(String) -> VerifyError,
+        rule: &dyn Fn(RuleViolation) -> VerifyError,
     ) -> Result<(), VerifyError> {
         if self.state.position.turn() != me {
-            return Err(rule(format!(
-                "out of turn: it is {}'s move",
-                self.state.position.turn().name()
-            )));
+            return Err(rule(V::OutOfTurn(self.state.position.turn())));
         }
         if let Some(last) = self.last_move_index[(!me).index()] {
             let horizon = self.horizon.get(&author).copied();
             if horizon.is_none_or(|h| h < last) {
-                return Err(rule(
-                    "the move does not answer the opponent's last move (it was not seen)".into(),
-                ));
+                return Err(rule(V::UnseenMove));
             }
         }
         Ok(())
@@ -642,17 +615,16 @@ impl Replay {
         t: u64,
         index: usize,
         author: PlayerId,
-        rule: &dyn Fn(String) -> VerifyError,
+        rule: &dyn Fn(RuleViolation) -> VerifyError,
         sealed: bool,
     ) -> Result<(), VerifyError> {
         self.check_turn(me, author, rule)?;
         let m = w.to_move(&self.state.position).ok_or_else(|| {
-            rule(format!(
-                "illegal move {}{} in {}",
-                crate::Square::new(w.from.min(63)),
-                crate::Square::new(w.to.min(63)),
-                self.state.position.fen()
-            ))
+            rule(V::IllegalMove {
+                from: crate::Square::new(w.from.min(63)),
+                to: crate::Square::new(w.to.min(63)),
+                fen: self.state.position.fen(),
+            })
         })?;
         self.play(m, me, id, t, index, sealed);
         Ok(())
