@@ -206,3 +206,65 @@ async fn a_strangers_chat_and_challenge_flood_is_bounded() {
     a.stop().await;
     b.stop().await;
 }
+
+/// Eighty fresh identities on one machine connect to Ana's node: it keeps at most
+/// `MAX_PER_IP` of them, and Bruno — her opponent, from the same address — still connects
+/// and their game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_identities_from_one_address_cannot_lock_the_opponent_out() {
+    use sobre_node::network::ip_limits::MAX_PER_IP;
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    let game = start_game(&a, &b).await;
+    let (b_id, _) = b.id().await;
+    let b_peer: PeerId = b_id.parse().unwrap();
+    b.stop().await;
+    let (_, a_addr) = a.id_addr().await;
+
+    let mut sybils = Vec::new();
+    for _ in 0..80 {
+        let h = actor(libp2p::identity::Keypair::generate_ed25519()).await;
+        let _ = h.dial(a_addr.parse().unwrap()).await;
+        sybils.push(h);
+    }
+    // Let the handshakes finish and the refusals land.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let mut connected = 0;
+    for h in &sybils {
+        if a.connected_to(&h.local_peer_id()).await {
+            connected += 1;
+        }
+    }
+    assert!(
+        connected <= MAX_PER_IP,
+        "{connected} connections from one address"
+    );
+    assert!(
+        connected > 0,
+        "no stranger connected at all: the test proves nothing"
+    );
+
+    // Bruno comes back and dials Ana from the same address: reserved, he connects and plays.
+    let b = TestNode::start(db.path()).await;
+    b.call(ApiRequest::Connect {
+        addr: a_addr.clone(),
+    })
+    .await;
+    let deadline = tokio::time::Instant::now() + STEP;
+    while !a.connected_to(&b_peer).await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "Bruno was locked out"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    play(&a, &b, &game, 0, &["c4", "c5"]).await;
+    for h in sybils {
+        h.shutdown().await;
+    }
+    a.stop().await;
+    b.stop().await;
+}

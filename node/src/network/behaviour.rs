@@ -55,6 +55,7 @@ pub(super) struct Behaviour {
     // Connection gatekeepers first: they deny before any other behaviour sees the peer.
     pub(super) blocked: allow_block_list::Behaviour<allow_block_list::BlockedPeers>,
     pub(super) limits: connection_limits::Behaviour,
+    pub(super) ip_limits: super::ip_limits::Behaviour,
     pub(super) relay_client: relay::client::Behaviour,
     pub(super) relay_server: Toggle<relay::Behaviour>,
     pub(super) identify: identify::Behaviour,
@@ -184,6 +185,7 @@ fn build_behaviour(
     Ok(Behaviour {
         blocked: allow_block_list::Behaviour::default(),
         limits: connection_limits::Behaviour::new(limits::connection_limits()),
+        ip_limits: super::ip_limits::Behaviour::default(),
         relay_client,
         relay_server: Toggle::from(relay_server),
         identify,

@@ -297,6 +297,16 @@ impl NetworkHandle {
             .await
     }
 
+    /// Reserves connection room for `peer` (an opponent, a league organiser or member, an
+    /// arbiter, a mailbox): it is never refused for the number of connections from its
+    /// address or in all, so strangers cannot starve it (see `ip_limits`).
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn reserve(&self, peers: Vec<PeerId>) -> Result<(), NetworkError> {
+        self.call(|reply| Command::Reserve { peers, reply }).await
+    }
+
     /// Stops the network task (closing every connection) and waits until it has exited.
     /// Idempotent; every later call on any handle fails with [`NetworkError::Shutdown`].
     pub async fn shutdown(&self) {
@@ -382,6 +392,10 @@ pub(super) enum Command {
     AllowSyncs {
         peer: PeerId,
         games: Vec<GameId>,
+        reply: oneshot::Sender<()>,
+    },
+    Reserve {
+        peers: Vec<PeerId>,
         reply: oneshot::Sender<()>,
     },
 }

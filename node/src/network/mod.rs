@@ -40,6 +40,7 @@ mod codec;
 mod config;
 mod event_loop;
 mod handle;
+pub mod ip_limits;
 mod limits;
 pub mod pipe;
 mod relay;

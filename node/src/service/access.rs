@@ -34,6 +34,32 @@ impl Service {
             .is_some_and(|l| l.organiser == who)
     }
 
+    /// Reserves connection room for the other players of `game` (see
+    /// [`crate::network::ip_limits`]) — unless it is a challenge from a stranger nobody has
+    /// accepted yet, which must not buy its author a reserved place.
+    pub(super) fn reserve_players(&mut self, game: &GameId) {
+        let Some(s) = self.games.get(game) else {
+            return;
+        };
+        if s.status == sobre_core::record::Status::Pending && s.challenger != self.me {
+            return;
+        }
+        let fresh: Vec<PeerId> = [s.challenger, s.opponent]
+            .iter()
+            .filter(|p| **p != self.me)
+            .filter_map(super::peer_of_player)
+            .filter(|p| !self.reserved.contains(p))
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        self.reserved.extend(fresh.iter().copied());
+        let net = self.net.clone();
+        tokio::spawn(async move {
+            let _ = net.reserve(fresh).await;
+        });
+    }
+
     /// Whether `peer` may list the games of `player`: only the player itself (a node meeting
     /// its mailbox asks for its own games).
     pub(super) fn may_list(peer: &PeerId, player: &PlayerId) -> bool {

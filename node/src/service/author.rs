@@ -178,6 +178,7 @@ impl Service {
             integrity::note_event(&self.home, &self.me, game, one);
         }
         self.games.insert(*game, Summary::of(&state));
+        self.reserve_players(game);
         // A challenge to us is not followed on gossip until we accept it (see `quota`).
         if signed.iter().any(|e| {
             e.decode_unverified()

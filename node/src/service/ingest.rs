@@ -218,6 +218,9 @@ impl Service {
             }
             self.dirty = true;
         }
+        if !fresh.is_empty() {
+            self.reserve_players(&game);
+        }
         let status = self.games.get(&game).map_or("", |s| s.status.name());
         // The watchers learn of the events as soon as they are kept, before the receipts
         // are signed. Nobody watching: nothing to build (the base58 of two keys per event).

@@ -177,6 +177,8 @@ struct Service {
     restoring: std::collections::BTreeSet<GameId>,
     /// Recent chat arrivals per game and author (see `quota`).
     chat_arrivals: quota::ChatArrivals,
+    /// Peers whose connections the network reserves room for (see `access`).
+    reserved: HashSet<PeerId>,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
@@ -260,6 +262,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         storage_failed: None,
         restoring,
         chat_arrivals: quota::ChatArrivals::default(),
+        reserved: HashSet::new(),
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         ledger_notes: Vec::new(),
@@ -273,6 +276,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         escrow_refused: HashSet::new(),
     };
     svc.load()?;
+    let _ = net.reserve(svc.mailboxes.clone()).await;
+    for g in svc.games.keys().copied().collect::<Vec<_>>() {
+        svc.reserve_players(&g);
+    }
     // Redial the peers this node was told about (`sobre peers connect`): after a restart on
     // a new port, the opponent's node can only deliver once we reconnect.
     for (peer, addrs) in svc.store.peers().unwrap_or_default() {

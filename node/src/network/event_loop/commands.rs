@@ -113,6 +113,14 @@ impl EventLoop {
                     .report_message_validation_result(&message_id, &source, acceptance);
                 let _ = reply.send(found);
             }
+            Command::Reserve { peers, reply } => {
+                let b = self.swarm.behaviour_mut();
+                for p in peers {
+                    b.limits.bypass_peer_id(&p);
+                    b.ip_limits.reserve(p);
+                }
+                let _ = reply.send(());
+            }
             Command::AllowSyncs { peer, games, reply } => {
                 // Only the service grants, for peers it talks to; they end at disconnection.
                 let grants = self.sync_grants.entry(peer).or_default();

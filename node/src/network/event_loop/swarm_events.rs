@@ -216,7 +216,9 @@ impl EventLoop {
             }
             BehaviourEvent::Autonat(_) | BehaviourEvent::Ping(_) => {}
             BehaviourEvent::Stream(()) => {}
-            BehaviourEvent::Blocked(never) | BehaviourEvent::Limits(never) => match never {},
+            BehaviourEvent::Blocked(never)
+            | BehaviourEvent::Limits(never)
+            | BehaviourEvent::IpLimits(never) => match never {},
         }
     }
 
