@@ -114,6 +114,7 @@ mod tests {
                 events,
             },
             reply: oneshot::channel().0,
+            queued: crate::network::queue::QueueTicket::none(),
         }
     }
 

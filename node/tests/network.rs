@@ -54,6 +54,7 @@ fn serve(mut events: mpsc::Receiver<NetworkEvent>) -> Served {
                     peer,
                     request,
                     reply,
+                    ..
                 } => {
                     let _ = req_tx.send((peer, request));
                     let _ = reply.send(events_response());
@@ -194,6 +195,7 @@ async fn gossip_arrives_with_the_payload_hash_as_message_id_and_can_be_accepted(
             message_id,
             topic,
             data,
+            ..
         } => Some((source, message_id, topic, data)),
         _ => None,
     })

@@ -58,6 +58,8 @@ pub enum NetworkEvent {
         peer: PeerId,
         request: Request,
         reply: oneshot::Sender<Response>,
+        /// Its share of the queue's bytes, given back when the event is dropped.
+        queued: super::queue::QueueTicket,
     },
     /// A gossip message awaiting validation: report it with
     /// [`NetworkHandle::report_validation`] (`message_id`, `source`) or it is never forwarded.
@@ -67,6 +69,8 @@ pub enum NetworkEvent {
         message_id: MessageId,
         topic: String,
         data: Vec<u8>,
+        /// Its share of the queue's bytes, given back when the event is dropped.
+        queued: super::queue::QueueTicket,
     },
     PeerConnected {
         peer: PeerId,

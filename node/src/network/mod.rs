@@ -43,6 +43,7 @@ mod handle;
 pub mod ip_limits;
 mod limits;
 pub mod pipe;
+pub mod queue;
 mod relay;
 
 use behaviour::build_swarm;
@@ -115,6 +116,7 @@ pub async fn spawn(
         swarm,
         commands: command_rx,
         events: event_tx,
+        queued_bytes: std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0)),
         shutdown: shutdown_rx,
         request_timeout: config.request_timeout,
         max_strikes: config.max_strikes.max(1),

@@ -20,6 +20,7 @@ impl Service {
                 peer,
                 request,
                 reply,
+                ..
             } => {
                 let response = self.answer(peer, request).await;
                 self.pending.push(Deferred::Reply { reply, response });

@@ -68,6 +68,8 @@ pub(super) struct EventLoop {
     pub(super) swarm: Swarm<Behaviour>,
     pub(super) commands: mpsc::Receiver<Command>,
     pub(super) events: mpsc::Sender<NetworkEvent>,
+    /// Bytes of requests and gossip queued for the service (see [`super::queue`]).
+    pub(super) queued_bytes: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     pub(super) shutdown: watch::Receiver<bool>,
     pub(super) request_timeout: Duration,
     pub(super) max_strikes: u32,

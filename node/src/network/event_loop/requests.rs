@@ -168,10 +168,23 @@ impl EventLoop {
                 tx
             }
         };
+        let size = match &request {
+            Request::Deliver { events, .. } => events.iter().map(Vec::len).sum(),
+            Request::League { docs } => docs.iter().map(Vec::len).sum(),
+            _ => 0,
+        } + 256;
+        let Some(queued) = super::super::queue::QueueTicket::take(&self.queued_bytes, size) else {
+            warn!(peer = %peer, size, "event queue holds too many bytes: refusing inbound request");
+            let _ = reply.send(Response::Refused {
+                reason: "busy".into(),
+            });
+            return;
+        };
         let event = NetworkEvent::InboundRequest {
             peer,
             request,
             reply,
+            queued,
         };
         let (reason, event) = match self.events.try_send(event) {
             Ok(()) => return,

@@ -229,14 +229,25 @@ impl EventLoop {
                 message_id,
                 message,
             } => {
-                let event = NetworkEvent::Gossip {
-                    source: propagation_source,
-                    message_id: message_id.clone(),
-                    topic: message.topic.into_string(),
-                    data: message.data,
+                let queued = super::super::queue::QueueTicket::take(
+                    &self.queued_bytes,
+                    message.data.len() + 256,
+                );
+                let sent = match queued {
+                    Some(queued) => self
+                        .events
+                        .try_send(NetworkEvent::Gossip {
+                            source: propagation_source,
+                            message_id: message_id.clone(),
+                            topic: message.topic.into_string(),
+                            data: message.data,
+                            queued,
+                        })
+                        .map_err(|e| matches!(e, mpsc::error::TrySendError::Full(_))),
+                    None => Err(true),
                 };
-                if let Err(e) = self.events.try_send(event) {
-                    if matches!(e, mpsc::error::TrySendError::Full(_)) {
+                if let Err(full) = sent {
+                    if full {
                         warn!(peer = %propagation_source, "event queue full: dropping gossip");
                     }
                     // Unvalidated, so not forwarded; `Ignore` frees the cache without
