@@ -13,7 +13,8 @@
 use std::collections::{HashMap, HashSet};
 
 use hashlink::LruCache;
-use sobre_core::record::{EventId, SignedEvent, VerifiedEvent, verify_all};
+use libp2p::PeerId;
+use sobre_core::record::{EventId, SignedEvent, VerifiedEvent};
 use tokio::sync::mpsc;
 
 use crate::network::NetworkEvent;
@@ -54,48 +55,75 @@ pub fn spawn(mut net: mpsc::Receiver<NetworkEvent>, max_batch: usize) -> mpsc::R
 }
 
 /// Verifies the events carried by `batch` that are not in `recent`, and notes them there.
+/// A peer whose message carried a bad signature gets nothing more of its messages in this
+/// batch checked here: the service, which checks itself what this stage did not, refuses its
+/// delivery at the first bad event and strikes the peer (`Refusal::blames_sender`), before
+/// it looks at anything else the peer sent.
 fn check(
     batch: &[NetworkEvent],
     recent: &mut LruCache<EventId, ()>,
 ) -> HashMap<EventId, VerifiedEvent> {
-    let mut fresh: Vec<SignedEvent> = Vec::new();
+    let mut verified = HashMap::new();
     let mut seen: HashSet<EventId> = HashSet::new();
-    let mut add = |raw: &[u8]| {
-        if let Ok(e) = SignedEvent::from_bytes(raw) {
-            let id = e.id();
-            if recent.get(&id).is_none() && seen.insert(id) {
-                fresh.push(e);
-            }
-        }
-    };
+    let mut bad: HashSet<PeerId> = HashSet::new();
     for ev in batch {
-        match ev {
+        let (peer, raws): (PeerId, Vec<&[u8]>) = match ev {
             // A delivery over the cap is refused by the service without a look at its events.
             NetworkEvent::InboundRequest {
+                peer,
                 request: Request::Deliver { events, .. },
                 ..
             } if events.len() <= MAX_EVENTS_PER_MESSAGE => {
-                for raw in events {
-                    add(raw);
-                }
+                (*peer, events.iter().map(Vec::as_slice).collect())
             }
-            NetworkEvent::Gossip { data, .. } => {
-                if let Ok(g) = protocol::decode::<Gossip>(data) {
-                    add(&g.event);
-                }
+            NetworkEvent::Gossip { source, data, .. } => {
+                let Ok(g) = protocol::decode::<Gossip>(data) else {
+                    continue;
+                };
+                let Ok(e) = SignedEvent::from_bytes(&g.event) else {
+                    continue;
+                };
+                check_one(e, *source, recent, &mut seen, &mut bad, &mut verified);
+                continue;
             }
-            _ => {}
+            _ => continue,
+        };
+        for raw in raws {
+            if bad.contains(&peer) {
+                break;
+            }
+            if let Ok(e) = SignedEvent::from_bytes(raw) {
+                check_one(e, peer, recent, &mut seen, &mut bad, &mut verified);
+            }
         }
     }
-    let mut verified = HashMap::with_capacity(fresh.len());
-    if fresh.is_empty() {
-        return verified;
-    }
-    for v in verify_all(&fresh).into_iter().flatten() {
-        recent.insert(v.id, ());
-        verified.insert(v.id, v);
-    }
     verified
+}
+
+fn check_one(
+    e: SignedEvent,
+    peer: PeerId,
+    recent: &mut LruCache<EventId, ()>,
+    seen: &mut HashSet<EventId>,
+    bad: &mut HashSet<PeerId>,
+    verified: &mut HashMap<EventId, VerifiedEvent>,
+) {
+    if bad.contains(&peer) {
+        return;
+    }
+    let id = e.id();
+    if recent.get(&id).is_some() || !seen.insert(id) {
+        return;
+    }
+    match e.verify() {
+        Ok(v) => {
+            recent.insert(v.id, ());
+            verified.insert(v.id, v);
+        }
+        Err(_) => {
+            bad.insert(peer);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -179,5 +207,36 @@ mod tests {
             }
         }
         assert_eq!(seen, ids);
+    }
+
+    /// A peer whose delivery carries a bad signature gets nothing more checked in the batch;
+    /// another peer's events are checked as usual.
+    #[test]
+    fn after_a_bad_signature_nothing_more_of_that_peer_is_checked() {
+        let mut forged = challenge(40);
+        forged.signature[10] ^= 1;
+        let (p, q) = (PeerId::random(), PeerId::random());
+        let of = |peer: PeerId, events: Vec<SignedEvent>| NetworkEvent::InboundRequest {
+            peer,
+            request: Request::Deliver {
+                game: EventId([0; 32]),
+                events: events
+                    .iter()
+                    .map(|e| e.to_bytes().expect("encode"))
+                    .collect(),
+            },
+            reply: oneshot::channel().0,
+            queued: crate::network::queue::QueueTicket::none(),
+        };
+        let (after, other) = (challenge(42), challenge(44));
+        let batch = vec![
+            of(p, vec![forged, after.clone()]),
+            of(p, vec![challenge(46)]),
+            of(q, vec![other.clone()]),
+        ];
+        let verified = check(&batch, &mut LruCache::new(RECENT));
+        assert_eq!(verified.len(), 1);
+        assert!(verified.contains_key(&other.id()));
+        assert!(!verified.contains_key(&after.id()));
     }
 }

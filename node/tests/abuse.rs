@@ -268,3 +268,36 @@ async fn many_identities_from_one_address_cannot_lock_the_opponent_out() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A stranger delivers games between two other players (every event validly signed): Ana's
+/// node refuses each as not hers from its content — the challenge names neither her nor a
+/// league — and keeps none of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_between_others_are_refused_before_their_signatures_are_checked() {
+    let da = tempfile::tempdir().unwrap();
+    let a = TestNode::start(da.path()).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let a_peer: PeerId = a_id.parse().unwrap();
+    let key = sobre_core::record::Keypair::from_secret_bytes(&[78; 32]);
+    let other = sobre_core::record::Keypair::from_secret_bytes(&[79; 32]);
+    let h = actor(sobre_node::home::libp2p_keypair(&key).unwrap()).await;
+    h.dial(a_addr.parse().unwrap()).await.unwrap();
+    let t0 = now_ms() - 60_000;
+    for i in 0..20u64 {
+        let (mut sheet, first) = challenge_of(&key, other.player_id(), t0 + i);
+        let mut events = vec![first];
+        for j in 0..60u64 {
+            events.push(sheet.chat("spam", t0 + 100 + j).unwrap());
+        }
+        match deliver(&h, a_peer, sheet.game(), &events).await {
+            Response::Refused { reason } => {
+                assert!(reason.contains("not a game of this node"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let games = a.call(ApiRequest::Games).await;
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(0), "{games}");
+    h.shutdown().await;
+    a.stop().await;
+}

@@ -60,6 +60,32 @@ impl Service {
         });
     }
 
+    /// Whether the events of a game this node does not hold are plainly none of its
+    /// business, from their content alone (before any signature is checked): a challenge
+    /// between two others, outside any league, with no envelope escrowed to this node. A
+    /// mailbox keeps its players' games, so nothing is unrelated to it; a league game is left
+    /// to the full check (its organiser keeps it).
+    pub(super) fn unrelated_game(&self, fresh: &[(sobre_core::record::Event, usize)]) -> bool {
+        use sobre_core::record::EventKind;
+        if self.mailbox {
+            return false;
+        }
+        let Some((challenger, challenge)) = fresh.iter().find_map(|(e, _)| match &e.kind {
+            EventKind::Challenge(c) if e.game.is_none() => Some((e.author, c)),
+            _ => None,
+        }) else {
+            // Without its challenge the delivery is refused as missing history anyway.
+            return false;
+        };
+        let escrowed_here = fresh.iter().any(
+            |(e, _)| matches!(&e.kind, EventKind::Escrow { arbiter, .. } if *arbiter == self.me),
+        );
+        challenger != self.me
+            && challenge.opponent != self.me
+            && challenge.league.is_none()
+            && !escrowed_here
+    }
+
     /// Whether `peer` may list the games of `player`: only the player itself (a node meeting
     /// its mailbox asks for its own games).
     pub(super) fn may_list(peer: &PeerId, player: &PlayerId) -> bool {

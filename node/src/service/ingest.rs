@@ -103,6 +103,11 @@ impl Service {
             fresh_events.push((ev, b.len()));
             fresh.push(e);
         }
+        // A game this node does not hold: cheap facts first, no signature checked for a game
+        // that is not ours (see `unrelated_game`).
+        if new_game && !fresh.is_empty() && self.unrelated_game(&fresh_events) {
+            return Err(Refusal::NotOurs);
+        }
         // What others may make this node store: checked on kinds and sizes, before any
         // signature (see `quota`).
         if !fresh.is_empty() {
