@@ -180,6 +180,9 @@ impl Service {
                 let awaiting_us = state.status == sobre_core::record::Status::Pending
                     && state.opponent == self.me
                     && state.challenger != self.me;
+                if !is_player {
+                    self.mailbox_room([state.challenger, state.opponent])?;
+                }
                 if awaiting_us && let Some(oldest) = self.pending_challenges(&state.challenger)? {
                     self.drop_pending(oldest).await;
                 }

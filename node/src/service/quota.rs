@@ -12,6 +12,7 @@
 //! | chat lines per player per game in an hour (by arrival) | [`MAX_CHAT_PER_HOUR`] |
 //! | chat after the game ends | lines dated up to [`CHAT_AFTER_END_MS`] after its last event |
 //! | leave periods per player per game | [`LEAVES_PER_YEAR`] per year the game has run, plus that many |
+//! | games a mailbox keeps per player | [`MAX_MAILBOX_GAMES_PER_PLAYER`] (a new game needs one player under it) |
 //! | challenges waiting for this player's answer | [`MAX_PENDING_PER_CHALLENGER`] per challenger, [`MAX_PENDING_TOTAL`] in all (the oldest is dropped) |
 
 use super::cache::GameCache;
@@ -30,6 +31,8 @@ pub(crate) const CHAT_AFTER_END_MS: u64 = 24 * 3600 * 1000;
 pub(crate) const LEAVES_PER_YEAR: usize = 45;
 pub(crate) const MAX_PENDING_PER_CHALLENGER: usize = 3;
 pub(crate) const MAX_PENDING_TOTAL: usize = 64;
+/// Games a mailbox keeps per player (a busy ICCF player has a few dozen under way).
+pub(crate) const MAX_MAILBOX_GAMES_PER_PLAYER: usize = 1_000;
 
 const HOUR_MS: u64 = 3600 * 1000;
 const YEAR_MS: u64 = 365 * 24 * HOUR_MS;
@@ -51,6 +54,8 @@ pub(crate) enum QuotaExceeded {
     Leaves,
     #[error("too many challenges waiting for an answer from this player")]
     PendingChallenges,
+    #[error("this mailbox keeps no more games of these players")]
+    MailboxFull,
 }
 
 /// Chat arrivals per (game, author) in the last hour: the rate limit's memory. Bounded: one
@@ -212,6 +217,18 @@ impl Service {
             return Ok(None);
         }
         Ok(waiting.iter().min_by_key(|(_, t)| *t).map(|(g, _)| **g))
+    }
+
+    /// At a mailbox, whether a new game between `players` may be kept: one of them at least
+    /// has fewer than [`MAX_MAILBOX_GAMES_PER_PLAYER`] games here.
+    pub(super) fn mailbox_room(&self, players: [PlayerId; 2]) -> Result<(), QuotaExceeded> {
+        let full = |p: &PlayerId| {
+            self.games.values().filter(|s| s.plays(p)).count() >= MAX_MAILBOX_GAMES_PER_PLAYER
+        };
+        if self.mailbox && players.iter().all(full) {
+            return Err(QuotaExceeded::MailboxFull);
+        }
+        Ok(())
     }
 
     /// Drops a challenge nobody answered, to make room (see [`MAX_PENDING_TOTAL`]).
