@@ -311,6 +311,20 @@ impl NetworkHandle {
         self.call(|reply| Command::Reserve { peers, reply }).await
     }
 
+    /// Blocks `peer` for good (the player refused them: `sobre block`), or lifts the block:
+    /// its connections close and new ones are refused, its gossip is ignored.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn block(&self, peer: PeerId, blocked: bool) -> Result<(), NetworkError> {
+        self.call(|reply| Command::Block {
+            peer,
+            blocked,
+            reply,
+        })
+        .await
+    }
+
     /// Stops the network task (closing every connection) and waits until it has exited.
     /// Idempotent; every later call on any handle fails with [`NetworkError::Shutdown`].
     pub async fn shutdown(&self) {
@@ -400,6 +414,11 @@ pub(super) enum Command {
     },
     Reserve {
         peers: Vec<PeerId>,
+        reply: oneshot::Sender<()>,
+    },
+    Block {
+        peer: PeerId,
+        blocked: bool,
         reply: oneshot::Sender<()>,
     },
 }

@@ -113,6 +113,23 @@ impl EventLoop {
                     .report_message_validation_result(&message_id, &source, acceptance);
                 let _ = reply.send(found);
             }
+            Command::Block {
+                peer,
+                blocked,
+                reply,
+            } => {
+                let b = self.swarm.behaviour_mut();
+                if blocked {
+                    b.gossipsub.blacklist_peer(&peer);
+                    b.kad.remove_peer(&peer);
+                    b.blocked.block_peer(peer);
+                    self.known_addrs.remove(&peer);
+                } else {
+                    b.gossipsub.remove_blacklisted_peer(&peer);
+                    b.blocked.unblock_peer(peer);
+                }
+                let _ = reply.send(());
+            }
             Command::Reserve { peers, reply } => {
                 let b = self.swarm.behaviour_mut();
                 for p in peers {
