@@ -179,10 +179,16 @@ mod tests {
             let line = Lines::new(seed).line(&start, 300);
             let mut game = Game::new(start);
             for &m in &line {
-                assert!(game.automatic_end().is_none(), "seed {seed}: played on after the end");
+                assert!(
+                    game.automatic_end().is_none(),
+                    "seed {seed}: played on after the end"
+                );
                 assert!(game.play(m).is_ok(), "seed {seed}: illegal move");
             }
-            assert!(line.len() == 300 || game.automatic_end().is_some(), "seed {seed}");
+            assert!(
+                line.len() == 300 || game.automatic_end().is_some(),
+                "seed {seed}"
+            );
         }
     }
 

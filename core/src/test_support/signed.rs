@@ -4,8 +4,8 @@
 
 use super::Lines;
 use crate::clock::SECOND;
-use crate::notation::{MoveError, parse_move};
 use crate::notation::san::Lang;
+use crate::notation::{MoveError, parse_move};
 use crate::position::{IllegalMove, Position, PositionError};
 use crate::record::author::Scoresheet;
 use crate::record::codec::CodecError;
@@ -148,9 +148,9 @@ impl GameBuilder {
             StartPosition::Chess960Random => Err(BuildError::Start(
                 "a drawn Chess960 start needs the fair coin".into(),
             )),
-            StartPosition::Fen(f) => Position::from_fen_auto(f).map_err(|e| {
-                BuildError::Start(format!("{f}: {e}"))
-            }),
+            StartPosition::Fen(f) => {
+                Position::from_fen_auto(f).map_err(|e| BuildError::Start(format!("{f}: {e}")))
+            }
         }
     }
 
@@ -237,10 +237,10 @@ impl GameBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Outcome;
     use crate::record::verify;
     use crate::rules::Termination;
     use crate::types::Color;
-    use crate::Outcome;
 
     #[test]
     fn a_signed_line_verifies_with_its_moves_result_and_times() {
@@ -254,7 +254,12 @@ mod tests {
         let st = verify(&built.events).unwrap();
         assert_eq!(st.game, built.game);
         assert_eq!(st.moves.len(), 4);
-        assert_eq!(st.result, Some(Outcome::Decisive { winner: Color::Black }));
+        assert_eq!(
+            st.result,
+            Some(Outcome::Decisive {
+                winner: Color::Black
+            })
+        );
         assert_eq!(st.termination, Some(Termination::Checkmate));
         assert_eq!(st.position, built.position);
         assert_eq!(built.t, T0 + SECOND + 4 * 1000 + 4 * RECEIPT_DELAY_MS);
@@ -277,7 +282,9 @@ mod tests {
         let mut pos = Position::new();
         let e4 = parse_move(&pos, "e4", Lang::English).unwrap();
         pos.play_unchecked(e4);
-        let err = GameBuilder::new(key(1), key(2)).sign(&[e4, e4]).unwrap_err();
+        let err = GameBuilder::new(key(1), key(2))
+            .sign(&[e4, e4])
+            .unwrap_err();
         assert!(matches!(err, BuildError::Illegal { ply: 1, .. }), "{err}");
         let err = GameBuilder::new(key(1), key(2))
             .sign_written("e4 e4")
