@@ -63,7 +63,8 @@ impl From<PositionError> for BuildError {
 
 /// The terms and times of a signed game. The challenger is White
 /// ([`ColourChoice::ChallengerWhite`]); the challenge is signed at `t0`, the acceptance one
-/// second later, and move `i` (0-based) `(i + 1) × every` after the acceptance.
+/// second later, and each move `every` after the event before it (the acceptance, the
+/// previous move, or that move's receipt, [`RECEIPT_DELAY_MS`] after it).
 #[derive(Clone, Debug)]
 pub struct GameBuilder {
     white: Keypair,
