@@ -2,54 +2,22 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
-use sobre_core::Position;
 use sobre_core::record::export::write_archive;
-use sobre_core::record::{
-    Challenge, ColourChoice, Keypair, Scoresheet, SignedEvent, StartPosition,
-};
-use sobre_core::san::{Lang, parse_san};
+use sobre_core::test_support::{GameBuilder, key};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
 const T0: u64 = 1_795_304_673_000; // 2026-11-21T23:44:33Z
 
-fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
-}
-
 /// Fool's mate (FIDE 5.1a), signed by both players: White (key 1) challenges, Black
-/// (key 2) accepts, four moves. Returns the archive text.
+/// (key 2) accepts a second later, four moves a second apart. Returns the archive text.
 fn fools_mate_archive() -> String {
-    let (w, b) = (key(1), key(2));
-    let challenge = Challenge {
-        opponent: b.player_id(),
-        colour: ColourChoice::ChallengerWhite,
-        time_control: "3d".into(),
-        start: StartPosition::Standard,
-        coin_commitment: None,
-        league: None,
-    };
-    let (white, ch) = Scoresheet::challenge(w, challenge, T0).expect("signs");
-    let game = white.game();
-    let mut black = Scoresheet::join(b, game);
-    black.saw(ch.id());
-    let mut sheets = [white, black];
-    let mut events: Vec<SignedEvent> = vec![ch];
-    let mut t = T0 + 1000;
-    let accept = sheets[1].accept(None, t).expect("signs");
-    sheets[0].saw(accept.id());
-    events.push(accept);
-    let mut pos = Position::new();
-    for san in ["f3", "e5", "g4", "Qh4#"] {
-        t += 1000;
-        let m = parse_san(&pos, san, Lang::English).expect("legal");
-        let c = pos.turn();
-        pos.play_unchecked(m);
-        let ev = sheets[c.index()].play(m, t).expect("signs");
-        sheets[(!c).index()].saw(ev.id());
-        events.push(ev);
-    }
-    write_archive(&game, &events).expect("encodes")
+    let game = GameBuilder::new(key(1), key(2))
+        .at(T0)
+        .every(1000)
+        .sign_written("f3 e5 g4 Qh4#")
+        .expect("a legal line signs");
+    write_archive(&game.game, &game.events).expect("encodes")
 }
 
 struct Fixture {

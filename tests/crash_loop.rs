@@ -21,11 +21,12 @@
 //! and every move acknowledged so far must be in it, in order.
 
 use serde_json::Value;
+use sobre_core::Position;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::read_archive;
 use sobre_core::rules::Game;
+use sobre_core::test_support::Lines;
 use sobre_core::uci::parse_uci;
-use sobre_core::{Move, Position};
 use sobre_node::api::ApiRequest;
 use sobre_node::client;
 use std::fs::OpenOptions;
@@ -209,18 +210,6 @@ impl Player {
     }
 }
 
-/// A small deterministic generator (xorshift64*), so a failing run can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
-
 /// Where the SIGKILL lands in a cycle.
 #[derive(Clone, Copy, Debug)]
 enum Kill {
@@ -239,10 +228,10 @@ impl Drop for Player {
     }
 }
 
-/// A legal move in the game `moves` (UCI) leads to, chosen deterministically from `salt`,
-/// that does not end the game if there is one (no mate, stalemate, dead position, fivefold
-/// repetition or 75-move rule).
-fn next_move(start_fen: Option<&str>, moves: &[Value], salt: usize) -> String {
+/// The next move (UCI) of the game `moves` (UCI) leads to, from `lines`: one that does not
+/// end the game if there is one (no mate, stalemate, dead position, fivefold repetition or
+/// 75-move rule), else any legal move (the game then ends and a new one starts).
+fn next_move(lines: &mut Lines, start_fen: Option<&str>, moves: &[Value]) -> String {
     let start = start_fen
         .map(|f| Position::from_fen_auto(f).expect("start FEN"))
         .unwrap_or_default();
@@ -252,17 +241,12 @@ fn next_move(start_fen: Option<&str>, moves: &[Value], salt: usize) -> String {
         let mv = parse_uci(game.position(), text).expect("a legal move");
         game.play(mv).expect("legal");
     }
-    let pos = game.position().clone();
-    let legal: Vec<Move> = pos.legal_moves().to_vec();
-    assert!(!legal.is_empty(), "the game should have ended");
-    let start = (salt * 7 + 3) % legal.len();
-    let rotation = (0..legal.len()).map(|i| legal[(start + i) % legal.len()]);
-    let quiet = rotation.clone().find(|&m| {
-        let mut next = game.clone();
-        next.play(m).is_ok() && next.automatic_end().is_none()
-    });
-    let chosen = quiet.unwrap_or(legal[start]);
-    format_move(&pos, chosen, Notation::Uci)
+    let pos = game.position();
+    let chosen = lines
+        .next_move(&game)
+        .or_else(|| pos.legal_moves().first().copied())
+        .expect("the game should have ended");
+    format_move(pos, chosen, Notation::Uci)
 }
 
 /// A challenges B (A has White), B accepts; returns the game id once both see it active.
@@ -305,7 +289,9 @@ fn kill_restart_loop(cycles: usize) {
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| sobre_node::time::now_ms() | 1);
     eprintln!("crash loop: seed {seed} (SOBRE_CRASH_SEED={seed} replays the kill moments)");
-    let mut rng = Rng(seed);
+    let mut rng = Lines::new(seed);
+    // The moves from their own fixed seed: the run's seed says when the kills land.
+    let mut lines = Lines::new(7).endless();
     let mut game = new_game(&rt, &a, &b);
     // Every move of the current game whose command reported success (or that a restarted
     // node showed: then it is on disk), in order.
@@ -326,16 +312,16 @@ fn kill_restart_loop(cycles: usize) {
             v["plies"].as_u64() == Some(plies) && v["my_move"] == true
         });
         let mv = next_move(
+            &mut lines,
             v["start_fen"].as_str(),
             v["moves"].as_array().map_or(&[][..], Vec::as_slice),
-            cycle,
         );
         let kill = match rng.below(4) {
             0 => Kill::AfterSuccess,
-            1 | 2 => Kill::MidCommand(rng.below(60_000)),
+            1 | 2 => Kill::MidCommand(rng.below(60_000) as u64),
             _ => Kill::DuringStartup(
-                rng.below(150_000),
-                (rng.below(2) == 0).then(|| rng.below(150_000)),
+                rng.below(150_000) as u64,
+                (rng.below(2) == 0).then(|| rng.below(150_000) as u64),
             ),
         };
         let reported_success = match kill {

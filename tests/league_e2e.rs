@@ -12,6 +12,7 @@
 
 use serde_json::Value;
 use sobre_core::Position;
+use sobre_core::test_support::Lines;
 use sobre_core::uci;
 use std::collections::HashMap;
 use std::fs::File;
@@ -121,23 +122,12 @@ fn score(a: usize, b: usize) -> u8 {
     table[a - 1][b - 1]
 }
 
-/// A tiny deterministic generator (xorshift) for the test's moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 struct Game {
     id: String,
     white: usize,
     black: usize,
-    pos: Position,
+    /// The board as the test played it (the rules' `Game`: its history too).
+    board: sobre_core::Game,
     plies: u64,
 }
 
@@ -207,7 +197,7 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
             id: p["game"].as_str().expect("game id").to_owned(),
             white: number[p["white"].as_str().expect("white")],
             black: number[p["black"].as_str().expect("black")],
-            pos: Position::new(),
+            board: sobre_core::Game::new(Position::new()),
             plies: 0,
         })
         .collect();
@@ -217,7 +207,7 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
 
     // Six random legal plies in every game (never one that ends it), interleaved so the
     // nodes deliver in parallel; each mover waits for the previous move to arrive.
-    let mut rng = Rng(0x5eed_1e46_0e0f_0a0d);
+    let mut lines = Lines::new(0x5eed_1e46_0e0f_0a0d).endless();
     let home = |n: usize| &players[n - 1].home;
     let plies_of = |h: &Path, g: &str| -> Option<u64> {
         let v = run(h, &["show", g, "--json"]);
@@ -230,21 +220,12 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
             wait_for("the previous move to arrive", || {
                 (plies_of(home(mover), &g.id) == Some(want)).then_some(())
             });
-            let legal: Vec<_> = g
-                .pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|m| {
-                    let mut after = g.pos.clone();
-                    after.play_unchecked(*m);
-                    !after.legal_moves().is_empty()
-                })
-                .collect();
-            let m = legal[(rng.next() % legal.len() as u64) as usize];
-            let text = uci::to_uci(&g.pos, m);
+            let m = lines
+                .next_move(&g.board)
+                .expect("a move that does not end the game");
+            let text = uci::to_uci(g.board.position(), m);
             run_text(home(mover), &["move", &g.id, &text]);
-            g.pos.play_unchecked(m);
+            g.board.play(m).expect("legal");
             g.plies += 1;
         }
     }

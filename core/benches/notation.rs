@@ -7,39 +7,25 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sobre_core::pgn::PgnReader;
 use sobre_core::replay::{ReplayOptions, Replayer};
 use sobre_core::san::{Lang, parse_san, to_san};
+use sobre_core::test_support::Lines;
 use sobre_core::{Move, Position};
 use std::hint::black_box;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-/// Random legal games (40–120 plies, stopping at mate or stalemate), as (position, move)
+/// Random legal games (40–120 plies, stopping where the game ends), as (position, move)
 /// pairs and as PGN text in English SAN.
 fn corpus(games: usize) -> (Vec<(Position, Move)>, String, u64) {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut lines = Lines::new(0x5eed_1234_abcd_0001);
     let mut pairs = Vec::new();
     let mut pgn = String::with_capacity(games * 700);
     let mut total = 0u64;
     for g in 0..games {
         let mut pos = Position::new();
-        let len = 40 + (rng.next() % 81) as usize;
+        let len = 40 + lines.below(81);
         pgn.push_str(&format!(
             "[Event \"bench\"]\n[Site \"?\"]\n[Date \"2026.11.21\"]\n[Round \"{}\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n",
             g + 1
         ));
-        for ply in 0..len {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[(rng.next() % moves.len() as u64) as usize];
+        for (ply, m) in lines.line(&pos, len).into_iter().enumerate() {
             if ply % 2 == 0 {
                 pgn.push_str(&format!("{}. ", ply / 2 + 1));
             }

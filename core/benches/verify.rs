@@ -6,78 +6,21 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sobre_core::Position;
-use sobre_core::record::author::Scoresheet;
 use sobre_core::record::event::signing_bytes;
-use sobre_core::record::{
-    Challenge, ColourChoice, Keypair, SignedEvent, StartPosition, VerifiedEvent, verify,
-    verify_continue, verify_incremental,
-};
+use sobre_core::record::{SignedEvent, VerifiedEvent, verify, verify_continue, verify_incremental};
+use sobre_core::test_support::{GameBuilder, Lines, T0, key};
 use std::hint::black_box;
 
-/// A game of exactly `plies` random legal moves (retrying seeds until one lasts), signed.
+/// A signed game of exactly `plies` random legal moves, none of which ends the game, a
+/// minute apart. Each seed challenges at its own time, so every game has its own id.
 fn game(seed: u64, plies: usize) -> Vec<SignedEvent> {
-    let mut s = seed;
-    loop {
-        if let Some(g) = try_game(s, plies) {
-            return g;
-        }
-        s = s.wrapping_add(0x9e37_79b9);
-    }
-}
-
-fn try_game(seed: u64, plies: usize) -> Option<Vec<SignedEvent>> {
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
-    let (w, b) = (
-        Keypair::from_secret_bytes(&[1; 32]),
-        Keypair::from_secret_bytes(&[2; 32]),
-    );
-    let ch = Challenge {
-        opponent: b.player_id(),
-        colour: ColourChoice::ChallengerWhite,
-        time_control: "3d".into(),
-        start: StartPosition::Standard,
-        coin_commitment: None,
-        league: None,
-    };
-    let t0 = 1_800_000_000_000 + seed % 1_000_000;
-    let (ws, ev) = Scoresheet::challenge(w, ch, t0).ok()?;
-    let mut bs = Scoresheet::join(b, ws.game());
-    bs.saw(ev.id());
-    let mut sheets = [ws, bs];
-    let acc = sheets[1].accept(None, t0 + 1).ok()?;
-    sheets[0].saw(acc.id());
-    let mut events = vec![ev, acc];
-    let mut pos = Position::new();
-    let mut t = t0 + 2;
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        let playable: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                let mut p = pos.clone();
-                p.play_unchecked(m);
-                sobre_core::rules::automatic_end(&p, 1).is_none()
-            })
-            .collect();
-        if playable.is_empty() {
-            return None;
-        }
-        let m = playable[(next() % playable.len() as u64) as usize];
-        let c = pos.turn();
-        t += 60_000;
-        let e = sheets[c.index()].play(m, t).ok()?;
-        pos.play_unchecked(m);
-        sheets[(!c).index()].saw(e.id());
-        events.push(e);
-    }
-    Some(events)
+    let line = Lines::new(seed).endless().line(&Position::new(), plies);
+    assert_eq!(line.len(), plies, "a line of {plies} plies");
+    GameBuilder::new(key(1), key(2))
+        .at(T0 + seed)
+        .sign(&line)
+        .expect("a legal line signs")
+        .events
 }
 
 fn bare_strict(events: &[SignedEvent]) -> usize {

@@ -11,6 +11,8 @@
 //!   digits, and positions in FEN ([`notation::fen`]: FEN, X-FEN and Shredder-FEN in and out).
 //! - [`rules`]: a game's history, automatic endings (mate, stalemate, dead position,
 //!   fivefold, 75 moves), draw claims (9.2, 9.3) and flag falls (6.9).
+//! - `test_support` (feature `test-support`): the seeded line generator and signed-game
+//!   builder that tests, benches and harnesses share.
 #![forbid(unsafe_code)]
 // Data from the network and from disk reaches this crate: a malformed input must be an error,
 // never a panic (`clippy.toml` allows unwrap in tests only).
@@ -27,6 +29,9 @@ pub mod position;
 pub mod record;
 pub mod replay;
 pub mod rules;
+// Compiled for this crate's unit tests too, which share it with the integration tests.
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support;
 pub mod types;
 mod zobrist;
 

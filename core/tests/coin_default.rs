@@ -9,22 +9,18 @@ use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::verify::{CoinSettlement, verify_continue};
 use sobre_core::record::{
-    Challenge, CoinColour, ColourChoice, GameState, Keypair, PlayerId, SignedEvent, StartPosition,
-    Status, VerifyError, verify,
+    Challenge, CoinColour, ColourChoice, GameState, PlayerId, SignedEvent, StartPosition, Status,
+    VerifyError, verify,
 };
 use sobre_core::rules::coin::COIN_OPENING_DEADLINE_MS;
 use sobre_core::san::{Lang, parse_san};
+use sobre_core::test_support::{T0, key};
 use sobre_core::{Color, Position};
 
-const T0: u64 = 1_800_000_000_000;
 /// When the acceptance is signed.
 const ACCEPTED: u64 = T0 + HOUR;
 /// The first moment a default is valid: more than the deadline after the acceptance.
 const DEFAULT_AT: u64 = ACCEPTED + COIN_OPENING_DEADLINE_MS + 1;
-
-fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
-}
 
 /// A coin game between the challenger (key 1) and the opponent (key 2), challenged at `T0`
 /// and accepted at [`ACCEPTED`]: each player's scoresheet and the events so far.

@@ -1,11 +1,11 @@
 //! Differential test of the rules core against `cozy-chess` (an independent, MIT-licensed
 //! Chess/Chess960 move generator).
 //!
-//! Deterministic random games (xorshift64* PRNG seeded below, with a bias toward captures
-//! and promotions so that games reach endgames, promotions, mates and stalemates) are played
-//! in lock-step on both libraries, from the standard start and from Chess960 starts (sobre's
-//! `Position::chess960(n)` converted to cozy-chess, and cozy-chess's `chess960_startpos(n)`
-//! converted to sobre). At **every** position the test compares:
+//! Deterministic random games (`test_support::Lines` seeded below, with its bias toward
+//! captures and promotions so that games reach endgames, promotions, mates and stalemates)
+//! are played in lock-step on both libraries, from the standard start and from Chess960
+//! starts (sobre's `Position::chess960(n)` converted to cozy-chess, and cozy-chess's
+//! `chess960_startpos(n)` converted to sobre). At **every** position the test compares:
 //!
 //! * the set of legal moves, in a common `(from, to, promotion)` form with castling written
 //!   king-takes-own-rook (the native encoding of both libraries);
@@ -30,34 +30,13 @@
 //! game's move history in UCI-like king-takes-rook notation.
 
 use cozy_chess as cz;
+use sobre_core::test_support::{Bias, Lines};
 use sobre_core::{CastlingMode, Position, Square};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 /// A move in the common form: from, to (the rook for castling), promotion letter.
 type Key = (u8, u8, Option<char>);
-
-/// xorshift64* (Vigna), enough for reproducible test games.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 fn key_str(k: &Key) -> String {
     let sq = |i: u8| Square::new(i).to_string();
@@ -270,23 +249,16 @@ fn play_both(
     }
 }
 
-/// Picks a move: half the time uniformly, otherwise a capture or promotion if any.
-fn pick(rng: &mut Rng, pos: &Position, moves: &[(sobre_core::Move, cz::Move)]) -> usize {
-    if rng.below(2) == 0 {
-        let forcing: Vec<usize> = (0..moves.len())
-            .filter(|&i| pos.is_capture(moves[i].0) || moves[i].0.promotion().is_some())
-            .collect();
-        if !forcing.is_empty() {
-            return forcing[rng.below(forcing.len())];
-        }
-    }
-    rng.below(moves.len())
+/// Picks a move by the generator's bias (captures and promotions half the time).
+fn pick(lines: &mut Lines, pos: &Position, moves: &[(sobre_core::Move, cz::Move)]) -> usize {
+    let ours: Vec<sobre_core::Move> = moves.iter().map(|&(m, _)| m).collect();
+    lines.pick(pos, &ours).unwrap_or(0)
 }
 
 const MAX_PLIES: usize = 300;
 
 /// Plays one game in lock-step; returns the number of positions compared.
-fn play_game(mut pos: Position, mut board: cz::Board, rng: &mut Rng, label: String) -> usize {
+fn play_game(mut pos: Position, mut board: cz::Board, lines: &mut Lines, label: String) -> usize {
     let mut trace = Trace {
         label,
         history: Vec::new(),
@@ -303,7 +275,7 @@ fn play_game(mut pos: Position, mut board: cz::Board, rng: &mut Rng, label: Stri
         {
             return visited;
         }
-        let (sm, cm) = moves[pick(rng, &pos, &moves)];
+        let (sm, cm) = moves[pick(lines, &pos, &moves)];
         play_both(&mut pos, &mut board, sm, cm, &mut trace);
     }
 }
@@ -320,13 +292,13 @@ const CHESS960_POSITIONS: usize = 125_000;
 
 #[test]
 fn random_games_standard() {
-    let mut rng = Rng::new(0x5eed_0001);
+    let mut lines = Lines::new(0x5eed_0001).bias(Bias::Forcing);
     let mut visited = 0;
     let mut games = 0;
     while visited < STANDARD_POSITIONS {
         let pos = Position::new();
         let board = cz::Board::default();
-        visited += play_game(pos, board, &mut rng, format!("standard game {games}"));
+        visited += play_game(pos, board, &mut lines, format!("standard game {games}"));
         games += 1;
     }
     eprintln!("standard: {games} games, {visited} positions compared");
@@ -334,14 +306,18 @@ fn random_games_standard() {
 
 #[test]
 fn random_games_chess960_from_sobre_setup() {
-    let mut rng = Rng::new(0x5eed_0960);
+    let mut lines = Lines::new(0x5eed_0960).bias(Bias::Forcing);
     let mut visited = 0;
     let mut games = 0;
     while visited < CHESS960_POSITIONS {
-        let n = rng.below(960) as u16;
-        let pos = Position::chess960(n).expect("0..960");
+        let (n, pos) = lines.chess960();
         let board = cozy_from(&pos.shredder_fen());
-        visited += play_game(pos, board, &mut rng, format!("Chess960 #{n}, game {games}"));
+        visited += play_game(
+            pos,
+            board,
+            &mut lines,
+            format!("Chess960 #{n}, game {games}"),
+        );
         games += 1;
     }
     eprintln!("Chess960 (sobre setup): {games} games, {visited} positions compared");
@@ -349,11 +325,11 @@ fn random_games_chess960_from_sobre_setup() {
 
 #[test]
 fn random_games_chess960_from_cozy_setup() {
-    let mut rng = Rng::new(0x5eed_3960);
+    let mut lines = Lines::new(0x5eed_3960).bias(Bias::Forcing);
     let mut visited = 0;
     let mut games = 0;
     while visited < CHESS960_POSITIONS {
-        let n = rng.below(960) as u32;
+        let n = lines.below(960) as u32;
         let board = cz::Board::chess960_startpos(n);
         let fen = format!("{board:#}");
         let pos = Position::from_fen(&fen, CastlingMode::Chess960)
@@ -361,7 +337,7 @@ fn random_games_chess960_from_cozy_setup() {
         visited += play_game(
             pos,
             board,
-            &mut rng,
+            &mut lines,
             format!("cozy Chess960 #{n}, game {games}"),
         );
         games += 1;

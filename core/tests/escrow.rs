@@ -8,19 +8,14 @@ use sobre_core::clock::{DAY, SECOND};
 use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::escrow::{self, EscrowContext, EscrowError, SEALED_BOX_BYTES};
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, Envelope, EventId, EventKind, GameState, Keypair,
-    PlayerId, RuleViolation as V, SealLetters, SignedEvent, StartPosition, Status, VerifyError,
-    verify, verify_at,
+    Challenge, ClaimReason, ColourChoice, Envelope, EventId, EventKind, GameState, PlayerId,
+    RuleViolation as V, SealLetters, SignedEvent, StartPosition, Status, VerifyError, verify,
+    verify_at,
 };
 use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::san::{Lang, parse_san};
+use sobre_core::test_support::{T0, key};
 use sobre_core::{Color, Outcome, Position, Termination};
-
-const T0: u64 = 1_800_000_000_000;
-
-fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
-}
 
 /// White (key 1, the challenger), Black (key 2), the arbiter (key 3) and a stranger (key
 /// 4). Every event a player signs is seen at once by the other player; the arbiter's sheet

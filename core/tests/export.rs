@@ -11,11 +11,12 @@ use sobre_core::record::export::{
 };
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, Envelope, EventError, EventId, EventKind, GameState,
-    Keypair, LeagueRound, PlayerId, Seal, SealLetters, SignedEvent, StartPosition, Status,
-    VerifyError, verify, verify_at,
+    LeagueRound, PlayerId, Seal, SealLetters, SignedEvent, StartPosition, Status, VerifyError,
+    verify, verify_at,
 };
 use sobre_core::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::san::{Lang, parse_san};
+use sobre_core::test_support::key;
 use sobre_core::{Color, Position};
 
 /// 2026-11-21T23:44:33Z.
@@ -37,10 +38,6 @@ struct Table {
     events: Vec<SignedEvent>,
     t: u64,
     pos: Position,
-}
-
-fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
 }
 
 impl Table {

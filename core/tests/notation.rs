@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use sobre_core::notation::iccf::{Iccf, parse_iccf, to_iccf};
 use sobre_core::notation::{MoveErrorKind, Notation, format_line, format_move, parse_move};
 use sobre_core::san::{Lang, ReadSanError, San, SanError, SanPlus, parse_san, to_figurine, to_san};
+use sobre_core::test_support::{Bias, Lines};
 use sobre_core::uci::{Uci, parse_uci, to_uci};
 use sobre_core::{CastlingMode, Move, Piece, Position, Role, Square};
 
@@ -117,24 +118,6 @@ fn chess960_castling_by_side_of_rook() {
 
 // ----- round trips over random games -----
 
-/// xorshift64*: a small deterministic generator for reproducible random games.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn check_auto(pos: &Position, text: &str, mv: Move) -> bool {
     match parse_san(pos, text, Lang::Auto) {
         Ok(m) => {
@@ -153,23 +136,13 @@ fn check_auto(pos: &Position, text: &str, mv: Move) -> bool {
 
 /// Every move of a random game written and read back in every notation.
 fn round_trip_game(mut pos: Position, seed: u64) -> (usize, usize, usize) {
-    let mut rng = Rng::new(seed);
     let start = pos.clone();
+    // Castling is rare in random play; prefer it so Chess960 castling gets exercised.
+    let line = Lines::new(seed).bias(Bias::Castling).line(&start, 200);
     let mut played = Vec::new();
     let mut auto_ok = 0;
     let mut castled = 0;
-    for _ in 0..200 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        // Castling is rare in random play; prefer it so Chess960 castling gets exercised.
-        let castles: Vec<Move> = moves.iter().copied().filter(|m| m.is_castle()).collect();
-        let mv = if !castles.is_empty() && rng.below(2) == 0 {
-            castles[rng.below(castles.len())]
-        } else {
-            moves[rng.below(moves.len())]
-        };
+    for mv in line {
         castled += usize::from(mv.is_castle());
         let ctx = pos.fen();
 
@@ -318,11 +291,10 @@ fn random_standard_games_round_trip() {
 
 #[test]
 fn random_chess960_games_round_trip() {
-    let mut rng = Rng::new(960);
+    let mut starts = Lines::new(960);
     let mut castled = 0;
     for seed in 0..60 {
-        let n = rng.below(960) as u16;
-        let pos = Position::chess960(n).unwrap();
+        let (_, pos) = starts.chess960();
         castled += round_trip_game(pos, 1000 + seed).2;
     }
     assert!(castled > 30, "only {castled} castlings");
@@ -371,19 +343,16 @@ fn generated(pos: &Position, moves: &[Move], san: San) -> Vec<Move> {
 // on every piece, origin and destination, legal or not.
 #[test]
 fn san_resolution_agrees_with_move_generation() {
-    let mut rng = Rng::new(7);
+    let mut lines = Lines::new(7);
     let mut checked = 0;
     for game in 0..30u64 {
         let mut pos = if game % 2 == 0 {
             Position::new()
         } else {
-            Position::chess960(rng.below(960) as u16).unwrap()
+            lines.chess960().1
         };
-        for _ in 0..80 {
+        for mv in lines.line(&pos, 80) {
             let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
             for role in Role::ALL {
                 for to in Square::all() {
                     let last = to.rank() == 0 || to.rank() == 7;
@@ -435,7 +404,6 @@ fn san_resolution_agrees_with_move_generation() {
                     }
                 }
             }
-            let mv = moves[rng.below(moves.len())];
             pos.play_unchecked(mv);
         }
     }
@@ -524,20 +492,15 @@ fn error_kinds_are_sorted() {
 #[test]
 fn fast_san_path_agrees_with_the_full_reader() {
     use sobre_core::san::parse_san_fast;
-    let mut rng = Rng(0x0fa5_7000_dead_beef);
+    let mut lines = Lines::new(0x0fa5_7000_dead_beef);
     let mut checked = 0;
     for game in 0..200u64 {
         let mut pos = if game % 2 == 0 {
             Position::new()
         } else {
-            Position::chess960((rng.next() % 960) as u16).expect("0..960")
+            lines.chess960().1
         };
-        for _ in 0..120 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[(rng.next() % moves.len() as u64) as usize];
+        for m in lines.line(&pos, 120) {
             for lang in [Lang::English, Lang::Spanish] {
                 let text = to_san(&pos, m, lang);
                 let bare = text.trim_end_matches(['+', '#']).to_owned();

@@ -8,19 +8,15 @@
 use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, GameState, Keypair, SignedEvent, StartPosition, Status,
+    Challenge, ClaimReason, ColourChoice, GameState, SignedEvent, StartPosition, Status,
     VerifiedEvent, verify, verify_continue,
 };
 use sobre_core::san::{Lang, parse_san};
+use sobre_core::test_support::{T0, key};
 use sobre_core::{Color, Outcome, Position, Termination};
 
-const T0: u64 = 1_800_000_000_000;
 const W: Color = Color::White;
 const B: Color = Color::Black;
-
-fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
-}
 
 /// A game between White (key 1, the challenger) and Black (key 2), with a club mailbox
 /// (key 9) as a witness that signs receipts. Nobody sees anything unless the test says so:

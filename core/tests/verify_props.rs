@@ -6,66 +6,22 @@ use proptest::prelude::*;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::{
-    Challenge, ColourChoice, Event, EventKind, Keypair, SignedEvent, StartPosition, VerifiedEvent,
-    verify, verify_at, verify_continue, verify_extend, verify_incremental,
+    Event, EventKind, SignedEvent, VerifiedEvent, verify, verify_at, verify_continue,
+    verify_extend, verify_incremental,
 };
+use sobre_core::test_support::{GameBuilder, Lines, Receipts, key};
 use sobre_core::{Color, Position};
 
-fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
-}
-
-/// A random game of up to `plies` moves with receipts, as both nodes would sign it.
+/// A random game of up to `plies` moves, as both nodes would sign it: the opponent
+/// receipts about half the moves (drawn from the same seed), so records mix receipted and
+/// unreceipted moves.
 fn random_game(seed: u64, plies: usize) -> Vec<SignedEvent> {
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
-    let (w, b) = (key(1), key(2));
-    let ch = Challenge {
-        opponent: b.player_id(),
-        colour: ColourChoice::ChallengerWhite,
-        time_control: "3d".into(),
-        start: StartPosition::Standard,
-        coin_commitment: None,
-        league: None,
-    };
-    let t0 = 1_800_000_000_000u64;
-    let (ws, ev) = Scoresheet::challenge(w, ch, t0).expect("sign");
-    let mut bs = Scoresheet::join(b, ws.game());
-    bs.saw(ev.id());
-    let mut sheets = [ws, bs];
-    let mut events = vec![ev];
-    let acc = sheets[1].accept(None, t0 + 1).expect("sign");
-    sheets[0].saw(acc.id());
-    events.push(acc);
-    let mut pos = Position::new();
-    let mut t = t0 + 2;
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || pos.is_insufficient_material() {
-            break;
-        }
-        let m = moves[(next() % moves.len() as u64) as usize];
-        let c = pos.turn();
-        t += 1000 + next() % 100_000;
-        let ev = sheets[c.index()].play(m, t).expect("sign");
-        pos.play_unchecked(m);
-        sheets[(!c).index()].saw(ev.id());
-        events.push(ev.clone());
-        if next() % 2 == 0 {
-            let r = sheets[(!c).index()].receipt(ev.id(), t + 10).expect("sign");
-            sheets[c.index()].saw(r.id());
-            events.push(r);
-        }
-        if sobre_core::rules::automatic_end(&pos, 1).is_some() {
-            break;
-        }
-    }
-    events
+    let line = Lines::new(seed).line(&Position::new(), plies);
+    GameBuilder::new(key(1), key(2))
+        .receipts(Receipts::Random(seed))
+        .sign(&line)
+        .expect("a legal line signs")
+        .events
 }
 
 fn referenced(events: &[SignedEvent], id: sobre_core::record::EventId) -> bool {
@@ -100,8 +56,8 @@ proptest! {
         // gives exactly what a full replay of everything held gives, or the same error.
         let events = random_game(seed, 40);
         let mut arrival = events.clone();
-        let mut r = perm | 1;
-        let mut next = move || { r ^= r << 13; r ^= r >> 7; r ^= r << 17; r };
+        let mut order = Lines::new(perm);
+        let mut next = move || order.next_u64();
         if shuffle {
             for i in (1..arrival.len()).rev() {
                 arrival.swap(i, (next() % (i as u64 + 1)) as usize);

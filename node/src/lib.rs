@@ -8,20 +8,21 @@
 // error, never a panic (`clippy.toml` allows unwrap in tests only).
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+// Public: what the CLI (`cli/`), the tests (`node/tests`, `tests/`), `node/benches`,
+// `examples/` and `fuzz/` use. The rest is the node's own business.
 pub mod api;
 pub mod client;
 pub mod control;
-pub mod dispute;
 pub mod error;
 pub mod home;
-pub mod integrity;
 pub mod network;
-pub mod preverify;
 pub mod protocol;
-pub mod secrets;
 pub mod service;
 pub mod store;
 pub mod time;
 pub mod view;
 
-pub use sobre_core as core;
+mod dispute;
+mod integrity;
+mod preverify;
+mod secrets;

@@ -13,6 +13,7 @@ mod common;
 use common::{POLL, STEP, TestNode, line_with_seed, start_game};
 use serde_json::Value;
 use sobre_core::record::{Archive, EventId, EventKind, PlayerId};
+use sobre_core::test_support::Lines;
 use sobre_node::api::ApiRequest;
 use sobre_node::service::NodeConfig;
 use std::collections::BTreeSet;
@@ -35,22 +36,6 @@ struct Member {
     /// The full address with `/p2p/…`.
     addr: String,
     node: Option<TestNode>,
-}
-
-/// A small deterministic generator (xorshift64*), so a failing run can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 fn configure(role: Role, listen: &str, relay: &str, mailbox: &str) -> impl FnOnce(&mut NodeConfig) {
@@ -105,7 +90,8 @@ async fn churn(rounds: usize, down_at_once: usize, plies: usize) {
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| sobre_node::time::now_ms() | 1);
     eprintln!("churn: seed {seed} (SOBRE_CHURN_SEED={seed} replays this run)");
-    let mut rng = Rng(seed);
+    // One generator for the whole run (which nodes go down), so the seed replays it.
+    let mut rng = Lines::new(seed);
     let started = std::time::Instant::now();
 
     // 1. Everyone up: relay, mailbox, eight players; each keeps its first port.
@@ -159,7 +145,7 @@ async fn churn(rounds: usize, down_at_once: usize, plies: usize) {
         games.push((w, start_game(white, black).await));
     }
     let lines: Vec<Vec<String>> = (0..games.len())
-        .map(|g| line_with_seed(plies, 1 + 5 * g))
+        .map(|g| line_with_seed(plies, 1 + 5 * g as u64))
         .collect();
     let mut acked = vec![0usize; games.len()];
     eprintln!(

@@ -8,21 +8,18 @@ use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::codec::CodecError;
 use sobre_core::record::commit;
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, Keypair, Seal,
-    SealLetters, SignedEvent, StartPosition, VerifyError, verify, verify_at,
+    Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, Seal, SealLetters,
+    SignedEvent, StartPosition, VerifyError, verify, verify_at,
 };
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position};
 
-/// The challenge's time; the game starts at `T0 + SECOND` (the acceptance).
-pub const T0: u64 = 1_800_000_000_000;
+/// The challenge's time (the game starts at `T0 + SECOND`, the acceptance) and the
+/// players' keys (`key(1)` White, `key(2)` Black) of `sobre_core::test_support`.
+pub use sobre_core::test_support::{T0, key};
 
 /// A10's default limit.
 pub const LIMIT: u64 = 60 * 60 * SECOND;
-
-pub fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
-}
 
 pub fn win(c: Color) -> Option<Outcome> {
     Some(Outcome::Decisive { winner: c })

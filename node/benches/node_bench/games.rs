@@ -1,49 +1,13 @@
-//! Deterministic games, signed with `Scoresheet`, and keys from tags.
+//! Deterministic games (`sobre_core::test_support`), and keys from tags.
 
 use crate::Res;
 use crate::stats::cpus;
-use sobre_core::record::author::Scoresheet;
-use sobre_core::record::{
-    Challenge, ColourChoice, GameId, Keypair, SignedEvent, StartPosition, verify,
-};
-use sobre_core::{Game, Move, Position};
+use sobre_core::record::{GameId, Keypair, SignedEvent, verify};
+use sobre_core::test_support::{GameBuilder, Lines};
+use sobre_core::{Move, Position};
 use sobre_node::home;
 use sobre_node::store::Store;
 use std::path::Path;
-
-/// xorshift64: the same games on every run.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-/// A legal move that does not end the game (no mate, stalemate, dead position, fivefold or
-/// 75-move rule), picked by `rng`; `None` if every move ends it.
-pub fn pick_move(game: &Game, rng: &mut Rng) -> Option<Move> {
-    let moves = game.position().legal_moves();
-    let playable: Vec<Move> = moves
-        .iter()
-        .copied()
-        .filter(|&m| {
-            let mut g = game.clone();
-            g.play(m).is_ok() && g.automatic_end().is_none()
-        })
-        .collect();
-    if playable.is_empty() {
-        return None;
-    }
-    Some(playable[(rng.next() % playable.len() as u64) as usize])
-}
 
 /// A key from a tag and an index (any 32 bytes are an ed25519 secret).
 pub fn key(tag: u32, i: u64) -> Keypair {
@@ -54,8 +18,8 @@ pub fn key(tag: u32, i: u64) -> Keypair {
     Keypair::from_secret_bytes(&s)
 }
 
-/// A signed game: challenge (by `white`, who plays White), accept, then exactly `plies`
-/// moves, one minute apart from `t0`. Retries other seeds until a game lasts.
+/// A signed game: challenge (by `white`, who plays White) at `t0`, accept, then exactly
+/// `plies` random moves, none of which ends the game, one minute apart.
 fn signed_game(
     white: &Keypair,
     black: &Keypair,
@@ -63,50 +27,13 @@ fn signed_game(
     plies: usize,
     t0: u64,
 ) -> Vec<SignedEvent> {
-    let mut s = seed;
-    loop {
-        if let Some(g) = try_signed_game(white, black, s, plies, t0) {
-            return g;
-        }
-        s = s.wrapping_add(0x1000_0000);
-    }
-}
-
-fn try_signed_game(
-    white: &Keypair,
-    black: &Keypair,
-    seed: u64,
-    plies: usize,
-    t0: u64,
-) -> Option<Vec<SignedEvent>> {
-    let mut rng = Rng::new(seed);
-    let terms = Challenge {
-        opponent: black.player_id(),
-        colour: ColourChoice::ChallengerWhite,
-        time_control: "3d".into(),
-        start: StartPosition::Standard,
-        coin_commitment: None,
-        league: None,
-    };
-    let (ws, ch) = Scoresheet::challenge(white.clone(), terms, t0).ok()?;
-    let mut bs = Scoresheet::join(black.clone(), ws.game());
-    bs.saw(ch.id());
-    let acc = bs.accept(None, t0 + 1_000).ok()?;
-    let mut sheets = [ws, bs];
-    sheets[0].saw(acc.id());
-    let mut events = vec![ch, acc];
-    let mut game = Game::new(Position::new());
-    let mut t = t0 + 1_000;
-    for _ in 0..plies {
-        let m = pick_move(&game, &mut rng)?;
-        let c = game.position().turn().index();
-        t += 60_000;
-        let e = sheets[c].play(m, t).ok()?;
-        sheets[1 - c].saw(e.id());
-        game.play(m).ok()?;
-        events.push(e);
-    }
-    Some(events)
+    let line = Lines::new(seed).endless().line(&Position::new(), plies);
+    assert_eq!(line.len(), plies, "a line of {plies} plies");
+    GameBuilder::new(white.clone(), black.clone())
+        .at(t0)
+        .sign(&line)
+        .expect("a legal line signs")
+        .events
 }
 
 /// `n` games signed on all cores; game `i` is `players(i)`'s.

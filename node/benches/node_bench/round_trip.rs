@@ -2,11 +2,11 @@
 //! round trips between two bare libp2p swarms with a sled database each ([`crate::floor`]).
 
 use crate::floor::{Floor, Times};
-use crate::games::{Rng, pick_move};
 use crate::nodes::{Node, wait_event};
 use crate::stats::{ms, pct, sorted};
 use crate::table::Row;
 use crate::{MAX_PLIES_PER_GAME, Res, Sizes};
+use sobre_core::test_support::Lines;
 use sobre_core::{Game, Position};
 use sobre_node::api::ApiRequest;
 use std::time::{Duration, Instant};
@@ -76,7 +76,8 @@ async fn node_round_trips(s: Sizes, settled: bool) -> Res<Timings> {
     let mut cmd = Vec::new();
     let mut by_ply: [Vec<f64>; 3] = Default::default();
     let mut games = 0;
-    let mut rng = Rng::new(42);
+    // Moves that do not end the game: a node refuses moves after the end.
+    let mut lines = Lines::new(42).endless();
     while rtt.len() < s.rt_moves {
         let ch = a
             .call(ApiRequest::Challenge {
@@ -102,7 +103,7 @@ async fn node_round_trips(s: Sizes, settled: bool) -> Res<Timings> {
             if rtt.len() >= s.rt_moves {
                 break;
             }
-            let Some(m) = pick_move(&board, &mut rng) else {
+            let Some(m) = lines.next_move(&board) else {
                 break;
             };
             let text = sobre_core::uci::to_uci(board.position(), m);

@@ -6,10 +6,10 @@
 pub mod net;
 
 use serde_json::Value;
+use sobre_core::Position;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::{Archive, GameState, read_archive};
-use sobre_core::rules::Game;
-use sobre_core::{Move, Position};
+use sobre_core::test_support::Lines;
 use sobre_node::api::ApiRequest;
 use sobre_node::client::{self, ClientError};
 use sobre_node::service::{NodeConfig, run};
@@ -254,30 +254,25 @@ pub async fn start_game_with(white: &TestNode, black: &TestNode, tc: &str) -> St
 
 /// A deterministic line of `plies` legal moves (UCI, as `show` lists them) from the standard
 /// position in which no move ends the game: no mate, stalemate, dead position, fivefold
-/// repetition or 75-move rule. Moves are taken in rotation through the legal-move list so the
-/// line wanders instead of shuffling back and forth.
+/// repetition or 75-move rule (a node refuses moves after the end).
 pub fn line_that_does_not_end(plies: usize) -> Vec<String> {
     line_with_seed(plies, 3)
 }
 
-/// [`line_that_does_not_end`] with a different rotation for each `seed`.
-pub fn line_with_seed(plies: usize, seed: usize) -> Vec<String> {
-    let mut game = Game::new(Position::new());
-    let mut out = Vec::with_capacity(plies);
-    for ply in 0..plies {
-        let pos = game.position().clone();
-        let legal: Vec<Move> = pos.legal_moves().to_vec();
-        assert!(!legal.is_empty(), "no legal move at ply {ply}");
-        let start = (ply * 7 + seed) % legal.len();
-        let chosen = (0..legal.len())
-            .map(|i| legal[(start + i) % legal.len()])
-            .find(|&m| {
-                let mut next = game.clone();
-                next.play(m).is_ok() && next.automatic_end().is_none()
-            })
-            .expect("a move that does not end the game");
-        out.push(format_move(&pos, chosen, Notation::Uci));
-        game.play(chosen).expect("legal");
-    }
-    out
+/// [`line_that_does_not_end`] drawn from `seed` (`sobre_core::test_support::Lines`).
+pub fn line_with_seed(plies: usize, seed: u64) -> Vec<String> {
+    let mut pos = Position::new();
+    let line = Lines::new(seed).endless().line(&pos, plies);
+    assert_eq!(
+        line.len(),
+        plies,
+        "a line of {plies} plies from seed {seed}"
+    );
+    line.into_iter()
+        .map(|m| {
+            let text = format_move(&pos, m, Notation::Uci);
+            pos.play_unchecked(m);
+            text
+        })
+        .collect()
 }

@@ -1,33 +1,16 @@
 //! The archive and PGN export, read back and checked.
 
 use super::*;
-use crate::record::event::{Challenge, ColourChoice, StartPosition};
-use crate::record::{Keypair, Scoresheet};
+use crate::test_support::{GameBuilder, key};
 
 const T0: u64 = 1_795_304_673_000; // 2026-11-21T23:44:33Z
 
+/// Challenge at `T0` and acceptance a second later: the smallest game with two players.
 fn small_game() -> (GameId, Vec<SignedEvent>) {
-    let (w, b) = (
-        Keypair::from_secret_bytes(&[1; 32]),
-        Keypair::from_secret_bytes(&[2; 32]),
-    );
-    let challenge = Challenge {
-        opponent: b.player_id(),
-        colour: ColourChoice::ChallengerWhite,
-        time_control: "3d".into(),
-        start: StartPosition::Standard,
-        coin_commitment: None,
-        league: None,
-    };
-    let Ok((ws, ch)) = Scoresheet::challenge(w, challenge, T0) else {
-        panic!("challenge signs");
-    };
-    let mut bs = Scoresheet::join(b, ws.game());
-    bs.saw(ch.id());
-    let Ok(acc) = bs.accept(None, T0 + 1000) else {
-        panic!("accept signs");
-    };
-    (ws.game(), vec![ch, acc])
+    match GameBuilder::new(key(1), key(2)).at(T0).sign(&[]) {
+        Ok(g) => (g.game, g.events),
+        Err(e) => panic!("signs: {e}"),
+    }
 }
 
 fn archive_of(game: &GameId, events: &[SignedEvent]) -> String {
