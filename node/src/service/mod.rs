@@ -301,7 +301,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             biased;
             () = &mut shutdown => break,
             Some(req) = ctrl_rx.recv() => {
-                let result = svc.handle_api(req.request).await;
+                // The typed reply becomes the response line's JSON here, in one place.
+                let result = svc.handle_api(req.request).await.and_then(|r| {
+                    r.to_value().map_err(internal)
+                });
                 let _ = req.reply.send(result);
                 if svc.stop {
                     break;
