@@ -22,7 +22,7 @@ pub struct Args {
     chess960: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> crate::error::CliResult<ExitCode> {
     let pos = parse_fen_arg(&args.fen, args.chess960)?;
     if args.depth > 12 {
         return Err(crate::error::user(format!(

@@ -32,7 +32,7 @@ pub struct Args {
     notation: Notation,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> crate::error::CliResult<ExitCode> {
     let pos = parse_fen_arg(&args.fen, args.chess960)?;
     let moves = pos.legal_moves();
     let check = pos.is_check();

@@ -1,6 +1,6 @@
 //! `sobre watch`: follow your games as events arrive.
 
-use super::common::{self, capitalise, print_json, rfc3339, short_game, text};
+use super::common::{self, capitalise, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
 use serde_json::Value;
 use sobre_node::client;
@@ -24,7 +24,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> crate::error::CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let json = args.json;
     let runtime = common::runtime()?;
@@ -51,6 +51,13 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`
+/// A string field of an event, or `""`. Events are the one answer of the API that stays
+/// free-form JSON: each kind of event carries its own details, and `watch` prints them all
+/// as `key=value`.
+fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
 pub fn event_line(v: &Value, contacts: &Contacts) -> String {
     if let Some(n) = v.get("lagged").and_then(Value::as_u64) {
         return format!("({n} events missed; `sobre games` shows the current state)");
