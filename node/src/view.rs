@@ -267,3 +267,146 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
         time_control: s.time_control.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::{chats, keys};
+    use serde_json::{Value, json};
+    use sobre_core::record::author::Scoresheet;
+    use sobre_core::record::{SignedEvent, verify};
+    use sobre_core::uci::parse_uci;
+
+    /// The view as the node wrote it with `json!` before [`GameView`] existed: the oracle
+    /// the typed view must match byte for byte.
+    fn reference(state: &GameState, me: &PlayerId, now_ms: u64) -> Value {
+        let id = |p: Option<PlayerId>| p.map_or(Value::Null, |p| Value::String(p.to_string()));
+        let uci = uci_moves(state);
+        let my_color = state.colour_of(me);
+        json!({
+            "game": state.game.to_hex(),
+            "white": id(state.white),
+            "black": id(state.black),
+            "challenger": state.challenger.to_string(),
+            "opponent": state.opponent.to_string(),
+            "my_color": my_color.map(Color::name),
+            "fen": state.position.fen(),
+            "start_fen": state.start.as_ref().map(Position::fen),
+            "chess960": state.start.as_ref().is_some_and(Position::is_chess960),
+            "moves": uci,
+            "san": state.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(),
+            "last_move": uci.last(),
+            "status": state.status.name(),
+            "result": state.result.map(|o| o.as_str()),
+            "termination": state.termination.map(|t| t.code()),
+            "termination_text": state.termination.map(|t| t.describe()),
+            "turn": state.position.turn().name(),
+            "my_move": my_color.is_some_and(|c| c == state.position.turn())
+                && matches!(state.status, Status::Active | Status::Disputed),
+            "time_control": state.time_control.to_string(),
+            "clocks": state.clocks.as_ref().map(|c| json!({
+                "white_ms": c.remaining_ms[0],
+                "black_ms": c.remaining_ms[1],
+                "white_used_ms": c.used_ms[0],
+                "black_used_ms": c.used_ms[1],
+                "running": c.running.map(Color::name),
+                "flagged": c.flagged.map(Color::name),
+                "deadline_ms": c.deadline_ms,
+                "ms_to_deadline": c.ms_to_deadline(now_ms),
+            })),
+            "draw_offer": state.draw_offer.map(Color::name),
+            "envelope": Value::Null,
+            "envelope_lost": state.envelope_lost,
+            "sealed_move_error": state.sealed_move_error,
+            "presence_ms": state.presence_ms,
+            "claims": state.claims.iter().map(|c| json!({
+                "by": c.by.name(),
+                "reason": format!("{:?}", c.reason).to_lowercase(),
+                "correct": c.correct,
+                "judgement": c.judgement,
+            })).collect::<Vec<_>>(),
+            "chat": state.chat.iter().map(|(p, t, text)| json!({"by": p.to_string(), "time_ms": t, "text": text})).collect::<Vec<_>>(),
+            "equivocations": state.equivocations.iter().map(|e| json!({"author": e.author.to_string(), "seq": e.seq})).collect::<Vec<_>>(),
+            "plies": state.moves.len(),
+            "move_number": state.position.fullmove_number(),
+            "started_ms": state.started_ms,
+            "coin": Value::Null,
+        })
+    }
+
+    /// A game under way: accepted, 1.e4 e5, a draw offer and a chat line.
+    fn game_under_way() -> Vec<SignedEvent> {
+        let (w, b) = keys();
+        let (game, [challenge, ..]) = chats(&w, &b);
+        let mut white = Scoresheet::resume(w, game, 1, Some(game), None);
+        let mut black = Scoresheet::join(b, game);
+        black.saw(challenge.id());
+        let accept = black.accept(None, 10).unwrap();
+        white.saw(accept.id());
+        let e4 = white
+            .play(parse_uci(&Position::new(), "e2e4").unwrap(), 20)
+            .unwrap();
+        black.saw(e4.id());
+        let mut after = Position::new();
+        after.play_unchecked(parse_uci(&after, "e2e4").unwrap());
+        let e5 = black.play(parse_uci(&after, "e7e5").unwrap(), 30).unwrap();
+        white.saw(e5.id());
+        let offer = white.offer_draw(40).unwrap();
+        let chat = white.chat("¿tablas?", 50).unwrap();
+        vec![challenge, accept, e4, e5, offer, chat]
+    }
+
+    #[test]
+    fn the_typed_view_writes_what_the_json_view_wrote() {
+        let (w, b) = keys();
+        let events = game_under_way();
+        for n in [1, events.len()] {
+            let state = verify(&events[..n]).unwrap();
+            for me in [w.player_id(), b.player_id()] {
+                let typed = serde_json::to_value(game_view(&state, Some(&me), 60)).unwrap();
+                let old = reference(&state, &me, 60);
+                assert_eq!(typed.to_string(), old.to_string());
+            }
+        }
+        let state = verify(&events).unwrap();
+        let v = game_view(&state, Some(&b.player_id()), 60);
+        assert_eq!(v.moves, ["e2e4", "e7e5"]);
+        assert_eq!(v.draw_offer.as_deref(), Some("white"));
+        assert_eq!(v.chat.len(), 1);
+    }
+
+    #[test]
+    fn an_equivocation_is_listed_by_author_and_number() {
+        let (w, b) = keys();
+        let (_, events) = chats(&w, &b);
+        let state = verify(&events).unwrap();
+        let typed = serde_json::to_value(game_view(&state, Some(&w.player_id()), 0)).unwrap();
+        assert_eq!(
+            typed.to_string(),
+            reference(&state, &w.player_id(), 0).to_string()
+        );
+    }
+
+    #[test]
+    fn a_games_line_writes_what_it_wrote() {
+        let (w, b) = keys();
+        let state = verify(&game_under_way()).unwrap();
+        let s = Summary::of(&state);
+        let me = b.player_id();
+        let typed = serde_json::to_value(summary(&s, &me, 60)).unwrap();
+        let old = json!({
+            "game": s.game.to_hex(),
+            "opponent": w.player_id().to_string(),
+            "my_color": "black",
+            "status": "active",
+            "result": null,
+            "move_number": 2,
+            "last_move": "e5",
+            "my_move": false,
+            "incoming_challenge": false,
+            "ms_to_deadline": s.clocks.as_ref().and_then(|c| c.ms_to_deadline(60)),
+            "time_control": "3d",
+        });
+        assert_eq!(typed.to_string(), old.to_string());
+    }
+}
