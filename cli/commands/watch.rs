@@ -2,6 +2,7 @@
 
 use super::common::{self, capitalise, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
+use crate::error::CliResult;
 use serde_json::Value;
 use sobre_node::client;
 use std::io::Write;
@@ -24,7 +25,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(home: &Path, args: Args) -> crate::error::CliResult<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let json = args.json;
     let runtime = common::runtime()?;
@@ -50,7 +51,6 @@ pub fn run(home: &Path, args: Args) -> crate::error::CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`
 /// A string field of an event, or `""`. Events are the one answer of the API that stays
 /// free-form JSON: each kind of event carries its own details, and `watch` prints them all
 /// as `key=value`.
@@ -58,6 +58,7 @@ fn text<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`
 pub fn event_line(v: &Value, contacts: &Contacts) -> String {
     if let Some(n) = v.get("lagged").and_then(Value::as_u64) {
         return format!("({n} events missed; `sobre games` shows the current state)");
