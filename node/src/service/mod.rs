@@ -19,6 +19,7 @@
 //! [`Summary`].
 
 use crate::api::ApiError;
+use crate::api::replies::WatchEvent;
 use crate::control::{self, ControlRequest};
 use crate::error::NodeError;
 use crate::network::{self, NetworkConfig, NetworkHandle};
@@ -29,7 +30,7 @@ use crate::view::Summary;
 use crate::{home, integrity, preverify};
 use hashlink::LruCache;
 use libp2p::{Multiaddr, PeerId};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError, verify, verify_all,
@@ -453,12 +454,24 @@ impl Service {
         ))
     }
 
+    /// Publishes an event to the watchers (`watch`); `detail` is an object of the event's
+    /// own fields.
     fn notify(&self, game: &GameId, what: &str, detail: Value) {
-        let mut v = json!({"game": game.to_hex(), "event": what, "time_ms": now_ms()});
-        if let (Some(obj), Value::Object(d)) = (v.as_object_mut(), detail) {
-            obj.extend(d);
+        let event = WatchEvent {
+            game: game.to_hex(),
+            event: what.to_owned(),
+            time_ms: Some(now_ms()),
+            detail: match detail {
+                Value::Object(d) => d,
+                _ => serde_json::Map::new(),
+            },
+        };
+        match serde_json::to_value(event) {
+            Ok(v) => {
+                let _ = self.watch.send(v);
+            }
+            Err(e) => warn!(%game, "event not published: {e}"),
         }
-        let _ = self.watch.send(v);
     }
 
     /// The game an id prefix names, made hot for the request.
