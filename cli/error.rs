@@ -6,67 +6,116 @@
 //! - exit 2: the user's input is wrong (a malformed FEN, an unknown game) — with a hint;
 //! - exit 70: a bug in sobre (please report it), or a failure inside the node.
 //!
-//! Answers from the node ([`ClientError`]) are sorted here too: the node not running and a
-//! request the node refuses (API kind `user`) are the user's to fix (exit 2); a failure
-//! inside the node or of the connection to it exits 70.
+//! Every command returns a [`CliError`]; the `From` impls below sort the errors the commands
+//! meet, and [`report`] is the only function that chooses an exit code. Answers from the
+//! node ([`ClientError`]) are sorted here too: the node not running and a request the node
+//! refuses (API kind `user`) are the user's to fix (exit 2); a failure inside the node or of
+//! the connection to it exits 70.
 
 use sobre_node::api::ErrorKind;
 use sobre_node::client::ClientError;
 use std::process::ExitCode;
 
-/// An error meant for the user: what is wrong, and optionally what to try.
-#[derive(Debug)]
-pub struct UserError {
-    pub message: String,
-    pub hint: Option<String>,
+/// Why a command failed, sorted by whose problem it is.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The user's input is wrong: what is wrong, and optionally what to try (exit 2).
+    #[error("{message}")]
+    User {
+        message: String,
+        hint: Option<String>,
+    },
+    /// A file the user named cannot be read or written (exit 2).
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The input was read and its data is wrong (exit 1).
+    #[error("{0}")]
+    Data(String),
+    /// The node refused or failed the request, or could not be reached.
+    #[error(transparent)]
+    Node(#[from] ClientError),
+    /// A bug in sobre (exit 70).
+    #[error("{0}")]
+    Bug(String),
+    /// The command already said what is wrong on standard output (a line per failed game,
+    /// `{"ok":false,…}` with --json): only the exit code is left to choose.
+    #[error("reported above")]
+    Reported(Fault),
 }
 
-impl std::fmt::Display for UserError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
+/// Whose problem an already reported failure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The data is wrong (exit 1).
+    Data,
+    /// The user's input is wrong (exit 2).
+    User,
 }
 
-impl std::error::Error for UserError {}
+/// What every command returns.
+pub type CliResult<T> = Result<T, CliError>;
 
 /// A user error with a message.
-pub fn user(message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(UserError {
+pub fn user(message: impl Into<String>) -> CliError {
+    CliError::User {
         message: message.into(),
         hint: None,
-    })
+    }
 }
 
 /// A user error with a message and a hint.
-pub fn user_hint(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(UserError {
+pub fn user_hint(message: impl Into<String>, hint: impl Into<String>) -> CliError {
+    CliError::User {
         message: message.into(),
         hint: Some(hint.into()),
-    })
+    }
 }
 
-pub const EXIT_DATA: u8 = 1;
-pub const EXIT_USER: u8 = 2;
-pub const EXIT_BUG: u8 = 70;
+impl CliError {
+    /// A bug in sobre, described.
+    pub fn bug(message: impl std::fmt::Display) -> CliError {
+        CliError::Bug(message.to_string())
+    }
+}
 
-pub fn report(e: &anyhow::Error) -> ExitCode {
-    if let Some(c) = e.downcast_ref::<ClientError>() {
-        return report_client(c);
+/// JSON that sobre writes itself cannot fail to serialize: if it does, it is a bug.
+impl From<serde_json::Error> for CliError {
+    fn from(e: serde_json::Error) -> CliError {
+        CliError::bug(e)
     }
-    if let Some(u) = e.downcast_ref::<UserError>() {
-        eprintln!("error: {}", u.message);
-        if let Some(h) = &u.hint {
-            eprintln!("hint: {h}");
+}
+
+const EXIT_DATA: u8 = 1;
+const EXIT_USER: u8 = 2;
+const EXIT_BUG: u8 = 70;
+
+/// Prints the error (with its hint) on standard error and chooses the exit code.
+pub fn report(e: &CliError) -> ExitCode {
+    match e {
+        CliError::Node(c) => report_client(c),
+        CliError::User { message, hint } => {
+            eprintln!("error: {message}");
+            if let Some(h) = hint {
+                eprintln!("hint: {h}");
+            }
+            ExitCode::from(EXIT_USER)
         }
-        return ExitCode::from(EXIT_USER);
+        CliError::Io(io) => {
+            eprintln!("error: {io}");
+            ExitCode::from(EXIT_USER)
+        }
+        CliError::Data(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_DATA)
+        }
+        CliError::Bug(message) => {
+            eprintln!("error: {message}");
+            eprintln!("this is a bug in sobre; please report it with the command you ran");
+            ExitCode::from(EXIT_BUG)
+        }
+        CliError::Reported(Fault::Data) => ExitCode::from(EXIT_DATA),
+        CliError::Reported(Fault::User) => ExitCode::from(EXIT_USER),
     }
-    if let Some(io) = e.downcast_ref::<std::io::Error>() {
-        eprintln!("error: {io}");
-        return ExitCode::from(EXIT_USER);
-    }
-    eprintln!("error: {e:#}");
-    eprintln!("this is a bug in sobre; please report it with the command you ran");
-    ExitCode::from(EXIT_BUG)
 }
 
 fn report_client(e: &ClientError) -> ExitCode {
@@ -100,6 +149,43 @@ fn report_client(e: &ClientError) -> ExitCode {
             eprintln!("error: {e}");
             eprintln!("hint: the node and this `sobre` may be different versions");
             ExitCode::from(EXIT_BUG)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_node::api::ApiError;
+
+    /// Each kind of error keeps its exit code.
+    #[test]
+    fn each_error_chooses_its_exit_code() {
+        let cases: [(CliError, u8); 9] = [
+            (CliError::Reported(Fault::Data), EXIT_DATA),
+            (CliError::Reported(Fault::User), EXIT_USER),
+            (user_hint("bad FEN", "quote it"), EXIT_USER),
+            (std::io::Error::other("gone").into(), EXIT_USER),
+            (CliError::Data("does not replay".into()), EXIT_DATA),
+            (CliError::bug("oops"), EXIT_BUG),
+            (
+                ClientError::NotRunning {
+                    home: "/nowhere".into(),
+                }
+                .into(),
+                EXIT_USER,
+            ),
+            (
+                ClientError::Api(ApiError::user("not your move")).into(),
+                EXIT_USER,
+            ),
+            (
+                ClientError::Api(ApiError::internal("disk")).into(),
+                EXIT_BUG,
+            ),
+        ];
+        for (e, code) in cases {
+            assert_eq!(report(&e), ExitCode::from(code), "{e:?}");
         }
     }
 }

@@ -2,7 +2,8 @@
 
 use super::common;
 use super::show::{game_tag, state_line};
-use sobre_node::api::ApiRequest;
+use crate::error::CliResult;
+use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -14,8 +15,8 @@ pub struct Args {
     game: String,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let v = common::call(home, ApiRequest::Abort { game: args.game })?;
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let v = common::call_as::<GameView>(home, ApiRequest::Abort { game: args.game })?;
     println!("aborted {}: {}", game_tag(&v), state_line(&v));
     Ok(ExitCode::SUCCESS)
 }

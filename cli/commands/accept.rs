@@ -2,8 +2,8 @@
 
 use super::common::{self, Side};
 use super::show::{game_tag, state_line};
-use serde_json::Value;
-use sobre_node::api::ApiRequest;
+use crate::error::CliResult;
+use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -28,23 +28,23 @@ pub struct Args {
     position: Option<u16>,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let colour = match (args.colour, common::Config::load(home).coin_colour) {
         (Some(c), _) => Some(c),
         // The setting counts only where the challenge leaves colours to the coin (a pending
         // challenge shows no players' colours then); the flag is checked by the node.
         (None, Some(c)) => {
-            let v = common::call(
+            let v: GameView = common::call_as(
                 home,
                 ApiRequest::Show {
                     game: args.game.clone(),
                 },
             )?;
-            (v["status"] == "pending" && v["white"] == Value::Null).then_some(c)
+            (v.status == "pending" && v.white.is_none()).then_some(c)
         }
         (None, None) => None,
     };
-    let v = common::call(
+    let v: GameView = common::call_as(
         home,
         ApiRequest::Accept {
             game: args.game,

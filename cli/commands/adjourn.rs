@@ -4,8 +4,10 @@ use super::common::{self, parse_rfc3339, rfc3339};
 use super::contacts::Contacts;
 use super::show::{envelope_line, game_tag};
 use crate::error;
+use crate::error::CliResult;
 use sobre_core::clock::parse_duration;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::{AdjournReply, EscrowReply};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -60,7 +62,7 @@ pub struct Args {
     written: common::Written,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let resume_at_ms = args
         .resume_at
         .as_deref()
@@ -69,7 +71,7 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let contacts = Contacts::load(home)?;
     let arbiter = args.arbiter.map(|a| contacts.resolve(&a));
     let arbiter_setting = common::Config::arbiter(home).map(|a| contacts.resolve(&a));
-    let v = common::call(
+    let v: AdjournReply = common::call_as(
         home,
         ApiRequest::Adjourn {
             game: args.game,
@@ -83,17 +85,17 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
             no_arbiter: args.no_arbiter,
         },
     )?;
-    println!("adjourned {}", game_tag(&v));
-    if let Some(env) = v.get("envelope").filter(|e| e.is_object()) {
+    println!("adjourned {}", game_tag(&v.view));
+    if let Some(env) = &v.view.envelope {
         println!("{}", envelope_line(env));
     }
-    println!("{}", escrow_line(&v, &contacts));
+    println!("{}", escrow_line(&v.escrow, &contacts));
     Ok(ExitCode::SUCCESS)
 }
 
 /// Who keeps the opening (A3), and what a lost opening means without anyone.
-fn escrow_line(v: &serde_json::Value, contacts: &Contacts) -> String {
-    match v["escrow"]["arbiter"].as_str() {
+fn escrow_line(escrow: &EscrowReply, contacts: &Contacts) -> String {
+    match escrow.arbiter.as_deref() {
         Some(a) => format!(
             "Kept by the arbiter {}: their node opens the envelope at the resumption if you are \
              absent or lose the opening (A3, A9, A11).",
@@ -106,7 +108,7 @@ fn escrow_line(v: &serde_json::Value, contacts: &Contacts) -> String {
 }
 
 /// `2026-12-01T18:00:00Z` or `+2d`, as milliseconds since the Unix epoch.
-fn resume_time(text: &str, now_ms: u64) -> anyhow::Result<u64> {
+fn resume_time(text: &str, now_ms: u64) -> CliResult<u64> {
     let t = text.trim();
     let at = if let Some(delay) = t.strip_prefix('+') {
         let ms = parse_duration(delay).map_err(|e| {

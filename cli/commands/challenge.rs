@@ -2,9 +2,10 @@
 
 use super::common::{self, print_json};
 use super::contacts::Contacts;
-use crate::error;
+use crate::error::{self, CliResult};
 use sobre_core::clock::TimeControl;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::GameView;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -74,7 +75,7 @@ impl ColorChoice {
     }
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let time_control = time_control(&args)?;
     if let Some(fen) = &args.fen {
         super::parse_fen_arg(fen, false)?;
@@ -93,13 +94,14 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&v);
     } else {
-        println!("{}", common::text(&v, "game"));
+        let v: GameView = common::reply(v)?;
+        println!("{}", v.game);
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The time control's text, checked with the rules core and written canonically.
-fn time_control(args: &Args) -> anyhow::Result<String> {
+fn time_control(args: &Args) -> CliResult<String> {
     let (text, over_the_board) = match (&args.per_move, &args.time, &args.classical) {
         (_, Some(t), _) => (t.trim().to_owned(), false),
         (_, _, Some(c)) => {

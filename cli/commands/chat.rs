@@ -2,7 +2,8 @@
 
 use super::common;
 use super::show::game_tag;
-use sobre_node::api::ApiRequest;
+use crate::error::CliResult;
+use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -17,8 +18,8 @@ pub struct Args {
     text: Vec<String>,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let v = common::call(
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let v = common::call_as::<GameView>(
         home,
         ApiRequest::Chat {
             game: args.game,

@@ -1,10 +1,11 @@
 //! `sobre claim`: claim a draw or a win under the rules.
 
-use super::common::{self, text};
+use super::common;
 use super::show::{game_tag, state_line};
-use serde_json::Value;
+use crate::error::CliResult;
 use sobre_core::record::ClaimReason;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::ClaimReply;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -29,8 +30,8 @@ pub struct Args {
     written: common::Written,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let v = common::call(
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let v: ClaimReply = common::call_as(
         home,
         ApiRequest::Claim {
             game: args.game,
@@ -39,16 +40,12 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
             notation: args.written.resolve(home),
         },
     )?;
-    let claim = v.get("claim");
-    let verdict = match claim
-        .and_then(|c| c.get("correct"))
-        .and_then(Value::as_bool)
-    {
+    let verdict = match v.claim.as_ref().map(|c| c.correct) {
         Some(true) => "correct",
         Some(false) => "incorrect",
         None => "recorded",
     };
-    let judgement = claim.map(|c| text(c, "judgement")).unwrap_or("");
+    let judgement = v.claim.as_ref().map_or("", |c| c.judgement.as_str());
     let judgement = if judgement.is_empty() {
         String::new()
     } else {
@@ -56,8 +53,8 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     };
     println!(
         "claim {verdict}{judgement} in {}: {}",
-        game_tag(&v),
-        state_line(&v)
+        game_tag(&v.view),
+        state_line(&v.view)
     );
     Ok(ExitCode::SUCCESS)
 }

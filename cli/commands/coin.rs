@@ -2,8 +2,9 @@
 
 use super::common::{self, Side, print_json};
 use super::show::{game_tag, state_line};
-use serde_json::Value;
+use crate::error::CliResult;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::GameView;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -36,7 +37,7 @@ pub struct DefaultArgs {
     json: bool,
 }
 
-pub fn run(home: &Path, cmd: CoinCommand) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, cmd: CoinCommand) -> CliResult<ExitCode> {
     match cmd {
         CoinCommand::Default(a) => {
             let v = common::call(
@@ -50,9 +51,10 @@ pub fn run(home: &Path, cmd: CoinCommand) -> anyhow::Result<ExitCode> {
             if a.json {
                 print_json(&v);
             } else {
-                let colour = v["my_color"].as_str().unwrap_or("?");
-                let start = match v["start_fen"].as_str() {
-                    Some(fen) if v["chess960"] == Value::Bool(true) => format!(", from {fen}"),
+                let v: GameView = common::reply(v)?;
+                let colour = v.my_color.as_deref().unwrap_or("?");
+                let start = match &v.start_fen {
+                    Some(fen) if v.chess960 => format!(", from {fen}"),
                     _ => String::new(),
                 };
                 println!(

@@ -1,26 +1,47 @@
 //! What the node commands share: one request to the node, JSON output, the player's key,
 //! durations and timestamps as people read them.
 
-use crate::error;
+use crate::error::{self, CliResult};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
 use sobre_node::client;
 use std::path::Path;
 
 /// A tokio runtime for one command (`main` stays synchronous).
-pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+pub fn runtime() -> CliResult<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?)
 }
 
-/// Sends one request to the node running in `home` and returns its result.
+/// Sends one request to the node running in `home` and returns its result as the node
+/// wrote it (what `--json` prints).
 ///
 /// # Errors
 /// [`client::ClientError`], which [`crate::error::report`] turns into a message and an exit
 /// code (the node not running is the user's to fix).
-pub fn call(home: &Path, request: ApiRequest) -> anyhow::Result<Value> {
+pub fn call(home: &Path, request: ApiRequest) -> CliResult<Value> {
     Ok(runtime()?.block_on(client::call(home, request))?)
+}
+
+/// Sends one request to the node running in `home` and reads its typed reply
+/// ([`sobre_node::api::replies`]).
+///
+/// # Errors
+/// As [`call`]; a reply that is not of the expected kind is a
+/// [`client::ClientError::Protocol`] error (the node and this `sobre` differ).
+pub fn call_as<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResult<T> {
+    Ok(reply(call(home, request)?)?)
+}
+
+/// The typed reply in a node's answer.
+///
+/// # Errors
+/// [`client::ClientError::Protocol`] if the answer is not a `T`.
+pub fn reply<T: DeserializeOwned>(v: Value) -> Result<T, client::ClientError> {
+    serde_json::from_value(v)
+        .map_err(|e| client::ClientError::Protocol(format!("not the reply expected: {e}")))
 }
 
 /// Prints a JSON value on one line.
@@ -29,7 +50,7 @@ pub fn print_json(value: &Value) {
 }
 
 /// The player's key, or a user error saying to run `sobre init`.
-pub fn load_key(home: &Path) -> anyhow::Result<sobre_core::record::Keypair> {
+pub fn load_key(home: &Path) -> CliResult<sobre_core::record::Keypair> {
     sobre_node::home::load_key(home).map_err(|e| match e {
         sobre_node::home::KeyError::Missing(_) => error::user_hint(
             format!("no player key in {}", home.display()),
@@ -42,11 +63,6 @@ pub fn load_key(home: &Path) -> anyhow::Result<sobre_core::record::Keypair> {
 /// The first 8 characters of a game id, as tables show it.
 pub fn short_game(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
-}
-
-/// A string field of a JSON object, or `""`.
-pub fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// A duration for tables: its two largest units, rounded down (`2d3h`, `5h10m`, `42s`);
@@ -108,9 +124,9 @@ pub fn assert_golden(name: &str, actual: &str) {
     );
 }
 
-/// A JSON fixture of the snapshot tests (`tests/golden/NAME`).
+/// A JSON fixture of the snapshot tests (`tests/golden/NAME`), read as a `T`.
 #[cfg(test)]
-pub fn golden_fixture(name: &str) -> Value {
+pub fn golden_fixture<T: DeserializeOwned>(name: &str) -> T {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(name);

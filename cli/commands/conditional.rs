@@ -2,7 +2,8 @@
 
 use super::common::{self, print_json};
 use crate::error;
-use serde_json::Value;
+use crate::error::CliResult;
+use sobre_node::api::replies::ConditionalReply;
 use sobre_node::api::{ApiRequest, ConditionalAction};
 use std::path::Path;
 use std::process::ExitCode;
@@ -41,7 +42,7 @@ enum Action {
     Clear,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let (action, line) = match args.action {
         Action::Add if args.line.is_empty() => {
             return Err(error::user_hint(
@@ -69,19 +70,11 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
-    let lines = v
-        .get("lines")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    if args.action == Action::Clear || lines.is_empty() {
+    let v: ConditionalReply = common::reply(v)?;
+    if args.action == Action::Clear || v.lines.is_empty() {
         println!("no conditional moves");
     }
-    for l in &lines {
-        let moves: Vec<&str> = l
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+    for moves in &v.lines {
         println!("{}", moves.join(" "));
     }
     Ok(ExitCode::SUCCESS)

@@ -1,7 +1,7 @@
 //! `sobre contacts`: local aliases for player ids, kept in `HOME/contacts.json`.
 
 use super::common::print_json;
-use crate::error;
+use crate::error::{self, CliResult};
 use serde_json::json;
 use sobre_core::record::PlayerId;
 use std::collections::BTreeMap;
@@ -36,14 +36,14 @@ pub struct ListArgs {
     json: bool,
 }
 
-pub fn run(home: &Path, cmd: ContactsCommand) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, cmd: ContactsCommand) -> CliResult<ExitCode> {
     match cmd {
         ContactsCommand::Add(a) => add(home, a),
         ContactsCommand::List(a) => list(home, a),
     }
 }
 
-fn add(home: &Path, args: AddArgs) -> anyhow::Result<ExitCode> {
+fn add(home: &Path, args: AddArgs) -> CliResult<ExitCode> {
     let alias = args.alias.trim();
     let valid = !alias.is_empty()
         && alias.len() <= 64
@@ -70,7 +70,7 @@ fn add(home: &Path, args: AddArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn list(home: &Path, args: ListArgs) -> anyhow::Result<ExitCode> {
+fn list(home: &Path, args: ListArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     if args.json {
         print_json(&json!(contacts.aliases));
@@ -99,7 +99,7 @@ impl Contacts {
     }
 
     /// Reads `HOME/contacts.json` (none yet: an empty book).
-    pub fn load(home: &Path) -> anyhow::Result<Contacts> {
+    pub fn load(home: &Path) -> CliResult<Contacts> {
         let path = Contacts::path(home);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
@@ -115,7 +115,7 @@ impl Contacts {
         Ok(Contacts { aliases })
     }
 
-    fn save(&self, home: &Path) -> anyhow::Result<()> {
+    fn save(&self, home: &Path) -> CliResult<()> {
         std::fs::create_dir_all(home)?;
         let path = Contacts::path(home);
         let tmp = path.with_extension("json.tmp");

@@ -6,9 +6,11 @@
 //! written in Spanish notation, with a declined draw offer, an adjournment with a sealed move
 //! (FIDE Appendix A), the resumption, the opening of the envelope, and the mate.
 
-use anyhow::{Context, anyhow, bail};
-use serde_json::{Value, json};
-use sobre_node::api::ApiRequest;
+use crate::error::{CliError, CliResult};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+use sobre_node::api::replies::{ExportReply, IdReply};
+use sobre_node::api::{ApiRequest, GameView};
 use sobre_node::client;
 use sobre_node::service::{NodeConfig, run as run_node};
 use std::path::{Path, PathBuf};
@@ -45,9 +47,9 @@ struct DemoNode {
 }
 
 impl DemoNode {
-    async fn start(name: &'static str, home: PathBuf) -> anyhow::Result<DemoNode> {
+    async fn start(name: &'static str, home: PathBuf) -> CliResult<DemoNode> {
         sobre_node::home::ensure(&home)?;
-        sobre_node::home::init_key(&home).map_err(|e| anyhow!("{e}"))?;
+        sobre_node::home::init_key(&home).map_err(CliError::bug)?;
         std::fs::write(
             home.join(sobre_node::home::PROFILE_FILE),
             json!({ "name": name }).to_string(),
@@ -74,17 +76,19 @@ impl DemoNode {
         let deadline = Instant::now() + Duration::from_secs(30);
         while client::call(&node.home, ApiRequest::Id).await.is_err() {
             if Instant::now() > deadline {
-                bail!("{name}'s node did not start");
+                return Err(CliError::bug(format!("{name}'s node did not start")));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         Ok(node)
     }
 
-    async fn call(&self, request: ApiRequest) -> anyhow::Result<Value> {
+    /// One request; any failure is the demo's (a bug), named after the node.
+    async fn call<T: DeserializeOwned>(&self, request: ApiRequest) -> CliResult<T> {
         client::call(&self.home, request)
             .await
-            .map_err(|e| anyhow!("{}'s node: {e}", self.name))
+            .and_then(super::common::reply)
+            .map_err(|e| CliError::bug(format!("{}'s node: {e}", self.name)))
     }
 
     /// Polls `show` until `pred` holds: the other node's event has arrived.
@@ -92,33 +96,47 @@ impl DemoNode {
         &self,
         game: &str,
         what: &str,
-        pred: impl Fn(&Value) -> bool,
-    ) -> anyhow::Result<Value> {
+        pred: impl Fn(&GameView) -> bool,
+    ) -> CliResult<GameView> {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let v = self.call(ApiRequest::Show { game: game.into() }).await;
+            let v = self
+                .call::<GameView>(ApiRequest::Show { game: game.into() })
+                .await;
             if let Ok(v) = v
                 && pred(&v)
             {
                 return Ok(v);
             }
             if Instant::now() > deadline {
-                bail!("{} never saw {what}", self.name);
+                return Err(CliError::bug(format!("{} never saw {what}", self.name)));
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 
-    async fn stop(mut self) -> anyhow::Result<()> {
+    async fn stop(mut self) -> CliResult<()> {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
         }
         if let Some(task) = self.task.take() {
             match tokio::time::timeout(Duration::from_secs(20), task).await {
                 Ok(Ok(Ok(()))) => {}
-                Ok(Ok(Err(e))) => bail!("{}'s node stopped with an error: {e}", self.name),
-                Ok(Err(e)) => bail!("{}'s node panicked: {e}", self.name),
-                Err(_) => bail!("{}'s node did not stop in time", self.name),
+                Ok(Ok(Err(e))) => {
+                    return Err(CliError::bug(format!(
+                        "{}'s node stopped with an error: {e}",
+                        self.name
+                    )));
+                }
+                Ok(Err(e)) => {
+                    return Err(CliError::bug(format!("{}'s node panicked: {e}", self.name)));
+                }
+                Err(_) => {
+                    return Err(CliError::bug(format!(
+                        "{}'s node did not stop in time",
+                        self.name
+                    )));
+                }
             }
         }
         Ok(())
@@ -130,11 +148,8 @@ fn short(id: &str) -> String {
     format!("…{}", &id[n..])
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let dir = tempfile::Builder::new()
-        .prefix("sobre-demo-")
-        .tempdir()
-        .context("cannot create a temporary directory")?;
+pub fn run(args: Args) -> CliResult<ExitCode> {
+    let dir = tempfile::Builder::new().prefix("sobre-demo-").tempdir()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -148,38 +163,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-async fn demo(root: &Path) -> anyhow::Result<()> {
+async fn demo(root: &Path) -> CliResult<()> {
     println!("sobre demo: two real nodes on loopback (libp2p TCP+Noise+Yamux, sled on disk)\n");
     let ana = DemoNode::start("Ana", root.join("ana")).await?;
     let bruno = DemoNode::start("Bruno", root.join("bruno")).await?;
-    let ana_id = ana.call(ApiRequest::Id).await?;
-    let bruno_id = bruno.call(ApiRequest::Id).await?;
-    let bruno_player = bruno_id["player_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-    let bruno_addr = bruno_id["addresses"]
-        .as_array()
-        .and_then(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .find(|s| s.contains("/tcp/"))
-        })
-        .ok_or_else(|| anyhow!("Bruno's node has no TCP address"))?
-        .to_owned();
-    println!(
-        "Ana   {}  home {}",
-        ana_id["player_id"].as_str().unwrap_or_default(),
-        ana.home.display()
-    );
+    let ana_id: IdReply = ana.call(ApiRequest::Id).await?;
+    let bruno_id: IdReply = bruno.call(ApiRequest::Id).await?;
+    let bruno_player = bruno_id.player_id.clone();
+    let bruno_addr = bruno_id
+        .addresses
+        .iter()
+        .find(|s| s.contains("/tcp/"))
+        .ok_or_else(|| CliError::bug("Bruno's node has no TCP address"))?
+        .clone();
+    println!("Ana   {}  home {}", ana_id.player_id, ana.home.display());
     println!("Bruno {bruno_player}  home {}", bruno.home.display());
-    ana.call(ApiRequest::Connect {
+    ana.call::<serde_json::Value>(ApiRequest::Connect {
         addr: bruno_addr.clone(),
     })
     .await?;
     println!("Ana's node connects to Bruno's at {bruno_addr}\n");
 
-    let challenge = ana
+    let challenge: GameView = ana
         .call(ApiRequest::Challenge {
             opponent: bruno_player.clone(),
             color: "white".into(),
@@ -188,25 +193,22 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
             fen: None,
         })
         .await?;
-    let game = challenge["game"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no game id"))?
-        .to_owned();
+    let game = challenge.game;
     println!(
         "Ana challenges Bruno (Ana White, 40 moves in 2 h then 1 h): game {}",
         &game[..16]
     );
     bruno
-        .wait_for(&game, "the challenge", |v| v["status"] == "pending")
+        .wait_for(&game, "the challenge", |v| v.status == "pending")
         .await?;
     bruno
-        .call(ApiRequest::Accept {
+        .call::<GameView>(ApiRequest::Accept {
             game: game.clone(),
             color: None,
             position: None,
         })
         .await?;
-    ana.wait_for(&game, "the acceptance", |v| v["status"] == "active")
+    ana.wait_for(&game, "the acceptance", |v| v.status == "active")
         .await?;
     println!("Bruno's node receives the signed challenge; Bruno accepts.\n");
 
@@ -221,16 +223,14 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
         }
         let started = Instant::now();
         mover
-            .call(ApiRequest::Move {
+            .call::<GameView>(ApiRequest::Move {
                 game: game.clone(),
                 text: (*text).into(),
                 notation: None,
             })
             .await?;
         let v = other
-            .wait_for(&game, "the move", |v| {
-                v["plies"].as_u64() == Some(i as u64 + 1)
-            })
+            .wait_for(&game, "the move", |v| v.plies == i + 1)
             .await?;
         let dots = if i % 2 == 0 { "." } else { "..." };
         println!(
@@ -241,72 +241,75 @@ async fn demo(root: &Path) -> anyhow::Result<()> {
         );
         if i + 1 == DRAW_OFFER_AFTER {
             bruno
-                .call(ApiRequest::Draw {
+                .call::<GameView>(ApiRequest::Draw {
                     game: game.clone(),
                     action: sobre_node::api::DrawAction::Offer,
                 })
                 .await?;
-            ana.wait_for(&game, "the draw offer", |v| v["draw_offer"] == "black")
-                .await?;
-            ana.call(ApiRequest::Draw {
+            ana.wait_for(&game, "the draw offer", |v| {
+                v.draw_offer.as_deref() == Some("black")
+            })
+            .await?;
+            ana.call::<GameView>(ApiRequest::Draw {
                 game: game.clone(),
                 action: sobre_node::api::DrawAction::Decline,
             })
             .await?;
             bruno
-                .wait_for(&game, "the refusal", |v| v["draw_offer"].is_null())
+                .wait_for(&game, "the refusal", |v| v.draw_offer.is_none())
                 .await?;
             println!("        Bruno offers a draw (FIDE 9.1); Ana declines it.");
         }
-        if v["status"] == "finished" {
+        if v.status == "finished" {
             break;
         }
     }
 
     let a = ana
-        .wait_for(&game, "the end", |v| v["status"] == "finished")
+        .wait_for(&game, "the end", |v| v.status == "finished")
         .await?;
     let b = bruno
-        .wait_for(&game, "the end", |v| v["status"] == "finished")
+        .wait_for(&game, "the end", |v| v.status == "finished")
         .await?;
-    if a["moves"] != b["moves"] || a["result"] != b["result"] {
-        bail!("the two nodes disagree about the game");
+    if a.moves != b.moves || a.result != b.result {
+        return Err(CliError::bug("the two nodes disagree about the game"));
     }
     println!(
         "\nResult {} ({}), the same on both nodes: {} plies, final position {}",
-        a["result"].as_str().unwrap_or("?"),
-        a["termination_text"].as_str().unwrap_or("?"),
-        a["plies"],
-        a["fen"].as_str().unwrap_or("?")
+        a.result.as_deref().unwrap_or("?"),
+        a.termination_text.as_deref().unwrap_or("?"),
+        a.plies,
+        a.fen
     );
 
     // Anyone can check the signed record offline.
-    let archive = bruno
+    let archive: ExportReply = bruno
         .call(ApiRequest::Export {
             game: game.clone(),
             format: sobre_node::api::ExportFormat::Archive,
         })
         .await?;
-    let text = archive["archive"].as_str().unwrap_or_default();
-    let parsed = sobre_core::record::read_archive(text).map_err(|e| anyhow!("{e}"))?;
-    let verified = sobre_core::record::verify(&parsed.events).map_err(|e| anyhow!("{e}"))?;
+    let text = archive.archive.unwrap_or_default();
+    // The nodes wrote this archive: one that does not read or verify is a bug.
+    let parsed = sobre_core::record::read_archive(&text).map_err(CliError::bug)?;
+    let verified = sobre_core::record::verify(&parsed.events).map_err(CliError::bug)?;
     println!(
         "Bruno's archive: {} signed events from both scoresheets; `sobre verify` agrees: {} by {}",
         parsed.events.len(),
         verified.result.map_or("*", |o| o.as_str()),
         verified.termination.map_or("?", |t| t.describe())
     );
-    let pgn = ana
+    let pgn: ExportReply = ana
         .call(ApiRequest::Export {
             game: game.clone(),
             format: sobre_node::api::ExportFormat::Pgn,
         })
         .await?;
     println!("\nFinal PGN (Ana's node):\n");
-    println!("{}", pgn["pgn"].as_str().unwrap_or_default().trim_end());
+    println!("{}", pgn.pgn.unwrap_or_default().trim_end());
     println!(
         "\nPlayers: Ana {}, Bruno {}",
-        short(ana_id["player_id"].as_str().unwrap_or_default()),
+        short(&ana_id.player_id),
         short(&bruno_player)
     );
     ana.stop().await?;
@@ -322,9 +325,9 @@ async fn adjourn_and_resume(
     game: &str,
     sealed: &str,
     number: usize,
-) -> anyhow::Result<()> {
+) -> CliResult<()> {
     println!("\n    End of the session. Ana is to move and seals {number}.{sealed} (Appendix A1).");
-    let v = ana
+    let v: sobre_node::api::replies::AdjournReply = ana
         .call(ApiRequest::Adjourn {
             game: game.into(),
             seal: sealed.into(),
@@ -339,46 +342,49 @@ async fn adjourn_and_resume(
             no_arbiter: false,
         })
         .await?;
-    let env = &v["envelope"];
+    let env = v.view.envelope.unwrap_or_default();
     println!(
         "    Envelope (A2): move {}, sealer {}, place {}\n      position before the sealed move {}\n      time used: White {} ms, Black {} ms",
-        env["move_number"],
-        env["sealer"].as_str().unwrap_or("?"),
-        env["place"].as_str().unwrap_or("?"),
-        env["fen_before"].as_str().unwrap_or("?"),
-        env["time_used_ms"][0],
-        env["time_used_ms"][1],
+        env.move_number,
+        env.sealer,
+        env.place,
+        env.fen_before,
+        env.time_used_ms[0],
+        env.time_used_ms[1],
     );
     println!(
         "    Only the commitment travels: SHA-256 {}…; the move and its salt stay on Ana's node.",
-        &env["commitment"].as_str().unwrap_or("")[..16]
+        env.commitment.get(..16).unwrap_or_default()
     );
     let seen = bruno
-        .wait_for(game, "the sealed envelope", |v| v["status"] == "adjourned")
+        .wait_for(game, "the sealed envelope", |v| v.status == "adjourned")
         .await?;
     println!(
         "    Bruno's node holds the envelope (status {}); the clocks are stopped.",
-        seen["status"].as_str().unwrap_or("?")
+        seen.status
     );
     println!(
         "    Resumption: Bruno and Ana both announce that they are at the board (A7; both \
          present, so the envelope need not wait for the agreed time, A2.7)."
     );
-    bruno.call(ApiRequest::Resume { game: game.into() }).await?;
-    ana.call(ApiRequest::Resume { game: game.into() }).await?;
+    bruno
+        .call::<GameView>(ApiRequest::Resume { game: game.into() })
+        .await?;
+    ana.call::<GameView>(ApiRequest::Resume { game: game.into() })
+        .await?;
     let after = bruno
         .wait_for(game, "the opened envelope", |v| {
-            v["status"] == "active" && v["envelope"]["opened"].is_string()
+            v.status == "active" && v.envelope.as_ref().is_some_and(|e| e.opened.is_some())
         })
         .await?;
     println!(
         "    Ana's node opens the envelope: {:?}; every node checks it against the commitment (A8): {}",
-        after["envelope"]["opened"].as_str().unwrap_or("?"),
-        after["san"]
-            .as_array()
-            .and_then(|s| s.last())
-            .and_then(Value::as_str)
-            .unwrap_or("?")
+        after
+            .envelope
+            .as_ref()
+            .and_then(|e| e.opened.as_deref())
+            .unwrap_or("?"),
+        after.san.last().map_or("?", String::as_str)
     );
     println!("{number:>3}.   {sealed:<8} Ana    (the sealed move, played at resumption)\n");
     Ok(())

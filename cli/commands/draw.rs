@@ -2,7 +2,8 @@
 
 use super::common;
 use super::show::{game_tag, state_line};
-use sobre_node::api::{self, ApiRequest};
+use crate::error::CliResult;
+use sobre_node::api::{self, ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -26,13 +27,13 @@ enum DrawAction {
     Decline,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let (action, done) = match args.action {
         DrawAction::Offer => (api::DrawAction::Offer, "offered a draw in"),
         DrawAction::Accept => (api::DrawAction::Accept, "accepted the draw in"),
         DrawAction::Decline => (api::DrawAction::Decline, "declined the draw in"),
     };
-    let v = common::call(
+    let v = common::call_as::<GameView>(
         home,
         ApiRequest::Draw {
             game: args.game,

@@ -1,12 +1,12 @@
 //! `sobre envelope`: what the envelope of an adjourned game says (FIDE A2); the arbiter
 //! opening the envelope they keep (A3, A9); the sealer who lost the opening (A11).
 
-use super::common::{self, capitalise, human_duration, print_json, rfc3339, text};
+use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
 use super::show::{game_tag, state_line};
-use crate::error;
-use serde_json::Value;
-use sobre_node::api::ApiRequest;
+use crate::error::{self, CliResult};
+use sobre_node::api::replies::{EnvelopeLostReply, EnvelopeReply};
+use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -73,7 +73,7 @@ pub struct LostArgs {
     json: bool,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     match args.action {
         Some(EnvelopeCommand::Open(a)) => open(home, a),
         Some(EnvelopeCommand::Lost(a)) => lost(home, a),
@@ -86,24 +86,25 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn open(home: &Path, args: OpenArgs) -> anyhow::Result<ExitCode> {
+fn open(home: &Path, args: OpenArgs) -> CliResult<ExitCode> {
     let v = common::call(home, ApiRequest::EnvelopeOpen { game: args.game })?;
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
-    let env = &v["envelope"];
+    let v: GameView = common::reply(v)?;
+    let env = v.envelope.clone().unwrap_or_default();
     println!(
         "opened {} as its arbiter: {}'s sealed move {} (A9)",
         game_tag(&v),
-        capitalise(text(env, "sealer")),
-        super::show::opened(env).unwrap_or("?")
+        capitalise(&env.sealer),
+        env.opened.as_deref().unwrap_or("?")
     );
     println!("{}", state_line(&v));
     Ok(ExitCode::SUCCESS)
 }
 
-fn lost(home: &Path, args: LostArgs) -> anyhow::Result<ExitCode> {
+fn lost(home: &Path, args: LostArgs) -> CliResult<ExitCode> {
     let v = common::call(
         home,
         ApiRequest::EnvelopeLost {
@@ -115,72 +116,61 @@ fn lost(home: &Path, args: LostArgs) -> anyhow::Result<ExitCode> {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
+    let v: EnvelopeLostReply = common::reply(v)?;
     let contacts = Contacts::load(home)?;
-    let mut advice = text(&v, "advice").to_owned();
-    if let Some(a) = v["arbiter"].as_str() {
-        advice = advice.replace(a, &contacts.label(a));
+    let mut advice = v.advice.clone();
+    if let Some(a) = &v.arbiter {
+        advice = advice.replace(a.as_str(), &contacts.label(a));
     }
-    println!("{}: {advice}.", game_tag(&v));
-    if v["resigned"] == true {
-        println!("resigned: {}", text(&v, "result"));
-    } else if v["arbiter"].is_null() && v["binding"] == true && v["opening_held"] == false {
-        println!("to resign: sobre envelope lost {} --resign", game_tag(&v));
+    let tag = short_game(&v.game);
+    println!("{tag}: {advice}.");
+    if v.resigned {
+        println!("resigned: {}", v.result.as_deref().unwrap_or(""));
+    } else if v.arbiter.is_none() && v.binding && !v.opening_held {
+        println!("to resign: sobre envelope lost {tag} --resign");
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(home: &Path, game: String, json: bool) -> anyhow::Result<ExitCode> {
+fn show(home: &Path, game: String, json: bool) -> CliResult<ExitCode> {
     let v = common::call(home, ApiRequest::Envelope { game })?;
     if json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
-    let Some(env) = v.get("envelope").filter(|e| e.is_object()) else {
-        println!("no sealed move in {}", game_tag(&v));
+    let v: EnvelopeReply = common::reply(v)?;
+    let Some(env) = &v.envelope else {
+        println!("no sealed move in {}", short_game(&v.game));
         return Ok(ExitCode::SUCCESS);
     };
     let used = |i: usize| {
-        env.get("time_used_ms")
-            .and_then(|t| t.get(i))
-            .and_then(Value::as_i64)
-            .map_or_else(|| "-".to_owned(), human_duration)
+        i64::try_from(env.time_used_ms[i]).map_or_else(|_| "-".to_owned(), human_duration)
     };
-    println!("Game:            {}", text(&v, "game"));
-    println!("Sealed by:       {}", capitalise(text(env, "sealer")));
-    println!(
-        "Sealed at:       {}",
-        env.get("sealed_at_ms")
-            .and_then(Value::as_u64)
-            .map_or_else(|| "-".to_owned(), rfc3339)
-    );
-    println!(
-        "Move number:     {}",
-        env.get("move_number").and_then(Value::as_u64).unwrap_or(0)
-    );
-    println!("Position before: {}", text(env, "fen_before"));
+    println!("Game:            {}", v.game);
+    println!("Sealed by:       {}", capitalise(&env.sealer));
+    println!("Sealed at:       {}", rfc3339(env.sealed_at_ms));
+    println!("Move number:     {}", env.move_number);
+    println!("Position before: {}", env.fen_before);
     println!("Time used:       White {}, Black {}", used(0), used(1));
     println!(
         "Draw offer:      {}",
-        env.get("draw_offer_by")
-            .and_then(Value::as_str)
-            .unwrap_or("none")
+        env.draw_offer_by.as_deref().unwrap_or("none")
     );
     println!(
         "Resumes:         {}",
-        env.get("resume_at_ms")
-            .and_then(Value::as_u64)
+        env.resume_at_ms
             .map_or_else(|| "not set".to_owned(), rfc3339)
     );
     println!(
         "Place:           {}",
-        match text(env, "place") {
+        match env.place.as_str() {
             "" => "not set",
             p => p,
         }
     );
     println!(
         "Opened:          {}",
-        match super::show::opened(env) {
+        match env.opened.as_deref() {
             None => "no".to_owned(),
             Some("") => "yes".to_owned(),
             Some(m) => format!("yes: {m}"),
@@ -188,7 +178,7 @@ fn show(home: &Path, game: String, json: bool) -> anyhow::Result<ExitCode> {
     );
     println!(
         "Written in:      {}",
-        match env.get("letters").and_then(Value::as_str) {
+        match env.letters.as_deref() {
             Some("es") => "Spanish letters (R D T A C)",
             Some(_) => "English letters (K Q R B N)",
             None => "either language (sealed before letters were recorded)",
@@ -196,11 +186,11 @@ fn show(home: &Path, game: String, json: bool) -> anyhow::Result<ExitCode> {
     );
     println!(
         "Kept by:         {}",
-        match env.get("arbiter").and_then(Value::as_str) {
+        match env.arbiter.as_deref() {
             Some(a) => format!(
                 "the arbiter {} (the opening in escrow, A3){}",
                 Contacts::load(home)?.label(a),
-                if env["opened_by_arbiter"] == true {
+                if env.opened_by_arbiter {
                     "; opened by the arbiter"
                 } else {
                     ""
@@ -209,6 +199,6 @@ fn show(home: &Path, game: String, json: bool) -> anyhow::Result<ExitCode> {
             None => "the sealer alone (no arbiter: a lost opening loses, A8, A10)".to_owned(),
         }
     );
-    println!("Commitment:      {}", text(env, "commitment"));
+    println!("Commitment:      {}", env.commitment);
     Ok(ExitCode::SUCCESS)
 }

@@ -1,8 +1,8 @@
 //! `sobre export`: a game as PGN or as a verifiable archive.
 
 use super::common;
-use crate::error;
-use serde_json::Value;
+use crate::error::{self, CliError, CliResult};
+use sobre_node::api::replies::ExportReply;
 use sobre_node::api::{ApiRequest, ExportFormat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,30 +25,25 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let (format, key) = if args.pgn {
-        (ExportFormat::Pgn, "pgn")
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let format = if args.pgn {
+        ExportFormat::Pgn
     } else {
-        (ExportFormat::Archive, "archive")
+        ExportFormat::Archive
     };
-    let v = common::call(
+    let v: ExportReply = common::call_as(
         home,
         ApiRequest::Export {
             game: args.game,
             format,
         },
     )?;
-    let body = match v.get(key) {
-        Some(Value::String(s)) => s.clone(),
-        // A result the node wrapped as {"Ok": text} / {"Err": reason}.
-        Some(Value::Object(o)) => match (o.get("Ok"), o.get("Err")) {
-            (Some(Value::String(s)), _) => s.clone(),
-            (_, Some(e)) => anyhow::bail!("the node could not export the game: {e}"),
-            _ => anyhow::bail!("the node's export has no {key} text"),
-        },
-        _ => anyhow::bail!("the node's export has no {key} text"),
+    let (body, key) = match format {
+        ExportFormat::Pgn => (v.pgn, "pgn"),
+        ExportFormat::Archive => (v.archive, "archive"),
     };
-    let mut body = body;
+    let mut body =
+        body.ok_or_else(|| CliError::bug(format!("the node's export has no {key} text")))?;
     if !body.ends_with('\n') {
         body.push('\n');
     }

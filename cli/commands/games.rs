@@ -1,9 +1,10 @@
 //! `sobre games`: all your games, most urgent first.
 
-use super::common::{self, human_duration, print_json, short_game, text};
+use super::common::{self, human_duration, print_json, short_game};
 use super::contacts::Contacts;
-use serde_json::Value;
+use crate::error::CliResult;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::{GameSummary, GamesReply};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -24,23 +25,20 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let v = common::call(home, ApiRequest::Games)?;
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
+    let v: GamesReply = common::reply(v)?;
     print!("{}", render(&v, &Contacts::load(home)?));
     Ok(ExitCode::SUCCESS)
 }
 
 /// The table. Stable: scripts and golden tests compare it.
-pub fn render(v: &Value, contacts: &Contacts) -> String {
-    let games = v
-        .get("games")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
+pub fn render(v: &GamesReply, contacts: &Contacts) -> String {
+    let games = &v.games;
     if games.is_empty() {
         return "no games (challenge someone with `sobre challenge PLAYER`)\n".to_owned();
     }
@@ -83,11 +81,9 @@ pub fn render(v: &Value, contacts: &Contacts) -> String {
     out
 }
 
-fn row(g: &Value, contacts: &Contacts) -> (bool, [String; 7]) {
-    let my_move = g.get("my_move").and_then(Value::as_bool) == Some(true);
-    let incoming = g.get("incoming_challenge").and_then(Value::as_bool) == Some(true);
-    let status = match (text(g, "status"), text(g, "result")) {
-        ("pending", _) if incoming => "challenged you".to_owned(),
+fn row(g: &GameSummary, contacts: &Contacts) -> (bool, [String; 7]) {
+    let status = match (g.status.as_str(), g.result.as_deref().unwrap_or("")) {
+        ("pending", _) if g.incoming_challenge => "challenged you".to_owned(),
         ("pending", _) => "challenge sent".to_owned(),
         (s, "") => s.to_owned(),
         (s, r) => format!("{s} {r}"),
@@ -100,27 +96,29 @@ fn row(g: &Value, contacts: &Contacts) -> (bool, [String; 7]) {
         }
     };
     let time_left = g
-        .get("ms_to_deadline")
-        .and_then(Value::as_i64)
+        .ms_to_deadline
         .map_or_else(|| "-".to_owned(), human_duration);
     let cells = [
-        short_game(text(g, "game")).to_owned(),
-        or_dash(&contacts.label(text(g, "opponent"))),
-        or_dash(text(g, "my_color")),
-        g.get("move_number")
-            .and_then(Value::as_u64)
+        short_game(&g.game).to_owned(),
+        or_dash(&contacts.label(&g.opponent)),
+        or_dash(g.my_color.as_deref().unwrap_or("")),
+        g.move_number
             .map_or_else(|| "-".to_owned(), |n| n.to_string()),
-        or_dash(text(g, "last_move")),
+        or_dash(g.last_move.as_deref().unwrap_or("")),
         status,
         time_left,
     ];
-    (my_move, cells)
+    (g.my_move, cells)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn games(v: &Value) -> GamesReply {
+        serde_json::from_value(v.clone()).unwrap()
+    }
 
     #[test]
     fn the_table_marks_my_moves_and_aligns_columns() {
@@ -132,7 +130,7 @@ mod tests {
              "result": null, "move_number": 1, "last_move": null, "my_move": false,
              "incoming_challenge": true, "ms_to_deadline": null},
         ]});
-        let out = render(&v, &Contacts::default());
+        let out = render(&games(&v), &Contacts::default());
         assert_eq!(
             out,
             "  GAME      OPPONENT  COLOUR  MOVE  LAST  STATUS          TIME LEFT\n\
@@ -144,7 +142,7 @@ mod tests {
 
     #[test]
     fn no_games_says_how_to_start_one() {
-        let out = render(&json!({"games": []}), &Contacts::default());
+        let out = render(&games(&json!({"games": []})), &Contacts::default());
         assert!(out.starts_with("no games"));
     }
 }
@@ -159,12 +157,13 @@ mod golden {
     #[test]
     fn golden_games_table() {
         let mut contacts = Contacts::default();
-        for (alias, id) in golden_fixture("contacts.json").as_object().unwrap() {
+        let aliases: serde_json::Value = golden_fixture("contacts.json");
+        for (alias, id) in aliases.as_object().unwrap() {
             contacts
                 .aliases
                 .insert(alias.clone(), id.as_str().unwrap().to_owned());
         }
-        let v = golden_fixture("games.json");
+        let v: GamesReply = golden_fixture("games.json");
         assert_golden("games.txt", &render(&v, &contacts));
         assert_golden(
             "games_without_contacts.txt",
@@ -172,7 +171,7 @@ mod golden {
         );
         assert_golden(
             "games_empty.txt",
-            &render(&serde_json::json!({"games": []}), &contacts),
+            &render(&GamesReply::default(), &contacts),
         );
     }
 }

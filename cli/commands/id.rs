@@ -1,8 +1,10 @@
 //! `sobre id`: who you are, and where your node can be reached.
 
 use super::common::{self, print_json};
-use serde_json::{Value, json};
+use crate::error::{CliError, CliResult};
+use serde_json::json;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::IdReply;
 use sobre_node::client::ClientError;
 use std::path::Path;
 use std::process::ExitCode;
@@ -19,25 +21,18 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let key = common::load_key(home)?;
     let id = key.player_id().to_string();
     let name = super::init::read_name(home);
-    let node = match common::call(home, ApiRequest::Id) {
+    let node: Option<IdReply> = match common::call_as(home, ApiRequest::Id) {
         Ok(v) => Some(v),
-        Err(e) if matches!(e.downcast_ref(), Some(ClientError::NotRunning { .. })) => None,
+        Err(CliError::Node(ClientError::NotRunning { .. })) => None,
         Err(e) => return Err(e),
     };
     let addresses: Vec<String> = node
         .as_ref()
-        .and_then(|v| v.get("addresses"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(|v| v.addresses.clone())
         .unwrap_or_default();
     if args.json {
         print_json(&json!({

@@ -1,7 +1,7 @@
 //! `sobre init`: create the player's key (once) and profile in the home directory.
 
 use super::common::print_json;
-use crate::error;
+use crate::error::{self, CliResult};
 use serde_json::{Value, json};
 use sobre_node::home;
 use std::path::Path;
@@ -24,7 +24,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(home_dir: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
     sobre_node::home::ensure(home_dir).map_err(|e| {
         error::user(format!(
             "cannot create the home {}: {e}",
@@ -71,7 +71,7 @@ pub fn read_name(home_dir: &Path) -> Option<String> {
 }
 
 /// Sets the name, keeping any other settings in the profile.
-fn write_name(home_dir: &Path, name: &str) -> anyhow::Result<()> {
+fn write_name(home_dir: &Path, name: &str) -> CliResult<()> {
     let path = home_dir.join(home::PROFILE_FILE);
     let mut profile = std::fs::read_to_string(&path)
         .ok()

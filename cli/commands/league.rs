@@ -6,7 +6,7 @@
 
 use super::common::{self, print_json};
 use super::contacts::Contacts;
-use crate::error::{self, EXIT_DATA};
+use crate::error::{self, CliError, CliResult, Fault};
 use serde_json::{Value, json};
 use sobre_core::clock::TimeControl;
 use sobre_core::league::archive::{self, LeagueArchive};
@@ -14,6 +14,7 @@ use sobre_core::league::render;
 use sobre_core::league::standings::{halves, quarters};
 use sobre_core::league::{Board, League, Standings, standings};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::{LeagueExportReply, LeagueView, LeaguesReply};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -125,7 +126,7 @@ pub struct ExportArgs {
     output: Option<std::path::PathBuf>,
 }
 
-pub fn run(home: &Path, cmd: LeagueCommand) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
     match cmd {
         LeagueCommand::Create(a) => create(home, a),
         LeagueCommand::Join(a) => {
@@ -133,10 +134,11 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> anyhow::Result<ExitCode> {
             if a.json {
                 print_json(&v);
             } else {
+                let v: LeagueView = common::reply(v)?;
                 println!(
                     "joined {} ({}): your node plays its games as their rounds open",
-                    common::text(&v, "name"),
-                    short(common::text(&v, "league"))
+                    v.name,
+                    short(&v.league)
                 );
             }
             Ok(ExitCode::SUCCESS)
@@ -146,20 +148,20 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> anyhow::Result<ExitCode> {
             if a.json {
                 print_json(&v);
             } else {
-                let list = v["leagues"].as_array().cloned().unwrap_or_default();
-                if list.is_empty() {
+                let v: LeaguesReply = common::reply(v)?;
+                if v.leagues.is_empty() {
                     println!("no leagues");
                 }
-                for l in list {
+                for l in &v.leagues {
                     println!(
                         "{}  {:<30} {:>2} players  round {}/{}  {} games  ({})",
-                        short(common::text(&l, "league")),
-                        common::text(&l, "name"),
-                        l["players"].as_array().map_or(0, Vec::len),
-                        l["open_rounds"],
-                        l["rounds"],
-                        l["games"],
-                        common::text(&l, "role"),
+                        short(&l.league),
+                        l.name,
+                        l.players.len(),
+                        l.open_rounds,
+                        l.rounds,
+                        l.games,
+                        l.role,
                     );
                 }
             }
@@ -274,15 +276,16 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> anyhow::Result<ExitCode> {
                     println!("  join on line {line}: {why}");
                 }
             }
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(EXIT_DATA)
-            })
+            if !ok {
+                // What is left out was listed above.
+                return Err(CliError::Reported(Fault::Data));
+            }
+            Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Export(a) => {
-            let v = common::call(home, ApiRequest::LeagueExport { league: a.league })?;
-            let text = common::text(&v, "archive");
+            let v: LeagueExportReply =
+                common::call_as(home, ApiRequest::LeagueExport { league: a.league })?;
+            let text = &v.archive;
             match &a.output {
                 Some(p) => std::fs::write(p, text)
                     .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?,
@@ -293,7 +296,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn create(home: &Path, a: CreateArgs) -> anyhow::Result<ExitCode> {
+fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let players: Vec<String> = a.players.iter().map(|p| contacts.resolve(p)).collect();
     let names: Vec<String> = if a.names.is_empty() {
@@ -350,26 +353,27 @@ fn create(home: &Path, a: CreateArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         print_json(&v);
     } else {
-        println!("{}", common::text(&v, "league"));
+        let v: LeagueView = common::reply(v)?;
+        println!("{}", v.league);
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// A league archive, from a file (offline) or from the node. The bool says which.
-fn load(home: &Path, league: &str) -> anyhow::Result<(LeagueArchive, bool)> {
+fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, bool)> {
     let path = Path::new(league);
     let (text, offline) = if path.is_file() {
         let text = std::fs::read_to_string(path)
             .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?;
         (text, true)
     } else {
-        let v = common::call(
+        let v: LeagueExportReply = common::call_as(
             home,
             ApiRequest::LeagueExport {
                 league: league.to_owned(),
             },
         )?;
-        (common::text(&v, "archive").to_owned(), false)
+        (v.archive, false)
     };
     let arch = archive::read(&text).map_err(|e| {
         error::user_hint(
@@ -442,6 +446,11 @@ fn show_json(arch: &LeagueArchive, s: &Standings) -> Value {
     v
 }
 
+/// A string field of a pairing (built above), or `""`.
+fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
 fn standings_text(league: &League, s: &Standings) -> String {
     let mut out = format!("{}\n", league.def.name);
     out.push_str(&format!(
@@ -499,7 +508,7 @@ fn grid_text(grid: &[Vec<String>]) -> String {
     out
 }
 
-fn pairings(home: &Path, a: PairingsArgs) -> anyhow::Result<ExitCode> {
+fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
     let (arch, _) = load(home, &a.league)?;
     let l = &arch.league;
     let s = compute(&arch);
@@ -567,12 +576,12 @@ fn pairings(home: &Path, a: PairingsArgs) -> anyhow::Result<ExitCode> {
         } else {
             let state = match p["result"].as_str() {
                 Some(r) => r.to_owned(),
-                None => common::text(p, "status").to_owned(),
+                None => text(p, "status").to_owned(),
             };
             println!(
                 "  {:<20} – {:<20} {}{}",
-                common::text(p, "white_name"),
-                common::text(p, "black_name"),
+                text(p, "white_name"),
+                text(p, "black_name"),
                 state,
                 p["game"]
                     .as_str()

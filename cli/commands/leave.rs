@@ -1,7 +1,8 @@
 //! `sobre leave`: correspondence leave (vacation).
 
 use super::common::{self, rfc3339};
-use serde_json::Value;
+use crate::error::CliResult;
+use sobre_node::api::replies::LeaveReply;
 use sobre_node::api::{ApiRequest, LeaveAction};
 use std::path::Path;
 use std::process::ExitCode;
@@ -26,7 +27,7 @@ pub struct StartArgs {
 #[derive(clap::Args)]
 pub struct EndArgs {}
 
-pub fn run(home: &Path, cmd: LeaveCommand) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, cmd: LeaveCommand) -> CliResult<ExitCode> {
     let request = match cmd {
         LeaveCommand::Start(a) => ApiRequest::Leave {
             action: LeaveAction::Start,
@@ -37,17 +38,12 @@ pub fn run(home: &Path, cmd: LeaveCommand) -> anyhow::Result<ExitCode> {
             days: None,
         },
     };
-    let v = common::call(home, request)?;
-    let at = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_u64)
-            .map_or_else(String::new, rfc3339)
-    };
-    let games = v.get("games").and_then(Value::as_array).map_or(0, Vec::len);
+    let v: LeaveReply = common::call_as(home, request)?;
     println!(
-        "leave from {} until {} in {games} game(s)",
-        at("from_ms"),
-        at("until_ms")
+        "leave from {} until {} in {} game(s)",
+        rfc3339(v.from_ms),
+        rfc3339(v.until_ms),
+        v.games.len()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -32,11 +32,11 @@ pub mod show;
 pub mod verify;
 pub mod watch;
 
-use crate::error;
+use crate::error::{self, CliResult};
 use sobre_core::{CastlingMode, Position};
 
 /// Reads a FEN given on the command line (`startpos` is accepted), as a user error if bad.
-pub fn parse_fen_arg(fen: &str, chess960: bool) -> anyhow::Result<Position> {
+pub fn parse_fen_arg(fen: &str, chess960: bool) -> CliResult<Position> {
     if fen.eq_ignore_ascii_case("startpos") {
         return Ok(Position::new());
     }

@@ -1,9 +1,9 @@
 //! `sobre move`: play a move.
 
-use super::common::{self, text};
+use super::common;
 use super::show::{game_tag, state_line};
-use serde_json::Value;
-use sobre_node::api::ApiRequest;
+use crate::error::CliResult;
+use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -26,8 +26,8 @@ pub struct Args {
     written: common::Written,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let v = common::call(
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let v: GameView = common::call_as(
         home,
         ApiRequest::Move {
             game: args.game,
@@ -36,11 +36,10 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
         },
     )?;
     let played = v
-        .get("san")
-        .and_then(Value::as_array)
-        .and_then(|s| s.last())
-        .and_then(Value::as_str)
-        .unwrap_or_else(|| text(&v, "last_move"));
+        .san
+        .last()
+        .or(v.last_move.as_ref())
+        .map_or("", String::as_str);
     println!("played {played} in {}: {}", game_tag(&v), state_line(&v));
     Ok(ExitCode::SUCCESS)
 }

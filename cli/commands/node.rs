@@ -1,8 +1,9 @@
 //! `sobre node`: run your node, and look after it.
 
 use super::common::{self, print_json};
-use crate::error;
+use crate::error::{self, CliError, CliResult};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::StatusReply;
 use sobre_node::error::NodeError;
 use sobre_node::home::KeyError;
 use sobre_node::service::{self, NodeConfig};
@@ -79,7 +80,7 @@ pub struct RepairArgs {}
 /// Listen addresses when none are given: any interface, random ports, TCP and QUIC.
 const DEFAULT_LISTEN: [&str; 2] = ["/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"];
 
-pub fn run(home: &Path, cmd: NodeCommand) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, cmd: NodeCommand) -> CliResult<ExitCode> {
     match cmd {
         NodeCommand::Run(a) => run_node(home, a),
         NodeCommand::Status(a) => status(home, a),
@@ -88,7 +89,7 @@ pub fn run(home: &Path, cmd: NodeCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn run_node(home: &Path, args: RunArgs) -> anyhow::Result<ExitCode> {
+fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
     // Fail early, and with the usual messages, when there is no key or a node already runs
     // here (it holds the database lock, which would fail less clearly).
     common::load_key(home)?;
@@ -154,7 +155,7 @@ async fn shutdown_signal() {
 }
 
 /// Sorts the node's errors into the user's to fix and the rest.
-fn node_error(home: &Path, e: NodeError) -> anyhow::Error {
+fn node_error(home: &Path, e: NodeError) -> CliError {
     match e {
         NodeError::Key(KeyError::Missing(_)) => error::user_hint(
             format!("no player key in {}", home.display()),
@@ -169,49 +170,46 @@ fn node_error(home: &Path, e: NodeError) -> anyhow::Error {
         }
         // A full or failing disk is the user's to fix, not a bug.
         NodeError::StorageFailed(_) => error::user(e.to_string()),
-        other => anyhow::Error::msg(other.to_string()),
+        other => CliError::bug(other),
     }
 }
 
-fn already_running(home: &Path) -> anyhow::Error {
+fn already_running(home: &Path) -> CliError {
     error::user_hint(
         format!("a node is already running in {}", home.display()),
         "stop it with `sobre node stop`, or use another --home",
     )
 }
 
-fn status(home: &Path, args: StatusArgs) -> anyhow::Result<ExitCode> {
+fn status(home: &Path, args: StatusArgs) -> CliResult<ExitCode> {
     let v = common::call(home, ApiRequest::Status)?;
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
-    let number = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+    let v: StatusReply = common::reply(v)?;
     println!("node running in {}", home.display());
-    println!("player id: {}", common::text(&v, "player_id"));
+    println!("player id: {}", v.player_id);
     println!(
         "uptime:    {}",
-        common::human_duration(i64::try_from(number("uptime_ms")).unwrap_or(i64::MAX))
+        common::human_duration(i64::try_from(v.uptime_ms).unwrap_or(i64::MAX))
     );
-    println!("peers:     {}", number("peers"));
-    println!("games:     {}", number("games"));
-    println!(
-        "outbox:    {} event(s) awaiting a receipt",
-        number("outbox")
-    );
-    if v.get("mailbox").and_then(serde_json::Value::as_bool) == Some(true) {
+    println!("peers:     {}", v.peers);
+    println!("games:     {}", v.games);
+    println!("outbox:    {} event(s) awaiting a receipt", v.outbox);
+    if v.mailbox {
         println!("mailbox:   serving other players' games");
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn stop(home: &Path) -> anyhow::Result<ExitCode> {
+fn stop(home: &Path) -> CliResult<ExitCode> {
     common::call(home, ApiRequest::Stop)?;
     println!("node stopping");
     Ok(ExitCode::SUCCESS)
 }
 
-fn repair(home: &Path) -> anyhow::Result<ExitCode> {
+fn repair(home: &Path) -> CliResult<ExitCode> {
     if common::call(home, ApiRequest::Status).is_ok() {
         return Err(error::user_hint(
             format!("the node is running in {}", home.display()),

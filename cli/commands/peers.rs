@@ -1,8 +1,9 @@
 //! `sobre peers`: the nodes your node talks to.
 
 use super::common::{self, print_json};
-use serde_json::Value;
+use crate::error::CliResult;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::{ConnectReply, PeersReply};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -31,11 +32,11 @@ pub struct ListArgs {
     json: bool,
 }
 
-pub fn run(home: &Path, cmd: PeersCommand) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, cmd: PeersCommand) -> CliResult<ExitCode> {
     match cmd {
         PeersCommand::Connect(a) => {
-            let v = common::call(home, ApiRequest::Connect { addr: a.multiaddr })?;
-            println!("connected to {}", common::text(&v, "peer"));
+            let v: ConnectReply = common::call_as(home, ApiRequest::Connect { addr: a.multiaddr })?;
+            println!("connected to {}", v.peer);
         }
         PeersCommand::List(a) => {
             let v = common::call(home, ApiRequest::Peers)?;
@@ -43,25 +44,14 @@ pub fn run(home: &Path, cmd: PeersCommand) -> anyhow::Result<ExitCode> {
                 print_json(&v);
                 return Ok(ExitCode::SUCCESS);
             }
-            let list = |k: &str| {
-                v.get(k)
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default()
-            };
-            let connected = list("connected");
-            if connected.is_empty() {
+            let v: PeersReply = common::reply(v)?;
+            if v.connected.is_empty() {
                 println!("no connected peers");
             }
-            for p in &connected {
-                let addrs: Vec<&str> = p
-                    .get("addresses")
-                    .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                println!("{}  {}", common::text(p, "peer"), addrs.join(" "));
+            for p in &v.connected {
+                println!("{}  {}", p.peer, p.addresses.join(" "));
             }
-            let known = list("known").len();
+            let known = v.known.len();
             if known > 0 {
                 println!("{known} known peer(s) in the address book");
             }

@@ -1,6 +1,7 @@
 //! `sobre perft`: count leaf nodes of the legal move tree (a move-generator test).
 
 use super::parse_fen_arg;
+use crate::error::CliResult;
 use sobre_core::notation::{Notation, format_move};
 use std::process::ExitCode;
 
@@ -22,7 +23,7 @@ pub struct Args {
     chess960: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> CliResult<ExitCode> {
     let pos = parse_fen_arg(&args.fen, args.chess960)?;
     if args.depth > 12 {
         return Err(crate::error::user(format!(

@@ -1,6 +1,6 @@
 //! `sobre pgn check` and `sobre pgn convert`: replay PGN files with full legality checks.
 
-use crate::error::{self, EXIT_DATA};
+use crate::error::{self, CliError, CliResult, Fault};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
@@ -51,7 +51,7 @@ pub struct ConvertArgs {
     output: Option<String>,
 }
 
-pub fn run(cmd: PgnCommand) -> anyhow::Result<ExitCode> {
+pub fn run(cmd: PgnCommand) -> CliResult<ExitCode> {
     match cmd {
         PgnCommand::Check(a) => check(a),
         PgnCommand::Convert(a) => convert(a),
@@ -59,7 +59,7 @@ pub fn run(cmd: PgnCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// Opens a file (or stdin) and its size, for the progress bar.
-fn open(path: &str) -> anyhow::Result<(Box<dyn Read>, Option<u64>)> {
+fn open(path: &str) -> CliResult<(Box<dyn Read>, Option<u64>)> {
     if path == "-" {
         return Ok((Box::new(io::stdin().lock()), None));
     }
@@ -98,7 +98,7 @@ fn progress_bar(len: Option<u64>, quiet: bool) -> Option<ProgressBar> {
     Some(bar)
 }
 
-fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+fn check(args: CheckArgs) -> CliResult<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut any_failed = false;
@@ -150,11 +150,11 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(if any_failed {
-        ExitCode::from(EXIT_DATA)
-    } else {
-        ExitCode::SUCCESS
-    })
+    if any_failed {
+        // Each failed game was reported above.
+        return Err(CliError::Reported(Fault::Data));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {
@@ -180,7 +180,7 @@ fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {
     v
 }
 
-fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
+fn convert(args: ConvertArgs) -> CliResult<ExitCode> {
     let (input, _) = open(&args.file)?;
     let mut reader = PgnReader::new(input);
     let mut visitor = Replayer::new(ReplayOptions {
@@ -236,15 +236,14 @@ fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             result,
         };
         let mut text = String::new();
-        write_game(&record, &mut text)?;
+        write_game(&record, &mut text).map_err(CliError::bug)?;
         out.write_all(text.as_bytes())?;
         out.write_all(b"\n")?;
         index += 1;
     }
     out.flush()?;
-    Ok(if failed > 0 {
-        ExitCode::from(EXIT_DATA)
-    } else {
-        ExitCode::SUCCESS
-    })
+    if failed > 0 {
+        return Err(CliError::Reported(Fault::Data));
+    }
+    Ok(ExitCode::SUCCESS)
 }

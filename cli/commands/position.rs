@@ -2,6 +2,7 @@
 
 use super::parse_fen_arg;
 use crate::board::{self, Style};
+use crate::error::CliResult;
 use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
 use std::process::ExitCode;
@@ -32,7 +33,7 @@ pub struct Args {
     notation: Notation,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> CliResult<ExitCode> {
     let pos = parse_fen_arg(&args.fen, args.chess960)?;
     let moves = pos.legal_moves();
     let check = pos.is_check();

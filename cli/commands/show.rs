@@ -1,13 +1,15 @@
 //! `sobre show`: one game — the board, the moves, the clocks, offers and envelopes.
 
-use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game, text};
+use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
 use crate::board::{self, Style};
-use serde_json::Value;
+use crate::error::CliResult;
 use sobre_core::notation::{Notation, format_line};
 use sobre_core::uci::parse_uci;
 use sobre_core::{CastlingMode, Color, Position, Square};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::GameView;
+use sobre_node::api::game::EnvelopeView;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -46,12 +48,13 @@ pub struct View {
     pub notation: Notation,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let v = common::call(home, ApiRequest::Show { game: args.game })?;
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
+    let v: GameView = common::reply(v)?;
     let contacts = Contacts::load(home)?;
     let config = common::Config::load(home);
     let view = View {
@@ -64,27 +67,26 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The whole game as text. Stable: scripts and golden tests compare it.
-pub fn render(v: &Value, contacts: &Contacts, view: View) -> String {
+pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
     let mut out = String::new();
-    let chess960 = v.get("chess960").and_then(Value::as_bool) == Some(true);
-    let my_color = color_of(text(v, "my_color"));
-    let player = |side: &str| {
-        let mut s = match v.get(side).and_then(Value::as_str) {
+    let my_color = v.my_colour();
+    let player = |side: Color, id: Option<&str>| {
+        let mut s = match id {
             Some(id) => contacts.label(id),
             None => "(decided when the game starts)".to_owned(),
         };
-        if my_color.is_some_and(|c| c.name() == side) {
+        if my_color == Some(side) {
             s.push_str(" (you)");
         }
         s
     };
-    let _ = writeln!(out, "Game {}", text(v, "game"));
-    let _ = writeln!(out, "White: {}", player("white"));
-    let _ = writeln!(out, "Black: {}", player("black"));
-    let _ = writeln!(out, "Time control: {}", text(v, "time_control"));
+    let _ = writeln!(out, "Game {}", v.game);
+    let _ = writeln!(out, "White: {}", player(Color::White, v.white.as_deref()));
+    let _ = writeln!(out, "Black: {}", player(Color::Black, v.black.as_deref()));
+    let _ = writeln!(out, "Time control: {}", v.time_control);
     out.push('\n');
 
-    match position(text(v, "fen"), chess960) {
+    match position(&v.fen, v.chess960) {
         Some(pos) => {
             let mut bottom = my_color.unwrap_or(Color::White);
             if view.flip {
@@ -97,12 +99,12 @@ pub fn render(v: &Value, contacts: &Contacts, view: View) -> String {
             out.push_str(&board::render(&pos, style, last_move_squares(v)));
         }
         None => {
-            let _ = writeln!(out, "FEN: {}", text(v, "fen"));
+            let _ = writeln!(out, "FEN: {}", v.fen);
         }
     }
     out.push('\n');
 
-    let moves = move_list(v, chess960, view.notation);
+    let moves = move_list(v, view.notation);
     if !moves.is_empty() {
         let _ = writeln!(out, "{moves}");
     }
@@ -113,74 +115,62 @@ pub fn render(v: &Value, contacts: &Contacts, view: View) -> String {
     if let Some(coin) = coin_line(v) {
         let _ = writeln!(out, "{coin}");
     }
-    if let Some(by) = v.get("draw_offer").and_then(Value::as_str) {
+    if let Some(by) = &v.draw_offer {
         let _ = writeln!(out, "Draw offered by {}.", capitalise(by));
     }
-    if let Some(env) = v.get("envelope").filter(|e| e.is_object()) {
+    if let Some(env) = &v.envelope {
         let _ = writeln!(out, "{}", envelope_line(env));
     }
-    if let Some(claims) = v.get("claims").and_then(Value::as_array) {
-        for c in claims {
-            let verdict = match c.get("correct").and_then(Value::as_bool) {
-                Some(true) => "correct",
-                Some(false) => "incorrect",
-                None => "pending",
-            };
-            let _ = writeln!(
-                out,
-                "Claim by {}: {} ({verdict}{}).",
-                capitalise(text(c, "by")),
-                text(c, "reason"),
-                match text(c, "judgement") {
-                    "" => String::new(),
-                    j => format!(": {j}"),
-                }
-            );
-        }
+    for c in &v.claims {
+        let verdict = match c.correct {
+            Some(true) => "correct",
+            Some(false) => "incorrect",
+            None => "pending",
+        };
+        let _ = writeln!(
+            out,
+            "Claim by {}: {} ({verdict}{}).",
+            capitalise(&c.by),
+            c.reason,
+            match c.judgement.as_str() {
+                "" => String::new(),
+                j => format!(": {j}"),
+            }
+        );
     }
-    if let Some(equivocations) = v.get("equivocations").and_then(Value::as_array)
-        && !equivocations.is_empty()
-    {
+    if !v.equivocations.is_empty() {
         let _ = writeln!(
             out,
             "Disputed: {} equivocation(s) (two different events signed with the same number).",
-            equivocations.len()
+            v.equivocations.len()
         );
     }
-    if let Some(chat) = v.get("chat").and_then(Value::as_array) {
-        const SHOWN: usize = 5;
-        if chat.len() > SHOWN {
-            let _ = writeln!(
-                out,
-                "Chat ({} earlier lines not shown):",
-                chat.len() - SHOWN
-            );
-        } else if !chat.is_empty() {
-            let _ = writeln!(out, "Chat:");
-        }
-        for line in chat.iter().skip(chat.len().saturating_sub(SHOWN)) {
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                contacts.label(text(line, "by")),
-                text(line, "text")
-            );
-        }
+    const SHOWN: usize = 5;
+    let chat = &v.chat;
+    if chat.len() > SHOWN {
+        let _ = writeln!(
+            out,
+            "Chat ({} earlier lines not shown):",
+            chat.len() - SHOWN
+        );
+    } else if !chat.is_empty() {
+        let _ = writeln!(out, "Chat:");
+    }
+    for line in chat.iter().skip(chat.len().saturating_sub(SHOWN)) {
+        let _ = writeln!(out, "  {}: {}", contacts.label(&line.by), line.text);
     }
     out
 }
 
 /// The fair coin (F1) while it awaits the opening, or when it was settled by default; an
 /// opened coin says nothing (the colours show it).
-fn coin_line(v: &Value) -> Option<String> {
-    let coin = v.get("coin").filter(|c| c.is_object())?;
-    match coin.get("settled").and_then(Value::as_str) {
+fn coin_line(v: &GameView) -> Option<String> {
+    let coin = v.coin.as_ref()?;
+    match coin.settled.as_deref() {
         None => Some(format!(
             "Fair coin: the challenger may open it until {}; then the opponent settles it by \
              default (F1).",
-            coin.get("deadline_ms")
-                .and_then(Value::as_u64)
-                .map_or_else(String::new, common::rfc3339)
+            coin.deadline_ms.map_or_else(String::new, common::rfc3339)
         )),
         Some("default") => {
             Some("Fair coin: not opened in time; settled by the opponent's choice (F1).".to_owned())
@@ -191,17 +181,12 @@ fn coin_line(v: &Value) -> Option<String> {
 
 /// One line saying where a game stands: `Active: Black to move (your move).`,
 /// `Finished: 1-0 (resignation).`
-pub fn state_line(v: &Value) -> String {
-    let status = text(v, "status");
-    let turn = text(v, "turn");
-    let my_move = v.get("my_move").and_then(Value::as_bool) == Some(true);
+pub fn state_line(v: &GameView) -> String {
+    let status = v.status.as_str();
     match status {
         "finished" | "cancelled" => {
-            let result = text(v, "result");
-            let why = v
-                .get("termination_text")
-                .and_then(Value::as_str)
-                .or_else(|| v.get("termination").and_then(Value::as_str));
+            let result = v.result.as_deref().unwrap_or("");
+            let why = v.termination_text.as_deref().or(v.termination.as_deref());
             match (result, why) {
                 ("", None) => format!("{}.", capitalise(status)),
                 ("", Some(w)) => format!("{}: {w}.", capitalise(status)),
@@ -209,7 +194,7 @@ pub fn state_line(v: &Value) -> String {
                 (r, Some(w)) => format!("{}: {r} ({w}).", capitalise(status)),
             }
         }
-        "pending" if v["coin"].is_object() => {
+        "pending" if v.coin.is_some() => {
             "Pending: accepted; waiting for the challenger to open the fair coin.".to_owned()
         }
         "pending" => "Pending: waiting for the challenge to be accepted.".to_owned(),
@@ -217,17 +202,9 @@ pub fn state_line(v: &Value) -> String {
         _ => format!(
             "{}: {} to move{}.",
             capitalise(status),
-            capitalise(turn),
-            if my_move { " (your move)" } else { "" }
+            capitalise(&v.turn),
+            if v.my_move { " (your move)" } else { "" }
         ),
-    }
-}
-
-fn color_of(name: &str) -> Option<Color> {
-    match name {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
     }
 }
 
@@ -239,8 +216,8 @@ fn position(fen: &str, chess960: bool) -> Option<Position> {
     }
 }
 
-fn last_move_squares(v: &Value) -> Option<(Square, Square)> {
-    let uci = v.get("last_move").and_then(Value::as_str)?;
+fn last_move_squares(v: &GameView) -> Option<(Square, Square)> {
+    let uci = v.last_move.as_deref()?;
     Some((
         Square::parse(uci.get(0..2)?)?,
         Square::parse(uci.get(2..4)?)?,
@@ -249,16 +226,15 @@ fn last_move_squares(v: &Value) -> Option<(Square, Square)> {
 
 /// The moves, numbered, in the chosen notation: replayed from the start position with the
 /// rules core; the node's SAN if that fails.
-fn move_list(v: &Value, chess960: bool, notation: Notation) -> String {
-    let uci: Vec<&str> = list(v, "moves");
-    let start = match v.get("start_fen").and_then(Value::as_str) {
-        Some(fen) => position(fen, chess960),
+fn move_list(v: &GameView, notation: Notation) -> String {
+    let start = match &v.start_fen {
+        Some(fen) => position(fen, v.chess960),
         None => Some(Position::new()),
     };
     if let Some(start) = start {
         let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(uci.len());
-        for text in &uci {
+        let mut moves = Vec::with_capacity(v.moves.len());
+        for text in &v.moves {
             match parse_uci(&pos, text) {
                 Ok(m) => {
                     pos.play_unchecked(m);
@@ -267,37 +243,32 @@ fn move_list(v: &Value, chess960: bool, notation: Notation) -> String {
                 Err(_) => break,
             }
         }
-        if moves.len() == uci.len() {
+        if moves.len() == v.moves.len() {
             return format_line(&start, &moves, notation);
         }
     }
-    list(v, "san").join(" ")
-}
-
-fn list<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
+    v.san.join(" ")
 }
 
 /// `Clocks: White 2d23h (running), Black 3d.`
-fn clock_line(v: &Value) -> Option<String> {
-    let clocks = v.get("clocks").filter(|c| c.is_object())?;
-    let running = text(clocks, "running");
-    let flagged = text(clocks, "flagged");
-    let side = |name: &str| {
-        let ms = clocks.get(format!("{name}_ms")).and_then(Value::as_i64);
+fn clock_line(v: &GameView) -> Option<String> {
+    let clocks = v.clocks.as_ref()?;
+    let side = |colour: Color, ms: Option<i64>| {
+        let name = colour.name();
         let mut s = format!("{} {}", capitalise(name), clock_text(ms));
-        if running == name {
+        if clocks.running.as_deref() == Some(name) {
             s.push_str(" (running)");
         }
-        if flagged == name {
+        if clocks.flagged.as_deref() == Some(name) {
             s.push_str(" (flag fallen)");
         }
         s
     };
-    Some(format!("Clocks: {}, {}.", side("white"), side("black")))
+    Some(format!(
+        "Clocks: {}, {}.",
+        side(Color::White, clocks.white_ms),
+        side(Color::Black, clocks.black_ms)
+    ))
 }
 
 fn clock_text(ms: Option<i64>) -> String {
@@ -311,20 +282,19 @@ fn clock_text(ms: Option<i64>) -> String {
 }
 
 /// `Sealed move: by White at move 23, not opened; resumes 2026-12-01T18:00:00Z at Club.`
-pub fn envelope_line(env: &Value) -> String {
+pub fn envelope_line(env: &EnvelopeView) -> String {
     let mut s = format!(
         "Sealed move: by {} at move {}, {}",
-        capitalise(text(env, "sealer")),
-        env.get("move_number").and_then(Value::as_u64).unwrap_or(0),
-        match opened(env) {
+        capitalise(&env.sealer),
+        env.move_number,
+        match env.opened.as_deref() {
             None => "not opened".to_owned(),
             Some("") => "opened".to_owned(),
             Some(m) => format!("opened: {m}"),
         }
     );
-    let at = env.get("resume_at_ms").and_then(Value::as_u64).map(rfc3339);
-    let place = text(env, "place");
-    match (at, place) {
+    let at = env.resume_at_ms.map(rfc3339);
+    match (at, env.place.as_str()) {
         (Some(at), "") => {
             let _ = write!(s, "; resumes {at}");
         }
@@ -340,25 +310,20 @@ pub fn envelope_line(env: &Value) -> String {
     s
 }
 
-/// Whether an envelope was opened, and the move as it was written: the node reports
-/// `opened` as that text once opened and null before (`true` is read as opened too).
-pub fn opened(env: &Value) -> Option<&str> {
-    match env.get("opened") {
-        Some(Value::String(m)) => Some(m),
-        Some(Value::Bool(true)) => Some(""),
-        _ => None,
-    }
-}
-
 /// The first 8 characters of the game id, for one-line confirmations.
-pub fn game_tag(v: &Value) -> &str {
-    short_game(text(v, "game"))
+pub fn game_tag(v: &GameView) -> &str {
+    short_game(&v.game)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    /// The view the node would answer with these fields.
+    fn gv(v: &Value) -> GameView {
+        serde_json::from_value(v.clone()).unwrap()
+    }
 
     fn game() -> Value {
         json!({
@@ -397,7 +362,7 @@ mod tests {
 
     #[test]
     fn a_game_is_drawn_from_my_side_with_the_moves_in_my_notation() {
-        let out = render(&game(), &Contacts::default(), view(Notation::Spanish));
+        let out = render(&gv(&game()), &Contacts::default(), view(Notation::Spanish));
         assert!(out.contains("1. e4 e5 2. Cf3\n"), "{out}");
         assert!(
             out.contains("Active: Black to move (your move).\n"),
@@ -421,7 +386,7 @@ mod tests {
         v["status"] = json!("finished");
         v["result"] = json!("1-0");
         v["termination_text"] = json!("resignation");
-        assert_eq!(state_line(&v), "Finished: 1-0 (resignation).");
+        assert_eq!(state_line(&gv(&v)), "Finished: 1-0 (resignation).");
     }
 
     #[test]
@@ -430,18 +395,22 @@ mod tests {
         v["status"] = json!("pending");
         v["coin"] = json!({"accepted_ms": 1, "deadline_ms": 1_796_148_000_000u64, "settled": null});
         assert_eq!(
-            state_line(&v),
+            state_line(&gv(&v)),
             "Pending: accepted; waiting for the challenger to open the fair coin."
         );
-        let out = render(&v, &Contacts::default(), view(Notation::English));
+        let out = render(&gv(&v), &Contacts::default(), view(Notation::English));
         assert!(
             out.contains("Fair coin: the challenger may open it until 2026-12-01T18:00:00Z;"),
             "{out}"
         );
         v["coin"]["settled"] = json!("default");
-        assert!(coin_line(&v).is_some_and(|l| l.contains("not opened in time")));
+        assert!(coin_line(&gv(&v)).is_some_and(|l| l.contains("not opened in time")));
         v["coin"]["settled"] = json!("opened");
-        assert_eq!(coin_line(&v), None, "an opened coin shows in the colours");
+        assert_eq!(
+            coin_line(&gv(&v)),
+            None,
+            "an opened coin shows in the colours"
+        );
     }
 
     #[test]
@@ -449,7 +418,7 @@ mod tests {
         let env = json!({"sealer": "white", "move_number": 41, "opened": false,
             "resume_at_ms": 1_796_148_000_000u64, "place": "Club"});
         assert_eq!(
-            envelope_line(&env),
+            envelope_line(&serde_json::from_value(env).unwrap()),
             "Sealed move: by White at move 41, not opened; resumes 2026-12-01T18:00:00Z at Club."
         );
     }
@@ -463,7 +432,7 @@ mod golden {
     use crate::commands::common::{assert_golden, golden_fixture};
 
     fn contacts() -> Contacts {
-        let aliases = golden_fixture("contacts.json");
+        let aliases: serde_json::Value = golden_fixture("contacts.json");
         let mut c = Contacts::default();
         for (alias, id) in aliases.as_object().expect("alias → id") {
             c.aliases
@@ -504,7 +473,7 @@ mod golden {
         ];
         let contacts = contacts();
         for (fixture, view, golden) in cases {
-            let v = golden_fixture(&format!("{fixture}.json"));
+            let v: GameView = golden_fixture(&format!("{fixture}.json"));
             assert_golden(golden, &render(&v, &contacts, view));
         }
     }

@@ -1,16 +1,18 @@
 //! `sobre verify`: checks a signed archive offline (no node, no network, no home directory)
 //! and says what happened in the game.
 
-use crate::error::{self, EXIT_DATA, EXIT_USER};
-use serde_json::{Value, json};
+use crate::error::{self, CliError, CliResult, Fault};
+use serde::Serialize;
+use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::export::{
     ARCHIVE_HEADER, MAX_ARCHIVE_BYTES, claim_ply, claim_reason_code, claim_reason_words,
     player_id_name, read_archive, to_pgn,
 };
 use sobre_core::record::verify::CoinSettlement;
-use sobre_core::record::{GameState, PlayerId, Status};
+use sobre_core::record::{GameState, Status};
 use sobre_core::{Color, Position};
+use sobre_node::api::GameView;
 use std::fs::File;
 use std::io::{self, Read};
 use std::process::ExitCode;
@@ -48,7 +50,7 @@ enum Failure {
     Data(String),
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> CliResult<ExitCode> {
     let state = match load(&args.archive) {
         Ok(state) => state,
         Err(failure) => return fail(&args, failure),
@@ -56,28 +58,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.pgn {
         print!("{}", to_pgn(&state, &player_id_name));
     } else if args.json {
-        println!("{}", to_json(&state));
+        println!("{}", serde_json::to_value(report(&state))?);
     } else {
         print!("{}", to_text(&state));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn fail(args: &Args, failure: Failure) -> anyhow::Result<ExitCode> {
-    let (message, code) = match failure {
-        Failure::Input(m) => (m, EXIT_USER),
-        Failure::Data(m) => (m, EXIT_DATA),
+fn fail(args: &Args, failure: Failure) -> CliResult<ExitCode> {
+    let (message, fault) = match failure {
+        Failure::Input(m) => (m, Fault::User),
+        Failure::Data(m) => (m, Fault::Data),
     };
     if args.json {
+        // The failure is the JSON on standard output; only the exit code is left.
         println!("{}", json!({ "ok": false, "error": message }));
-        return Ok(ExitCode::from(code));
+        return Err(CliError::Reported(fault));
     }
-    if code == EXIT_USER {
-        // The one place that prints user errors (with its `error:` prefix and exit 2).
-        return Err(error::user(message));
-    }
-    eprintln!("error: {message}");
-    Ok(ExitCode::from(code))
+    Err(match fault {
+        Fault::User => error::user(message),
+        Fault::Data => CliError::Data(message),
+    })
 }
 
 /// Reads, parses and verifies the archive.
@@ -121,32 +122,81 @@ fn read_text(path: &str) -> Result<String, Failure> {
     })
 }
 
-fn player(p: Option<&PlayerId>) -> Value {
-    p.map_or(Value::Null, |p| Value::String(p.to_string()))
-}
-
 /// The start position (the standard one until a drawn Chess960 position is known).
 fn start_of(state: &GameState) -> Position {
     state.start.clone().unwrap_or_default()
 }
 
-/// The moves in UCI, and the position before each move (plus the final one).
-fn replay(state: &GameState) -> (Vec<String>, Vec<Position>) {
+/// The position before each move (plus the final one).
+fn positions(state: &GameState) -> Vec<Position> {
     let mut pos = start_of(state);
-    let mut ucis = Vec::with_capacity(state.moves.len());
     let mut positions = Vec::with_capacity(state.moves.len() + 1);
     for m in &state.moves {
-        ucis.push(format_move(&pos, m.mv, Notation::Uci));
         positions.push(pos.clone());
         pos.play_unchecked(m.mv);
     }
     positions.push(pos);
-    (ucis, positions)
+    positions
 }
 
-fn to_json(state: &GameState) -> Value {
-    let (moves, positions) = replay(state);
-    let claims: Vec<Value> = state
+/// What `sobre verify --json` prints: the game's [`GameView`] as a third party sees it, with
+/// what only a verifier reports.
+///
+/// A thin adapter, not a second schema of the game: the fields a game's view has are taken
+/// from its [`GameView`]. The rest is the archive's own and differs from `show` on purpose
+/// (its format predates the view and scripts read it): `start_fen` is always written,
+/// `claims` carry their API word (`fifty`, not `fiftymoves`), the announced move and the ply,
+/// `equivocations` are counted, `envelope` and `coin` are words, and `events` and `ignored`
+/// count the signed record. Fields in the order of their names, as always.
+#[derive(Serialize)]
+struct ArchiveReport {
+    black: Option<String>,
+    claims: Vec<ArchiveClaim>,
+    coin: Option<&'static str>,
+    envelope: Option<String>,
+    equivocations: ArchiveEquivocations,
+    events: usize,
+    fen: String,
+    game: String,
+    ignored: usize,
+    moves: Vec<String>,
+    ok: bool,
+    plies: usize,
+    result: Option<String>,
+    sealed_move_error: Option<String>,
+    start_fen: String,
+    status: String,
+    termination: Option<String>,
+    time_control: String,
+    white: Option<String>,
+}
+
+/// A claim as the archive's verification reports it.
+#[derive(Serialize)]
+struct ArchiveClaim {
+    after_ply: usize,
+    by: &'static str,
+    correct: bool,
+    event: String,
+    intended: Option<String>,
+    judgement: String,
+    reason: &'static str,
+}
+
+/// How many equivocations, at which sequence numbers, by whom.
+#[derive(Serialize)]
+struct ArchiveEquivocations {
+    authors: Vec<String>,
+    count: usize,
+    seqs: Vec<u64>,
+}
+
+fn report(state: &GameState) -> ArchiveReport {
+    // No player's side and no clock: the time given only moves the clocks' countdowns,
+    // which a verifier does not report.
+    let view: GameView = sobre_node::view::game_view(state, None, 0);
+    let positions = positions(state);
+    let claims = state
         .claims
         .iter()
         .map(|c| {
@@ -163,49 +213,47 @@ fn to_json(state: &GameState) -> Value {
                     .get(before)
                     .map(|p| format_move(p, m, Notation::Uci))
             });
-            json!({
-                "by": c.by.name(),
-                "reason": claim_reason_code(c.reason),
-                "intended": intended,
-                "correct": c.correct,
-                "judgement": c.judgement,
-                "after_ply": before,
-                "event": c.event.to_hex(),
-            })
+            ArchiveClaim {
+                by: c.by.name(),
+                reason: claim_reason_code(c.reason),
+                intended,
+                correct: c.correct,
+                judgement: c.judgement.clone(),
+                after_ply: before,
+                event: c.event.to_hex(),
+            }
         })
         .collect();
-    let seqs: Vec<u64> = state.equivocations.iter().map(|e| e.seq).collect();
-    let authors: Vec<String> = state
-        .equivocations
-        .iter()
-        .map(|e| e.author.to_string())
-        .collect();
-    json!({
-        "ok": true,
-        "game": state.game.to_hex(),
-        "white": player(state.white.as_ref()),
-        "black": player(state.black.as_ref()),
-        "status": state.status.name(),
-        "result": state.result.map(|o| o.as_str()),
-        "termination": state.termination.map(|t| t.code()),
-        "time_control": state.time_control.to_string(),
-        "start_fen": start_of(state).fen(),
-        "fen": state.position.fen(),
-        "moves": moves,
-        "plies": state.moves.len(),
-        "claims": claims,
-        "equivocations": { "count": seqs.len(), "seqs": seqs, "authors": authors },
-        "envelope": envelope_text(state),
-        "sealed_move_error": state.sealed_move_error,
-        "events": state.timeline.len(),
-        "ignored": state.ignored.len(),
+    ArchiveReport {
+        ok: true,
+        game: view.game,
+        white: view.white,
+        black: view.black,
+        status: view.status,
+        result: view.result,
+        termination: view.termination,
+        time_control: view.time_control,
+        start_fen: start_of(state).fen(),
+        fen: view.fen,
+        moves: view.moves,
+        plies: view.plies,
+        claims,
+        equivocations: ArchiveEquivocations {
+            count: view.equivocations.len(),
+            seqs: view.equivocations.iter().map(|e| e.seq).collect(),
+            authors: view.equivocations.into_iter().map(|e| e.author).collect(),
+        },
+        envelope: envelope_text(state),
+        sealed_move_error: view.sealed_move_error,
+        events: state.timeline.len(),
+        ignored: state.ignored.len(),
         // The fair coin (F1): null without one, else how it was settled, if it was.
-        "coin": state.coin.as_ref().map(|c| match c.settled {
+        coin: state.coin.as_ref().map(|c| match c.settled {
             None => "unopened",
             Some(CoinSettlement::Opened { .. }) => "opened",
             Some(CoinSettlement::Defaulted { .. }) => "default",
         }),
-    })
+    }
 }
 
 /// Where the sealed moves stand (Appendix A), in words.

@@ -1,8 +1,11 @@
 //! `sobre watch`: follow your games as events arrive.
 
-use super::common::{self, capitalise, print_json, rfc3339, short_game, text};
+use super::common::{self, capitalise, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
+use crate::error::CliResult;
+use serde::Deserialize;
 use serde_json::Value;
+use sobre_node::api::replies::WatchLine;
 use sobre_node::client;
 use std::io::Write;
 use std::path::Path;
@@ -24,7 +27,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let json = args.json;
     let runtime = common::runtime()?;
@@ -35,7 +38,11 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
                 if json {
                     print_json(&v);
                 } else {
-                    println!("{}", event_line(&v, &contacts));
+                    match WatchLine::deserialize(&v) {
+                        Ok(line) => println!("{}", event_line(&line, &contacts)),
+                        // Not an object: shown as the node sent it.
+                        Err(_) => print_json(&v),
+                    }
                 }
                 // Keep going while someone reads (a closed pipe ends the watch).
                 reader_gone = std::io::stdout().flush().is_err();
@@ -51,35 +58,34 @@ pub fn run(home: &Path, args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`
-pub fn event_line(v: &Value, contacts: &Contacts) -> String {
-    if let Some(n) = v.get("lagged").and_then(Value::as_u64) {
-        return format!("({n} events missed; `sobre games` shows the current state)");
-    }
-    let time = v
-        .get("time_ms")
-        .and_then(Value::as_u64)
-        .map_or_else(|| "-".to_owned(), rfc3339);
+pub fn event_line(line: &WatchLine, contacts: &Contacts) -> String {
+    let e = match line {
+        WatchLine::Lagged { lagged } => {
+            return format!("({lagged} events missed; `sobre games` shows the current state)");
+        }
+        WatchLine::Event(e) => e,
+    };
+    let time = e.time_ms.map_or_else(|| "-".to_owned(), rfc3339);
     let mut line = format!(
         "{time} {} {}",
-        short_game(text(v, "game")),
-        match text(v, "event") {
-            "" => "event".to_owned(),
-            e => e.to_owned(),
+        short_game(&e.game),
+        match e.event.as_str() {
+            "" => "event",
+            what => what,
         }
     );
-    if let Some(obj) = v.as_object() {
-        for (k, val) in obj {
-            if matches!(k.as_str(), "game" | "event" | "time_ms") || val.is_null() {
-                continue;
-            }
-            let shown = match val {
-                Value::String(s) if s.starts_with("12D3KooW") => contacts.label(s),
-                Value::String(s) if k == "status" || k == "by" => capitalise(s),
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            line.push_str(&format!(" {k}={shown}"));
+    // Each kind of event has its own details, printed as `key=value` in key order.
+    for (k, val) in &e.detail {
+        if val.is_null() {
+            continue;
         }
+        let shown = match val {
+            Value::String(s) if s.starts_with("12D3KooW") => contacts.label(s),
+            Value::String(s) if k == "status" || k == "by" => capitalise(s),
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        line.push_str(&format!(" {k}={shown}"));
     }
     line
 }
@@ -89,16 +95,20 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn line(v: Value) -> WatchLine {
+        serde_json::from_value(v).unwrap()
+    }
+
     #[test]
     fn an_event_is_one_line_with_its_details_in_key_order() {
         let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
             "san": "Nf3", "status": "active", "from": null});
         assert_eq!(
-            event_line(&v, &Contacts::default()),
+            event_line(&line(v), &Contacts::default()),
             "2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 status=Active"
         );
         assert_eq!(
-            event_line(&json!({"lagged": 3}), &Contacts::default()),
+            event_line(&line(json!({"lagged": 3})), &Contacts::default()),
             "(3 events missed; `sobre games` shows the current state)"
         );
     }

@@ -9,12 +9,13 @@
 //! participants, who find the conflict the same way and keep the proof too. The tree's
 //! layout is in [`crate::store::equivocations`].
 
+use crate::api::GameView;
+use crate::api::game::EquivocationView;
 use crate::network::NetworkHandle;
 use crate::protocol::Request;
 use crate::store::{Equivocation, Store, StoreError};
 use libp2p::PeerId;
-use serde_json::{Value, json};
-use sobre_core::record::{GameId, PlayerId, SignedEvent};
+use sobre_core::record::{GameId, PlayerId, SignedEvent, Status};
 use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
 
@@ -51,15 +52,15 @@ impl Proof {
     }
 
     /// The proof as `show` lists it.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "author": self.author.to_string(),
-            "seq": self.seq,
-            "first": self.first.to_bytes().map(|b| hex(&b)).unwrap_or_default(),
-            "second": self.second.to_bytes().map(|b| hex(&b)).unwrap_or_default(),
-            "first_id": self.first.id().to_hex(),
-            "second_id": self.second.id().to_hex(),
-        })
+    pub fn view(&self) -> EquivocationView {
+        EquivocationView {
+            author: self.author.to_string(),
+            seq: self.seq,
+            first: Some(self.first.to_bytes().map(|b| hex(&b)).unwrap_or_default()),
+            second: Some(self.second.to_bytes().map(|b| hex(&b)).unwrap_or_default()),
+            first_id: Some(self.first.id().to_hex()),
+            second_id: Some(self.second.id().to_hex()),
+        }
     }
 }
 
@@ -194,13 +195,13 @@ pub fn proofs(store: &Store, game: &GameId) -> Vec<Proof> {
 }
 
 /// Marks a `show` answer: status `disputed` and the proofs, if the node holds any.
-pub fn annotate(store: &Store, game: &GameId, v: &mut Value) {
+pub fn annotate(store: &Store, game: &GameId, v: &mut GameView) {
     let proofs = proofs(store, game);
     if proofs.is_empty() {
         return;
     }
-    v["status"] = json!("disputed");
-    v["equivocations"] = Value::Array(proofs.iter().map(Proof::to_json).collect());
+    v.status = Status::Disputed.name().to_owned();
+    v.equivocations = proofs.iter().map(Proof::view).collect();
 }
 
 /// Sends each proof (both events, in one delivery) to `peers`, once, in the background: a

@@ -6,8 +6,8 @@
 use super::moves::{letters, move_error};
 use super::{Service, internal, now_ms, opening_path, user};
 use crate::api::ApiError;
+use crate::api::replies::{AdjournReply, EscrowReply};
 use crate::secrets;
-use serde_json::{Value, json};
 use sobre_core::notation::{self, Notation};
 use sobre_core::record::author::SealOpening;
 use sobre_core::record::escrow::{self, EscrowContext, MAX_ESCROWED_MOVE_BYTES};
@@ -38,7 +38,7 @@ impl Service {
         place: Option<String>,
         force: bool,
         keeper: Keeper,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<AdjournReply, ApiError> {
         let g = self.resolve_game(game)?;
         let t = now_ms();
         let st = verify_incremental(&self.cache(&g)?.events, &[], Some(t)).map_err(internal)?;
@@ -163,11 +163,12 @@ impl Service {
                 Ok(signed)
             })
             .await?;
-        let mut v = self.show(&state);
-        v["escrow"] = json!({
-            "arbiter": arbiter.map(|a| a.to_string()),
-        });
-        Ok(v)
+        Ok(AdjournReply {
+            view: self.show(&state),
+            escrow: EscrowReply {
+                arbiter: arbiter.map(|a| a.to_string()),
+            },
+        })
     }
 
     /// The arbiter who keeps the envelope (A3): the one the sealer named, else the league's

@@ -5,12 +5,18 @@ use super::cache::GameCache;
 use super::{
     Service, adjourn, coin_path, explain, internal, letters, move_error, now_ms, read_name, user,
 };
-use crate::api::{ApiError, ApiRequest, ConditionalAction, DrawAction, ExportFormat, LeaveAction};
+use crate::api::replies::{
+    ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, EnvelopeReply, ExportReply,
+    GamesReply, IdReply, LeaveReply, PeerEntry, PeersReply, StatusReply, StopReply,
+};
+use crate::api::{
+    ApiError, ApiRequest, ConditionalAction, DrawAction, ExportFormat, GameView, LeaveAction, Reply,
+};
 use crate::protocol::Gossip;
 use crate::view::Summary;
 use crate::{dispute, integrity, protocol, secrets, view};
 use libp2p::Multiaddr;
-use serde_json::{Value, json};
+use serde_json::json;
 use sobre_core::clock::TimeControl;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
@@ -21,7 +27,7 @@ use sobre_core::{Position, notation};
 use tracing::warn;
 
 impl Service {
-    pub(super) async fn handle_api(&mut self, req: ApiRequest) -> Result<Value, ApiError> {
+    pub(super) async fn handle_api(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
         match req {
             ApiRequest::Id => {
                 let peer = self.net.local_peer_id();
@@ -40,37 +46,49 @@ impl Service {
                         }
                     })
                     .collect();
-                Ok(json!({
-                    "player_id": self.me.to_string(),
-                    "name": read_name(&self.home),
-                    "addresses": addrs,
-                    "mailbox": self.mailbox,
-                }))
+                Ok(IdReply {
+                    player_id: self.me.to_string(),
+                    name: read_name(&self.home),
+                    addresses: addrs,
+                    mailbox: self.mailbox,
+                }
+                .into())
             }
             ApiRequest::Status => {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
-                Ok(json!({
-                    "player_id": self.me.to_string(),
-                    "uptime_ms": now_ms().saturating_sub(self.started_ms),
-                    "games": self.games.len(),
-                    "peers": peers.len(),
-                    "outbox": self.store.outbox().map(|o| o.len()).unwrap_or(0),
-                    "mailbox": self.mailbox,
-                }))
+                Ok(StatusReply {
+                    player_id: self.me.to_string(),
+                    uptime_ms: now_ms().saturating_sub(self.started_ms),
+                    games: self.games.len(),
+                    peers: peers.len(),
+                    outbox: self.store.outbox().map(|o| o.len()).unwrap_or(0),
+                    mailbox: self.mailbox,
+                }
+                .into())
             }
             ApiRequest::Stop => {
                 self.stop = true;
-                Ok(json!({"stopping": true}))
+                Ok(StopReply { stopping: true }.into())
             }
             ApiRequest::Peers => {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
-                Ok(json!({
-                    "connected": peers.iter().map(|(p, a)| json!({
-                        "peer": p.to_string(),
-                        "addresses": a.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                    "known": self.store.peers().unwrap_or_default().iter().map(|(p, a)| json!({"peer": p, "addresses": a})).collect::<Vec<_>>(),
-                }))
+                Ok(PeersReply {
+                    connected: peers
+                        .iter()
+                        .map(|(p, a)| PeerEntry {
+                            peer: p.to_string(),
+                            addresses: a.iter().map(ToString::to_string).collect(),
+                        })
+                        .collect(),
+                    known: self
+                        .store
+                        .peers()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(peer, addresses)| PeerEntry { peer, addresses })
+                        .collect(),
+                }
+                .into())
             }
             ApiRequest::Connect { addr } => {
                 let a: Multiaddr = addr
@@ -85,7 +103,10 @@ impl Service {
                     .store
                     .remember_peer(&peer.to_string(), std::slice::from_ref(&addr));
                 let _ = self.store.flush().await;
-                Ok(json!({"peer": peer.to_string()}))
+                Ok(ConnectReply {
+                    peer: peer.to_string(),
+                }
+                .into())
             }
             ApiRequest::Challenge {
                 opponent,
@@ -93,53 +114,58 @@ impl Service {
                 time_control,
                 chess960,
                 fen,
-            } => {
-                self.challenge(&opponent, &color, &time_control, chess960, fen, None)
-                    .await
-            }
+            } => self
+                .challenge(&opponent, &color, &time_control, chess960, fen, None)
+                .await
+                .map(Reply::from),
             ApiRequest::Accept {
                 game,
                 color,
                 position,
-            } => self.accept(&game, color.as_deref(), position).await,
+            } => self
+                .accept(&game, color.as_deref(), position)
+                .await
+                .map(Reply::from),
             ApiRequest::CoinDefault {
                 game,
                 color,
                 position,
-            } => {
-                self.coin_default_by_hand(&game, color.as_deref(), position)
-                    .await
-            }
+            } => self
+                .coin_default_by_hand(&game, color.as_deref(), position)
+                .await
+                .map(Reply::from),
             ApiRequest::Decline { game, reason } => {
                 let g = self.resolve_game(&game)?;
                 let text = reason.unwrap_or_default();
                 let (_, state) = self.author(&g, move |s, t| s.decline(&text, t)).await?;
-                Ok(self.show(&state))
+                Ok(self.show(&state).into())
             }
             ApiRequest::Abort { game } => {
                 let g = self.resolve_game(&game)?;
                 self.check_abort_keeps_the_coin(&g)?;
                 let (_, state) = self.author(&g, |s, t| s.abort(t)).await?;
-                Ok(self.show(&state))
+                Ok(self.show(&state).into())
             }
             ApiRequest::Games => {
                 let now = now_ms();
-                let mut list: Vec<Value> = self
+                let mut games: Vec<_> = self
                     .games
                     .values()
                     .filter(|s| s.plays(&self.me) || self.mailbox || s.arbiters.contains(&self.me))
-                    .map(|s| view::summary_json(s, &self.me, now))
+                    .map(|s| view::summary(s, &self.me, now))
                     .collect();
                 // My move first, then the most urgent (least time left), then the rest.
-                list.sort_by_key(|v| {
-                    (
-                        !v["my_move"].as_bool().unwrap_or(false),
-                        !v["incoming_challenge"].as_bool().unwrap_or(false),
-                        v["ms_to_deadline"].as_i64().unwrap_or(i64::MAX),
-                        v["game"].as_str().unwrap_or("").to_owned(),
-                    )
+                games.sort_by(|a, b| {
+                    let key = |g: &crate::api::replies::GameSummary| {
+                        (
+                            !g.my_move,
+                            !g.incoming_challenge,
+                            g.ms_to_deadline.unwrap_or(i64::MAX),
+                        )
+                    };
+                    key(a).cmp(&key(b)).then_with(|| a.game.cmp(&b.game))
                 });
-                Ok(json!({"games": list}))
+                Ok(GamesReply { games }.into())
             }
             ApiRequest::Show { game } => {
                 let g = self.resolve_game(&game)?;
@@ -147,7 +173,7 @@ impl Service {
                     .map_err(internal)?;
                 let mut v = self.show(&state);
                 dispute::annotate(&self.store, &g, &mut v);
-                Ok(v)
+                Ok(v.into())
             }
             ApiRequest::Move {
                 game,
@@ -160,7 +186,7 @@ impl Service {
                 let m = notation::parse_move(&st.position, &text, letters(notation))
                     .map_err(|e| move_error("", &e))?;
                 let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
-                Ok(self.show(&state))
+                Ok(self.show(&state).into())
             }
             ApiRequest::Draw { game, action } => {
                 let g = self.resolve_game(&game)?;
@@ -169,7 +195,7 @@ impl Service {
                     DrawAction::Accept => self.author(&g, |s, t| s.accept_draw(t)).await?,
                     DrawAction::Decline => self.author(&g, |s, t| s.decline_draw(t)).await?,
                 };
-                Ok(self.show(&state))
+                Ok(self.show(&state).into())
             }
             ApiRequest::Claim {
                 game,
@@ -187,16 +213,19 @@ impl Service {
                     ),
                 };
                 let (_, state) = self.author(&g, move |s, t| s.claim(reason, m, t)).await?;
-                let mut v = self.show(&state);
-                if let Some(c) = state.claims.last() {
-                    v["claim"] = json!({"correct": c.correct, "judgement": c.judgement});
+                Ok(ClaimReply {
+                    view: self.show(&state),
+                    claim: state.claims.last().map(|c| ClaimVerdict {
+                        correct: c.correct,
+                        judgement: c.judgement.clone(),
+                    }),
                 }
-                Ok(v)
+                .into())
             }
             ApiRequest::Resign { game } => {
                 let g = self.resolve_game(&game)?;
                 let (_, state) = self.author(&g, |s, t| s.resign(t)).await?;
-                Ok(self.show(&state))
+                Ok(self.show(&state).into())
             }
             ApiRequest::Adjourn {
                 game,
@@ -216,6 +245,7 @@ impl Service {
                 };
                 self.adjourn(&game, &seal, notation, resume_at_ms, place, force, keeper)
                     .await
+                    .map(Reply::from)
             }
             ApiRequest::Resume { game } => {
                 let g = self.resolve_game(&game)?;
@@ -224,16 +254,23 @@ impl Service {
                 let fresh: Vec<SignedEvent> = Vec::new();
                 self.after_opponent_events(&g, &fresh).await;
                 let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(state);
-                Ok(self.show(&state))
+                Ok(self.show(&state).into())
             }
             ApiRequest::Envelope { game } => {
                 let g = self.resolve_game(&game)?;
                 let st = &self.cache(&g)?.state;
                 let v = self.show(st);
-                Ok(json!({"game": g.to_hex(), "envelope": v["envelope"], "status": v["status"]}))
+                Ok(EnvelopeReply {
+                    game: g.to_hex(),
+                    envelope: v.envelope,
+                    status: v.status,
+                }
+                .into())
             }
-            ApiRequest::EnvelopeOpen { game } => self.envelope_open(&game).await,
-            ApiRequest::EnvelopeLost { game, resign } => self.envelope_lost(&game, resign).await,
+            ApiRequest::EnvelopeOpen { game } => self.envelope_open(&game).await.map(Reply::from),
+            ApiRequest::EnvelopeLost { game, resign } => {
+                self.envelope_lost(&game, resign).await.map(Reply::from)
+            }
             ApiRequest::Conditional {
                 game,
                 action,
@@ -259,7 +296,11 @@ impl Service {
                     ConditionalAction::List => {}
                 }
                 self.store.flush().await.map_err(internal)?;
-                Ok(json!({"game": g.to_hex(), "lines": lines}))
+                Ok(ConditionalReply {
+                    game: g.to_hex(),
+                    lines,
+                }
+                .into())
             }
             ApiRequest::Chat { game, text } => {
                 let g = self.resolve_game(&game)?;
@@ -268,7 +309,7 @@ impl Service {
                 }
                 self.own_quota(&g, false).map_err(|e| user(e.to_string()))?;
                 let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
-                Ok(self.show(&state))
+                Ok(self.show(&state).into())
             }
             ApiRequest::Leave { action, days } => {
                 let now = now_ms();
@@ -319,20 +360,33 @@ impl Service {
                         .meta_set("leave_from", from.to_string().as_bytes());
                 }
                 self.store.flush().await.map_err(internal)?;
-                Ok(json!({"from_ms": from, "until_ms": until, "games": done}))
+                Ok(LeaveReply {
+                    from_ms: from,
+                    until_ms: until,
+                    games: done,
+                }
+                .into())
             }
             ApiRequest::Export { game, format } => {
                 let g = self.resolve_game(&game)?;
                 let cache = self.cache(&g)?;
                 match format {
-                    ExportFormat::Pgn => Ok(
-                        json!({"game": g.to_hex(), "pgn": export::to_pgn(&cache.state, &|p: &PlayerId| p.to_string())}),
-                    ),
+                    ExportFormat::Pgn => Ok(ExportReply {
+                        game: g.to_hex(),
+                        pgn: Some(export::to_pgn(&cache.state, &|p: &PlayerId| p.to_string())),
+                        archive: None,
+                    }
+                    .into()),
                     ExportFormat::Archive => {
                         let signed: Vec<SignedEvent> =
                             cache.events.iter().map(|v| v.signed.clone()).collect();
                         let text = export::write_archive(&g, &signed).map_err(internal)?;
-                        Ok(json!({"game": g.to_hex(), "archive": text}))
+                        Ok(ExportReply {
+                            game: g.to_hex(),
+                            archive: Some(text),
+                            pgn: None,
+                        }
+                        .into())
                     }
                 }
             }
@@ -344,8 +398,8 @@ impl Service {
         }
     }
 
-    pub(super) fn show(&self, state: &GameState) -> Value {
-        view::game_json(state, &self.me, now_ms())
+    pub(super) fn show(&self, state: &GameState) -> GameView {
+        view::game_view(state, Some(&self.me), now_ms())
     }
 
     pub(super) fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {
@@ -376,7 +430,7 @@ impl Service {
         chess960: bool,
         fen: Option<String>,
         league: Option<LeagueRound>,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<GameView, ApiError> {
         let opp: PlayerId = opponent
             .parse()
             .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
@@ -439,8 +493,6 @@ impl Service {
         }
         integrity::note_event(&self.home, &self.me, &game, &signed);
         self.notify(&game, "challenge", json!({"by": self.me.to_string()}));
-        let mut v = self.show(&state);
-        v["game"] = json!(game.to_hex());
-        Ok(v)
+        Ok(self.show(&state))
     }
 }

@@ -6,9 +6,9 @@
 //! nowhere before it is signed.
 
 use super::{Service, now_ms, opening_path, user};
-use crate::api::ApiError;
+use crate::api::replies::EnvelopeLostReply;
+use crate::api::{ApiError, GameView};
 use crate::secrets;
-use serde_json::{Value, json};
 use sobre_core::record::author::SealOpening;
 use sobre_core::record::escrow::{self, EscrowContext};
 use sobre_core::record::export::iso_utc;
@@ -148,7 +148,7 @@ impl Service {
 
     /// `sobre envelope open GAME`: the arbiter opens the envelope it keeps, when Appendix A
     /// lets it be opened.
-    pub(super) async fn envelope_open(&mut self, game: &str) -> Result<Value, ApiError> {
+    pub(super) async fn envelope_open(&mut self, game: &str) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = self.cache(&g)?.state.clone();
         let Some(env) = st.open_envelope().cloned() else {
@@ -209,7 +209,7 @@ impl Service {
         &mut self,
         game: &str,
         resign: bool,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<EnvelopeLostReply, ApiError> {
         let g = self.resolve_game(game)?;
         let st = self.cache(&g)?.state.clone();
         let Some(env) = st.open_envelope().cloned() else {
@@ -267,16 +267,16 @@ impl Service {
             }
         };
         let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(st);
-        Ok(json!({
-            "game": g.to_hex(),
-            "status": state.status.name(),
-            "result": state.result.map(|o| o.as_str()),
-            "opening_held": held,
-            "arbiter": arbiter.map(|a| a.to_string()),
-            "binding": binding,
-            "resume_at_ms": env.seal.envelope.resume_at_ms,
-            "resigned": resigned,
-            "advice": advice,
-        }))
+        Ok(EnvelopeLostReply {
+            game: g.to_hex(),
+            status: state.status.name().to_owned(),
+            result: state.result.map(|o| o.as_str().to_owned()),
+            opening_held: held,
+            arbiter: arbiter.map(|a| a.to_string()),
+            binding,
+            resume_at_ms: env.seal.envelope.resume_at_ms,
+            resigned,
+            advice,
+        })
     }
 }

@@ -17,11 +17,10 @@
 //! withholder who wants Black gets it only by handing the opponent White.
 
 use super::{Service, coin_path, internal, now_ms, user};
-use crate::api::ApiError;
+use crate::api::{ApiError, GameView};
 use crate::secrets;
 use crate::store::CoinChoice;
 use rand::Rng;
-use serde_json::Value;
 use sobre_core::Color;
 use sobre_core::record::{
     CoinColour, ColourChoice, GameId, GameState, StartPosition, Status, VerifiedEvent, export,
@@ -89,7 +88,7 @@ impl Service {
         game: &str,
         color: Option<&str>,
         position: Option<u16>,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
         if st.status != Status::Pending || st.opponent != self.me || st.coin.is_some() {
@@ -118,7 +117,7 @@ impl Service {
         game: &str,
         color: Option<&str>,
         position: Option<u16>,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let colour = color.map(parse_colour).transpose()?;
         let st = self.cache(&g)?.state.clone();

@@ -15,11 +15,12 @@
 
 use super::deliver::Internal;
 use super::{Service, internal, now_ms, peer_of_player, user};
-use crate::api::{ApiError, ApiRequest};
+use crate::api::replies::{LeagueExportReply, LeagueView, LeaguesReply};
+use crate::api::{ApiError, ApiRequest, Reply};
 use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
-use serde_json::{Value, json};
+use serde_json::json;
 use sobre_core::league::{
     Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive,
 };
@@ -295,7 +296,7 @@ impl Service {
                     .await
                 {
                     Ok(v) => {
-                        let game = v["game"].as_str().and_then(EventId::from_hex);
+                        let game = EventId::from_hex(&v.game);
                         if let Some(g) = game {
                             let _ = self
                                 .store
@@ -403,7 +404,7 @@ impl Service {
         out
     }
 
-    pub(super) async fn league_api(&mut self, req: ApiRequest) -> Result<Value, ApiError> {
+    pub(super) async fn league_api(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
         match req {
             ApiRequest::LeagueCreate {
                 name,
@@ -445,7 +446,7 @@ impl Service {
                 for p in self.league_audience(&league) {
                     self.send_league(&league, p);
                 }
-                Ok(self.league_json(&league))
+                Ok(self.league_view(&league).into())
             }
             ApiRequest::LeagueJoin { league } => {
                 let league = self.resolve_league(&league)?;
@@ -469,11 +470,11 @@ impl Service {
                 // Open the rounds due now rather than at the next tick.
                 self.accept_league_challenges(&league).await;
                 self.open_rounds(&league, now_ms()).await;
-                Ok(self.league_json(&league))
+                Ok(self.league_view(&league).into())
             }
             ApiRequest::LeagueList => {
-                let list: Vec<Value> = self.leagues().iter().map(|l| self.league_json(l)).collect();
-                Ok(json!({ "leagues": list }))
+                let leagues = self.leagues().iter().map(|l| self.league_view(l)).collect();
+                Ok(LeaguesReply { leagues }.into())
             }
             ApiRequest::LeagueExport { league } => {
                 let league = self.resolve_league(&league)?;
@@ -484,13 +485,17 @@ impl Service {
                     .collect();
                 let games = self.league_games(&league);
                 let text = archive::write(&league, &joins, &games).map_err(internal)?;
-                Ok(json!({"league": league.id.to_hex(), "archive": text}))
+                Ok(LeagueExportReply {
+                    league: league.id.to_hex(),
+                    archive: text,
+                }
+                .into())
             }
             _ => Err(user("not a league request")),
         }
     }
 
-    fn league_json(&self, league: &League) -> Value {
+    fn league_view(&self, league: &League) -> LeagueView {
         let joined: Vec<String> = self
             .league_joins(league)
             .iter()
@@ -505,21 +510,21 @@ impl Service {
         } else {
             "witness"
         };
-        json!({
-            "league": league.id.to_hex(),
-            "name": league.def.name,
-            "organiser": league.organiser.to_string(),
-            "players": league.def.players.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "names": league.def.names,
-            "joined": joined,
-            "role": role,
-            "double": league.def.double,
-            "time_control": league.def.time_control,
-            "start_ms": league.def.start_ms,
-            "round_days": league.def.round_days,
-            "rounds": league.rounds().len(),
-            "open_rounds": league.open_rounds(now_ms()).len(),
-            "games": self.league_games(league).len(),
-        })
+        LeagueView {
+            league: league.id.to_hex(),
+            name: league.def.name.clone(),
+            organiser: league.organiser.to_string(),
+            players: league.def.players.iter().map(ToString::to_string).collect(),
+            names: league.def.names.clone(),
+            joined,
+            role: role.to_owned(),
+            double: league.def.double,
+            time_control: league.def.time_control.clone(),
+            start_ms: league.def.start_ms,
+            round_days: league.def.round_days,
+            rounds: league.rounds().len(),
+            open_rounds: league.open_rounds(now_ms()).len(),
+            games: self.league_games(league).len(),
+        }
     }
 }

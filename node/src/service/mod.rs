@@ -19,6 +19,7 @@
 //! [`Summary`].
 
 use crate::api::ApiError;
+use crate::api::replies::WatchEvent;
 use crate::control::{self, ControlRequest};
 use crate::error::NodeError;
 use crate::network::{self, NetworkConfig, NetworkHandle};
@@ -29,7 +30,7 @@ use crate::view::Summary;
 use crate::{home, integrity, preverify};
 use hashlink::LruCache;
 use libp2p::{Multiaddr, PeerId};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError, verify, verify_all,
@@ -326,7 +327,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             biased;
             () = &mut shutdown => break,
             Some(req) = ctrl_rx.recv() => {
-                let result = svc.handle_api(req.request).await;
+                // The typed reply becomes the response line's JSON here, in one place.
+                let result = svc.handle_api(req.request).await.and_then(|r| {
+                    r.to_value().map_err(internal)
+                });
                 let _ = req.reply.send(result);
             }
             Some(batch) = net_batches.recv() => {
@@ -487,12 +491,24 @@ impl Service {
         ))
     }
 
+    /// Publishes an event to the watchers (`watch`); `detail` is an object of the event's
+    /// own fields.
     fn notify(&self, game: &GameId, what: &str, detail: Value) {
-        let mut v = json!({"game": game.to_hex(), "event": what, "time_ms": now_ms()});
-        if let (Some(obj), Value::Object(d)) = (v.as_object_mut(), detail) {
-            obj.extend(d);
+        let event = WatchEvent {
+            game: game.to_hex(),
+            event: what.to_owned(),
+            time_ms: Some(now_ms()),
+            detail: match detail {
+                Value::Object(d) => d,
+                _ => serde_json::Map::new(),
+            },
+        };
+        match serde_json::to_value(event) {
+            Ok(v) => {
+                let _ = self.watch.send(v);
+            }
+            Err(e) => warn!(%game, "event not published: {e}"),
         }
-        let _ = self.watch.send(v);
     }
 
     /// The game an id prefix names, made hot for the request.

@@ -7,6 +7,15 @@
 //! `{"v":1,"ok":false,"error":{"kind":"user","message":"…","hint":"…"}}`. `kind` is `user`
 //! for a problem with the request (unknown game, not your move, illegal move…) and
 //! `internal` for a bug or an I/O failure. Game ids may be abbreviated to any unique prefix.
+//!
+//! Each `result` is one of the typed replies of [`replies`] (a game's state is a
+//! [`GameView`]): the node builds them, the `sobre` command deserializes them.
+
+pub mod game;
+pub mod replies;
+
+pub use game::GameView;
+pub use replies::Reply;
 
 use serde::{Deserialize, Serialize};
 use sobre_core::notation::Notation;

@@ -1,0 +1,320 @@
+//! [`GameView`]: the one view of a game's state on the control API — what `show` answers,
+//! what every request that changes a game answers, and what the `sobre` command renders.
+//!
+//! The node builds it from a [`GameState`](sobre_core::record::GameState)
+//! ([`crate::view::game_view`]); the command line deserializes it. Field names and the JSON
+//! they make are the API's (scripts depend on them): the fields are declared in the order
+//! the JSON has always listed them (by name, as `serde_json` sorts an object's keys), so
+//! serializing a view directly or through a `serde_json::Value` gives the same bytes.
+//!
+//! Views written by older nodes or by hand (the golden fixtures) may lack fields: a missing
+//! field reads as its default (null, false, empty).
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// The full view of one game (`show`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GameView {
+    /// The player with Black, once decided (null until the game starts).
+    pub black: Option<String>,
+    pub challenger: String,
+    pub chat: Vec<ChatLine>,
+    pub chess960: bool,
+    /// Draw claims (9.2, 9.3, 9.6); `reason` as the claim's kind lower-cased
+    /// (`threefold`, `fiftymoves`…).
+    pub claims: Vec<ClaimView>,
+    pub clocks: Option<ClocksView>,
+    /// The fair coin (F1), once the opponent's share is in.
+    pub coin: Option<CoinView>,
+    /// The colour (`white`, `black`) of the player whose draw offer stands (9.1).
+    pub draw_offer: Option<String>,
+    /// The last sealed move's envelope (A2).
+    pub envelope: Option<EnvelopeView>,
+    /// The sealer lost the opening and the move was played instead (A11).
+    pub envelope_lost: bool,
+    /// Events a player signed twice at one place: `author` and `seq`, and, when the node
+    /// holds the proof (status `disputed`), both events.
+    pub equivocations: Vec<EquivocationView>,
+    pub fen: String,
+    pub game: String,
+    /// The last move in UCI.
+    pub last_move: Option<String>,
+    pub move_number: u32,
+    /// The moves in UCI, from the start position.
+    pub moves: Vec<String>,
+    /// The colour of the node's player, if they play in the game.
+    pub my_color: Option<String>,
+    pub my_move: bool,
+    pub opponent: String,
+    pub plies: usize,
+    /// When each player (white, black) announced presence at the resumption (A7).
+    pub presence_ms: [Option<u64>; 2],
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: Option<String>,
+    /// The moves in SAN as the node wrote them.
+    pub san: Vec<String>,
+    /// Why the sealed move is invalid (A8), if it is.
+    pub sealed_move_error: Option<String>,
+    /// The start position's FEN when it is not the standard one.
+    pub start_fen: Option<String>,
+    pub started_ms: Option<u64>,
+    /// `pending`, `active`, `adjourned`, `finished`, `cancelled` or `disputed`.
+    pub status: String,
+    /// The termination's code (`checkmate`, `resignation`…).
+    pub termination: Option<String>,
+    pub termination_text: Option<String>,
+    pub time_control: String,
+    pub turn: String,
+    pub white: Option<String>,
+}
+
+/// One chat line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChatLine {
+    pub by: String,
+    pub text: String,
+    pub time_ms: u64,
+}
+
+/// One draw claim and its verdict.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClaimView {
+    pub by: String,
+    /// Null while the verdict is pending (older views); else whether the claim was correct.
+    pub correct: Option<bool>,
+    pub judgement: String,
+    pub reason: String,
+}
+
+/// The clocks of a game (6.1), in milliseconds; colours by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClocksView {
+    pub black_ms: Option<i64>,
+    pub black_used_ms: Option<u64>,
+    pub deadline_ms: Option<u64>,
+    pub flagged: Option<String>,
+    pub ms_to_deadline: Option<i64>,
+    pub running: Option<String>,
+    pub white_ms: Option<i64>,
+    pub white_used_ms: Option<u64>,
+}
+
+/// The fair coin (F1): when it was accepted, until when the challenger may open it, and how
+/// it was settled (`opened`, `default` or null).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CoinView {
+    pub accepted_ms: u64,
+    pub deadline_ms: Option<u64>,
+    pub ms_to_deadline: i64,
+    pub settled: Option<String>,
+}
+
+/// What the envelope of a sealed move says (A2), and who keeps it (A3).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EnvelopeView {
+    /// The player the opening is escrowed to (A3), if any.
+    pub arbiter: Option<String>,
+    pub commitment: String,
+    pub draw_offer_by: Option<String>,
+    pub fen_before: String,
+    /// The letters the sealed move is read in (`en`, `es`; App. E2/E3); null for a seal
+    /// signed before they were recorded (read in either language).
+    pub letters: Option<String>,
+    pub move_number: u32,
+    /// The sealed move as it was written once opened, null before (a `true` written by hand
+    /// reads as opened, with no text).
+    #[serde(deserialize_with = "opened")]
+    pub opened: Option<String>,
+    pub opened_by_arbiter: bool,
+    pub place: String,
+    pub resume_at_ms: Option<u64>,
+    pub sealed_at_ms: u64,
+    pub sealer: String,
+    pub time_used_ms: [u64; 2],
+}
+
+/// One equivocation: two different events signed by `author` at `seq`; with the proof's
+/// events (hex) when the node holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EquivocationView {
+    pub author: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_id: Option<String>,
+    pub seq: u64,
+}
+
+/// `opened`: the text once opened, null (or `false`) before; `true` is opened, text unknown.
+fn opened<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Opened {
+        Text(String),
+        Flag(bool),
+    }
+    Ok(match Option::<Opened>::deserialize(d)? {
+        Some(Opened::Text(t)) => Some(t),
+        Some(Opened::Flag(true)) => Some(String::new()),
+        Some(Opened::Flag(false)) | None => None,
+    })
+}
+
+impl GameView {
+    /// The colour of the node's player, if they play in the game.
+    pub fn my_colour(&self) -> Option<sobre_core::Color> {
+        colour(self.my_color.as_deref())
+    }
+}
+
+/// A colour by its API name (`white`, `black`).
+pub fn colour(name: Option<&str>) -> Option<sobre_core::Color> {
+    match name? {
+        "white" => Some(sobre_core::Color::White),
+        "black" => Some(sobre_core::Color::Black),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A view with every optional part present.
+    fn full() -> GameView {
+        GameView {
+            black: Some("b".into()),
+            challenger: "c".into(),
+            chat: vec![ChatLine {
+                by: "c".into(),
+                text: "hola".into(),
+                time_ms: 3,
+            }],
+            chess960: true,
+            claims: vec![ClaimView {
+                by: "white".into(),
+                correct: Some(false),
+                judgement: "no".into(),
+                reason: "fiftymoves".into(),
+            }],
+            clocks: Some(ClocksView {
+                black_ms: Some(1),
+                black_used_ms: Some(2),
+                deadline_ms: None,
+                flagged: Some("white".into()),
+                ms_to_deadline: Some(-4),
+                running: None,
+                white_ms: Some(-5),
+                white_used_ms: Some(6),
+            }),
+            coin: Some(CoinView {
+                accepted_ms: 1,
+                deadline_ms: Some(2),
+                ms_to_deadline: 3,
+                settled: Some("default".into()),
+            }),
+            draw_offer: Some("black".into()),
+            envelope: Some(EnvelopeView {
+                arbiter: Some("a".into()),
+                commitment: "9c".into(),
+                draw_offer_by: None,
+                fen_before: "f".into(),
+                letters: Some("es".into()),
+                move_number: 41,
+                opened: Some("Cf3".into()),
+                opened_by_arbiter: true,
+                place: "Club".into(),
+                resume_at_ms: Some(7),
+                sealed_at_ms: 8,
+                sealer: "white".into(),
+                time_used_ms: [9, 10],
+            }),
+            envelope_lost: false,
+            equivocations: vec![
+                EquivocationView {
+                    author: "x".into(),
+                    seq: 4,
+                    ..EquivocationView::default()
+                },
+                EquivocationView {
+                    author: "x".into(),
+                    first: Some("01".into()),
+                    first_id: Some("02".into()),
+                    second: Some("03".into()),
+                    second_id: Some("04".into()),
+                    seq: 4,
+                },
+            ],
+            fen: "fen".into(),
+            game: "g".into(),
+            last_move: Some("e2e4".into()),
+            move_number: 1,
+            moves: vec!["e2e4".into()],
+            my_color: Some("white".into()),
+            my_move: false,
+            opponent: "o".into(),
+            plies: 1,
+            presence_ms: [Some(1), None],
+            result: None,
+            san: vec!["e4".into()],
+            sealed_move_error: None,
+            start_fen: None,
+            started_ms: Some(5),
+            status: "active".into(),
+            termination: None,
+            termination_text: None,
+            time_control: "3d".into(),
+            turn: "black".into(),
+            white: Some("w".into()),
+        }
+    }
+
+    /// The fields are declared in the order `serde_json` sorts keys, so the view's bytes
+    /// are the same whether written directly or as a `Value` (as the node sends it).
+    #[test]
+    fn a_view_writes_its_keys_in_the_order_of_the_api() {
+        let view = full();
+        let direct = serde_json::to_string(&view).unwrap();
+        let through_value = serde_json::to_value(&view).unwrap().to_string();
+        assert_eq!(direct, through_value);
+        assert!(direct.starts_with(r#"{"black":"b","challenger":"c","chat":[{"by":"c","#));
+        // An equivocation without its proof has no proof fields, not nulls.
+        assert!(direct.contains(r#"{"author":"x","seq":4}"#), "{direct}");
+    }
+
+    #[test]
+    fn a_view_reads_back_as_written() {
+        let view = full();
+        let back: GameView = serde_json::from_value(serde_json::to_value(&view).unwrap()).unwrap();
+        assert_eq!(back, view);
+    }
+
+    /// Hand-written views (fixtures, older nodes) may leave fields out or write `opened` as
+    /// a flag.
+    #[test]
+    fn missing_fields_read_as_defaults_and_opened_may_be_a_flag() {
+        let v: GameView = serde_json::from_str(
+            r#"{"game":"g","clocks":{"white_ms":1,"running":"white"},
+                "envelope":{"sealer":"black","opened":false}}"#,
+        )
+        .unwrap();
+        assert_eq!(v.game, "g");
+        assert_eq!(v.clocks.as_ref().unwrap().black_ms, None);
+        assert_eq!(v.envelope.as_ref().unwrap().opened, None);
+        let e: EnvelopeView = serde_json::from_str(r#"{"opened":true}"#).unwrap();
+        assert_eq!(e.opened.as_deref(), Some(""));
+        let e: EnvelopeView = serde_json::from_str(r#"{"opened":null}"#).unwrap();
+        assert_eq!(e.opened, None);
+    }
+}

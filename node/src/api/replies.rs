@@ -1,0 +1,371 @@
+//! The typed replies of the control API: one struct per kind of answer, built by the node
+//! and deserialized by the `sobre` command. They serialize to the JSON the API has always
+//! answered: fields are declared in the order of their names (the order `serde_json` gives
+//! an object's keys), and the node sends each reply as a `serde_json::Value` ([`Reply`]), so
+//! the bytes do not depend on the declaration order anyway.
+
+use super::game::{EnvelopeView, GameView};
+use serde::{Deserialize, Serialize};
+
+/// `id`: who this node is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct IdReply {
+    /// The addresses others can dial, each ending in `/p2p/<player id>`.
+    pub addresses: Vec<String>,
+    pub mailbox: bool,
+    pub name: Option<String>,
+    pub player_id: String,
+}
+
+/// `status`: the node's counters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StatusReply {
+    pub games: usize,
+    pub mailbox: bool,
+    /// Events awaiting a recipient's receipt.
+    pub outbox: usize,
+    pub peers: usize,
+    pub player_id: String,
+    pub uptime_ms: u64,
+}
+
+/// `stop`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StopReply {
+    pub stopping: bool,
+}
+
+/// `peers`: connected and remembered peers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PeersReply {
+    pub connected: Vec<PeerEntry>,
+    pub known: Vec<PeerEntry>,
+}
+
+/// A peer and its addresses.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PeerEntry {
+    pub addresses: Vec<String>,
+    pub peer: String,
+}
+
+/// `connect`: the peer dialled.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConnectReply {
+    pub peer: String,
+}
+
+/// `games`: every game, most urgent first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GamesReply {
+    pub games: Vec<GameSummary>,
+}
+
+/// One line of `games`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GameSummary {
+    pub game: String,
+    /// A challenge to this node's player awaiting their answer.
+    pub incoming_challenge: bool,
+    /// The last move in SAN.
+    pub last_move: Option<String>,
+    pub move_number: Option<u32>,
+    /// The time left to the player to move, while the game is live.
+    pub ms_to_deadline: Option<i64>,
+    pub my_color: Option<String>,
+    pub my_move: bool,
+    pub opponent: String,
+    pub result: Option<String>,
+    pub status: String,
+    pub time_control: String,
+}
+
+/// `claim`: the game, and the verdict on the claim just made (9.2, 9.3, 9.5).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClaimReply {
+    #[serde(flatten)]
+    pub view: GameView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimVerdict>,
+}
+
+/// Whether a claim was correct, and the arbiter's words for it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimVerdict {
+    pub correct: bool,
+    pub judgement: String,
+}
+
+/// `adjourn`: the game, and who keeps the envelope (A3).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdjournReply {
+    #[serde(flatten)]
+    pub view: GameView,
+    #[serde(default)]
+    pub escrow: EscrowReply,
+}
+
+/// The arbiter the sealed move's opening is escrowed to, if any (A3).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EscrowReply {
+    pub arbiter: Option<String>,
+}
+
+/// `envelope`: what the envelope says (A2).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EnvelopeReply {
+    pub envelope: Option<EnvelopeView>,
+    pub game: String,
+    pub status: String,
+}
+
+/// `envelope_lost`: what is left when the sealer lost the opening (A11).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EnvelopeLostReply {
+    pub advice: String,
+    /// The arbiter keeping the opening in escrow (A3), if any.
+    pub arbiter: Option<String>,
+    /// Whether the sealed move binds (the letters were signed with the seal).
+    pub binding: bool,
+    pub game: String,
+    pub opening_held: bool,
+    pub resigned: bool,
+    pub result: Option<String>,
+    pub resume_at_ms: Option<u64>,
+    pub status: String,
+}
+
+/// `conditional`: the prepared lines of a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ConditionalReply {
+    pub game: String,
+    pub lines: Vec<Vec<String>>,
+}
+
+/// `leave`: the period recorded, and the games it was recorded in.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeaveReply {
+    pub from_ms: u64,
+    pub games: Vec<String>,
+    pub until_ms: u64,
+}
+
+/// `export`: the game as PGN, or its signed archive.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportReply {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<String>,
+    pub game: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgn: Option<String>,
+}
+
+/// A league as `league create`, `join` and `list` show it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeagueView {
+    pub double: bool,
+    /// League games this node holds.
+    pub games: usize,
+    pub joined: Vec<String>,
+    pub league: String,
+    pub name: String,
+    pub names: Vec<String>,
+    pub open_rounds: usize,
+    pub organiser: String,
+    pub players: Vec<String>,
+    /// This node's player in it: `organiser`, `player`, `invited` or `witness`.
+    pub role: String,
+    pub round_days: u32,
+    pub rounds: usize,
+    pub start_ms: u64,
+    pub time_control: String,
+}
+
+/// `league_list`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeaguesReply {
+    pub leagues: Vec<LeagueView>,
+}
+
+/// `league_export`: the league's archive.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeagueExportReply {
+    pub archive: String,
+    pub league: String,
+}
+
+/// One line of `watch` after its acknowledgement: how many events this watcher missed, or
+/// an event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum WatchLine {
+    /// The watcher fell behind and `lagged` events were dropped.
+    Lagged {
+        lagged: u64,
+    },
+    Event(WatchEvent),
+}
+
+/// An event as the service publishes it: the game, what happened, when, and the details
+/// of that kind of event (`by`, `status`, `san`…), which differ from one kind to another and
+/// stay free-form.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WatchEvent {
+    /// What happened: `move`, `chat`, `challenge`, `equivocation`…
+    pub event: String,
+    pub game: String,
+    pub time_ms: Option<u64>,
+    #[serde(flatten)]
+    pub detail: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Any reply, as the node answers a request: each kind serializes as its own object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Reply {
+    Game(Box<GameView>),
+    Claim(Box<ClaimReply>),
+    Adjourn(Box<AdjournReply>),
+    Games(GamesReply),
+    Id(IdReply),
+    Status(StatusReply),
+    Stop(StopReply),
+    Peers(PeersReply),
+    Connect(ConnectReply),
+    Envelope(Box<EnvelopeReply>),
+    EnvelopeLost(EnvelopeLostReply),
+    Conditional(ConditionalReply),
+    Leave(LeaveReply),
+    Export(ExportReply),
+    League(LeagueView),
+    Leagues(LeaguesReply),
+    LeagueExport(LeagueExportReply),
+}
+
+impl Reply {
+    /// The reply as the `result` of a response line.
+    ///
+    /// # Errors
+    /// Only if serialization fails, which these plain structs never do (a bug if so).
+    pub fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+}
+
+impl From<GameView> for Reply {
+    fn from(v: GameView) -> Reply {
+        Reply::Game(Box::new(v))
+    }
+}
+
+impl From<ClaimReply> for Reply {
+    fn from(v: ClaimReply) -> Reply {
+        Reply::Claim(Box::new(v))
+    }
+}
+
+impl From<AdjournReply> for Reply {
+    fn from(v: AdjournReply) -> Reply {
+        Reply::Adjourn(Box::new(v))
+    }
+}
+
+impl From<EnvelopeReply> for Reply {
+    fn from(v: EnvelopeReply) -> Reply {
+        Reply::Envelope(Box::new(v))
+    }
+}
+
+/// `From` for the replies held unboxed.
+macro_rules! unboxed {
+    ($($variant:ident($t:ty)),* $(,)?) => {
+        $(impl From<$t> for Reply {
+            fn from(v: $t) -> Reply {
+                Reply::$variant(v)
+            }
+        })*
+    };
+}
+
+unboxed!(
+    Games(GamesReply),
+    Id(IdReply),
+    Status(StatusReply),
+    Stop(StopReply),
+    Peers(PeersReply),
+    Connect(ConnectReply),
+    EnvelopeLost(EnvelopeLostReply),
+    Conditional(ConditionalReply),
+    Leave(LeaveReply),
+    Export(ExportReply),
+    League(LeagueView),
+    Leagues(LeaguesReply),
+    LeagueExport(LeagueExportReply),
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// An event writes what the service wrote when it merged the details into
+    /// `{"game","event","time_ms"}`, and both kinds of line read back.
+    #[test]
+    fn a_watch_event_is_the_merged_object_it_was() {
+        let detail = json!({"by": "12D3KooWx", "status": "active", "from": null});
+        let event = WatchEvent {
+            game: "ab".into(),
+            event: "move".into(),
+            time_ms: Some(7),
+            detail: detail.as_object().unwrap().clone(),
+        };
+        let mut old = json!({"game": "ab", "event": "move", "time_ms": 7});
+        old.as_object_mut()
+            .unwrap()
+            .extend(detail.as_object().unwrap().clone());
+        let v = serde_json::to_value(&event).unwrap();
+        assert_eq!(v.to_string(), old.to_string());
+        assert_eq!(
+            serde_json::from_value::<WatchLine>(v).unwrap(),
+            WatchLine::Event(event)
+        );
+        assert_eq!(
+            serde_json::from_value::<WatchLine>(json!({"lagged": 3})).unwrap(),
+            WatchLine::Lagged { lagged: 3 }
+        );
+    }
+
+    /// Replies that add to a game's view keep the view's fields at the top level.
+    #[test]
+    fn a_claim_reply_is_the_view_with_the_verdict_beside_it() {
+        let reply = ClaimReply {
+            view: GameView {
+                game: "ab".into(),
+                status: "finished".into(),
+                ..GameView::default()
+            },
+            claim: Some(ClaimVerdict {
+                correct: true,
+                judgement: "9.3".into(),
+            }),
+        };
+        let v = Reply::from(reply.clone()).to_value().unwrap();
+        assert_eq!(v["status"], "finished");
+        assert_eq!(v["claim"], json!({"correct": true, "judgement": "9.3"}));
+        assert_eq!(serde_json::from_value::<ClaimReply>(v).unwrap(), reply);
+    }
+}
