@@ -35,6 +35,7 @@ enum Command {
     Peers(commands::peers::PeersCommand),
     #[command(subcommand)]
     Contacts(commands::contacts::ContactsCommand),
+    Block(commands::block::Args),
     Challenge(commands::challenge::Args),
     Accept(commands::accept::Args),
     Decline(commands::decline::Args),
@@ -76,6 +77,7 @@ fn main() -> ExitCode {
         Command::Node(cmd) => commands::node::run(home, cmd),
         Command::Peers(cmd) => commands::peers::run(home, cmd),
         Command::Contacts(cmd) => commands::contacts::run(home, cmd),
+        Command::Block(args) => commands::block::run(home, args),
         Command::Challenge(args) => commands::challenge::run(home, args),
         Command::Accept(args) => commands::accept::run(home, args),
         Command::Decline(args) => commands::decline::run(home, args),

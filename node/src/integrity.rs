@@ -261,9 +261,10 @@ pub fn check(home_dir: &Path, store: &Store, me: &PlayerId) -> Result<(), NodeEr
     upgrade(home_dir).map_err(NodeError::Control)?;
     let ledger = read_ledger(home_dir);
     let wanted = wanted(store);
+    let forgotten: BTreeSet<GameId> = store.forgotten().into_iter().collect();
     let mut damaged = Vec::new();
     for (g, seq) in &ledger {
-        if wanted.contains(g) {
+        if wanted.contains(g) || forgotten.contains(g) {
             continue;
         }
         let own = store.count_by(g, me)?;
@@ -348,9 +349,13 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     let mut wanted: BTreeSet<GameId> = ledger.keys().copied().collect();
     let mut peers = Vec::new();
     let mut proofs = Vec::new();
+    let mut forgotten = None;
     let old = Store::open(&db).ok();
     if let Some(old) = &old {
         wanted.extend(self::wanted(old));
+        for g in old.forgotten() {
+            wanted.remove(&g);
+        }
         for g in old.games().unwrap_or_default() {
             if damage(old, &me, &g, ledger.get(&g).copied()).is_none()
                 && let Ok(events) = old.events(&g)
@@ -364,6 +369,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
         }
         peers = old.peers().unwrap_or_default();
         proofs = old.equivocations_all();
+        forgotten = old.meta_get(crate::store::FORGOTTEN).ok().flatten();
     }
     drop(old);
     if db.exists() {
@@ -382,6 +388,10 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
         fresh.remember_peer(p, addrs)?;
     }
     fresh.equivocations_restore(&proofs)?;
+    // Dropped challenges stay dropped (and are no damage): see `Store::forget_game`.
+    if let Some(list) = &forgotten {
+        fresh.meta_set(crate::store::FORGOTTEN, list)?;
+    }
     set_wanted(&fresh, &wanted)?;
     fresh.meta_set("repaired_ms", crate::time::now_ms().to_string().as_bytes())?;
     futures::executor::block_on(fresh.flush())?;

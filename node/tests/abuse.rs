@@ -301,3 +301,61 @@ async fn games_between_others_are_refused_before_their_signatures_are_checked() 
     h.shutdown().await;
     a.stop().await;
 }
+
+/// Ana blocks a stranger who challenged her: the waiting challenge goes, the stranger's node
+/// is cut off and refused, and the block survives a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_blocked_player_is_refused_for_good() {
+    let da = tempfile::tempdir().unwrap();
+    let a = TestNode::start(da.path()).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let a_peer: PeerId = a_id.parse().unwrap();
+    let ana: PlayerId = a_id.parse().unwrap();
+    let key = sobre_core::record::Keypair::from_secret_bytes(&[80; 32]);
+    let h = actor(sobre_node::home::libp2p_keypair(&key).unwrap()).await;
+    h.dial(a_addr.parse().unwrap()).await.unwrap();
+    let t0 = now_ms() - 60_000;
+    let (sheet, first) = challenge_of(&key, ana, t0);
+    assert!(matches!(
+        deliver(&h, a_peer, sheet.game(), &[first]).await,
+        Response::Receipts { .. }
+    ));
+    let games = a.call(ApiRequest::Games).await;
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(1), "{games}");
+
+    let stranger = key.player_id().to_string();
+    let v = a
+        .call(ApiRequest::Block {
+            player: Some(stranger.clone()),
+            unblock: false,
+        })
+        .await;
+    assert_eq!(v["blocked"], serde_json::json!([stranger]));
+    let games = a.call(ApiRequest::Games).await;
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(0), "{games}");
+    // Cut off: the next delivery does not get through.
+    let (sheet, again) = challenge_of(&key, ana, t0 + 5);
+    assert!(!matches!(
+        deliver(&h, a_peer, sheet.game(), &[again]).await,
+        Response::Receipts { .. }
+    ));
+    h.shutdown().await;
+
+    a.stop().await;
+    let a = TestNode::start(da.path()).await;
+    let v = a
+        .call(ApiRequest::Block {
+            player: None,
+            unblock: false,
+        })
+        .await;
+    assert_eq!(v["blocked"], serde_json::json!([stranger]));
+    let v = a
+        .call(ApiRequest::Block {
+            player: Some(stranger),
+            unblock: true,
+        })
+        .await;
+    assert_eq!(v["blocked"], serde_json::json!([]));
+    a.stop().await;
+}

@@ -44,6 +44,15 @@ pub enum ApiRequest {
     Connect {
         addr: String,
     },
+    /// Refuse a player for good (`unblock`: lift it); without `player`, just list. Their
+    /// challenges waiting for an answer are dropped, their connections closed and refused,
+    /// and nothing they sign is taken any more.
+    Block {
+        #[serde(default)]
+        player: Option<String>,
+        #[serde(default)]
+        unblock: bool,
+    },
     /// Challenge a player: `color` is `white`, `black` or `random`; `time_control` in the
     /// text form of `sobre_core::clock`.
     Challenge {

@@ -59,6 +59,13 @@ pub struct ConnectReply {
     pub peer: String,
 }
 
+/// `block`: the players refused for good, after the request.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BlockReply {
+    pub blocked: Vec<String>,
+}
+
 /// `games`: every game, most urgent first.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -246,6 +253,7 @@ pub enum Reply {
     Stop(StopReply),
     Peers(PeersReply),
     Connect(ConnectReply),
+    Block(BlockReply),
     Envelope(Box<EnvelopeReply>),
     EnvelopeLost(EnvelopeLostReply),
     Conditional(ConditionalReply),
@@ -308,6 +316,7 @@ unboxed!(
     Stop(StopReply),
     Peers(PeersReply),
     Connect(ConnectReply),
+    Block(BlockReply),
     EnvelopeLost(EnvelopeLostReply),
     Conditional(ConditionalReply),
     Leave(LeaveReply),

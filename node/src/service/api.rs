@@ -90,6 +90,9 @@ impl Service {
                 }
                 .into())
             }
+            ApiRequest::Block { player, unblock } => {
+                Ok(self.block(player.as_deref(), unblock).await?.into())
+            }
             ApiRequest::Connect { addr } => {
                 let a: Multiaddr = addr
                     .parse()

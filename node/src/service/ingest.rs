@@ -57,6 +57,9 @@ impl Service {
                 continue;
             }
             let ev = e.decode_unverified()?;
+            if self.blocked.contains(&ev.author) {
+                return Err(Refusal::Blocked(ev.author));
+            }
             let of_game = match ev.kind {
                 EventKind::Challenge(_) => id == game,
                 _ => ev.game == Some(game),
@@ -105,7 +108,10 @@ impl Service {
         }
         // A game this node does not hold: cheap facts first, no signature checked for a game
         // that is not ours (see `unrelated_game`).
-        if new_game && !fresh.is_empty() && self.unrelated_game(&fresh_events) {
+        if new_game
+            && !fresh.is_empty()
+            && (self.unrelated_game(&fresh_events) || self.store.forgotten().contains(&game))
+        {
             return Err(Refusal::NotOurs);
         }
         // What others may make this node store: checked on kinds and sizes, before any

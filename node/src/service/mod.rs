@@ -110,6 +110,7 @@ mod api;
 mod arbiter;
 mod author;
 mod auto;
+mod block;
 mod cache;
 mod coin;
 mod commit;
@@ -180,6 +181,8 @@ struct Service {
     chat_arrivals: quota::ChatArrivals,
     /// Peers whose connections the network reserves room for (see `access`).
     reserved: HashSet<PeerId>,
+    /// Players refused for good (see `block`).
+    blocked: std::collections::BTreeSet<PlayerId>,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
@@ -264,6 +267,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         restoring,
         chat_arrivals: quota::ChatArrivals::default(),
         reserved: HashSet::new(),
+        blocked: std::collections::BTreeSet::new(),
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         ledger_notes: Vec::new(),
@@ -278,6 +282,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     };
     svc.load()?;
     let _ = net.reserve(svc.mailboxes.clone()).await;
+    svc.blocked = svc.load_blocked();
+    svc.apply_blocks().await;
     for g in svc.games.keys().copied().collect::<Vec<_>>() {
         svc.reserve_players(&g);
     }

@@ -239,7 +239,7 @@ impl Service {
             tracing::warn!(%game, "unanswered challenge not dropped from the store: {e}");
         }
         self.dirty = true;
-        tracing::info!(%game, "the oldest unanswered challenge was dropped for a new one");
+        tracing::info!(%game, "an unanswered challenge was dropped");
     }
 
     /// The limits for a chat line or a leave this node's player is about to sign in `game`,

@@ -34,6 +34,9 @@ pub(crate) enum Refusal {
     MissingHistory,
     #[error("not a game of this node")]
     NotOurs,
+    /// An event signed by a player this node's player blocked.
+    #[error("refused: the player blocked {0}")]
+    Blocked(PlayerId),
     #[error(transparent)]
     Unavailable(#[from] Unavailable),
     /// The delivery would pass a limit on what others may make this node store (no strike:
@@ -55,6 +58,7 @@ impl Refusal {
             Refusal::MissingHistory
                 | Refusal::NotOurs
                 | Refusal::Quota(_)
+                | Refusal::Blocked(_)
                 | Refusal::Equivocation
                 | Refusal::Unavailable(Unavailable::Storage(_))
         )

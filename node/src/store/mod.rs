@@ -73,6 +73,12 @@ pub struct CoinChoice {
     pub position: Option<u16>,
 }
 
+/// The `meta` key listing the games dropped with [`Store::forget_game`].
+pub(crate) const FORGOTTEN: &str = "forgotten";
+/// Dropped games remembered; past it the oldest is forgotten for good (a stranger's challenge
+/// then could be receipted twice, which would mark only that never-accepted game disputed).
+pub const MAX_FORGOTTEN: usize = 4096;
+
 /// The database.
 #[derive(Clone)]
 pub struct Store {
@@ -257,11 +263,27 @@ impl Store {
     }
 
     /// Removes a game this node no longer keeps (an unanswered challenge dropped for a newer
-    /// one): its events, its meta, what waits to be sent of it and the player's choices.
+    /// one, or from a blocked player): its events, its meta, what waits to be sent of it and
+    /// the player's choices; and remembers that it was dropped ([`Store::forgotten`]): the
+    /// node may have receipted the challenge, and must never sign in that game again (a
+    /// second receipt at the same place would be an equivocation), nor count the receipt as
+    /// lost at start.
     ///
     /// # Errors
     /// On I/O errors.
     pub fn forget_game(&self, game: &GameId) -> Result<(), StoreError> {
+        let mut gone = self.forgotten();
+        gone.retain(|g| g != game);
+        gone.push(*game);
+        if gone.len() > MAX_FORGOTTEN {
+            gone.remove(0);
+        }
+        let hex: Vec<String> = gone.iter().map(|g| g.to_hex()).collect();
+        let bytes = serde_json::to_vec(&hex).map_err(|e| StoreError::Corrupt {
+            tree: "meta",
+            reason: e.to_string(),
+        })?;
+        self.meta_set(FORGOTTEN, &bytes)?;
         for item in self.events.scan_prefix(game.0) {
             let (k, _) = item?;
             self.events.remove(k)?;
@@ -273,6 +295,19 @@ impl Store {
         self.conditional.remove(game.0)?;
         self.coin_choices.remove(game.0)?;
         Ok(())
+    }
+
+    /// The games dropped with [`Store::forget_game`], oldest first (at most
+    /// [`MAX_FORGOTTEN`]).
+    pub fn forgotten(&self) -> Vec<GameId> {
+        self.meta_get(FORGOTTEN)
+            .ok()
+            .flatten()
+            .and_then(|b| serde_json::from_slice::<Vec<String>>(&b).ok())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|h| EventId::from_hex(h))
+            .collect()
     }
 
     pub fn game_meta(&self, game: &GameId) -> Result<Option<GameMeta>, StoreError> {

@@ -1,0 +1,54 @@
+//! `sobre block`: refuse a player for good.
+
+use super::common::{self, print_json};
+use super::contacts::Contacts;
+use crate::error::CliResult;
+use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::BlockReply;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Refuse a player for good: their waiting challenges are dropped, their node is disconnected
+/// and refused, and nothing they sign is taken any more (also in games under way). Without a
+/// player, list the blocked players.
+///
+///   sobre block 12D3KooWxyz…        refuse this player
+///   sobre block pesado --remove     lift it (an alias from `sobre contacts` works too)
+///   sobre block                     list
+#[derive(clap::Args)]
+pub struct Args {
+    /// The player: a player id (12D3KooW…) or an alias from `sobre contacts`.
+    player: Option<String>,
+    /// Lift the block instead.
+    #[arg(long, requires = "player")]
+    remove: bool,
+    /// Print one JSON object: `blocked`, the list of blocked player ids.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let player = match &args.player {
+        Some(p) => Some(Contacts::load(home)?.resolve(p)),
+        None => None,
+    };
+    let v = common::call(
+        home,
+        ApiRequest::Block {
+            player,
+            unblock: args.remove,
+        },
+    )?;
+    if args.json {
+        print_json(&v);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let v: BlockReply = common::reply(v)?;
+    if v.blocked.is_empty() {
+        println!("nobody is blocked");
+    }
+    for p in &v.blocked {
+        println!("blocked {p}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,84 @@
+//! Players the player refused for good (`sobre block`): kept in the store, blocked at the
+//! network (connections closed and refused, gossip ignored) at every start, and nothing they
+//! sign is taken even when someone else forwards it. Their challenges waiting for an answer
+//! are dropped when they are blocked.
+
+use super::{Service, peer_of_player, user};
+use crate::api::ApiError;
+use crate::api::replies::BlockReply;
+use sobre_core::record::{PlayerId, Status};
+use std::collections::BTreeSet;
+
+/// The `meta` key listing the blocked players (JSON list of player ids).
+const BLOCKED: &str = "blocked";
+
+impl Service {
+    /// The blocked players, from the store.
+    pub(super) fn load_blocked(&self) -> BTreeSet<PlayerId> {
+        self.store
+            .meta_get(BLOCKED)
+            .ok()
+            .flatten()
+            .and_then(|b| serde_json::from_slice::<Vec<String>>(&b).ok())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+
+    /// Tells the network to refuse every blocked player (at start).
+    pub(super) async fn apply_blocks(&self) {
+        for p in &self.blocked {
+            if let Some(peer) = peer_of_player(p) {
+                let _ = self.net.block(peer, true).await;
+            }
+        }
+    }
+
+    /// `block`: refuses `player` for good (or lifts it), and lists the blocked players.
+    pub(super) async fn block(
+        &mut self,
+        player: Option<&str>,
+        unblock: bool,
+    ) -> Result<BlockReply, ApiError> {
+        if let Some(text) = player {
+            let p: PlayerId = text
+                .trim()
+                .parse()
+                .map_err(|e| user(format!("not a player id {text:?}: {e}")))?;
+            if p == self.me {
+                return Err(user("you cannot block yourself"));
+            }
+            let peer = peer_of_player(&p);
+            if unblock {
+                self.blocked.remove(&p);
+            } else {
+                self.blocked.insert(p);
+                // Their challenges waiting for our answer go.
+                let waiting: Vec<_> = self
+                    .games
+                    .iter()
+                    .filter(|(_, s)| {
+                        s.status == Status::Pending && s.challenger == p && s.opponent == self.me
+                    })
+                    .map(|(g, _)| *g)
+                    .collect();
+                for g in waiting {
+                    self.drop_pending(g).await;
+                }
+            }
+            let list: Vec<String> = self.blocked.iter().map(ToString::to_string).collect();
+            let bytes = serde_json::to_vec(&list).map_err(super::internal)?;
+            self.store
+                .meta_set(BLOCKED, &bytes)
+                .map_err(super::internal)?;
+            self.store.flush().await.map_err(super::internal)?;
+            if let Some(peer) = peer {
+                let _ = self.net.block(peer, !unblock).await;
+            }
+        }
+        Ok(BlockReply {
+            blocked: self.blocked.iter().map(ToString::to_string).collect(),
+        })
+    }
+}
