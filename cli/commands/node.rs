@@ -52,6 +52,11 @@ pub struct RunArgs {
     /// deadline has passed: you do it with `sobre coin default`.
     #[arg(long)]
     manual_coin_default: bool,
+    /// Inbound connections accepted from one IP address (twice that from one /24 or /48
+    /// network); your opponents and mailboxes are never refused. A mailbox whose players share
+    /// one address raises it.
+    #[arg(long, value_name = "N", default_value_t = sobre_node::network::ip_limits::MAX_PER_IP)]
+    max_inbound_per_ip: usize,
 }
 
 /// Show whether your node runs, for how long, and how many peers, games and undelivered
@@ -111,6 +116,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         mailbox: args.mailbox,
         mailboxes: args.mailboxes,
         manual_coin_default: args.manual_coin_default,
+        max_inbound_per_ip: Some(args.max_inbound_per_ip),
     };
     init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()

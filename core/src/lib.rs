@@ -49,5 +49,5 @@ pub use notation::uci::Uci;
 pub use notation::{san, uci};
 pub use outcome::Outcome;
 pub use position::{CastlingMode, IllegalMove, MoveList, Position, PositionError, Setup};
-pub use rules::{ClaimError, ClaimKind, Game, Termination};
+pub use rules::{ClaimError, ClaimReason, Game, Termination};
 pub use types::{Color, Move, MoveKind, Piece, Role, Square};

@@ -15,52 +15,24 @@ use crate::network::NetworkHandle;
 use crate::protocol::Request;
 use crate::store::{Equivocation, Store, StoreError};
 use libp2p::PeerId;
-use sobre_core::record::{GameId, PlayerId, SignedEvent, Status};
-use std::collections::{HashMap, HashSet};
+use sobre_core::record::{GameId, Status};
 use tracing::{debug, warn};
 
 /// Why a message carrying only the twin of a known event was not taken (not the sender's
 /// fault: it may be an honest node passing the proof on).
 pub const REFUSAL: &str = "equivocation: kept as proof";
 
-/// Two different events signed by one author at one sequence number of one game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proof {
-    pub game: GameId,
-    pub author: PlayerId,
-    pub seq: u64,
-    /// The event this node holds in its log.
-    pub first: SignedEvent,
-    /// Its twin, kept only here.
-    pub second: SignedEvent,
-}
+pub use sobre_core::record::equivocation::{Proof, take_conflicts};
 
-impl Proof {
-    /// True if both events carry valid signatures by the same author at the same place of
-    /// the same game and differ: nobody else can make such a pair.
-    pub fn holds(&self) -> bool {
-        let (Ok(a), Ok(b)) = (self.first.verify(), self.second.verify()) else {
-            return false;
-        };
-        a.id != b.id
-            && a.event.author == self.author
-            && b.event.author == self.author
-            && a.event.seq == self.seq
-            && b.event.seq == self.seq
-            && self.first.game() == Some(self.game)
-            && self.second.game() == Some(self.game)
-    }
-
-    /// The proof as `show` lists it.
-    pub fn view(&self) -> EquivocationView {
-        EquivocationView {
-            author: self.author.to_string(),
-            seq: self.seq,
-            first: Some(self.first.to_bytes().map(|b| hex(&b)).unwrap_or_default()),
-            second: Some(self.second.to_bytes().map(|b| hex(&b)).unwrap_or_default()),
-            first_id: Some(self.first.id().to_hex()),
-            second_id: Some(self.second.id().to_hex()),
-        }
+/// A proof as `show` lists it.
+pub fn view(p: &Proof) -> EquivocationView {
+    EquivocationView {
+        author: p.author.to_string(),
+        seq: p.seq,
+        first: Some(p.first.to_bytes().map(|b| hex(&b)).unwrap_or_default()),
+        second: Some(p.second.to_bytes().map(|b| hex(&b)).unwrap_or_default()),
+        first_id: Some(p.first.id().to_hex()),
+        second_id: Some(p.second.id().to_hex()),
     }
 }
 
@@ -90,73 +62,6 @@ impl From<&Proof> for Equivocation {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Takes out of `incoming` every event that is the twin of one in `known` (or of one earlier
-/// in `incoming`) by a player of the game, and returns the proofs. Events whose signature
-/// does not verify are left in place (the caller refuses them as forged). `known` gives
-/// each held event with its author and seq (decoded once, when it arrived).
-pub fn take_conflicts<'a>(
-    game: &GameId,
-    players: [PlayerId; 2],
-    known: impl IntoIterator<Item = (PlayerId, u64, &'a SignedEvent)>,
-    incoming: &mut Vec<SignedEvent>,
-) -> Vec<Proof> {
-    // Only the places the incoming events take can hold a twin: the known events are
-    // scanned for those (usually one), not all put in a map (this runs for every delivery).
-    // Each incoming event decoded once: its place, if one of the players signed it.
-    let place_of: Vec<Option<(PlayerId, u64)>> = incoming
-        .iter()
-        .map(|e| {
-            e.decode_unverified()
-                .ok()
-                .filter(|ev| players.contains(&ev.author))
-                .map(|ev| (ev.author, ev.seq))
-        })
-        .collect();
-    let places: HashSet<(PlayerId, u64)> = place_of.iter().flatten().copied().collect();
-    if places.is_empty() {
-        return Vec::new();
-    }
-    let mut held: HashMap<(PlayerId, u64), &SignedEvent> = HashMap::new();
-    for (author, seq, e) in known {
-        if places.contains(&(author, seq)) {
-            held.entry((author, seq)).or_insert(e);
-        }
-    }
-    let mut arrived: HashMap<(PlayerId, u64), SignedEvent> = HashMap::new();
-    let mut proofs = Vec::new();
-    let mut place_each = place_of.into_iter();
-    incoming.retain(|e| {
-        let Some(place) = place_each.next().flatten() else {
-            return true;
-        };
-        let first = match (held.get(&place), arrived.get(&place)) {
-            (Some(h), _) => (*h).clone(),
-            (None, Some(a)) => a.clone(),
-            (None, None) => {
-                arrived.insert(place, e.clone());
-                return true;
-            }
-        };
-        if first.id() == e.id() {
-            return true;
-        }
-        let proof = Proof {
-            game: *game,
-            author: place.0,
-            seq: place.1,
-            first,
-            second: e.clone(),
-        };
-        if proof.holds() {
-            proofs.push(proof);
-            false
-        } else {
-            true
-        }
-    });
-    proofs
 }
 
 /// Stores proofs (idempotent). Returns those that were new. The caller flushes.
@@ -201,7 +106,7 @@ pub fn annotate(store: &Store, game: &GameId, v: &mut GameView) {
         return;
     }
     v.status = Status::Disputed.name().to_owned();
-    v.equivocations = proofs.iter().map(Proof::view).collect();
+    v.equivocations = proofs.iter().map(view).collect();
 }
 
 /// Sends each proof (both events, in one delivery) to `peers`, once, in the background: a

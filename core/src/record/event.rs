@@ -320,59 +320,7 @@ impl WireMove {
     }
 }
 
-/// What is claimed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ClaimReason {
-    /// 9.2.
-    Threefold,
-    /// 9.3.
-    FiftyMoves,
-    /// 6.9 / 6.10: the opponent's time has run out.
-    Time,
-    /// 9.6: no series of legal moves can lead to mate.
-    DeadPosition,
-    /// A10: the opponent is more than the allowed time late for the resumption.
-    Lateness,
-}
-
-impl ClaimReason {
-    /// Every claim, in the order of [`ClaimReason::name`]'s list.
-    pub const ALL: [ClaimReason; 5] = [
-        ClaimReason::Threefold,
-        ClaimReason::FiftyMoves,
-        ClaimReason::Time,
-        ClaimReason::DeadPosition,
-        ClaimReason::Lateness,
-    ];
-
-    /// The word a player types for the claim (`sobre claim GAME threefold`) and the control
-    /// API carries: `threefold`, `fifty`, `time`, `dead`, `lateness`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ClaimReason::Threefold => "threefold",
-            ClaimReason::FiftyMoves => "fifty",
-            ClaimReason::Time => "time",
-            ClaimReason::DeadPosition => "dead",
-            ClaimReason::Lateness => "lateness",
-        }
-    }
-}
-
-/// A word that names no claim (see [`ClaimReason::name`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown claim {0:?}: threefold, fifty, time, dead or lateness")]
-pub struct UnknownClaim(pub String);
-
-impl std::str::FromStr for ClaimReason {
-    type Err = UnknownClaim;
-
-    fn from_str(s: &str) -> Result<ClaimReason, UnknownClaim> {
-        ClaimReason::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| UnknownClaim(s.to_owned()))
-    }
-}
+pub use crate::rules::claims::{ClaimReason, UnknownClaim};
 
 /// A claim, optionally with the move the claimant intends to play (9.2a, 9.3a).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,6 +4,7 @@
 pub mod author;
 pub mod codec;
 pub mod commit;
+pub mod equivocation;
 pub mod escrow;
 pub mod event;
 pub mod export;

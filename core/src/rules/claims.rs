@@ -6,14 +6,62 @@
 use super::{Termination, edition::Edition};
 use crate::position::Position;
 use crate::types::Move;
+use serde::{Deserialize, Serialize};
 
-/// The two draw claims of Art. 9 that depend on the game's history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ClaimKind {
-    /// 9.2: the same position for (at least) the third time.
+/// What is claimed: the one claim type, from the wire (an event's `Claim`, tags in
+/// declaration order) through `verify` and these verdicts to the control API and the CLI
+/// (its [`ClaimReason::name`] words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ClaimReason {
+    /// 9.2.
     Threefold,
-    /// 9.3: the last fifty moves by each player without a capture or pawn move.
+    /// 9.3.
     FiftyMoves,
+    /// 6.9 / 6.10: the opponent's time has run out.
+    Time,
+    /// 9.6: no series of legal moves can lead to mate.
+    DeadPosition,
+    /// A10: the opponent is more than the allowed time late for the resumption.
+    Lateness,
+}
+
+impl ClaimReason {
+    /// Every claim, in the order of [`ClaimReason::name`]'s list.
+    pub const ALL: [ClaimReason; 5] = [
+        ClaimReason::Threefold,
+        ClaimReason::FiftyMoves,
+        ClaimReason::Time,
+        ClaimReason::DeadPosition,
+        ClaimReason::Lateness,
+    ];
+
+    /// The word a player types for the claim (`sobre claim GAME threefold`) and the control
+    /// API carries: `threefold`, `fifty`, `time`, `dead`, `lateness`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaimReason::Threefold => "threefold",
+            ClaimReason::FiftyMoves => "fifty",
+            ClaimReason::Time => "time",
+            ClaimReason::DeadPosition => "dead",
+            ClaimReason::Lateness => "lateness",
+        }
+    }
+}
+
+/// A word that names no claim (see [`ClaimReason::name`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown claim {0:?}: threefold, fifty, time, dead or lateness")]
+pub struct UnknownClaim(pub String);
+
+impl std::str::FromStr for ClaimReason {
+    type Err = UnknownClaim;
+
+    fn from_str(s: &str) -> Result<ClaimReason, UnknownClaim> {
+        ClaimReason::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| UnknownClaim(s.to_owned()))
+    }
 }
 
 /// Why a draw claim is incorrect (9.5b: the game then goes on).
@@ -27,6 +75,10 @@ pub enum ClaimError {
     NotThreefold { occurrences: u32 },
     #[error("only {moves} move(s) without a capture or pawn move, not fifty (9.3)")]
     NotFiftyMoves { moves: u32 },
+    /// Only 9.2 and 9.3 are judged on the game's history here (time and lateness claims are
+    /// `flag` and `adjournment` verdicts, 9.6 [`judge_dead_position`]).
+    #[error("not a claim of 9.2 or 9.3")]
+    NotADrawClaim,
     #[error("mate is still possible (9.6)")]
     NotDead,
 }
@@ -61,7 +113,7 @@ impl ClaimGround {
 /// # Errors
 /// A [`ClaimError`] saying why the claim is incorrect.
 pub fn judge_draw_claim(
-    kind: ClaimKind,
+    kind: ClaimReason,
     position: &Position,
     keys: &[u64],
     intended: Option<Move>,
@@ -84,12 +136,15 @@ pub fn judge_draw_claim(
         }
     };
     match kind {
-        ClaimKind::Threefold if occurrences >= 3 => Ok(ClaimGround::Threefold { occurrences }),
-        ClaimKind::Threefold => Err(ClaimError::NotThreefold { occurrences }),
-        ClaimKind::FiftyMoves if after.halfmove_clock() >= 100 => Ok(ClaimGround::FiftyMoves),
-        ClaimKind::FiftyMoves => Err(ClaimError::NotFiftyMoves {
+        ClaimReason::Threefold if occurrences >= 3 => Ok(ClaimGround::Threefold { occurrences }),
+        ClaimReason::Threefold => Err(ClaimError::NotThreefold { occurrences }),
+        ClaimReason::FiftyMoves if after.halfmove_clock() >= 100 => Ok(ClaimGround::FiftyMoves),
+        ClaimReason::FiftyMoves => Err(ClaimError::NotFiftyMoves {
             moves: after.halfmove_clock() / 2,
         }),
+        ClaimReason::Time | ClaimReason::DeadPosition | ClaimReason::Lateness => {
+            Err(ClaimError::NotADrawClaim)
+        }
     }
 }
 
@@ -137,8 +192,8 @@ pub fn incorrect_claim_penalty(edition: Edition, claimant_remaining_ms: i64) -> 
 
 /// FIDE 9.1b.3 (2009) / 9.1c (2005): a claim of a draw under 9.2 or 9.3 counts as a draw
 /// offer, so an incorrect one leaves the claimant's offer standing for the opponent to accept.
-pub const fn claim_is_draw_offer(kind: ClaimKind) -> bool {
-    matches!(kind, ClaimKind::Threefold | ClaimKind::FiftyMoves)
+pub const fn claim_is_draw_offer(kind: ClaimReason) -> bool {
+    matches!(kind, ClaimReason::Threefold | ClaimReason::FiftyMoves)
 }
 
 #[cfg(test)]
@@ -175,8 +230,8 @@ mod tests {
 
     #[test]
     fn fide_9_1c_2005_and_9_1b3_2009_a_draw_claim_is_an_offer() {
-        assert!(claim_is_draw_offer(ClaimKind::Threefold));
-        assert!(claim_is_draw_offer(ClaimKind::FiftyMoves));
+        assert!(claim_is_draw_offer(ClaimReason::Threefold));
+        assert!(claim_is_draw_offer(ClaimReason::FiftyMoves));
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub mod coin;
 pub mod edition;
 pub mod flag;
 
-pub use claims::{ClaimError, ClaimKind};
+pub use claims::{ClaimError, ClaimReason};
 pub use edition::Edition;
 pub use flag::flag_fall;
 
@@ -180,7 +180,7 @@ impl Game {
     /// A [`ClaimError`] saying why the claim is incorrect.
     pub fn check_claim(
         &self,
-        kind: ClaimKind,
+        kind: ClaimReason,
         intended: Option<Move>,
     ) -> Result<Termination, ClaimError> {
         if self.automatic_end().is_some() {
@@ -311,7 +311,7 @@ mod tests {
         shuffle_knights(&mut g, 2);
         assert_eq!(g.repetitions(), 3);
         assert_eq!(
-            g.check_claim(ClaimKind::Threefold, None),
+            g.check_claim(ClaimReason::Threefold, None),
             Ok(Termination::ThreefoldRepetition)
         );
     }
@@ -326,15 +326,15 @@ mod tests {
         // Black intends Nf6-g8: the start position will appear for the third time.
         assert_eq!(g.repetitions(), 2);
         assert_eq!(
-            g.check_claim(ClaimKind::Threefold, Some(mv("f6", "g8"))),
+            g.check_claim(ClaimReason::Threefold, Some(mv("f6", "g8"))),
             Ok(Termination::ThreefoldRepetition)
         );
         assert_eq!(
-            g.check_claim(ClaimKind::Threefold, None),
+            g.check_claim(ClaimReason::Threefold, None),
             Err(ClaimError::NotThreefold { occurrences: 2 })
         );
         assert_eq!(
-            g.check_claim(ClaimKind::Threefold, Some(mv("f6", "h5"))),
+            g.check_claim(ClaimReason::Threefold, Some(mv("f6", "h5"))),
             Err(ClaimError::NotThreefold { occurrences: 1 })
         );
     }
@@ -380,17 +380,17 @@ mod tests {
     fn fide_9_3_fifty_move_claim() {
         let g = Game::new(fen("8/8/4k3/8/8/3K4/R7/8 w - - 100 80"));
         assert_eq!(
-            g.check_claim(ClaimKind::FiftyMoves, None),
+            g.check_claim(ClaimReason::FiftyMoves, None),
             Ok(Termination::FiftyMoves)
         );
         let g = Game::new(fen("8/8/4k3/8/8/3K4/R7/8 w - - 99 80"));
         assert_eq!(
-            g.check_claim(ClaimKind::FiftyMoves, None),
+            g.check_claim(ClaimReason::FiftyMoves, None),
             Err(ClaimError::NotFiftyMoves { moves: 49 })
         );
         // With an intended quiet move the fiftieth move is completed.
         assert_eq!(
-            g.check_claim(ClaimKind::FiftyMoves, Some(mv("a2", "a1"))),
+            g.check_claim(ClaimReason::FiftyMoves, Some(mv("a2", "a1"))),
             Ok(Termination::FiftyMoves)
         );
     }
@@ -452,7 +452,7 @@ mod tests {
     fn claims_after_the_end_are_rejected() {
         let g = Game::new(fen("7k/5Q2/6K1/8/8/8/8/8 b - - 120 1"));
         assert_eq!(
-            g.check_claim(ClaimKind::FiftyMoves, None),
+            g.check_claim(ClaimReason::FiftyMoves, None),
             Err(ClaimError::GameOver)
         );
     }

@@ -30,6 +30,8 @@ impl Node {
             home: home.clone(),
             listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
             mailbox,
+            // The bench's players all connect from 127.0.0.1.
+            max_inbound_per_ip: Some(4096),
             ..NodeConfig::default()
         };
         let (tx, rx) = oneshot::channel::<()>();
@@ -198,6 +200,8 @@ pub fn child_node(home: PathBuf, mailbox: bool) -> i32 {
         home,
         mailbox,
         listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
+        // The bench's players all connect from 127.0.0.1.
+        max_inbound_per_ip: Some(4096),
         ..NodeConfig::default()
     };
     let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()

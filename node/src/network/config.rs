@@ -63,6 +63,10 @@ pub struct NetworkConfig {
     pub max_requests_per_peer_per_minute: u32,
     /// Strikes (malformed frames, floods, penalties) before a peer is blocked.
     pub max_strikes: u32,
+    /// Inbound connections from one IP address; twice that from one /24 or /48 network
+    /// (reserved peers apart: see `ip_limits`). A mailbox whose players share one address
+    /// (a club behind one router) raises it.
+    pub max_inbound_per_ip: usize,
 }
 
 impl NetworkConfig {
@@ -85,6 +89,7 @@ impl NetworkConfig {
             request_timeout: Duration::from_secs(30),
             max_requests_per_peer_per_minute: 120,
             max_strikes: 5,
+            max_inbound_per_ip: super::ip_limits::MAX_PER_IP,
         }
     }
 }

@@ -20,10 +20,11 @@ use libp2p::swarm::{
     THandlerInEvent, THandlerOutEvent, ToSwarm, dummy,
 };
 
-/// Inbound connections from one IP address.
+/// Inbound connections from one IP address, by default (`NetworkConfig::max_inbound_per_ip`).
 pub const MAX_PER_IP: usize = 32;
-/// Inbound connections from one /24 (IPv4) or /48 (IPv6) network.
-pub const MAX_PER_NETWORK: usize = 64;
+/// Inbound connections from one /24 (IPv4) or /48 (IPv6) network: twice the per-address
+/// limit (by default 64).
+pub const MAX_PER_NETWORK: usize = 2 * MAX_PER_IP;
 
 /// The network an address belongs to, for [`MAX_PER_NETWORK`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,8 +64,8 @@ pub struct TooManyFromAddress {
     count: usize,
 }
 
-#[derive(Default)]
 pub struct Behaviour {
+    max_per_ip: usize,
     per_ip: HashMap<IpAddr, usize>,
     per_network: HashMap<Network, usize>,
     counted: HashMap<ConnectionId, IpAddr>,
@@ -72,6 +73,17 @@ pub struct Behaviour {
 }
 
 impl Behaviour {
+    /// Limits of `per_ip` connections per address and twice that per network.
+    pub fn new(per_ip: usize) -> Behaviour {
+        Behaviour {
+            max_per_ip: per_ip,
+            per_ip: HashMap::new(),
+            per_network: HashMap::new(),
+            counted: HashMap::new(),
+            reserved: HashSet::new(),
+        }
+    }
+
     /// Names a peer whose connections are never refused for their address.
     pub fn reserve(&mut self, peer: PeerId) {
         self.reserved.insert(peer);
@@ -85,14 +97,14 @@ impl Behaviour {
     ) -> Result<(), ConnectionDenied> {
         if !self.reserved.contains(peer) {
             let on_ip = self.per_ip.get(&ip).copied().unwrap_or(0);
-            if on_ip >= MAX_PER_IP {
+            if on_ip >= self.max_per_ip {
                 return Err(ConnectionDenied::new(TooManyFromAddress {
                     what: "this address",
                     count: on_ip,
                 }));
             }
             let on_net = self.per_network.get(&network_of(ip)).copied().unwrap_or(0);
-            if on_net >= MAX_PER_NETWORK {
+            if on_net >= 2 * self.max_per_ip {
                 return Err(ConnectionDenied::new(TooManyFromAddress {
                     what: "this network",
                     count: on_net,
@@ -177,7 +189,7 @@ mod tests {
 
     #[test]
     fn one_address_and_one_network_are_capped_but_reserved_peers_are_not() {
-        let mut b = Behaviour::default();
+        let mut b = Behaviour::new(MAX_PER_IP);
         let ip: IpAddr = "203.0.113.7".parse().unwrap();
         let neighbour: IpAddr = "203.0.113.8".parse().unwrap();
         let far: IpAddr = "198.51.100.1".parse().unwrap();

@@ -65,6 +65,10 @@ pub struct NodeConfig {
     /// Do not settle an unopened fair coin by default on the tick once its deadline has
     /// passed: the player does it with `sobre coin default` (F1; see `service::coin`).
     pub manual_coin_default: bool,
+    /// Inbound connections from one IP address (default
+    /// [`crate::network::ip_limits::MAX_PER_IP`]); a mailbox whose players share an address
+    /// raises it.
+    pub max_inbound_per_ip: Option<usize>,
 }
 
 fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
@@ -232,6 +236,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     net_config.mdns = config.mdns;
     net_config.relay_server = config.relay_server;
     net_config.relays = parse_addrs(&config.relays)?;
+    if let Some(n) = config.max_inbound_per_ip {
+        net_config.max_inbound_per_ip = n;
+    }
     let mailbox_addrs = parse_addrs(&config.mailboxes)?;
     net_config.bootstrap.extend(mailbox_addrs.iter().cloned());
     let (net, net_events) = network::spawn(net_config)

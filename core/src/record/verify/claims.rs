@@ -11,7 +11,7 @@ use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::record::event::{ClaimReason, EventId, WireMove};
 use crate::record::identity::PlayerId;
-use crate::rules::claims::{self, ClaimKind};
+use crate::rules::claims;
 use crate::rules::{Edition, Termination, flag, flag_fall};
 use crate::types::Color;
 
@@ -47,11 +47,6 @@ impl Replay {
             }
             _ => t,
         };
-        let draw_kind = match reason {
-            ClaimReason::Threefold => Some(ClaimKind::Threefold),
-            ClaimReason::FiftyMoves => Some(ClaimKind::FiftyMoves),
-            _ => None,
-        };
         let (correct, judgement, ending) = match reason {
             ClaimReason::Threefold | ClaimReason::FiftyMoves => {
                 // 9.2 / 9.3: only the player to move claims.
@@ -61,8 +56,7 @@ impl Replay {
                 if self.state.status == Status::Adjourned {
                     return Err(rule(V::ClaimWhileAdjourned));
                 }
-                let kind = draw_kind.unwrap_or(ClaimKind::Threefold);
-                match claims::judge_draw_claim(kind, &pos, &self.keys, intended_move) {
+                match claims::judge_draw_claim(reason, &pos, &self.keys, intended_move) {
                     Ok(ground) => (
                         true,
                         ground.to_string(),
@@ -82,10 +76,7 @@ impl Replay {
             },
             ClaimReason::Lateness => self.judge_lateness(me, at),
         };
-        if self.evidence
-            && !correct
-            && let Some(kind) = draw_kind
-        {
+        if self.evidence && !correct && claims::claim_is_draw_offer(reason) {
             // 9.5b: an incorrect 9.2/9.3 claim gives the opponent time (and, in 2005, takes
             // some from the claimant); 9.1b/9.1c: it stands as the claimant's draw offer.
             let left = self.clocks_at(at).map_or(0, |c| c.remaining_ms[me.index()]);
@@ -102,9 +93,7 @@ impl Replay {
                     delta_ms: -i64::try_from(taken).unwrap_or(i64::MAX),
                 });
             }
-            if claims::claim_is_draw_offer(kind) {
-                self.state.draw_offer = Some(me);
-            }
+            self.state.draw_offer = Some(me);
         }
         self.state.claims.push(ClaimRecord {
             by: me,
