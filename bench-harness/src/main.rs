@@ -316,7 +316,7 @@ fn replay_shakmaty(pgn: &[u8]) -> ReplayStats {
 /// and played, exactly what `sobre pgn check` does.
 fn replay_sobre(pgn: &[u8]) -> Option<ReplayStats> {
     let mut reader = sobre_core::pgn::PgnReader::new(pgn);
-    let mut visitor = sobre_core::replay::Replayer::new(sobre_core::replay::ReplayOptions::default());
+    let mut visitor = sobre_core::pgn::replay::Replayer::new(sobre_core::pgn::replay::ReplayOptions::default());
     let (mut games, mut moves) = (0, 0);
     while let Some(game) = reader.read_game(&mut visitor).expect("in-memory read") {
         if let Some(e) = &game.error {

@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sobre_core::pgn::PgnReader;
-use sobre_core::replay::{ReplayOptions, Replayer};
+use sobre_core::pgn::replay::{ReplayOptions, Replayer};
 use sobre_core::san::{Lang, parse_san, to_san};
 use sobre_core::test_support::Lines;
 use sobre_core::{Move, Position};

@@ -2,7 +2,7 @@
 //! `cargo run --release -p sobre-core --example replay_speed -- FILE.pgn`.
 
 use sobre_core::pgn::PgnReader;
-use sobre_core::replay::{ReplayOptions, Replayer};
+use sobre_core::pgn::replay::{ReplayOptions, Replayer};
 use std::time::Instant;
 
 fn main() {

@@ -27,7 +27,6 @@ pub mod outcome;
 pub mod pgn;
 pub mod position;
 pub mod record;
-pub mod replay;
 pub mod rules;
 // Compiled for this crate's unit tests too, which share it with the integration tests.
 #[cfg(any(test, feature = "test-support"))]

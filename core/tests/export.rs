@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use sobre_core::clock::SECOND;
 use sobre_core::pgn::PgnReader;
+use sobre_core::pgn::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::commit;
 use sobre_core::record::export::{
@@ -14,7 +15,6 @@ use sobre_core::record::{
     LeagueRound, PlayerId, Seal, SealLetters, SignedEvent, StartPosition, Status, VerifyError,
     verify, verify_at,
 };
-use sobre_core::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::test_support::key;
 use sobre_core::{Color, Position};

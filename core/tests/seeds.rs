@@ -2,7 +2,7 @@
 //! oracle EXPECTED.md, computed independently with python-chess).
 
 use sobre_core::pgn::PgnReader;
-use sobre_core::replay::{ReplayOptions, ReplayedGame, Replayer};
+use sobre_core::pgn::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::{Color, Lang};
 
 fn replay(text: &str) -> Vec<ReplayedGame> {

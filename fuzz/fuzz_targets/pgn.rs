@@ -2,7 +2,7 @@
 //! PGN reading and replay: never panics, never loops; every replayed move is legal.
 use libfuzzer_sys::fuzz_target;
 use sobre_core::pgn::PgnReader;
-use sobre_core::replay::{ReplayOptions, Replayer};
+use sobre_core::pgn::replay::{ReplayOptions, Replayer};
 
 fuzz_target!(|data: &[u8]| {
     let _ = sobre_core::pgn::fuzz_read_all(data);

@@ -27,6 +27,7 @@
 //! | `{…}`, `; …`                        | [`Visitor::comment`]                              |
 //! | `%…` at column 0                    | nothing (escape line)                             |
 mod reader;
+pub mod replay;
 mod writer;
 
 use crate::outcome::Outcome;

@@ -8,6 +8,8 @@ use crate::position::Position;
 use crate::types::Move;
 use serde::{Deserialize, Serialize};
 
+pub use super::dead::judge_dead_position;
+
 /// What is claimed: the one claim type, from the wire (an event's `Claim`, tags in
 /// declaration order) through `verify` and these verdicts to the control API and the CLI
 /// (its [`ClaimReason::name`] words).
@@ -145,19 +147,6 @@ pub fn judge_draw_claim(
         ClaimReason::Time | ClaimReason::DeadPosition | ClaimReason::Lateness => {
             Err(ClaimError::NotADrawClaim)
         }
-    }
-}
-
-/// FIDE 9.6: the game is drawn when no series of legal moves can lead to mate (decided by
-/// material, see [`Position::is_insufficient_material`]).
-///
-/// # Errors
-/// [`ClaimError::NotDead`] when mate is still possible.
-pub fn judge_dead_position(position: &Position) -> Result<ClaimGround, ClaimError> {
-    if position.is_insufficient_material() {
-        Ok(ClaimGround::Dead)
-    } else {
-        Err(ClaimError::NotDead)
     }
 }
 

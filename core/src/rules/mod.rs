@@ -17,6 +17,7 @@
 pub mod adjournment;
 pub mod claims;
 pub mod coin;
+pub mod dead;
 pub mod edition;
 pub mod flag;
 
