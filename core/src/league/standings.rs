@@ -85,32 +85,7 @@ pub struct Standings {
     pub byes: Vec<(u32, PlayerId)>,
 }
 
-/// A result from one player's side: win, draw or loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Score {
-    fn of(outcome: Outcome, me: Color) -> Score {
-        match outcome.winner() {
-            None => Score::Draw,
-            Some(c) if c == me => Score::Win,
-            Some(_) => Score::Loss,
-        }
-    }
-
-    /// The fraction of a point for Sonneborn-Berger, in halves.
-    fn sb_halves(self) -> u64 {
-        match self {
-            Score::Win => 2,
-            Score::Draw => 1,
-            Score::Loss => 0,
-        }
-    }
-}
+pub use crate::rules::scoring::Score;
 
 impl Standings {
     /// The result of `player` against `opponent` in each of their counted games, in round
@@ -376,7 +351,7 @@ fn rank(league: &League, games: &[CountedGame]) -> Vec<Row> {
     }
     let totals: Vec<u32> = rows.iter().map(|r| r.points_halves).collect();
     for &(p, o, s) in &results {
-        rows[p].sb_quarters += s.sb_halves() * u64::from(totals[o]);
+        rows[p].sb_quarters += s.half_points() * u64::from(totals[o]);
     }
     // Direct encounter within each group tied on points, SB and wins.
     let mut groups: BTreeMap<(u32, u64, u32), Vec<usize>> = BTreeMap::new();

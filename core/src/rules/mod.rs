@@ -20,6 +20,7 @@ pub mod coin;
 pub mod dead;
 pub mod edition;
 pub mod flag;
+pub mod scoring;
 
 pub use claims::{ClaimError, ClaimReason};
 pub use edition::Edition;
