@@ -117,6 +117,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         mailboxes: args.mailboxes,
         manual_coin_default: args.manual_coin_default,
         max_inbound_per_ip: Some(args.max_inbound_per_ip),
+        sync_bytes_per_minute: None,
     };
     init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()

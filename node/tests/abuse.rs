@@ -359,3 +359,51 @@ async fn a_blocked_player_is_refused_for_good() {
     assert_eq!(v["blocked"], serde_json::json!([]));
     a.stop().await;
 }
+
+/// A game's own player asks for the whole game again and again: the node sends at most its
+/// per-minute byte budget of sync answers to one peer, then refuses until the minute is over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sync_answers_are_bounded_in_bytes_per_peer() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start_with(da.path(), |c| c.sync_bytes_per_minute = Some(8 * 1024)).await;
+    let b = TestNode::start(db.path()).await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    let game = start_game(&a, &b).await;
+    play(&a, &b, &game, 0, &["e4", "e5", "Nf3", "Nc6"]).await;
+    b.stop().await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let a_peer: PeerId = a_id.parse().unwrap();
+    let game_id = EventId::from_hex(&game).unwrap();
+
+    let bruno = actor_of(db.path()).await;
+    bruno.dial(a_addr.parse().unwrap()).await.unwrap();
+    let (mut served, mut bytes) = (0usize, 0usize);
+    let refused = loop {
+        match bruno
+            .request(
+                a_peer,
+                Request::Sync {
+                    game: game_id,
+                    have: Vec::new(),
+                },
+            )
+            .await
+        {
+            Ok(Response::Events { events }) => {
+                assert!(!events.is_empty());
+                served += 1;
+                bytes += events.iter().map(Vec::len).sum::<usize>();
+                assert!(served < 100, "never refused");
+            }
+            Ok(Response::Refused { reason }) => break reason,
+            Err(sobre_node::network::NetworkError::Refused(reason)) => break reason,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(refused, "rate limit");
+    assert!(served >= 1, "the first answer must go through");
+    assert!(bytes <= 8 * 1024, "{bytes} bytes sent");
+    bruno.shutdown().await;
+    a.stop().await;
+}

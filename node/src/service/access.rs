@@ -6,12 +6,38 @@
 //! a game this node does not hold — gets the same empty answer, so a stranger learns neither
 //! the game nor whether it exists.
 
-use super::{Service, player_of_peer};
+use super::{Service, now_ms, player_of_peer};
 use libp2p::PeerId;
 use sobre_core::league::League;
 use sobre_core::record::{GameId, PlayerId};
 
+/// Bytes of sync answers one peer is sent per minute, by default
+/// (`NodeConfig::sync_bytes_per_minute`): a player catching up 1,000 games of 80 plies takes
+/// about 16 MiB; beyond, a game's own player could make the node send the same 4 MiB game
+/// again at every request of its rate limit.
+pub const SYNC_BYTES_PER_MINUTE: usize = 64 * 1024 * 1024;
+
+/// Sync bytes sent per peer in the current minute (bounded: peers that synced this minute).
+#[derive(Default)]
+pub(crate) struct SyncBudget(std::collections::HashMap<PeerId, (u64, usize)>);
+
 impl Service {
+    /// Takes `bytes` of this minute's sync budget of `peer`; false if it is spent (the answer
+    /// is then refused, to be asked again next minute).
+    pub(super) fn spend_sync_budget(&mut self, peer: PeerId, bytes: usize) -> bool {
+        let now = now_ms();
+        let limit = self.sync_bytes_per_minute;
+        self.sync_budget
+            .0
+            .retain(|_, (start, _)| now.saturating_sub(*start) < 60_000);
+        let (_, spent) = self.sync_budget.0.entry(peer).or_insert((now, 0));
+        if spent.saturating_add(bytes) > limit {
+            return false;
+        }
+        *spent += bytes;
+        true
+    }
+
     /// Whether `peer` may read `game` (a sync).
     pub(super) fn may_read(&self, peer: &PeerId, game: &GameId) -> bool {
         let Some(summary) = self.games.get(game) else {

@@ -158,6 +158,13 @@ impl Service {
                         .collect(),
                     None => Vec::new(),
                 };
+                let bytes: usize = events.iter().map(Vec::len).sum();
+                if !self.spend_sync_budget(peer, bytes) {
+                    debug!(%peer, %game, bytes, "sync refused: the peer's bytes for this minute are spent");
+                    return Response::Refused {
+                        reason: "rate limit".into(),
+                    };
+                }
                 Response::Events { events }
             }
             Request::League { docs } => self.answer_league(peer, docs).await,

@@ -69,6 +69,9 @@ pub struct NodeConfig {
     /// [`crate::network::ip_limits::MAX_PER_IP`]); a mailbox whose players share an address
     /// raises it.
     pub max_inbound_per_ip: Option<usize>,
+    /// Bytes of sync answers one peer is sent per minute (default
+    /// [`access::SYNC_BYTES_PER_MINUTE`]).
+    pub sync_bytes_per_minute: Option<usize>,
 }
 
 fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
@@ -108,7 +111,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     integrity::repair(home_dir)
 }
 
-mod access;
+pub mod access;
 mod adjourn;
 mod api;
 mod arbiter;
@@ -187,6 +190,9 @@ struct Service {
     reserved: HashSet<PeerId>,
     /// Players refused for good (see `block`).
     blocked: std::collections::BTreeSet<PlayerId>,
+    /// Sync bytes sent per peer this minute, and the limit (see `access`).
+    sync_budget: access::SyncBudget,
+    sync_bytes_per_minute: usize,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
@@ -275,6 +281,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         chat_arrivals: quota::ChatArrivals::default(),
         reserved: HashSet::new(),
         blocked: std::collections::BTreeSet::new(),
+        sync_budget: access::SyncBudget::default(),
+        sync_bytes_per_minute: config
+            .sync_bytes_per_minute
+            .unwrap_or(access::SYNC_BYTES_PER_MINUTE),
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         ledger_notes: Vec::new(),
