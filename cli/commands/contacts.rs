@@ -95,7 +95,7 @@ pub struct Contacts {
 
 impl Contacts {
     fn path(home: &Path) -> PathBuf {
-        home.join("contacts.json")
+        home.join(sobre_node::home::CONTACTS_FILE)
     }
 
     /// Reads `HOME/contacts.json` (none yet: an empty book).

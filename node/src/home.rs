@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 
 /// File name of the player's secret key (32 bytes, mode 0600).
 pub const KEY_FILE: &str = "identity.key";
+/// File name of the player's address book: a JSON object, alias → player id (`sobre
+/// contacts`; the node reads it to allowlist contacts' challenges).
+pub const CONTACTS_FILE: &str = "contacts.json";
 /// File name of the profile (`name = …`, optional settings), plain text.
 pub const PROFILE_FILE: &str = "profile.json";
 

@@ -407,3 +407,38 @@ async fn sync_answers_are_bounded_in_bytes_per_peer() {
     bruno.shutdown().await;
     a.stop().await;
 }
+
+/// A contact of Ana's (`sobre contacts`) is not a stranger: five challenges from them all wait
+/// for her answer, where a stranger gets three.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_contacts_challenges_are_not_limited() {
+    let da = tempfile::tempdir().unwrap();
+    let key = sobre_core::record::Keypair::from_secret_bytes(&[81; 32]);
+    sobre_node::home::init_key(da.path()).unwrap();
+    std::fs::write(
+        da.path().join(sobre_node::home::CONTACTS_FILE),
+        serde_json::json!({ "amigo": key.player_id().to_string() }).to_string(),
+    )
+    .unwrap();
+    let a = TestNode::start(da.path()).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let a_peer: PeerId = a_id.parse().unwrap();
+    let ana: PlayerId = a_id.parse().unwrap();
+    let h = actor(sobre_node::home::libp2p_keypair(&key).unwrap()).await;
+    h.dial(a_addr.parse().unwrap()).await.unwrap();
+    let t0 = now_ms() - 60_000;
+    for i in 0..5u64 {
+        let (s, c) = challenge_of(&key, ana, t0 + i);
+        assert!(
+            matches!(
+                deliver(&h, a_peer, s.game(), &[c]).await,
+                Response::Receipts { .. }
+            ),
+            "challenge {i} from a contact was refused"
+        );
+    }
+    let games = a.call(ApiRequest::Games).await;
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(5), "{games}");
+    h.shutdown().await;
+    a.stop().await;
+}

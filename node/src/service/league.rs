@@ -64,7 +64,7 @@ impl Service {
     }
 
     /// The verified joins of a league.
-    fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
+    pub(super) fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
         self.store
             .joins_of(&league.id)
             .into_iter()

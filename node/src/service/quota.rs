@@ -182,15 +182,24 @@ pub(crate) fn check(
 impl Service {
     /// Challenges waiting for this player's answer from `challenger`, and the oldest one
     /// waiting from anyone when [`MAX_PENDING_TOTAL`] are (to be dropped for a new one).
+    /// The player's contacts (`sobre contacts`) and the members and organisers of the leagues
+    /// this node knows are allowlisted: their challenges are never limited nor dropped.
     pub(super) fn pending_challenges(
         &self,
         challenger: &PlayerId,
     ) -> Result<Option<GameId>, QuotaExceeded> {
+        let trusted = self.trusted_players();
+        if trusted.contains(challenger) {
+            return Ok(None);
+        }
         let waiting: Vec<(&GameId, u64)> = self
             .games
             .iter()
             .filter(|(_, s)| {
-                s.status == Status::Pending && s.opponent == self.me && s.challenger != self.me
+                s.status == Status::Pending
+                    && s.opponent == self.me
+                    && s.challenger != self.me
+                    && !trusted.contains(&s.challenger)
             })
             .map(|(g, _)| {
                 let t = self
@@ -217,6 +226,28 @@ impl Service {
             return Ok(None);
         }
         Ok(waiting.iter().min_by_key(|(_, t)| *t).map(|(g, _)| **g))
+    }
+
+    /// The players the player knows: contacts (`HOME/contacts.json`) and the members and
+    /// organisers of the leagues this node holds.
+    fn trusted_players(&self) -> std::collections::HashSet<PlayerId> {
+        let mut out: std::collections::HashSet<PlayerId> =
+            std::fs::read_to_string(self.home.join(crate::home::CONTACTS_FILE))
+                .ok()
+                .and_then(|t| {
+                    serde_json::from_str::<std::collections::BTreeMap<String, String>>(&t).ok()
+                })
+                .unwrap_or_default()
+                .values()
+                .filter_map(|id| id.parse().ok())
+                .collect();
+        for doc in self.store.leagues().into_iter().flatten() {
+            if let Ok(league) = sobre_core::league::League::from_signed(&doc) {
+                out.insert(league.organiser);
+                out.extend(self.league_joins(&league).into_iter().map(|(p, _)| p));
+            }
+        }
+        out
     }
 
     /// At a mailbox, whether a new game between `players` may be kept: one of them at least
