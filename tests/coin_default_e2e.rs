@@ -18,34 +18,16 @@
 use serde_json::Value;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{exec, run, run_text, sobre};
+use common::{NodeProcess as Node, exec, run, run_text, sobre};
 
 /// How long anything may take to travel between nodes (and the 12 s deadline to pass).
 const WAIT: Duration = Duration::from_secs(40);
 const POLL: Duration = Duration::from_millis(100);
 const CONTROL: &str = "12s";
-
-/// A node child process, killed when dropped (its log printed if the test failed).
-struct Node {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if std::thread::panicking()
-            && let Ok(text) = std::fs::read_to_string(&self.log)
-        {
-            eprintln!("--- {}:\n{text}", self.log.display());
-        }
-    }
-}
 
 /// Starts `sobre node run` in `home` and waits for its TCP address.
 fn start(home: &Path, log: PathBuf, extra: &[&str]) -> (Node, String) {

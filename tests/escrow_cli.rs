@@ -8,32 +8,14 @@
 use serde_json::Value;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{exec, run, run_text, sobre};
+use common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
-
-/// A node child process, killed when dropped (its log printed if the test failed).
-struct Node {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if std::thread::panicking()
-            && let Ok(text) = std::fs::read_to_string(&self.log)
-        {
-            eprintln!("--- {}:\n{text}", self.log.display());
-        }
-    }
-}
 
 /// `sobre init`, then `sobre node run` on loopback; the node, its player id and address.
 fn start(dir: &Path, name: &str) -> (Node, PathBuf, String, String) {
@@ -65,22 +47,6 @@ fn start(dir: &Path, name: &str) -> (Node, PathBuf, String, String) {
             return (node, home, id, addr.to_owned());
         }
         assert!(Instant::now() < deadline, "the {name} node did not start");
-        std::thread::sleep(POLL);
-    }
-}
-
-/// Polls `sobre show GAME --json` until `pred` holds.
-fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(home, &["show", game, "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && pred(&v)
-        {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
         std::thread::sleep(POLL);
     }
 }

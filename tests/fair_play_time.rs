@@ -11,32 +11,14 @@
 use serde_json::Value;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{exec, run, run_text, sobre};
+use common::{NodeProcess as Node, exec, run, run_text, sobre};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
-
-/// A node child process, killed when dropped.
-struct Node {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if std::thread::panicking()
-            && let Ok(text) = std::fs::read_to_string(&self.log)
-        {
-            eprintln!("--- {}:\n{text}", self.log.display());
-        }
-    }
-}
 
 fn faketime() -> Option<PathBuf> {
     let found = Command::new("faketime")

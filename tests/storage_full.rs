@@ -11,31 +11,14 @@ use serde_json::Value;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{exec, run, run_text, sobre};
+use common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
-
-struct Node {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if std::thread::panicking()
-            && let Ok(text) = std::fs::read_to_string(&self.log)
-        {
-            eprintln!("--- {}:\n{text}", self.log.display());
-        }
-    }
-}
 
 /// A tmpfs mounted for the test, lazily unmounted when dropped.
 struct Mount(PathBuf);
@@ -106,27 +89,16 @@ fn show(home: &Path, game: &str) -> Value {
     run(home, &["show", game, "--json"])
 }
 
-fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(home, &["show", game, "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && pred(&v)
-        {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(POLL);
-    }
-}
-
 /// Fills the file system holding `dir` until a write fails; returns the filler's path.
 fn fill(dir: &Path) -> PathBuf {
     let path = dir.join("filler");
     let mut f = File::create(&path).expect("a filler file");
-    let chunk = vec![0x5a_u8; 64 * 1024];
-    while f.write_all(&chunk).is_ok() && f.sync_all().is_ok() {}
+    // Down to single pages: what a larger chunk leaves free would hold dozens of chat lines
+    // (and the player's own chat is limited to 30 an hour).
+    for size in [64 * 1024, 4096, 512] {
+        let chunk = vec![0x5a_u8; size];
+        while f.write_all(&chunk).is_ok() && f.sync_all().is_ok() {}
+    }
     path
 }
 

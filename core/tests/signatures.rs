@@ -15,13 +15,8 @@ use proptest::prelude::*;
 use sha2::{Digest, Sha512};
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::event::signing_bytes;
-use sobre_core::record::{
-    Challenge, ColourChoice, Keypair, SignedEvent, StartPosition, verify_all,
-};
-
-fn key(n: u8) -> Keypair {
-    Keypair::from_secret_bytes(&[n; 32])
-}
+use sobre_core::record::{Challenge, ColourChoice, SignedEvent, StartPosition, verify_all};
+use sobre_core::test_support::{T0, key};
 
 /// The secret scalar of an ed25519 seed (RFC 8032 5.1.5), and its public point.
 fn secret_scalar(seed: &[u8; 32]) -> (Scalar, EdwardsPoint) {
@@ -105,7 +100,7 @@ fn bodies() -> Vec<([u8; 32], Vec<u8>)> {
         coin_commitment: None,
         league: None,
     };
-    let t0 = 1_800_000_000_000u64;
+    let t0 = T0;
     let (mut ws, ev) = Scoresheet::challenge(w, ch, t0).expect("sign");
     let mut bs = Scoresheet::join(b, ws.game());
     bs.saw(ev.id());

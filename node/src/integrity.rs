@@ -204,24 +204,11 @@ pub fn note_event(home_dir: &Path, me: &PlayerId, game: &GameId, e: &SignedEvent
 
 /// The games a repair is still waiting for.
 pub fn wanted(store: &Store) -> BTreeSet<GameId> {
-    store
-        .meta_get(WANTED)
-        .ok()
-        .flatten()
-        .and_then(|b| serde_json::from_slice::<Vec<String>>(&b).ok())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|h| sobre_core::record::EventId::from_hex(h))
-        .collect()
+    store.meta_list(WANTED).into_iter().collect()
 }
 
 fn set_wanted(store: &Store, games: &BTreeSet<GameId>) -> Result<(), StoreError> {
-    let list: Vec<String> = games.iter().map(|g| g.to_hex()).collect();
-    let bytes = serde_json::to_vec(&list).map_err(|e| StoreError::Corrupt {
-        tree: "meta",
-        reason: e.to_string(),
-    })?;
-    store.meta_set(WANTED, &bytes)
+    store.set_meta_list(WANTED, games)
 }
 
 /// Why one stored game cannot be trusted, if it cannot.

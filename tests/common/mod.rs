@@ -4,8 +4,9 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The `sobre` command for one home (never the caller's `SOBRE_HOME`).
 pub fn sobre(home: &Path) -> Command {
@@ -63,4 +64,40 @@ pub fn run(home: &Path, args: &[&str]) -> Value {
             args.join(" ")
         )
     })
+}
+
+/// A `sobre node run` child process, killed when dropped; its log is printed if the test
+/// failed.
+pub struct NodeProcess {
+    pub child: Child,
+    pub log: PathBuf,
+}
+
+impl Drop for NodeProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if std::thread::panicking()
+            && let Ok(text) = std::fs::read_to_string(&self.log)
+        {
+            eprintln!("--- {}:\n{text}", self.log.display());
+        }
+    }
+}
+
+/// Polls `sobre show GAME --json` in `home` (every 100 ms, for up to 30 s) until `pred`
+/// holds; returns that view.
+pub fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let out = exec(home, &["show", game, "--json"]);
+        if out.success()
+            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
+            && pred(&v)
+        {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

@@ -65,6 +65,20 @@ impl EventId {
     }
 }
 
+/// Text that is not 64 hex digits (an event or game id).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not an event id (64 hex digits): {0:?}")]
+pub struct BadEventId(pub String);
+
+/// The inverse of `Display`: [`EventId::from_hex`].
+impl std::str::FromStr for EventId {
+    type Err = BadEventId;
+
+    fn from_str(s: &str) -> Result<EventId, BadEventId> {
+        EventId::from_hex(s).ok_or_else(|| BadEventId(s.to_owned()))
+    }
+}
+
 impl fmt::Display for EventId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_hex())

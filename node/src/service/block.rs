@@ -15,15 +15,7 @@ const BLOCKED: &str = "blocked";
 impl Service {
     /// The blocked players, from the store.
     pub(super) fn load_blocked(&self) -> BTreeSet<PlayerId> {
-        self.store
-            .meta_get(BLOCKED)
-            .ok()
-            .flatten()
-            .and_then(|b| serde_json::from_slice::<Vec<String>>(&b).ok())
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|p| p.parse().ok())
-            .collect()
+        self.store.meta_list(BLOCKED).into_iter().collect()
     }
 
     /// Tells the network to refuse every blocked player (at start).
@@ -67,10 +59,8 @@ impl Service {
                     self.drop_pending(g).await;
                 }
             }
-            let list: Vec<String> = self.blocked.iter().map(ToString::to_string).collect();
-            let bytes = serde_json::to_vec(&list).map_err(super::internal)?;
             self.store
-                .meta_set(BLOCKED, &bytes)
+                .set_meta_list(BLOCKED, &self.blocked)
                 .map_err(super::internal)?;
             self.store.flush().await.map_err(super::internal)?;
             if let Some(peer) = peer {

@@ -119,18 +119,14 @@ impl Service {
         if !fresh.is_empty() {
             let new: Vec<(&sobre_core::record::Event, usize)> =
                 fresh_events.iter().map(|(e, n)| (e, *n)).collect();
-            let held = self.hot.peek(&game);
-            let mut arrivals = std::mem::take(&mut self.chat_arrivals);
-            let r = quota::check(
-                &self.me,
-                quota::Tally::of(held),
+            quota::check(
+                Some(&self.me),
+                quota::Tally::of(self.hot.peek(&game)),
                 &new,
-                &mut arrivals,
+                &mut self.chat_arrivals,
                 &game,
                 arrival_ms,
-            );
-            self.chat_arrivals = arrivals;
-            r?;
+            )?;
         }
         // A second, different event at a place already taken is an equivocation: keep both
         // as proof, never take the twin into the log.

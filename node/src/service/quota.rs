@@ -118,9 +118,10 @@ impl Tally {
 }
 
 /// The limits on `new` events (decoded, with their wire sizes) joining a game that holds
-/// `tally`. `me` is exempt: its own copies come back by sync.
+/// `tally`. `exempt`'s events pass: this node's own copies come back by sync (its own new
+/// events are checked with no one exempt, `Service::own_quota`).
 pub(crate) fn check(
-    me: &PlayerId,
+    exempt: Option<&PlayerId>,
     mut tally: Tally,
     new: &[(&Event, usize)],
     arrivals: &mut ChatArrivals,
@@ -136,7 +137,7 @@ pub(crate) fn check(
         if tally.bytes > MAX_BYTES_PER_GAME {
             return Err(QuotaExceeded::GameBytes);
         }
-        if ev.author == *me {
+        if exempt == Some(&ev.author) {
             continue;
         }
         match ev.kind {
@@ -276,9 +277,10 @@ impl Service {
     /// The limits for a chat line or a leave this node's player is about to sign in `game`,
     /// checked as the opponent's node will check them, so that it never refuses it.
     pub(super) fn own_quota(&mut self, game: &GameId, leave: bool) -> Result<(), QuotaExceeded> {
+        let Some(held) = self.hot.peek(game) else {
+            return Ok(());
+        };
         let now = now_ms();
-        // Signed as if by someone else: the opponent's node counts our lines.
-        let stand_in = PlayerId::from_bytes([0; 32]);
         let kind = if leave {
             EventKind::Leave {
                 from_ms: now,
@@ -289,34 +291,25 @@ impl Service {
                 text: String::new(),
             }
         };
-        let Some(held) = self.hot.peek(game) else {
-            return Ok(());
-        };
-        let mut tally = Tally::of(Some(held));
-        for counts in [&mut tally.chats, &mut tally.leaves] {
-            if let Some(n) = counts.remove(&self.me) {
-                counts.insert(stand_in, n);
-            }
-        }
+        // Only the kind, the author and the time matter to the limits.
         let probe = Event {
             version: sobre_core::record::event::EVENT_VERSION,
             game: Some(*game),
-            author: stand_in,
+            author: self.me,
             seq: 0,
             prev: None,
             seen: None,
             time_ms: now,
             kind,
         };
-        let mut arrivals = ChatArrivals::default();
-        if let Some(q) = self.chat_arrivals.0.get(&(*game, self.me)) {
-            arrivals.0.insert((*game, stand_in), q.clone());
-        }
-        check(&self.me, tally, &[(&probe, 0)], &mut arrivals, game, now)?;
-        if !leave {
-            self.chat_arrivals.note((*game, self.me), now);
-        }
-        Ok(())
+        check(
+            None,
+            Tally::of(Some(held)),
+            &[(&probe, 0)],
+            &mut self.chat_arrivals,
+            game,
+            now,
+        )
     }
 }
 
@@ -361,7 +354,7 @@ mod tests {
         let e = event(2, 10, chat());
         for _ in 0..MAX_CHAT_PER_HOUR {
             check(
-                &ME,
+                Some(&ME),
                 started(Status::Active, 0),
                 &[(&e, 100)],
                 &mut arrivals,
@@ -372,7 +365,7 @@ mod tests {
         }
         assert_eq!(
             check(
-                &ME,
+                Some(&ME),
                 started(Status::Active, 0),
                 &[(&e, 100)],
                 &mut arrivals,
@@ -383,7 +376,7 @@ mod tests {
         );
         // An hour later the line goes through; our own lines never count.
         check(
-            &ME,
+            Some(&ME),
             started(Status::Active, 0),
             &[(&e, 100)],
             &mut arrivals,
@@ -393,7 +386,7 @@ mod tests {
         .unwrap();
         let mine = event(9, 10, chat());
         check(
-            &ME,
+            Some(&ME),
             started(Status::Active, 0),
             &[(&mine, 100)],
             &mut arrivals,
@@ -408,7 +401,7 @@ mod tests {
         let mut arrivals = ChatArrivals::default();
         let gg = event(2, 5_000, chat());
         check(
-            &ME,
+            Some(&ME),
             started(Status::Finished, 4_000),
             &[(&gg, 100)],
             &mut arrivals,
@@ -419,7 +412,7 @@ mod tests {
         let late = event(2, 4_000 + CHAT_AFTER_END_MS + 1, chat());
         assert_eq!(
             check(
-                &ME,
+                Some(&ME),
                 started(Status::Finished, 4_000),
                 &[(&late, 100)],
                 &mut arrivals,
@@ -443,7 +436,7 @@ mod tests {
         );
         let many: Vec<(&Event, usize)> = vec![(&leave, 100); LEAVES_PER_YEAR];
         check(
-            &ME,
+            Some(&ME),
             started(Status::Active, 0),
             &many,
             &mut arrivals,
@@ -454,7 +447,7 @@ mod tests {
         let more: Vec<(&Event, usize)> = vec![(&leave, 100); LEAVES_PER_YEAR + 1];
         assert_eq!(
             check(
-                &ME,
+                Some(&ME),
                 started(Status::Active, 0),
                 &more,
                 &mut arrivals,
@@ -465,7 +458,7 @@ mod tests {
         );
         // In the game's second year, twice the allowance.
         check(
-            &ME,
+            Some(&ME),
             started(Status::Active, 0),
             &more,
             &mut arrivals,
@@ -484,7 +477,7 @@ mod tests {
             ..started(Status::Active, 0)
         };
         assert_eq!(
-            check(&ME, full, &[(&m, 100)], &mut arrivals, &G, 0),
+            check(Some(&ME), full, &[(&m, 100)], &mut arrivals, &G, 0),
             Err(QuotaExceeded::GameBytes)
         );
         let full = Tally {
@@ -492,7 +485,7 @@ mod tests {
             ..started(Status::Active, 0)
         };
         assert_eq!(
-            check(&ME, full, &[(&m, 10)], &mut arrivals, &G, 0),
+            check(Some(&ME), full, &[(&m, 10)], &mut arrivals, &G, 0),
             Err(QuotaExceeded::GameEvents)
         );
     }

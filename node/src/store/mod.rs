@@ -278,12 +278,7 @@ impl Store {
         if gone.len() > MAX_FORGOTTEN {
             gone.remove(0);
         }
-        let hex: Vec<String> = gone.iter().map(|g| g.to_hex()).collect();
-        let bytes = serde_json::to_vec(&hex).map_err(|e| StoreError::Corrupt {
-            tree: "meta",
-            reason: e.to_string(),
-        })?;
-        self.meta_set(FORGOTTEN, &bytes)?;
+        self.set_meta_list(FORGOTTEN, &gone)?;
         for item in self.events.scan_prefix(game.0) {
             let (k, _) = item?;
             self.events.remove(k)?;
@@ -300,14 +295,7 @@ impl Store {
     /// The games dropped with [`Store::forget_game`], oldest first (at most
     /// [`MAX_FORGOTTEN`]).
     pub fn forgotten(&self) -> Vec<GameId> {
-        self.meta_get(FORGOTTEN)
-            .ok()
-            .flatten()
-            .and_then(|b| serde_json::from_slice::<Vec<String>>(&b).ok())
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|h| EventId::from_hex(h))
-            .collect()
+        self.meta_list(FORGOTTEN)
     }
 
     pub fn game_meta(&self, game: &GameId) -> Result<Option<GameMeta>, StoreError> {
@@ -423,6 +411,32 @@ impl Store {
     pub fn meta_set(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
         self.meta.insert(key.as_bytes(), value)?;
         Ok(())
+    }
+
+    /// A list kept under a `meta` key as JSON strings (game or player ids), in order; the
+    /// entries that no longer parse as `T` are skipped, a missing or damaged list is empty.
+    pub fn meta_list<T: std::str::FromStr>(&self, key: &str) -> Vec<T> {
+        self.meta_get(key)
+            .ok()
+            .flatten()
+            .and_then(|b| serde_json::from_slice::<Vec<String>>(&b).ok())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| s.parse().ok())
+            .collect()
+    }
+
+    /// Writes the list [`Store::meta_list`] reads. The caller flushes.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn set_meta_list<T: ToString>(
+        &self,
+        key: &str,
+        items: impl IntoIterator<Item = T>,
+    ) -> Result<(), StoreError> {
+        let list: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+        self.put_json(&self.meta, key.as_bytes(), &list)
     }
 
     fn get_json<T: serde::de::DeserializeOwned>(
