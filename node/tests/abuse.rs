@@ -4,13 +4,14 @@
 
 mod common;
 
-use common::{STEP, TestNode, play, start_game};
+use common::gossip::RawGossip;
+use common::{STEP, TestNode, disk_bytes, play, start_game};
 use libp2p::PeerId;
 use sobre_core::record::{
     Challenge, ColourChoice, EventId, PlayerId, Scoresheet, SignedEvent, StartPosition,
 };
 use sobre_node::api::ApiRequest;
-use sobre_node::network::{self, NetworkConfig, NetworkHandle};
+use sobre_node::network::{self, NetworkConfig, NetworkError, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use sobre_node::time::now_ms;
 use std::path::Path;
@@ -441,4 +442,200 @@ async fn a_contacts_challenges_are_not_limited() {
     assert_eq!(games["games"].as_array().map(Vec::len), Some(5), "{games}");
     h.shutdown().await;
     a.stop().await;
+}
+
+/// What an attack may add to the victim's home on disk: sled's own bookkeeping as the honest
+/// game goes on beside it (a few pages), not the attacker's bytes (megabytes in each test).
+const DISK_GROWTH_BOUND: u64 = 2 << 20;
+
+/// A raw gossipsub peer (libp2p's gossipsub with a 4 MiB frame limit, nothing of sobre's)
+/// publishes 1 MiB messages on Ana's inbox topic: her node drops each frame unread
+/// (`network::MAX_GOSSIP_FRAME`), stores nothing, and her game with Bruno goes on. A
+/// challenge of ordinary size gossiped by another peer still reaches her, so the topic was
+/// live all along.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_gossip_is_dropped_unread() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    let honest = start_game(&a, &b).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let ana: PlayerId = a_id.parse().unwrap();
+    let topic = sobre_node::protocol::inbox_topic(&ana);
+    let disk_before = disk_bytes(da.path());
+
+    let attacker = RawGossip::dial(a_addr.parse().unwrap()).unwrap();
+    attacker.subscribe(&topic);
+    // A well-formed gossip message, padded far beyond any legal event.
+    let key = sobre_core::record::Keypair::from_secret_bytes(&[82; 32]);
+    let (sheet, first) = challenge_of(&key, ana, now_ms() - 60_000);
+    let mut event = first.to_bytes().unwrap();
+    event.resize(1 << 20, 0);
+    let big = sobre_node::protocol::encode(&sobre_node::protocol::Gossip {
+        game: sheet.game(),
+        event,
+    })
+    .unwrap();
+    attacker
+        .publish_when_heard(&topic, big.clone(), STEP)
+        .await
+        .expect("Ana's node never showed up on her inbox topic");
+    for i in 1..16u8 {
+        let mut m = big.clone();
+        // Distinct messages: gossipsub would not send the same one twice.
+        *m.last_mut().unwrap() = i;
+        let _ = attacker.publish(&topic, m).await;
+    }
+    play(&a, &b, &honest, 0, &["e4", "e5"]).await;
+    let games = a.call(ApiRequest::Games).await;
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(1), "{games}");
+
+    // The same topic carries an ordinary challenge from another peer.
+    let courier = RawGossip::dial(a_addr.parse().unwrap()).unwrap();
+    courier.subscribe(&topic);
+    let small = sobre_node::protocol::encode(&sobre_node::protocol::Gossip {
+        game: sheet.game(),
+        event: first.to_bytes().unwrap(),
+    })
+    .unwrap();
+    courier
+        .publish_when_heard(&topic, small, STEP)
+        .await
+        .expect("the courier never saw Ana's node on the topic");
+    a.wait_for(&sheet.game().to_hex(), "the gossiped challenge", |v| {
+        v["status"] == "pending"
+    })
+    .await;
+    let grown = disk_bytes(da.path()).saturating_sub(disk_before);
+    assert!(grown < DISK_GROWTH_BOUND, "{grown} bytes written");
+    drop((attacker, courier));
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A stranger challenges Ana, then floods the pending game with deliveries whose every
+/// signature is bad (two chat lines each, within the chat quota). The first refusal names the bad signature; after
+/// `max_strikes` such deliveries the stranger is cut off, nothing of theirs is stored, and
+/// Ana's game with Bruno goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_signature_flood_costs_the_sender_its_connection() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    let honest = start_game(&a, &b).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let a_peer: PeerId = a_id.parse().unwrap();
+    let ana: PlayerId = a_id.parse().unwrap();
+    let disk_before = disk_bytes(da.path());
+
+    let key = sobre_core::record::Keypair::from_secret_bytes(&[83; 32]);
+    let h = actor(sobre_node::home::libp2p_keypair(&key).unwrap()).await;
+    h.dial(a_addr.parse().unwrap()).await.unwrap();
+    let t0 = now_ms() - 60_000;
+    let (mut sheet, first) = challenge_of(&key, ana, t0);
+    let game = sheet.game();
+    assert!(matches!(
+        deliver(&h, a_peer, game, std::slice::from_ref(&first)).await,
+        Response::Receipts { .. }
+    ));
+    // Within every quota (the cheap checks come first), so only signatures can refuse them.
+    let forged: Vec<SignedEvent> = (0..2u64)
+        .map(|i| {
+            let mut e = sheet.chat("spam", t0 + 1 + i).unwrap();
+            e.signature[0] ^= 1;
+            e
+        })
+        .collect();
+    let mut answered = 0u32;
+    let mut first_refusal = None;
+    for _ in 0..200 {
+        let events = forged.iter().map(|e| e.to_bytes().unwrap()).collect();
+        match h.request(a_peer, Request::Deliver { game, events }).await {
+            Ok(Response::Refused { reason }) | Err(NetworkError::Refused(reason)) => {
+                answered += 1;
+                first_refusal.get_or_insert(reason);
+            }
+            Ok(other) => panic!("a forged delivery was taken: {other:?}"),
+            // Cut off: the connection is closed and redials are refused.
+            Err(_) => break,
+        }
+        if !a.connected_to(&h.local_peer_id()).await {
+            break;
+        }
+    }
+    let first_refusal = first_refusal.expect("no delivery was answered");
+    assert!(first_refusal.contains("bad signature"), "{first_refusal}");
+    let max_strikes = NetworkConfig::new(libp2p::identity::Keypair::generate_ed25519()).max_strikes;
+    assert!(
+        answered <= max_strikes + 1,
+        "{answered} forged deliveries were checked"
+    );
+    assert!(!a.connected_to(&h.local_peer_id()).await, "never cut off");
+    let v = a
+        .call(ApiRequest::Show {
+            game: game.to_hex(),
+        })
+        .await;
+    assert_eq!(v["chat"].as_array().map(Vec::len), Some(0), "{v}");
+    let grown = disk_bytes(da.path()).saturating_sub(disk_before);
+    assert!(grown < DISK_GROWTH_BOUND, "{grown} bytes written");
+    h.shutdown().await;
+    play(&a, &b, &honest, 0, &["e4", "e5"]).await;
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A stranger hands a mailbox node games between fresh keys of its own making, all validly
+/// signed: the mailbox takes 100 new games an hour from that peer and refuses the rest; a
+/// second peer is not held back by the first one's count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mailbox_takes_a_bounded_number_of_new_games_from_one_peer() {
+    let dm = tempfile::tempdir().unwrap();
+    let m = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
+    let (m_id, m_addr) = m.id_addr().await;
+    let m_peer: PeerId = m_id.parse().unwrap();
+    let t0 = now_ms() - 60_000;
+    let new_game = |i: u64| {
+        let a = sobre_core::record::Keypair::from_secret_bytes(&rand_bytes(i, 1));
+        let b = sobre_core::record::Keypair::from_secret_bytes(&rand_bytes(i, 2));
+        challenge_of(&a, b.player_id(), t0 + i)
+    };
+    let h = actor(libp2p::identity::Keypair::generate_ed25519()).await;
+    h.dial(m_addr.parse().unwrap()).await.unwrap();
+    let mut taken = 0;
+    let refusal = loop {
+        let (sheet, first) = new_game(taken);
+        match deliver(&h, m_peer, sheet.game(), &[first]).await {
+            Response::Receipts { .. } => taken += 1,
+            Response::Refused { reason } => break reason,
+            other => panic!("{other:?}"),
+        }
+        assert!(taken <= 100, "the mailbox took more than 100 games");
+    };
+    assert_eq!(taken, 100);
+    assert!(refusal.contains("new games an hour"), "{refusal}");
+    let games = m.call(ApiRequest::Games).await;
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(100));
+    h.shutdown().await;
+
+    let other = actor(libp2p::identity::Keypair::generate_ed25519()).await;
+    other.dial(m_addr.parse().unwrap()).await.unwrap();
+    let (sheet, first) = new_game(1_000);
+    assert!(matches!(
+        deliver(&other, m_peer, sheet.game(), &[first]).await,
+        Response::Receipts { .. }
+    ));
+    other.shutdown().await;
+    m.stop().await;
+}
+
+/// A distinct secret key per (game, player) of the mailbox test.
+fn rand_bytes(i: u64, who: u8) -> [u8; 32] {
+    let mut b = [who; 32];
+    b[..8].copy_from_slice(&i.to_le_bytes());
+    b
 }

@@ -20,6 +20,9 @@
 //!    verified by the fetcher.
 //! 4. `rss`: resident memory of a node (a child process running `service::run`, exactly as
 //!    `sobre node run` does) holding many active games.
+//! 5. `attack`: a node (a child process, default limits) plays an honest game while
+//!    strangers attack it within the rules, one attack at a time (issue 18): the honest
+//!    round trip, the victim's peak memory and its disk growth under each.
 //!
 //! Inbound requests are rate limited per peer (120 a minute, `NetworkConfig::new`, not
 //! configurable through `NodeConfig`), so the load of phases 2 and 3 is spread over as many
@@ -35,8 +38,12 @@
 //! options; `cargo test --benches` (or `--all-targets`) runs it without, only to see that it
 //! starts, and it then measures nothing. Other flags are ignored.
 
+mod attack;
 mod floor;
 mod games;
+// The raw gossipsub attacker is shared with the abuse tests.
+#[path = "../../tests/common/gossip.rs"]
+mod gossip;
 mod mailbox;
 mod memory;
 mod nodes;
@@ -73,6 +80,8 @@ struct Sizes {
     sync_plies: usize,
     rss_games: usize,
     rss_plies: usize,
+    attack_moves: usize,
+    attack_duration: Duration,
 }
 
 const FULL: Sizes = Sizes {
@@ -83,6 +92,8 @@ const FULL: Sizes = Sizes {
     sync_plies: 80,
     rss_games: 10_000,
     rss_plies: 20,
+    attack_moves: 100,
+    attack_duration: Duration::from_secs(20),
 };
 
 const QUICK: Sizes = Sizes {
@@ -93,18 +104,20 @@ const QUICK: Sizes = Sizes {
     sync_plies: 40,
     rss_games: 500,
     rss_plies: 20,
+    attack_moves: 20,
+    attack_duration: Duration::from_secs(3),
 };
 
 /// The phases, in the order they run: name for `only=`, label in the table.
-const PHASES: [(&str, &str); 4] = [
+const PHASES: [(&str, &str); 5] = [
     ("rt", "1 round trip"),
     ("mailbox", "2 mailbox"),
     ("sync", "3 catch-up"),
     ("rss", "4 memory"),
+    ("attack", "5 under attack"),
 ];
 
-const USAGE: &str =
-    "usage: cargo bench -p sobre-node --bench node_bench [-- [quick] [only=rt|mailbox|sync|rss]]";
+const USAGE: &str = "usage: cargo bench -p sobre-node --bench node_bench [-- [quick] [only=rt|mailbox|sync|rss|attack]]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -114,8 +127,8 @@ fn main() {
     match args.first().map(String::as_str) {
         Some(CHILD_PARTS) => std::process::exit(memory::child_parts(&home())),
         Some(CHILD_NODE) => {
-            let mailbox = args.get(2).map(String::as_str) == Some("mailbox");
-            std::process::exit(nodes::child_node(home(), mailbox));
+            let kind = args.get(2).map_or("player", String::as_str);
+            std::process::exit(nodes::child_node(home(), kind));
         }
         _ => {}
     }
@@ -167,7 +180,8 @@ fn main() {
                 "rt" => round_trip::phase_round_trip(sizes).await,
                 "mailbox" => mailbox::phase_mailbox(sizes).await,
                 "sync" => sync::phase_sync(sizes).await,
-                _ => memory::phase_rss(sizes).await,
+                "rss" => memory::phase_rss(sizes).await,
+                _ => attack::phase_attack(sizes).await,
             }
         });
         if let Ok(r) = &mut result {

@@ -43,7 +43,7 @@ pub fn child_parts(home: &Path) -> i32 {
 }
 
 /// `VmRSS` and `VmHWM` of a process, in KiB.
-fn rss_kib(pid: u32) -> Option<(u64, u64)> {
+pub(crate) fn rss_kib(pid: u32) -> Option<(u64, u64)> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let field = |name: &str| {
         text.lines()
@@ -187,7 +187,7 @@ pub async fn phase_rss(s: Sizes) -> Res<Vec<Row>> {
     ])
 }
 
-fn dir_size(p: &Path) -> u64 {
+pub(crate) fn dir_size(p: &Path) -> u64 {
     let Ok(rd) = std::fs::read_dir(p) else {
         return std::fs::metadata(p).map_or(0, |m| m.len());
     };

@@ -58,15 +58,24 @@ impl Node {
     /// Starts a node in `dir` in a child process (this binary's `__node`, which runs
     /// `service::run` as `sobre node run` does), so that its CPU time is its own.
     pub async fn start_process(dir: TempDir, mailbox: bool) -> Res<Node> {
+        Node::start_process_with(dir, if mailbox { "mailbox" } else { "player" }).await
+    }
+
+    /// Like [`Node::start_process`], the child's `kind` given: `mailbox`, `player`, or
+    /// `strict` (a player's node with the default per-IP limits, for the attack phase).
+    pub async fn start_process_with(dir: TempDir, kind: &str) -> Res<Node> {
         let home = dir.path().to_path_buf();
         home::init_key(&home)?;
         let mut cmd = child_command(CHILD_NODE, &home)?;
-        if mailbox {
-            cmd.arg("mailbox");
-        }
+        cmd.arg(kind);
         let child = cmd
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            // With RUST_LOG the child prints its log too (see `child_node`).
+            .stderr(if std::env::var_os("RUST_LOG").is_some() {
+                std::process::Stdio::inherit()
+            } else {
+                std::process::Stdio::null()
+            })
             .spawn()?;
         let node = Node {
             home,
@@ -77,6 +86,11 @@ impl Node {
         };
         node.wait_ready().await?;
         Ok(node)
+    }
+
+    /// The process id of a node in a child process.
+    pub fn pid(&self) -> Option<u32> {
+        Some(self.child.as_ref()?.id())
     }
 
     /// User and system CPU seconds of the node's own process (`None` in this process).
@@ -195,15 +209,22 @@ pub fn child_command(role: &str, home: &Path) -> Res<std::process::Command> {
 
 /// The `__node` child process: a node exactly as `sobre node run` starts it, until Ctrl-C or
 /// the control API's `stop`.
-pub fn child_node(home: PathBuf, mailbox: bool) -> i32 {
+pub fn child_node(home: PathBuf, kind: &str) -> i32 {
     let config = NodeConfig {
         home,
-        mailbox,
+        mailbox: kind == "mailbox",
         listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
-        // The bench's players all connect from 127.0.0.1.
-        max_inbound_per_ip: Some(4096),
+        // The bench's players all connect from 127.0.0.1; the attack phase's victim keeps
+        // the default limits its attackers meet.
+        max_inbound_per_ip: (kind != "strict").then_some(4096),
         ..NodeConfig::default()
     };
+    if std::env::var_os("RUST_LOG").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .try_init();
+    }
     let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

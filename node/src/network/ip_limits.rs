@@ -89,6 +89,11 @@ impl Behaviour {
         self.reserved.insert(peer);
     }
 
+    /// Whether `peer` was named by [`Behaviour::reserve`].
+    pub fn is_reserved(&self, peer: &PeerId) -> bool {
+        self.reserved.contains(peer)
+    }
+
     fn admit(
         &mut self,
         id: ConnectionId,

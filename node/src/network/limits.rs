@@ -71,6 +71,13 @@ pub(super) enum RateDecision {
 
 const RATE_WINDOW: Duration = Duration::from_secs(60);
 
+/// How many times the per-peer request limit a reserved peer may send. Two players moving
+/// quickly (an adjourned game resumed at the club, a game played out in a session) send a
+/// delivery per move and one per receipt: at 120 a minute such a game met the limit, and
+/// the strikes that follow would end with the opponent blocked. Still a bound: a hostile
+/// opponent cannot flood without limit either.
+pub(crate) const RESERVED_RATE_FACTOR: u32 = 10;
+
 impl RateLimiter {
     pub(super) fn new(limit: u32) -> RateLimiter {
         RateLimiter {
@@ -80,10 +87,17 @@ impl RateLimiter {
         }
     }
 
-    pub(super) fn check(&mut self, peer: PeerId, now: Instant) -> RateDecision {
+    /// Counts a request of `peer`; a `reserved` peer (an opponent, a league member, a
+    /// mailbox: see `ip_limits`) may send [`RESERVED_RATE_FACTOR`] times the limit.
+    pub(super) fn check(&mut self, peer: PeerId, reserved: bool, now: Instant) -> RateDecision {
         if self.limit == 0 {
             return RateDecision::Allow;
         }
+        let limit = if reserved {
+            self.limit.saturating_mul(RESERVED_RATE_FACTOR)
+        } else {
+            self.limit
+        };
         let window = self.windows.entry(peer).or_insert(Window {
             start: now,
             count: 0,
@@ -96,7 +110,7 @@ impl RateLimiter {
                 refused: false,
             };
         }
-        if window.count < self.limit {
+        if window.count < limit {
             window.count += 1;
             RateDecision::Allow
         } else {
@@ -124,24 +138,41 @@ mod tests {
         let mut rate = RateLimiter::new(2);
         let peer = PeerId::random();
         let t0 = Instant::now();
-        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
-        assert!(matches!(rate.check(peer, t0), RateDecision::Allow));
+        assert!(matches!(rate.check(peer, false, t0), RateDecision::Allow));
+        assert!(matches!(rate.check(peer, false, t0), RateDecision::Allow));
         assert!(matches!(
-            rate.check(peer, t0),
+            rate.check(peer, false, t0),
             RateDecision::Refuse { first: true }
         ));
         assert!(matches!(
-            rate.check(peer, t0),
+            rate.check(peer, false, t0),
             RateDecision::Refuse { first: false }
         ));
         // Another peer has its own window; a new minute opens a new one.
         assert!(matches!(
-            rate.check(PeerId::random(), t0),
+            rate.check(PeerId::random(), false, t0),
             RateDecision::Allow
         ));
         assert!(matches!(
-            rate.check(peer, t0 + RATE_WINDOW),
+            rate.check(peer, false, t0 + RATE_WINDOW),
             RateDecision::Allow
+        ));
+    }
+
+    #[test]
+    fn a_reserved_peer_may_send_more_but_not_without_limit() {
+        let mut rate = RateLimiter::new(2);
+        let opponent = PeerId::random();
+        let t0 = Instant::now();
+        for _ in 0..2 * RESERVED_RATE_FACTOR {
+            assert!(matches!(
+                rate.check(opponent, true, t0),
+                RateDecision::Allow
+            ));
+        }
+        assert!(matches!(
+            rate.check(opponent, true, t0),
+            RateDecision::Refuse { first: true }
         ));
     }
 

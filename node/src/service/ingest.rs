@@ -183,7 +183,7 @@ impl Service {
                     && state.opponent == self.me
                     && state.challenger != self.me;
                 if !is_player {
-                    self.mailbox_room([state.challenger, state.opponent])?;
+                    self.mailbox_room([state.challenger, state.opponent], from)?;
                 }
                 if awaiting_us && let Some(oldest) = self.pending_challenges(&state.challenger)? {
                     self.drop_pending(oldest).await;

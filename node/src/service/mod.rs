@@ -186,6 +186,7 @@ struct Service {
     restoring: std::collections::BTreeSet<GameId>,
     /// Recent chat arrivals per game and author (see `quota`).
     chat_arrivals: quota::ChatArrivals,
+    new_game_arrivals: quota::NewGameArrivals,
     /// Peers whose connections the network reserves room for (see `access`).
     reserved: HashSet<PeerId>,
     /// Players refused for good (see `block`).
@@ -279,6 +280,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         storage_failed: None,
         restoring,
         chat_arrivals: quota::ChatArrivals::default(),
+        new_game_arrivals: quota::NewGameArrivals::default(),
         reserved: HashSet::new(),
         blocked: std::collections::BTreeSet::new(),
         sync_budget: access::SyncBudget::default(),

@@ -13,10 +13,12 @@
 //! | chat after the game ends | lines dated up to [`CHAT_AFTER_END_MS`] after its last event |
 //! | leave periods per player per game | [`LEAVES_PER_YEAR`] per year the game has run, plus that many |
 //! | games a mailbox keeps per player | [`MAX_MAILBOX_GAMES_PER_PLAYER`] (a new game needs one player under it) |
+//! | new games a mailbox takes from one peer in an hour | [`MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR`] (contacts and league members apart) |
 //! | challenges waiting for this player's answer | [`MAX_PENDING_PER_CHALLENGER`] per challenger, [`MAX_PENDING_TOTAL`] in all (the oldest is dropped) |
 
 use super::cache::GameCache;
 use super::{Service, now_ms};
+use libp2p::PeerId;
 use sobre_core::record::{Event, EventKind, GameId, PlayerId, Status};
 use std::collections::{HashMap, VecDeque};
 
@@ -33,6 +35,10 @@ pub(crate) const MAX_PENDING_PER_CHALLENGER: usize = 3;
 pub(crate) const MAX_PENDING_TOTAL: usize = 64;
 /// Games a mailbox keeps per player (a busy ICCF player has a few dozen under way).
 pub(crate) const MAX_MAILBOX_GAMES_PER_PLAYER: usize = 1_000;
+/// New games a mailbox takes from one peer in an hour, unless a player of the game is a
+/// contact or league member of the mailbox's owner (a player's node handing over its
+/// whole list of games to a new mailbox does so over a few hours; its outbox retries).
+pub(crate) const MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR: usize = 100;
 
 const HOUR_MS: u64 = 3600 * 1000;
 const YEAR_MS: u64 = 365 * 24 * HOUR_MS;
@@ -56,16 +62,24 @@ pub(crate) enum QuotaExceeded {
     PendingChallenges,
     #[error("this mailbox keeps no more games of these players")]
     MailboxFull,
+    #[error(
+        "this mailbox takes at most {MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR} new games an hour from one peer"
+    )]
+    MailboxRate,
 }
 
-/// Chat arrivals per (game, author) in the last hour: the rate limit's memory. Bounded: one
-/// entry per game and author that chatted within the hour, each at most
-/// [`MAX_CHAT_PER_HOUR`] times long.
-#[derive(Default)]
-pub(crate) struct ChatArrivals(HashMap<(GameId, PlayerId), VecDeque<u64>>);
+/// Arrivals per key in the last hour: the memory of an hourly rate limit. Bounded: one entry
+/// per key that arrived within the hour, each as long as that key's limit at most.
+pub(crate) struct Arrivals<K>(HashMap<K, VecDeque<u64>>);
 
-impl ChatArrivals {
-    fn recent(&mut self, key: (GameId, PlayerId), now: u64) -> usize {
+impl<K> Default for Arrivals<K> {
+    fn default() -> Self {
+        Arrivals(HashMap::new())
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Copy> Arrivals<K> {
+    fn recent(&mut self, key: K, now: u64) -> usize {
         let Some(q) = self.0.get_mut(&key) else {
             return 0;
         };
@@ -79,10 +93,25 @@ impl ChatArrivals {
         n
     }
 
-    fn note(&mut self, key: (GameId, PlayerId), now: u64) {
+    fn note(&mut self, key: K, now: u64) {
         self.0.entry(key).or_default().push_back(now);
     }
+
+    /// Notes an arrival of `key` if fewer than `limit` arrived within the hour.
+    fn admit(&mut self, key: K, limit: usize, now: u64) -> bool {
+        if self.recent(key, now) >= limit {
+            return false;
+        }
+        self.note(key, now);
+        true
+    }
 }
+
+/// Chat lines per (game, author) in the last hour ([`MAX_CHAT_PER_HOUR`]).
+pub(crate) type ChatArrivals = Arrivals<(GameId, PlayerId)>;
+/// New games a mailbox took from each peer in the last hour
+/// ([`MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR`]).
+pub(crate) type NewGameArrivals = Arrivals<PeerId>;
 
 /// What a game already holds, as far as the limits go.
 #[derive(Default)]
@@ -252,13 +281,35 @@ impl Service {
     }
 
     /// At a mailbox, whether a new game between `players` may be kept: one of them at least
-    /// has fewer than [`MAX_MAILBOX_GAMES_PER_PLAYER`] games here.
-    pub(super) fn mailbox_room(&self, players: [PlayerId; 2]) -> Result<(), QuotaExceeded> {
+    /// has fewer than [`MAX_MAILBOX_GAMES_PER_PLAYER`] games here,
+    /// and the peer that handed it over has taken fewer than
+    /// [`MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR`] new games here in the last hour (peer ids
+    /// are free: the per-IP connection limits bound how many a machine holds at once).
+    pub(super) fn mailbox_room(
+        &mut self,
+        players: [PlayerId; 2],
+        from: Option<PeerId>,
+    ) -> Result<(), QuotaExceeded> {
+        if !self.mailbox {
+            return Ok(());
+        }
         let full = |p: &PlayerId| {
             self.games.values().filter(|s| s.plays(p)).count() >= MAX_MAILBOX_GAMES_PER_PLAYER
         };
-        if self.mailbox && players.iter().all(full) {
+        if players.iter().all(full) {
             return Err(QuotaExceeded::MailboxFull);
+        }
+        if let Some(peer) = from
+            && !self.new_game_arrivals.admit(
+                peer,
+                MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR,
+                now_ms(),
+            )
+        {
+            let trusted = self.trusted_players();
+            if !players.iter().any(|p| trusted.contains(p)) {
+                return Err(QuotaExceeded::MailboxRate);
+            }
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 //! the test's runtime. Each test file uses what it needs.
 #![allow(dead_code)]
 
+pub mod gossip;
 pub mod net;
 
 use serde_json::Value;
@@ -275,4 +276,22 @@ pub fn line_with_seed(plies: usize, seed: u64) -> Vec<String> {
             text
         })
         .collect()
+}
+
+/// Bytes on disk under `path` (files only, recursively): the disk growth an attack caused.
+pub fn disk_bytes(path: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return std::fs::metadata(path).map_or(0, |m| m.len());
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                disk_bytes(&p)
+            } else {
+                e.metadata().map_or(0, |m| m.len())
+            }
+        })
+        .sum()
 }

@@ -131,7 +131,11 @@ impl EventLoop {
         };
         if granted {
             debug!(peer = %peer, "catch-up sync outside the rate limit");
-        } else if let RateDecision::Refuse { first } = self.rate.check(peer, Instant::now()) {
+        } else if let RateDecision::Refuse { first } = self.rate.check(
+            peer,
+            self.swarm.behaviour().ip_limits.is_reserved(&peer),
+            Instant::now(),
+        ) {
             if first {
                 warn!(peer = %peer, "inbound request rate limit exceeded");
                 // One strike per window: a burst from a peer catching up costs one strike, a
