@@ -3,7 +3,7 @@
 use super::common::print_json;
 use crate::error::{self, CliResult};
 use serde_json::{Value, json};
-use sobre_node::home;
+use sobre_node::{home, profile};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -16,7 +16,8 @@ use std::process::ExitCode;
 /// With --json, one object: `player_id`, `name`, `created` (false if the key existed), `home`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Your name as opponents see it (stored in HOME/profile.json).
+    /// Your name as opponents see it (1 to 64 characters; stored in HOME/profile.json,
+    /// signed and sent to your opponents: see `sobre profile`).
     #[arg(long)]
     name: Option<String>,
     /// Print one JSON object.
@@ -34,10 +35,10 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
     let (key, created) = home::init_key(home_dir).map_err(|e| error::user(e.to_string()))?;
     let name = match args.name {
         Some(name) => {
-            let name = name.trim().to_owned();
-            if name.is_empty() || name.len() > 100 {
-                return Err(error::user("a name must have 1 to 100 characters"));
-            }
+            // The rules every receiver applies to a signed profile (1 to 64 characters, no
+            // control characters): a name accepted here is one others accept.
+            let name = sobre_core::record::profile::clean_name(&name)
+                .map_err(|e| error::user(e.to_string()))?;
             write_name(home_dir, &name)?;
             Some(name)
         }
@@ -70,17 +71,15 @@ pub fn read_name(home_dir: &Path) -> Option<String> {
     v.get("name").and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Sets the name, keeping any other settings in the profile.
+/// Sets the name, keeping the profile's other fields; a changed name is a new profile (its
+/// issue time moves on, so it replaces the old one at every receiver).
 fn write_name(home_dir: &Path, name: &str) -> CliResult<()> {
-    let path = home_dir.join(home::PROFILE_FILE);
-    let mut profile = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}));
-    profile["name"] = json!(name);
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(&profile)? + "\n")?;
-    std::fs::rename(&tmp, &path)?;
+    let mut local = profile::read(home_dir).map_err(|e| error::user(e.to_string()))?;
+    if local.name.as_deref() == Some(name) {
+        return Ok(());
+    }
+    local.name = Some(name.to_owned());
+    local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
+    profile::write(home_dir, &local).map_err(|e| error::user(e.to_string()))?;
     Ok(())
 }

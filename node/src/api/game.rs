@@ -46,6 +46,9 @@ pub struct GameView {
     /// The colour of the node's player, if they play in the game.
     pub my_color: Option<String>,
     pub my_move: bool,
+    /// Display names from the players' signed profiles, by player id (only those known).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub names: std::collections::BTreeMap<String, String>,
     pub opponent: String,
     pub plies: usize,
     /// When each player (white, black) announced presence at the resumption (A7).
