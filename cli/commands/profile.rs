@@ -76,7 +76,11 @@ fn current(home: &Path) -> CliResult<(LocalProfile, Option<Profile>)> {
     Ok((local, profile))
 }
 
-fn to_json(home: &Path, local: &LocalProfile, signed: Option<&Profile>) -> CliResult<serde_json::Value> {
+fn to_json(
+    home: &Path,
+    local: &LocalProfile,
+    signed: Option<&Profile>,
+) -> CliResult<serde_json::Value> {
     let key = common::load_key(home)?;
     Ok(match signed {
         Some(p) => json!({

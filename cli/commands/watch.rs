@@ -109,7 +109,10 @@ mod tests {
         let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
             "san": "Nf3", "status": "active", "from": null});
         assert_eq!(
-            event_line(&line(v), &Names::new(&Contacts::default(), Default::default())),
+            event_line(
+                &line(v),
+                &Names::new(&Contacts::default(), Default::default())
+            ),
             "2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 status=Active"
         );
         assert_eq!(

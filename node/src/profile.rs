@@ -90,13 +90,11 @@ pub fn read(home_dir: &Path) -> Result<LocalProfile, LocalProfileError> {
     Ok(LocalProfile {
         name: text("name"),
         club: text("club"),
-        federation_id: m
-            .get("federation_id")
-            .and_then(|v| match v {
-                Value::String(s) => Some(s.clone()),
-                Value::Number(n) => Some(n.to_string()),
-                _ => None,
-            }),
+        federation_id: m.get("federation_id").and_then(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        }),
         languages: m
             .get("languages")
             .and_then(Value::as_array)
@@ -211,7 +209,9 @@ pub fn signed(home_dir: &Path, key: &Keypair) -> Result<Option<SignedProfile>, L
     let Some(profile) = local.to_profile(key).map_err(invalid)? else {
         return Ok(None);
     };
-    SignedProfile::sign(&profile, key).map(Some).map_err(invalid)
+    SignedProfile::sign(&profile, key)
+        .map(Some)
+        .map_err(invalid)
 }
 
 #[cfg(test)]

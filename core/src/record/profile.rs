@@ -420,19 +420,13 @@ mod tests {
             body,
             signature: (a, b),
         };
-        assert!(matches!(
-            s.verify(NOW),
-            Err(ProfileError::BadSignature(_))
-        ));
+        assert!(matches!(s.verify(NOW), Err(ProfileError::BadSignature(_))));
     }
 
     #[test]
     fn names_are_checked() {
         assert_eq!(clean_name("  Ana  ").unwrap(), "Ana");
-        assert_eq!(
-            clean_name("   "),
-            Err(ProfileError::Empty(TextField::Name))
-        );
+        assert_eq!(clean_name("   "), Err(ProfileError::Empty(TextField::Name)));
         assert_eq!(clean_name(&"ñ".repeat(64)).unwrap().chars().count(), 64);
         assert_eq!(
             clean_name(&"ñ".repeat(65)),
@@ -453,10 +447,7 @@ mod tests {
             clean_name("Ana\u{202E}boB"),
             Err(ProfileError::ControlCharacter(TextField::Name))
         );
-        assert_eq!(
-            clean_club("\t"),
-            Err(ProfileError::Empty(TextField::Club))
-        );
+        assert_eq!(clean_club("\t"), Err(ProfileError::Empty(TextField::Club)));
     }
 
     #[test]

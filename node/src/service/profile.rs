@@ -61,7 +61,8 @@ impl Service {
     /// Reads and signs the player's profile from `HOME/profile.json` again; a changed one
     /// must reach everyone again.
     pub(super) fn load_own_profile(&mut self) -> Result<(), ApiError> {
-        let signed = crate::profile::signed(&self.home, &self.key).map_err(|e| user(e.to_string()))?;
+        let signed =
+            crate::profile::signed(&self.home, &self.key).map_err(|e| user(e.to_string()))?;
         let own = match signed {
             Some(s) => {
                 let bytes = s.to_bytes().map_err(super::internal)?;
@@ -148,7 +149,11 @@ impl Service {
     }
 
     /// The answer to [`Service::share_profile`].
-    pub(super) fn profile_sent(&mut self, player: PlayerId, result: Result<Response, NetworkError>) {
+    pub(super) fn profile_sent(
+        &mut self,
+        player: PlayerId,
+        result: Result<Response, NetworkError>,
+    ) {
         match result {
             Ok(Response::Stored { count }) if count >= 1 => {
                 self.profiles.sent.insert(player, true);
@@ -235,7 +240,10 @@ impl Service {
         }
         let net = self.net.clone();
         tokio::spawn(async move {
-            if let Err(e) = net.request(peer, Request::Profiles { profiles: relay }).await {
+            if let Err(e) = net
+                .request(peer, Request::Profiles { profiles: relay })
+                .await
+            {
                 debug!(%peer, "profiles not passed on: {e}");
             }
         });
@@ -243,7 +251,11 @@ impl Service {
 
     /// A peer's [`Request::Profiles`]: keeps the newer profiles of players this node has a
     /// part with.
-    pub(super) async fn answer_profiles(&mut self, peer: PeerId, profiles: Vec<Vec<u8>>) -> Response {
+    pub(super) async fn answer_profiles(
+        &mut self,
+        peer: PeerId,
+        profiles: Vec<Vec<u8>>,
+    ) -> Response {
         if profiles.len() > MAX_PROFILES_PER_MESSAGE {
             let reason = format!(
                 "{} profiles in one request; at most {MAX_PROFILES_PER_MESSAGE}",
@@ -355,7 +367,11 @@ impl Service {
         std::fs::read_to_string(self.home.join(crate::home::CONTACTS_FILE))
             .ok()
             .and_then(|t| serde_json::from_str::<BTreeMap<String, String>>(&t).ok())
-            .and_then(|m| m.into_iter().find(|(_, v)| *v == id).map(|(alias, _)| alias))
+            .and_then(|m| {
+                m.into_iter()
+                    .find(|(_, v)| *v == id)
+                    .map(|(alias, _)| alias)
+            })
             .unwrap_or(id)
     }
 

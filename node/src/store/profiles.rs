@@ -33,7 +33,11 @@ impl Store {
     ///
     /// # Errors
     /// On I/O errors.
-    pub fn set_profile(&self, player: &PlayerId, profile: &SignedProfile) -> Result<(), StoreError> {
+    pub fn set_profile(
+        &self,
+        player: &PlayerId,
+        profile: &SignedProfile,
+    ) -> Result<(), StoreError> {
         let bytes = profile.to_bytes().map_err(|e| StoreError::Corrupt {
             tree: "profiles",
             reason: e.to_string(),
