@@ -39,7 +39,9 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
             // control characters): a name accepted here is one others accept.
             let name = sobre_core::record::profile::clean_name(&name)
                 .map_err(|e| error::user(e.to_string()))?;
-            write_name(home_dir, &name)?;
+            if write_name(home_dir, &name)? {
+                publish(home_dir);
+            }
             Some(name)
         }
         None => read_name(home_dir),
@@ -73,13 +75,23 @@ pub fn read_name(home_dir: &Path) -> Option<String> {
 
 /// Sets the name, keeping the profile's other fields; a changed name is a new profile (its
 /// issue time moves on, so it replaces the old one at every receiver).
-fn write_name(home_dir: &Path, name: &str) -> CliResult<()> {
+/// Returns whether the name changed.
+fn write_name(home_dir: &Path, name: &str) -> CliResult<bool> {
     let mut local = profile::read(home_dir).map_err(|e| error::user(e.to_string()))?;
     if local.name.as_deref() == Some(name) {
-        return Ok(());
+        return Ok(false);
     }
     local.name = Some(name.to_owned());
     local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
     profile::write(home_dir, &local).map_err(|e| error::user(e.to_string()))?;
-    Ok(())
+    Ok(true)
+}
+
+/// A running node signs the new name and sends it (one that is not running does so when it
+/// starts).
+fn publish(home_dir: &Path) {
+    match super::common::call(home_dir, sobre_node::api::ApiRequest::ProfilePublish) {
+        Ok(_) | Err(error::CliError::Node(sobre_node::client::ClientError::NotRunning { .. })) => {}
+        Err(e) => eprintln!("the running node did not take the new name: {e}"),
+    }
 }

@@ -266,6 +266,7 @@ mod tests {
             moves: vec!["e2e4".into()],
             my_color: Some("white".into()),
             my_move: false,
+            names: [("c".to_owned(), "Carla".to_owned())].into(),
             opponent: "o".into(),
             plies: 1,
             presence_ms: [Some(1), None],

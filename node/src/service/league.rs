@@ -471,6 +471,7 @@ impl Service {
                 for p in league.def.players.clone() {
                     self.share_profile(p);
                 }
+                self.share_profile(league.organiser);
                 // Open the rounds due now rather than at the next tick.
                 self.accept_league_challenges(&league).await;
                 self.open_rounds(&league, now_ms()).await;

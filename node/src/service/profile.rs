@@ -91,6 +91,7 @@ impl Service {
         for league in self.leagues() {
             if league.def.players.contains(&self.me) {
                 out.extend(league.def.players.iter().copied());
+                out.insert(league.organiser);
             }
         }
         out.remove(&self.me);
