@@ -73,7 +73,11 @@ pub fn event_line(line: &WatchLine, names: &Names) -> String {
     let time = e.time_ms.map_or_else(|| "-".to_owned(), rfc3339);
     let mut line = format!(
         "{time} {} {}",
-        short_game(&e.game),
+        // A player's new profile belongs to no game.
+        match short_game(&e.game) {
+            "" => "-",
+            g => g,
+        },
         match e.event.as_str() {
             "" => "event",
             what => what,
@@ -121,6 +125,28 @@ mod tests {
                 &Names::new(&Contacts::default(), Default::default())
             ),
             "(3 events missed; `sobre games` shows the current state)"
+        );
+    }
+
+    #[test]
+    fn a_new_profile_names_the_player_from_then_on() {
+        let ana = "12D3KooWKYgsy9unLzD8DdwWxbRjrRmX5ZrV4YcXpKq1n6GJH7hs";
+        let contacts = Contacts::default();
+        let mut names = Names::new(&contacts, Default::default());
+        let profile = line(
+            json!({"game": "", "event": "profile", "time_ms": 1_796_148_005_000u64,
+            "player": ana, "name": "Ana Pérez"}),
+        );
+        names.learn(&profile);
+        assert_eq!(
+            event_line(&profile, &names),
+            "2026-12-01T18:00:05Z - profile name=Ana Pérez player=Ana Pérez"
+        );
+        let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
+            "by": ana});
+        assert_eq!(
+            event_line(&line(v), &names),
+            "2026-12-01T18:00:05Z 3f2a9c1e move by=Ana Pérez"
         );
     }
 }

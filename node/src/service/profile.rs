@@ -278,11 +278,12 @@ impl Service {
                     return Response::Refused { reason };
                 }
             };
-            // Cheap checks first: whose it is, and whether it is newer than the one kept.
+            // Cheap checks first: whose it is, and whether it is newer than the one kept. A
+            // body this build cannot read may be a later version's: skipped, not blamed (the
+            // outer form above is the one every version shares).
             let Ok(claimed) = signed.decode_unverified() else {
-                let reason = "undecodable profile body".to_owned();
-                let _ = self.net.penalize(peer, reason.clone()).await;
-                return Response::Refused { reason };
+                debug!(%peer, "profile body not readable by this version: skipped");
+                continue;
             };
             if !self.keeps_profiles_of(&known, &claimed.player) {
                 debug!(%peer, player = %claimed.player, "profile of a player this node has no part with: not kept");
@@ -317,6 +318,9 @@ impl Service {
                 Err(sobre_core::record::ProfileError::FromTheFuture { .. }) => {
                     // Its clock or ours is off: not the sender's fault, not kept.
                     debug!(%peer, player = %claimed.player, "profile dated in the future: not kept");
+                }
+                Err(sobre_core::record::ProfileError::Version(v)) => {
+                    debug!(%peer, version = v, "profile of a later version: skipped");
                 }
                 Err(e) => {
                     let reason = format!("invalid profile: {e}");
