@@ -285,3 +285,91 @@ async fn a_rename_while_the_opponent_is_offline_arrives_when_it_returns() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_mailbox_carries_names_between_players_never_online_together() {
+    let (dm, da, db) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let mailbox = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
+    let (_, m_addrs) = mailbox.id().await;
+    let m_addr = common::tcp_addr(&m_addrs);
+    let use_mailbox = |c: &mut sobre_node::service::NodeConfig| c.mailboxes = vec![m_addr.clone()];
+    set_name(da.path(), "Ana", now_ms() - 60_000);
+    set_name(db.path(), "Bruno", now_ms() - 60_000);
+    let (b_key, _) = sobre_node::home::init_key(db.path()).unwrap();
+    let b_id = b_key.player_id().to_string();
+
+    // A challenges B through the mailbox and goes away.
+    let a = TestNode::start_with(da.path(), use_mailbox).await;
+    let (a_id, _) = a.id().await;
+    let game = a
+        .call(ApiRequest::Challenge {
+            opponent: b_id.clone(),
+            color: "white".into(),
+            time_control: "3d".into(),
+            chess960: false,
+            fen: None,
+        })
+        .await["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    mailbox
+        .wait_for(&game, "the challenge at the mailbox", |v| {
+            v["status"] == "pending"
+        })
+        .await;
+    let deadline = Instant::now() + STEP;
+    while mailbox.call(ApiRequest::Profiles).await["players"]
+        .as_array()
+        .is_none_or(|p| !p.iter().any(|p| p["player"] == a_id.as_str()))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the mailbox never kept A's profile"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    a.stop().await;
+
+    // B accepts while A is away, and goes away too.
+    let b = TestNode::start_with(db.path(), use_mailbox).await;
+    b.wait_for(&game, "the challenge at B", |v| v["status"] == "pending")
+        .await;
+    b.call(ApiRequest::Accept {
+        game: game.clone(),
+        color: None,
+        position: None,
+    })
+    .await;
+    mailbox
+        .wait_for(&game, "the acceptance at the mailbox", |v| {
+            v["status"] == "active"
+        })
+        .await;
+    let deadline = Instant::now() + STEP;
+    while mailbox.call(ApiRequest::Profiles).await["players"]
+        .as_array()
+        .is_none_or(|p| !p.iter().any(|p| p["player"] == b_id.as_str()))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the mailbox never kept B's profile"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    b.stop().await;
+
+    // Each learns the other's name from the mailbox alone.
+    let a = TestNode::start_with(da.path(), use_mailbox).await;
+    wait_opponent_name(&a, &game, "Bruno").await;
+    a.stop().await;
+    assert!(common::not_running(da.path()).await);
+    let b = TestNode::start_with(db.path(), use_mailbox).await;
+    wait_opponent_name(&b, &game, "Ana").await;
+    b.stop().await;
+    mailbox.stop().await;
+}

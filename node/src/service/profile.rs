@@ -2,15 +2,16 @@
 //! theirs come back, and the views show the names.
 //!
 //! Travel, by direct request ([`Request::Profiles`]), not gossip: like league documents, a
-//! profile has a small known audience (the player's opponents and league members), and a
-//! direct request gives the acknowledgement that retries need. The player's own profile is
-//! sent to a player when an event of theirs arrives in a game it shares with them (their
-//! receipt of our challenge, their acceptance, a move: so a challenge and an acceptance
-//! carry it), when they connect, when the player joins a league, when the player changes it
-//! (`profile_publish`), and once a minute to those that have not acknowledged it yet (the
-//! opponent may have been offline). On each connection the node also passes on the profiles
-//! it holds of the other players of the games it shares with the peer: a mailbox carries
-//! names between players that are never online together.
+//! profile has a small known audience (the player's opponents, league members and
+//! mailboxes), and a direct request gives the acknowledgement that retries need. The
+//! player's own profile is sent to a player when an event of theirs arrives in a game it
+//! shares with them (their receipt of our challenge, their acceptance, a move: so a challenge
+//! and an acceptance carry it; the player's mailboxes get it then too), when they connect,
+//! when the player joins a league, when the player changes it (`profile_publish`), and once
+//! a minute to those that have not acknowledged it yet (the opponent may have been offline).
+//! On each connection the node also passes on the profiles it holds of the other players of
+//! the games it shares with the peer: a mailbox carries names between players that are never
+//! online together.
 //!
 //! Receiving: a profile is kept only for a player this node has a part with — a game that is
 //! not a stranger's unanswered challenge, a league, a contact — and only if it is newer than
@@ -79,7 +80,8 @@ impl Service {
     }
 
     /// The players the player's own profile goes to: the other players of its games (not a
-    /// stranger's challenge it has not answered) and of its leagues.
+    /// stranger's challenge it has not answered), of its leagues, and its mailboxes (which
+    /// pass it on to opponents who are never online with the player).
     fn profile_audience(&self) -> HashSet<PlayerId> {
         let mut out: HashSet<PlayerId> = self
             .games
@@ -94,6 +96,7 @@ impl Service {
                 out.insert(league.organiser);
             }
         }
+        out.extend(self.mailboxes.iter().filter_map(player_of_peer));
         out.remove(&self.me);
         out
     }
@@ -181,6 +184,12 @@ impl Service {
             s.challenger
         };
         self.share_profile(other);
+        // The mailboxes hold the game now: they keep the profile for the opponent.
+        for m in self.mailboxes.clone() {
+            if let Some(p) = player_of_peer(&m) {
+                self.share_profile(p);
+            }
+        }
     }
 
     /// Sends the profile to every player of the audience who does not hold it yet.
@@ -214,11 +223,6 @@ impl Service {
             self.share_profile(who);
         }
         let mut relay: Vec<Vec<u8>> = Vec::new();
-        if self.mailboxes.contains(&peer)
-            && let Some((bytes, _)) = &self.profiles.own
-        {
-            relay.push(bytes.clone());
-        }
         let others: HashSet<PlayerId> = self
             .games
             .values()
@@ -413,18 +417,6 @@ impl Service {
         // Everyone again, whatever they acknowledged before: the file may have changed.
         self.profiles.sent.clear();
         self.share_profile_with_all();
-        let mailboxes = self.mailboxes.clone();
-        if let Some((bytes, _)) = &self.profiles.own {
-            for peer in mailboxes {
-                let net = self.net.clone();
-                let request = Request::Profiles {
-                    profiles: vec![bytes.clone()],
-                };
-                tokio::spawn(async move {
-                    let _ = net.request(peer, request).await;
-                });
-            }
-        }
         Ok(ProfilesReply {
             me: self.profiles.own.as_ref().map(|(_, p)| view(p)),
             players: Vec::new(),
