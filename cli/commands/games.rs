@@ -151,6 +151,24 @@ mod tests {
     }
 
     #[test]
+    fn the_signed_name_shows_unless_an_alias_is_given() {
+        let ana = "12D3KooWKYgsy9unLzD8DdwWxbRjrRmX5ZrV4YcXpKq1n6GJH7hs";
+        let v = json!({"games": [
+            {"game": "3f2a9c1e0011", "opponent": ana, "opponent_name": "Ana Pérez",
+             "my_color": "white", "status": "active", "move_number": 1, "my_move": false}]});
+        let out = render(&games(&v), &Contacts::default());
+        assert!(out.contains("3f2a9c1e  Ana Pérez  white"), "{out}");
+        let mut contacts = Contacts::default();
+        contacts.aliases.insert("mum".into(), ana.into());
+        let out = render(&games(&v), &contacts);
+        assert!(out.contains("3f2a9c1e  mum       white"), "{out}");
+        // The JSON keeps the id in `opponent` and adds the name.
+        let back = serde_json::to_value(games(&v)).unwrap();
+        assert_eq!(back["games"][0]["opponent"], ana);
+        assert_eq!(back["games"][0]["opponent_name"], "Ana Pérez");
+    }
+
+    #[test]
     fn no_games_says_how_to_start_one() {
         let out = render(&games(&json!({"games": []})), &Contacts::default());
         assert!(out.starts_with("no games"));
