@@ -35,6 +35,8 @@ enum Command {
     Peers(commands::peers::PeersCommand),
     #[command(subcommand)]
     Contacts(commands::contacts::ContactsCommand),
+    #[command(subcommand)]
+    Profile(commands::profile::ProfileCommand),
     Block(commands::block::Args),
     Challenge(commands::challenge::Args),
     Accept(commands::accept::Args),
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Node(cmd) => commands::node::run(home, cmd),
         Command::Peers(cmd) => commands::peers::run(home, cmd),
         Command::Contacts(cmd) => commands::contacts::run(home, cmd),
+        Command::Profile(cmd) => commands::profile::run(home, cmd),
         Command::Block(args) => commands::block::run(home, args),
         Command::Challenge(args) => commands::challenge::run(home, args),
         Command::Accept(args) => commands::accept::run(home, args),

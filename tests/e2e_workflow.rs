@@ -764,7 +764,12 @@ fn an_exported_archive_verifies_offline() {
 
     let pgn = run_text(&net.a.home, &["export", &game, "--pgn"]);
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
-    assert!(pgn.contains(&format!("[White \"{}\"]", net.a.id)), "{pgn}");
+    // White is Ana's signed name (`init --name`), the id is kept in WhiteId.
+    assert!(pgn.contains("[White \"ana\"]"), "{pgn}");
+    assert!(
+        pgn.contains(&format!("[WhiteId \"{}\"]", net.a.id)),
+        "{pgn}"
+    );
     // The movetext, without the signed times in comments.
     let mut movetext = String::new();
     let mut depth = 0;

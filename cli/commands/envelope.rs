@@ -3,6 +3,7 @@
 
 use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
+use super::names::Names;
 use super::show::{game_tag, state_line};
 use crate::error::{self, CliResult};
 use sobre_node::api::replies::{EnvelopeLostReply, EnvelopeReply};
@@ -118,9 +119,10 @@ fn lost(home: &Path, args: LostArgs) -> CliResult<ExitCode> {
     }
     let v: EnvelopeLostReply = common::reply(v)?;
     let contacts = Contacts::load(home)?;
+    let names = Names::from_node(home, &contacts);
     let mut advice = v.advice.clone();
     if let Some(a) = &v.arbiter {
-        advice = advice.replace(a.as_str(), &contacts.label(a));
+        advice = advice.replace(a.as_str(), &names.label(a));
     }
     let tag = short_game(&v.game);
     println!("{tag}: {advice}.");

@@ -2,6 +2,7 @@
 
 use super::common::{self, human_duration, print_json, short_game};
 use super::contacts::Contacts;
+use super::names::Names;
 use crate::error::CliResult;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{GameSummary, GamesReply};
@@ -12,12 +13,12 @@ use std::process::ExitCode;
 /// challenges waiting for your answer, then the rest by time left.
 ///
 /// Columns: GAME (the first 8 characters of the id; any unique prefix works as GAME in other
-/// commands), OPPONENT (alias or short id), COLOUR (yours), MOVE (move number), LAST (last
+/// commands), OPPONENT (your alias for them, else the name they signed, else short id), COLOUR (yours), MOVE (move number), LAST (last
 /// move), STATUS, TIME LEFT (of the player to move).
 ///
 /// With --json, the node's object: `games`, a list of {`game`, `opponent`, `my_color`,
 /// `status`, `result`, `move_number`, `last_move`, `my_move`, `incoming_challenge`,
-/// `ms_to_deadline`, `time_control`}.
+/// `ms_to_deadline`, `time_control`, and `opponent_name` when their signed profile has come}.
 #[derive(clap::Args)]
 pub struct Args {
     /// Print one JSON object.
@@ -100,7 +101,16 @@ fn row(g: &GameSummary, contacts: &Contacts) -> (bool, [String; 7]) {
         .map_or_else(|| "-".to_owned(), human_duration);
     let cells = [
         short_game(&g.game).to_owned(),
-        or_dash(&contacts.label(&g.opponent)),
+        or_dash(
+            &Names::new(
+                contacts,
+                g.opponent_name
+                    .iter()
+                    .map(|n| (g.opponent.clone(), n.clone()))
+                    .collect(),
+            )
+            .label(&g.opponent),
+        ),
         or_dash(g.my_color.as_deref().unwrap_or("")),
         g.move_number
             .map_or_else(|| "-".to_owned(), |n| n.to_string()),
@@ -138,6 +148,24 @@ mod tests {
              \x20 a0b1c2d3  Bernardo  -       1     -     challenged you  -\n\
              (* your move)\n"
         );
+    }
+
+    #[test]
+    fn the_signed_name_shows_unless_an_alias_is_given() {
+        let ana = "12D3KooWKYgsy9unLzD8DdwWxbRjrRmX5ZrV4YcXpKq1n6GJH7hs";
+        let v = json!({"games": [
+            {"game": "3f2a9c1e0011", "opponent": ana, "opponent_name": "Ana Pérez",
+             "my_color": "white", "status": "active", "move_number": 1, "my_move": false}]});
+        let out = render(&games(&v), &Contacts::default());
+        assert!(out.contains("3f2a9c1e  Ana Pérez  white"), "{out}");
+        let mut contacts = Contacts::default();
+        contacts.aliases.insert("mum".into(), ana.into());
+        let out = render(&games(&v), &contacts);
+        assert!(out.contains("3f2a9c1e  mum       white"), "{out}");
+        // The JSON keeps the id in `opponent` and adds the name.
+        let back = serde_json::to_value(games(&v)).unwrap();
+        assert_eq!(back["games"][0]["opponent"], ana);
+        assert_eq!(back["games"][0]["opponent_name"], "Ana Pérez");
     }
 
     #[test]

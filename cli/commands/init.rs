@@ -3,7 +3,7 @@
 use super::common::print_json;
 use crate::error::{self, CliResult};
 use serde_json::{Value, json};
-use sobre_node::home;
+use sobre_node::{home, profile};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -16,7 +16,8 @@ use std::process::ExitCode;
 /// With --json, one object: `player_id`, `name`, `created` (false if the key existed), `home`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Your name as opponents see it (stored in HOME/profile.json).
+    /// Your name as opponents see it (1 to 64 characters; stored in HOME/profile.json,
+    /// signed and sent to your opponents: see `sobre profile`).
     #[arg(long)]
     name: Option<String>,
     /// Print one JSON object.
@@ -34,11 +35,13 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
     let (key, created) = home::init_key(home_dir).map_err(|e| error::user(e.to_string()))?;
     let name = match args.name {
         Some(name) => {
-            let name = name.trim().to_owned();
-            if name.is_empty() || name.len() > 100 {
-                return Err(error::user("a name must have 1 to 100 characters"));
+            // The rules every receiver applies to a signed profile (1 to 64 characters, no
+            // control characters): a name accepted here is one others accept.
+            let name = sobre_core::record::profile::clean_name(&name)
+                .map_err(|e| error::user(e.to_string()))?;
+            if write_name(home_dir, &name)? {
+                publish(home_dir);
             }
-            write_name(home_dir, &name)?;
             Some(name)
         }
         None => read_name(home_dir),
@@ -70,17 +73,25 @@ pub fn read_name(home_dir: &Path) -> Option<String> {
     v.get("name").and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Sets the name, keeping any other settings in the profile.
-fn write_name(home_dir: &Path, name: &str) -> CliResult<()> {
-    let path = home_dir.join(home::PROFILE_FILE);
-    let mut profile = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}));
-    profile["name"] = json!(name);
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(&profile)? + "\n")?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(())
+/// Sets the name, keeping the profile's other fields; a changed name is a new profile (its
+/// issue time moves on, so it replaces the old one at every receiver).
+/// Returns whether the name changed.
+fn write_name(home_dir: &Path, name: &str) -> CliResult<bool> {
+    let mut local = profile::read(home_dir).map_err(|e| error::user(e.to_string()))?;
+    if local.name.as_deref() == Some(name) {
+        return Ok(false);
+    }
+    local.name = Some(name.to_owned());
+    local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
+    profile::write(home_dir, &local).map_err(|e| error::user(e.to_string()))?;
+    Ok(true)
+}
+
+/// A running node signs the new name and sends it (one that is not running does so when it
+/// starts).
+fn publish(home_dir: &Path) {
+    match super::common::call(home_dir, sobre_node::api::ApiRequest::ProfilePublish) {
+        Ok(_) | Err(error::CliError::Node(sobre_node::client::ClientError::NotRunning { .. })) => {}
+        Err(e) => eprintln!("the running node did not take the new name: {e}"),
+    }
 }

@@ -56,7 +56,8 @@ pub struct CreateArgs {
     /// A player (id or alias), in Berger order; repeat for each player (3 to 64).
     #[arg(long = "player", value_name = "PLAYER", required = true)]
     players: Vec<String>,
-    /// Display names, in the same order (default: the aliases of your contacts).
+    /// Display names, in the same order (default: the aliases of your contacts, else the
+    /// names the players signed in their profiles, else short ids).
     #[arg(long = "name", value_name = "NAME")]
     names: Vec<String>,
     /// A double round robin (colours reversed in the second cycle).
@@ -300,7 +301,9 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let players: Vec<String> = a.players.iter().map(|p| contacts.resolve(p)).collect();
     let names: Vec<String> = if a.names.is_empty() {
-        players.iter().map(|p| contacts.label(p)).collect()
+        // Your alias for each, else the name the player signed (if your node holds it).
+        let names = super::names::Names::from_node(home, &contacts);
+        players.iter().map(|p| names.label(p)).collect()
     } else if a.names.len() == players.len() {
         a.names.clone()
     } else {

@@ -2,6 +2,7 @@
 
 use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
+use super::names::Names;
 use crate::board::{self, Style};
 use crate::error::CliResult;
 use sobre_core::notation::{Notation, format_line};
@@ -68,11 +69,13 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 
 /// The whole game as text. Stable: scripts and golden tests compare it.
 pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
+    // Aliases over the names the players signed (`v.names`), over short ids.
+    let names = Names::new(contacts, v.names.clone());
     let mut out = String::new();
     let my_color = v.my_colour();
     let player = |side: Color, id: Option<&str>| {
         let mut s = match id {
-            Some(id) => contacts.label(id),
+            Some(id) => names.label(id),
             None => "(decided when the game starts)".to_owned(),
         };
         if my_color == Some(side) {
@@ -157,7 +160,7 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
         let _ = writeln!(out, "Chat:");
     }
     for line in chat.iter().skip(chat.len().saturating_sub(SHOWN)) {
-        let _ = writeln!(out, "  {}: {}", contacts.label(&line.by), line.text);
+        let _ = writeln!(out, "  {}: {}", names.label(&line.by), line.text);
     }
     out
 }

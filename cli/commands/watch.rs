@@ -2,6 +2,7 @@
 
 use super::common::{self, capitalise, print_json, rfc3339, short_game};
 use super::contacts::Contacts;
+use super::names::Names;
 use crate::error::CliResult;
 use serde::Deserialize;
 use serde_json::Value;
@@ -29,6 +30,7 @@ pub struct Args {
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
+    let mut names = Names::from_node(home, &contacts);
     let json = args.json;
     let runtime = common::runtime()?;
     let mut reader_gone = false;
@@ -39,7 +41,10 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
                     print_json(&v);
                 } else {
                     match WatchLine::deserialize(&v) {
-                        Ok(line) => println!("{}", event_line(&line, &contacts)),
+                        Ok(line) => {
+                            names.learn(&line);
+                            println!("{}", event_line(&line, &names));
+                        }
                         // Not an object: shown as the node sent it.
                         Err(_) => print_json(&v),
                     }
@@ -58,7 +63,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 }
 
 /// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`
-pub fn event_line(line: &WatchLine, contacts: &Contacts) -> String {
+pub fn event_line(line: &WatchLine, names: &Names) -> String {
     let e = match line {
         WatchLine::Lagged { lagged } => {
             return format!("({lagged} events missed; `sobre games` shows the current state)");
@@ -68,7 +73,11 @@ pub fn event_line(line: &WatchLine, contacts: &Contacts) -> String {
     let time = e.time_ms.map_or_else(|| "-".to_owned(), rfc3339);
     let mut line = format!(
         "{time} {} {}",
-        short_game(&e.game),
+        // A player's new profile belongs to no game.
+        match short_game(&e.game) {
+            "" => "-",
+            g => g,
+        },
         match e.event.as_str() {
             "" => "event",
             what => what,
@@ -80,7 +89,7 @@ pub fn event_line(line: &WatchLine, contacts: &Contacts) -> String {
             continue;
         }
         let shown = match val {
-            Value::String(s) if s.starts_with("12D3KooW") => contacts.label(s),
+            Value::String(s) if s.starts_with("12D3KooW") => names.label(s),
             Value::String(s) if k == "status" || k == "by" => capitalise(s),
             Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -104,12 +113,40 @@ mod tests {
         let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
             "san": "Nf3", "status": "active", "from": null});
         assert_eq!(
-            event_line(&line(v), &Contacts::default()),
+            event_line(
+                &line(v),
+                &Names::new(&Contacts::default(), Default::default())
+            ),
             "2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 status=Active"
         );
         assert_eq!(
-            event_line(&line(json!({"lagged": 3})), &Contacts::default()),
+            event_line(
+                &line(json!({"lagged": 3})),
+                &Names::new(&Contacts::default(), Default::default())
+            ),
             "(3 events missed; `sobre games` shows the current state)"
+        );
+    }
+
+    #[test]
+    fn a_new_profile_names_the_player_from_then_on() {
+        let ana = "12D3KooWKYgsy9unLzD8DdwWxbRjrRmX5ZrV4YcXpKq1n6GJH7hs";
+        let contacts = Contacts::default();
+        let mut names = Names::new(&contacts, Default::default());
+        let profile = line(
+            json!({"game": "", "event": "profile", "time_ms": 1_796_148_005_000u64,
+            "player": ana, "name": "Ana Pérez"}),
+        );
+        names.learn(&profile);
+        assert_eq!(
+            event_line(&profile, &names),
+            "2026-12-01T18:00:05Z - profile name=Ana Pérez player=Ana Pérez"
+        );
+        let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
+            "by": ana});
+        assert_eq!(
+            event_line(&line(v), &names),
+            "2026-12-01T18:00:05Z 3f2a9c1e move by=Ana Pérez"
         );
     }
 }

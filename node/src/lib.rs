@@ -16,6 +16,7 @@ pub mod control;
 pub mod error;
 pub mod home;
 pub mod network;
+pub mod profile;
 pub mod protocol;
 pub mod service;
 pub mod store;

@@ -67,7 +67,19 @@ pub enum Request {
         #[serde(with = "byte_lists")]
         docs: Vec<Vec<u8>>,
     },
+    /// Signed player profiles, each the wire bytes of a
+    /// `sobre_core::record::SignedProfile`, at most [`MAX_PROFILES_PER_MESSAGE`]: the
+    /// sender's own, or ones it holds for the players of games it shares with the receiver.
+    /// Answered with [`Response::Stored`]: how many of them the receiver now holds as the
+    /// player's current profile.
+    Profiles {
+        #[serde(with = "byte_lists")]
+        profiles: Vec<Vec<u8>>,
+    },
 }
+
+/// The most profiles one [`Request::Profiles`] may carry.
+pub const MAX_PROFILES_PER_MESSAGE: usize = 64;
 
 /// The answer to a [`Request`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -75,6 +75,7 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
         }
     });
     GameView {
+        names: std::collections::BTreeMap::new(),
         game: state.game.to_hex(),
         white: id_string(state.white),
         black: id_string(state.black),
@@ -253,6 +254,7 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
     GameSummary {
         game: s.game.to_hex(),
         opponent: opponent.to_string(),
+        opponent_name: None,
         my_color: my_color.map(|c| c.name().to_owned()),
         status: s.status.name().to_owned(),
         result: s.result.map(|o| o.as_str().to_owned()),

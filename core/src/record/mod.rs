@@ -9,6 +9,7 @@ pub mod escrow;
 pub mod event;
 pub mod export;
 pub mod identity;
+pub mod profile;
 pub mod time;
 pub mod verify;
 
@@ -22,6 +23,7 @@ pub use export::{
     Archive, ArchiveError, ArchiveVerifyError, read_archive, to_game_record, to_pgn, write_archive,
 };
 pub use identity::{Keypair, PlayerId, PlayerIdError};
+pub use profile::{Profile, ProfileError, SignedProfile, VerifiedProfile};
 pub use verify::{
     ChainBreak, Checkpoint, ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove,
     RuleViolation, SealedEnvelope, Status, VerifyError, verify, verify_at, verify_continue,

@@ -46,6 +46,9 @@ pub struct GameView {
     /// The colour of the node's player, if they play in the game.
     pub my_color: Option<String>,
     pub my_move: bool,
+    /// Display names from the players' signed profiles, by player id (only those known).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub names: std::collections::BTreeMap<String, String>,
     pub opponent: String,
     pub plies: usize,
     /// When each player (white, black) announced presence at the resumption (A7).
@@ -263,6 +266,7 @@ mod tests {
             moves: vec!["e2e4".into()],
             my_color: Some("white".into()),
             my_move: false,
+            names: [("c".to_owned(), "Carla".to_owned())].into(),
             opponent: "o".into(),
             plies: 1,
             presence_ms: [Some(1), None],

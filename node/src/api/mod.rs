@@ -239,6 +239,11 @@ pub enum ApiRequest {
     LeagueExport {
         league: String,
     },
+    /// The player's own profile and the profiles received from others.
+    Profiles,
+    /// `HOME/profile.json` changed (`sobre profile set`): sign the profile again and send it
+    /// to the player's opponents, league members and mailboxes.
+    ProfilePublish,
 }
 
 /// A request line: the version and the request.

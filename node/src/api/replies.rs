@@ -88,6 +88,9 @@ pub struct GameSummary {
     pub my_color: Option<String>,
     pub my_move: bool,
     pub opponent: String,
+    /// The opponent's name from their signed profile, if one was received.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opponent_name: Option<String>,
     pub result: Option<String>,
     pub status: String,
     pub time_control: String,
@@ -240,6 +243,27 @@ pub struct WatchEvent {
     pub detail: serde_json::Map<String, serde_json::Value>,
 }
 
+/// A player's signed profile, as shown (`profiles`, `profile_publish`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ProfileView {
+    pub club: Option<String>,
+    pub federation_id: Option<String>,
+    pub issued_ms: u64,
+    pub languages: Vec<String>,
+    pub name: String,
+    pub player: String,
+}
+
+/// `profiles` and `profile_publish`: the player's own profile (none without a name) and, for
+/// `profiles`, those received from other players.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ProfilesReply {
+    pub me: Option<ProfileView>,
+    pub players: Vec<ProfileView>,
+}
+
 /// Any reply, as the node answers a request: each kind serializes as its own object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -262,6 +286,7 @@ pub enum Reply {
     League(LeagueView),
     Leagues(LeaguesReply),
     LeagueExport(LeagueExportReply),
+    Profiles(ProfilesReply),
 }
 
 impl Reply {
@@ -324,6 +349,7 @@ unboxed!(
     League(LeagueView),
     Leagues(LeaguesReply),
     LeagueExport(LeagueExportReply),
+    Profiles(ProfilesReply),
 );
 
 #[cfg(test)]

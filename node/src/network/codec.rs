@@ -24,7 +24,9 @@ pub(super) enum Exchange {
 impl Exchange {
     pub(super) fn of(request: &Request) -> Exchange {
         match request {
-            Request::Deliver { .. } | Request::League { .. } => Exchange::Deliver,
+            Request::Deliver { .. } | Request::League { .. } | Request::Profiles { .. } => {
+                Exchange::Deliver
+            }
             Request::Sync { .. } | Request::Games { .. } => Exchange::Sync,
         }
     }

@@ -155,7 +155,16 @@ impl Service {
                     .games
                     .values()
                     .filter(|s| s.plays(&self.me) || self.mailbox || s.arbiters.contains(&self.me))
-                    .map(|s| view::summary(s, &self.me, now))
+                    .map(|s| {
+                        let mut g = view::summary(s, &self.me, now);
+                        let other = if s.challenger == self.me {
+                            s.opponent
+                        } else {
+                            s.challenger
+                        };
+                        g.opponent_name = self.name_of(&other);
+                        g
+                    })
                     .collect();
                 // My move first, then the most urgent (least time left), then the rest.
                 games.sort_by(|a, b| {
@@ -376,7 +385,9 @@ impl Service {
                 match format {
                     ExportFormat::Pgn => Ok(ExportReply {
                         game: g.to_hex(),
-                        pgn: Some(export::to_pgn(&cache.state, &|p: &PlayerId| p.to_string())),
+                        pgn: Some(export::to_pgn(&cache.state, &|p: &PlayerId| {
+                            self.pgn_name(p)
+                        })),
                         archive: None,
                     }
                     .into()),
@@ -398,11 +409,17 @@ impl Service {
             | ApiRequest::LeagueJoin { .. }
             | ApiRequest::LeagueList
             | ApiRequest::LeagueExport { .. } => self.league_api(req).await,
+            ApiRequest::Profiles => Ok(self.profiles_reply().into()),
+            ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
         }
     }
 
     pub(super) fn show(&self, state: &GameState) -> GameView {
-        view::game_view(state, Some(&self.me), now_ms())
+        let mut v = view::game_view(state, Some(&self.me), now_ms());
+        let mut players = vec![state.challenger, state.opponent];
+        players.extend(view::arbiters(state));
+        v.names = self.names_of(&players);
+        v
     }
 
     pub(super) fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {

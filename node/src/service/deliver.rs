@@ -40,6 +40,11 @@ pub(super) enum Internal {
         peer: PeerId,
         result: Result<Response, NetworkError>,
     },
+    /// The answer to the player's profile sent to `player` ([`Service::profile_sent`]).
+    ProfileSent {
+        player: sobre_core::record::PlayerId,
+        result: Result<Response, NetworkError>,
+    },
 }
 
 impl Service {
@@ -213,6 +218,7 @@ impl Service {
                 peer,
                 result,
             } => self.league_sent(league, peer, result),
+            Internal::ProfileSent { player, result } => self.profile_sent(player, result),
         }
     }
 

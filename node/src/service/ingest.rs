@@ -230,6 +230,7 @@ impl Service {
         }
         if !fresh.is_empty() {
             self.reserve_players(&game);
+            self.share_profile_in(&game);
         }
         let status = self.games.get(&game).map_or("", |s| s.status.name());
         // The watchers learn of the events as soon as they are kept, before the receipts

@@ -467,6 +467,11 @@ impl Service {
                 for p in self.league_audience(&league) {
                     self.send_league(&league, p);
                 }
+                // The other players learn the name with the join.
+                for p in league.def.players.clone() {
+                    self.share_profile(p);
+                }
+                self.share_profile(league.organiser);
                 // Open the rounds due now rather than at the next tick.
                 self.accept_league_challenges(&league).await;
                 self.open_rounds(&league, now_ms()).await;

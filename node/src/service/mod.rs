@@ -126,6 +126,7 @@ mod inbound;
 mod ingest;
 mod league;
 mod moves;
+mod profile;
 mod quota;
 mod refusal;
 mod restore;
@@ -220,6 +221,8 @@ struct Service {
     /// Games whose envelope, escrowed to this node, could not be opened from the escrow
     /// (reported once; `sobre envelope open` tries again).
     escrow_refused: HashSet<GameId>,
+    /// The player's own signed profile and who holds it (see `profile`).
+    profiles: profile::Outgoing,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -298,8 +301,12 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         manual_coin_default: config.manual_coin_default,
         coin_tried: HashSet::new(),
         escrow_refused: HashSet::new(),
+        profiles: profile::Outgoing::default(),
     };
     svc.load()?;
+    if let Err(e) = svc.load_own_profile() {
+        warn!("the player's profile is not sent to anyone: {e}");
+    }
     let _ = net.reserve(svc.mailboxes.clone()).await;
     svc.blocked = svc.load_blocked();
     svc.apply_blocks().await;
@@ -395,6 +402,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.league_tick().await;
                 svc.resumption_tick().await;
                 svc.coin_tick().await;
+                svc.profile_tick();
                 svc.commit().await;
             }
             else => break,

@@ -26,6 +26,7 @@ use std::path::Path;
 
 pub mod equivocations;
 pub mod leagues;
+pub mod profiles;
 
 pub use equivocations::{Equivocation, EquivocationRecord};
 

@@ -175,6 +175,7 @@ impl EventLoop {
         let size = match &request {
             Request::Deliver { events, .. } => events.iter().map(Vec::len).sum(),
             Request::League { docs } => docs.iter().map(Vec::len).sum(),
+            Request::Profiles { profiles } => profiles.iter().map(Vec::len).sum(),
             _ => 0,
         } + 256;
         let Some(queued) = super::super::queue::QueueTicket::take(&self.queued_bytes, size) else {

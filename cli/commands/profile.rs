@@ -1,0 +1,206 @@
+//! `sobre profile`: the name (and club, federation id, languages) your opponents see.
+
+use super::common::{self, print_json};
+use crate::error::{self, CliError, CliResult};
+use serde_json::json;
+use sobre_core::record::Profile;
+use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::ProfilesReply;
+use sobre_node::client::ClientError;
+use sobre_node::profile::{self, LocalProfile};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Your player profile: the name others see in `games`, `show`, `watch` and exported PGN.
+///
+/// The profile is kept in HOME/profile.json and signed with your key; the node sends it to
+/// your opponents and league members with challenges, acceptances and league joins, and
+/// again whenever it changes. A contact alias others give you overrides it on their screens.
+#[derive(clap::Subcommand)]
+pub enum ProfileCommand {
+    /// Show your profile as others receive it.
+    ///
+    /// With --json, one object: `player_id`, `name`, `club`, `federation_id`, `languages`,
+    /// `issued_ms` (null fields when not set), `signed` (whether it has a name to sign).
+    Show(ShowArgs),
+    /// Change your profile (a new signed profile, sent to your opponents if the node runs).
+    ///
+    /// With --json, the same object as `profile show`, plus `sent` (whether the running node
+    /// took the new profile to send it).
+    Set(SetArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ShowArgs {
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct SetArgs {
+    /// Your display name (1 to 64 characters, no control characters).
+    #[arg(long)]
+    name: Option<String>,
+    /// Your club (1 to 64 characters); an empty value removes it.
+    #[arg(long)]
+    club: Option<String>,
+    /// Your FIDE (or other federation) id, digits only; an empty value removes it.
+    #[arg(long = "fide-id", value_name = "ID")]
+    fide_id: Option<String>,
+    /// The languages you speak, most preferred first, comma-separated (e.g. `es,en`); an
+    /// empty value removes them.
+    #[arg(long, value_name = "TAGS")]
+    languages: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(home: &Path, cmd: ProfileCommand) -> CliResult<ExitCode> {
+    match cmd {
+        ProfileCommand::Show(a) => show(home, a),
+        ProfileCommand::Set(a) => set(home, a),
+    }
+}
+
+/// The profile to show: the signed one when it has a name, else what the file holds.
+fn current(home: &Path) -> CliResult<(LocalProfile, Option<Profile>)> {
+    let key = common::load_key(home)?;
+    let local = profile::read(home).map_err(|e| error::user(e.to_string()))?;
+    let signed = profile::signed(home, &key).map_err(|e| error::user(e.to_string()))?;
+    let profile = signed
+        .map(|s| s.decode_unverified())
+        .transpose()
+        .map_err(CliError::bug)?;
+    Ok((local, profile))
+}
+
+fn to_json(
+    home: &Path,
+    local: &LocalProfile,
+    signed: Option<&Profile>,
+) -> CliResult<serde_json::Value> {
+    let key = common::load_key(home)?;
+    Ok(match signed {
+        Some(p) => json!({
+            "player_id": p.player.to_string(),
+            "name": p.name,
+            "club": p.club,
+            "federation_id": p.federation_id,
+            "languages": p.languages,
+            "issued_ms": p.issued_ms,
+            "signed": true,
+        }),
+        None => json!({
+            "player_id": key.player_id().to_string(),
+            "name": local.name,
+            "club": local.club,
+            "federation_id": local.federation_id,
+            "languages": local.languages,
+            "issued_ms": local.issued_ms,
+            "signed": false,
+        }),
+    })
+}
+
+fn print_text(v: &serde_json::Value) {
+    let text = |k: &str| v[k].as_str().unwrap_or("-").to_owned();
+    println!("player id: {}", text("player_id"));
+    println!("name:      {}", text("name"));
+    println!("club:      {}", text("club"));
+    println!("fide id:   {}", text("federation_id"));
+    let langs: Vec<&str> = v["languages"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|l| l.as_str()).collect())
+        .unwrap_or_default();
+    println!(
+        "languages: {}",
+        if langs.is_empty() {
+            "-".to_owned()
+        } else {
+            langs.join(", ")
+        }
+    );
+    if v["signed"] != json!(true) {
+        println!("(no name yet: set one with `sobre profile set --name NAME`; nothing is sent)");
+    }
+}
+
+fn show(home: &Path, a: ShowArgs) -> CliResult<ExitCode> {
+    let (local, signed) = current(home)?;
+    let v = to_json(home, &local, signed.as_ref())?;
+    if a.json {
+        print_json(&v);
+    } else {
+        print_text(&v);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An optional text option: None leaves the field, an empty value clears it.
+fn change(option: Option<String>, field: &mut Option<String>) {
+    if let Some(v) = option {
+        let v = v.trim().to_owned();
+        *field = if v.is_empty() { None } else { Some(v) };
+    }
+}
+
+fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
+    let key = common::load_key(home)?;
+    let mut local = profile::read(home).map_err(|e| error::user(e.to_string()))?;
+    let before = local.clone();
+    if let Some(n) = &a.name {
+        local.name = Some(
+            sobre_core::record::profile::clean_name(n).map_err(|e| error::user(e.to_string()))?,
+        );
+    }
+    change(a.club, &mut local.club);
+    change(a.fide_id, &mut local.federation_id);
+    if let Some(l) = &a.languages {
+        let tags: Vec<&str> = l.split(',').collect();
+        local.languages = sobre_core::record::profile::clean_languages(&tags)
+            .map_err(|e| error::user(e.to_string()))?;
+    }
+    if local.name.is_none() {
+        return Err(error::user_hint(
+            "a profile needs a name",
+            "add --name NAME (1 to 64 characters)",
+        ));
+    }
+    // Every field is checked with the rules receivers apply, before anything is written.
+    local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
+    local
+        .to_profile(&key)
+        .map_err(|e| error::user(e.to_string()))?;
+    let changed = LocalProfile {
+        issued_ms: before.issued_ms,
+        ..local.clone()
+    } != before;
+    if !changed {
+        local.issued_ms = before.issued_ms;
+    } else {
+        profile::write(home, &local).map_err(|e| error::user(e.to_string()))?;
+    }
+    let sent = match common::call_as::<ProfilesReply>(home, ApiRequest::ProfilePublish) {
+        Ok(_) => true,
+        Err(CliError::Node(ClientError::NotRunning { .. })) => false,
+        Err(e) => return Err(e),
+    };
+    let (local, signed) = current(home)?;
+    let mut v = to_json(home, &local, signed.as_ref())?;
+    v["sent"] = json!(sent);
+    if a.json {
+        print_json(&v);
+    } else {
+        print_text(&v);
+        if !changed {
+            eprintln!("nothing changed");
+        } else if sent {
+            eprintln!("profile signed; the node sends it to your opponents");
+        } else {
+            eprintln!("profile signed; your opponents receive it when your node runs");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

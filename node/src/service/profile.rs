@@ -1,0 +1,425 @@
+//! Player profiles: the player's own signed profile goes to the players it has a part with,
+//! theirs come back, and the views show the names.
+//!
+//! Travel, by direct request ([`Request::Profiles`]), not gossip: like league documents, a
+//! profile has a small known audience (the player's opponents, league members and
+//! mailboxes), and a direct request gives the acknowledgement that retries need. The
+//! player's own profile is sent to a player when an event of theirs arrives in a game it
+//! shares with them (their receipt of our challenge, their acceptance, a move: so a challenge
+//! and an acceptance carry it; the player's mailboxes get it then too), when they connect,
+//! when the player joins a league, when the player changes it (`profile_publish`), and once
+//! a minute to those that have not acknowledged it yet (the opponent may have been offline).
+//! On each connection the node also passes on the profiles it holds of the other players of
+//! the games it shares with the peer: a mailbox carries names between players that are never
+//! online together.
+//!
+//! Receiving: a profile is kept only for a player this node has a part with — a game that is
+//! not a stranger's unanswered challenge, a league, a contact — and only if it is newer than
+//! the one kept (newest wins: a replayed or older profile changes nothing). Its signature must
+//! be that player's, and it may not be dated more than a few minutes ahead of this clock
+//! (`sobre_core::record::profile`). So the tree holds at most one small profile per player
+//! the node really plays or plays with; a stranger's flood of profiles, its own or made up
+//! with fresh keys, is refused before any signature is checked, and one that is not a
+//! profile at all, or is forged, costs the sender a strike.
+
+use super::deliver::Internal;
+use super::{Service, now_ms, peer_of_player, player_of_peer, user};
+use crate::api::ApiError;
+use crate::api::replies::{ProfileView, ProfilesReply};
+use crate::network::NetworkError;
+use crate::protocol::{MAX_PROFILES_PER_MESSAGE, Request, Response};
+use libp2p::PeerId;
+use sobre_core::record::{PlayerId, Profile, SignedProfile, Status};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use tracing::{debug, warn};
+
+/// How often the own profile is sent again to the players that have not acknowledged it.
+const RESEND_MS: u64 = 60_000;
+
+/// The player's own profile and who has acknowledged it.
+#[derive(Default)]
+pub(super) struct Outgoing {
+    /// The wire bytes of the player's signed profile, and the profile (None without a name).
+    own: Option<(Vec<u8>, Profile)>,
+    /// Players sent the current profile: true once they acknowledged holding it, false while
+    /// a request is in flight.
+    sent: HashMap<PlayerId, bool>,
+    next_resend_ms: u64,
+}
+
+pub(super) fn view(p: &Profile) -> ProfileView {
+    ProfileView {
+        club: p.club.clone(),
+        federation_id: p.federation_id.clone(),
+        issued_ms: p.issued_ms,
+        languages: p.languages.clone(),
+        name: p.name.clone(),
+        player: p.player.to_string(),
+    }
+}
+
+impl Service {
+    /// Reads and signs the player's profile from `HOME/profile.json` again; a changed one
+    /// must reach everyone again.
+    pub(super) fn load_own_profile(&mut self) -> Result<(), ApiError> {
+        let signed =
+            crate::profile::signed(&self.home, &self.key).map_err(|e| user(e.to_string()))?;
+        let own = match signed {
+            Some(s) => {
+                let bytes = s.to_bytes().map_err(super::internal)?;
+                let profile = s.decode_unverified().map_err(super::internal)?;
+                Some((bytes, profile))
+            }
+            None => None,
+        };
+        if own.as_ref().map(|o| &o.0) != self.profiles.own.as_ref().map(|o| &o.0) {
+            self.profiles.sent.clear();
+        }
+        self.profiles.own = own;
+        Ok(())
+    }
+
+    /// The players the player's own profile goes to: the other players of its games (not a
+    /// stranger's challenge it has not answered), of its leagues, and its mailboxes (which
+    /// pass it on to opponents who are never online with the player).
+    fn profile_audience(&self) -> HashSet<PlayerId> {
+        let mut out: HashSet<PlayerId> = self
+            .games
+            .values()
+            .filter(|s| s.plays(&self.me))
+            .filter(|s| !(s.status == Status::Pending && s.challenger != self.me))
+            .flat_map(|s| [s.challenger, s.opponent])
+            .collect();
+        for league in self.leagues() {
+            if league.def.players.contains(&self.me) {
+                out.extend(league.def.players.iter().copied());
+                out.insert(league.organiser);
+            }
+        }
+        out.extend(self.mailboxes.iter().filter_map(player_of_peer));
+        out.remove(&self.me);
+        out
+    }
+
+    /// Whether a profile of `player` may be kept here (see the module's notes).
+    fn keeps_profiles_of(&self, known: &HashSet<PlayerId>, player: &PlayerId) -> bool {
+        *player != self.me && !self.blocked.contains(player) && known.contains(player)
+    }
+
+    /// The players whose profiles this node keeps.
+    fn profile_keepers(&self) -> HashSet<PlayerId> {
+        let mut known: HashSet<PlayerId> = self
+            .games
+            .values()
+            .filter(|s| s.status != Status::Pending || s.challenger == self.me || self.mailbox)
+            .flat_map(|s| {
+                [s.challenger, s.opponent]
+                    .into_iter()
+                    .chain(s.arbiters.iter().copied())
+            })
+            .collect();
+        // A stranger's unanswered challenge does not count (the challenger could otherwise
+        // leave a profile behind with every challenge the quota drops); a mailbox keeps the
+        // players of every game it holds, which its own quotas bound.
+        known.extend(self.trusted_players());
+        for league in self.leagues() {
+            known.extend(league.def.players.iter().copied());
+        }
+        known
+    }
+
+    /// Sends the player's profile to `player` unless it holds it already or a send is in
+    /// flight; the answer comes back as [`Internal::ProfileSent`].
+    pub(super) fn share_profile(&mut self, player: PlayerId) {
+        if player == self.me || self.profiles.sent.contains_key(&player) {
+            return;
+        }
+        let Some((bytes, _)) = &self.profiles.own else {
+            return;
+        };
+        let Some(peer) = peer_of_player(&player) else {
+            return;
+        };
+        self.profiles.sent.insert(player, false);
+        let request = Request::Profiles {
+            profiles: vec![bytes.clone()],
+        };
+        let net = self.net.clone();
+        let tx = self.internal_tx.clone();
+        tokio::spawn(async move {
+            let result = net.request(peer, request).await;
+            let _ = tx.send(Internal::ProfileSent { player, result }).await;
+        });
+    }
+
+    /// The answer to [`Service::share_profile`].
+    pub(super) fn profile_sent(
+        &mut self,
+        player: PlayerId,
+        result: Result<Response, NetworkError>,
+    ) {
+        match result {
+            Ok(Response::Stored { count }) if count >= 1 => {
+                self.profiles.sent.insert(player, true);
+            }
+            other => {
+                debug!(%player, "profile not kept (yet): {other:?}");
+                self.profiles.sent.remove(&player);
+            }
+        }
+    }
+
+    /// After new events of `game` arrived: its other player gets our profile (the receipt of
+    /// our challenge, the acceptance of theirs, a move all come this way).
+    pub(super) fn share_profile_in(&mut self, game: &sobre_core::record::GameId) {
+        let Some(s) = self.games.get(game) else {
+            return;
+        };
+        if !s.plays(&self.me) || (s.status == Status::Pending && s.challenger != self.me) {
+            return;
+        }
+        let other = if s.challenger == self.me {
+            s.opponent
+        } else {
+            s.challenger
+        };
+        self.share_profile(other);
+        // The mailboxes hold the game now: they keep the profile for the opponent.
+        for m in self.mailboxes.clone() {
+            if let Some(p) = player_of_peer(&m) {
+                self.share_profile(p);
+            }
+        }
+    }
+
+    /// Sends the profile to every player of the audience who does not hold it yet.
+    pub(super) fn share_profile_with_all(&mut self) {
+        for p in self.profile_audience() {
+            self.share_profile(p);
+        }
+    }
+
+    /// On the retry tick: once a minute, to those who have not acknowledged it.
+    pub(super) fn profile_tick(&mut self) {
+        let now = now_ms();
+        if self.profiles.own.is_none() || now < self.profiles.next_resend_ms {
+            return;
+        }
+        self.profiles.next_resend_ms = now + RESEND_MS;
+        self.share_profile_with_all();
+    }
+
+    /// A peer connected: our profile if it is in the audience (and our mailboxes, which pass
+    /// it on), and the profiles we hold of the other players of the games we share with it.
+    pub(super) fn profiles_on_connected(&mut self, peer: PeerId) {
+        let Some(who) = player_of_peer(&peer) else {
+            return;
+        };
+        if self.profile_audience().contains(&who) {
+            // Connected again: it may have lost it (a repair), send once more.
+            if self.profiles.sent.get(&who) == Some(&true) {
+                self.profiles.sent.remove(&who);
+            }
+            self.share_profile(who);
+        }
+        let mut relay: Vec<Vec<u8>> = Vec::new();
+        let others: HashSet<PlayerId> = self
+            .games
+            .values()
+            .filter(|s| s.plays(&who) && s.status != Status::Pending)
+            .flat_map(|s| [s.challenger, s.opponent])
+            .filter(|p| *p != who && *p != self.me)
+            .collect();
+        for p in others {
+            if relay.len() >= MAX_PROFILES_PER_MESSAGE {
+                break;
+            }
+            if let Ok(Some(s)) = self.store.profile(&p)
+                && let Ok(b) = s.to_bytes()
+            {
+                relay.push(b);
+            }
+        }
+        if relay.is_empty() {
+            return;
+        }
+        let net = self.net.clone();
+        tokio::spawn(async move {
+            if let Err(e) = net
+                .request(peer, Request::Profiles { profiles: relay })
+                .await
+            {
+                debug!(%peer, "profiles not passed on: {e}");
+            }
+        });
+    }
+
+    /// A peer's [`Request::Profiles`]: keeps the newer profiles of players this node has a
+    /// part with.
+    pub(super) async fn answer_profiles(
+        &mut self,
+        peer: PeerId,
+        profiles: Vec<Vec<u8>>,
+    ) -> Response {
+        if profiles.len() > MAX_PROFILES_PER_MESSAGE {
+            let reason = format!(
+                "{} profiles in one request; at most {MAX_PROFILES_PER_MESSAGE}",
+                profiles.len()
+            );
+            let _ = self.net.penalize(peer, reason.clone()).await;
+            return Response::Refused { reason };
+        }
+        let known = self.profile_keepers();
+        let now = now_ms();
+        let mut current = 0u32;
+        for bytes in profiles {
+            let signed = match SignedProfile::from_bytes(&bytes) {
+                Ok(s) => s,
+                Err(e) => {
+                    let reason = format!("undecodable profile: {e}");
+                    warn!(%peer, "{reason}");
+                    let _ = self.net.penalize(peer, reason.clone()).await;
+                    return Response::Refused { reason };
+                }
+            };
+            // Cheap checks first: whose it is, and whether it is newer than the one kept. A
+            // body this build cannot read may be a later version's: skipped, not blamed (the
+            // outer form above is the one every version shares).
+            let Ok(claimed) = signed.decode_unverified() else {
+                debug!(%peer, "profile body not readable by this version: skipped");
+                continue;
+            };
+            if !self.keeps_profiles_of(&known, &claimed.player) {
+                debug!(%peer, player = %claimed.player, "profile of a player this node has no part with: not kept");
+                continue;
+            }
+            let held = self
+                .store
+                .profile(&claimed.player)
+                .ok()
+                .flatten()
+                .and_then(|h| h.decode_unverified().ok());
+            if let Some(h) = &held
+                && h.issued_ms >= claimed.issued_ms
+            {
+                // Already holds this one or a newer one: nothing to do, nothing to verify.
+                current += 1;
+                continue;
+            }
+            match signed.verify(now) {
+                Ok(v) => {
+                    if held.as_ref().is_some_and(|h| !v.supersedes(h)) {
+                        continue;
+                    }
+                    if let Err(e) = self.store.set_profile(&claimed.player, &v.signed) {
+                        warn!(player = %claimed.player, "profile not stored: {e}");
+                        continue;
+                    }
+                    self.dirty = true;
+                    current += 1;
+                    self.notify_profile(&v.profile);
+                }
+                Err(sobre_core::record::ProfileError::FromTheFuture { .. }) => {
+                    // Its clock or ours is off: not the sender's fault, not kept.
+                    debug!(%peer, player = %claimed.player, "profile dated in the future: not kept");
+                }
+                Err(sobre_core::record::ProfileError::Version(v)) => {
+                    debug!(%peer, version = v, "profile of a later version: skipped");
+                }
+                Err(e) => {
+                    let reason = format!("invalid profile: {e}");
+                    warn!(%peer, "{reason}");
+                    let _ = self.net.penalize(peer, reason.clone()).await;
+                    return Response::Refused { reason };
+                }
+            }
+        }
+        Response::Stored { count: current }
+    }
+
+    fn notify_profile(&self, p: &Profile) {
+        if self.watch.receiver_count() == 0 {
+            return;
+        }
+        let event = serde_json::json!({
+            "event": "profile",
+            "game": "",
+            "player": p.player.to_string(),
+            "name": p.name,
+            "time_ms": now_ms(),
+        });
+        let _ = self.watch.send(event);
+    }
+
+    /// The name a player goes by here: the player's own, or the latest profile received.
+    pub(super) fn name_of(&self, p: &PlayerId) -> Option<String> {
+        if *p == self.me {
+            return self.profiles.own.as_ref().map(|(_, o)| o.name.clone());
+        }
+        self.store
+            .profile(p)
+            .ok()
+            .flatten()
+            .and_then(|s| s.decode_unverified().ok())
+            .map(|p| p.name)
+    }
+
+    /// A player's name in an exported PGN (`White`, `Black`): the name the player signed,
+    /// else the player's contact alias, else the player id. The signed name comes first
+    /// here, unlike on screen: an exported game is read by others, to whom a private alias
+    /// means nothing.
+    pub(super) fn pgn_name(&self, p: &PlayerId) -> String {
+        if let Some(n) = self.name_of(p) {
+            return n;
+        }
+        let id = p.to_string();
+        std::fs::read_to_string(self.home.join(crate::home::CONTACTS_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<BTreeMap<String, String>>(&t).ok())
+            .and_then(|m| {
+                m.into_iter()
+                    .find(|(_, v)| *v == id)
+                    .map(|(alias, _)| alias)
+            })
+            .unwrap_or(id)
+    }
+
+    /// Names of `players`, by player id text (those with none are left out).
+    pub(super) fn names_of<'a>(
+        &self,
+        players: impl IntoIterator<Item = &'a PlayerId>,
+    ) -> BTreeMap<String, String> {
+        players
+            .into_iter()
+            .filter_map(|p| self.name_of(p).map(|n| (p.to_string(), n)))
+            .collect()
+    }
+
+    /// `profiles`: the player's own profile and those received.
+    pub(super) fn profiles_reply(&self) -> ProfilesReply {
+        let players = self
+            .store
+            .profiles()
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|(_, s)| s.decode_unverified().ok())
+            .map(|p| view(&p))
+            .collect();
+        ProfilesReply {
+            me: self.profiles.own.as_ref().map(|(_, p)| view(p)),
+            players,
+        }
+    }
+
+    /// `profile_publish`: the profile file changed; sign it again and send it to everyone.
+    pub(super) fn publish_profile(&mut self) -> Result<ProfilesReply, ApiError> {
+        self.load_own_profile()?;
+        // Everyone again, whatever they acknowledged before: the file may have changed.
+        self.profiles.sent.clear();
+        self.share_profile_with_all();
+        Ok(ProfilesReply {
+            me: self.profiles.own.as_ref().map(|(_, p)| view(p)),
+            players: Vec::new(),
+        })
+    }
+}
