@@ -18,6 +18,7 @@ pub mod home;
 pub mod network;
 pub mod protocol;
 pub mod service;
+pub mod settings;
 pub mod store;
 pub mod time;
 pub mod view;

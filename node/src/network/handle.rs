@@ -81,6 +81,12 @@ pub enum NetworkEvent {
     },
     /// A new listen address, with the `/p2p/<own id>` suffix (relayed ones included).
     NewListenAddr(Multiaddr),
+    /// A peer told us (identify, at connection or pushed later) the addresses it listens on,
+    /// without `/p2p/<id>`; at most 8 of them (the network's bound per peer).
+    PeerAddresses {
+        peer: PeerId,
+        addrs: Vec<Multiaddr>,
+    },
     /// A relay accepted our reservation: we are reachable through it.
     RelayReservation {
         relay: PeerId,
@@ -128,6 +134,17 @@ impl NetworkHandle {
     /// [`NetworkError::Dial`], [`NetworkError::Timeout`], [`NetworkError::Shutdown`].
     pub async fn dial(&self, addr: Multiaddr) -> Result<PeerId, NetworkError> {
         self.call_timeout(|reply| Command::Dial { addr, reply })
+            .await?
+    }
+
+    /// Dials `peer` at every address known for it at once (remembered, Kademlia's), and
+    /// resolves once connected (at once when it already is).
+    ///
+    /// # Errors
+    /// [`NetworkError::NotConnected`] when no address is known, [`NetworkError::Dial`],
+    /// [`NetworkError::Timeout`], [`NetworkError::Shutdown`].
+    pub async fn dial_peer(&self, peer: PeerId) -> Result<PeerId, NetworkError> {
+        self.call_timeout(|reply| Command::DialPeer { peer, reply })
             .await?
     }
 
@@ -364,6 +381,10 @@ pub(super) enum Command {
     },
     Dial {
         addr: Multiaddr,
+        reply: oneshot::Sender<Result<PeerId, NetworkError>>,
+    },
+    DialPeer {
+        peer: PeerId,
         reply: oneshot::Sender<Result<PeerId, NetworkError>>,
     },
     AddAddress {

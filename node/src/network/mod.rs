@@ -43,6 +43,7 @@ mod handle;
 pub mod ip_limits;
 mod limits;
 pub mod pipe;
+pub mod port;
 pub mod queue;
 mod relay;
 

@@ -53,6 +53,7 @@ impl Service {
                 });
             }
             NetworkEvent::PeerConnected { peer, .. } => self.on_connected(peer).await,
+            NetworkEvent::PeerAddresses { peer, addrs } => self.on_peer_addresses(peer, addrs),
             _ => {}
         }
     }

@@ -231,7 +231,7 @@ impl Service {
 
     /// The players the player knows: contacts (`HOME/contacts.json`) and the members and
     /// organisers of the leagues this node holds.
-    fn trusted_players(&self) -> std::collections::HashSet<PlayerId> {
+    pub(super) fn trusted_players(&self) -> std::collections::HashSet<PlayerId> {
         let mut out: std::collections::HashSet<PlayerId> =
             std::fs::read_to_string(self.home.join(crate::home::CONTACTS_FILE))
                 .ok()

@@ -143,6 +143,11 @@ impl EventLoop {
             }
             SwarmEvent::ExternalAddrConfirmed { address } => {
                 info!(%address, "external address confirmed");
+                // Listen address changes are pushed by identify itself (see `behaviour`);
+                // a newly confirmed external address is pushed here, so the peers connected
+                // now (opponents among them) learn it without waiting for a new connection.
+                let connected: Vec<_> = self.connections.keys().copied().collect();
+                self.swarm.behaviour_mut().identify.push(connected);
             }
             _ => {}
         }
@@ -164,6 +169,7 @@ impl EventLoop {
                 {
                     self.stream_peers.insert(peer_id);
                 }
+                let mut told = Vec::new();
                 for addr in info.listen_addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
                     let addr = without_peer(&addr);
                     if speaks_kad {
@@ -172,7 +178,16 @@ impl EventLoop {
                             .kad
                             .add_address(&peer_id, addr.clone());
                     }
-                    self.remember(peer_id, addr);
+                    self.remember(peer_id, addr.clone());
+                    told.push(addr);
+                }
+                // The service keeps the addresses of the peers it has a part with, across
+                // restarts (see `service::remember`).
+                if !told.is_empty() {
+                    self.emit(NetworkEvent::PeerAddresses {
+                        peer: peer_id,
+                        addrs: told,
+                    });
                 }
             }
             BehaviourEvent::Identify(_) => {}

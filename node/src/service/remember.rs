@@ -1,0 +1,125 @@
+//! Remembered peers, both directions: the node keeps the addresses that the peers the player
+//! has a part with announce (identify, at each connection and pushed when they change), and
+//! redials them at start. So a node restarted on a new address reaches its opponents again
+//! — those it dialed and those that dialed it — and they learn its new address from that
+//! connection, with no DHT and nobody typing `peers connect`. Deliveries find the remembered
+//! addresses too (the network is told them at start).
+//!
+//! Who is remembered: opponents (not the authors of strangers' challenges nobody accepted:
+//! a flood of those must not push real opponents out), witnesses, mailboxes, contacts and
+//! league members, and any peer remembered before (`peers connect`, an invite). Bounded per
+//! peer and in all (see [`crate::store::peers`]).
+
+use super::{Service, player_of_peer};
+use crate::network::NetworkHandle;
+use crate::store::Store;
+use crate::time::now_ms;
+use libp2p::{Multiaddr, PeerId};
+use sobre_core::record::Status;
+use std::time::Duration;
+use tracing::{debug, warn};
+
+/// Remembered peers dialed at start, the most recently seen first: enough for a player's
+/// opponents and a mailbox's busy players, few enough not to storm the network.
+pub(super) const MAX_REDIAL: usize = 128;
+
+/// The addresses of `peer` in the form kept: each with its `/p2p/<id>`.
+fn with_peer_id(addrs: Vec<Multiaddr>, peer: PeerId) -> Vec<String> {
+    addrs
+        .into_iter()
+        .map(|a| a.with_p2p(peer).unwrap_or_else(|a| a).to_string())
+        .collect()
+}
+
+impl Service {
+    /// Whether the player has a part with `peer`: an opponent of a game beyond a stranger's
+    /// unanswered challenge, a witness, a mailbox, a contact or a league member.
+    pub(super) fn has_part_with(&self, peer: &PeerId) -> bool {
+        if self.mailboxes.contains(peer) {
+            return true;
+        }
+        let Some(who) = player_of_peer(peer) else {
+            return false;
+        };
+        let in_game = self.games.values().any(|s| {
+            let unanswered = s.status == Status::Pending && s.challenger != self.me;
+            ((s.challenger == who || s.opponent == who) && !unanswered) || s.arbiters.contains(&who)
+        });
+        in_game || self.trusted_players().contains(&who)
+    }
+
+    /// A peer told us its addresses: kept if the player has a part with it.
+    pub(super) fn on_peer_addresses(&mut self, peer: PeerId, addrs: Vec<Multiaddr>) {
+        let id = peer.to_string();
+        let known = matches!(self.store.remembered_peer(&id), Ok(Some(_)));
+        if !known && !self.has_part_with(&peer) {
+            return;
+        }
+        let addrs = with_peer_id(addrs, peer);
+        match self
+            .store
+            .remember_peer_addrs(&id, &addrs, Some(now_ms()))
+        {
+            Ok(true) => debug!(%peer, ?addrs, "peer addresses remembered"),
+            Ok(false) => {}
+            Err(e) => warn!(%peer, "cannot remember the peer's addresses: {e}"),
+        }
+    }
+
+    /// At start: tells the network every remembered address (deliveries find them), and
+    /// dials the [`MAX_REDIAL`] peers seen most recently, each at all its addresses at once.
+    pub(super) async fn redial_remembered(&self) {
+        let mut peers = self.store.remembered_peers().unwrap_or_default();
+        peers.sort_by_key(|(_, p)| std::cmp::Reverse(p.seen_ms));
+        let mut dial = Vec::new();
+        for (id, remembered) in peers {
+            let Ok(peer) = id.parse::<PeerId>() else {
+                continue;
+            };
+            if peer == self.net.local_peer_id() {
+                continue;
+            }
+            for a in remembered.addrs.iter().filter_map(|a| a.parse().ok()) {
+                let _ = self.net.add_address(peer, a).await;
+            }
+            if dial.len() < MAX_REDIAL {
+                dial.push(peer);
+            }
+        }
+        for peer in dial {
+            let net = self.net.clone();
+            tokio::spawn(async move {
+                match net.dial_peer(peer).await {
+                    Ok(_) => debug!(%peer, "remembered peer redialed"),
+                    Err(e) => debug!(%peer, "remembered peer not reachable: {e}"),
+                }
+            });
+        }
+    }
+}
+
+/// Remembers the addresses of those of `peers` connected now: they just became players'
+/// opponents (a challenge accepted), after their identify was heard and not kept.
+pub(super) async fn remember_connected(net: &NetworkHandle, store: &Store, peers: &[PeerId]) {
+    let Ok(connected) = net.connected_peers().await else {
+        return;
+    };
+    for peer in peers {
+        if !connected.iter().any(|(p, _)| p == peer) {
+            continue;
+        }
+        // Connected, so this returns the known addresses without a DHT lookup.
+        let Ok(Ok(addrs)) =
+            tokio::time::timeout(Duration::from_secs(5), net.find_peer(*peer)).await
+        else {
+            continue;
+        };
+        if addrs.is_empty() {
+            continue;
+        }
+        let addrs = with_peer_id(addrs, *peer);
+        if let Err(e) = store.remember_peer_addrs(&peer.to_string(), &addrs, Some(now_ms())) {
+            warn!(%peer, "cannot remember the peer's addresses: {e}");
+        }
+    }
+}
