@@ -1,0 +1,243 @@
+//! Getting connected, through the real binary: settings saved in `HOME/node.toml`, the fixed
+//! default port and its fallback, and remembered peers — a node restarted on a new address
+//! reaches its opponent again (whichever of the two dialed first), with and without a
+//! bootstrap node.
+
+mod common;
+
+use common::{NodeProcess, exec, run, run_text, sobre, wait_until};
+use serde_json::Value;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(30);
+const POLL: Duration = Duration::from_millis(100);
+
+/// The tests that use the default port must not race each other for it.
+static DEFAULT_PORT: Mutex<()> = Mutex::new(());
+
+/// `sobre node run ARGS` on `home` (a key is created first), its stderr in `log`; returns
+/// once `sobre id` reports a TCP address.
+fn start(home: &Path, log: &Path, args: &[&str]) -> (NodeProcess, Vec<String>) {
+    if !home.join("identity.key").exists() {
+        let name = home.file_name().and_then(|n| n.to_str()).unwrap_or("x");
+        run_text(home, &["init", "--name", name]);
+    }
+    let child = sobre(home)
+        .args(["node", "run"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(log).expect("a log file"))
+        .spawn()
+        .expect("the node starts");
+    let mut node = NodeProcess {
+        child,
+        log: log.to_path_buf(),
+    };
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let out = exec(home, &["id", "--json"]);
+        if out.success()
+            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
+            && strings(&v["addresses"]).iter().any(|a| a.contains("/tcp/"))
+        {
+            return (node, strings(&v["addresses"]));
+        }
+        if let Ok(Some(status)) = node.child.try_wait() {
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            panic!("the node on {} exited ({status}):\n{text}", home.display());
+        }
+        assert!(Instant::now() < deadline, "the node did not start");
+        std::thread::sleep(POLL);
+    }
+}
+
+/// `sobre node stop`, then waits for the process to end.
+fn stop(home: &Path, mut node: NodeProcess) {
+    run_text(home, &["node", "stop"]);
+    let deadline = Instant::now() + WAIT;
+    while node.child.try_wait().expect("the node's status").is_none() {
+        assert!(Instant::now() < deadline, "the node did not stop");
+        std::thread::sleep(POLL);
+    }
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default()
+}
+
+fn tcp(addrs: &[String]) -> String {
+    addrs
+        .iter()
+        .find(|a| a.contains("/tcp/") && !a.contains("p2p-circuit"))
+        .cloned()
+        .expect("a TCP address")
+}
+
+fn player_id(home: &Path) -> String {
+    run(home, &["id", "--json"])["player_id"]
+        .as_str()
+        .expect("a player id")
+        .to_owned()
+}
+
+#[test]
+fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("ana");
+    let log = dir.path().join("ana.log");
+    let (node, _) = start(
+        &home,
+        &log,
+        &[
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+            "--external",
+            "/ip4/203.0.113.7/tcp/4848",
+            "--save",
+        ],
+    );
+    stop(&home, node);
+    let text = std::fs::read_to_string(home.join("node.toml")).unwrap();
+    assert!(text.contains("/ip4/203.0.113.7/tcp/4848"), "{text}");
+    assert!(!home.join("node.toml.tmp").exists());
+
+    // No flags: the saved listen address (loopback only) and the declared external one.
+    let (node, addrs) = start(&home, &log, &[]);
+    assert!(
+        addrs.iter().any(|a| a.starts_with("/ip4/203.0.113.7/tcp/4848/p2p/")),
+        "{addrs:?}"
+    );
+    assert!(
+        addrs
+            .iter()
+            .all(|a| a.starts_with("/ip4/127.0.0.1/") || a.starts_with("/ip4/203.0.113.7/")),
+        "{addrs:?}"
+    );
+    stop(&home, node);
+
+    // A flag replaces its setting for this run only.
+    let (node, addrs) = start(&home, &log, &["--external", "/ip4/198.51.100.9/tcp/1"]);
+    assert!(addrs.iter().any(|a| a.contains("198.51.100.9")), "{addrs:?}");
+    assert!(!addrs.iter().any(|a| a.contains("203.0.113.7")), "{addrs:?}");
+    stop(&home, node);
+    assert_eq!(std::fs::read_to_string(home.join("node.toml")).unwrap(), text);
+
+    // A damaged file stops the start with its line and key.
+    std::fs::write(home.join("node.toml"), "listen = [\"/ip4/127.0.0.1/tcp/0\"]\nrelay = []\n")
+        .unwrap();
+    let out = exec(&home, &["node", "run"]);
+    assert!(!out.success());
+    assert!(
+        out.stderr.contains("node.toml, line 2, key `relay`"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn the_default_port_is_fixed_and_a_second_node_falls_back() {
+    let _serial = DEFAULT_PORT.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let (one_home, two_home) = (dir.path().join("one"), dir.path().join("two"));
+    let free = std::net::TcpListener::bind(("0.0.0.0", 4848)).is_ok()
+        && std::net::UdpSocket::bind(("0.0.0.0", 4848)).is_ok();
+    let (one, one_addrs) = start(&one_home, &dir.path().join("one.log"), &[]);
+    if free {
+        assert!(
+            one_addrs.iter().any(|a| a.contains("/tcp/4848/"))
+                && one_addrs.iter().any(|a| a.contains("/udp/4848/quic-v1/")),
+            "{one_addrs:?}"
+        );
+    }
+    // 4848 is taken now (by the first node, or by whoever held it before).
+    let two_log = dir.path().join("two.log");
+    let (two, two_addrs) = start(&two_home, &two_log, &[]);
+    assert!(
+        !two_addrs.iter().any(|a| a.contains("/tcp/4848/")),
+        "{two_addrs:?}"
+    );
+    let text = std::fs::read_to_string(&two_log).unwrap();
+    assert!(text.contains("the default port is taken"), "{text}");
+    // Both work: the second reaches the first.
+    run_text(&two_home, &["peers", "connect", &tcp(&one_addrs)]);
+    stop(&two_home, two);
+    stop(&one_home, one);
+}
+
+/// Ana's node is dialed by Bernardo's; they play; Ana's node restarts on a new port while
+/// Bernardo's move waits in his outbox: Ana's node redials Bernardo from memory, the move
+/// arrives, and Bernardo's node learns Ana's new address. Then Bernardo's node restarts on a
+/// new port and Ana's reply still reaches it.
+fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut extra: Vec<String> = vec!["--listen".into(), "/ip4/127.0.0.1/tcp/0".into()];
+    let _boot = if with_bootstrap {
+        let home = dir.path().join("boot");
+        let (node, addrs) = start(&home, &dir.path().join("boot.log"), &["--listen", "/ip4/127.0.0.1/tcp/0"]);
+        extra.extend(["--bootstrap".into(), tcp(&addrs)]);
+        Some(node)
+    } else {
+        None
+    };
+    let args: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let (a_home, b_home) = (dir.path().join("ana"), dir.path().join("bernardo"));
+    let (a_log, b_log): (PathBuf, PathBuf) = (dir.path().join("ana.log"), dir.path().join("b.log"));
+    let (a, a_addrs) = start(&a_home, &a_log, &args);
+    let (b, _) = start(&b_home, &b_log, &args);
+    let a_id = player_id(&a_home);
+    run_text(&b_home, &["peers", "connect", &tcp(&a_addrs)]);
+    let v = run(&b_home, &["challenge", &a_id, "--color", "black", "--json"]);
+    let game = v["game"].as_str().expect("a game id").to_owned();
+    wait_until(&a_home, &game, "the challenge", |v| v["status"] == "pending");
+    run_text(&a_home, &["accept", &game]);
+    wait_until(&b_home, &game, "the game to start", |v| v["status"] == "active");
+    run_text(&a_home, &["move", &game, "e4"]);
+    wait_until(&b_home, &game, "e4", |v| v["plies"] == 1);
+
+    // Ana's node goes away; Bernardo moves meanwhile.
+    stop(&a_home, a);
+    run_text(&b_home, &["move", &game, "e5"]);
+    let (a, a_addrs) = start(&a_home, &a_log, &args);
+    let new_a = tcp(&a_addrs);
+    wait_until(&a_home, &game, "e5 after Ana's restart", |v| v["plies"] == 2);
+    // Bernardo's node now remembers Ana's new address (from identify on her redial).
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let peers = run(&b_home, &["peers", "list", "--json"]);
+        let knows = peers["known"].as_array().into_iter().flatten().any(|p| {
+            p["peer"] == a_id.as_str() && strings(&p["addresses"]).contains(&new_a)
+        });
+        if knows {
+            break;
+        }
+        assert!(Instant::now() < deadline, "Bernardo never learned {new_a}: {peers}");
+        std::thread::sleep(POLL);
+    }
+
+    // Now Bernardo's node (the one that dialed first) restarts on a new port.
+    stop(&b_home, b);
+    run_text(&a_home, &["move", &game, "Nf3"]);
+    let (b, _) = start(&b_home, &b_log, &args);
+    wait_until(&b_home, &game, "Nf3 after Bernardo's restart", |v| v["plies"] == 3);
+    run_text(&b_home, &["move", &game, "Nc6"]);
+    wait_until(&a_home, &game, "Nc6", |v| v["plies"] == 4);
+    stop(&b_home, b);
+    stop(&a_home, a);
+}
+
+#[test]
+fn a_restarted_node_reaches_its_opponent_without_a_bootstrap_node() {
+    a_restarted_node_reaches_its_opponent(false);
+}
+
+#[test]
+fn a_restarted_node_reaches_its_opponent_with_a_bootstrap_node() {
+    a_restarted_node_reaches_its_opponent(true);
+}
