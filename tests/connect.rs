@@ -241,3 +241,120 @@ fn a_restarted_node_reaches_its_opponent_without_a_bootstrap_node() {
 fn a_restarted_node_reaches_its_opponent_with_a_bootstrap_node() {
     a_restarted_node_reaches_its_opponent(true);
 }
+
+/// Waits until `home`'s node is connected to `peer`.
+fn wait_connected(home: &Path, peer: &str, what: &str) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let v = run(home, &["peers", "list", "--json"]);
+        if v["connected"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["peer"] == peer)
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what}: {v}");
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Two fresh homes meet with one invite line: Bernardo's node dials Ana's from it, his
+/// contacts name her, and they play. Carla takes the same invite while her node is stopped:
+/// her node dials Ana when it starts.
+#[test]
+fn two_fresh_homes_meet_with_one_invite_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a_home, b_home, c_home) = (
+        dir.path().join("ana"),
+        dir.path().join("bernardo"),
+        dir.path().join("carla"),
+    );
+    run_text(&a_home, &["init", "--name", "Ana Núñez"]);
+    let listen = ["--listen", "/ip4/127.0.0.1/tcp/0"];
+    let (a, _) = start(&a_home, &dir.path().join("a.log"), &listen);
+    let (b, _) = start(&b_home, &dir.path().join("b.log"), &listen);
+    let line = run_text(&a_home, &["invite"]).trim().to_owned();
+    assert!(line.starts_with("sobre:invite/"), "{line}");
+    assert!(!line.contains(char::is_whitespace), "one line: {line}");
+    let a_id = player_id(&a_home);
+
+    let out = run_text(&b_home, &["connect", &line]);
+    assert!(out.contains(&format!("ana-núñez = {a_id}")), "{out}");
+    wait_connected(&a_home, &player_id(&b_home), "Ana's node never saw Bernardo's");
+    let contacts = run(&b_home, &["contacts", "list", "--json"]);
+    assert_eq!(contacts["ana-núñez"], a_id.as_str());
+    let v = run(&b_home, &["challenge", "ana-núñez", "--color", "black", "--json"]);
+    let game = v["game"].as_str().expect("a game id").to_owned();
+    wait_until(&a_home, &game, "the challenge", |v| v["status"] == "pending");
+    run_text(&a_home, &["accept", &game]);
+    run_text(&a_home, &["move", &game, "d4"]);
+    wait_until(&b_home, &game, "d4", |v| v["plies"] == 1);
+    run_text(&b_home, &["move", &game, "d5"]);
+    wait_until(&a_home, &game, "d5", |v| v["plies"] == 2);
+
+    // Carla's node is stopped when she takes the invite.
+    run_text(&c_home, &["init", "--name", "Carla"]);
+    let out = run_text(&c_home, &["contacts", "add", "ana", &line]);
+    assert!(out.contains("when it starts"), "{out}");
+    let (c, _) = start(&c_home, &dir.path().join("c.log"), &listen);
+    wait_connected(&a_home, &player_id(&c_home), "Carla's node never dialed Ana's");
+    let known = run(&c_home, &["peers", "list", "--json"]);
+    assert!(
+        known["known"].as_array().into_iter().flatten().any(|p| p["peer"] == a_id.as_str()),
+        "{known}"
+    );
+    stop(&c_home, c);
+    stop(&b_home, b);
+    stop(&a_home, a);
+}
+
+#[test]
+fn a_malformed_or_altered_invite_is_refused_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a_home, b_home) = (dir.path().join("ana"), dir.path().join("bernardo"));
+    run_text(&a_home, &["init", "--name", "Ana"]);
+    run_text(&b_home, &["init", "--name", "Bernardo"]);
+    // No node, no external address: nothing to put in an invite.
+    let out = exec(&a_home, &["invite"]);
+    assert!(!out.success());
+    assert!(out.stderr.contains("no address"), "{}", out.stderr);
+    // A declared external address is enough.
+    std::fs::write(
+        a_home.join("node.toml"),
+        "external = [\"/ip4/203.0.113.7/tcp/4848\"]\n",
+    )
+    .unwrap();
+    let line = run_text(&a_home, &["invite"]).trim().to_owned();
+    let v = run(&a_home, &["invite", "--json"]);
+    assert_eq!(v["addresses"][0], "/ip4/203.0.113.7/tcp/4848");
+    assert_eq!(v["name"], "Ana");
+
+    let refused = |invite: &str, why: &str| {
+        for args in [vec!["connect", invite], vec!["contacts", "add", "ana", invite]] {
+            let out = exec(&b_home, &args);
+            assert!(!out.success(), "{args:?} was accepted");
+            assert!(out.stderr.contains(why), "{args:?}: {}", out.stderr);
+        }
+    };
+    // One character of the signature changed.
+    let mut chars: Vec<char> = line.chars().collect();
+    let at = chars.len() - 10;
+    chars[at] = if chars[at] == 'A' { 'B' } else { 'A' };
+    let altered: String = chars.into_iter().collect();
+    refused(&altered, "signature does not match");
+    refused("sobre:invite/%%%", "not valid base64url");
+    // Cut after whole base64 groups (4 characters), so that only the length is wrong.
+    let body = &line["sobre:invite/".len()..];
+    refused(&format!("sobre:invite/{}", &body[..body.len() / 8 * 4]), "cut short");
+    refused("sobre:hello", "not an invite");
+    // Nothing was stored by the refused ones.
+    assert!(!b_home.join("contacts.json").exists());
+    // Your own invite is not a contact.
+    let out = exec(&a_home, &["connect", &line]);
+    assert!(out.stderr.contains("your own invite"), "{}", out.stderr);
+    // The genuine line works offline too.
+    let out = run_text(&b_home, &["connect", &line]);
+    assert!(out.contains("ana = "), "{out}");
+}

@@ -19,6 +19,7 @@ pub mod export;
 pub mod games;
 pub mod id;
 pub mod init;
+pub mod invite;
 pub mod league;
 pub mod leave;
 pub mod r#move;

@@ -15,6 +15,7 @@ pub mod client;
 pub mod control;
 pub mod error;
 pub mod home;
+pub mod invite;
 pub mod network;
 pub mod protocol;
 pub mod service;

@@ -239,6 +239,12 @@ pub enum ApiRequest {
     LeagueExport {
         league: String,
     },
+    /// Remember peers' addresses (each ending in `/p2p/<peer id>`: an invite's player, its
+    /// mailboxes and bootstrap nodes) and dial them; answered with the peers remembered
+    /// (`known`) and those connected now.
+    Remember {
+        addrs: Vec<String>,
+    },
 }
 
 /// A request line: the version and the request.

@@ -398,6 +398,7 @@ impl Service {
             | ApiRequest::LeagueJoin { .. }
             | ApiRequest::LeagueList
             | ApiRequest::LeagueExport { .. } => self.league_api(req).await,
+            ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
         }
     }
 

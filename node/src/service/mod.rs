@@ -311,6 +311,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     }
     // Redial the peers remembered (opponents, mailboxes, contacts, `peers connect`): after
     // a restart on a new port, they can only deliver once we reconnect (see `remember`).
+    svc.import_queued();
     svc.redial_remembered().await;
     let _ = net.subscribe(protocol::inbox_topic(&me)).await;
     let topics: Vec<String> = svc.games.keys().map(protocol::game_topic).collect();

@@ -10,7 +10,9 @@
 //! league members, and any peer remembered before (`peers connect`, an invite). Bounded per
 //! peer and in all (see [`crate::store::peers`]).
 
-use super::{Service, player_of_peer};
+use super::{Service, peer_of_addr, player_of_peer, user};
+use crate::api::ApiError;
+use crate::api::replies::{PeerEntry, PeersReply};
 use crate::network::NetworkHandle;
 use crate::store::Store;
 use crate::time::now_ms;
@@ -63,6 +65,69 @@ impl Service {
             Ok(true) => debug!(%peer, ?addrs, "peer addresses remembered"),
             Ok(false) => {}
             Err(e) => warn!(%peer, "cannot remember the peer's addresses: {e}"),
+        }
+    }
+
+    /// Remembers `addrs` (each ending in `/p2p/<peer id>`) for their peers, tells the
+    /// network and dials each peer in the background (`sobre connect`, `contacts add` with
+    /// an invite). The answer lists the peers now remembered among them.
+    pub(super) async fn remember_addrs(&mut self, addrs: &[String]) -> Result<PeersReply, ApiError> {
+        let mut by_peer: Vec<(PeerId, Vec<Multiaddr>)> = Vec::new();
+        for text in addrs {
+            let a: Multiaddr = text
+                .parse()
+                .map_err(|e| user(format!("bad multiaddr {text:?}: {e}")))?;
+            let peer = peer_of_addr(&a).ok_or_else(|| {
+                user(format!("{text} does not end with /p2p/<peer id>"))
+            })?;
+            match by_peer.iter_mut().find(|(p, _)| *p == peer) {
+                Some((_, list)) => list.push(a),
+                None => by_peer.push((peer, vec![a])),
+            }
+        }
+        let mut known = Vec::new();
+        for (peer, list) in by_peer {
+            if peer == self.net.local_peer_id() {
+                continue;
+            }
+            let texts: Vec<String> = list.iter().map(ToString::to_string).collect();
+            self.store
+                .remember_peer_addrs(&peer.to_string(), &texts, None)
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            for a in list {
+                let _ = self.net.add_address(peer, a).await;
+            }
+            let net = self.net.clone();
+            tokio::spawn(async move {
+                if let Err(e) = net.dial_peer(peer).await {
+                    debug!(%peer, "remembered peer not reachable now: {e}");
+                }
+            });
+            known.push(PeerEntry {
+                peer: peer.to_string(),
+                addresses: texts,
+            });
+        }
+        let _ = self.store.flush().await;
+        Ok(PeersReply {
+            connected: Vec::new(),
+            known,
+        })
+    }
+
+    /// At start: remembers the addresses queued while the node was stopped (an invite
+    /// accepted offline, see [`crate::invite::queue_addresses`]).
+    pub(super) fn import_queued(&mut self) {
+        let queued = crate::invite::take_queued(&self.home);
+        for text in queued {
+            let Ok(a) = text.parse::<Multiaddr>() else {
+                continue;
+            };
+            if let Some(peer) = peer_of_addr(&a)
+                && let Err(e) = self.store.remember_peer_addrs(&peer.to_string(), &[text], None)
+            {
+                warn!(%peer, "cannot remember a queued address: {e}");
+            }
         }
     }
 
