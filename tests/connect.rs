@@ -68,7 +68,11 @@ fn stop(home: &Path, mut node: NodeProcess) {
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -111,7 +115,9 @@ fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
     // No flags: the saved listen address (loopback only) and the declared external one.
     let (node, addrs) = start(&home, &log, &[]);
     assert!(
-        addrs.iter().any(|a| a.starts_with("/ip4/203.0.113.7/tcp/4848/p2p/")),
+        addrs
+            .iter()
+            .any(|a| a.starts_with("/ip4/203.0.113.7/tcp/4848/p2p/")),
         "{addrs:?}"
     );
     assert!(
@@ -124,14 +130,26 @@ fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
 
     // A flag replaces its setting for this run only.
     let (node, addrs) = start(&home, &log, &["--external", "/ip4/198.51.100.9/tcp/1"]);
-    assert!(addrs.iter().any(|a| a.contains("198.51.100.9")), "{addrs:?}");
-    assert!(!addrs.iter().any(|a| a.contains("203.0.113.7")), "{addrs:?}");
+    assert!(
+        addrs.iter().any(|a| a.contains("198.51.100.9")),
+        "{addrs:?}"
+    );
+    assert!(
+        !addrs.iter().any(|a| a.contains("203.0.113.7")),
+        "{addrs:?}"
+    );
     stop(&home, node);
-    assert_eq!(std::fs::read_to_string(home.join("node.toml")).unwrap(), text);
+    assert_eq!(
+        std::fs::read_to_string(home.join("node.toml")).unwrap(),
+        text
+    );
 
     // A damaged file stops the start with its line and key.
-    std::fs::write(home.join("node.toml"), "listen = [\"/ip4/127.0.0.1/tcp/0\"]\nrelay = []\n")
-        .unwrap();
+    std::fs::write(
+        home.join("node.toml"),
+        "listen = [\"/ip4/127.0.0.1/tcp/0\"]\nrelay = []\n",
+    )
+    .unwrap();
     let out = exec(&home, &["node", "run"]);
     assert!(!out.success());
     assert!(
@@ -180,7 +198,11 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
     let mut extra: Vec<String> = vec!["--listen".into(), "/ip4/127.0.0.1/tcp/0".into()];
     let _boot = if with_bootstrap {
         let home = dir.path().join("boot");
-        let (node, addrs) = start(&home, &dir.path().join("boot.log"), &["--listen", "/ip4/127.0.0.1/tcp/0"]);
+        let (node, addrs) = start(
+            &home,
+            &dir.path().join("boot.log"),
+            &["--listen", "/ip4/127.0.0.1/tcp/0"],
+        );
         extra.extend(["--bootstrap".into(), tcp(&addrs)]);
         Some(node)
     } else {
@@ -195,9 +217,13 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
     run_text(&b_home, &["peers", "connect", &tcp(&a_addrs)]);
     let v = run(&b_home, &["challenge", &a_id, "--color", "black", "--json"]);
     let game = v["game"].as_str().expect("a game id").to_owned();
-    wait_until(&a_home, &game, "the challenge", |v| v["status"] == "pending");
+    wait_until(&a_home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
     run_text(&a_home, &["accept", &game]);
-    wait_until(&b_home, &game, "the game to start", |v| v["status"] == "active");
+    wait_until(&b_home, &game, "the game to start", |v| {
+        v["status"] == "active"
+    });
     run_text(&a_home, &["move", &game, "e4"]);
     wait_until(&b_home, &game, "e4", |v| v["plies"] == 1);
 
@@ -206,18 +232,25 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
     run_text(&b_home, &["move", &game, "e5"]);
     let (a, a_addrs) = start(&a_home, &a_log, &args);
     let new_a = tcp(&a_addrs);
-    wait_until(&a_home, &game, "e5 after Ana's restart", |v| v["plies"] == 2);
+    wait_until(&a_home, &game, "e5 after Ana's restart", |v| {
+        v["plies"] == 2
+    });
     // Bernardo's node now remembers Ana's new address (from identify on her redial).
     let deadline = Instant::now() + WAIT;
     loop {
         let peers = run(&b_home, &["peers", "list", "--json"]);
-        let knows = peers["known"].as_array().into_iter().flatten().any(|p| {
-            p["peer"] == a_id.as_str() && strings(&p["addresses"]).contains(&new_a)
-        });
+        let knows = peers["known"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["peer"] == a_id.as_str() && strings(&p["addresses"]).contains(&new_a));
         if knows {
             break;
         }
-        assert!(Instant::now() < deadline, "Bernardo never learned {new_a}: {peers}");
+        assert!(
+            Instant::now() < deadline,
+            "Bernardo never learned {new_a}: {peers}"
+        );
         std::thread::sleep(POLL);
     }
 
@@ -225,7 +258,9 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
     stop(&b_home, b);
     run_text(&a_home, &["move", &game, "Nf3"]);
     let (b, _) = start(&b_home, &b_log, &args);
-    wait_until(&b_home, &game, "Nf3 after Bernardo's restart", |v| v["plies"] == 3);
+    wait_until(&b_home, &game, "Nf3 after Bernardo's restart", |v| {
+        v["plies"] == 3
+    });
     run_text(&b_home, &["move", &game, "Nc6"]);
     wait_until(&a_home, &game, "Nc6", |v| v["plies"] == 4);
     stop(&b_home, b);
@@ -282,12 +317,21 @@ fn two_fresh_homes_meet_with_one_invite_line() {
 
     let out = run_text(&b_home, &["connect", &line]);
     assert!(out.contains(&format!("ana-núñez = {a_id}")), "{out}");
-    wait_connected(&a_home, &player_id(&b_home), "Ana's node never saw Bernardo's");
+    wait_connected(
+        &a_home,
+        &player_id(&b_home),
+        "Ana's node never saw Bernardo's",
+    );
     let contacts = run(&b_home, &["contacts", "list", "--json"]);
     assert_eq!(contacts["ana-núñez"], a_id.as_str());
-    let v = run(&b_home, &["challenge", "ana-núñez", "--color", "black", "--json"]);
+    let v = run(
+        &b_home,
+        &["challenge", "ana-núñez", "--color", "black", "--json"],
+    );
     let game = v["game"].as_str().expect("a game id").to_owned();
-    wait_until(&a_home, &game, "the challenge", |v| v["status"] == "pending");
+    wait_until(&a_home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
     run_text(&a_home, &["accept", &game]);
     run_text(&a_home, &["move", &game, "d4"]);
     wait_until(&b_home, &game, "d4", |v| v["plies"] == 1);
@@ -299,10 +343,18 @@ fn two_fresh_homes_meet_with_one_invite_line() {
     let out = run_text(&c_home, &["contacts", "add", "ana", &line]);
     assert!(out.contains("when it starts"), "{out}");
     let (c, _) = start(&c_home, &dir.path().join("c.log"), &listen);
-    wait_connected(&a_home, &player_id(&c_home), "Carla's node never dialed Ana's");
+    wait_connected(
+        &a_home,
+        &player_id(&c_home),
+        "Carla's node never dialed Ana's",
+    );
     let known = run(&c_home, &["peers", "list", "--json"]);
     assert!(
-        known["known"].as_array().into_iter().flatten().any(|p| p["peer"] == a_id.as_str()),
+        known["known"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["peer"] == a_id.as_str()),
         "{known}"
     );
     stop(&c_home, c);
@@ -332,7 +384,10 @@ fn a_malformed_or_altered_invite_is_refused_with_its_reason() {
     assert_eq!(v["name"], "Ana");
 
     let refused = |invite: &str, why: &str| {
-        for args in [vec!["connect", invite], vec!["contacts", "add", "ana", invite]] {
+        for args in [
+            vec!["connect", invite],
+            vec!["contacts", "add", "ana", invite],
+        ] {
             let out = exec(&b_home, &args);
             assert!(!out.success(), "{args:?} was accepted");
             assert!(out.stderr.contains(why), "{args:?}: {}", out.stderr);
@@ -347,7 +402,10 @@ fn a_malformed_or_altered_invite_is_refused_with_its_reason() {
     refused("sobre:invite/%%%", "not valid base64url");
     // Cut after whole base64 groups (4 characters), so that only the length is wrong.
     let body = &line["sobre:invite/".len()..];
-    refused(&format!("sobre:invite/{}", &body[..body.len() / 8 * 4]), "cut short");
+    refused(
+        &format!("sobre:invite/{}", &body[..body.len() / 8 * 4]),
+        "cut short",
+    );
     refused("sobre:hello", "not an invite");
     // Nothing was stored by the refused ones.
     assert!(!b_home.join("contacts.json").exists());

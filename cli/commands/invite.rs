@@ -70,12 +70,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let with_id = |list: &[String], max: usize| -> Vec<libp2p_addr::Multiaddr> {
         parse_all(list)
             .into_iter()
-            .filter(|a| {
-                matches!(
-                    a.iter().last(),
-                    Some(libp2p_addr::Protocol::P2p(_))
-                )
-            })
+            .filter(|a| matches!(a.iter().last(), Some(libp2p_addr::Protocol::P2p(_))))
             .take(max)
             .collect()
     };
@@ -163,7 +158,12 @@ pub fn remember(home: &Path, inv: &Invite) -> CliResult<()> {
         .chain(&inv.bootstrap)
         .map(ToString::to_string)
         .collect();
-    match common::call_as::<PeersReply>(home, ApiRequest::Remember { addrs: addrs.clone() }) {
+    match common::call_as::<PeersReply>(
+        home,
+        ApiRequest::Remember {
+            addrs: addrs.clone(),
+        },
+    ) {
         Ok(v) => {
             let n: usize = v.known.iter().map(|p| p.addresses.len()).sum();
             println!("remembered {n} address(es); your node is dialing them");

@@ -218,7 +218,9 @@ fn effective_settings(saved: NodeSettings, args: RunArgs) -> NodeSettings {
         mdns: args.mdns.unwrap_or(saved.mdns),
         relay_server: args.relay_server.unwrap_or(saved.relay_server),
         mailbox: args.mailbox.unwrap_or(saved.mailbox),
-        manual_coin_default: args.manual_coin_default.unwrap_or(saved.manual_coin_default),
+        manual_coin_default: args
+            .manual_coin_default
+            .unwrap_or(saved.manual_coin_default),
         max_inbound_per_ip: args.max_inbound_per_ip.or(saved.max_inbound_per_ip),
     }
 }

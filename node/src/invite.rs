@@ -84,7 +84,9 @@ pub enum InviteError {
     },
     #[error("the invite holds a bad address in its {field}: {reason}")]
     BadAddress { field: &'static str, reason: String },
-    #[error("the invite's signature does not match its content: it was altered, or not made by that player")]
+    #[error(
+        "the invite's signature does not match its content: it was altered, or not made by that player"
+    )]
     BadSignature,
 }
 
@@ -161,7 +163,10 @@ impl Invite {
         let bytes = URL_SAFE_NO_PAD
             .decode(encoded)
             .map_err(|e| InviteError::Base64(e.to_string()))?;
-        let mut r = Reader { bytes: &bytes, at: 0 };
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+        };
         let version = r.u8("version")?;
         if version != VERSION {
             return Err(InviteError::Version(version));
@@ -328,11 +333,16 @@ pub fn queue_addresses(home: &std::path::Path, addrs: &[String]) -> std::io::Res
         }
     }
     // Bounded like what it feeds: the oldest go first.
-    let excess = queued.len().saturating_sub(crate::store::peers::MAX_REMEMBERED_PEERS);
+    let excess = queued
+        .len()
+        .saturating_sub(crate::store::peers::MAX_REMEMBERED_PEERS);
     queued.drain(..excess);
     crate::home::ensure(home)?;
     let tmp = home.join(format!("{QUEUED_FILE}.tmp"));
-    std::fs::write(&tmp, serde_json::to_vec(&queued).map_err(std::io::Error::other)?)?;
+    std::fs::write(
+        &tmp,
+        serde_json::to_vec(&queued).map_err(std::io::Error::other)?,
+    )?;
     std::fs::rename(&tmp, &path)
 }
 
@@ -445,8 +455,14 @@ mod tests {
             Err(InviteError::Base64(_))
         ));
         let mut bytes = URL_SAFE_NO_PAD.decode(&line[PREFIX.len()..]).unwrap();
-        let cut = format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(&bytes[..bytes.len() - 15]));
-        assert_eq!(Invite::parse(&cut), Err(InviteError::Truncated("signature")));
+        let cut = format!(
+            "{PREFIX}{}",
+            URL_SAFE_NO_PAD.encode(&bytes[..bytes.len() - 15])
+        );
+        assert_eq!(
+            Invite::parse(&cut),
+            Err(InviteError::Truncated("signature"))
+        );
         bytes.push(0);
         let long = format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(&bytes));
         assert_eq!(Invite::parse(&long), Err(InviteError::Trailing(1)));
@@ -455,7 +471,10 @@ mod tests {
         let v9 = format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(&bytes));
         assert_eq!(Invite::parse(&v9), Err(InviteError::Version(9)));
         let huge = format!("{PREFIX}{}", "A".repeat(MAX_INVITE_CHARS));
-        assert!(matches!(Invite::parse(&huge), Err(InviteError::TooLong { .. })));
+        assert!(matches!(
+            Invite::parse(&huge),
+            Err(InviteError::TooLong { .. })
+        ));
         // A count over its bound is refused before anything is read.
         let mut over = vec![VERSION];
         over.extend_from_slice(k.player_id().as_bytes());
@@ -475,7 +494,10 @@ mod tests {
         for bad in ["", "   ", "a\u{7}b", &"x".repeat(65)] {
             let mut i = sample(&k);
             i.name = Some(bad.to_owned());
-            assert!(matches!(i.to_line(&k), Err(InviteError::BadName(_))), "{bad:?}");
+            assert!(
+                matches!(i.to_line(&k), Err(InviteError::BadName(_))),
+                "{bad:?}"
+            );
         }
     }
 
@@ -490,8 +512,14 @@ mod tests {
         .iter()
         .map(|a| a.parse().unwrap())
         .collect();
-        let picked: Vec<String> = pick_addresses(&addrs).iter().map(ToString::to_string).collect();
-        assert_eq!(picked, ["/ip4/203.0.113.7/tcp/4848", "/ip4/192.168.1.20/tcp/4848"]);
+        let picked: Vec<String> = pick_addresses(&addrs)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            picked,
+            ["/ip4/203.0.113.7/tcp/4848", "/ip4/192.168.1.20/tcp/4848"]
+        );
         let only_loopback = pick_addresses(&addrs[..1]);
         assert_eq!(only_loopback[0].to_string(), "/ip4/127.0.0.1/tcp/4848");
     }

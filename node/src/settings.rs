@@ -127,10 +127,7 @@ pub fn parse(path: &Path, text: &str) -> Result<NodeSettings, SettingsError> {
             if let Err(e) = addr.parse::<Multiaddr>() {
                 // The line of the address itself, else of its key.
                 let quoted = format!("\"{addr}\"");
-                let at = text
-                    .find(&quoted)
-                    .or_else(|| text.find(key))
-                    .unwrap_or(0);
+                let at = text.find(&quoted).or_else(|| text.find(key)).unwrap_or(0);
                 return Err(SettingsError::BadAddress {
                     path: path.display().to_string(),
                     line: line_and_key(text, at).0,
@@ -247,7 +244,10 @@ mod tests {
             Err(SettingsError::BadAddress {
                 line, key, addr, ..
             }) => {
-                assert_eq!((line, key.as_str(), addr.as_str()), (3, "bootstrap", "tcp://1.2.3.4"));
+                assert_eq!(
+                    (line, key.as_str(), addr.as_str()),
+                    (3, "bootstrap", "tcp://1.2.3.4")
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -256,6 +256,9 @@ mod tests {
     #[test]
     fn broken_syntax_is_an_error_not_defaults() {
         let e = parse(Path::new("node.toml"), "listen = [\"/ip4/0.0.0.0/tcp/1\"\n").unwrap_err();
-        assert!(matches!(e, SettingsError::Malformed { line: 1, .. }), "{e:?}");
+        assert!(
+            matches!(e, SettingsError::Malformed { line: 1, .. }),
+            "{e:?}"
+        );
     }
 }

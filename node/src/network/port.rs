@@ -35,7 +35,9 @@ pub fn listen_on_port(preferred: u16) -> Vec<Multiaddr> {
     let (tcp, udp) = random_ports();
     warn!(
         port = preferred,
-        tcp, udp, "the default port is taken (another node or program uses it): listening on a random port instead; give --listen to choose one"
+        tcp,
+        udp,
+        "the default port is taken (another node or program uses it): listening on a random port instead; give --listen to choose one"
     );
     addrs(tcp, udp)
 }
@@ -102,7 +104,8 @@ mod tests {
         assert_eq!(got.len(), 2);
         for a in &got {
             assert!(
-                !a.iter().any(|p| matches!(p, Protocol::Tcp(x) | Protocol::Udp(x) if x == port)),
+                !a.iter()
+                    .any(|p| matches!(p, Protocol::Tcp(x) | Protocol::Udp(x) if x == port)),
                 "{a} still uses the taken port"
             );
         }

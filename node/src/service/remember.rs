@@ -58,10 +58,7 @@ impl Service {
             return;
         }
         let addrs = with_peer_id(addrs, peer);
-        match self
-            .store
-            .remember_peer_addrs(&id, &addrs, Some(now_ms()))
-        {
+        match self.store.remember_peer_addrs(&id, &addrs, Some(now_ms())) {
             Ok(true) => debug!(%peer, ?addrs, "peer addresses remembered"),
             Ok(false) => {}
             Err(e) => warn!(%peer, "cannot remember the peer's addresses: {e}"),
@@ -71,15 +68,17 @@ impl Service {
     /// Remembers `addrs` (each ending in `/p2p/<peer id>`) for their peers, tells the
     /// network and dials each peer in the background (`sobre connect`, `contacts add` with
     /// an invite). The answer lists the peers now remembered among them.
-    pub(super) async fn remember_addrs(&mut self, addrs: &[String]) -> Result<PeersReply, ApiError> {
+    pub(super) async fn remember_addrs(
+        &mut self,
+        addrs: &[String],
+    ) -> Result<PeersReply, ApiError> {
         let mut by_peer: Vec<(PeerId, Vec<Multiaddr>)> = Vec::new();
         for text in addrs {
             let a: Multiaddr = text
                 .parse()
                 .map_err(|e| user(format!("bad multiaddr {text:?}: {e}")))?;
-            let peer = peer_of_addr(&a).ok_or_else(|| {
-                user(format!("{text} does not end with /p2p/<peer id>"))
-            })?;
+            let peer = peer_of_addr(&a)
+                .ok_or_else(|| user(format!("{text} does not end with /p2p/<peer id>")))?;
             match by_peer.iter_mut().find(|(p, _)| *p == peer) {
                 Some((_, list)) => list.push(a),
                 None => by_peer.push((peer, vec![a])),
@@ -124,7 +123,9 @@ impl Service {
                 continue;
             };
             if let Some(peer) = peer_of_addr(&a)
-                && let Err(e) = self.store.remember_peer_addrs(&peer.to_string(), &[text], None)
+                && let Err(e) = self
+                    .store
+                    .remember_peer_addrs(&peer.to_string(), &[text], None)
             {
                 warn!(%peer, "cannot remember a queued address: {e}");
             }

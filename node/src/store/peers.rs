@@ -137,10 +137,21 @@ mod tests {
         // A home written before `seen_ms`: a plain list.
         store.peers.insert(b"p", b"[\"/old\"]".to_vec()).unwrap();
         assert_eq!(store.remembered_peer("p").unwrap().unwrap().addrs, ["/old"]);
-        assert!(store.remember_peer_addrs("p", &["/a".into()], Some(5)).unwrap());
-        assert!(!store.remember_peer_addrs("p", &["/a".into()], Some(5)).unwrap());
+        assert!(
+            store
+                .remember_peer_addrs("p", &["/a".into()], Some(5))
+                .unwrap()
+        );
+        assert!(
+            !store
+                .remember_peer_addrs("p", &["/a".into()], Some(5))
+                .unwrap()
+        );
         let got = store.remembered_peer("p").unwrap().unwrap();
-        assert_eq!((got.addrs, got.seen_ms), (vec!["/a".into(), "/old".into()], 5));
+        assert_eq!(
+            (got.addrs, got.seen_ms),
+            (vec!["/a".into(), "/old".into()], 5)
+        );
         let many: Vec<String> = (0..20).map(|i| format!("/n{i}")).collect();
         store.remember_peer_addrs("p", &many, None).unwrap();
         let got = store.remembered_peer("p").unwrap().unwrap();
