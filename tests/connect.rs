@@ -229,6 +229,19 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
 
     // Ana's node goes away; Bernardo moves meanwhile.
     stop(&a_home, a);
+    // Bernardo's status: Ana is gone, and was seen (her addresses were heard).
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let status = run(&b_home, &["node", "status", "--json"]);
+        let ana = &status["opponents"][0];
+        if ana["player"] == a_id.as_str() && ana["connected"] == false {
+            assert!(ana["last_seen_ms"].as_u64().is_some(), "{status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "Ana still connected: {status}");
+        std::thread::sleep(POLL);
+    }
+    assert!(run_text(&b_home, &["node", "status"]).contains("last seen"));
     run_text(&b_home, &["move", &game, "e5"]);
     let (a, a_addrs) = start(&a_home, &a_log, &args);
     let new_a = tcp(&a_addrs);
@@ -337,6 +350,14 @@ fn two_fresh_homes_meet_with_one_invite_line() {
     wait_until(&b_home, &game, "d4", |v| v["plies"] == 1);
     run_text(&b_home, &["move", &game, "d5"]);
     wait_until(&a_home, &game, "d5", |v| v["plies"] == 2);
+    // Status names the opponent, by alias, connected; and says whether peers can reach us.
+    let status = run(&b_home, &["node", "status", "--json"]);
+    assert_eq!(status["opponents"][0]["player"], a_id.as_str(), "{status}");
+    assert_eq!(status["opponents"][0]["connected"], true, "{status}");
+    let words = run_text(&b_home, &["node", "status"]);
+    assert!(words.contains("opponents: 1 of 1 connected"), "{words}");
+    assert!(words.contains("ana-núñez"), "{words}");
+    assert!(words.contains("reachable: "), "{words}");
 
     // Carla's node is stopped when she takes the invite.
     run_text(&c_home, &["init", "--name", "Carla"]);

@@ -77,8 +77,12 @@ pub struct RunArgs {
 /// Show whether your node runs, for how long, and how many peers, games and undelivered
 /// events it has.
 ///
+/// Also whether it is reachable from outside (AutoNAT: peers try to dial it back), through
+/// which relay, and each opponent of an unfinished game: connected, or when last seen.
+///
 /// With --json, the node's status object: `player_id`, `uptime_ms`, `peers`, `games`,
-/// `outbox`, `mailbox`.
+/// `outbox`, `mailbox`, `reachability` (`public`, `private`, `unknown`), `public_address`,
+/// `relays`, `opponents` (each {`player`, `connected`, `last_seen_ms`}).
 #[derive(clap::Args)]
 pub struct StatusArgs {
     /// Print one JSON object.
@@ -263,7 +267,62 @@ fn status(home: &Path, args: StatusArgs) -> CliResult<ExitCode> {
     if v.mailbox {
         println!("mailbox:   serving other players' games");
     }
+    println!("reachable: {}", reachability_words(&v));
+    print_opponents(home, &v)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether others can reach the node, in words, with what to do when they cannot.
+fn reachability_words(v: &StatusReply) -> String {
+    let relayed = match v.relays.as_slice() {
+        [] => None,
+        [one] => Some(format!("through relay {one}")),
+        many => Some(format!(
+            "through {} relays ({})",
+            many.len(),
+            many.join(", ")
+        )),
+    };
+    match (v.reachability.as_str(), relayed) {
+        ("public", _) => format!(
+            "yes, directly: peers reached {}",
+            v.public_address.as_deref().unwrap_or("this node")
+        ),
+        ("private", Some(r)) => format!("not directly (behind NAT or a firewall); {r}"),
+        ("private", None) => "no: behind NAT or a firewall, and no relay. Forward port 4848              (TCP and UDP) on your router and declare it with `sobre node run --external              /ip4/PUBLIC_IP/tcp/4848 --save`, or use a relay (`--relay ADDR --save`)"
+            .to_owned(),
+        (_, Some(r)) => format!("{r}; directly not known yet"),
+        _ => "not known yet (peers test it once a few are connected); opponents who know              your address or your invite can still reach you"
+            .to_owned(),
+    }
+}
+
+/// The player's opponents in unfinished games: connected, or when each was last seen.
+fn print_opponents(home: &Path, v: &StatusReply) -> CliResult<()> {
+    if v.opponents.is_empty() {
+        return Ok(());
+    }
+    let contacts = super::contacts::Contacts::load(home)?;
+    let connected = v.opponents.iter().filter(|o| o.connected).count();
+    println!("opponents: {connected} of {} connected", v.opponents.len());
+    let now = sobre_node::time::now_ms();
+    for o in &v.opponents {
+        let state = if o.connected {
+            "connected".to_owned()
+        } else {
+            match o.last_seen_ms {
+                Some(t) => format!(
+                    "last seen {} ago",
+                    common::human_duration(
+                        i64::try_from(now.saturating_sub(t)).unwrap_or(i64::MAX)
+                    )
+                ),
+                None => "never seen by this node".to_owned(),
+            }
+        };
+        println!("  {:<20} {state}", contacts.label(&o.player));
+    }
+    Ok(())
 }
 
 fn stop(home: &Path) -> CliResult<ExitCode> {

@@ -59,7 +59,9 @@ async fn a_new_address_is_pushed_to_connected_peers() {
     let first = addresses_of(&mut a_events, b_id, |_| true).await;
     assert!(!first.iter().any(is_relayed), "{first:?}");
     assert!(
-        first.iter().all(|a| !matches!(a.iter().last(), Some(Protocol::P2p(_)))),
+        first
+            .iter()
+            .all(|a| !matches!(a.iter().last(), Some(Protocol::P2p(_)))),
         "addresses come without /p2p: {first:?}"
     );
 
@@ -71,7 +73,9 @@ async fn a_new_address_is_pushed_to_connected_peers() {
     let (r, _r_events) = start(r_config).await;
     let pushed = addresses_of(&mut a_events, b_id, |addrs| addrs.iter().any(is_relayed)).await;
     assert!(
-        pushed.iter().any(|x| x.iter().any(|p| p == Protocol::P2p(r_id))),
+        pushed
+            .iter()
+            .any(|x| x.iter().any(|p| p == Protocol::P2p(r_id))),
         "{pushed:?}"
     );
     r.shutdown().await;

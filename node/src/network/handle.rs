@@ -93,6 +93,27 @@ pub enum NetworkEvent {
     },
 }
 
+/// Whether others can reach this node directly, as AutoNAT's probes by peers found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NatReach {
+    /// Peers dialed back one of our addresses.
+    Public,
+    /// Peers could not dial us back: behind a NAT or a firewall.
+    Private,
+    /// Not probed yet (AutoNAT needs a few connected peers to ask).
+    Unknown,
+}
+
+/// How the node can be reached ([`NetworkHandle::reachability`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reachability {
+    pub nat: NatReach,
+    /// The address peers reached, when [`NatReach::Public`].
+    pub public_addr: Option<Multiaddr>,
+    /// Relays holding a reservation for us: we are reachable through each.
+    pub relays: Vec<PeerId>,
+}
+
 /// A cheap, cloneable handle to the network task.
 #[derive(Clone)]
 pub struct NetworkHandle {
@@ -146,6 +167,14 @@ impl NetworkHandle {
     pub async fn dial_peer(&self, peer: PeerId) -> Result<PeerId, NetworkError> {
         self.call_timeout(|reply| Command::DialPeer { peer, reply })
             .await?
+    }
+
+    /// Whether the node is reachable from outside (AutoNAT) and through which relays.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn reachability(&self) -> Result<Reachability, NetworkError> {
+        self.call(|reply| Command::Reachability { reply }).await
     }
 
     /// Remembers an address of `peer` (used by later dials, requests and Kademlia).
@@ -382,6 +411,9 @@ pub(super) enum Command {
     Dial {
         addr: Multiaddr,
         reply: oneshot::Sender<Result<PeerId, NetworkError>>,
+    },
+    Reachability {
+        reply: oneshot::Sender<Reachability>,
     },
     DialPeer {
         peer: PeerId,

@@ -12,7 +12,8 @@
 
 use super::{Service, peer_of_addr, player_of_peer, user};
 use crate::api::ApiError;
-use crate::api::replies::{PeerEntry, PeersReply};
+use crate::api::replies::{OpponentEntry, PeerEntry, PeersReply, StatusReply};
+use crate::network::NatReach;
 use crate::network::NetworkHandle;
 use crate::store::Store;
 use crate::time::now_ms;
@@ -130,6 +131,55 @@ impl Service {
                 warn!(%peer, "cannot remember a queued address: {e}");
             }
         }
+    }
+
+    /// Fills the reachability part of `status`: AutoNAT's verdict, the relays reserved, and
+    /// each opponent of an unfinished game, connected or when last seen.
+    pub(super) async fn reachability_status(
+        &self,
+        reply: &mut StatusReply,
+        connected: &[(PeerId, Vec<Multiaddr>)],
+    ) {
+        if let Ok(r) = self.net.reachability().await {
+            reply.reachability = match r.nat {
+                NatReach::Public => "public",
+                NatReach::Private => "private",
+                NatReach::Unknown => "unknown",
+            }
+            .to_owned();
+            reply.public_address = r.public_addr.map(|a| a.to_string());
+            reply.relays = r.relays.iter().map(ToString::to_string).collect();
+        }
+        let mut opponents: Vec<sobre_core::record::PlayerId> = Vec::new();
+        for s in self.games.values() {
+            let mine = s.challenger == self.me || s.opponent == self.me;
+            if !mine || matches!(s.status, Status::Finished | Status::Cancelled) {
+                continue;
+            }
+            for p in [s.challenger, s.opponent] {
+                if p != self.me && !opponents.contains(&p) {
+                    opponents.push(p);
+                }
+            }
+        }
+        reply.opponents = opponents
+            .into_iter()
+            .map(|p| {
+                let peer = super::peer_of_player(&p);
+                let seen = self
+                    .store
+                    .remembered_peer(&p.to_string())
+                    .ok()
+                    .flatten()
+                    .map(|r| r.seen_ms)
+                    .filter(|s| *s > 0);
+                OpponentEntry {
+                    player: p.to_string(),
+                    connected: peer.is_some_and(|peer| connected.iter().any(|(c, _)| *c == peer)),
+                    last_seen_ms: seen,
+                }
+            })
+            .collect();
     }
 
     /// At start: tells the network every remembered address (deliveries find them), and

@@ -28,6 +28,25 @@ impl EventLoop {
             }
             Command::Dial { addr, reply } => self.dial(addr, reply),
             Command::DialPeer { peer, reply } => self.dial_peer(peer, reply),
+            Command::Reachability { reply } => {
+                use crate::network::{NatReach, Reachability};
+                let (nat, public_addr) = match self.swarm.behaviour().autonat.nat_status() {
+                    libp2p::autonat::NatStatus::Public(a) => (NatReach::Public, Some(a)),
+                    libp2p::autonat::NatStatus::Private => (NatReach::Private, None),
+                    libp2p::autonat::NatStatus::Unknown => (NatReach::Unknown, None),
+                };
+                let relays = self
+                    .relays
+                    .iter()
+                    .filter(|r| r.reserved)
+                    .map(|r| r.peer)
+                    .collect();
+                let _ = reply.send(Reachability {
+                    nat,
+                    public_addr,
+                    relays,
+                });
+            }
             Command::AddAddress { peer, addr, reply } => {
                 let bare = without_peer(&addr);
                 self.swarm

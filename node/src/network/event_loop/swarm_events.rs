@@ -129,6 +129,7 @@ impl EventLoop {
                     .find(|r| r.listener == Some(listener_id))
                 {
                     relay.listener = None;
+                    relay.reserved = false;
                     relay.failures += 1;
                     let backoff = relay_backoff(relay.failures);
                     warn!(relay = %relay.peer, reason = ?reason, retry_in = ?backoff,
@@ -215,6 +216,7 @@ impl EventLoop {
             }) => {
                 if let Some(relay) = self.relays.iter_mut().find(|r| r.peer == relay_peer_id) {
                     relay.failures = 0;
+                    relay.reserved = true;
                 }
                 if !renewal {
                     info!(relay = %relay_peer_id, "relay reservation accepted");
