@@ -24,6 +24,7 @@ pub mod league;
 pub mod leave;
 pub mod r#move;
 pub mod node;
+pub mod node_service;
 pub mod peers;
 pub mod perft;
 pub mod pgn;

@@ -18,6 +18,9 @@ pub enum NodeCommand {
     Status(StatusArgs),
     Stop(StopArgs),
     Repair(RepairArgs),
+    Start(super::node_service::StartArgs),
+    Install(super::node_service::InstallArgs),
+    Doctor(super::node_service::DoctorArgs),
 }
 
 /// Run your node in the foreground until Ctrl-C, SIGTERM or `sobre node stop`.
@@ -90,7 +93,8 @@ pub struct StatusArgs {
     json: bool,
 }
 
-/// Stop your node gracefully (undelivered events stay in the outbox for the next run).
+/// Stop your node gracefully, whether run in a terminal, by `node start` or as a service
+/// (undelivered events stay in the outbox for the next run).
 #[derive(clap::Args)]
 pub struct StopArgs {}
 
@@ -107,6 +111,9 @@ pub fn run(home: &Path, cmd: NodeCommand) -> CliResult<ExitCode> {
         NodeCommand::Status(a) => status(home, a),
         NodeCommand::Stop(_) => stop(home),
         NodeCommand::Repair(_) => repair(home),
+        NodeCommand::Start(a) => super::node_service::start(home, a),
+        NodeCommand::Install(a) => super::node_service::install(home, a),
+        NodeCommand::Doctor(a) => super::node_service::doctor(home, a),
     }
 }
 
