@@ -18,7 +18,7 @@ use crate::network::NetworkHandle;
 use crate::store::Store;
 use crate::time::now_ms;
 use libp2p::{Multiaddr, PeerId};
-use sobre_core::record::Status;
+use sobre_core::record::{PlayerId, Status};
 use std::time::Duration;
 use tracing::{debug, warn};
 
@@ -133,6 +133,45 @@ impl Service {
         }
     }
 
+    /// The other players of the player's unfinished games.
+    fn opponents(&self) -> Vec<PlayerId> {
+        let mut out: Vec<PlayerId> = Vec::new();
+        for s in self.games.values() {
+            let mine = s.challenger == self.me || s.opponent == self.me;
+            if !mine || matches!(s.status, Status::Finished | Status::Cancelled) {
+                continue;
+            }
+            for p in [s.challenger, s.opponent] {
+                if p != self.me && !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// Our addresses changed (a new listener, a relay reservation): the peers connected now
+    /// hear it by identify push; the opponents not connected are dialed at their remembered
+    /// addresses, and learn it from that connection's identify.
+    pub(super) async fn on_own_address(&self) {
+        let connected = self.net.connected_peers().await.unwrap_or_default();
+        let absent: Vec<PeerId> = self
+            .opponents()
+            .iter()
+            .filter_map(super::peer_of_player)
+            .filter(|p| !connected.iter().any(|(c, _)| c == p))
+            .take(MAX_REDIAL)
+            .collect();
+        for peer in absent {
+            let net = self.net.clone();
+            tokio::spawn(async move {
+                if let Err(e) = net.dial_peer(peer).await {
+                    debug!(%peer, "opponent not reachable to tell our new address: {e}");
+                }
+            });
+        }
+    }
+
     /// Fills the reachability part of `status`: AutoNAT's verdict, the relays reserved, and
     /// each opponent of an unfinished game, connected or when last seen.
     pub(super) async fn reachability_status(
@@ -150,19 +189,8 @@ impl Service {
             reply.public_address = r.public_addr.map(|a| a.to_string());
             reply.relays = r.relays.iter().map(ToString::to_string).collect();
         }
-        let mut opponents: Vec<sobre_core::record::PlayerId> = Vec::new();
-        for s in self.games.values() {
-            let mine = s.challenger == self.me || s.opponent == self.me;
-            if !mine || matches!(s.status, Status::Finished | Status::Cancelled) {
-                continue;
-            }
-            for p in [s.challenger, s.opponent] {
-                if p != self.me && !opponents.contains(&p) {
-                    opponents.push(p);
-                }
-            }
-        }
-        reply.opponents = opponents
+        reply.opponents = self
+            .opponents()
             .into_iter()
             .map(|p| {
                 let peer = super::peer_of_player(&p);
