@@ -144,6 +144,18 @@ fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
         text
     );
 
+    // A bad address given with --save is refused before anything is written.
+    let out = exec(
+        &home,
+        &["node", "run", "--bootstrap", "tcp://1.2.3.4", "--save"],
+    );
+    assert!(!out.success());
+    assert!(out.stderr.contains("nothing saved"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(home.join("node.toml")).unwrap(),
+        text
+    );
+
     // A damaged file stops the start with its line and key.
     std::fs::write(
         home.join("node.toml"),

@@ -134,6 +134,13 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
     let save = args.save;
     let effective = effective_settings(saved, args);
     if save {
+        // A typo in a flag must not be saved, to fail again at every start.
+        if let Some((key, addr, reason)) = effective.bad_address() {
+            return Err(error::user_hint(
+                format!("bad multiaddr {addr:?} ({key}): {reason}; nothing saved"),
+                "a multiaddr looks like /ip4/0.0.0.0/tcp/4848 or /ip4/1.2.3.4/udp/4848/quic-v1",
+            ));
+        }
         settings::save(home, &effective).map_err(settings_error)?;
         eprintln!(
             "settings saved to {}",

@@ -57,6 +57,26 @@ pub struct NodeSettings {
     pub max_inbound_per_ip: Option<usize>,
 }
 
+impl NodeSettings {
+    /// The first address that is not a multiaddr: its key, the address and why.
+    pub fn bad_address(&self) -> Option<(&'static str, String, String)> {
+        let lists = [
+            ("listen", &self.listen),
+            ("external", &self.external),
+            ("bootstrap", &self.bootstrap),
+            ("relays", &self.relays),
+            ("mailboxes", &self.mailboxes),
+        ];
+        lists.into_iter().find_map(|(key, list)| {
+            list.iter().find_map(|a| {
+                a.parse::<Multiaddr>()
+                    .err()
+                    .map(|e| (key, a.clone(), e.to_string()))
+            })
+        })
+    }
+}
+
 /// Why the settings cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
