@@ -449,3 +449,61 @@ fn a_malformed_or_altered_invite_is_refused_with_its_reason() {
     let out = run_text(&b_home, &["connect", &line]);
     assert!(out.contains("ana = "), "{out}");
 }
+
+/// Ana is reachable only through a relay: her invite carries the relayed address alone
+/// (loopback is left out when there is anything else), and Bernardo's node reaches her
+/// through the relay from the invite.
+#[test]
+fn an_invite_with_only_a_relayed_address_is_followed_through_the_relay() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = ["--listen", "/ip4/127.0.0.1/tcp/0"];
+    let r_home = dir.path().join("relay");
+    let (r, r_addrs) = start(
+        &r_home,
+        &dir.path().join("r.log"),
+        &["--listen", "/ip4/127.0.0.1/tcp/0", "--relay-server"],
+    );
+    let a_home = dir.path().join("ana");
+    let relay = tcp(&r_addrs);
+    let (a, _) = start(
+        &a_home,
+        &dir.path().join("a.log"),
+        &["--listen", "/ip4/127.0.0.1/tcp/0", "--relay", &relay],
+    );
+    let deadline = Instant::now() + WAIT;
+    let v = loop {
+        let v = run(&a_home, &["invite", "--json"]);
+        if strings(&v["addresses"])
+            .iter()
+            .any(|a| a.contains("p2p-circuit"))
+        {
+            break v;
+        }
+        assert!(Instant::now() < deadline, "no relayed address: {v}");
+        std::thread::sleep(POLL);
+    };
+    let addrs = strings(&v["addresses"]);
+    assert!(addrs.iter().all(|a| a.contains("p2p-circuit")), "{addrs:?}");
+    let line = v["invite"].as_str().unwrap().to_owned();
+
+    let b_home = dir.path().join("bernardo");
+    let (b, _) = start(&b_home, &dir.path().join("b.log"), &listen);
+    run_text(&b_home, &["connect", &line, "--as", "ana"]);
+    let a_id = player_id(&a_home);
+    wait_connected(
+        &b_home,
+        &a_id,
+        "Bernardo's node never reached Ana's through the relay",
+    );
+    let v = run(&b_home, &["challenge", "ana", "--color", "black", "--json"]);
+    let game = v["game"].as_str().expect("a game id").to_owned();
+    wait_until(&a_home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    run_text(&a_home, &["accept", &game]);
+    run_text(&a_home, &["move", &game, "c4"]);
+    wait_until(&b_home, &game, "c4", |v| v["plies"] == 1);
+    stop(&b_home, b);
+    stop(&a_home, a);
+    stop(&r_home, r);
+}

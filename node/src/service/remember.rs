@@ -94,15 +94,10 @@ impl Service {
             self.store
                 .remember_peer_addrs(&peer.to_string(), &texts, None)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
-            for a in list {
-                let _ = self.net.add_address(peer, a).await;
+            for a in &list {
+                let _ = self.net.add_address(peer, a.clone()).await;
             }
-            let net = self.net.clone();
-            tokio::spawn(async move {
-                if let Err(e) = net.dial_peer(peer).await {
-                    debug!(%peer, "remembered peer not reachable now: {e}");
-                }
-            });
+            spawn_redial(self.net.clone(), peer, list);
             known.push(PeerEntry {
                 peer: peer.to_string(),
                 addresses: texts,
@@ -223,23 +218,46 @@ impl Service {
             if peer == self.net.local_peer_id() {
                 continue;
             }
-            for a in remembered.addrs.iter().filter_map(|a| a.parse().ok()) {
-                let _ = self.net.add_address(peer, a).await;
+            let addrs: Vec<Multiaddr> = remembered
+                .addrs
+                .iter()
+                .filter_map(|a| a.parse().ok())
+                .collect();
+            for a in &addrs {
+                let _ = self.net.add_address(peer, a.clone()).await;
             }
             if dial.len() < MAX_REDIAL {
-                dial.push(peer);
+                dial.push((peer, addrs));
             }
         }
-        for peer in dial {
-            let net = self.net.clone();
-            tokio::spawn(async move {
-                match net.dial_peer(peer).await {
-                    Ok(_) => debug!(%peer, "remembered peer redialed"),
-                    Err(e) => debug!(%peer, "remembered peer not reachable: {e}"),
-                }
-            });
+        for (peer, addrs) in dial {
+            spawn_redial(self.net.clone(), peer, addrs);
         }
     }
+}
+
+/// Dials `peer` at all its addresses at once; if that fails, its relayed addresses one by
+/// one through the dial that first connects to the relay (a circuit cannot be opened while
+/// the connection to its relay is still being dialed).
+fn spawn_redial(net: NetworkHandle, peer: PeerId, addrs: Vec<Multiaddr>) {
+    tokio::spawn(async move {
+        let Err(e) = net.dial_peer(peer).await else {
+            debug!(%peer, "remembered peer redialed");
+            return;
+        };
+        for a in addrs.into_iter().filter(is_relayed) {
+            if net.dial(a).await.is_ok() {
+                debug!(%peer, "remembered peer redialed through its relay");
+                return;
+            }
+        }
+        debug!(%peer, "remembered peer not reachable: {e}");
+    });
+}
+
+fn is_relayed(a: &Multiaddr) -> bool {
+    a.iter()
+        .any(|p| matches!(p, libp2p::multiaddr::Protocol::P2pCircuit))
 }
 
 /// Remembers the addresses of those of `peers` connected now: they just became players'
