@@ -315,7 +315,7 @@ fn two_players_behind_nat_meet_by_invite_and_play_through_restarts() {
         "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
     ];
     let play = |ply: usize| {
-        let (mover, other) = if ply % 2 == 0 {
+        let (mover, other) = if ply.is_multiple_of(2) {
             (a_home, b_home)
         } else {
             (b_home, a_home)
