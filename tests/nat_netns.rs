@@ -301,6 +301,11 @@ fn two_players_behind_nat_meet_by_invite_and_play_through_restarts() {
         );
         std::thread::sleep(POLL);
     };
+    // Her node says how it is reached: through the relay (AutoNAT may not have decided yet).
+    let status = run(a_home, &["node", "status", "--json"]);
+    assert_eq!(status["relays"][0], r_id.as_str(), "{status}");
+    let words = run_text(a_home, &["node", "status"]);
+    assert!(words.contains(&format!("through relay {r_id}")), "{words}");
     run_text(b_home, &["connect", &line, "--as", "ana"]);
     let a_id = run(a_home, &["id", "--json"])["player_id"]
         .as_str()
