@@ -67,6 +67,8 @@ enum Command {
     #[command(subcommand)]
     Pgn(commands::pgn::PgnCommand),
     Verify(commands::verify::Args),
+    Invite(commands::invite::Args),
+    Connect(commands::invite::ConnectArgs),
 }
 
 fn main() -> ExitCode {
@@ -106,6 +108,8 @@ fn main() -> ExitCode {
         Command::Position(args) => commands::position::run(args),
         Command::Pgn(cmd) => commands::pgn::run(cmd),
         Command::Verify(args) => commands::verify::run(args),
+        Command::Invite(args) => commands::invite::run(home, args),
+        Command::Connect(args) => commands::invite::connect(home, args),
     };
     match result {
         Ok(code) => code,

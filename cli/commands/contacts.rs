@@ -22,7 +22,10 @@ pub enum ContactsCommand {
 pub struct AddArgs {
     /// The alias: letters, digits, `-`, `_` or `.`, not starting with `12D3KooW`.
     alias: String,
-    /// The player id (`12D3KooW…`, as `sobre id` prints it).
+    /// The player id (`12D3KooW…`, as `sobre id` prints it), or the player's invite
+    /// (`sobre:invite/…`, as `sobre invite` prints it): then their addresses are remembered
+    /// and dialed too.
+    #[arg(value_name = "PLAYER_ID|INVITE")]
     player_id: String,
 }
 
@@ -44,7 +47,35 @@ pub fn run(home: &Path, cmd: ContactsCommand) -> CliResult<ExitCode> {
 }
 
 fn add(home: &Path, args: AddArgs) -> CliResult<ExitCode> {
-    let alias = args.alias.trim();
+    let alias = check_alias(&args.alias)?;
+    // An invite gives the player id and where to reach the player: both are kept.
+    if args.player_id.trim().starts_with("sobre:") {
+        let invite = super::invite::parse_invite(home, &args.player_id)?;
+        let mut contacts = Contacts::load(home)?;
+        contacts
+            .aliases
+            .insert(alias.clone(), invite.player.to_string());
+        contacts.save(home)?;
+        println!("{alias} = {}", invite.player);
+        super::invite::remember(home, &invite)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let id: PlayerId = args.player_id.parse().map_err(|e| {
+        error::user_hint(
+            format!("{e}"),
+            "a player id looks like 12D3KooW… (ask the player to run `sobre id`), or give their invite (`sobre invite`)",
+        )
+    })?;
+    let mut contacts = Contacts::load(home)?;
+    contacts.aliases.insert(alias.clone(), id.to_string());
+    contacts.save(home)?;
+    println!("{alias} = {id}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An alias as given, trimmed, if it follows the rules.
+pub fn check_alias(alias: &str) -> CliResult<String> {
+    let alias = alias.trim();
     let valid = !alias.is_empty()
         && alias.len() <= 64
         && alias
@@ -57,17 +88,7 @@ fn add(home: &Path, args: AddArgs) -> CliResult<ExitCode> {
             "use letters, digits, `-`, `_` or `.` (at most 64), e.g. `ana` or `club.arbiter`",
         ));
     }
-    let id: PlayerId = args.player_id.parse().map_err(|e| {
-        error::user_hint(
-            format!("{e}"),
-            "a player id looks like 12D3KooW… (ask the player to run `sobre id`)",
-        )
-    })?;
-    let mut contacts = Contacts::load(home)?;
-    contacts.aliases.insert(alias.to_owned(), id.to_string());
-    contacts.save(home)?;
-    println!("{alias} = {id}");
-    Ok(ExitCode::SUCCESS)
+    Ok(alias.to_owned())
 }
 
 fn list(home: &Path, args: ListArgs) -> CliResult<ExitCode> {
@@ -115,7 +136,7 @@ impl Contacts {
         Ok(Contacts { aliases })
     }
 
-    fn save(&self, home: &Path) -> CliResult<()> {
+    pub fn save(&self, home: &Path) -> CliResult<()> {
         std::fs::create_dir_all(home)?;
         let path = Contacts::path(home);
         let tmp = path.with_extension("json.tmp");

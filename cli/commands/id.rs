@@ -55,6 +55,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             for a in &addresses {
                 println!("  {a}");
             }
+            println!("invite:    `sobre invite` prints one line that holds all of this");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ use sobre_node::api::replies::StatusReply;
 use sobre_node::error::NodeError;
 use sobre_node::home::KeyError;
 use sobre_node::service::{self, NodeConfig};
+use sobre_node::settings::{self, NodeSettings, SettingsError};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -17,53 +18,74 @@ pub enum NodeCommand {
     Status(StatusArgs),
     Stop(StopArgs),
     Repair(RepairArgs),
+    Start(super::node_service::StartArgs),
+    Install(super::node_service::InstallArgs),
+    Doctor(super::node_service::DoctorArgs),
 }
 
 /// Run your node in the foreground until Ctrl-C, SIGTERM or `sobre node stop`.
 ///
 /// The node keeps your games, signs your moves, delivers them to your opponents (retrying
 /// until each one is acknowledged) and answers the other `sobre` commands through a socket
-/// in the home directory. Without --listen it listens on all interfaces, on a random TCP
-/// port and a random QUIC port; `sobre id` prints the addresses to give to others.
+/// in the home directory. Settings come from HOME/node.toml (written by --save); each flag
+/// given overrides its setting (a list flag replaces the saved list). Without --listen in
+/// either, it listens on all interfaces on port 4848, TCP and QUIC (a random port, with a
+/// warning, when 4848 is taken); `sobre id` prints the addresses to give to others.
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// Listen on this multiaddr (repeatable), e.g. /ip4/0.0.0.0/tcp/4001.
     #[arg(long, value_name = "MULTIADDR")]
     listen: Vec<String>,
+    /// An address others reach this node at (repeatable): a forwarded port of your router or
+    /// a public host, e.g. /ip4/203.0.113.7/tcp/4848. Announced to peers and put in invites.
+    #[arg(long, value_name = "MULTIADDR")]
+    external: Vec<String>,
     /// Connect to this peer at start (repeatable), e.g. /ip4/1.2.3.4/tcp/4001/p2p/12D3KooW….
     #[arg(long, value_name = "MULTIADDR")]
     bootstrap: Vec<String>,
-    /// Find peers on the local network (a club room) with mDNS.
-    #[arg(long)]
-    mdns: bool,
+    /// Find peers on the local network (a club room) with mDNS (--mdns=false turns a saved
+    /// setting off).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    mdns: Option<bool>,
     /// Relay connections for players behind NAT (for a node with a public address).
-    #[arg(long)]
-    relay_server: bool,
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    relay_server: Option<bool>,
     /// Reserve a relayed address on this relay (repeatable; include /p2p/<relay id>).
     #[arg(long = "relay", value_name = "MULTIADDR")]
     relays: Vec<String>,
     /// Act as a mailbox: store and serve the games other players deliver here.
-    #[arg(long)]
-    mailbox: bool,
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    mailbox: Option<bool>,
     /// Deliver your events to this mailbox too and catch up from it (repeatable).
     #[arg(long = "use-mailbox", value_name = "MULTIADDR")]
     mailboxes: Vec<String>,
     /// Do not settle a fair coin the challenger failed to open by yourself once its
     /// deadline has passed: you do it with `sobre coin default`.
-    #[arg(long)]
-    manual_coin_default: bool,
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    manual_coin_default: Option<bool>,
     /// Inbound connections accepted from one IP address (twice that from one /24 or /48
-    /// network); your opponents and mailboxes are never refused. A mailbox whose players share
-    /// one address raises it.
-    #[arg(long, value_name = "N", default_value_t = sobre_node::network::ip_limits::MAX_PER_IP)]
-    max_inbound_per_ip: usize,
+    /// network; default 32); your opponents and mailboxes are never refused. A mailbox whose
+    /// players share one address raises it.
+    #[arg(long, value_name = "N")]
+    max_inbound_per_ip: Option<usize>,
+    /// Write the settings this run uses (HOME/node.toml and the flags given) to
+    /// HOME/node.toml, so that the next `sobre node run` needs no flags.
+    #[arg(long)]
+    save: bool,
+    /// Ignore HOME/node.toml: use the flags given and the defaults only.
+    #[arg(long)]
+    no_settings: bool,
 }
 
 /// Show whether your node runs, for how long, and how many peers, games and undelivered
 /// events it has.
 ///
+/// Also whether it is reachable from outside (AutoNAT: peers try to dial it back), through
+/// which relay, and each opponent of an unfinished game: connected, or when last seen.
+///
 /// With --json, the node's status object: `player_id`, `uptime_ms`, `peers`, `games`,
-/// `outbox`, `mailbox`.
+/// `outbox`, `mailbox`, `reachability` (`public`, `private`, `unknown`), `public_address`,
+/// `relays`, `opponents` (each {`player`, `connected`, `last_seen_ms`}).
 #[derive(clap::Args)]
 pub struct StatusArgs {
     /// Print one JSON object.
@@ -71,7 +93,8 @@ pub struct StatusArgs {
     json: bool,
 }
 
-/// Stop your node gracefully (undelivered events stay in the outbox for the next run).
+/// Stop your node gracefully, whether run in a terminal, by `node start` or as a service
+/// (undelivered events stay in the outbox for the next run).
 #[derive(clap::Args)]
 pub struct StopArgs {}
 
@@ -82,15 +105,15 @@ pub struct StopArgs {}
 #[derive(clap::Args)]
 pub struct RepairArgs {}
 
-/// Listen addresses when none are given: any interface, random ports, TCP and QUIC.
-const DEFAULT_LISTEN: [&str; 2] = ["/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"];
-
 pub fn run(home: &Path, cmd: NodeCommand) -> CliResult<ExitCode> {
     match cmd {
         NodeCommand::Run(a) => run_node(home, a),
         NodeCommand::Status(a) => status(home, a),
         NodeCommand::Stop(_) => stop(home),
         NodeCommand::Repair(_) => repair(home),
+        NodeCommand::Start(a) => super::node_service::start(home, a),
+        NodeCommand::Install(a) => super::node_service::install(home, a),
+        NodeCommand::Doctor(a) => super::node_service::doctor(home, a),
     }
 }
 
@@ -101,22 +124,41 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
     if common::call(home, ApiRequest::Status).is_ok() {
         return Err(already_running(home));
     }
-    let listen = if args.listen.is_empty() {
-        DEFAULT_LISTEN.iter().map(|s| (*s).to_owned()).collect()
+    let saved = if args.no_settings {
+        NodeSettings::default()
     } else {
-        args.listen
+        settings::load(home)
+            .map_err(settings_error)?
+            .unwrap_or_default()
     };
+    let save = args.save;
+    let effective = effective_settings(saved, args);
+    if save {
+        // A typo in a flag must not be saved, to fail again at every start.
+        if let Some((key, addr, reason)) = effective.bad_address() {
+            return Err(error::user_hint(
+                format!("bad multiaddr {addr:?} ({key}): {reason}; nothing saved"),
+                "a multiaddr looks like /ip4/0.0.0.0/tcp/4848 or /ip4/1.2.3.4/udp/4848/quic-v1",
+            ));
+        }
+        settings::save(home, &effective).map_err(settings_error)?;
+        eprintln!(
+            "settings saved to {}",
+            settings::settings_path(home).display()
+        );
+    }
     let config = NodeConfig {
         home: home.to_path_buf(),
-        listen,
-        bootstrap: args.bootstrap,
-        mdns: args.mdns,
-        relay_server: args.relay_server,
-        relays: args.relays,
-        mailbox: args.mailbox,
-        mailboxes: args.mailboxes,
-        manual_coin_default: args.manual_coin_default,
-        max_inbound_per_ip: Some(args.max_inbound_per_ip),
+        listen: effective.listen,
+        external: effective.external,
+        bootstrap: effective.bootstrap,
+        mdns: effective.mdns,
+        relay_server: effective.relay_server,
+        relays: effective.relays,
+        mailbox: effective.mailbox,
+        mailboxes: effective.mailboxes,
+        manual_coin_default: effective.manual_coin_default,
+        max_inbound_per_ip: effective.max_inbound_per_ip,
         sync_bytes_per_minute: None,
     };
     init_logging();
@@ -181,6 +223,38 @@ fn node_error(home: &Path, e: NodeError) -> CliError {
     }
 }
 
+/// The saved settings with the flags given laid over them: a list flag replaces the saved
+/// list, a switch or a number replaces its setting.
+fn effective_settings(saved: NodeSettings, args: RunArgs) -> NodeSettings {
+    let list = |flag: Vec<String>, saved: Vec<String>| if flag.is_empty() { saved } else { flag };
+    NodeSettings {
+        listen: list(args.listen, saved.listen),
+        external: list(args.external, saved.external),
+        bootstrap: list(args.bootstrap, saved.bootstrap),
+        relays: list(args.relays, saved.relays),
+        mailboxes: list(args.mailboxes, saved.mailboxes),
+        mdns: args.mdns.unwrap_or(saved.mdns),
+        relay_server: args.relay_server.unwrap_or(saved.relay_server),
+        mailbox: args.mailbox.unwrap_or(saved.mailbox),
+        manual_coin_default: args
+            .manual_coin_default
+            .unwrap_or(saved.manual_coin_default),
+        max_inbound_per_ip: args.max_inbound_per_ip.or(saved.max_inbound_per_ip),
+    }
+}
+
+fn settings_error(e: SettingsError) -> CliError {
+    let hint = match e {
+        SettingsError::Read { .. } | SettingsError::Write { .. } => {
+            "check the home directory's permissions and free space"
+        }
+        SettingsError::Malformed { .. } | SettingsError::BadAddress { .. } => {
+            "fix that line of node.toml, or run `sobre node run --no-settings …` and --save"
+        }
+    };
+    error::user_hint(e.to_string(), hint)
+}
+
 fn already_running(home: &Path) -> CliError {
     error::user_hint(
         format!("a node is already running in {}", home.display()),
@@ -207,7 +281,62 @@ fn status(home: &Path, args: StatusArgs) -> CliResult<ExitCode> {
     if v.mailbox {
         println!("mailbox:   serving other players' games");
     }
+    println!("reachable: {}", reachability_words(&v));
+    print_opponents(home, &v)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether others can reach the node, in words, with what to do when they cannot.
+fn reachability_words(v: &StatusReply) -> String {
+    let relayed = match v.relays.as_slice() {
+        [] => None,
+        [one] => Some(format!("through relay {one}")),
+        many => Some(format!(
+            "through {} relays ({})",
+            many.len(),
+            many.join(", ")
+        )),
+    };
+    match (v.reachability.as_str(), relayed) {
+        ("public", _) => format!(
+            "yes, directly: peers reached {}",
+            v.public_address.as_deref().unwrap_or("this node")
+        ),
+        ("private", Some(r)) => format!("not directly (behind NAT or a firewall); {r}"),
+        ("private", None) => "no: behind NAT or a firewall, and no relay. Forward port 4848              (TCP and UDP) on your router and declare it with `sobre node run --external              /ip4/PUBLIC_IP/tcp/4848 --save`, or use a relay (`--relay ADDR --save`)"
+            .to_owned(),
+        (_, Some(r)) => format!("{r}; directly not known yet"),
+        _ => "not known yet (peers test it once a few are connected); opponents who know              your address or your invite can still reach you"
+            .to_owned(),
+    }
+}
+
+/// The player's opponents in unfinished games: connected, or when each was last seen.
+fn print_opponents(home: &Path, v: &StatusReply) -> CliResult<()> {
+    if v.opponents.is_empty() {
+        return Ok(());
+    }
+    let contacts = super::contacts::Contacts::load(home)?;
+    let connected = v.opponents.iter().filter(|o| o.connected).count();
+    println!("opponents: {connected} of {} connected", v.opponents.len());
+    let now = sobre_node::time::now_ms();
+    for o in &v.opponents {
+        let state = if o.connected {
+            "connected".to_owned()
+        } else {
+            match o.last_seen_ms {
+                Some(t) => format!(
+                    "last seen {} ago",
+                    common::human_duration(
+                        i64::try_from(now.saturating_sub(t)).unwrap_or(i64::MAX)
+                    )
+                ),
+                None => "never seen by this node".to_owned(),
+            }
+        };
+        println!("  {:<20} {state}", contacts.label(&o.player));
+    }
+    Ok(())
 }
 
 fn stop(home: &Path) -> CliResult<ExitCode> {

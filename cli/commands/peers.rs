@@ -21,7 +21,9 @@ pub struct ConnectArgs {
     multiaddr: String,
 }
 
-/// List connected peers (one `PEER_ID ADDRESS…` line each) and how many more are known.
+/// List connected peers, then the remembered ones (opponents, mailboxes, contacts, peers
+/// connected by hand or met through an invite, redialed at each start), one `PEER_ID
+/// ADDRESS…` line each.
 ///
 /// With --json, the node's object: `connected` and `known`, each a list of
 /// {`peer`, `addresses`}.
@@ -51,9 +53,12 @@ pub fn run(home: &Path, cmd: PeersCommand) -> CliResult<ExitCode> {
             for p in &v.connected {
                 println!("{}  {}", p.peer, p.addresses.join(" "));
             }
-            let known = v.known.len();
-            if known > 0 {
-                println!("{known} known peer(s) in the address book");
+            // The remembered peers: redialed at start, found by deliveries.
+            if !v.known.is_empty() {
+                println!("known (remembered) peers:");
+            }
+            for p in &v.known {
+                println!("{}  {}", p.peer, p.addresses.join(" "));
             }
         }
     }

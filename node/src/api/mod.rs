@@ -244,6 +244,12 @@ pub enum ApiRequest {
     /// `HOME/profile.json` changed (`sobre profile set`): sign the profile again and send it
     /// to the player's opponents, league members and mailboxes.
     ProfilePublish,
+    /// Remember peers' addresses (each ending in `/p2p/<peer id>`: an invite's player, its
+    /// mailboxes and bootstrap nodes) and dial them; answered with the peers remembered
+    /// (`known`) and those connected now.
+    Remember {
+        addrs: Vec<String>,
+    },
 }
 
 /// A request line: the version and the request.

@@ -29,6 +29,25 @@ pub struct StatusReply {
     pub peers: usize,
     pub player_id: String,
     pub uptime_ms: u64,
+    /// Whether the node is reachable from outside, as peers' AutoNAT probes found:
+    /// `public`, `private` (behind NAT or a firewall) or `unknown` (not probed yet).
+    pub reachability: String,
+    /// The address peers reached, when `public`.
+    pub public_address: Option<String>,
+    /// Relays holding a reservation for this node: it is reachable through each.
+    pub relays: Vec<String>,
+    /// The other players of the player's unfinished games.
+    pub opponents: Vec<OpponentEntry>,
+}
+
+/// An opponent in `status`: connected now, or when last seen.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OpponentEntry {
+    pub player: String,
+    pub connected: bool,
+    /// When its node last told us its addresses (ms since the epoch), if ever.
+    pub last_seen_ms: Option<u64>,
 }
 
 /// `stop`.

@@ -119,7 +119,11 @@ fn build_behaviour(
     let peer_id = key.public().to_peer_id();
     let identify = identify::Behaviour::new(
         identify::Config::new(IDENTIFY_PROTOCOL.to_string(), key.public())
-            .with_agent_version(AGENT_VERSION.to_string()),
+            .with_agent_version(AGENT_VERSION.to_string())
+            // A node whose addresses change while it runs (a new relay reservation, a new
+            // interface) tells the peers it is connected to at once, opponents included:
+            // they reach it again without a DHT.
+            .with_push_listen_addr_updates(true),
     );
 
     let mut kad_config = kad::Config::new(StreamProtocol::new(KAD_PROTOCOL));

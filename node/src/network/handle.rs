@@ -81,10 +81,37 @@ pub enum NetworkEvent {
     },
     /// A new listen address, with the `/p2p/<own id>` suffix (relayed ones included).
     NewListenAddr(Multiaddr),
+    /// A peer told us (identify, at connection or pushed later) the addresses it listens on,
+    /// without `/p2p/<id>`; at most 8 of them (the network's bound per peer).
+    PeerAddresses {
+        peer: PeerId,
+        addrs: Vec<Multiaddr>,
+    },
     /// A relay accepted our reservation: we are reachable through it.
     RelayReservation {
         relay: PeerId,
     },
+}
+
+/// Whether others can reach this node directly, as AutoNAT's probes by peers found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NatReach {
+    /// Peers dialed back one of our addresses.
+    Public,
+    /// Peers could not dial us back: behind a NAT or a firewall.
+    Private,
+    /// Not probed yet (AutoNAT needs a few connected peers to ask).
+    Unknown,
+}
+
+/// How the node can be reached ([`NetworkHandle::reachability`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reachability {
+    pub nat: NatReach,
+    /// The address peers reached, when [`NatReach::Public`].
+    pub public_addr: Option<Multiaddr>,
+    /// Relays holding a reservation for us: we are reachable through each.
+    pub relays: Vec<PeerId>,
 }
 
 /// A cheap, cloneable handle to the network task.
@@ -129,6 +156,25 @@ impl NetworkHandle {
     pub async fn dial(&self, addr: Multiaddr) -> Result<PeerId, NetworkError> {
         self.call_timeout(|reply| Command::Dial { addr, reply })
             .await?
+    }
+
+    /// Dials `peer` at every address known for it at once (remembered, Kademlia's), and
+    /// resolves once connected (at once when it already is).
+    ///
+    /// # Errors
+    /// [`NetworkError::NotConnected`] when no address is known, [`NetworkError::Dial`],
+    /// [`NetworkError::Timeout`], [`NetworkError::Shutdown`].
+    pub async fn dial_peer(&self, peer: PeerId) -> Result<PeerId, NetworkError> {
+        self.call_timeout(|reply| Command::DialPeer { peer, reply })
+            .await?
+    }
+
+    /// Whether the node is reachable from outside (AutoNAT) and through which relays.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn reachability(&self) -> Result<Reachability, NetworkError> {
+        self.call(|reply| Command::Reachability { reply }).await
     }
 
     /// Remembers an address of `peer` (used by later dials, requests and Kademlia).
@@ -364,6 +410,13 @@ pub(super) enum Command {
     },
     Dial {
         addr: Multiaddr,
+        reply: oneshot::Sender<Result<PeerId, NetworkError>>,
+    },
+    Reachability {
+        reply: oneshot::Sender<Reachability>,
+    },
+    DialPeer {
+        peer: PeerId,
         reply: oneshot::Sender<Result<PeerId, NetworkError>>,
     },
     AddAddress {

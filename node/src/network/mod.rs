@@ -43,6 +43,7 @@ mod handle;
 pub mod ip_limits;
 mod limits;
 pub mod pipe;
+pub mod port;
 pub mod queue;
 mod relay;
 
@@ -53,7 +54,7 @@ pub use behaviour::{
 pub use config::NetworkConfig;
 use config::{COMMAND_CAPACITY, EVENT_CAPACITY, STREAM_MSG_CAPACITY};
 use event_loop::EventLoop;
-pub use handle::{NetworkError, NetworkEvent, NetworkHandle};
+pub use handle::{NatReach, NetworkError, NetworkEvent, NetworkHandle, Reachability};
 use limits::{RateLimiter, Strikes};
 use relay::{RelayState, last_peer};
 
@@ -79,6 +80,7 @@ pub async fn spawn(
                 listener: None,
                 failures: 0,
                 retry_at: None,
+                reserved: false,
             }),
             None => {
                 return Err(NetworkError::Transport(format!(

@@ -24,6 +24,9 @@ pub(super) struct RelayState {
     pub(super) listener: Option<ListenerId>,
     pub(super) failures: u32,
     pub(super) retry_at: Option<Instant>,
+    /// The relay accepted our reservation and its listener is open: we are reachable
+    /// through it (`sobre node status`).
+    pub(super) reserved: bool,
 }
 
 /// How long to wait before reserving on a relay again after `failures` failures in a row:

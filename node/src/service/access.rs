@@ -81,8 +81,11 @@ impl Service {
         }
         self.reserved.extend(fresh.iter().copied());
         let net = self.net.clone();
+        let store = self.store.clone();
         tokio::spawn(async move {
-            let _ = net.reserve(fresh).await;
+            let _ = net.reserve(fresh.clone()).await;
+            // A new opponent's identify came before the game did: keep its addresses now.
+            super::remember::remember_connected(&net, &store, &fresh).await;
         });
     }
 

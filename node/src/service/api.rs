@@ -56,15 +56,17 @@ impl Service {
             }
             ApiRequest::Status => {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
-                Ok(StatusReply {
+                let mut reply = StatusReply {
                     player_id: self.me.to_string(),
                     uptime_ms: now_ms().saturating_sub(self.started_ms),
                     games: self.games.len(),
                     peers: peers.len(),
                     outbox: self.store.outbox().map(|o| o.len()).unwrap_or(0),
                     mailbox: self.mailbox,
-                }
-                .into())
+                    ..StatusReply::default()
+                };
+                self.reachability_status(&mut reply, &peers).await;
+                Ok(reply.into())
             }
             ApiRequest::Stop => {
                 self.stop = true;
@@ -411,6 +413,7 @@ impl Service {
             | ApiRequest::LeagueExport { .. } => self.league_api(req).await,
             ApiRequest::Profiles => Ok(self.profiles_reply().into()),
             ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
+            ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
         }
     }
 

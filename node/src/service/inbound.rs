@@ -53,6 +53,8 @@ impl Service {
                 });
             }
             NetworkEvent::PeerConnected { peer, .. } => self.on_connected(peer).await,
+            NetworkEvent::PeerAddresses { peer, addrs } => self.on_peer_addresses(peer, addrs),
+            NetworkEvent::NewListenAddr(_) => self.on_own_address().await,
             _ => {}
         }
     }

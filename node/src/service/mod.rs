@@ -41,14 +41,17 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
-use tracing::{debug, info, warn};
+use tracing::{info, warn};
 
 /// How a node is started (`sobre node run`).
 #[derive(Clone, Debug, Default)]
 pub struct NodeConfig {
     pub home: PathBuf,
-    /// Multiaddrs to listen on.
+    /// Multiaddrs to listen on (none: [`network::port::default_listen`], the default port
+    /// on all interfaces, TCP and QUIC).
     pub listen: Vec<String>,
+    /// Addresses reachable from outside (a forwarded port, a public host), announced to peers.
+    pub external: Vec<String>,
     /// Peers to connect to at start (and to use for Kademlia).
     pub bootstrap: Vec<String>,
     /// Find peers in the local network (a club room).
@@ -129,6 +132,7 @@ mod moves;
 mod profile;
 mod quota;
 mod refusal;
+mod remember;
 mod restore;
 mod sync;
 
@@ -236,12 +240,13 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let store = Store::open(&home::db_path(&home_dir))?;
     integrity::check(&home_dir, &store, &key.player_id())?;
     let listen = if config.listen.is_empty() {
-        parse_addrs(&["/ip4/0.0.0.0/tcp/0".to_owned()])?
+        network::port::default_listen()
     } else {
         parse_addrs(&config.listen)?
     };
     let mut net_config = NetworkConfig::new(home::libp2p_keypair(&key)?);
     net_config.listen = listen;
+    net_config.external = parse_addrs(&config.external)?;
     net_config.bootstrap = parse_addrs(&config.bootstrap)?;
     net_config.mdns = config.mdns;
     net_config.relay_server = config.relay_server;
@@ -313,19 +318,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     for g in svc.games.keys().copied().collect::<Vec<_>>() {
         svc.reserve_players(&g);
     }
-    // Redial the peers this node was told about (`sobre peers connect`): after a restart on
-    // a new port, the opponent's node can only deliver once we reconnect.
-    for (peer, addrs) in svc.store.peers().unwrap_or_default() {
-        for a in addrs.iter().filter_map(|a| a.parse::<Multiaddr>().ok()) {
-            let net = net.clone();
-            let p = peer.clone();
-            tokio::spawn(async move {
-                if let Err(e) = net.dial(a).await {
-                    debug!(peer = %p, "remembered peer not reachable: {e}");
-                }
-            });
-        }
-    }
+    // Redial the peers remembered (opponents, mailboxes, contacts, `peers connect`): after
+    // a restart on a new port, they can only deliver once we reconnect (see `remember`).
+    svc.import_queued();
+    svc.redial_remembered().await;
     let _ = net.subscribe(protocol::inbox_topic(&me)).await;
     let topics: Vec<String> = svc.games.keys().map(protocol::game_topic).collect();
     for t in topics {

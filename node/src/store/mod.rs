@@ -7,7 +7,7 @@
 //! | `games` | game id | JSON [`GameMeta`] (what the node knows without replaying) |
 //! | `conditional` | game id | JSON list of prepared lines (private, never sent) |
 //! | `coin_choices` | game id | JSON [`CoinChoice`] (private, never sent) |
-//! | `peers` | peer id | JSON list of known multiaddrs |
+//! | `peers` | peer id | JSON [`RememberedPeer`] (its addresses, when last seen; see [`peers`]) |
 //! | `meta` | name | bytes (profile, settings) |
 //! | `equivocations` | see [`equivocations`] | both events of an equivocation, as proof |
 //! | `leagues`, `league_joins`, `league_sent`, `league_games` | see [`leagues`] | league documents, acknowledgements, pairings' games |
@@ -26,9 +26,11 @@ use std::path::Path;
 
 pub mod equivocations;
 pub mod leagues;
+pub mod peers;
 pub mod profiles;
 
 pub use equivocations::{Equivocation, EquivocationRecord};
+pub use peers::RememberedPeer;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -389,20 +391,6 @@ impl Store {
     /// On I/O errors.
     pub fn set_coin_choice(&self, game: &GameId, choice: &CoinChoice) -> Result<(), StoreError> {
         self.put_json(&self.coin_choices, &game.0, choice)
-    }
-
-    pub fn remember_peer(&self, peer: &str, addrs: &[String]) -> Result<(), StoreError> {
-        self.put_json(&self.peers, peer.as_bytes(), &addrs)
-    }
-
-    pub fn peers(&self) -> Result<Vec<(String, Vec<String>)>, StoreError> {
-        let mut out = Vec::new();
-        for item in self.peers.iter() {
-            let (k, v) = item?;
-            let addrs: Vec<String> = serde_json::from_slice(&v).unwrap_or_default();
-            out.push((String::from_utf8_lossy(&k).into_owned(), addrs));
-        }
-        Ok(out)
     }
 
     pub fn meta_get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {

@@ -27,6 +27,26 @@ impl EventLoop {
                 let _ = reply.send(self.listen_addrs());
             }
             Command::Dial { addr, reply } => self.dial(addr, reply),
+            Command::DialPeer { peer, reply } => self.dial_peer(peer, reply),
+            Command::Reachability { reply } => {
+                use crate::network::{NatReach, Reachability};
+                let (nat, public_addr) = match self.swarm.behaviour().autonat.nat_status() {
+                    libp2p::autonat::NatStatus::Public(a) => (NatReach::Public, Some(a)),
+                    libp2p::autonat::NatStatus::Private => (NatReach::Private, None),
+                    libp2p::autonat::NatStatus::Unknown => (NatReach::Unknown, None),
+                };
+                let relays = self
+                    .relays
+                    .iter()
+                    .filter(|r| r.reserved)
+                    .map(|r| r.peer)
+                    .collect();
+                let _ = reply.send(Reachability {
+                    nat,
+                    public_addr,
+                    relays,
+                });
+            }
             Command::AddAddress { peer, addr, reply } => {
                 let bare = without_peer(&addr);
                 self.swarm
@@ -206,6 +226,38 @@ impl EventLoop {
         match self.swarm.dial(opts) {
             Ok(()) => {
                 debug!(%addr, "dialing");
+                self.pending_dials.insert(connection, reply);
+            }
+            Err(e) => {
+                let _ = reply.send(Err(NetworkError::Dial(e.to_string())));
+            }
+        }
+    }
+
+    /// Dials `peer` at all its known addresses together (libp2p keeps the first connection
+    /// that succeeds).
+    fn dial_peer(&mut self, peer: PeerId, reply: DialReply) {
+        if self.swarm.is_connected(&peer) {
+            let _ = reply.send(Ok(peer));
+            return;
+        }
+        if self.is_blocked(&peer) {
+            let _ = reply.send(Err(NetworkError::Refused(format!("{peer} is blocked"))));
+            return;
+        }
+        let addrs = self.known_addresses(&peer);
+        if addrs.is_empty() {
+            let _ = reply.send(Err(NetworkError::NotConnected(peer)));
+            return;
+        }
+        let opts = DialOpts::peer_id(peer)
+            .addresses(addrs)
+            .condition(PeerCondition::DisconnectedAndNotDialing)
+            .build();
+        let connection = opts.connection_id();
+        match self.swarm.dial(opts) {
+            Ok(()) => {
+                debug!(peer = %peer, "dialing a remembered peer");
                 self.pending_dials.insert(connection, reply);
             }
             Err(e) => {

@@ -129,6 +129,7 @@ impl EventLoop {
                     .find(|r| r.listener == Some(listener_id))
                 {
                     relay.listener = None;
+                    relay.reserved = false;
                     relay.failures += 1;
                     let backoff = relay_backoff(relay.failures);
                     warn!(relay = %relay.peer, reason = ?reason, retry_in = ?backoff,
@@ -143,6 +144,11 @@ impl EventLoop {
             }
             SwarmEvent::ExternalAddrConfirmed { address } => {
                 info!(%address, "external address confirmed");
+                // Listen address changes are pushed by identify itself (see `behaviour`);
+                // a newly confirmed external address is pushed here, so the peers connected
+                // now (opponents among them) learn it without waiting for a new connection.
+                let connected: Vec<_> = self.connections.keys().copied().collect();
+                self.swarm.behaviour_mut().identify.push(connected);
             }
             _ => {}
         }
@@ -164,6 +170,7 @@ impl EventLoop {
                 {
                     self.stream_peers.insert(peer_id);
                 }
+                let mut told = Vec::new();
                 for addr in info.listen_addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
                     let addr = without_peer(&addr);
                     if speaks_kad {
@@ -172,7 +179,16 @@ impl EventLoop {
                             .kad
                             .add_address(&peer_id, addr.clone());
                     }
-                    self.remember(peer_id, addr);
+                    self.remember(peer_id, addr.clone());
+                    told.push(addr);
+                }
+                // The service keeps the addresses of the peers it has a part with, across
+                // restarts (see `service::remember`).
+                if !told.is_empty() {
+                    self.emit(NetworkEvent::PeerAddresses {
+                        peer: peer_id,
+                        addrs: told,
+                    });
                 }
             }
             BehaviourEvent::Identify(_) => {}
@@ -200,6 +216,7 @@ impl EventLoop {
             }) => {
                 if let Some(relay) = self.relays.iter_mut().find(|r| r.peer == relay_peer_id) {
                     relay.failures = 0;
+                    relay.reserved = true;
                 }
                 if !renewal {
                     info!(relay = %relay_peer_id, "relay reservation accepted");

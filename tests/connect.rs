@@ -1,0 +1,509 @@
+//! Getting connected, through the real binary: settings saved in `HOME/node.toml`, the fixed
+//! default port and its fallback, and remembered peers — a node restarted on a new address
+//! reaches its opponent again (whichever of the two dialed first), with and without a
+//! bootstrap node.
+
+mod common;
+
+use common::{NodeProcess, exec, run, run_text, sobre, wait_until};
+use serde_json::Value;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(30);
+const POLL: Duration = Duration::from_millis(100);
+
+/// The tests that use the default port must not race each other for it.
+static DEFAULT_PORT: Mutex<()> = Mutex::new(());
+
+/// `sobre node run ARGS` on `home` (a key is created first), its stderr in `log`; returns
+/// once `sobre id` reports a TCP address.
+fn start(home: &Path, log: &Path, args: &[&str]) -> (NodeProcess, Vec<String>) {
+    if !home.join("identity.key").exists() {
+        let name = home.file_name().and_then(|n| n.to_str()).unwrap_or("x");
+        run_text(home, &["init", "--name", name]);
+    }
+    let child = sobre(home)
+        .args(["node", "run"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(log).expect("a log file"))
+        .spawn()
+        .expect("the node starts");
+    let mut node = NodeProcess {
+        child,
+        log: log.to_path_buf(),
+    };
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let out = exec(home, &["id", "--json"]);
+        if out.success()
+            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
+            && strings(&v["addresses"]).iter().any(|a| a.contains("/tcp/"))
+        {
+            return (node, strings(&v["addresses"]));
+        }
+        if let Ok(Some(status)) = node.child.try_wait() {
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            panic!("the node on {} exited ({status}):\n{text}", home.display());
+        }
+        assert!(Instant::now() < deadline, "the node did not start");
+        std::thread::sleep(POLL);
+    }
+}
+
+/// `sobre node stop`, then waits for the process to end.
+fn stop(home: &Path, mut node: NodeProcess) {
+    run_text(home, &["node", "stop"]);
+    let deadline = Instant::now() + WAIT;
+    while node.child.try_wait().expect("the node's status").is_none() {
+        assert!(Instant::now() < deadline, "the node did not stop");
+        std::thread::sleep(POLL);
+    }
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn tcp(addrs: &[String]) -> String {
+    addrs
+        .iter()
+        .find(|a| a.contains("/tcp/") && !a.contains("p2p-circuit"))
+        .cloned()
+        .expect("a TCP address")
+}
+
+fn player_id(home: &Path) -> String {
+    run(home, &["id", "--json"])["player_id"]
+        .as_str()
+        .expect("a player id")
+        .to_owned()
+}
+
+#[test]
+fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("ana");
+    let log = dir.path().join("ana.log");
+    let (node, _) = start(
+        &home,
+        &log,
+        &[
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+            "--external",
+            "/ip4/203.0.113.7/tcp/4848",
+            "--save",
+        ],
+    );
+    stop(&home, node);
+    let text = std::fs::read_to_string(home.join("node.toml")).unwrap();
+    assert!(text.contains("/ip4/203.0.113.7/tcp/4848"), "{text}");
+    assert!(!home.join("node.toml.tmp").exists());
+
+    // No flags: the saved listen address (loopback only) and the declared external one.
+    let (node, addrs) = start(&home, &log, &[]);
+    assert!(
+        addrs
+            .iter()
+            .any(|a| a.starts_with("/ip4/203.0.113.7/tcp/4848/p2p/")),
+        "{addrs:?}"
+    );
+    assert!(
+        addrs
+            .iter()
+            .all(|a| a.starts_with("/ip4/127.0.0.1/") || a.starts_with("/ip4/203.0.113.7/")),
+        "{addrs:?}"
+    );
+    stop(&home, node);
+
+    // A flag replaces its setting for this run only.
+    let (node, addrs) = start(&home, &log, &["--external", "/ip4/198.51.100.9/tcp/1"]);
+    assert!(
+        addrs.iter().any(|a| a.contains("198.51.100.9")),
+        "{addrs:?}"
+    );
+    assert!(
+        !addrs.iter().any(|a| a.contains("203.0.113.7")),
+        "{addrs:?}"
+    );
+    stop(&home, node);
+    assert_eq!(
+        std::fs::read_to_string(home.join("node.toml")).unwrap(),
+        text
+    );
+
+    // A bad address given with --save is refused before anything is written.
+    let out = exec(
+        &home,
+        &["node", "run", "--bootstrap", "tcp://1.2.3.4", "--save"],
+    );
+    assert!(!out.success());
+    assert!(out.stderr.contains("nothing saved"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(home.join("node.toml")).unwrap(),
+        text
+    );
+
+    // A damaged file stops the start with its line and key.
+    std::fs::write(
+        home.join("node.toml"),
+        "listen = [\"/ip4/127.0.0.1/tcp/0\"]\nrelay = []\n",
+    )
+    .unwrap();
+    let out = exec(&home, &["node", "run"]);
+    assert!(!out.success());
+    assert!(
+        out.stderr.contains("node.toml, line 2, key `relay`"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn the_default_port_is_fixed_and_a_second_node_falls_back() {
+    let _serial = DEFAULT_PORT.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let (one_home, two_home) = (dir.path().join("one"), dir.path().join("two"));
+    let free = std::net::TcpListener::bind(("0.0.0.0", 4848)).is_ok()
+        && std::net::UdpSocket::bind(("0.0.0.0", 4848)).is_ok();
+    let (one, one_addrs) = start(&one_home, &dir.path().join("one.log"), &[]);
+    if free {
+        assert!(
+            one_addrs.iter().any(|a| a.contains("/tcp/4848/"))
+                && one_addrs.iter().any(|a| a.contains("/udp/4848/quic-v1/")),
+            "{one_addrs:?}"
+        );
+    }
+    // 4848 is taken now (by the first node, or by whoever held it before).
+    let two_log = dir.path().join("two.log");
+    let (two, two_addrs) = start(&two_home, &two_log, &[]);
+    assert!(
+        !two_addrs.iter().any(|a| a.contains("/tcp/4848/")),
+        "{two_addrs:?}"
+    );
+    let text = std::fs::read_to_string(&two_log).unwrap();
+    assert!(text.contains("the default port is taken"), "{text}");
+    // Both work: the second reaches the first.
+    run_text(&two_home, &["peers", "connect", &tcp(&one_addrs)]);
+    stop(&two_home, two);
+    stop(&one_home, one);
+}
+
+/// Ana's node is dialed by Bernardo's; they play; Ana's node restarts on a new port while
+/// Bernardo's move waits in his outbox: Ana's node redials Bernardo from memory, the move
+/// arrives, and Bernardo's node learns Ana's new address. Then Bernardo's node restarts on a
+/// new port and Ana's reply still reaches it.
+fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut extra: Vec<String> = vec!["--listen".into(), "/ip4/127.0.0.1/tcp/0".into()];
+    let _boot = if with_bootstrap {
+        let home = dir.path().join("boot");
+        let (node, addrs) = start(
+            &home,
+            &dir.path().join("boot.log"),
+            &["--listen", "/ip4/127.0.0.1/tcp/0"],
+        );
+        extra.extend(["--bootstrap".into(), tcp(&addrs)]);
+        Some(node)
+    } else {
+        None
+    };
+    let args: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let (a_home, b_home) = (dir.path().join("ana"), dir.path().join("bernardo"));
+    let (a_log, b_log): (PathBuf, PathBuf) = (dir.path().join("ana.log"), dir.path().join("b.log"));
+    let (a, a_addrs) = start(&a_home, &a_log, &args);
+    let (b, _) = start(&b_home, &b_log, &args);
+    let a_id = player_id(&a_home);
+    run_text(&b_home, &["peers", "connect", &tcp(&a_addrs)]);
+    let v = run(&b_home, &["challenge", &a_id, "--color", "black", "--json"]);
+    let game = v["game"].as_str().expect("a game id").to_owned();
+    wait_until(&a_home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    run_text(&a_home, &["accept", &game]);
+    wait_until(&b_home, &game, "the game to start", |v| {
+        v["status"] == "active"
+    });
+    run_text(&a_home, &["move", &game, "e4"]);
+    wait_until(&b_home, &game, "e4", |v| v["plies"] == 1);
+
+    // Ana's node goes away; Bernardo moves meanwhile.
+    stop(&a_home, a);
+    // Bernardo's status: Ana is gone, and was seen (her addresses were heard).
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let status = run(&b_home, &["node", "status", "--json"]);
+        let ana = &status["opponents"][0];
+        if ana["player"] == a_id.as_str() && ana["connected"] == false {
+            assert!(ana["last_seen_ms"].as_u64().is_some(), "{status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "Ana still connected: {status}");
+        std::thread::sleep(POLL);
+    }
+    assert!(run_text(&b_home, &["node", "status"]).contains("last seen"));
+    run_text(&b_home, &["move", &game, "e5"]);
+    let (a, a_addrs) = start(&a_home, &a_log, &args);
+    let new_a = tcp(&a_addrs);
+    wait_until(&a_home, &game, "e5 after Ana's restart", |v| {
+        v["plies"] == 2
+    });
+    // Bernardo's node now remembers Ana's new address (from identify on her redial).
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let peers = run(&b_home, &["peers", "list", "--json"]);
+        let knows = peers["known"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["peer"] == a_id.as_str() && strings(&p["addresses"]).contains(&new_a));
+        if knows {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "Bernardo never learned {new_a}: {peers}"
+        );
+        std::thread::sleep(POLL);
+    }
+
+    // Now Bernardo's node (the one that dialed first) restarts on a new port.
+    stop(&b_home, b);
+    run_text(&a_home, &["move", &game, "Nf3"]);
+    let (b, _) = start(&b_home, &b_log, &args);
+    wait_until(&b_home, &game, "Nf3 after Bernardo's restart", |v| {
+        v["plies"] == 3
+    });
+    run_text(&b_home, &["move", &game, "Nc6"]);
+    wait_until(&a_home, &game, "Nc6", |v| v["plies"] == 4);
+    stop(&b_home, b);
+    stop(&a_home, a);
+}
+
+#[test]
+fn a_restarted_node_reaches_its_opponent_without_a_bootstrap_node() {
+    a_restarted_node_reaches_its_opponent(false);
+}
+
+#[test]
+fn a_restarted_node_reaches_its_opponent_with_a_bootstrap_node() {
+    a_restarted_node_reaches_its_opponent(true);
+}
+
+/// Waits until `home`'s node is connected to `peer`.
+fn wait_connected(home: &Path, peer: &str, what: &str) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let v = run(home, &["peers", "list", "--json"]);
+        if v["connected"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["peer"] == peer)
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what}: {v}");
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Two fresh homes meet with one invite line: Bernardo's node dials Ana's from it, his
+/// contacts name her, and they play. Carla takes the same invite while her node is stopped:
+/// her node dials Ana when it starts.
+#[test]
+fn two_fresh_homes_meet_with_one_invite_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a_home, b_home, c_home) = (
+        dir.path().join("ana"),
+        dir.path().join("bernardo"),
+        dir.path().join("carla"),
+    );
+    run_text(&a_home, &["init", "--name", "Ana Núñez"]);
+    let listen = ["--listen", "/ip4/127.0.0.1/tcp/0"];
+    let (a, _) = start(&a_home, &dir.path().join("a.log"), &listen);
+    let (b, _) = start(&b_home, &dir.path().join("b.log"), &listen);
+    let line = run_text(&a_home, &["invite"]).trim().to_owned();
+    assert!(line.starts_with("sobre:invite/"), "{line}");
+    assert!(!line.contains(char::is_whitespace), "one line: {line}");
+    let a_id = player_id(&a_home);
+
+    let out = run_text(&b_home, &["connect", &line]);
+    assert!(out.contains(&format!("ana-núñez = {a_id}")), "{out}");
+    wait_connected(
+        &a_home,
+        &player_id(&b_home),
+        "Ana's node never saw Bernardo's",
+    );
+    let contacts = run(&b_home, &["contacts", "list", "--json"]);
+    assert_eq!(contacts["ana-núñez"], a_id.as_str());
+    let v = run(
+        &b_home,
+        &["challenge", "ana-núñez", "--color", "black", "--json"],
+    );
+    let game = v["game"].as_str().expect("a game id").to_owned();
+    wait_until(&a_home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    run_text(&a_home, &["accept", &game]);
+    run_text(&a_home, &["move", &game, "d4"]);
+    wait_until(&b_home, &game, "d4", |v| v["plies"] == 1);
+    run_text(&b_home, &["move", &game, "d5"]);
+    wait_until(&a_home, &game, "d5", |v| v["plies"] == 2);
+    // Status names the opponent, by alias, connected; and says whether peers can reach us.
+    let status = run(&b_home, &["node", "status", "--json"]);
+    assert_eq!(status["opponents"][0]["player"], a_id.as_str(), "{status}");
+    assert_eq!(status["opponents"][0]["connected"], true, "{status}");
+    let words = run_text(&b_home, &["node", "status"]);
+    assert!(words.contains("opponents: 1 of 1 connected"), "{words}");
+    assert!(words.contains("ana-núñez"), "{words}");
+    assert!(words.contains("reachable: "), "{words}");
+
+    // Carla's node is stopped when she takes the invite.
+    run_text(&c_home, &["init", "--name", "Carla"]);
+    let out = run_text(&c_home, &["contacts", "add", "ana", &line]);
+    assert!(out.contains("when it starts"), "{out}");
+    let (c, _) = start(&c_home, &dir.path().join("c.log"), &listen);
+    wait_connected(
+        &a_home,
+        &player_id(&c_home),
+        "Carla's node never dialed Ana's",
+    );
+    let known = run(&c_home, &["peers", "list", "--json"]);
+    assert!(
+        known["known"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["peer"] == a_id.as_str()),
+        "{known}"
+    );
+    stop(&c_home, c);
+    stop(&b_home, b);
+    stop(&a_home, a);
+}
+
+#[test]
+fn a_malformed_or_altered_invite_is_refused_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a_home, b_home) = (dir.path().join("ana"), dir.path().join("bernardo"));
+    run_text(&a_home, &["init", "--name", "Ana"]);
+    run_text(&b_home, &["init", "--name", "Bernardo"]);
+    // No node, no external address: nothing to put in an invite.
+    let out = exec(&a_home, &["invite"]);
+    assert!(!out.success());
+    assert!(out.stderr.contains("no address"), "{}", out.stderr);
+    // A declared external address is enough.
+    std::fs::write(
+        a_home.join("node.toml"),
+        "external = [\"/ip4/203.0.113.7/tcp/4848\"]\n",
+    )
+    .unwrap();
+    let line = run_text(&a_home, &["invite"]).trim().to_owned();
+    let v = run(&a_home, &["invite", "--json"]);
+    assert_eq!(v["addresses"][0], "/ip4/203.0.113.7/tcp/4848");
+    assert_eq!(v["name"], "Ana");
+
+    let refused = |invite: &str, why: &str| {
+        for args in [
+            vec!["connect", invite],
+            vec!["contacts", "add", "ana", invite],
+        ] {
+            let out = exec(&b_home, &args);
+            assert!(!out.success(), "{args:?} was accepted");
+            assert!(out.stderr.contains(why), "{args:?}: {}", out.stderr);
+        }
+    };
+    // One character of the signature changed.
+    let mut chars: Vec<char> = line.chars().collect();
+    let at = chars.len() - 10;
+    chars[at] = if chars[at] == 'A' { 'B' } else { 'A' };
+    let altered: String = chars.into_iter().collect();
+    refused(&altered, "signature does not match");
+    refused("sobre:invite/%%%", "not valid base64url");
+    // Cut after whole base64 groups (4 characters), so that only the length is wrong.
+    let body = &line["sobre:invite/".len()..];
+    refused(
+        &format!("sobre:invite/{}", &body[..body.len() / 8 * 4]),
+        "cut short",
+    );
+    refused("sobre:hello", "not an invite");
+    // Nothing was stored by the refused ones.
+    assert!(!b_home.join("contacts.json").exists());
+    // Your own invite is not a contact.
+    let out = exec(&a_home, &["connect", &line]);
+    assert!(out.stderr.contains("your own invite"), "{}", out.stderr);
+    // The genuine line works offline too.
+    let out = run_text(&b_home, &["connect", &line]);
+    assert!(out.contains("ana = "), "{out}");
+}
+
+/// Ana is reachable only through a relay: her invite carries the relayed address alone
+/// (loopback is left out when there is anything else), and Bernardo's node reaches her
+/// through the relay from the invite.
+#[test]
+fn an_invite_with_only_a_relayed_address_is_followed_through_the_relay() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = ["--listen", "/ip4/127.0.0.1/tcp/0"];
+    let r_home = dir.path().join("relay");
+    let (r, r_addrs) = start(
+        &r_home,
+        &dir.path().join("r.log"),
+        &["--listen", "/ip4/127.0.0.1/tcp/0", "--relay-server"],
+    );
+    let a_home = dir.path().join("ana");
+    let relay = tcp(&r_addrs);
+    let (a, _) = start(
+        &a_home,
+        &dir.path().join("a.log"),
+        &["--listen", "/ip4/127.0.0.1/tcp/0", "--relay", &relay],
+    );
+    let deadline = Instant::now() + WAIT;
+    let v = loop {
+        let v = run(&a_home, &["invite", "--json"]);
+        if strings(&v["addresses"])
+            .iter()
+            .any(|a| a.contains("p2p-circuit"))
+        {
+            break v;
+        }
+        assert!(Instant::now() < deadline, "no relayed address: {v}");
+        std::thread::sleep(POLL);
+    };
+    let addrs = strings(&v["addresses"]);
+    assert!(addrs.iter().all(|a| a.contains("p2p-circuit")), "{addrs:?}");
+    let line = v["invite"].as_str().unwrap().to_owned();
+
+    let b_home = dir.path().join("bernardo");
+    let (b, _) = start(&b_home, &dir.path().join("b.log"), &listen);
+    run_text(&b_home, &["connect", &line, "--as", "ana"]);
+    let a_id = player_id(&a_home);
+    wait_connected(
+        &b_home,
+        &a_id,
+        "Bernardo's node never reached Ana's through the relay",
+    );
+    let v = run(&b_home, &["challenge", "ana", "--color", "black", "--json"]);
+    let game = v["game"].as_str().expect("a game id").to_owned();
+    wait_until(&a_home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    run_text(&a_home, &["accept", &game]);
+    run_text(&a_home, &["move", &game, "c4"]);
+    wait_until(&b_home, &game, "c4", |v| v["plies"] == 1);
+    stop(&b_home, b);
+    stop(&a_home, a);
+    stop(&r_home, r);
+}
