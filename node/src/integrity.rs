@@ -336,7 +336,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     let mut wanted: BTreeSet<GameId> = ledger.keys().copied().collect();
     let mut peers = Vec::new();
     let mut proofs = Vec::new();
-    let mut forgotten = None;
+    let mut forgotten = Vec::new();
     let old = Store::open(&db).ok();
     if let Some(old) = &old {
         wanted.extend(self::wanted(old));
@@ -356,7 +356,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
         }
         peers = old.peers().unwrap_or_default();
         proofs = old.equivocations_all();
-        forgotten = old.meta_get(crate::store::FORGOTTEN).ok().flatten();
+        forgotten = old.forgotten();
     }
     drop(old);
     if db.exists() {
@@ -376,9 +376,7 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     }
     fresh.equivocations_restore(&proofs)?;
     // Dropped challenges stay dropped (and are no damage): see `Store::forget_game`.
-    if let Some(list) = &forgotten {
-        fresh.meta_set(crate::store::FORGOTTEN, list)?;
-    }
+    fresh.restore_forgotten(&forgotten)?;
     set_wanted(&fresh, &wanted)?;
     fresh.meta_set("repaired_ms", crate::time::now_ms().to_string().as_bytes())?;
     futures::executor::block_on(fresh.flush())?;

@@ -110,7 +110,7 @@ impl Service {
         // that is not ours (see `unrelated_game`).
         if new_game
             && !fresh.is_empty()
-            && (self.unrelated_game(&fresh_events) || self.store.forgotten().contains(&game))
+            && (self.unrelated_game(&fresh_events) || self.store.is_forgotten(&game))
         {
             return Err(Refusal::NotOurs);
         }

@@ -25,6 +25,7 @@ use sobre_core::record::{Event, EventId, GameId, SignedEvent, VerifiedEvent};
 use std::path::Path;
 
 pub mod equivocations;
+mod forgotten;
 pub mod leagues;
 pub mod peers;
 pub mod profiles;
@@ -76,8 +77,6 @@ pub struct CoinChoice {
     pub position: Option<u16>,
 }
 
-/// The `meta` key listing the games dropped with [`Store::forget_game`].
-pub(crate) const FORGOTTEN: &str = "forgotten";
 /// Dropped games remembered; past it the oldest is forgotten for good (a stranger's challenge
 /// then could be receipted twice, which would mark only that never-accepted game disputed).
 pub const MAX_FORGOTTEN: usize = 4096;
@@ -98,6 +97,8 @@ pub struct Store {
     league_joins: sled::Tree,
     league_sent: sled::Tree,
     league_games: sled::Tree,
+    /// Dropped games (see [`Store::forget_game`]): game id → order of dropping.
+    forgotten: sled::Tree,
 }
 
 fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
@@ -144,7 +145,7 @@ impl Store {
             }
         };
         let tree = |name: &str| db.open_tree(name);
-        Ok(Store {
+        let store = Store {
             events: tree("events")?,
             outbox: tree("outbox")?,
             games: tree("games")?,
@@ -157,8 +158,11 @@ impl Store {
             league_joins: tree("league_joins")?,
             league_sent: tree("league_sent")?,
             league_games: tree("league_games")?,
+            forgotten: tree("forgotten")?,
             db,
-        })
+        };
+        store.upgrade_forgotten()?;
+        Ok(store)
     }
 
     /// Makes everything written so far durable. Call before reporting success.
@@ -275,13 +279,7 @@ impl Store {
     /// # Errors
     /// On I/O errors.
     pub fn forget_game(&self, game: &GameId) -> Result<(), StoreError> {
-        let mut gone = self.forgotten();
-        gone.retain(|g| g != game);
-        gone.push(*game);
-        if gone.len() > MAX_FORGOTTEN {
-            gone.remove(0);
-        }
-        self.set_meta_list(FORGOTTEN, &gone)?;
+        self.remember_forgotten(game)?;
         for item in self.events.scan_prefix(game.0) {
             let (k, _) = item?;
             self.events.remove(k)?;
@@ -293,12 +291,6 @@ impl Store {
         self.conditional.remove(game.0)?;
         self.coin_choices.remove(game.0)?;
         Ok(())
-    }
-
-    /// The games dropped with [`Store::forget_game`], oldest first (at most
-    /// [`MAX_FORGOTTEN`]).
-    pub fn forgotten(&self) -> Vec<GameId> {
-        self.meta_list(FORGOTTEN)
     }
 
     pub fn game_meta(&self, game: &GameId) -> Result<Option<GameMeta>, StoreError> {
