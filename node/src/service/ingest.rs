@@ -127,6 +127,7 @@ impl Service {
                 &game,
                 arrival_ms,
             )?;
+            self.stranger_budget(&game, &fresh_events)?;
         }
         // A second, different event at a place already taken is an equivocation: keep both
         // as proof, never take the twin into the log.

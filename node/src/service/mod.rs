@@ -192,6 +192,7 @@ struct Service {
     /// Recent chat arrivals per game and author (see `quota`).
     chat_arrivals: quota::ChatArrivals,
     new_game_arrivals: quota::NewGameArrivals,
+    stranger_arrivals: quota::StrangerArrivals,
     /// Peers whose connections the network reserves room for (see `access`).
     reserved: HashSet<PeerId>,
     /// Players refused for good (see `block`).
@@ -289,6 +290,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         restoring,
         chat_arrivals: quota::ChatArrivals::default(),
         new_game_arrivals: quota::NewGameArrivals::default(),
+        stranger_arrivals: quota::StrangerArrivals::default(),
         reserved: HashSet::new(),
         blocked: std::collections::BTreeSet::new(),
         sync_budget: access::SyncBudget::default(),

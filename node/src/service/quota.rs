@@ -14,6 +14,7 @@
 //! | leave periods per player per game | [`LEAVES_PER_YEAR`] per year the game has run, plus that many |
 //! | games a mailbox keeps per player | [`MAX_MAILBOX_GAMES_PER_PLAYER`] (a new game needs one player under it) |
 //! | new games a mailbox takes from one peer in an hour | [`MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR`] (contacts and league members apart) |
+//! | events of strangers' challenges waiting for an answer, all strangers together | [`MAX_STRANGER_EVENTS_PER_HOUR`] an hour |
 //! | challenges waiting for this player's answer | [`MAX_PENDING_PER_CHALLENGER`] per challenger, [`MAX_PENDING_TOTAL`] in all (the oldest is dropped) |
 
 use super::cache::GameCache;
@@ -35,6 +36,13 @@ pub(crate) const MAX_PENDING_PER_CHALLENGER: usize = 3;
 pub(crate) const MAX_PENDING_TOTAL: usize = 64;
 /// Games a mailbox keeps per player (a busy ICCF player has a few dozen under way).
 pub(crate) const MAX_MAILBOX_GAMES_PER_PLAYER: usize = 1_000;
+/// Events of challenges waiting for this player's answer (the challenge, its chat and leave
+/// periods) that all strangers together may make the node store in an hour. Identities are
+/// free, so per-challenger limits alone let one machine rotating keys write for ever: this
+/// bounds the disk a quarantine's churn costs (each event is at most a few KiB: a 500-
+/// character chat line is the largest). A stranger over it is refused `try later`, and its
+/// node's outbox does; contacts and league members are not counted.
+pub(crate) const MAX_STRANGER_EVENTS_PER_HOUR: usize = 1_200;
 /// New games a mailbox takes from one peer in an hour, unless a player of the game is a
 /// contact or league member of the mailbox's owner (a player's node handing over its
 /// whole list of games to a new mailbox does so over a few hours; its outbox retries).
@@ -66,6 +74,8 @@ pub(crate) enum QuotaExceeded {
         "this mailbox takes at most {MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR} new games an hour from one peer"
     )]
     MailboxRate,
+    #[error("too many challenges from strangers this hour: try later")]
+    StrangerRate,
 }
 
 /// Arrivals per key in the last hour: the memory of an hourly rate limit. Bounded: one entry
@@ -109,6 +119,9 @@ impl<K: std::hash::Hash + Eq + Copy> Arrivals<K> {
 
 /// Chat lines per (game, author) in the last hour ([`MAX_CHAT_PER_HOUR`]).
 pub(crate) type ChatArrivals = Arrivals<(GameId, PlayerId)>;
+/// Strangers' events in challenges waiting for an answer in the last hour, all together
+/// ([`MAX_STRANGER_EVENTS_PER_HOUR`]).
+pub(crate) type StrangerArrivals = Arrivals<()>;
 /// New games a mailbox took from each peer in the last hour
 /// ([`MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR`]).
 pub(crate) type NewGameArrivals = Arrivals<PeerId>;
@@ -310,6 +323,48 @@ impl Service {
             if !players.iter().any(|p| trusted.contains(p)) {
                 return Err(QuotaExceeded::MailboxRate);
             }
+        }
+        Ok(())
+    }
+
+    /// Whether the challenger's `new` events in `game` (a challenge waiting for this
+    /// player's answer, its chat and leaves) fit the hour's budget for all strangers
+    /// ([`MAX_STRANGER_EVENTS_PER_HOUR`]); noted if they do. Other games pass.
+    pub(super) fn stranger_budget(
+        &mut self,
+        game: &GameId,
+        new: &[(Event, usize)],
+    ) -> Result<(), QuotaExceeded> {
+        let (challenger, opponent, pending) = match self.hot.peek(game) {
+            Some(c) => (
+                c.state.challenger,
+                c.state.opponent,
+                c.state.status == Status::Pending,
+            ),
+            None => match new.iter().find_map(|(e, _)| match &e.kind {
+                EventKind::Challenge(c) if e.game.is_none() => Some((e.author, c.opponent)),
+                _ => None,
+            }) {
+                Some((challenger, opponent)) => (challenger, opponent, true),
+                None => return Ok(()),
+            },
+        };
+        if !pending || opponent != self.me || challenger == self.me {
+            return Ok(());
+        }
+        let n = new.iter().filter(|(e, _)| e.author == challenger).count();
+        let now = now_ms();
+        if n == 0 {
+            return Ok(());
+        }
+        if self.stranger_arrivals.recent((), now) + n > MAX_STRANGER_EVENTS_PER_HOUR {
+            if self.trusted_players().contains(&challenger) {
+                return Ok(());
+            }
+            return Err(QuotaExceeded::StrangerRate);
+        }
+        for _ in 0..n {
+            self.stranger_arrivals.note((), now);
         }
         Ok(())
     }
