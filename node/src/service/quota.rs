@@ -41,7 +41,7 @@ pub(crate) const MAX_MAILBOX_GAMES_PER_PLAYER: usize = 1_000;
 /// free, so per-challenger limits alone let one machine rotating keys write for ever: this
 /// bounds the disk a quarantine's churn costs (each event is at most a few KiB: a 500-
 /// character chat line is the largest). A stranger over it is refused `try later`, and its
-/// node's outbox does; contacts and league members are not counted.
+/// node's outbox does; contacts, league members and past opponents are not counted.
 pub(crate) const MAX_STRANGER_EVENTS_PER_HOUR: usize = 1_200;
 /// New games a mailbox takes from one peer in an hour, unless a player of the game is a
 /// contact or league member of the mailbox's owner (a player's node handing over its
@@ -358,7 +358,13 @@ impl Service {
             return Ok(());
         }
         if self.stranger_arrivals.recent((), now) + n > MAX_STRANGER_EVENTS_PER_HOUR {
-            if self.trusted_players().contains(&challenger) {
+            // Not a stranger: a contact, a league member, or someone the player has played
+            // (a game of theirs that got past the challenge).
+            let played = self
+                .games
+                .values()
+                .any(|s| s.plays(&challenger) && s.status != Status::Pending);
+            if played || self.trusted_players().contains(&challenger) {
                 return Ok(());
             }
             return Err(QuotaExceeded::StrangerRate);
