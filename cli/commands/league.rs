@@ -169,10 +169,12 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Show(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
             if a.json {
-                print_json(&show_json(&arch, &s));
+                let mut v = show_json(&arch, &s);
+                coverage.mark(&mut v);
+                print_json(&v);
             } else {
                 let l = &arch.league;
                 println!("{} ({})", l.def.name, l.id);
@@ -208,22 +210,26 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                     s.unplayed.len(),
                     s.excluded.len()
                 );
+                coverage.print_note();
             }
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Pairings(a) => pairings(home, a),
         LeagueCommand::Standings(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
             if a.json {
-                print_json(&standings_json(&arch.league, &s));
+                let mut v = standings_json(&arch.league, &s);
+                coverage.mark(&mut v);
+                print_json(&v);
             } else {
                 print!("{}", standings_text(&arch.league, &s));
+                coverage.print_note();
             }
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Crosstable(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
             if let Some(p) = &a.html {
                 std::fs::write(
@@ -237,19 +243,25 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                     .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
             }
             if a.json {
-                print_json(&json!({"crosstable": render::grid(&s)}));
+                let mut v = json!({"crosstable": render::grid(&s)});
+                coverage.mark(&mut v);
+                print_json(&v);
             } else if a.html.is_none() && a.csv.is_none() {
                 print!("{}", grid_text(&render::grid(&s)));
+                coverage.print_note();
+            } else if let Some(n) = coverage.note() {
+                eprintln!("note: {n}");
             }
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Verify(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
             let ok = s.excluded.is_empty() && arch.bad_joins.is_empty();
             if a.json {
                 let mut v = standings_json(&arch.league, &s);
                 v["ok"] = json!(ok);
+                coverage.mark(&mut v);
                 v["bad_joins"] = json!(
                     arch.bad_joins
                         .iter()
@@ -276,6 +288,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 for (line, why) in &arch.bad_joins {
                     println!("  join on line {line}: {why}");
                 }
+                coverage.print_note();
             }
             if !ok {
                 // What is left out was listed above.
@@ -362,13 +375,56 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A league archive, from a file (offline) or from the node. The bool says which.
-fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, bool)> {
+/// How complete a view of a league is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Coverage {
+    /// An archive file: it holds what it holds.
+    File,
+    /// The node has not heard from the organiser since it started: games may be missing.
+    Unheard,
+    /// The organiser listed this many games the node does not hold as far along yet.
+    Missing(usize),
+}
+
+impl Coverage {
+    /// Adds `complete` and `not_received` to a JSON view (`null` for a file).
+    fn mark(self, v: &mut Value) {
+        let (complete, missing) = match self {
+            Coverage::File => (Value::Null, Value::Null),
+            Coverage::Unheard => (json!(false), Value::Null),
+            Coverage::Missing(n) => (json!(n == 0), json!(n)),
+        };
+        v["complete"] = complete;
+        v["not_received"] = missing;
+    }
+
+    /// What a text view says when it may be incomplete.
+    fn note(self) -> Option<String> {
+        match self {
+            Coverage::File | Coverage::Missing(0) => None,
+            Coverage::Unheard => Some(
+                "the organiser has not answered since your node started: games may be missing here"
+                    .to_owned(),
+            ),
+            Coverage::Missing(1) => Some("1 game not yet received from the organiser".to_owned()),
+            Coverage::Missing(n) => Some(format!("{n} games not yet received from the organiser")),
+        }
+    }
+
+    fn print_note(self) {
+        if let Some(n) = self.note() {
+            println!("({n})");
+        }
+    }
+}
+
+/// A league archive, from a file (offline) or from the node, and how complete it is.
+fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
     let path = Path::new(league);
-    let (text, offline) = if path.is_file() {
+    let (text, coverage) = if path.is_file() {
         let text = std::fs::read_to_string(path)
             .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?;
-        (text, true)
+        (text, Coverage::File)
     } else {
         let v: LeagueExportReply = common::call_as(
             home,
@@ -376,7 +432,8 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, bool)> {
                 league: league.to_owned(),
             },
         )?;
-        (v.archive, false)
+        let coverage = v.not_received.map_or(Coverage::Unheard, Coverage::Missing);
+        (v.archive, coverage)
     };
     let arch = archive::read(&text).map_err(|e| {
         error::user_hint(
@@ -384,7 +441,7 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, bool)> {
             "write one with `sobre league export LEAGUE -o FILE`",
         )
     })?;
-    Ok((arch, offline))
+    Ok((arch, coverage))
 }
 
 fn compute(arch: &LeagueArchive) -> Standings {
@@ -512,7 +569,7 @@ fn grid_text(grid: &[Vec<String>]) -> String {
 }
 
 fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
-    let (arch, _) = load(home, &a.league)?;
+    let (arch, coverage) = load(home, &a.league)?;
     let l = &arch.league;
     let s = compute(&arch);
     let rounds = l.rounds();
@@ -561,7 +618,9 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
         }
     }
     if a.json {
-        print_json(&json!({"league": l.id.to_hex(), "pairings": list}));
+        let mut v = json!({"league": l.id.to_hex(), "pairings": list});
+        coverage.mark(&mut v);
+        print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
     let mut last = 0;
@@ -593,6 +652,7 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
             );
         }
     }
+    coverage.print_note();
     Ok(ExitCode::SUCCESS)
 }
 

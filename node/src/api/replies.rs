@@ -215,6 +215,10 @@ pub struct LeaguesReply {
 pub struct LeagueExportReply {
     pub archive: String,
     pub league: String,
+    /// Whether the node's view may lack games: `Some(n)`, the organiser's list has been
+    /// received and `n` of its games are not held as far along yet (0: complete); `None`,
+    /// the organiser has not answered since the node started.
+    pub not_received: Option<usize>,
 }
 
 /// One line of `watch` after its acknowledgement: how many events this watcher missed, or

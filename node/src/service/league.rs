@@ -237,6 +237,7 @@ impl Service {
         let now = now_ms();
         self.league_ticks = self.league_ticks.wrapping_add(1);
         let resend = self.league_ticks.is_multiple_of(8);
+        self.league_catchup_tick(self.league_ticks);
         for league in leagues {
             if resend {
                 for p in self.league_audience(&league) {
@@ -493,6 +494,7 @@ impl Service {
                 Ok(LeagueExportReply {
                     league: league.id.to_hex(),
                     archive: text,
+                    not_received: self.league_missing(&league),
                 }
                 .into())
             }

@@ -1,0 +1,240 @@
+//! End to end: one table everywhere (issue 20). An organiser (`--mailbox`) and five players,
+//! each a real `sobre node` process on loopback driven through the command line. Four
+//! players join and play their six games; every player's `league standings --json` must
+//! then equal the organiser's — though each node played only three of the games — and a
+//! table computed here. The fifth player joins late and catches up the six earlier games
+//! before playing its own; at the end all six nodes show the same ten results.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(90);
+const POLL: Duration = Duration::from_millis(200);
+
+mod common;
+use common::{exec, run, run_text, sobre};
+
+fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(POLL);
+    }
+}
+
+struct Node {
+    home: PathBuf,
+    id: String,
+    addr: String,
+}
+
+struct Nodes {
+    children: Vec<(PathBuf, Child)>,
+    dir: tempfile::TempDir,
+}
+
+impl Drop for Nodes {
+    fn drop(&mut self) {
+        for (_, c) in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        if std::thread::panicking() {
+            for (log, _) in &self.children {
+                if let Ok(text) = std::fs::read_to_string(log) {
+                    let tail: Vec<&str> = text.lines().rev().take(30).collect();
+                    eprintln!("--- {} (last lines):", log.display());
+                    for l in tail.iter().rev() {
+                        eprintln!("{l}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Nodes {
+    fn start(&mut self, name: &str, extra: &[&str]) -> Node {
+        let home = self.dir.path().join(name);
+        let init = run(&home, &["init", "--name", name, "--json"]);
+        let id = init["player_id"].as_str().expect("id").to_owned();
+        let log = self.dir.path().join(format!("{name}.log"));
+        let child = sobre(&home)
+            .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
+            .args(extra)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(File::create(&log).expect("log"))
+            .spawn()
+            .expect("node starts");
+        self.children.push((log, child));
+        let addr = wait_for(&format!("{name}'s node"), || {
+            let out = exec(&home, &["id", "--json"]);
+            let v: Value = serde_json::from_str(out.stdout.trim()).ok()?;
+            v["addresses"]
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|a| a.contains("/tcp/"))
+                .map(str::to_owned)
+        });
+        Node { home, id, addr }
+    }
+}
+
+/// The winner of the game between Berger numbers `white` and `black`: the lower number
+/// when their sum is even, else the higher one.
+fn winner(white: usize, black: usize) -> usize {
+    if (white + black) % 2 == 0 {
+        white.min(black)
+    } else {
+        white.max(black)
+    }
+}
+
+fn standings(home: &std::path::Path, lid: &str) -> Value {
+    run(home, &["league", "standings", lid, "--json"])
+}
+
+fn finished(v: &Value) -> usize {
+    v["games"].as_array().map_or(0, |g| {
+        g.iter().filter(|g| g["status"] == "finished").count()
+    })
+}
+
+/// Plays every game of `pairings` (from the organiser's `league pairings --json`) between
+/// players of `number`: White 1.e4, Black 1...e5, then the loser resigns.
+fn play(players: &[Node], number: &HashMap<String, usize>, pairings: &[Value]) {
+    let home = |n: usize| &players[n - 1].home;
+    let plies = |h: &std::path::Path, g: &str| run(h, &["show", g, "--json"])["plies"].as_u64();
+    for p in pairings {
+        let game = p["game"].as_str().expect("game");
+        let (w, b) = (
+            number[p["white"].as_str().expect("white")],
+            number[p["black"].as_str().expect("black")],
+        );
+        wait_for("the game at White", || {
+            (plies(home(w), game) == Some(0)).then_some(())
+        });
+        run_text(home(w), &["move", game, "e2e4"]);
+        wait_for("1.e4 at Black", || {
+            (plies(home(b), game) == Some(1)).then_some(())
+        });
+        run_text(home(b), &["move", game, "e7e5"]);
+        let loser = if winner(w, b) == w { b } else { w };
+        wait_for("1...e5 at the loser", || {
+            (plies(home(loser), game) == Some(2)).then_some(())
+        });
+        run_text(home(loser), &["resign", game]);
+    }
+}
+
+#[test]
+fn every_member_sees_the_whole_table_and_a_late_joiner_catches_up() {
+    let mut nodes = Nodes {
+        children: Vec::new(),
+        dir: tempfile::tempdir().expect("tempdir"),
+    };
+    let org = nodes.start("organiser", &["--mailbox"]);
+    let players: Vec<Node> = (1..=5)
+        .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
+        .collect();
+    let mut create = vec!["league", "create", "Liga", "--per-move", "3d", "--json"];
+    for (i, p) in players.iter().enumerate() {
+        create.extend(["--player", &p.id, "--name"]);
+        create.push(["P1", "P2", "P3", "P4", "P5"][i]);
+    }
+    let lid = run(&org.home, &create)["league"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    let number: HashMap<String, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id.clone(), i + 1))
+        .collect();
+    for p in &players {
+        wait_for("the league to arrive", || {
+            let v = run(&p.home, &["league", "list", "--json"]);
+            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
+        });
+    }
+    // Four join; their six games start and are played.
+    for p in &players[..4] {
+        run(&p.home, &["league", "join", &lid, "--json"]);
+    }
+    let early = wait_for("the six games of the first four", || {
+        let v = run(&org.home, &["league", "pairings", &lid, "--json"]);
+        let list: Vec<Value> = v["pairings"]
+            .as_array()?
+            .iter()
+            .filter(|p| p["status"] == "active")
+            .cloned()
+            .collect();
+        (list.len() == 6).then_some(list)
+    });
+    play(&players, &number, &early);
+    let table = wait_for("six results at the organiser", || {
+        let v = standings(&org.home, &lid);
+        (finished(&v) == 6).then_some(v)
+    });
+    assert_eq!(table["complete"], true, "{table}");
+    assert_eq!(table["not_received"], 0);
+    // Every player's node holds all six games, though each played only three.
+    for (i, p) in players[..4].iter().enumerate() {
+        wait_for(
+            &format!("P{}'s table to equal the organiser's", i + 1),
+            || (standings(&p.home, &lid) == table).then_some(()),
+        );
+    }
+    // The fifth player has not joined, but is a player: its node catches up too.
+    wait_for("P5 to catch up the six earlier games", || {
+        (standings(&players[4].home, &lid) == table).then_some(())
+    });
+    // A text view says nothing is missing once caught up.
+    let text = run_text(&players[0].home, &["league", "standings", &lid]);
+    assert!(!text.contains("not yet received"), "{text}");
+
+    // P5 joins late and plays its four games.
+    run(&players[4].home, &["league", "join", &lid, "--json"]);
+    let late = wait_for("P5's four games", || {
+        let v = run(&org.home, &["league", "pairings", &lid, "--json"]);
+        let list: Vec<Value> = v["pairings"]
+            .as_array()?
+            .iter()
+            .filter(|p| p["status"] == "active")
+            .cloned()
+            .collect();
+        (list.len() == 4).then_some(list)
+    });
+    play(&players, &number, &late);
+    let table = wait_for("ten results at the organiser", || {
+        let v = standings(&org.home, &lid);
+        (finished(&v) == 10).then_some(v)
+    });
+    for (i, p) in players.iter().enumerate() {
+        wait_for(&format!("P{}'s final table", i + 1), || {
+            (standings(&p.home, &lid) == table).then_some(())
+        });
+    }
+    // The table computed here: a win is a point.
+    let mut points = [0u32; 6];
+    for w in 1..=5 {
+        for b in (w + 1)..=5 {
+            points[winner(w, b)] += 1;
+        }
+    }
+    for row in table["standings"].as_array().expect("rows") {
+        let n = row["number"].as_u64().expect("number") as usize;
+        assert_eq!(row["points"].as_f64(), Some(f64::from(points[n])), "{row}");
+        assert_eq!(row["played"], 4);
+    }
+}
