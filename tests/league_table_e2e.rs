@@ -238,3 +238,169 @@ fn every_member_sees_the_whole_table_and_a_late_joiner_catches_up() {
         assert_eq!(row["played"], 4);
     }
 }
+
+/// `ms` since the Unix epoch as an RFC 3339 UTC time (`league create --start`).
+fn rfc3339(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Either player's node starts a game: White's node is down when the rounds open, so
+/// Black's node challenges (same pairing, same colours); White's node, back, accepts. When
+/// both nodes challenge for a pairing, one game is played and the other declined: the
+/// archive verifies with every pairing played once.
+#[test]
+fn black_starts_the_game_when_white_is_away() {
+    let mut nodes = Nodes {
+        children: Vec::new(),
+        dir: tempfile::tempdir().expect("tempdir"),
+    };
+    let org = nodes.start("organiser", &["--mailbox"]);
+    let players: Vec<Node> = (1..=3)
+        .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
+        .collect();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis() as u64;
+    // Every round opens together, a little later: everyone joins first.
+    let start = rfc3339(now + 12_000);
+    let mut create = vec![
+        "league",
+        "create",
+        "Liga",
+        "--per-move",
+        "3d",
+        "--start",
+        &start,
+        "--json",
+    ];
+    for p in &players {
+        create.extend(["--player", &p.id]);
+    }
+    let lid = run(&org.home, &create)["league"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    for p in &players {
+        wait_for("the league to arrive", || {
+            let v = run(&p.home, &["league", "list", "--json"]);
+            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
+        });
+        run(&p.home, &["league", "join", &lid, "--json"]);
+    }
+    // Round 1 of three players is 2–3 (1 has the bye): White, P2, goes away.
+    let elapsed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis() as u64;
+    assert!(
+        elapsed < now + 11_000,
+        "the joins took too long for this test"
+    );
+    let p2_log = nodes.children[2].0.clone();
+    {
+        let (_, child) = &mut nodes.children[2];
+        child.kill().expect("kill P2's node");
+        child.wait().expect("P2's node ends");
+    }
+    let round1 = wait_for("round 1's game, started by Black", || {
+        let v = run(
+            &org.home,
+            &["league", "pairings", &lid, "--round", "1", "--json"],
+        );
+        let p = v["pairings"]
+            .as_array()?
+            .iter()
+            .find(|p| p["game"].is_string())?
+            .clone();
+        Some(p)
+    });
+    assert_eq!(round1["white"], players[1].id.as_str());
+    assert_eq!(round1["black"], players[2].id.as_str());
+    assert_eq!(round1["status"], "pending");
+    let game = round1["game"].as_str().expect("game").to_owned();
+    let shown = run(&players[2].home, &["show", &game, "--json"]);
+    assert_eq!(shown["challenger"], players[2].id.as_str(), "{shown}");
+
+    // P2's node comes back and accepts; the game is played with the table's colours.
+    let child = sobre(&players[1].home)
+        .args([
+            "node",
+            "run",
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+            "--use-mailbox",
+            &org.addr,
+        ])
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::options().append(true).open(&p2_log).expect("log"))
+        .spawn()
+        .expect("P2's node starts again");
+    nodes.children.push((p2_log, child));
+    let number: HashMap<String, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id.clone(), i + 1))
+        .collect();
+    let all = wait_for("the three games under way", || {
+        let v = run(&org.home, &["league", "pairings", &lid, "--json"]);
+        let list: Vec<Value> = v["pairings"]
+            .as_array()?
+            .iter()
+            .filter(|p| p["game"].is_string())
+            .cloned()
+            .collect();
+        (list.len() == 3 && list.iter().all(|p| p["status"] == "active")).then_some(list)
+    });
+    assert!(
+        all.iter().any(|p| p["game"] == game.as_str()),
+        "Black's challenge is the game played"
+    );
+    play(&players, &number, &all);
+    let table = wait_for("three results", || {
+        let v = standings(&org.home, &lid);
+        (finished(&v) == 3).then_some(v)
+    });
+    assert_eq!(
+        table["excluded"].as_array().map(Vec::len),
+        Some(0),
+        "{table}"
+    );
+    let v = run(&org.home, &["league", "verify", &lid, "--json"]);
+    assert_eq!(v["ok"], true, "{v}");
+    // Whether both nodes of a pairing challenged this time (timing decides; either way the
+    // table above has one game per pairing).
+    let declined: usize = nodes
+        .children
+        .iter()
+        .filter_map(|(log, _)| std::fs::read_to_string(log).ok())
+        .map(|t| t.matches("duplicate league challenge declined").count())
+        .sum();
+    eprintln!("duplicate challenges declined: {declined}");
+    // Round 1: P3 (3) beat P2 (2) with Black: 2 + 3 is odd, the higher number wins.
+    let g = table["games"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["game"] == game.as_str()))
+        .expect("round 1 counts");
+    assert_eq!(g["white"], players[1].id.as_str());
+    assert_eq!(g["result"], "0-1");
+}
