@@ -404,3 +404,208 @@ fn black_starts_the_game_when_white_is_away() {
     assert_eq!(g["white"], players[1].id.as_str());
     assert_eq!(g["result"], "0-1");
 }
+
+fn points_of(table: &Value, id: &str) -> f64 {
+    table["standings"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["player"] == id))
+        .and_then(|r| r["points"].as_f64())
+        .expect("a row")
+}
+
+/// The arbiter's signed decisions on every node: a forfeit of a game never started, one
+/// without effect on a finished game, an adjudication with its reason, and a withdrawal
+/// before half the games (all results annulled); `league verify` accepts the archive, and
+/// names a decision a player signed.
+#[test]
+fn the_arbiters_decisions_change_every_nodes_table_alike() {
+    let mut nodes = Nodes {
+        children: Vec::new(),
+        dir: tempfile::tempdir().expect("tempdir"),
+    };
+    let org = nodes.start("organiser", &["--mailbox"]);
+    let players: Vec<Node> = (1..=3)
+        .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
+        .collect();
+    // Player 4 never runs a node: their games never start.
+    let p4_home = nodes.dir.path().join("p4");
+    let p4 = run(&p4_home, &["init", "--name", "p4", "--json"])["player_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut create = vec!["league", "create", "Liga", "--per-move", "3d", "--json"];
+    for p in &players {
+        create.extend(["--player", &p.id]);
+    }
+    create.extend(["--player", &p4]);
+    let lid = run(&org.home, &create)["league"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    for p in &players {
+        wait_for("the league to arrive", || {
+            let v = run(&p.home, &["league", "list", "--json"]);
+            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
+        });
+        run(&p.home, &["league", "join", &lid, "--json"]);
+    }
+    let mut number: HashMap<String, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id.clone(), i + 1))
+        .collect();
+    number.insert(p4.clone(), 4);
+    // Berger, four players: 1–4, 2–3 | 4–3, 1–2 | 2–4, 3–1. The three games among 1–3
+    // start; 2–3 and 1–2 are played out, 3–1 stops after 1.e4 e5.
+    let games = wait_for("the three games among players 1 to 3", || {
+        let v = run(&org.home, &["league", "pairings", &lid, "--json"]);
+        let list: Vec<Value> = v["pairings"]
+            .as_array()?
+            .iter()
+            .filter(|p| p["status"] == "active")
+            .cloned()
+            .collect();
+        (list.len() == 3).then_some(list)
+    });
+    let (done, open): (Vec<Value>, Vec<Value>) = games.into_iter().partition(|p| p["round"] != 3);
+    play(&players, &number, &done);
+    let g31 = open[0]["game"].as_str().expect("3–1").to_owned();
+    let plies = |h: &std::path::Path| run(h, &["show", &g31, "--json"])["plies"].as_u64();
+    wait_for("3–1 at White", || {
+        (plies(&players[2].home) == Some(0)).then_some(())
+    });
+    run_text(&players[2].home, &["move", &g31, "e2e4"]);
+    wait_for("1.e4 at Black", || {
+        (plies(&players[0].home) == Some(1)).then_some(())
+    });
+    run_text(&players[0].home, &["move", &g31, "e7e5"]);
+    wait_for("two results", || {
+        (finished(&standings(&org.home, &lid)) == 2).then_some(())
+    });
+
+    let decide = |args: &[&str]| {
+        let mut a = vec!["league", "decide", &lid];
+        a.extend(args);
+        a.push("--json");
+        run(&org.home, &a)
+    };
+    let (p1, p3) = (players[0].id.as_str(), players[2].id.as_str());
+    let f = decide(&["forfeit", "--round", "1", "--player", p1]);
+    assert_eq!(f["effective"], true, "{f}");
+    let f = decide(&["forfeit", "--round", "1", "--player", p3]);
+    assert_eq!(f["effective"], false, "2–3 was played: {f}");
+    assert!(
+        f["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("never overrides"))
+    );
+    let a = decide(&[
+        "adjudicate",
+        "--round",
+        "3",
+        "--player",
+        p1,
+        "--result",
+        "1/2-1/2",
+        "--reason",
+        "agreed drawn position at the season's close",
+    ]);
+    assert_eq!(a["effective"], true, "{a}");
+    // A player may not sign decisions.
+    let refused = exec(
+        &players[0].home,
+        &["league", "decide", &lid, "withdraw", "--player", &p4],
+    );
+    assert!(!refused.success());
+    assert!(refused.stderr.contains("organiser"), "{}", refused.stderr);
+
+    // 1–2: 2 wins; 2–3: 3 wins; 1–4: 1 by forfeit; 3–1: ½ each.
+    let table = standings(&org.home, &lid);
+    assert_eq!(points_of(&table, p1), 1.5, "{table}");
+    assert_eq!(points_of(&table, &players[1].id), 1.0);
+    assert_eq!(points_of(&table, p3), 1.5);
+    let forfeit = table["games"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["round"] == 1 && g["white"] == p1))
+        .expect("1–4");
+    assert_eq!(forfeit["decided"]["mark"], "+/-", "{forfeit}");
+    for p in &players {
+        wait_for("the same table with decisions on every node", || {
+            (standings(&p.home, &lid) == table).then_some(())
+        });
+    }
+
+    // Player 4 withdraws having played none of three: all their results annulled.
+    decide(&["withdraw", "--player", &p4]);
+    let table = standings(&org.home, &lid);
+    assert_eq!(
+        points_of(&table, p1),
+        0.5,
+        "the forfeit win is annulled: {table}"
+    );
+    for p in &players {
+        wait_for("the withdrawal on every node", || {
+            (standings(&p.home, &lid) == table).then_some(())
+        });
+    }
+    let v = run(&players[1].home, &["league", "verify", &lid, "--json"]);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["decisions"].as_array().map(Vec::len), Some(3), "{v}");
+
+    // A decision signed by a player, added to the archive, is left out and named.
+    let path = nodes.dir.path().join("liga.sobre");
+    run_text(
+        &org.home,
+        &[
+            "league",
+            "export",
+            &lid,
+            "-o",
+            path.to_str().expect("utf-8"),
+        ],
+    );
+    let key = sobre_node::home::load_key(&players[1].home).expect("key");
+    let league_id = sobre_core::record::EventId::from_hex(&lid).expect("id");
+    let forged = sobre_core::league::SignedLeagueDoc::sign(
+        &sobre_core::league::LeagueDoc {
+            version: sobre_core::league::LEAGUE_VERSION,
+            author: key.player_id(),
+            time_ms: 1,
+            kind: sobre_core::league::LeagueKind::Decision {
+                league: league_id,
+                decision: sobre_core::league::decision::Decision::Withdraw {
+                    player: p1.parse().expect("id"),
+                },
+            },
+        },
+        &key,
+    )
+    .expect("sign");
+    let hex: String = forged
+        .to_bytes()
+        .expect("bytes")
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let text = std::fs::read_to_string(&path).expect("archive");
+    let text = text.replacen("\ngame ", &format!("\ndoc {hex}\ngame "), 1);
+    std::fs::write(&path, text).expect("write");
+    let out = exec(
+        &players[0].home,
+        &["league", "verify", path.to_str().expect("utf-8"), "--json"],
+    );
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let v: Value = serde_json::from_str(out.stdout.trim()).expect("json");
+    let excluded = v["decisions_excluded"].as_array().expect("list");
+    assert_eq!(excluded.len(), 1, "{v}");
+    assert_eq!(excluded[0]["decision"], forged.id().to_hex().as_str());
+    assert!(
+        excluded[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("not by the organiser"))
+    );
+    assert_eq!(
+        v["standings"], table["standings"],
+        "the forged decision changes nothing"
+    );
+}

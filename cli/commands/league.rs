@@ -10,6 +10,7 @@ use crate::error::{self, CliError, CliResult, Fault};
 use serde_json::{Value, json};
 use sobre_core::clock::TimeControl;
 use sobre_core::league::archive::{self, LeagueArchive};
+use sobre_core::league::decision::{self, Decided};
 use sobre_core::league::render;
 use sobre_core::league::standings::{halves, quarters};
 use sobre_core::league::{Board, League, Standings, standings};
@@ -47,6 +48,16 @@ pub enum LeagueCommand {
     /// Write the league archive (definition, joins and every game's signed events) for
     /// anyone to verify offline.
     Export(ExportArgs),
+    /// Sign an arbiter's decision as the league's organiser: a forfeit, a withdrawal, an
+    /// adjudication, or the withdrawal rule. Every node checks it; none overrides a
+    /// finished game.
+    ///
+    /// Examples: sobre league decide LIGA forfeit --round 3 --player ana
+    ///           sobre league decide LIGA withdraw --player bruno
+    ///           sobre league decide LIGA adjudicate --round 5 --player ana --result 1/2-1/2
+    ///                --reason "dead drawn at the season's close"
+    ///           sobre league decide LIGA settings --withdrawal forfeit-remaining
+    Decide(super::league_decide::DecideArgs),
 }
 
 #[derive(clap::Args)]
@@ -257,7 +268,9 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
         LeagueCommand::Verify(a) => {
             let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
-            let ok = s.excluded.is_empty() && arch.bad_joins.is_empty();
+            let ok = s.excluded.is_empty()
+                && arch.bad_joins.is_empty()
+                && !s.bad_decisions.iter().any(|n| n.excluded);
             if a.json {
                 let mut v = standings_json(&arch.league, &s);
                 v["ok"] = json!(ok);
@@ -285,6 +298,13 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 for n in &s.excluded {
                     println!("  game {}: {}", n.game, n.reason);
                 }
+                for n in &s.decisions {
+                    println!("  decision {}: {}", n.doc, n.text);
+                }
+                for n in &s.bad_decisions {
+                    let what = if n.excluded { "left out" } else { "no effect" };
+                    println!("  decision {} ({what}): {}", n.doc, n.text);
+                }
                 for (line, why) in &arch.bad_joins {
                     println!("  join on line {line}: {why}");
                 }
@@ -296,6 +316,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        LeagueCommand::Decide(a) => super::league_decide::run(home, a),
         LeagueCommand::Export(a) => {
             let v: LeagueExportReply =
                 common::call_as(home, ApiRequest::LeagueExport { league: a.league })?;
@@ -445,7 +466,8 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
 }
 
 fn compute(arch: &LeagueArchive) -> Standings {
-    standings(&arch.league, &arch.games, sobre_node::time::now_ms())
+    let s = standings(&arch.league, &arch.games, sobre_node::time::now_ms());
+    decision::apply(&arch.league, s, &arch.decisions)
 }
 
 fn standings_json(league: &League, s: &Standings) -> Value {
@@ -474,10 +496,30 @@ fn standings_json(league: &League, s: &Standings) -> Value {
             "status": g.status.name(),
             "result": g.result.map(|o| o.as_str()),
             "plies": g.plies,
+            "decided": decided_json(g.decided.as_ref(), g.result),
         })).collect::<Vec<_>>(),
         "excluded": s.excluded.iter().map(|n| json!({"game": n.game.to_hex(), "reason": n.reason})).collect::<Vec<_>>(),
+        "decisions": s.decisions.iter().map(|n| json!({"decision": n.doc.to_hex(), "text": n.text})).collect::<Vec<_>>(),
+        "decisions_without_effect": s.bad_decisions.iter().filter(|n| !n.excluded).map(|n| json!({"decision": n.doc.to_hex(), "reason": n.text})).collect::<Vec<_>>(),
+        "decisions_excluded": s.bad_decisions.iter().filter(|n| n.excluded).map(|n| json!({"decision": n.doc.to_hex(), "reason": n.text})).collect::<Vec<_>>(),
         "unplayed": s.unplayed.len(),
     })
+}
+
+/// How an arbiter decided a game: `null`, or the kind, the mark (`+/-` for a forfeit won
+/// by White, `-/+` by Black) and the reason of an adjudication.
+fn decided_json(d: Option<&Decided>, result: Option<sobre_core::Outcome>) -> Value {
+    match d {
+        None => Value::Null,
+        Some(Decided::Forfeit) => json!({
+            "kind": "forfeit",
+            "mark": match result.and_then(sobre_core::Outcome::winner) {
+                Some(sobre_core::Color::White) => "+/-",
+                _ => "-/+",
+            },
+        }),
+        Some(Decided::Adjudicated { reason }) => json!({"kind": "adjudicated", "reason": reason}),
+    }
 }
 
 fn show_json(arch: &LeagueArchive, s: &Standings) -> Value {
@@ -533,6 +575,15 @@ fn standings_text(league: &League, s: &Standings) -> String {
         out.push_str(&format!(
             "{} game(s) left out; see `sobre league verify`\n",
             s.excluded.len()
+        ));
+    }
+    for n in &s.decisions {
+        out.push_str(&format!("arbiter: {}\n", n.text));
+    }
+    let excluded = s.bad_decisions.iter().filter(|n| n.excluded).count();
+    if excluded > 0 {
+        out.push_str(&format!(
+            "{excluded} decision(s) left out; see `sobre league verify`\n"
         ));
     }
     out

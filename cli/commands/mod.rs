@@ -20,6 +20,7 @@ pub mod games;
 pub mod id;
 pub mod init;
 pub mod league;
+pub mod league_decide;
 pub mod leave;
 pub mod r#move;
 pub mod names;

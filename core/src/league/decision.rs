@@ -96,6 +96,9 @@ pub enum Decided {
 pub struct DecisionNote {
     pub doc: EventId,
     pub text: String,
+    /// Left out because it does not verify or is not the organiser's (`league verify`
+    /// fails), rather than valid but without effect.
+    pub excluded: bool,
 }
 
 /// Why a decision does not count.
@@ -242,6 +245,16 @@ impl League {
     }
 }
 
+/// Whether a league document says it is a decision (its signature not checked: what it
+/// says decides only where it is sorted, [`apply`] checks it).
+pub fn is_decision(doc: &SignedLeagueDoc) -> bool {
+    crate::record::codec::decode::<super::LeagueDoc>(
+        &doc.body,
+        crate::record::codec::MAX_EVENT_BYTES,
+    )
+    .is_ok_and(|d| matches!(d.kind, LeagueKind::Decision { .. }))
+}
+
 /// Applies the organiser's decisions to standings computed from the games (see the module
 /// docs), and ranks again.
 pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -> Standings {
@@ -252,6 +265,7 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
             Err(e) => s.bad_decisions.push(DecisionNote {
                 doc: d.id(),
                 text: e.to_string(),
+                excluded: true,
             }),
         }
     }
@@ -272,6 +286,7 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
             s.bad_decisions.push(DecisionNote {
                 doc: c.id,
                 text: format!("without effect: {}'s results are annulled", league.name(p)),
+                excluded: false,
             });
             continue;
         }
@@ -342,10 +357,15 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
             }
         };
         match text {
-            Ok(text) => s.decisions.push(DecisionNote { doc: c.id, text }),
+            Ok(text) => s.decisions.push(DecisionNote {
+                doc: c.id,
+                text,
+                excluded: false,
+            }),
             Err(why) => s.bad_decisions.push(DecisionNote {
                 doc: c.id,
                 text: why,
+                excluded: false,
             }),
         }
     }

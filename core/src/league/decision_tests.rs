@@ -173,6 +173,7 @@ fn a_decision_never_overrides_a_finished_game() {
     assert_eq!(points(&s, &league, 1), 0);
     assert_eq!(s.bad_decisions.len(), 1);
     assert!(s.bad_decisions[0].text.contains("never overrides"));
+    assert!(!s.bad_decisions[0].excluded, "valid, without effect");
 }
 
 #[test]
@@ -348,6 +349,7 @@ fn a_decision_not_signed_by_the_organiser_is_left_out_and_named() {
     assert_eq!(s.bad_decisions.len(), 1);
     assert_eq!(s.bad_decisions[0].doc, forged.id());
     assert!(s.bad_decisions[0].text.contains("not by the organiser"));
+    assert!(s.bad_decisions[0].excluded);
     // Nor may anyone sign as the organiser for another key.
     assert!(matches!(
         league.decide(&key(77), Decision::Withdraw { player: p1 }, NOW),

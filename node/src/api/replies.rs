@@ -221,6 +221,19 @@ pub struct LeagueExportReply {
     pub not_received: Option<usize>,
 }
 
+/// `league_decide`: the signed decision and what it does to the table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeagueDecisionReply {
+    pub league: String,
+    /// The decision's document id.
+    pub decision: String,
+    /// What it did, or why it is without effect.
+    pub text: String,
+    /// Whether it changes the table.
+    pub effective: bool,
+}
+
 /// One line of `watch` after its acknowledgement: how many events this watcher missed, or
 /// an event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -291,6 +304,7 @@ pub enum Reply {
     Leagues(LeaguesReply),
     LeagueExport(LeagueExportReply),
     Profiles(ProfilesReply),
+    LeagueDecision(LeagueDecisionReply),
 }
 
 impl Reply {
@@ -354,6 +368,7 @@ unboxed!(
     Leagues(LeaguesReply),
     LeagueExport(LeagueExportReply),
     Profiles(ProfilesReply),
+    LeagueDecision(LeagueDecisionReply),
 );
 
 #[cfg(test)]

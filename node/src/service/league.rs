@@ -24,13 +24,16 @@ use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::league::{
-    Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive,
+    Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive, decision,
 };
 use sobre_core::record::{ColourChoice, EventId, GameId, LeagueRound, PlayerId, Status};
 use tracing::{debug, info, warn};
 
-/// The most league documents accepted in one request (a definition and 64 joins).
-const MAX_DOCS: usize = 65;
+/// The most decisions a league keeps (a season of 64 players has 4,032 pairings at most,
+/// and decisions are the exception).
+pub(super) const MAX_DECISIONS: usize = 1_024;
+/// The most league documents accepted in one request (a definition, 64 joins, decisions).
+const MAX_DOCS: usize = 65 + MAX_DECISIONS;
 
 impl Service {
     /// Every league whose definition this node holds (definitions that no longer verify are
@@ -82,16 +85,27 @@ impl Service {
         self.store.has_join(&league.id, player).unwrap_or(false)
     }
 
-    /// Every document of a league: the definition first.
+    /// The organiser's decisions about a league this node keeps (checked again).
+    pub(super) fn league_decisions(&self, league: &League) -> Vec<SignedLeagueDoc> {
+        self.store
+            .decisions_of(&league.id)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|d| league.check_decision(d).is_ok())
+            .collect()
+    }
+
+    /// Every document of a league: the definition first, then the joins and decisions.
     fn league_docs(&self, league: &League) -> Vec<SignedLeagueDoc> {
         let mut docs = vec![league.signed.clone()];
         docs.extend(self.league_joins(league).into_iter().map(|(_, d)| d));
+        docs.extend(self.league_decisions(league));
         docs
     }
 
     /// Who should hold a league's documents: the organiser, the players and our mailboxes
     /// (never this node itself).
-    fn league_audience(&self, league: &League) -> Vec<PeerId> {
+    pub(super) fn league_audience(&self, league: &League) -> Vec<PeerId> {
         let own = peer_of_player(&self.me);
         let mut out: Vec<PeerId> = std::iter::once(&league.organiser)
             .chain(&league.def.players)
@@ -113,8 +127,17 @@ impl Service {
         let first = SignedLeagueDoc::from_bytes(&docs[0]).map_err(|e| e.to_string())?;
         let league = League::from_signed(&first).map_err(|e| e.to_string())?;
         let mut joins = Vec::new();
+        let mut decisions = Vec::new();
         for bytes in &docs[1..] {
             let doc = SignedLeagueDoc::from_bytes(bytes).map_err(|e| e.to_string())?;
+            // Only the organiser's decisions are kept and passed on (see `decision`).
+            if decision::is_decision(&doc) {
+                league
+                    .check_decision(&doc)
+                    .map_err(|e| format!("decision: {e}"))?;
+                decisions.push(doc);
+                continue;
+            }
             let player = league.check_join(&doc).map_err(|e| e.to_string())?;
             joins.push((player, doc));
         }
@@ -132,7 +155,19 @@ impl Service {
         if is_new {
             info!(league = %league.id, name = %league.def.name, "league received");
         }
-        let count = 1 + self.league_joins(&league).len() as u32;
+        let held = self.store.decisions_of(&league.id).len();
+        for doc in decisions {
+            if held >= MAX_DECISIONS {
+                return Err(format!("more than {MAX_DECISIONS} decisions"));
+            }
+            added |= self
+                .store
+                .decision_put(&league.id, &doc)
+                .map_err(|e| e.to_string())?;
+        }
+        let count = 1
+            + self.league_joins(&league).len() as u32
+            + self.league_decisions(&league).len() as u32;
         Ok((league.id, count, added))
     }
 
@@ -172,7 +207,7 @@ impl Service {
     /// request at a time per league and peer; the answer comes back as
     /// [`Internal::LeagueSent`] ([`Service::league_sent`]), so a retry only happens while
     /// something is missing.
-    fn send_league(&mut self, league: &League, peer: PeerId) {
+    pub(super) fn send_league(&mut self, league: &League, peer: PeerId) {
         let docs: Vec<Vec<u8>> = self
             .league_docs(league)
             .iter()
@@ -447,7 +482,7 @@ impl Service {
         }
     }
 
-    fn resolve_league(&self, text: &str) -> Result<League, ApiError> {
+    pub(super) fn resolve_league(&self, text: &str) -> Result<League, ApiError> {
         let t = text.trim();
         let lower = t.to_ascii_lowercase();
         let matches: Vec<League> = self
@@ -469,7 +504,7 @@ impl Service {
 
     /// The league games this node holds, with their signed events (as stored: each was
     /// verified before it was stored, and the standings verify them again).
-    fn league_games(&self, league: &League) -> Vec<GameEntry> {
+    pub(super) fn league_games(&self, league: &League) -> Vec<GameEntry> {
         let mut out: Vec<GameEntry> = self
             .games
             .iter()
@@ -574,7 +609,8 @@ impl Service {
                     .map(|(_, d)| d)
                     .collect();
                 let games = self.league_games(&league);
-                let text = archive::write(&league, &joins, &games).map_err(internal)?;
+                let decisions = self.league_decisions(&league);
+                let text = archive::write(&league, &joins, &decisions, &games).map_err(internal)?;
                 Ok(LeagueExportReply {
                     league: league.id.to_hex(),
                     archive: text,

@@ -125,6 +125,7 @@ mod deliver;
 mod inbound;
 mod ingest;
 mod league;
+mod league_decide;
 mod league_sync;
 mod moves;
 mod profile;
