@@ -93,7 +93,7 @@ impl Nodes {
 /// The winner of the game between Berger numbers `white` and `black`: the lower number
 /// when their sum is even, else the higher one.
 fn winner(white: usize, black: usize) -> usize {
-    if (white + black) % 2 == 0 {
+    if (white + black).is_multiple_of(2) {
         white.min(black)
     } else {
         white.max(black)

@@ -100,7 +100,7 @@ fn a_forfeit_scores_a_game_never_started_and_one_abandoned() {
     let (p1, p6) = (league.player(1).unwrap(), league.player(6).unwrap());
     // Round 1: 1–6 never started; 2–5 abandoned after 1.e4 e5.
     let abandoned = game(&league, 1, &players[1], &players[4], End::InProgress);
-    let base = standings(&league, &[abandoned.clone()], NOW);
+    let base = standings(&league, std::slice::from_ref(&abandoned), NOW);
     assert_eq!(base.unplayed.iter().filter(|u| u.0 == 1).count(), 2);
     let f1 = league
         .decide(
@@ -244,7 +244,7 @@ fn a_withdrawal_before_half_the_games_annuls_all_results() {
     let w = league
         .decide(&org, Decision::Withdraw { player: p1 }, NOW)
         .expect("signed");
-    let s = apply(&league, base, &[w.clone()]);
+    let s = apply(&league, base, std::slice::from_ref(&w));
     assert_eq!(points(&s, &league, 1), 0);
     assert!(s.games.iter().all(|g| g.white != p1 && g.black != p1));
     assert!(s.unplayed.iter().all(|(_, a, b)| *a != p1 && *b != p1));
@@ -344,7 +344,11 @@ fn a_decision_not_signed_by_the_organiser_is_left_out_and_named() {
         },
     };
     let forged = SignedLeagueDoc::sign(&doc, &players[0]).expect("sign");
-    let s = apply(&league, standings(&league, &[], NOW), &[forged.clone()]);
+    let s = apply(
+        &league,
+        standings(&league, &[], NOW),
+        std::slice::from_ref(&forged),
+    );
     assert_eq!(points(&s, &league, 1), 0);
     assert_eq!(s.bad_decisions.len(), 1);
     assert_eq!(s.bad_decisions[0].doc, forged.id());

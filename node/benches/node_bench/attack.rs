@@ -141,7 +141,7 @@ impl Honest {
             .ok_or("the line generator ran out of moves")?;
         let text = sobre_core::uci::to_uci(self.board.position(), m);
         // The opponent has White.
-        let (mover, mover_id, other_id, rx, mover_rx) = if self.ply % 2 == 0 {
+        let (mover, mover_id, other_id, rx, mover_rx) = if self.ply.is_multiple_of(2) {
             (
                 &self.opponent,
                 &self.o_id,
