@@ -551,6 +551,16 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
     let v = run(&players[1].home, &["league", "verify", &lid, "--json"]);
     assert_eq!(v["ok"], true, "{v}");
     assert_eq!(v["decisions"].as_array().map(Vec::len), Some(3), "{v}");
+    // The league's PGN: the three games played (the pairings of player 4 were never
+    // played and are annulled), the adjudicated one with the arbiter's result.
+    let pgn = run_text(&players[1].home, &["league", "export", &lid, "--pgn"]);
+    assert_eq!(pgn.matches("[Event \"Liga\"]").count(), 3, "{pgn}");
+    assert!(pgn.contains("[Round \"3\"]"));
+    assert!(
+        pgn.contains("[Termination \"adjudicated: agreed drawn position at the season's close\"]"),
+        "{pgn}"
+    );
+    assert_eq!(pgn.matches("[Result \"1/2-1/2\"]").count(), 1);
 
     // A decision signed by a player, added to the archive, is left out and named.
     let path = nodes.dir.path().join("liga.sobre");

@@ -136,6 +136,10 @@ pub struct ExportArgs {
     /// Write here instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<std::path::PathBuf>,
+    /// Every game that counts as one PGN file (names, Event, Round, Result) instead of the
+    /// signed archive.
+    #[arg(long)]
+    pgn: bool,
 }
 
 pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
@@ -320,7 +324,14 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
         LeagueCommand::Export(a) => {
             let v: LeagueExportReply =
                 common::call_as(home, ApiRequest::LeagueExport { league: a.league })?;
-            let text = &v.archive;
+            let text = if a.pgn {
+                let arch = archive::read(&v.archive).map_err(|e| {
+                    error::user(format!("the node's league archive does not read: {e}"))
+                })?;
+                sobre_core::league::pgn::pgn(&arch.league, &arch.games, &compute(&arch))
+            } else {
+                v.archive
+            };
             match &a.output {
                 Some(p) => std::fs::write(p, text)
                     .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?,
@@ -658,6 +669,7 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
                         "game": game.map(|g| g.game.to_hex()),
                         "status": game.map_or("not started", |g| g.status.name()),
                         "result": game.and_then(|g| g.result.map(|o| o.as_str())),
+                        "decided": decided_json(game.and_then(|g| g.decided.as_ref()), game.and_then(|g| g.result)),
                     })
                 }
                 Board::Bye { player } => {
@@ -687,9 +699,11 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
         if let Some(name) = p["bye_name"].as_str() {
             println!("  {name} has a bye");
         } else {
-            let state = match p["result"].as_str() {
-                Some(r) => r.to_owned(),
-                None => text(p, "status").to_owned(),
+            let state = match (p["result"].as_str(), p["decided"]["kind"].as_str()) {
+                (Some(_), Some("forfeit")) => format!("{} (forfeit)", text(&p["decided"], "mark")),
+                (Some(r), Some(kind)) => format!("{r} ({kind})"),
+                (Some(r), None) => r.to_owned(),
+                (None, _) => text(p, "status").to_owned(),
             };
             println!(
                 "  {:<20} – {:<20} {}{}",

@@ -13,6 +13,7 @@
 pub mod archive;
 pub mod berger;
 pub mod decision;
+pub mod pgn;
 pub mod render;
 pub mod standings;
 
