@@ -143,6 +143,16 @@ fn a_forfeit_scores_a_game_never_started_and_one_abandoned() {
         "the abandoned game is the one decided"
     );
     assert_eq!(g.decided, Some(Decided::Forfeit));
+    // The crosstable marks forfeits + and -.
+    let grid = crate::league::render::grid(&s);
+    let col = |name: &str| 3 + s.rows.iter().position(|r| r.name == name).expect("row");
+    let ana = grid.iter().find(|r| r[2] == "Ana").expect("Ana's row");
+    let fermin = grid
+        .iter()
+        .find(|r| r[2] == "Fermín")
+        .expect("Fermín's row");
+    assert_eq!(ana[col("Fermín")], "+");
+    assert_eq!(fermin[col("Ana")], "-");
     // Of round 1, only 3–4 is left unplayed.
     let (p3, p4) = (league.player(3).unwrap(), league.player(4).unwrap());
     let round1: Vec<_> = s.unplayed.iter().filter(|u| u.0 == 1).collect();

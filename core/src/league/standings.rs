@@ -614,7 +614,7 @@ mod tests {
         let csv = crate::league::render::csv(&s);
         assert!(
             csv.starts_with(
-                "Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n1,5,Elena,×,1,*,½,*,*,1½,1.5,1\r\n"
+                "\u{feff}Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n1,5,Elena,×,1,*,½,*,*,1½,1.5,1\r\n"
             ),
             "{csv}"
         );
