@@ -2,9 +2,9 @@
 //! a player's games are answered only to those with a part in them, identified by the
 //! connection's peer id (an ed25519 peer id is the player's key, proven by the Noise
 //! handshake): the game's two players, its witnesses (the arbiter an envelope is escrowed to,
-//! the league's organiser and players) and this node's own mailboxes. Anyone else — and anyone asking for
-//! a game this node does not hold — gets the same empty answer, so a stranger learns neither
-//! the game nor whether it exists.
+//! the league's organiser and players) and this node's own mailboxes. Anyone else — and
+//! anyone asking for a game this node does not hold — gets the same empty answer, so a
+//! stranger learns neither the game nor whether it exists.
 
 use super::{Service, now_ms, player_of_peer};
 use libp2p::PeerId;

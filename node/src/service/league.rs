@@ -155,15 +155,17 @@ impl Service {
         if is_new {
             info!(league = %league.id, name = %league.def.name, "league received");
         }
-        let held = self.store.decisions_of(&league.id).len();
+        let mut held = self.store.decisions_of(&league.id).len();
         for doc in decisions {
             if held >= MAX_DECISIONS {
                 return Err(format!("more than {MAX_DECISIONS} decisions"));
             }
-            added |= self
+            let new = self
                 .store
                 .decision_put(&league.id, &doc)
                 .map_err(|e| e.to_string())?;
+            held += usize::from(new);
+            added |= new;
         }
         let count = 1
             + self.league_joins(&league).len() as u32
