@@ -725,3 +725,38 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
 fn short(id: &str) -> &str {
     id.get(..12).unwrap_or(id)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A view that may lack games says so, in text and JSON; a complete one and a file say
+    /// nothing in text.
+    #[test]
+    fn an_incomplete_view_says_so() {
+        assert_eq!(
+            Coverage::Missing(3).note().as_deref(),
+            Some("3 games not yet received from the organiser")
+        );
+        assert_eq!(
+            Coverage::Missing(1).note().as_deref(),
+            Some("1 game not yet received from the organiser")
+        );
+        assert!(
+            Coverage::Unheard
+                .note()
+                .is_some_and(|n| n.contains("may be missing"))
+        );
+        assert_eq!(Coverage::Missing(0).note(), None);
+        assert_eq!(Coverage::File.note(), None);
+        let mark = |c: Coverage| {
+            let mut v = json!({});
+            c.mark(&mut v);
+            (v["complete"].clone(), v["not_received"].clone())
+        };
+        assert_eq!(mark(Coverage::Missing(3)), (json!(false), json!(3)));
+        assert_eq!(mark(Coverage::Missing(0)), (json!(true), json!(0)));
+        assert_eq!(mark(Coverage::Unheard), (json!(false), Value::Null));
+        assert_eq!(mark(Coverage::File), (Value::Null, Value::Null));
+    }
+}
