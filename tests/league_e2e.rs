@@ -321,6 +321,12 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
         ],
     );
     let csv = std::fs::read_to_string(&csv_path).expect("csv written");
+    // A byte order mark first, for spreadsheets (then read as UTF-8).
+    let csv = csv
+        .strip_prefix('\u{feff}')
+        .expect("the CSV starts with a UTF-8 BOM")
+        .to_owned();
+    check_with_python_csv(&csv_path);
     let expected = "Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n\
                     1,1,Ana,×,½,½,1,1,1,4,8,3\r\n\
                     2,2,Bruno,½,×,1,½,½,1,3½,7.5,2\r\n\
@@ -426,6 +432,33 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
         text.contains("15 game(s) verify and count; 0 left out"),
         "{text}"
     );
+}
+
+/// Reads the CSV with Python's csv module as a spreadsheet user's script would
+/// (`utf-8-sig`: the BOM is taken off): Ana's row has × against herself and ½ against
+/// Bruno. Skipped with a message if Python is not installed.
+fn check_with_python_csv(csv: &Path) {
+    let script = "import csv,sys\n\
+                  rows=list(csv.reader(open(sys.argv[1],encoding='utf-8-sig',newline='')))\n\
+                  print(rows[0][0], rows[1][2], rows[1][3], rows[1][4])";
+    let out = match Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(csv)
+        .output()
+    {
+        Ok(o) => o,
+        Err(_) => {
+            eprintln!("SKIPPED the Python csv check: python3 is not installed");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Rank Ana × ½");
 }
 
 /// Loads the HTML crosstable in headless Chromium (Debian's `chromium` package; `.ci/run`

@@ -10,6 +10,7 @@ use crate::error::{self, CliError, CliResult, Fault};
 use serde_json::{Value, json};
 use sobre_core::clock::TimeControl;
 use sobre_core::league::archive::{self, LeagueArchive};
+use sobre_core::league::decision::{self, Decided};
 use sobre_core::league::render;
 use sobre_core::league::standings::{halves, quarters};
 use sobre_core::league::{Board, League, Standings, standings};
@@ -47,6 +48,16 @@ pub enum LeagueCommand {
     /// Write the league archive (definition, joins and every game's signed events) for
     /// anyone to verify offline.
     Export(ExportArgs),
+    /// Sign an arbiter's decision as the league's organiser: a forfeit, a withdrawal, an
+    /// adjudication, or the withdrawal rule. Every node checks it; none overrides a
+    /// finished game.
+    ///
+    /// Examples: sobre league decide LIGA forfeit --round 3 --player ana
+    ///           sobre league decide LIGA withdraw --player bruno
+    ///           sobre league decide LIGA adjudicate --round 5 --player ana --result 1/2-1/2
+    ///                --reason "dead drawn at the season's close"
+    ///           sobre league decide LIGA settings --withdrawal forfeit-remaining
+    Decide(super::league_decide::DecideArgs),
 }
 
 #[derive(clap::Args)]
@@ -125,6 +136,10 @@ pub struct ExportArgs {
     /// Write here instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<std::path::PathBuf>,
+    /// Every game that counts as one PGN file (names, Event, Round, Result) instead of the
+    /// signed archive.
+    #[arg(long)]
+    pgn: bool,
 }
 
 pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
@@ -169,10 +184,12 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Show(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
             if a.json {
-                print_json(&show_json(&arch, &s));
+                let mut v = show_json(&arch, &s);
+                coverage.mark(&mut v);
+                print_json(&v);
             } else {
                 let l = &arch.league;
                 println!("{} ({})", l.def.name, l.id);
@@ -208,22 +225,26 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                     s.unplayed.len(),
                     s.excluded.len()
                 );
+                coverage.print_note();
             }
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Pairings(a) => pairings(home, a),
         LeagueCommand::Standings(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
             if a.json {
-                print_json(&standings_json(&arch.league, &s));
+                let mut v = standings_json(&arch.league, &s);
+                coverage.mark(&mut v);
+                print_json(&v);
             } else {
                 print!("{}", standings_text(&arch.league, &s));
+                coverage.print_note();
             }
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Crosstable(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
             if let Some(p) = &a.html {
                 std::fs::write(
@@ -237,19 +258,27 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                     .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
             }
             if a.json {
-                print_json(&json!({"crosstable": render::grid(&s)}));
+                let mut v = json!({"crosstable": render::grid(&s)});
+                coverage.mark(&mut v);
+                print_json(&v);
             } else if a.html.is_none() && a.csv.is_none() {
                 print!("{}", grid_text(&render::grid(&s)));
+                coverage.print_note();
+            } else if let Some(n) = coverage.note() {
+                eprintln!("note: {n}");
             }
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Verify(a) => {
-            let (arch, _) = load(home, &a.league)?;
+            let (arch, coverage) = load(home, &a.league)?;
             let s = compute(&arch);
-            let ok = s.excluded.is_empty() && arch.bad_joins.is_empty();
+            let ok = s.excluded.is_empty()
+                && arch.bad_joins.is_empty()
+                && !s.bad_decisions.iter().any(|n| n.excluded);
             if a.json {
                 let mut v = standings_json(&arch.league, &s);
                 v["ok"] = json!(ok);
+                coverage.mark(&mut v);
                 v["bad_joins"] = json!(
                     arch.bad_joins
                         .iter()
@@ -273,9 +302,17 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 for n in &s.excluded {
                     println!("  game {}: {}", n.game, n.reason);
                 }
+                for n in &s.decisions {
+                    println!("  decision {}: {}", n.doc, n.text);
+                }
+                for n in &s.bad_decisions {
+                    let what = if n.excluded { "left out" } else { "no effect" };
+                    println!("  decision {} ({what}): {}", n.doc, n.text);
+                }
                 for (line, why) in &arch.bad_joins {
                     println!("  join on line {line}: {why}");
                 }
+                coverage.print_note();
             }
             if !ok {
                 // What is left out was listed above.
@@ -283,10 +320,18 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        LeagueCommand::Decide(a) => super::league_decide::run(home, a),
         LeagueCommand::Export(a) => {
             let v: LeagueExportReply =
                 common::call_as(home, ApiRequest::LeagueExport { league: a.league })?;
-            let text = &v.archive;
+            let text = if a.pgn {
+                let arch = archive::read(&v.archive).map_err(|e| {
+                    error::user(format!("the node's league archive does not read: {e}"))
+                })?;
+                sobre_core::league::pgn::pgn(&arch.league, &arch.games, &compute(&arch))
+            } else {
+                v.archive
+            };
             match &a.output {
                 Some(p) => std::fs::write(p, text)
                     .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?,
@@ -362,13 +407,56 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A league archive, from a file (offline) or from the node. The bool says which.
-fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, bool)> {
+/// How complete a view of a league is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Coverage {
+    /// An archive file: it holds what it holds.
+    File,
+    /// The node has not heard from the organiser since it started: games may be missing.
+    Unheard,
+    /// The organiser listed this many games the node does not hold as far along yet.
+    Missing(usize),
+}
+
+impl Coverage {
+    /// Adds `complete` and `not_received` to a JSON view (`null` for a file).
+    fn mark(self, v: &mut Value) {
+        let (complete, missing) = match self {
+            Coverage::File => (Value::Null, Value::Null),
+            Coverage::Unheard => (json!(false), Value::Null),
+            Coverage::Missing(n) => (json!(n == 0), json!(n)),
+        };
+        v["complete"] = complete;
+        v["not_received"] = missing;
+    }
+
+    /// What a text view says when it may be incomplete.
+    fn note(self) -> Option<String> {
+        match self {
+            Coverage::File | Coverage::Missing(0) => None,
+            Coverage::Unheard => Some(
+                "the organiser has not answered since your node started: games may be missing here"
+                    .to_owned(),
+            ),
+            Coverage::Missing(1) => Some("1 game not yet received from the organiser".to_owned()),
+            Coverage::Missing(n) => Some(format!("{n} games not yet received from the organiser")),
+        }
+    }
+
+    fn print_note(self) {
+        if let Some(n) = self.note() {
+            println!("({n})");
+        }
+    }
+}
+
+/// A league archive, from a file (offline) or from the node, and how complete it is.
+fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
     let path = Path::new(league);
-    let (text, offline) = if path.is_file() {
+    let (text, coverage) = if path.is_file() {
         let text = std::fs::read_to_string(path)
             .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?;
-        (text, true)
+        (text, Coverage::File)
     } else {
         let v: LeagueExportReply = common::call_as(
             home,
@@ -376,7 +464,8 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, bool)> {
                 league: league.to_owned(),
             },
         )?;
-        (v.archive, false)
+        let coverage = v.not_received.map_or(Coverage::Unheard, Coverage::Missing);
+        (v.archive, coverage)
     };
     let arch = archive::read(&text).map_err(|e| {
         error::user_hint(
@@ -384,11 +473,12 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, bool)> {
             "write one with `sobre league export LEAGUE -o FILE`",
         )
     })?;
-    Ok((arch, offline))
+    Ok((arch, coverage))
 }
 
 fn compute(arch: &LeagueArchive) -> Standings {
-    standings(&arch.league, &arch.games, sobre_node::time::now_ms())
+    let s = standings(&arch.league, &arch.games, sobre_node::time::now_ms());
+    decision::apply(&arch.league, s, &arch.decisions)
 }
 
 fn standings_json(league: &League, s: &Standings) -> Value {
@@ -417,10 +507,30 @@ fn standings_json(league: &League, s: &Standings) -> Value {
             "status": g.status.name(),
             "result": g.result.map(|o| o.as_str()),
             "plies": g.plies,
+            "decided": decided_json(g.decided.as_ref(), g.result),
         })).collect::<Vec<_>>(),
         "excluded": s.excluded.iter().map(|n| json!({"game": n.game.to_hex(), "reason": n.reason})).collect::<Vec<_>>(),
+        "decisions": s.decisions.iter().map(|n| json!({"decision": n.doc.to_hex(), "text": n.text})).collect::<Vec<_>>(),
+        "decisions_without_effect": s.bad_decisions.iter().filter(|n| !n.excluded).map(|n| json!({"decision": n.doc.to_hex(), "reason": n.text})).collect::<Vec<_>>(),
+        "decisions_excluded": s.bad_decisions.iter().filter(|n| n.excluded).map(|n| json!({"decision": n.doc.to_hex(), "reason": n.text})).collect::<Vec<_>>(),
         "unplayed": s.unplayed.len(),
     })
+}
+
+/// How an arbiter decided a game: `null`, or the kind, the mark (`+/-` for a forfeit won
+/// by White, `-/+` by Black) and the reason of an adjudication.
+fn decided_json(d: Option<&Decided>, result: Option<sobre_core::Outcome>) -> Value {
+    match d {
+        None => Value::Null,
+        Some(Decided::Forfeit) => json!({
+            "kind": "forfeit",
+            "mark": match result.and_then(sobre_core::Outcome::winner) {
+                Some(sobre_core::Color::White) => "+/-",
+                _ => "-/+",
+            },
+        }),
+        Some(Decided::Adjudicated { reason }) => json!({"kind": "adjudicated", "reason": reason}),
+    }
 }
 
 fn show_json(arch: &LeagueArchive, s: &Standings) -> Value {
@@ -478,6 +588,15 @@ fn standings_text(league: &League, s: &Standings) -> String {
             s.excluded.len()
         ));
     }
+    for n in &s.decisions {
+        out.push_str(&format!("arbiter: {}\n", n.text));
+    }
+    let excluded = s.bad_decisions.iter().filter(|n| n.excluded).count();
+    if excluded > 0 {
+        out.push_str(&format!(
+            "{excluded} decision(s) left out; see `sobre league verify`\n"
+        ));
+    }
     out
 }
 
@@ -512,7 +631,7 @@ fn grid_text(grid: &[Vec<String>]) -> String {
 }
 
 fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
-    let (arch, _) = load(home, &a.league)?;
+    let (arch, coverage) = load(home, &a.league)?;
     let l = &arch.league;
     let s = compute(&arch);
     let rounds = l.rounds();
@@ -550,6 +669,7 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
                         "game": game.map(|g| g.game.to_hex()),
                         "status": game.map_or("not started", |g| g.status.name()),
                         "result": game.and_then(|g| g.result.map(|o| o.as_str())),
+                        "decided": decided_json(game.and_then(|g| g.decided.as_ref()), game.and_then(|g| g.result)),
                     })
                 }
                 Board::Bye { player } => {
@@ -561,7 +681,9 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
         }
     }
     if a.json {
-        print_json(&json!({"league": l.id.to_hex(), "pairings": list}));
+        let mut v = json!({"league": l.id.to_hex(), "pairings": list});
+        coverage.mark(&mut v);
+        print_json(&v);
         return Ok(ExitCode::SUCCESS);
     }
     let mut last = 0;
@@ -577,9 +699,11 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
         if let Some(name) = p["bye_name"].as_str() {
             println!("  {name} has a bye");
         } else {
-            let state = match p["result"].as_str() {
-                Some(r) => r.to_owned(),
-                None => text(p, "status").to_owned(),
+            let state = match (p["result"].as_str(), p["decided"]["kind"].as_str()) {
+                (Some(_), Some("forfeit")) => format!("{} (forfeit)", text(&p["decided"], "mark")),
+                (Some(r), Some(kind)) => format!("{r} ({kind})"),
+                (Some(r), None) => r.to_owned(),
+                (None, _) => text(p, "status").to_owned(),
             };
             println!(
                 "  {:<20} – {:<20} {}{}",
@@ -593,10 +717,46 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
             );
         }
     }
+    coverage.print_note();
     Ok(ExitCode::SUCCESS)
 }
 
 /// The first 12 characters of an id.
 fn short(id: &str) -> &str {
     id.get(..12).unwrap_or(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A view that may lack games says so, in text and JSON; a complete one and a file say
+    /// nothing in text.
+    #[test]
+    fn an_incomplete_view_says_so() {
+        assert_eq!(
+            Coverage::Missing(3).note().as_deref(),
+            Some("3 games not yet received from the organiser")
+        );
+        assert_eq!(
+            Coverage::Missing(1).note().as_deref(),
+            Some("1 game not yet received from the organiser")
+        );
+        assert!(
+            Coverage::Unheard
+                .note()
+                .is_some_and(|n| n.contains("may be missing"))
+        );
+        assert_eq!(Coverage::Missing(0).note(), None);
+        assert_eq!(Coverage::File.note(), None);
+        let mark = |c: Coverage| {
+            let mut v = json!({});
+            c.mark(&mut v);
+            (v["complete"].clone(), v["not_received"].clone())
+        };
+        assert_eq!(mark(Coverage::Missing(3)), (json!(false), json!(3)));
+        assert_eq!(mark(Coverage::Missing(0)), (json!(true), json!(0)));
+        assert_eq!(mark(Coverage::Unheard), (json!(false), Value::Null));
+        assert_eq!(mark(Coverage::File), (Value::Null, Value::Null));
+    }
 }

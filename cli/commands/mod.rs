@@ -21,6 +21,7 @@ pub mod id;
 pub mod init;
 pub mod invite;
 pub mod league;
+pub mod league_decide;
 pub mod leave;
 pub mod r#move;
 pub mod names;

@@ -76,7 +76,36 @@ pub enum Request {
         #[serde(with = "byte_lists")]
         profiles: Vec<Vec<u8>>,
     },
+    /// "Which games of `league` are you ahead of me on?": `have` says how far each league
+    /// game the requester holds has gone. A league's organiser (or a mailbox) answers a
+    /// member of the league with [`Response::LeagueGames`]; anyone else gets an empty list.
+    /// At most [`MAX_LEAGUE_GAMES_LISTED`] entries.
+    LeagueGames {
+        league: EventId,
+        have: Vec<LeagueProgress>,
+    },
 }
+
+/// How far a league game has gone on one node: compared to tell who lacks what, without
+/// counting events (receipts differ from node to node).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueProgress {
+    pub game: GameId,
+    /// 0 pending, 1 under way (active or adjourned), 2 over (finished, cancelled, disputed).
+    pub stage: u8,
+    pub plies: u32,
+}
+
+impl LeagueProgress {
+    /// Whether this is further along than `other` (a later stage, or more plies in it).
+    pub fn ahead_of(&self, other: Option<&LeagueProgress>) -> bool {
+        other.is_none_or(|o| (self.stage, self.plies) > (o.stage, o.plies))
+    }
+}
+
+/// The most games a [`Request::LeagueGames`] or its answer lists: a 64-player double round
+/// robin has 4,032 pairings, and a pairing may have been started twice.
+pub const MAX_LEAGUE_GAMES_LISTED: usize = 8_192;
 
 /// The most profiles one [`Request::Profiles`] may carry.
 pub const MAX_PROFILES_PER_MESSAGE: usize = 64;
@@ -100,6 +129,10 @@ pub enum Response {
     Refused { reason: String },
     /// League documents kept: how many this node now holds for the league.
     Stored { count: u32 },
+    /// The answer to [`Request::LeagueGames`]: the league games the answering node holds
+    /// further along than the requester (each may then be synced once outside the rate
+    /// limit).
+    LeagueGames { games: Vec<LeagueProgress> },
 }
 
 /// A gossipsub message: the wire bytes of one signed event. Its message id is the event id

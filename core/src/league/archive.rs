@@ -6,6 +6,7 @@
 //! sobre-league 1
 //! doc <hex of the signed definition>
 //! doc <hex of a signed join>            (any number)
+//! doc <hex of a signed decision>        (any number: the organiser's, see `decision`)
 //! game <64 hex digits>
 //! event <hex of a signed event>         (the game's events, as in a game archive)
 //! game …
@@ -31,6 +32,9 @@ pub struct LeagueArchive {
     pub joined: Vec<PlayerId>,
     /// Joins that do not verify, with the reason.
     pub bad_joins: Vec<(usize, String)>,
+    /// The arbiter's decisions as written (checked when applied: see
+    /// [`decision::apply`](super::decision::apply)).
+    pub decisions: Vec<SignedLeagueDoc>,
     pub games: Vec<GameEntry>,
 }
 
@@ -56,6 +60,7 @@ pub enum LeagueArchiveError {
 pub fn write(
     league: &League,
     joins: &[SignedLeagueDoc],
+    decisions: &[SignedLeagueDoc],
     games: &[GameEntry],
 ) -> Result<String, crate::record::codec::CodecError> {
     let mut out = format!("{HEADER}\n# {}\n", league.def.name.replace('\n', " "));
@@ -68,7 +73,7 @@ pub fn write(
         out.push('\n');
     };
     hex(&mut out, "doc", &league.signed.to_bytes()?);
-    for j in joins {
+    for j in joins.iter().chain(decisions) {
         hex(&mut out, "doc", &j.to_bytes()?);
     }
     for g in games {
@@ -157,7 +162,12 @@ pub fn read(text: &str) -> Result<LeagueArchive, LeagueArchiveError> {
     let league = League::from_signed(&def).map_err(LeagueArchiveError::Definition)?;
     let mut joined = Vec::new();
     let mut bad_joins = Vec::new();
+    let mut decisions = Vec::new();
     for (line, d) in docs {
+        if super::decision::is_decision(&d) {
+            decisions.push(d);
+            continue;
+        }
         match league.check_join(&d) {
             Ok(p) if !joined.contains(&p) => joined.push(p),
             Ok(_) => {}
@@ -168,6 +178,7 @@ pub fn read(text: &str) -> Result<LeagueArchive, LeagueArchiveError> {
         league,
         joined,
         bad_joins,
+        decisions,
         games,
     })
 }

@@ -12,6 +12,8 @@
 
 pub mod archive;
 pub mod berger;
+pub mod decision;
+pub mod pgn;
 pub mod render;
 pub mod standings;
 
@@ -79,6 +81,11 @@ pub enum LeagueKind {
     Define(LeagueDef),
     /// 1: a player joins (and so accepts the league's games in advance).
     Join { league: LeagueId },
+    /// 2: an arbiter's decision, signed by the league's organiser (see [`decision`]).
+    Decision {
+        league: LeagueId,
+        decision: decision::Decision,
+    },
 }
 
 /// A league document before signing.
@@ -126,6 +133,8 @@ pub enum LeagueError {
     OtherLeague { joined: LeagueId, league: LeagueId },
     #[error("{0} is not a player of this league")]
     NotAPlayer(PlayerId),
+    #[error("not a join: an arbiter's decision")]
+    NotAJoin,
 }
 
 /// A league document whose signature has been checked.
@@ -301,6 +310,7 @@ impl League {
                 });
             }
             LeagueKind::Define(_) => return Err(LeagueError::NotADefinition),
+            LeagueKind::Decision { .. } => return Err(LeagueError::NotAJoin),
         }
         if !self.def.players.contains(&v.doc.author) {
             return Err(LeagueError::NotAPlayer(v.doc.author));

@@ -5,8 +5,10 @@
 //! a game in progress, and nothing for a game not started. The diagonal is `×`.
 
 use super::League;
+use super::decision::Decided;
 use super::standings::{Score, Standings, halves, quarters};
 use crate::record::export::iso_utc;
+use crate::types::Color;
 use std::fmt::Write as _;
 
 /// The crosstable as text cells, header first: `Rank, No, Player, 1 … n, Pts, SB, Wins`.
@@ -28,14 +30,27 @@ pub fn grid(standings: &Standings) -> Vec<Vec<String>> {
                 line.push("×".into());
                 continue;
             }
+            // One symbol per game, in round order; a forfeit is `+` / `-` (FIDE usage).
             let cell: String = standings
-                .results_between(&row.player, &col.player)
+                .games
                 .iter()
-                .map(|r| match r {
-                    Some(Score::Win) => "1",
-                    Some(Score::Draw) => "½",
-                    Some(Score::Loss) => "0",
-                    None => "*",
+                .filter_map(|g| {
+                    let me = if g.white == row.player && g.black == col.player {
+                        Color::White
+                    } else if g.black == row.player && g.white == col.player {
+                        Color::Black
+                    } else {
+                        return None;
+                    };
+                    let forfeit = g.decided == Some(Decided::Forfeit);
+                    Some(match (g.result.map(|o| Score::of(o, me)), forfeit) {
+                        (Some(Score::Win), true) => "+",
+                        (Some(Score::Loss), true) => "-",
+                        (Some(Score::Win), false) => "1",
+                        (Some(Score::Draw), _) => "½",
+                        (Some(Score::Loss), false) => "0",
+                        (None, _) => "*",
+                    })
                 })
                 .collect();
             line.push(cell);
@@ -50,7 +65,8 @@ pub fn grid(standings: &Standings) -> Vec<Vec<String>> {
 
 /// The crosstable as CSV (RFC 4180 quoting).
 pub fn csv(standings: &Standings) -> String {
-    let mut out = String::new();
+    // A UTF-8 byte order mark first: spreadsheets then read ½ and × as UTF-8.
+    let mut out = String::from('\u{feff}');
     for line in grid(standings) {
         let cells: Vec<String> = line.iter().map(|c| csv_cell(c)).collect();
         out.push_str(&cells.join(","));

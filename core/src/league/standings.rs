@@ -36,6 +36,9 @@ pub struct CountedGame {
     pub result: Option<Outcome>,
     /// Plies played so far.
     pub plies: usize,
+    /// Set when the result is an arbiter's signed decision, not the game's own (see
+    /// [`super::decision`]); `game` is then the decision's id if no game was started.
+    pub decided: Option<super::decision::Decided>,
 }
 
 /// A game left out of the standings, and why.
@@ -83,6 +86,11 @@ pub struct Standings {
     pub unplayed: Vec<(u32, PlayerId, PlayerId)>,
     /// Byes: (round, player).
     pub byes: Vec<(u32, PlayerId)>,
+    /// The arbiter's decisions applied, in order, each with what it did.
+    pub decisions: Vec<super::decision::DecisionNote>,
+    /// Decisions left out: signed by someone other than the organiser, of another league,
+    /// not about this league's pairings, or without effect; with the reason.
+    pub bad_decisions: Vec<super::decision::DecisionNote>,
 }
 
 pub use crate::rules::scoring::Score;
@@ -255,6 +263,7 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
                 None
             },
             plies: s.moves.len(),
+            decided: None,
         })
         .collect();
 
@@ -289,10 +298,12 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
         excluded,
         unplayed,
         byes,
+        decisions: Vec::new(),
+        bad_decisions: Vec::new(),
     }
 }
 
-fn rank(league: &League, games: &[CountedGame]) -> Vec<Row> {
+pub(super) fn rank(league: &League, games: &[CountedGame]) -> Vec<Row> {
     let scoring = league.def.scoring;
     let mut rows: Vec<Row> = league
         .def
@@ -603,7 +614,7 @@ mod tests {
         let csv = crate::league::render::csv(&s);
         assert!(
             csv.starts_with(
-                "Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n1,5,Elena,×,1,*,½,*,*,1½,1.5,1\r\n"
+                "\u{feff}Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n1,5,Elena,×,1,*,½,*,*,1½,1.5,1\r\n"
             ),
             "{csv}"
         );

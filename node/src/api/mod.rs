@@ -250,6 +250,29 @@ pub enum ApiRequest {
     Remember {
         addrs: Vec<String>,
     },
+    /// The organiser signs an arbiter's decision about a league
+    /// (`sobre_core::league::decision`) and sends it to everyone holding the league.
+    LeagueDecide {
+        league: String,
+        /// `forfeit`, `withdraw`, `adjudicate` or `settings`.
+        kind: String,
+        /// Forfeit and adjudication: the round of the pairing.
+        #[serde(default)]
+        round: Option<u32>,
+        /// Forfeit: the winner; withdrawal: the player; adjudication: either player of the
+        /// pairing (a player id).
+        #[serde(default)]
+        player: Option<String>,
+        /// Adjudication: `1-0`, `1/2-1/2` or `0-1`.
+        #[serde(default)]
+        result: Option<String>,
+        /// Adjudication: why.
+        #[serde(default)]
+        reason: Option<String>,
+        /// Settings: the withdrawal rule, `fide` or `forfeit-remaining`.
+        #[serde(default)]
+        withdrawal: Option<String>,
+    },
 }
 
 /// A request line: the version and the request.

@@ -234,6 +234,23 @@ pub struct LeaguesReply {
 pub struct LeagueExportReply {
     pub archive: String,
     pub league: String,
+    /// Whether the node's view may lack games: `Some(n)`, the organiser's list has been
+    /// received and `n` of its games are not held as far along yet (0: complete); `None`,
+    /// the organiser has not answered since the node started.
+    pub not_received: Option<usize>,
+}
+
+/// `league_decide`: the signed decision and what it does to the table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeagueDecisionReply {
+    pub league: String,
+    /// The decision's document id.
+    pub decision: String,
+    /// What it did, or why it is without effect.
+    pub text: String,
+    /// Whether it changes the table.
+    pub effective: bool,
 }
 
 /// One line of `watch` after its acknowledgement: how many events this watcher missed, or
@@ -306,6 +323,7 @@ pub enum Reply {
     Leagues(LeaguesReply),
     LeagueExport(LeagueExportReply),
     Profiles(ProfilesReply),
+    LeagueDecision(LeagueDecisionReply),
 }
 
 impl Reply {
@@ -369,6 +387,7 @@ unboxed!(
     Leagues(LeaguesReply),
     LeagueExport(LeagueExportReply),
     Profiles(ProfilesReply),
+    LeagueDecision(LeagueDecisionReply),
 );
 
 #[cfg(test)]

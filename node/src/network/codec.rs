@@ -27,7 +27,9 @@ impl Exchange {
             Request::Deliver { .. } | Request::League { .. } | Request::Profiles { .. } => {
                 Exchange::Deliver
             }
-            Request::Sync { .. } | Request::Games { .. } => Exchange::Sync,
+            Request::Sync { .. } | Request::Games { .. } | Request::LeagueGames { .. } => {
+                Exchange::Sync
+            }
         }
     }
 

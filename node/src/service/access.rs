@@ -2,13 +2,12 @@
 //! a player's games are answered only to those with a part in them, identified by the
 //! connection's peer id (an ed25519 peer id is the player's key, proven by the Noise
 //! handshake): the game's two players, its witnesses (the arbiter an envelope is escrowed to,
-//! the league's organiser) and this node's own mailboxes. Anyone else — and anyone asking for
-//! a game this node does not hold — gets the same empty answer, so a stranger learns neither
-//! the game nor whether it exists.
+//! the league's organiser and players) and this node's own mailboxes. Anyone else — and
+//! anyone asking for a game this node does not hold — gets the same empty answer, so a
+//! stranger learns neither the game nor whether it exists.
 
 use super::{Service, now_ms, player_of_peer};
 use libp2p::PeerId;
-use sobre_core::league::League;
 use sobre_core::record::{GameId, PlayerId};
 
 /// Bytes of sync answers one peer is sent per minute, by default
@@ -52,12 +51,9 @@ impl Service {
         if who == summary.challenger || who == summary.opponent || summary.arbiters.contains(&who) {
             return true;
         }
-        summary
-            .league
-            .as_ref()
-            .and_then(|lr| self.store.league_get(&lr.league).ok().flatten())
-            .and_then(|doc| League::from_signed(&doc).ok())
-            .is_some_and(|l| l.organiser == who)
+        // A league game: its organiser and the league's players hold every game of it (see
+        // `league_sync`).
+        self.may_read_as_member(peer, game)
     }
 
     /// Reserves connection room for the other players of `game` (see

@@ -411,6 +411,7 @@ impl Service {
             | ApiRequest::LeagueJoin { .. }
             | ApiRequest::LeagueList
             | ApiRequest::LeagueExport { .. } => self.league_api(req).await,
+            ApiRequest::LeagueDecide { .. } => self.league_decide(req).await,
             ApiRequest::Profiles => Ok(self.profiles_reply().into()),
             ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
             ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),

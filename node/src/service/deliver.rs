@@ -40,6 +40,13 @@ pub(super) enum Internal {
         peer: PeerId,
         result: Result<Response, NetworkError>,
     },
+    /// The answer of `peer` to [`Request::LeagueGames`](crate::protocol::Request::LeagueGames)
+    /// ([`Service::league_listed`]).
+    LeagueListed {
+        league: LeagueId,
+        peer: PeerId,
+        result: Result<Response, NetworkError>,
+    },
     /// The answer to the player's profile sent to `player` ([`Service::profile_sent`]).
     ProfileSent {
         player: sobre_core::record::PlayerId,
@@ -219,6 +226,11 @@ impl Service {
                 result,
             } => self.league_sent(league, peer, result),
             Internal::ProfileSent { player, result } => self.profile_sent(player, result),
+            Internal::LeagueListed {
+                league,
+                peer,
+                result,
+            } => self.league_listed(league, peer, result),
         }
     }
 

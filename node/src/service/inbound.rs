@@ -62,6 +62,7 @@ impl Service {
     /// A peer connected: deliver what waits for it and catch up the games we share.
     pub(super) async fn on_connected(&mut self, peer: PeerId) {
         self.league_on_connected(peer);
+        self.league_catchup_on_connected(peer);
         self.profiles_on_connected(peer);
         let shared: Vec<GameId> = self
             .games
@@ -171,6 +172,9 @@ impl Service {
                 Response::Events { events }
             }
             Request::League { docs } => self.answer_league(peer, docs).await,
+            Request::LeagueGames { league, have } => {
+                self.answer_league_games(peer, league, have).await
+            }
             Request::Profiles { profiles } => self.answer_profiles(peer, profiles).await,
             Request::Games { player } if !Service::may_list(&peer, &player) => {
                 debug!(%peer, "game list refused: only a player lists its own games");

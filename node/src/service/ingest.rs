@@ -156,6 +156,13 @@ impl Service {
         let mut is_player = players.is_some_and(|p| p.contains(&self.me));
         // A3: the arbiter an envelope is escrowed to keeps the game as a witness.
         let mut is_arbiter = arbiters.contains(&self.me);
+        // A member of the game's league keeps it too (see `league_sync`), and signs nothing
+        // in it unless it is the organiser, the league's witness.
+        let mut is_member = !is_player
+            && self
+                .hot
+                .peek(&game)
+                .is_some_and(|c| self.keeps_as_member(&c.state, false));
         if !fresh.is_empty() {
             // Checked by the `preverify` stage, or now (what it did not verify).
             let mut checked: Vec<Option<VerifiedEvent>> = fresh
@@ -175,7 +182,8 @@ impl Service {
                 let (state, checkpoint) = verify_continue(&checked, None, None)?;
                 is_player = state.challenger == self.me || state.opponent == self.me;
                 is_arbiter = view::arbiters(&state).contains(&self.me);
-                if !is_player && !is_arbiter && !self.mailbox {
+                is_member = !is_player && self.keeps_as_member(&state, true);
+                if !is_player && !is_arbiter && !is_member && !self.mailbox {
                     return Err(Refusal::NotOurs);
                 }
                 // A challenge waiting for our answer: a few per challenger, a bounded number
@@ -213,7 +221,7 @@ impl Service {
                     let _ = self.net.subscribe(protocol::game_topic(&game)).await;
                 }
             } else {
-                if !is_player && !is_arbiter && !self.mailbox {
+                if !is_player && !is_arbiter && !is_member && !self.mailbox {
                     return Err(Refusal::NotOurs);
                 }
                 let cache = self.hot.get_mut(&game).ok_or(Unavailable::UnknownGame)?;
@@ -253,7 +261,15 @@ impl Service {
         let mut receipts = Vec::new();
         // The receipts signed here (the others were noted in the ledger when signed).
         let mut signed_now = Vec::new();
-        if want_receipts {
+        let witness = is_player
+            || is_arbiter
+            || self.mailbox
+            || organiser == Some(self.me)
+            || self
+                .hot
+                .peek(&game)
+                .is_some_and(|c| self.league_organiser(&c.state) == Some(self.me));
+        if want_receipts && witness {
             let wanted: Vec<EventId> = {
                 let Some(c) = self.hot.peek(&game) else {
                     return Ok(receipts);

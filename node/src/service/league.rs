@@ -9,9 +9,11 @@
 //! - Documents travel by direct request (`/sobre/deliver/1`), not gossip: the audience is a
 //!   fixed, small list of players, and a direct request gives the acknowledgement that
 //!   retries need.
-//! - When a round opens, the node of the player with White in a pairing (Berger table)
-//!   challenges with the league's time control; the node of the player with Black accepts it
-//!   on its own, since joining the league accepted its games in advance.
+//! - When a round opens, the nodes of both players of a pairing (Berger table) may
+//!   challenge, with the table's colours and the league's time control; the other node
+//!   accepts on its own, since joining the league accepted its games in advance. When both
+//!   challenged, the first challenge (signed earlier, then the smaller id) is played and
+//!   the other declined.
 
 use super::deliver::Internal;
 use super::{Service, internal, now_ms, peer_of_player, user};
@@ -22,13 +24,16 @@ use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::league::{
-    Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive,
+    Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive, decision,
 };
-use sobre_core::record::{EventId, LeagueRound, PlayerId, Status};
+use sobre_core::record::{ColourChoice, EventId, GameId, LeagueRound, PlayerId, Status};
 use tracing::{debug, info, warn};
 
-/// The most league documents accepted in one request (a definition and 64 joins).
-const MAX_DOCS: usize = 65;
+/// The most decisions a league keeps (a season of 64 players has 4,032 pairings at most,
+/// and decisions are the exception).
+pub(super) const MAX_DECISIONS: usize = 1_024;
+/// The most league documents accepted in one request (a definition, 64 joins, decisions).
+const MAX_DOCS: usize = 65 + MAX_DECISIONS;
 
 impl Service {
     /// Every league whose definition this node holds (definitions that no longer verify are
@@ -80,16 +85,27 @@ impl Service {
         self.store.has_join(&league.id, player).unwrap_or(false)
     }
 
-    /// Every document of a league: the definition first.
+    /// The organiser's decisions about a league this node keeps (checked again).
+    pub(super) fn league_decisions(&self, league: &League) -> Vec<SignedLeagueDoc> {
+        self.store
+            .decisions_of(&league.id)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|d| league.check_decision(d).is_ok())
+            .collect()
+    }
+
+    /// Every document of a league: the definition first, then the joins and decisions.
     fn league_docs(&self, league: &League) -> Vec<SignedLeagueDoc> {
         let mut docs = vec![league.signed.clone()];
         docs.extend(self.league_joins(league).into_iter().map(|(_, d)| d));
+        docs.extend(self.league_decisions(league));
         docs
     }
 
     /// Who should hold a league's documents: the organiser, the players and our mailboxes
     /// (never this node itself).
-    fn league_audience(&self, league: &League) -> Vec<PeerId> {
+    pub(super) fn league_audience(&self, league: &League) -> Vec<PeerId> {
         let own = peer_of_player(&self.me);
         let mut out: Vec<PeerId> = std::iter::once(&league.organiser)
             .chain(&league.def.players)
@@ -111,8 +127,17 @@ impl Service {
         let first = SignedLeagueDoc::from_bytes(&docs[0]).map_err(|e| e.to_string())?;
         let league = League::from_signed(&first).map_err(|e| e.to_string())?;
         let mut joins = Vec::new();
+        let mut decisions = Vec::new();
         for bytes in &docs[1..] {
             let doc = SignedLeagueDoc::from_bytes(bytes).map_err(|e| e.to_string())?;
+            // Only the organiser's decisions are kept and passed on (see `decision`).
+            if decision::is_decision(&doc) {
+                league
+                    .check_decision(&doc)
+                    .map_err(|e| format!("decision: {e}"))?;
+                decisions.push(doc);
+                continue;
+            }
             let player = league.check_join(&doc).map_err(|e| e.to_string())?;
             joins.push((player, doc));
         }
@@ -130,7 +155,21 @@ impl Service {
         if is_new {
             info!(league = %league.id, name = %league.def.name, "league received");
         }
-        let count = 1 + self.league_joins(&league).len() as u32;
+        let mut held = self.store.decisions_of(&league.id).len();
+        for doc in decisions {
+            if held >= MAX_DECISIONS {
+                return Err(format!("more than {MAX_DECISIONS} decisions"));
+            }
+            let new = self
+                .store
+                .decision_put(&league.id, &doc)
+                .map_err(|e| e.to_string())?;
+            held += usize::from(new);
+            added |= new;
+        }
+        let count = 1
+            + self.league_joins(&league).len() as u32
+            + self.league_decisions(&league).len() as u32;
         Ok((league.id, count, added))
     }
 
@@ -170,7 +209,7 @@ impl Service {
     /// request at a time per league and peer; the answer comes back as
     /// [`Internal::LeagueSent`] ([`Service::league_sent`]), so a retry only happens while
     /// something is missing.
-    fn send_league(&mut self, league: &League, peer: PeerId) {
+    pub(super) fn send_league(&mut self, league: &League, peer: PeerId) {
         let docs: Vec<Vec<u8>> = self
             .league_docs(league)
             .iter()
@@ -237,6 +276,7 @@ impl Service {
         let now = now_ms();
         self.league_ticks = self.league_ticks.wrapping_add(1);
         let resend = self.league_ticks.is_multiple_of(8);
+        self.league_catchup_tick(self.league_ticks);
         for league in leagues {
             if resend {
                 for p in self.league_audience(&league) {
@@ -251,7 +291,10 @@ impl Service {
         }
     }
 
-    /// Challenges for every open round's pairing where this player has White.
+    /// Challenges for every open round's pairing of this player that has no game yet,
+    /// with the table's colours: White's node or Black's, whichever comes first (an absent
+    /// White must not leave the pairing unplayed). When both nodes challenge, the first
+    /// challenge is the one played (see [`Service::accept_league_challenges`]).
     async fn open_rounds(&mut self, league: &League, now: u64) {
         let Some(me) = league.number(&self.me) else {
             return;
@@ -265,18 +308,24 @@ impl Service {
                 let Board::Game { white, black } = *b else {
                     continue;
                 };
-                if white != me {
-                    continue;
-                }
-                let Some(opponent) = league.player(black) else {
+                let (colour, other) = match me {
+                    m if m == white => ("white", black),
+                    m if m == black => ("black", white),
+                    _ => continue,
+                };
+                let (Some(w), Some(bl), Some(opponent)) = (
+                    league.player(white),
+                    league.player(black),
+                    league.player(other),
+                ) else {
                     continue;
                 };
                 // An unreadable index counts as holding the game: no second challenge.
                 if self
                     .store
-                    .league_game_has(&league.id, round, &self.me, &opponent)
+                    .league_game_has(&league.id, round, &w, &bl)
                     .unwrap_or(true)
-                    || self.has_league_game(league, round, &opponent)
+                    || self.has_league_game(league, round, &w, &bl)
                 {
                     continue;
                 }
@@ -287,7 +336,7 @@ impl Service {
                 match self
                     .challenge(
                         &opponent.to_string(),
-                        "white",
+                        colour,
                         &league.def.time_control,
                         false,
                         None,
@@ -298,12 +347,10 @@ impl Service {
                     Ok(v) => {
                         let game = EventId::from_hex(&v.game);
                         if let Some(g) = game {
-                            let _ = self
-                                .store
-                                .league_game_put(&league.id, round, &self.me, &opponent, &g);
+                            let _ = self.store.league_game_put(&league.id, round, &w, &bl, &g);
                             let _ = self.store.flush().await;
                         }
-                        info!(league = %league.id, round, opponent = %opponent, "league game challenged");
+                        info!(league = %league.id, round, opponent = %opponent, colour, "league game challenged");
                     }
                     Err(e) => warn!(league = %league.id, round, "league challenge failed: {e}"),
                 }
@@ -311,22 +358,60 @@ impl Service {
         }
     }
 
-    /// Whether this node already holds a game for this player's pairing (White = me).
-    fn has_league_game(&self, league: &League, round: u32, opponent: &PlayerId) -> bool {
+    /// The games of a pairing (`white` – `black` in `round`) this node holds that are not
+    /// cancelled, whoever challenged.
+    fn pairing_games(
+        &self,
+        league: &League,
+        round: u32,
+        white: &PlayerId,
+        black: &PlayerId,
+    ) -> Vec<(GameId, Status)> {
         let lr = Some(LeagueRound {
             league: league.id,
             round,
         });
-        self.games.values().any(|s| {
-            s.league == lr
-                && s.challenger == self.me
-                && s.opponent == *opponent
-                && s.status != Status::Cancelled
-        })
+        self.games
+            .iter()
+            .filter(|(_, s)| s.league == lr && s.status != Status::Cancelled)
+            .filter(|(_, s)| {
+                let colours = match s.colour_choice {
+                    ColourChoice::ChallengerWhite => Some((s.challenger, s.opponent)),
+                    ColourChoice::ChallengerBlack => Some((s.opponent, s.challenger)),
+                    ColourChoice::Random => None,
+                };
+                colours == Some((*white, *black))
+            })
+            .map(|(g, s)| (*g, s.status))
+            .collect()
     }
 
-    /// Accepts the league's pending challenges addressed to this player that are pairings of
-    /// the table with the right colours and time control.
+    /// When a game was challenged (its first event, as signed), loading it if need be.
+    fn league_challenged_ms(&mut self, game: &GameId) -> Option<u64> {
+        self.ensure_hot(game).ok()?;
+        self.hot
+            .peek(game)
+            .and_then(|c| c.events.iter().find(|v| v.id == *game))
+            .map(|v| v.event.time_ms)
+    }
+
+    /// Whether this node already holds a game for a pairing.
+    fn has_league_game(
+        &self,
+        league: &League,
+        round: u32,
+        white: &PlayerId,
+        black: &PlayerId,
+    ) -> bool {
+        !self.pairing_games(league, round, white, black).is_empty()
+    }
+
+    /// Answers the league's pending challenges addressed to this player that are pairings
+    /// of the table with the table's colours and time control. One game per pairing: a
+    /// challenge is accepted unless another game of the pairing has started, or this node's
+    /// own challenge for it came first (signed earlier; the same time, a smaller id);
+    /// otherwise it is declined. Both nodes apply the same rule, so when both challenged,
+    /// exactly the first challenge is played, whichever arrived first.
     async fn accept_league_challenges(&mut self, league: &League) {
         let tc = league
             .def
@@ -334,29 +419,63 @@ impl Service {
             .parse::<sobre_core::clock::TimeControl>()
             .map(|t| t.to_string())
             .unwrap_or_default();
-        let pending: Vec<(sobre_core::record::GameId, u32, PlayerId)> = self
+        let pending: Vec<(GameId, u32, PlayerId, PlayerId)> = self
             .games
             .iter()
             .filter(|(_, s)| s.status == Status::Pending && s.opponent == self.me)
             .filter_map(|(g, s)| {
                 let lr = s.league.as_ref()?;
+                let (white, black) = match s.colour_choice {
+                    ColourChoice::ChallengerWhite => (s.challenger, s.opponent),
+                    ColourChoice::ChallengerBlack => (s.opponent, s.challenger),
+                    ColourChoice::Random => return None,
+                };
                 (lr.league == league.id
-                    && s.colour_choice == sobre_core::record::ColourChoice::ChallengerWhite
                     && s.time_control == tc
-                    && league.is_pairing(lr.round, &s.challenger, &self.me))
-                .then_some((*g, lr.round, s.challenger))
+                    && league.is_pairing(lr.round, &white, &black))
+                .then_some((*g, lr.round, white, black))
             })
             .collect();
-        for (game, round, white) in pending {
-            if let Err(e) = self.ensure_hot(&game) {
-                warn!(league = %league.id, %game, "league game not loaded: {e}");
+        // In a fixed order: of two challenges from the opponent (a retry), one is accepted
+        // and the other then declined as a second game.
+        let mut pending = pending;
+        pending.sort();
+        for (game, round, white, black) in pending {
+            let others: Vec<(GameId, Status)> = self
+                .pairing_games(league, round, &white, &black)
+                .into_iter()
+                .filter(|(g, _)| *g != game)
+                .collect();
+            let started = others.iter().any(|(_, st)| *st != Status::Pending);
+            let Some(theirs) = self.league_challenged_ms(&game) else {
+                warn!(league = %league.id, %game, "league game not loaded");
+                continue;
+            };
+            let mut mine_first = false;
+            for (g, _) in &others {
+                if self.games.get(g).is_some_and(|s| s.challenger == self.me)
+                    && self
+                        .league_challenged_ms(g)
+                        .is_some_and(|t| (t, *g) < (theirs, game))
+                {
+                    mine_first = true;
+                }
+            }
+            if started || mine_first {
+                let reason = "a second game for this pairing";
+                match self.author(&game, |s, t| s.decline(reason, t)).await {
+                    Ok(_) => {
+                        info!(league = %league.id, round, %game, "duplicate league challenge declined")
+                    }
+                    Err(e) => warn!(league = %league.id, %game, "duplicate not declined: {e}"),
+                }
                 continue;
             }
             match self.author(&game, |s, t| s.accept(None, t)).await {
                 Ok(_) => {
                     let _ = self
                         .store
-                        .league_game_put(&league.id, round, &white, &self.me, &game);
+                        .league_game_put(&league.id, round, &white, &black, &game);
                     let _ = self.store.flush().await;
                     info!(league = %league.id, round, %game, "league game accepted");
                 }
@@ -365,7 +484,7 @@ impl Service {
         }
     }
 
-    fn resolve_league(&self, text: &str) -> Result<League, ApiError> {
+    pub(super) fn resolve_league(&self, text: &str) -> Result<League, ApiError> {
         let t = text.trim();
         let lower = t.to_ascii_lowercase();
         let matches: Vec<League> = self
@@ -387,11 +506,14 @@ impl Service {
 
     /// The league games this node holds, with their signed events (as stored: each was
     /// verified before it was stored, and the standings verify them again).
-    fn league_games(&self, league: &League) -> Vec<GameEntry> {
+    pub(super) fn league_games(&self, league: &League) -> Vec<GameEntry> {
         let mut out: Vec<GameEntry> = self
             .games
             .iter()
             .filter(|(_, s)| s.league.as_ref().is_some_and(|lr| lr.league == league.id))
+            // A declined or aborted challenge has no result: a duplicate one node declined
+            // when both players' nodes challenged is no part of the league's record.
+            .filter(|(_, s)| s.status != Status::Cancelled)
             .filter_map(|(g, _)| {
                 let events = match self.hot.peek(g) {
                     Some(c) => c.events.iter().map(|v| v.signed.clone()).collect(),
@@ -489,10 +611,12 @@ impl Service {
                     .map(|(_, d)| d)
                     .collect();
                 let games = self.league_games(&league);
-                let text = archive::write(&league, &joins, &games).map_err(internal)?;
+                let decisions = self.league_decisions(&league);
+                let text = archive::write(&league, &joins, &decisions, &games).map_err(internal)?;
                 Ok(LeagueExportReply {
                     league: league.id.to_hex(),
                     archive: text,
+                    not_received: self.league_missing(&league),
                 }
                 .into())
             }

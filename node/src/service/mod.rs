@@ -128,6 +128,8 @@ mod deliver;
 mod inbound;
 mod ingest;
 mod league;
+mod league_decide;
+mod league_sync;
 mod moves;
 mod profile;
 mod quota;
@@ -215,6 +217,8 @@ struct Service {
     /// League documents being sent: (league, peer). One request at a time per pair; the
     /// answer comes back as [`Internal::LeagueSent`].
     league_in_flight: HashSet<(EventId, PeerId)>,
+    /// What the organiser (or a mailbox) last said it holds ahead of this node, per league.
+    league_catchup: league_sync::Catchup,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
@@ -299,6 +303,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             .unwrap_or(access::SYNC_BYTES_PER_MINUTE),
         league_ticks: 0,
         league_in_flight: HashSet::new(),
+        league_catchup: league_sync::Catchup::default(),
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
         flushing: None,

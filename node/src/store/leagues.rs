@@ -6,6 +6,7 @@
 //! | --- | --- | --- |
 //! | `leagues` | league id | the signed definition's wire bytes |
 //! | `league_joins` | league id ‖ player | the player's signed join's wire bytes |
+//! | `league_joins` | league id ‖ `D` ‖ document id | an arbiter's signed decision's wire bytes (65-byte keys: never a join's) |
 //! | `league_sent` | league id ‖ peer id bytes | how many of the league's documents the peer acknowledged (u32 big-endian) |
 //! | `league_games` | league id ‖ round (u32 big-endian) ‖ white ‖ black | the id of the game this node challenged or accepted for the pairing |
 //!
@@ -20,6 +21,13 @@ use sobre_core::record::{GameId, PlayerId};
 fn join_key(league: &LeagueId, player: &PlayerId) -> Vec<u8> {
     let mut k = league.0.to_vec();
     k.extend_from_slice(player.as_bytes());
+    k
+}
+
+fn decision_key(league: &LeagueId, doc: &sobre_core::record::EventId) -> Vec<u8> {
+    let mut k = league.0.to_vec();
+    k.push(b'D');
+    k.extend_from_slice(&doc.0);
     k
 }
 
@@ -110,12 +118,41 @@ impl Store {
             .is_none())
     }
 
+    /// Keeps an arbiter's signed decision about `league` (checked by the caller: the
+    /// organiser's), forwarded with the league's other documents. True if it was new. The
+    /// caller flushes.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn decision_put(
+        &self,
+        league: &LeagueId,
+        doc: &SignedLeagueDoc,
+    ) -> Result<bool, StoreError> {
+        let bytes = encode("league_joins", doc)?;
+        Ok(self
+            .league_joins
+            .insert(decision_key(league, &doc.id()), bytes)?
+            .is_none())
+    }
+
+    /// The decisions kept for `league`, in id order, not checked again.
+    pub fn decisions_of(&self, league: &LeagueId) -> Vec<Result<SignedLeagueDoc, StoreError>> {
+        let mut prefix = league.0.to_vec();
+        prefix.push(b'D');
+        self.league_joins
+            .scan_prefix(prefix)
+            .map(|item| decode("league_joins", &item?.1))
+            .collect()
+    }
+
     /// The joins kept for `league`, in player order, not checked again (the caller checks
     /// each against the definition). Each record comes with its own result, as in
     /// [`Store::leagues`].
     pub fn joins_of(&self, league: &LeagueId) -> Vec<Result<SignedLeagueDoc, StoreError>> {
         self.league_joins
             .scan_prefix(league.0)
+            .filter(|item| item.as_ref().map_or(true, |(k, _)| k.len() == 64))
             .map(|item| decode("league_joins", &item?.1))
             .collect()
     }

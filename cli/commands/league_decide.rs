@@ -1,0 +1,78 @@
+//! `sobre league decide`: the organiser signs an arbiter's decision
+//! (`sobre_core::league::decision`); the node sends it to everyone holding the league.
+
+use super::common::{self, print_json};
+use super::contacts::Contacts;
+use crate::error::CliResult;
+use sobre_node::api::ApiRequest;
+use sobre_node::api::replies::LeagueDecisionReply;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// What the arbiter decides.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Kind {
+    /// A game not started or abandoned is won by --player by forfeit (+/-).
+    Forfeit,
+    /// --player withdraws (FIDE: fewer than half of their games played, all their results
+    /// are annulled; otherwise their remaining games are forfeited).
+    Withdraw,
+    /// The unfinished game of --player in --round gets --result, with a --reason.
+    Adjudicate,
+    /// The league's withdrawal rule (--withdrawal).
+    Settings,
+}
+
+#[derive(clap::Args)]
+pub struct DecideArgs {
+    /// League id (or its first digits) or name.
+    league: String,
+    kind: Kind,
+    /// The round of the pairing (forfeit, adjudicate).
+    #[arg(long)]
+    round: Option<u32>,
+    /// The winner of a forfeit, the player who withdraws, or either player of an
+    /// adjudicated game (id or alias).
+    #[arg(long, alias = "winner")]
+    player: Option<String>,
+    /// The adjudicated result: 1-0, 1/2-1/2 or 0-1.
+    #[arg(long)]
+    result: Option<String>,
+    /// Why (required for an adjudication, at most 200 characters).
+    #[arg(long)]
+    reason: Option<String>,
+    /// The withdrawal rule (settings): fide or forfeit-remaining.
+    #[arg(long)]
+    withdrawal: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
+    let contacts = Contacts::load(home)?;
+    let kind = match a.kind {
+        Kind::Forfeit => "forfeit",
+        Kind::Withdraw => "withdraw",
+        Kind::Adjudicate => "adjudicate",
+        Kind::Settings => "settings",
+    };
+    let v = common::call(
+        home,
+        ApiRequest::LeagueDecide {
+            league: a.league,
+            kind: kind.to_owned(),
+            round: a.round,
+            player: a.player.map(|p| contacts.resolve(&p)),
+            result: a.result,
+            reason: a.reason,
+            withdrawal: a.withdrawal,
+        },
+    )?;
+    if a.json {
+        print_json(&v);
+    } else {
+        let r: LeagueDecisionReply = common::reply(v)?;
+        println!("decision {} signed: {}", r.decision, r.text);
+    }
+    Ok(ExitCode::SUCCESS)
+}

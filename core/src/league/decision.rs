@@ -1,0 +1,481 @@
+//! An arbiter's signed decisions: league documents (kind 2) that the league's organiser
+//! signs and every node verifies before they change the table.
+//!
+//! - **Forfeit** of a pairing whose game was not started or was abandoned: the winner
+//!   scores a win, marked `+/-` (FIDE Art. 11.1: "wins by forfeit … one point").
+//! - **Withdrawal** of a player. With the league's rule [`WithdrawalRule::Fide`] (the
+//!   default, FIDE practice for round robins): if the player played fewer than half of
+//!   their games, all their results are annulled (their games count for nobody);
+//!   otherwise their results stand and every game of theirs without a result is forfeited
+//!   to the opponent. [`WithdrawalRule::ForfeitRemaining`] always does the latter.
+//! - **Adjudication** of an unfinished game, with a short reason.
+//! - **Settings**: the league's withdrawal rule (the latest signed settings apply).
+//!
+//! A decision never overrides a game with a finished, signed result: it is then listed
+//! without effect. A decision signed by anyone but the organiser, of another league, or
+//! about something that is not a pairing of the table is left out and named.
+//! Decisions apply in the order signed (time, then id); the first decision about a pairing
+//! is the one that counts.
+
+use super::standings::{CountedGame, Standings, rank};
+use super::{Board, League, LeagueError, LeagueKind, SignedLeagueDoc};
+use crate::outcome::Outcome;
+use crate::record::{EventId, PlayerId, Status};
+use crate::types::Color;
+use serde::{Deserialize, Serialize};
+
+/// The longest reason an adjudication may give, in characters.
+pub const MAX_REASON_CHARS: usize = 200;
+
+/// A result an arbiter gives. A wire enum: append only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Verdict {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl Verdict {
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Verdict::WhiteWins => Outcome::Decisive {
+                winner: Color::White,
+            },
+            Verdict::Draw => Outcome::Draw,
+            Verdict::BlackWins => Outcome::Decisive {
+                winner: Color::Black,
+            },
+        }
+    }
+}
+
+/// What happens to a withdrawn player's games. A wire enum: append only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WithdrawalRule {
+    /// Fewer than half of their games played: all their results annulled; otherwise their
+    /// remaining games forfeited.
+    #[default]
+    Fide,
+    /// Their remaining games forfeited, whatever they played.
+    ForfeitRemaining,
+}
+
+/// An arbiter's decision. A wire enum: append only.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decision {
+    /// 0: the pairing `white` – `black` of `round` is won by `winner` by forfeit.
+    Forfeit {
+        round: u32,
+        white: PlayerId,
+        black: PlayerId,
+        winner: PlayerId,
+    },
+    /// 1: `player` withdraws from the league.
+    Withdraw { player: PlayerId },
+    /// 2: the unfinished game of a pairing is adjudicated.
+    Adjudicate {
+        round: u32,
+        white: PlayerId,
+        black: PlayerId,
+        verdict: Verdict,
+        reason: String,
+    },
+    /// 3: the league's settings from now on.
+    Settings { withdrawal: WithdrawalRule },
+}
+
+/// How a counted game's result was decided by the arbiter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decided {
+    Forfeit,
+    Adjudicated { reason: String },
+}
+
+/// A decision and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecisionNote {
+    pub doc: EventId,
+    pub text: String,
+    /// Left out because it does not verify or is not the organiser's (`league verify`
+    /// fails), rather than valid but without effect.
+    pub excluded: bool,
+}
+
+/// Why a decision does not count.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecisionError {
+    #[error(transparent)]
+    Doc(#[from] LeagueError),
+    #[error("not a decision")]
+    NotADecision,
+    #[error("a decision about league {0}")]
+    OtherLeague(EventId),
+    #[error("signed by {0}, not by the organiser")]
+    NotTheOrganiser(PlayerId),
+    #[error("round {round}: {white} – {black} is not a pairing of the table")]
+    NotAPairing {
+        round: u32,
+        white: PlayerId,
+        black: PlayerId,
+    },
+    #[error("the winner {0} does not play in the pairing")]
+    WinnerNotInPairing(PlayerId),
+    #[error("{0} is not a player of this league")]
+    NotAPlayer(PlayerId),
+    #[error("an adjudication needs a reason of 1 to {MAX_REASON_CHARS} characters")]
+    Reason,
+}
+
+/// A decision whose signature, author and content have been checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedDecision {
+    pub id: EventId,
+    pub time_ms: u64,
+    pub decision: Decision,
+}
+
+impl League {
+    /// Signs a decision as this league's organiser.
+    ///
+    /// # Errors
+    /// [`DecisionError`] if the key is not the organiser's or the decision is not valid for
+    /// this league.
+    pub fn decide(
+        &self,
+        key: &crate::record::Keypair,
+        decision: Decision,
+        now_ms: u64,
+    ) -> Result<SignedLeagueDoc, DecisionError> {
+        let doc = super::LeagueDoc {
+            version: super::LEAGUE_VERSION,
+            author: key.player_id(),
+            time_ms: now_ms,
+            kind: LeagueKind::Decision {
+                league: self.id,
+                decision,
+            },
+        };
+        let signed = SignedLeagueDoc::sign(&doc, key).map_err(LeagueError::from)?;
+        self.check_decision(&signed)?;
+        Ok(signed)
+    }
+
+    /// Checks a decision: its signature, that the organiser signed it for this league, and
+    /// that it is about this league's players and pairings.
+    ///
+    /// # Errors
+    /// [`DecisionError`] naming the problem.
+    pub fn check_decision(
+        &self,
+        signed: &SignedLeagueDoc,
+    ) -> Result<CheckedDecision, DecisionError> {
+        let v = signed.verify()?;
+        let LeagueKind::Decision { league, decision } = v.doc.kind else {
+            return Err(DecisionError::NotADecision);
+        };
+        if league != self.id {
+            return Err(DecisionError::OtherLeague(league));
+        }
+        if v.doc.author != self.organiser {
+            return Err(DecisionError::NotTheOrganiser(v.doc.author));
+        }
+        let pairing = |round: u32, white: &PlayerId, black: &PlayerId| {
+            if self.is_pairing(round, white, black) {
+                Ok(())
+            } else {
+                Err(DecisionError::NotAPairing {
+                    round,
+                    white: *white,
+                    black: *black,
+                })
+            }
+        };
+        match &decision {
+            Decision::Forfeit {
+                round,
+                white,
+                black,
+                winner,
+            } => {
+                pairing(*round, white, black)?;
+                if winner != white && winner != black {
+                    return Err(DecisionError::WinnerNotInPairing(*winner));
+                }
+            }
+            Decision::Withdraw { player } => {
+                if self.number(player).is_none() {
+                    return Err(DecisionError::NotAPlayer(*player));
+                }
+            }
+            Decision::Adjudicate {
+                round,
+                white,
+                black,
+                reason,
+                ..
+            } => {
+                pairing(*round, white, black)?;
+                let n = reason.trim().chars().count();
+                if n == 0 || n > MAX_REASON_CHARS {
+                    return Err(DecisionError::Reason);
+                }
+            }
+            Decision::Settings { .. } => {}
+        }
+        Ok(CheckedDecision {
+            id: v.id,
+            time_ms: v.doc.time_ms,
+            decision,
+        })
+    }
+
+    /// Every pairing of the table: (round, white, black).
+    pub fn pairings(&self) -> Vec<(u32, PlayerId, PlayerId)> {
+        let mut out = Vec::new();
+        for (i, boards) in self.rounds().iter().enumerate() {
+            for b in boards {
+                if let Board::Game { white, black } = *b
+                    && let (Some(w), Some(bl)) = (self.player(white), self.player(black))
+                {
+                    out.push((i as u32 + 1, w, bl));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether a league document says it is a decision (its signature not checked: what it
+/// says decides only where it is sorted, [`apply`] checks it).
+pub fn is_decision(doc: &SignedLeagueDoc) -> bool {
+    crate::record::codec::decode::<super::LeagueDoc>(
+        &doc.body,
+        crate::record::codec::MAX_EVENT_BYTES,
+    )
+    .is_ok_and(|d| matches!(d.kind, LeagueKind::Decision { .. }))
+}
+
+/// Applies the organiser's decisions to standings computed from the games (see the module
+/// docs), and ranks again.
+pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -> Standings {
+    let mut checked: Vec<CheckedDecision> = Vec::new();
+    for d in decisions {
+        match league.check_decision(d) {
+            Ok(c) => checked.push(c),
+            Err(e) => s.bad_decisions.push(DecisionNote {
+                doc: d.id(),
+                text: e.to_string(),
+                excluded: true,
+            }),
+        }
+    }
+    checked.sort_by_key(|c| (c.time_ms, c.id));
+    checked.dedup_by_key(|c| c.id);
+    let mut rule = WithdrawalRule::default();
+    // Players whose results were annulled: no later decision gives them any.
+    let mut annulled: Vec<PlayerId> = Vec::new();
+    for c in checked {
+        let about = match &c.decision {
+            Decision::Forfeit { white, black, .. } | Decision::Adjudicate { white, black, .. } => {
+                vec![*white, *black]
+            }
+            Decision::Withdraw { player } => vec![*player],
+            Decision::Settings { .. } => Vec::new(),
+        };
+        if let Some(p) = about.iter().find(|p| annulled.contains(p)) {
+            s.bad_decisions.push(DecisionNote {
+                doc: c.id,
+                text: format!("without effect: {}'s results are annulled", league.name(p)),
+                excluded: false,
+            });
+            continue;
+        }
+        let text = match c.decision {
+            Decision::Settings { withdrawal } => {
+                rule = withdrawal;
+                Ok(format!("withdrawal rule: {withdrawal:?}"))
+            }
+            Decision::Forfeit {
+                round,
+                white,
+                black,
+                winner,
+            } => {
+                let colour = if winner == white {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                decide(
+                    &mut s,
+                    c.id,
+                    round,
+                    white,
+                    black,
+                    Outcome::Decisive { winner: colour },
+                    Decided::Forfeit,
+                )
+                .map(|()| {
+                    format!(
+                        "round {round}: {} wins {} – {} by forfeit",
+                        league.name(&winner),
+                        league.name(&white),
+                        league.name(&black)
+                    )
+                })
+            }
+            Decision::Adjudicate {
+                round,
+                white,
+                black,
+                verdict,
+                reason,
+            } => {
+                let text = format!(
+                    "round {round}: {} – {} adjudicated {} ({reason})",
+                    league.name(&white),
+                    league.name(&black),
+                    verdict.outcome().as_str()
+                );
+                decide(
+                    &mut s,
+                    c.id,
+                    round,
+                    white,
+                    black,
+                    verdict.outcome(),
+                    Decided::Adjudicated { reason },
+                )
+                .map(|()| text)
+            }
+            Decision::Withdraw { player } => {
+                let (text, annul) = withdraw(league, &mut s, c.id, player, rule);
+                if annul {
+                    annulled.push(player);
+                }
+                Ok(text)
+            }
+        };
+        match text {
+            Ok(text) => s.decisions.push(DecisionNote {
+                doc: c.id,
+                text,
+                excluded: false,
+            }),
+            Err(why) => s.bad_decisions.push(DecisionNote {
+                doc: c.id,
+                text: why,
+                excluded: false,
+            }),
+        }
+    }
+    s.games.sort_by_key(|g| g.round);
+    s.rows = rank(league, &s.games);
+    s
+}
+
+/// Gives a pairing's result by decision, unless its game has a result already (a signed
+/// game result, or an earlier decision).
+fn decide(
+    s: &mut Standings,
+    doc: EventId,
+    round: u32,
+    white: PlayerId,
+    black: PlayerId,
+    outcome: Outcome,
+    how: Decided,
+) -> Result<(), String> {
+    s.unplayed
+        .retain(|(r, w, b)| !(*r == round && *w == white && *b == black));
+    match s
+        .games
+        .iter_mut()
+        .find(|g| g.round == round && g.white == white && g.black == black)
+    {
+        Some(g) if g.decided.is_some() => Err("without effect: the pairing was decided already".into()),
+        Some(g) if g.result.is_some() => Err(
+            "without effect: the game has a finished, signed result, which a decision never overrides"
+                .into(),
+        ),
+        Some(g) => {
+            g.result = Some(outcome);
+            g.status = Status::Finished;
+            g.decided = Some(how);
+            Ok(())
+        }
+        None => {
+            s.games.push(CountedGame {
+                game: doc,
+                round,
+                white,
+                black,
+                status: Status::Finished,
+                result: Some(outcome),
+                plies: 0,
+                decided: Some(how),
+            });
+            Ok(())
+        }
+    }
+}
+
+/// Applies a withdrawal (see the module docs); returns what it did, and whether the
+/// player's results were annulled.
+fn withdraw(
+    league: &League,
+    s: &mut Standings,
+    doc: EventId,
+    player: PlayerId,
+    rule: WithdrawalRule,
+) -> (String, bool) {
+    let pairings: Vec<(u32, PlayerId, PlayerId)> = league
+        .pairings()
+        .into_iter()
+        .filter(|(_, w, b)| *w == player || *b == player)
+        .collect();
+    let played = s
+        .games
+        .iter()
+        .filter(|g| {
+            (g.white == player || g.black == player) && g.result.is_some() && g.decided.is_none()
+        })
+        .count();
+    let name = league.name(&player);
+    if rule == WithdrawalRule::Fide && played * 2 < pairings.len() {
+        s.games.retain(|g| g.white != player && g.black != player);
+        s.unplayed.retain(|(_, w, b)| *w != player && *b != player);
+        let text = format!(
+            "{name} withdrew after {played} of {} games (fewer than half): all their results annulled",
+            pairings.len()
+        );
+        return (text, true);
+    }
+    let mut forfeited = 0;
+    for (round, white, black) in pairings {
+        let winner = if white == player {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if decide(
+            s,
+            doc,
+            round,
+            white,
+            black,
+            Outcome::Decisive { winner },
+            Decided::Forfeit,
+        )
+        .is_ok()
+        {
+            forfeited += 1;
+        }
+    }
+    let text =
+        format!("{name} withdrew after {played} games: {forfeited} remaining game(s) forfeited");
+    (text, false)
+}
+
+#[cfg(test)]
+#[path = "decision_tests.rs"]
+mod tests;

@@ -1,0 +1,163 @@
+//! `league_decide`: the organiser's node signs an arbiter's decision
+//! (`sobre_core::league::decision`), keeps it and sends it with the league's other
+//! documents to everyone who holds the league; every node checks it before it counts.
+
+use super::{Service, internal, now_ms, user};
+use crate::api::replies::LeagueDecisionReply;
+use crate::api::{ApiError, ApiRequest, Reply};
+use sobre_core::league::decision::{self, Decision, Verdict, WithdrawalRule};
+use sobre_core::league::{League, standings};
+use sobre_core::record::PlayerId;
+
+/// The pairing of `player` in `round`: (white, black).
+fn pairing_of(
+    league: &League,
+    round: u32,
+    player: &PlayerId,
+) -> Result<(PlayerId, PlayerId), ApiError> {
+    league
+        .pairings()
+        .into_iter()
+        .find(|(r, w, b)| *r == round && (w == player || b == player))
+        .map(|(_, w, b)| (w, b))
+        .ok_or_else(|| {
+            user(format!(
+                "{} has no game in round {round} (a bye, or no such round)",
+                league.name(player)
+            ))
+        })
+}
+
+fn parse_player(league: &League, text: Option<String>) -> Result<PlayerId, ApiError> {
+    let text = text.ok_or_else(|| user("name the player (--player)"))?;
+    let p: PlayerId = text
+        .trim()
+        .parse()
+        .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
+    if league.number(&p).is_none() {
+        return Err(user(format!("{p} is not a player of {}", league.def.name)));
+    }
+    Ok(p)
+}
+
+fn parse_verdict(text: Option<&str>) -> Result<Verdict, ApiError> {
+    match text.map(str::trim) {
+        Some("1-0") => Ok(Verdict::WhiteWins),
+        Some("1/2-1/2" | "½-½") => Ok(Verdict::Draw),
+        Some("0-1") => Ok(Verdict::BlackWins),
+        other => Err(user(format!(
+            "result {:?}: give 1-0, 1/2-1/2 or 0-1",
+            other.unwrap_or("")
+        ))),
+    }
+}
+
+impl Service {
+    pub(super) async fn league_decide(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
+        let ApiRequest::LeagueDecide {
+            league,
+            kind,
+            round,
+            player,
+            result,
+            reason,
+            withdrawal,
+        } = req
+        else {
+            return Err(user("not a league decision"));
+        };
+        let league = self.resolve_league(&league)?;
+        if league.organiser != self.me {
+            return Err(user(format!(
+                "only the league's organiser ({}) signs its decisions",
+                league.organiser
+            )));
+        }
+        let need_round = || round.ok_or_else(|| user("give the round (--round)"));
+        let d = match kind.trim() {
+            "forfeit" => {
+                let winner = parse_player(&league, player)?;
+                let round = need_round()?;
+                let (white, black) = pairing_of(&league, round, &winner)?;
+                Decision::Forfeit {
+                    round,
+                    white,
+                    black,
+                    winner,
+                }
+            }
+            "withdraw" => Decision::Withdraw {
+                player: parse_player(&league, player)?,
+            },
+            "adjudicate" => {
+                let p = parse_player(&league, player)?;
+                let round = need_round()?;
+                let (white, black) = pairing_of(&league, round, &p)?;
+                Decision::Adjudicate {
+                    round,
+                    white,
+                    black,
+                    verdict: parse_verdict(result.as_deref())?,
+                    reason: reason.unwrap_or_default(),
+                }
+            }
+            "settings" => Decision::Settings {
+                withdrawal: match withdrawal.as_deref().map(str::trim) {
+                    Some("fide") => WithdrawalRule::Fide,
+                    Some("forfeit-remaining") => WithdrawalRule::ForfeitRemaining,
+                    other => {
+                        return Err(user(format!(
+                            "withdrawal rule {:?}: give fide or forfeit-remaining",
+                            other.unwrap_or("")
+                        )));
+                    }
+                },
+            },
+            other => {
+                return Err(user(format!(
+                    "unknown decision {other:?}: forfeit, withdraw, adjudicate or settings"
+                )));
+            }
+        };
+        let signed = league
+            .decide(&self.key, d, now_ms())
+            .map_err(|e| user(e.to_string()))?;
+        if self.league_decisions(&league).len() >= super::league::MAX_DECISIONS {
+            return Err(user("this league has as many decisions as it may keep"));
+        }
+        self.store
+            .decision_put(&league.id, &signed)
+            .map_err(internal)?;
+        self.store.flush().await.map_err(internal)?;
+        for p in self.league_audience(&league) {
+            self.send_league(&league, p);
+        }
+        // What it does to the table as this node holds it now.
+        let id = signed.id();
+        let decisions = self.league_decisions(&league);
+        let table = decision::apply(
+            &league,
+            standings(&league, &self.league_games(&league), now_ms()),
+            &decisions,
+        );
+        let (text, effective) = match table.decisions.iter().find(|n| n.doc == id) {
+            Some(n) => (n.text.clone(), true),
+            None => (
+                table
+                    .bad_decisions
+                    .iter()
+                    .find(|n| n.doc == id)
+                    .map(|n| n.text.clone())
+                    .unwrap_or_default(),
+                false,
+            ),
+        };
+        Ok(LeagueDecisionReply {
+            league: league.id.to_hex(),
+            decision: id.to_hex(),
+            text,
+            effective,
+        }
+        .into())
+    }
+}

@@ -1,0 +1,182 @@
+//! Who may list and read a league's games (issue 20): its organiser's node serves every
+//! game of the league to the league's players — games between others included — and
+//! a stranger gets the empty answers it gets for anything else.
+
+mod common;
+
+use common::{STEP, TestNode};
+use libp2p::PeerId;
+use serde_json::Value;
+use sobre_core::record::EventId;
+use sobre_node::api::ApiRequest;
+use sobre_node::network::{self, NetworkConfig, NetworkHandle};
+use sobre_node::protocol::{LeagueProgress, Request, Response};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use tokio::time::timeout;
+
+async fn actor(identity: libp2p::identity::Keypair) -> NetworkHandle {
+    let mut config = NetworkConfig::new(identity);
+    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
+    config.request_timeout = Duration::from_secs(10);
+    let (handle, mut events) = timeout(STEP, network::spawn(config))
+        .await
+        .expect("spawn timed out")
+        .expect("spawn");
+    tokio::spawn(async move { while events.recv().await.is_some() {} });
+    handle
+}
+
+async fn actor_of(home: &Path) -> NetworkHandle {
+    let key = sobre_node::home::load_key(home).expect("a key");
+    actor(sobre_node::home::libp2p_keypair(&key).expect("an identity")).await
+}
+
+async fn league_games(h: &NetworkHandle, to: PeerId, league: EventId) -> Vec<LeagueProgress> {
+    match h
+        .request(
+            to,
+            Request::LeagueGames {
+                league,
+                have: Vec::new(),
+            },
+        )
+        .await
+    {
+        Ok(Response::LeagueGames { games }) => games,
+        other => panic!("unexpected answer to a league game list: {other:?}"),
+    }
+}
+
+async fn sync(h: &NetworkHandle, to: PeerId, game: EventId) -> Vec<Vec<u8>> {
+    let request = Request::Sync {
+        game,
+        have: Vec::new(),
+    };
+    match h.request(to, request).await {
+        Ok(Response::Events { events }) => events,
+        other => panic!("unexpected answer to a sync: {other:?}"),
+    }
+}
+
+async fn until<T>(what: &str, mut f: impl AsyncFnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + STEP;
+    loop {
+        if let Some(v) = f().await {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn league_players_read_every_league_game_and_strangers_nothing() {
+    let dirs: Vec<tempfile::TempDir> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
+    let org = TestNode::start(dirs[0].path()).await;
+    let mut players = Vec::new();
+    for d in &dirs[1..] {
+        players.push(TestNode::start(d.path()).await);
+    }
+    let (_, org_addr) = org.id_addr().await;
+    let org_peer: PeerId = org.id().await.0.parse().expect("peer id");
+    let mut ids = Vec::new();
+    for p in &players {
+        p.call(ApiRequest::Connect {
+            addr: org_addr.clone(),
+        })
+        .await;
+        ids.push(p.id().await.0);
+    }
+    let league = org
+        .call(ApiRequest::LeagueCreate {
+            name: "Liga".into(),
+            players: ids.clone(),
+            names: Vec::new(),
+            double: false,
+            time_control: "3d".into(),
+            round_days: 0,
+            start_ms: None,
+        })
+        .await["league"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    // Three players: round 1 is 2–3 (number 1 has the bye). Players 2 and 3 join and their
+    // nodes start the game; player 1 does not join.
+    for p in &players[1..] {
+        until("the league at a player", async || {
+            let v: Value = p.call(ApiRequest::LeagueList).await;
+            (v["leagues"][0]["league"] == league.as_str()).then_some(())
+        })
+        .await;
+        p.call(ApiRequest::LeagueJoin {
+            league: league.clone(),
+        })
+        .await;
+    }
+    let lid = EventId::from_hex(&league).expect("league id");
+    let held = |v: &Value| v["leagues"][0]["games"].as_u64().unwrap_or(0);
+    // Every league game the organiser holds (round 1's, and challenges to player 1, who
+    // has not joined, for the rounds open too).
+    let games = until("a game at the organiser", async || {
+        let v: Value = org.call(ApiRequest::LeagueList).await;
+        (held(&v) >= 1).then_some(())?;
+        let arch: Value = org
+            .call(ApiRequest::LeagueExport {
+                league: league.clone(),
+            })
+            .await;
+        let mut games: Vec<EventId> = arch["archive"]
+            .as_str()?
+            .lines()
+            .filter_map(|l| l.strip_prefix("game "))
+            .filter_map(EventId::from_hex)
+            .collect();
+        games.sort();
+        (!games.is_empty()).then_some(games)
+    })
+    .await;
+    let game = games[0];
+    // Player 1's node, a member that does not play round 1, holds that game too.
+    until("player 1 to hold every league game", async || {
+        let v: Value = players[0].call(ApiRequest::LeagueList).await;
+        (held(&v) == games.len() as u64).then_some(())
+    })
+    .await;
+
+    // A stranger lists nothing and reads nothing.
+    let stranger = actor(libp2p::identity::Keypair::generate_ed25519()).await;
+    stranger.dial(org_addr.parse().unwrap()).await.unwrap();
+    assert!(league_games(&stranger, org_peer, lid).await.is_empty());
+    assert!(sync(&stranger, org_peer, game).await.is_empty());
+    stranger.shutdown().await;
+
+    // Player 1's key (its node stopped) lists the game and reads it.
+    let p1 = players.remove(0);
+    p1.stop().await;
+    let member = actor_of(dirs[1].path()).await;
+    member.dial(org_addr.parse().unwrap()).await.unwrap();
+    let listed = league_games(&member, org_peer, lid).await;
+    let mut ids: Vec<EventId> = listed.iter().map(|p| p.game).collect();
+    ids.sort();
+    assert_eq!(ids, games);
+    for g in &games {
+        assert!(!sync(&member, org_peer, *g).await.is_empty());
+    }
+    // Told it holds the game as far along, the organiser lists nothing.
+    let have = listed.clone();
+    let again = match member
+        .request(org_peer, Request::LeagueGames { league: lid, have })
+        .await
+    {
+        Ok(Response::LeagueGames { games }) => games,
+        other => panic!("{other:?}"),
+    };
+    assert!(again.is_empty(), "{again:?}");
+    member.shutdown().await;
+    for p in players {
+        p.stop().await;
+    }
+    org.stop().await;
+}
