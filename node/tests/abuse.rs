@@ -208,7 +208,7 @@ async fn a_strangers_chat_and_challenge_flood_is_bounded() {
     b.stop().await;
 }
 
-/// Eighty fresh identities on one machine connect to Ana's node: it keeps at most
+/// Three hundred fresh identities on one machine connect to Ana's node: it keeps at most
 /// `MAX_PER_IP` of them, and Bruno — her opponent, from the same address — still connects
 /// and their game goes on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -226,7 +226,8 @@ async fn many_identities_from_one_address_cannot_lock_the_opponent_out() {
     let (_, a_addr) = a.id_addr().await;
 
     let mut sybils = Vec::new();
-    for _ in 0..80 {
+    let disk_before = disk_bytes(da.path());
+    for _ in 0..300 {
         let h = actor(libp2p::identity::Keypair::generate_ed25519()).await;
         let _ = h.dial(a_addr.parse().unwrap()).await;
         sybils.push(h);
@@ -263,6 +264,8 @@ async fn many_identities_from_one_address_cannot_lock_the_opponent_out() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     play(&a, &b, &game, 0, &["c4", "c5"]).await;
+    let grown = disk_bytes(da.path()).saturating_sub(disk_before);
+    assert!(grown < DISK_GROWTH_BOUND, "{grown} bytes written");
     for h in sybils {
         h.shutdown().await;
     }
