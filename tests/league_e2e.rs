@@ -15,94 +15,12 @@ use sobre_core::Position;
 use sobre_core::test_support::Lines;
 use sobre_core::uci;
 use std::collections::HashMap;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const WAIT: Duration = Duration::from_secs(60);
-const POLL: Duration = Duration::from_millis(100);
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 mod common;
-use common::{exec, run, run_text, sobre};
-
-fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(POLL);
-    }
-}
-
-struct Node {
-    name: String,
-    home: PathBuf,
-    id: String,
-    addr: String,
-}
-
-struct Nodes {
-    children: Vec<(PathBuf, Child)>,
-    dir: tempfile::TempDir,
-}
-
-impl Drop for Nodes {
-    fn drop(&mut self) {
-        for (_, c) in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        if std::thread::panicking() {
-            for (log, _) in &self.children {
-                if let Ok(text) = std::fs::read_to_string(log) {
-                    let tail: Vec<&str> = text.lines().rev().take(40).collect();
-                    eprintln!("--- {} (last lines):", log.display());
-                    for l in tail.iter().rev() {
-                        eprintln!("{l}");
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl Nodes {
-    fn start(&mut self, name: &str, extra: &[&str]) -> Node {
-        let home = self.dir.path().join(name);
-        let init = run(&home, &["init", "--name", name, "--json"]);
-        let id = init["player_id"].as_str().expect("id").to_owned();
-        let log = self.dir.path().join(format!("{name}.log"));
-        let child = sobre(&home)
-            .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-            .args(extra)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(File::create(&log).expect("log"))
-            .spawn()
-            .expect("node starts");
-        self.children.push((log, child));
-        let addr = wait_for(&format!("{name}'s node"), || {
-            let out = exec(&home, &["id", "--json"]);
-            let v: Value = serde_json::from_str(out.stdout.trim()).ok()?;
-            v["addresses"]
-                .as_array()?
-                .iter()
-                .filter_map(Value::as_str)
-                .find(|a| a.contains("/tcp/"))
-                .map(str::to_owned)
-        });
-        Node {
-            name: name.to_owned(),
-            home,
-            id,
-            addr,
-        }
-    }
-}
+use common::nodes::{Node, Nodes, wait_for};
+use common::{exec, run, run_text};
 
 /// The results by Berger numbers (1 = Ana … 6 = Fermín), from the first player's side:
 /// 1 win, ½ draw (as 5), 0 loss.
@@ -133,10 +51,7 @@ struct Game {
 
 #[test]
 fn six_players_and_an_organiser_play_a_whole_round_robin() {
-    let mut nodes = Nodes {
-        children: Vec::new(),
-        dir: tempfile::tempdir().expect("tempdir"),
-    };
+    let mut nodes = Nodes::new();
     let org = nodes.start("organiser", &["--mailbox"]);
     let names = ["Ana", "Bruno", "Carmen", "Diego", "Elena", "Fermín"];
     // Five players use the organiser as their mailbox; Fermín only bootstraps from it, so

@@ -8,87 +8,11 @@
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fs::File;
-use std::path::PathBuf;
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
-
-const WAIT: Duration = Duration::from_secs(90);
-const POLL: Duration = Duration::from_millis(200);
+use std::process::Stdio;
 
 mod common;
+use common::nodes::{Node, Nodes, wait_for};
 use common::{exec, run, run_text, sobre};
-
-fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(POLL);
-    }
-}
-
-struct Node {
-    home: PathBuf,
-    id: String,
-    addr: String,
-}
-
-struct Nodes {
-    children: Vec<(PathBuf, Child)>,
-    dir: tempfile::TempDir,
-}
-
-impl Drop for Nodes {
-    fn drop(&mut self) {
-        for (_, c) in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        if std::thread::panicking() {
-            for (log, _) in &self.children {
-                if let Ok(text) = std::fs::read_to_string(log) {
-                    let tail: Vec<&str> = text.lines().rev().take(30).collect();
-                    eprintln!("--- {} (last lines):", log.display());
-                    for l in tail.iter().rev() {
-                        eprintln!("{l}");
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl Nodes {
-    fn start(&mut self, name: &str, extra: &[&str]) -> Node {
-        let home = self.dir.path().join(name);
-        let init = run(&home, &["init", "--name", name, "--json"]);
-        let id = init["player_id"].as_str().expect("id").to_owned();
-        let log = self.dir.path().join(format!("{name}.log"));
-        let child = sobre(&home)
-            .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-            .args(extra)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(File::create(&log).expect("log"))
-            .spawn()
-            .expect("node starts");
-        self.children.push((log, child));
-        let addr = wait_for(&format!("{name}'s node"), || {
-            let out = exec(&home, &["id", "--json"]);
-            let v: Value = serde_json::from_str(out.stdout.trim()).ok()?;
-            v["addresses"]
-                .as_array()?
-                .iter()
-                .filter_map(Value::as_str)
-                .find(|a| a.contains("/tcp/"))
-                .map(str::to_owned)
-        });
-        Node { home, id, addr }
-    }
-}
 
 /// The winner of the game between Berger numbers `white` and `black`: the lower number
 /// when their sum is even, else the higher one.
@@ -139,10 +63,7 @@ fn play(players: &[Node], number: &HashMap<String, usize>, pairings: &[Value]) {
 
 #[test]
 fn every_member_sees_the_whole_table_and_a_late_joiner_catches_up() {
-    let mut nodes = Nodes {
-        children: Vec::new(),
-        dir: tempfile::tempdir().expect("tempdir"),
-    };
+    let mut nodes = Nodes::new();
     let org = nodes.start("organiser", &["--mailbox"]);
     let players: Vec<Node> = (1..=5)
         .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
@@ -267,10 +188,7 @@ fn rfc3339(ms: u64) -> String {
 /// archive verifies with every pairing played once.
 #[test]
 fn black_starts_the_game_when_white_is_away() {
-    let mut nodes = Nodes {
-        children: Vec::new(),
-        dir: tempfile::tempdir().expect("tempdir"),
-    };
+    let mut nodes = Nodes::new();
     let org = nodes.start("organiser", &["--mailbox"]);
     let players: Vec<Node> = (1..=3)
         .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
@@ -419,10 +337,7 @@ fn points_of(table: &Value, id: &str) -> f64 {
 /// names a decision a player signed.
 #[test]
 fn the_arbiters_decisions_change_every_nodes_table_alike() {
-    let mut nodes = Nodes {
-        children: Vec::new(),
-        dir: tempfile::tempdir().expect("tempdir"),
-    };
+    let mut nodes = Nodes::new();
     let org = nodes.start("organiser", &["--mailbox"]);
     let players: Vec<Node> = (1..=3)
         .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))

@@ -373,3 +373,31 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
     b.stop().await;
     mailbox.stop().await;
 }
+
+/// A challenge waiting for Ana's answer shows who sent it: Bruno's name arrives with it,
+/// before she accepts (lichess and chess.com show a challenger's name too).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_challenged_player_sees_the_challengers_name_before_accepting() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let t0 = now_ms() - 60_000;
+    set_name(da.path(), "Ana Pérez", t0);
+    set_name(db.path(), "Bruno", t0);
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    b.call(ApiRequest::Connect { addr: a_addr }).await;
+    let ch = b
+        .call(ApiRequest::Challenge {
+            opponent: a_id,
+            color: "white".into(),
+            time_control: "3d".into(),
+            chess960: false,
+            fen: None,
+        })
+        .await;
+    let game = ch["game"].as_str().expect("a game id").to_owned();
+    let row = wait_opponent_name(&a, &game, "Bruno").await;
+    assert_eq!(row["status"], "pending", "{row}");
+    a.stop().await;
+    b.stop().await;
+}

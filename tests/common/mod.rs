@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod nodes;
+
 /// The `sobre` command for one home (never the caller's `SOBRE_HOME`).
 pub fn sobre(home: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));

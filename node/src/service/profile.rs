@@ -13,8 +13,10 @@
 //! the games it shares with the peer: a mailbox carries names between players that are never
 //! online together.
 //!
-//! Receiving: a profile is kept only for a player this node has a part with — a game that is
-//! not a stranger's unanswered challenge, a league, a contact — and only if it is newer than
+//! Receiving: a profile is kept only for a player this node has a part with — a game it
+//! plays (a challenge waiting for its answer too, so the player sees who challenges them;
+//! that profile is forgotten with the challenge if the quota drops it), a league, a
+//! contact — and only if it is newer than
 //! the one kept (newest wins: a replayed or older profile changes nothing). Its signature must
 //! be that player's, and it may not be dated more than a few minutes ahead of this clock
 //! (`sobre_core::record::profile`). So the tree holds at most one small profile per player
@@ -101,6 +103,17 @@ impl Service {
         out
     }
 
+    /// Forgets the profile of `player` unless the node still has a part with them (after
+    /// their unanswered challenge was dropped).
+    pub(super) fn forget_profile_unless_known(&mut self, player: &PlayerId) {
+        if self.profile_keepers().contains(player) {
+            return;
+        }
+        if let Err(e) = self.store.remove_profile(player) {
+            tracing::warn!(%player, "a dropped challenger's profile not forgotten: {e}");
+        }
+    }
+
     /// Whether a profile of `player` may be kept here (see the module's notes).
     fn keeps_profiles_of(&self, known: &HashSet<PlayerId>, player: &PlayerId) -> bool {
         *player != self.me && !self.blocked.contains(player) && known.contains(player)
@@ -111,16 +124,17 @@ impl Service {
         let mut known: HashSet<PlayerId> = self
             .games
             .values()
-            .filter(|s| s.status != Status::Pending || s.challenger == self.me || self.mailbox)
+            .filter(|s| s.status != Status::Pending || s.plays(&self.me) || self.mailbox)
             .flat_map(|s| {
                 [s.challenger, s.opponent]
                     .into_iter()
                     .chain(s.arbiters.iter().copied())
             })
             .collect();
-        // A stranger's unanswered challenge does not count (the challenger could otherwise
-        // leave a profile behind with every challenge the quota drops); a mailbox keeps the
-        // players of every game it holds, which its own quotas bound.
+        // A challenge waiting for our answer counts, so the player sees who challenges
+        // them; its profile goes with it when the quota drops it (`drop_pending`), so a
+        // stranger rotating keys leaves none behind. A mailbox keeps the players of every
+        // game it holds, which its own quotas bound.
         known.extend(self.trusted_players());
         for league in self.leagues() {
             known.extend(league.def.players.iter().copied());

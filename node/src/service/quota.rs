@@ -377,10 +377,14 @@ impl Service {
 
     /// Drops a challenge nobody answered, to make room (see [`MAX_PENDING_TOTAL`]).
     pub(super) async fn drop_pending(&mut self, game: GameId) {
+        let challenger = self.games.get(&game).map(|s| s.challenger);
         self.games.remove(&game);
         self.hot.remove(&game);
         if let Err(e) = self.store.forget_game(&game) {
             tracing::warn!(%game, "unanswered challenge not dropped from the store: {e}");
+        }
+        if let Some(c) = challenger {
+            self.forget_profile_unless_known(&c);
         }
         self.dirty = true;
         tracing::info!(%game, "an unanswered challenge was dropped");

@@ -46,6 +46,16 @@ impl Store {
         Ok(())
     }
 
+    /// Forgets `player`'s profile (a challenger whose unanswered challenge was dropped). The
+    /// caller flushes.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn remove_profile(&self, player: &PlayerId) -> Result<(), StoreError> {
+        self.profiles_tree()?.remove(player.as_bytes())?;
+        Ok(())
+    }
+
     /// Every profile kept, by player.
     ///
     /// # Errors

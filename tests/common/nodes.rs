@@ -1,0 +1,104 @@
+//! Several `sobre node run` processes for one test (a league: an organiser and its players),
+//! each with its home and its log in one temporary directory; all killed when the test ends,
+//! and their logs' last lines printed if it failed.
+
+use super::{exec, run, sobre};
+use serde_json::Value;
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// The longest a [`wait_for`] waits: a league's nodes start, meet and open their games.
+pub const WAIT: Duration = Duration::from_secs(90);
+const POLL: Duration = Duration::from_millis(100);
+
+/// Polls `f` until it gives a value; fails the test naming `what` after [`WAIT`].
+pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(POLL);
+    }
+}
+
+/// One player's (or the organiser's) home, player id and TCP address.
+pub struct Node {
+    pub name: String,
+    pub home: PathBuf,
+    pub id: String,
+    pub addr: String,
+}
+
+/// The node processes of a test and the directory holding their homes.
+pub struct Nodes {
+    pub children: Vec<(PathBuf, Child)>,
+    pub dir: tempfile::TempDir,
+}
+
+impl Drop for Nodes {
+    fn drop(&mut self) {
+        for (_, c) in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        if std::thread::panicking() {
+            for (log, _) in &self.children {
+                if let Ok(text) = std::fs::read_to_string(log) {
+                    let tail: Vec<&str> = text.lines().rev().take(40).collect();
+                    eprintln!("--- {} (last lines):", log.display());
+                    for l in tail.iter().rev() {
+                        eprintln!("{l}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Nodes {
+    pub fn new() -> Nodes {
+        Nodes {
+            children: Vec::new(),
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    /// Creates the home `name` (its player named `name`), starts its node on a loopback
+    /// port with `extra` flags, and waits until it answers with a TCP address.
+    pub fn start(&mut self, name: &str, extra: &[&str]) -> Node {
+        let home = self.dir.path().join(name);
+        let init = run(&home, &["init", "--name", name, "--json"]);
+        let id = init["player_id"].as_str().expect("id").to_owned();
+        let log = self.dir.path().join(format!("{name}.log"));
+        let child = sobre(&home)
+            .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
+            .args(extra)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(File::create(&log).expect("log"))
+            .spawn()
+            .expect("node starts");
+        self.children.push((log, child));
+        let addr = wait_for(&format!("{name}'s node"), || {
+            let out = exec(&home, &["id", "--json"]);
+            let v: Value = serde_json::from_str(out.stdout.trim()).ok()?;
+            v["addresses"]
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|a| a.contains("/tcp/"))
+                .map(str::to_owned)
+        });
+        Node {
+            name: name.to_owned(),
+            home,
+            id,
+            addr,
+        }
+    }
+}
