@@ -306,7 +306,8 @@ fn reachability_words(v: &StatusReply) -> String {
         ("private", None) => "no: behind NAT or a firewall, and no relay. Forward port 4848              (TCP and UDP) on your router and declare it with `sobre node run --external              /ip4/PUBLIC_IP/tcp/4848 --save`, or use a relay (`--relay ADDR --save`)"
             .to_owned(),
         (_, Some(r)) => format!("{r}; directly not known yet"),
-        _ => "not known yet (peers test it once a few are connected); opponents who know              your address or your invite can still reach you"
+        _ => "not known yet (peers test it once a few are connected); opponents who know \
+              your address or your invite can still reach you"
             .to_owned(),
     }
 }
@@ -317,6 +318,8 @@ fn print_opponents(home: &Path, v: &StatusReply) -> CliResult<()> {
         return Ok(());
     }
     let contacts = super::contacts::Contacts::load(home)?;
+    // Aliases first, then the names the opponents signed, then short ids.
+    let names = super::names::Names::from_node(home, &contacts);
     let connected = v.opponents.iter().filter(|o| o.connected).count();
     println!("opponents: {connected} of {} connected", v.opponents.len());
     let now = sobre_node::time::now_ms();
@@ -334,7 +337,7 @@ fn print_opponents(home: &Path, v: &StatusReply) -> CliResult<()> {
                 None => "never seen by this node".to_owned(),
             }
         };
-        println!("  {:<20} {state}", contacts.label(&o.player));
+        println!("  {:<20} {state}", names.label(&o.player));
     }
     Ok(())
 }
