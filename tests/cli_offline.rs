@@ -144,6 +144,45 @@ fn pgn_check_human_output_names_game_move_and_reason() {
 }
 
 #[test]
+fn pgn_check_accepts_null_moves_in_variations_and_reports_them_in_the_main_line() {
+    let f = temp_pgn(
+        "[Event \"analysis\"]\n\n1. e4 e5 2. Nf3 (2. Z0 Nc6 3. Nf3) 2... Nc6 3. Bb5 *\n\n\
+         [Event \"main line\"]\n\n1. e4 e5 2. Nf3 Nc6 3. -- Nf6 *\n",
+    );
+    let out = sobre()
+        .args(["pgn", "check"])
+        .arg(f.path())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "the main-line null move fails");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game 2, a null move (`--`) at 3.: not a legal move (line 7)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("game 1,"),
+        "the variation's Z0 is accepted: {text}"
+    );
+    assert!(text.contains("2 game(s), 1 ok, 1 failed"), "{text}");
+
+    let out = sobre()
+        .args(["pgn", "check", "--json"])
+        .arg(f.path())
+        .output()
+        .expect("runs");
+    let games: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(games[0]["ok"], true);
+    assert_eq!(games[0]["plies"], 5);
+    assert_eq!(games[1]["error"]["kind"], "null_move");
+    assert_eq!(games[1]["error"]["ply"], 5);
+    assert_eq!(games[1]["error"]["move"], "--");
+}
+
+#[test]
 fn pgn_convert_rewrites_spanish_into_every_notation() {
     let f = temp_pgn("[White \"Ana\"]\n\n1.e4 c5 2.Cf3 d6 3.d4 cxd4 4.Dxd4 Cc6 5.Ab5 Ad7 *\n");
     let cases = [
