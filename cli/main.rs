@@ -9,7 +9,7 @@ mod board;
 mod commands;
 mod error;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -69,6 +69,8 @@ enum Command {
     Verify(commands::verify::Args),
     Invite(commands::invite::Args),
     Connect(commands::invite::ConnectArgs),
+    Completions(commands::completions::Args),
+    Man(commands::man::Args),
 }
 
 fn main() -> ExitCode {
@@ -110,6 +112,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => commands::verify::run(args),
         Command::Invite(args) => commands::invite::run(home, args),
         Command::Connect(args) => commands::invite::connect(home, args),
+        Command::Completions(args) => commands::completions::run(args, Cli::command()),
+        Command::Man(args) => commands::man::run(args, Cli::command()),
     };
     match result {
         Ok(code) => code,

@@ -217,3 +217,78 @@ fn pgn_convert_rewrites_spanish_into_every_notation() {
         assert!(out.contains(movetext), "{notation}: {out}");
     }
 }
+
+#[test]
+fn completions_cover_every_shell_and_the_subcommands() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = sobre().args(["completions", shell]).output().expect("runs");
+        assert!(out.status.success(), "{shell}: {out:?}");
+        let script = String::from_utf8(out.stdout).expect("utf-8");
+        for sub in ["challenge", "league", "pgn", "completions", "man"] {
+            assert!(script.contains(sub), "{shell} completion lacks {sub}");
+        }
+    }
+    let out = sobre()
+        .args(["completions", "tcsh"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
+}
+
+#[test]
+fn bash_completion_is_valid_bash() {
+    let script = stdout_of(sobre().args(["completions", "bash"]));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("sobre.bash");
+    std::fs::write(&path, script).expect("write");
+    // `bash -n` parses without running; skip quietly where bash is not installed.
+    let Ok(out) = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+    else {
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn man_prints_the_main_page_and_writes_one_per_subcommand() {
+    let page = stdout_of(sobre().arg("man"));
+    assert!(page.contains(".TH sobre 1"), "{page}");
+    assert!(page.contains(".SH SUBCOMMANDS"), "{page}");
+    assert!(page.contains("sobre\\-challenge(1)"), "{page}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("man1");
+    let out = sobre()
+        .arg("man")
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    for name in [
+        "sobre.1",
+        "sobre-challenge.1",
+        "sobre-league.1",
+        "sobre-pgn-check.1",
+    ] {
+        let text = std::fs::read_to_string(out_dir.join(name)).expect(name);
+        assert!(text.contains(".TH "), "{name}: {text}");
+    }
+    let written = std::fs::read_dir(&out_dir).expect("dir").count();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with(&format!("{written} man page(s)")),
+        "{said}"
+    );
+}
