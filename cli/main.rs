@@ -15,7 +15,9 @@ use std::process::ExitCode;
 
 /// sobre: peer-to-peer correspondence chess and adjourned games.
 #[derive(Parser)]
-#[command(name = "sobre", version, about, long_about = None)]
+// Help wraps to the terminal (clap's `wrap_help`), but never wider than 100 columns: long
+// lines are hard to read on a wide terminal.
+#[command(name = "sobre", version, about, long_about = None, max_term_width = 100)]
 struct Cli {
     /// The home directory: your key, games and the node's socket (default: the platform's
     /// data directory).
@@ -59,6 +61,8 @@ enum Command {
     #[command(subcommand)]
     Leave(commands::leave::LeaveCommand),
     Export(commands::export::Args),
+    /// Round-robin leagues (Berger tables) played over the network: create, join, pairings,
+    /// standings with tie-breaks, crosstable, arbiter's decisions, export and offline verify.
     #[command(subcommand)]
     League(commands::league::LeagueCommand),
     Demo(commands::demo::Args),

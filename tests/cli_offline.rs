@@ -292,3 +292,53 @@ fn man_prints_the_main_page_and_writes_one_per_subcommand() {
         "{said}"
     );
 }
+
+/// The subcommands listed under `Commands:` in a help text.
+fn listed_subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        // A subcommand's line starts with two spaces and its name; wrapped about lines with
+        // many more.
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn help_wraps_and_every_subcommand_says_what_it_does() {
+    // Every help text, at every depth: wrapped to at most 100 columns off a terminal, and each
+    // listed subcommand with an about line next to its name.
+    let mut queue: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    while let Some(path) = queue.pop() {
+        let help = stdout_of(sobre().args(&path).arg("--help").env_remove("COLUMNS"));
+        assert!(help.contains("Usage: sobre"), "{path:?}: {help}");
+        for line in help.lines() {
+            let width = line.chars().count();
+            assert!(width <= 100, "{path:?}: a {width}-column line: {line}");
+        }
+        for line in help.lines().skip_while(|l| *l != "Commands:").skip(1) {
+            if line.is_empty() {
+                break;
+            }
+            if let Some(entry) = line.strip_prefix("  ").filter(|l| !l.starts_with(' ')) {
+                assert!(
+                    entry.split_whitespace().nth(1).is_some(),
+                    "{path:?}: a subcommand without an about line: {entry}"
+                );
+            }
+        }
+        for sub in listed_subcommands(&help) {
+            let mut next = path.clone();
+            next.push(sub);
+            queue.push(next);
+        }
+        seen += 1;
+    }
+    assert!(seen > 40, "walked only {seen} help texts");
+}

@@ -47,3 +47,51 @@ fn page_count(cmd: &clap::Command) -> usize {
         .map(page_count)
         .sum::<usize>()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every subcommand, at every depth, with its path (`league create`).
+    fn walk(cmd: &clap::Command, path: &str, out: &mut Vec<(String, clap::Command)>) {
+        for sub in cmd.get_subcommands() {
+            let here = format!("{path} {}", sub.get_name()).trim().to_owned();
+            out.push((here.clone(), sub.clone()));
+            walk(sub, &here, out);
+        }
+    }
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        crate::Cli::command().debug_assert();
+    }
+
+    /// The about line is what `sobre --help`, the completions and the man pages' NAME show:
+    /// none may be empty.
+    #[test]
+    fn every_subcommand_has_an_about_line() {
+        let mut all = Vec::new();
+        walk(&crate::Cli::command(), "", &mut all);
+        assert!(all.len() > 40, "{} subcommands", all.len());
+        let missing: Vec<&str> = all
+            .iter()
+            .filter(|(_, c)| {
+                c.get_about()
+                    .is_none_or(|a| a.to_string().trim().is_empty())
+            })
+            .map(|(p, _)| p.as_str())
+            .collect();
+        assert!(missing.is_empty(), "no about line: {missing:?}");
+    }
+
+    #[test]
+    fn page_count_matches_what_generate_to_writes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let cli = crate::Cli::command();
+        let expected = page_count(&cli);
+        clap_mangen::generate_to(cli, dir.path()).expect("writes");
+        let written = std::fs::read_dir(dir.path()).expect("dir").count();
+        assert_eq!(written, expected);
+    }
+}
