@@ -6,6 +6,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod board;
+mod color;
 mod commands;
 mod error;
 

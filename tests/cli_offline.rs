@@ -342,3 +342,22 @@ fn help_wraps_and_every_subcommand_says_what_it_does() {
     }
     assert!(seen > 40, "walked only {seen} help texts");
 }
+
+#[test]
+fn no_color_turns_off_the_colours_of_help() {
+    // CLICOLOR_FORCE colours even off a terminal; NO_COLOR wins over it (no-color.org).
+    let forced = stdout_of(
+        sobre()
+            .arg("--help")
+            .env("CLICOLOR_FORCE", "1")
+            .env_remove("NO_COLOR"),
+    );
+    assert!(forced.contains('\u{1b}'), "forced colours: {forced}");
+    let plain = stdout_of(
+        sobre()
+            .arg("--help")
+            .env("CLICOLOR_FORCE", "1")
+            .env("NO_COLOR", "1"),
+    );
+    assert!(!plain.contains('\u{1b}'), "NO_COLOR: {plain}");
+}
