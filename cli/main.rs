@@ -6,16 +6,19 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod board;
+mod color;
 mod commands;
 mod error;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// sobre: peer-to-peer correspondence chess and adjourned games.
 #[derive(Parser)]
-#[command(name = "sobre", version, about, long_about = None)]
+// Help wraps to the terminal (clap's `wrap_help`), but never wider than 100 columns: long
+// lines are hard to read on a wide terminal.
+#[command(name = "sobre", version, about, long_about = None, max_term_width = 100)]
 struct Cli {
     /// The home directory: your key, games and the node's socket (default: the platform's
     /// data directory).
@@ -59,6 +62,8 @@ enum Command {
     #[command(subcommand)]
     Leave(commands::leave::LeaveCommand),
     Export(commands::export::Args),
+    /// Round-robin leagues (Berger tables) played over the network: create, join, pairings,
+    /// standings with tie-breaks, crosstable, arbiter's decisions, export and offline verify.
     #[command(subcommand)]
     League(commands::league::LeagueCommand),
     Demo(commands::demo::Args),
@@ -69,6 +74,8 @@ enum Command {
     Verify(commands::verify::Args),
     Invite(commands::invite::Args),
     Connect(commands::invite::ConnectArgs),
+    Completions(commands::completions::Args),
+    Man(commands::man::Args),
 }
 
 fn main() -> ExitCode {
@@ -110,6 +117,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => commands::verify::run(args),
         Command::Invite(args) => commands::invite::run(home, args),
         Command::Connect(args) => commands::invite::connect(home, args),
+        Command::Completions(args) => commands::completions::run(args, Cli::command()),
+        Command::Man(args) => commands::man::run(args, Cli::command()),
     };
     match result {
         Ok(code) => code,

@@ -194,6 +194,9 @@ fn every_subcommand_has_help() {
         &["leave", "start"],
         &["leave", "end"],
         &["export"],
+        &["league"],
+        &["completions"],
+        &["man"],
     ];
     for args in subcommands {
         let out = sobre(home.path())

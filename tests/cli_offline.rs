@@ -144,6 +144,45 @@ fn pgn_check_human_output_names_game_move_and_reason() {
 }
 
 #[test]
+fn pgn_check_accepts_null_moves_in_variations_and_reports_them_in_the_main_line() {
+    let f = temp_pgn(
+        "[Event \"analysis\"]\n\n1. e4 e5 2. Nf3 (2. Z0 Nc6 3. Nf3) 2... Nc6 3. Bb5 *\n\n\
+         [Event \"main line\"]\n\n1. e4 e5 2. Nf3 Nc6 3. -- Nf6 *\n",
+    );
+    let out = sobre()
+        .args(["pgn", "check"])
+        .arg(f.path())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "the main-line null move fails");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game 2, a null move (`--`) at 3.: not a legal move (line 7)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("game 1,"),
+        "the variation's Z0 is accepted: {text}"
+    );
+    assert!(text.contains("2 game(s), 1 ok, 1 failed"), "{text}");
+
+    let out = sobre()
+        .args(["pgn", "check", "--json"])
+        .arg(f.path())
+        .output()
+        .expect("runs");
+    let games: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(games[0]["ok"], true);
+    assert_eq!(games[0]["plies"], 5);
+    assert_eq!(games[1]["error"]["kind"], "null_move");
+    assert_eq!(games[1]["error"]["ply"], 5);
+    assert_eq!(games[1]["error"]["move"], "--");
+}
+
+#[test]
 fn pgn_convert_rewrites_spanish_into_every_notation() {
     let f = temp_pgn("[White \"Ana\"]\n\n1.e4 c5 2.Cf3 d6 3.d4 cxd4 4.Dxd4 Cc6 5.Ab5 Ad7 *\n");
     let cases = [
@@ -177,4 +216,148 @@ fn pgn_convert_rewrites_spanish_into_every_notation() {
         assert!(out.contains("[White \"Ana\"]"), "{out}");
         assert!(out.contains(movetext), "{notation}: {out}");
     }
+}
+
+#[test]
+fn completions_cover_every_shell_and_the_subcommands() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = sobre().args(["completions", shell]).output().expect("runs");
+        assert!(out.status.success(), "{shell}: {out:?}");
+        let script = String::from_utf8(out.stdout).expect("utf-8");
+        for sub in ["challenge", "league", "pgn", "completions", "man"] {
+            assert!(script.contains(sub), "{shell} completion lacks {sub}");
+        }
+    }
+    let out = sobre()
+        .args(["completions", "tcsh"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
+}
+
+#[test]
+fn bash_completion_is_valid_bash() {
+    let script = stdout_of(sobre().args(["completions", "bash"]));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("sobre.bash");
+    std::fs::write(&path, script).expect("write");
+    // `bash -n` parses without running; skip quietly where bash is not installed.
+    let Ok(out) = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+    else {
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn man_prints_the_main_page_and_writes_one_per_subcommand() {
+    let page = stdout_of(sobre().arg("man"));
+    assert!(page.contains(".TH sobre 1"), "{page}");
+    assert!(page.contains(".SH SUBCOMMANDS"), "{page}");
+    assert!(page.contains("sobre\\-challenge(1)"), "{page}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("man1");
+    let out = sobre()
+        .arg("man")
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    for name in [
+        "sobre.1",
+        "sobre-challenge.1",
+        "sobre-league.1",
+        "sobre-pgn-check.1",
+    ] {
+        let text = std::fs::read_to_string(out_dir.join(name)).expect(name);
+        assert!(text.contains(".TH "), "{name}: {text}");
+    }
+    let written = std::fs::read_dir(&out_dir).expect("dir").count();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with(&format!("{written} man page(s)")),
+        "{said}"
+    );
+}
+
+/// The subcommands listed under `Commands:` in a help text.
+fn listed_subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        // A subcommand's line starts with two spaces and its name; wrapped about lines with
+        // many more.
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn help_wraps_and_every_subcommand_says_what_it_does() {
+    // Every help text, at every depth: wrapped to at most 100 columns off a terminal, and each
+    // listed subcommand with an about line next to its name.
+    let mut queue: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    while let Some(path) = queue.pop() {
+        let help = stdout_of(sobre().args(&path).arg("--help").env_remove("COLUMNS"));
+        assert!(help.contains("Usage: sobre"), "{path:?}: {help}");
+        for line in help.lines() {
+            let width = line.chars().count();
+            assert!(width <= 100, "{path:?}: a {width}-column line: {line}");
+        }
+        for line in help.lines().skip_while(|l| *l != "Commands:").skip(1) {
+            if line.is_empty() {
+                break;
+            }
+            if let Some(entry) = line.strip_prefix("  ").filter(|l| !l.starts_with(' ')) {
+                assert!(
+                    entry.split_whitespace().nth(1).is_some(),
+                    "{path:?}: a subcommand without an about line: {entry}"
+                );
+            }
+        }
+        for sub in listed_subcommands(&help) {
+            let mut next = path.clone();
+            next.push(sub);
+            queue.push(next);
+        }
+        seen += 1;
+    }
+    assert!(seen > 40, "walked only {seen} help texts");
+}
+
+#[test]
+fn no_color_turns_off_the_colours_of_help() {
+    // CLICOLOR_FORCE colours even off a terminal; NO_COLOR wins over it (no-color.org).
+    let forced = stdout_of(
+        sobre()
+            .arg("--help")
+            .env("CLICOLOR_FORCE", "1")
+            .env_remove("NO_COLOR"),
+    );
+    assert!(forced.contains('\u{1b}'), "forced colours: {forced}");
+    let plain = stdout_of(
+        sobre()
+            .arg("--help")
+            .env("CLICOLOR_FORCE", "1")
+            .env("NO_COLOR", "1"),
+    );
+    assert!(!plain.contains('\u{1b}'), "NO_COLOR: {plain}");
 }

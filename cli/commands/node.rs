@@ -173,15 +173,15 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
 
 /// Logs to standard error, filtered by `RUST_LOG` (default: the node's own info lines and
 /// warnings from the network stack), with peer and game ids as fields; colours only on a
-/// terminal (a log redirected to a file or a service manager's journal stays plain text).
+/// terminal (a log redirected to a file or a service manager's journal stays plain text), and
+/// none with `NO_COLOR` set.
 fn init_logging() {
-    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("sobre_node=info,warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
+        .with_ansi(crate::color::stderr())
         .with_target(false)
         .try_init();
 }

@@ -23,7 +23,11 @@ pub enum PgnCommand {
 ///
 /// Exit status 1 if any game fails. With --json, one object per game per line: `file`,
 /// `index` (0-based, per file), `ok`, `plies`, `final_fen`, and when not ok `error`
-/// {`ply`, `move`, `message`}.
+/// {`kind`, `ply`, `move`, `message`}; `kind` is `illegal`, `null_move`, `bad_start` or
+/// `not_text`.
+///
+/// A null move (`Z0`, `--`) in the main line is reported as such; inside a variation it is
+/// accepted (variations are not replayed).
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// PGN files (`-` for standard input).
@@ -169,6 +173,7 @@ fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {
     });
     if let Some(e) = &g.error {
         v["error"] = json!({
+            "kind": e.kind.as_str(),
             "ply": e.ply,
             "move_number": e.move_number,
             "color": e.color.name(),

@@ -464,6 +464,35 @@ fn null_moves_are_passed_as_tokens() {
 }
 
 #[test]
+fn null_moves_are_recognised_inside_variations() {
+    // A visitor that enters variations and notes which move tokens are null moves.
+    #[derive(Default)]
+    struct Nulls(Vec<(String, bool)>);
+    impl Visitor for Nulls {
+        type Output = Vec<(String, bool)>;
+        fn san(&mut self, token: RawMove<'_>) {
+            let text = String::from_utf8_lossy(token.as_bytes()).into_owned();
+            self.0.push((text, token.is_null_move()));
+        }
+        fn begin_variation(&mut self) -> Skip {
+            Skip(false)
+        }
+        fn end_game(&mut self) -> Self::Output {
+            std::mem::take(&mut self.0)
+        }
+    }
+    let mut reader = PgnReader::new(&b"1. e4 e5 (1... Z0 2. d4 (2. -- d5)) 2. Nf3 *"[..]);
+    let seen = reader.read_game(&mut Nulls::default()).unwrap().unwrap();
+    let nulls: Vec<&str> = seen
+        .iter()
+        .filter(|(_, null)| *null)
+        .map(|(t, _)| t.as_str())
+        .collect();
+    assert_eq!(nulls, ["Z0", "--"]);
+    assert_eq!(seen.len(), 7, "{seen:?}");
+}
+
+#[test]
 fn spanish_tokens_are_passed_unchanged() {
     let game = read_one("1. e4 Cf6 2. e5 d5 3. exd6 a.p. Cxe4 4. 0-0 0-0-0 *");
     assert_eq!(

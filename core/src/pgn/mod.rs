@@ -22,7 +22,7 @@
 //! | `!`, `?`, `!!`, `??`, `!?`, `?!`    | [`Visitor::nag`] 1 to 6                           |
 //! | `$12`                               | [`Visitor::nag`] 12                               |
 //! | `exd6 e.p.`, `exd6 a.p.`, `exd6e.p.` | one token `exd6` with [`RawMove::has_en_passant_suffix`] |
-//! | `0-0`, `0-0-0`, `O-O`, `--`, `Z0`   | move tokens, unchanged                            |
+//! | `0-0`, `0-0-0`, `O-O`, `--`, `Z0`   | move tokens, unchanged ([`RawMove::is_null_move`] for the last two) |
 //! | `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*` | [`Visitor::outcome`]; ends the game               |
 //! | `{…}`, `; …`                        | [`Visitor::comment`]                              |
 //! | `%…` at column 0                    | nothing (escape line)                             |
@@ -36,6 +36,12 @@ pub use reader::{
     BUFFER_CAPACITY, GameStart, Games, PgnReader, RawComment, RawMove, RawTag, Skip, Visitor,
 };
 pub use writer::{GameRecord, PgnWriter, WrittenMove, write_game};
+
+/// Whether a move token is a null move: `Z0` or `--` (ChessBase and most databases), which
+/// passes the turn in analysis. It is never a legal move of a game's main line.
+pub fn is_null_move(token: &[u8]) -> bool {
+    matches!(token, b"Z0" | b"--")
+}
 
 /// An I/O failure of the byte source under a [`PgnReader`].
 ///

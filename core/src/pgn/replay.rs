@@ -26,9 +26,37 @@ pub struct ReplayOptions {
     pub keep_comments: bool,
 }
 
+/// Why a game's replay stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayErrorKind {
+    /// The `FEN` tag does not describe a position (ply 0).
+    BadStart,
+    /// The move token is not UTF-8 text.
+    NotText,
+    /// A null move (`Z0`, `--`) in the main line: it passes the turn, which chess does not
+    /// allow. (Inside variations it is accepted: the replayer does not enter them.)
+    NullMove,
+    /// The token is not a legal move in the position, or not a move at all.
+    Illegal,
+}
+
+impl ReplayErrorKind {
+    /// A stable name for machine-readable output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplayErrorKind::BadStart => "bad_start",
+            ReplayErrorKind::NotText => "not_text",
+            ReplayErrorKind::NullMove => "null_move",
+            ReplayErrorKind::Illegal => "illegal",
+        }
+    }
+}
+
 /// The first move of a game that could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
+    /// What went wrong, as a type (the message says it in words).
+    pub kind: ReplayErrorKind,
     /// 1-based half-move index of the failing move (0 for a bad start position).
     pub ply: u32,
     /// The move number as a scoresheet writes it.
@@ -47,6 +75,17 @@ impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.ply == 0 {
             write!(f, "start position: {}", self.message)
+        } else if self.kind == ReplayErrorKind::NullMove {
+            let dots = if self.color == Color::White {
+                "."
+            } else {
+                "..."
+            };
+            write!(
+                f,
+                "a null move (`{}`) at {}{dots}: {}",
+                self.text, self.move_number, self.message
+            )
         } else {
             write!(
                 f,
@@ -127,9 +166,10 @@ impl Replayer {
         }
     }
 
-    fn fail(&mut self, text: &str, message: String, line: u64) {
+    fn fail(&mut self, kind: ReplayErrorKind, text: &str, message: String, line: u64) {
         let pos = &self.game.position;
         self.game.error = Some(ReplayError {
+            kind,
             ply: self.game.plies + 1,
             move_number: pos.fullmove_number(),
             color: pos.turn(),
@@ -161,6 +201,7 @@ impl Replayer {
             }
             Err(e) => {
                 self.game.error = Some(ReplayError {
+                    kind: ReplayErrorKind::BadStart,
                     ply: 0,
                     move_number: 0,
                     color: Color::White,
@@ -203,7 +244,12 @@ impl Replayer {
                 let bytes = &self.arena[a..b];
                 let Ok(text) = std::str::from_utf8(bytes) else {
                     let shown = String::from_utf8_lossy(bytes).into_owned();
-                    self.fail(&shown, "not valid UTF-8 text".to_owned(), line);
+                    self.fail(
+                        ReplayErrorKind::NotText,
+                        &shown,
+                        "not valid UTF-8 text".to_owned(),
+                        line,
+                    );
                     return;
                 };
                 if is_annotation(text) {
@@ -214,11 +260,18 @@ impl Replayer {
                     }
                     return;
                 }
+                if crate::pgn::is_null_move(bytes) {
+                    // Off the fast path: only a token no parser read gets here.
+                    let text = text.to_owned();
+                    let why = "not a legal move".to_owned();
+                    self.fail(ReplayErrorKind::NullMove, &text, why, line);
+                    return;
+                }
                 match resolve(&self.game.position, text, self.game.lang) {
                     Ok(m) => m,
                     Err(e) => {
                         let (text, reason) = (text.to_owned(), e.reason().to_owned());
-                        self.fail(&text, reason, line);
+                        self.fail(ReplayErrorKind::Illegal, &text, reason, line);
                         return;
                     }
                 }
@@ -380,6 +433,45 @@ mod tests {
         assert_eq!(e.text, "Qxd5");
         assert!(e.message.contains("queen"), "{}", e.message);
         assert_eq!(g.plies, 4);
+    }
+
+    #[test]
+    fn null_move_in_the_main_line_is_reported_as_one() {
+        for token in ["Z0", "--"] {
+            let text = format!(
+                "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 {token} 13. Nf1 *"
+            );
+            let g = &replay(&text)[0];
+            let e = g.error.as_ref().expect("a null move is not a legal move");
+            assert_eq!(e.kind, ReplayErrorKind::NullMove);
+            assert_eq!((e.ply, e.move_number, e.color), (24, 12, Color::Black));
+            assert_eq!(e.text, token);
+            assert_eq!(g.plies, 23, "the moves before it were played");
+            assert_eq!(
+                e.to_string(),
+                format!("a null move (`{token}`) at 12...: not a legal move")
+            );
+        }
+        let g = &replay("1. -- e5 *")[0];
+        assert_eq!(
+            g.error.as_ref().unwrap().to_string(),
+            "a null move (`--`) at 1.: not a legal move"
+        );
+    }
+
+    #[test]
+    fn null_move_inside_a_variation_is_accepted() {
+        let g = &replay("1. e4 e5 2. Nf3 (2. Z0 Nc6 (2... -- 3. d4) 3. Nf3) 2... Nc6 3. Bb5 *")[0];
+        assert!(g.ok(), "{:?}", g.error);
+        assert_eq!(g.plies, 5);
+    }
+
+    #[test]
+    fn other_bad_tokens_are_typed_illegal() {
+        let g = &replay("1. e4 e5 2. Ke3 *")[0];
+        assert_eq!(g.error.as_ref().unwrap().kind, ReplayErrorKind::Illegal);
+        let g = &replay("[FEN \"nonsense\"]\n\n1. e4 *")[0];
+        assert_eq!(g.error.as_ref().unwrap().kind, ReplayErrorKind::BadStart);
     }
 
     #[test]

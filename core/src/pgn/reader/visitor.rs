@@ -102,6 +102,12 @@ impl<'a> RawMove<'a> {
         self.line
     }
 
+    /// Whether the token is a null move (`Z0` or `--`, as ChessBase writes one in analysis):
+    /// not a move of chess, but a placeholder that passes the turn inside variations.
+    pub fn is_null_move(&self) -> bool {
+        crate::pgn::is_null_move(self.bytes)
+    }
+
     /// Whether the token was followed by `e.p.` or `a.p.` (Spanish *al paso*), glued or as a
     /// separate token. The suffix itself is not part of [`RawMove::as_bytes`].
     pub fn has_en_passant_suffix(&self) -> bool {
