@@ -4,7 +4,7 @@
 use super::common;
 use crate::error::{self, CliError, CliResult};
 use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::{IdReply, StatusReply};
+use sobre_node::api::replies::{IdReply, SKEW_WARN_MS, StatusReply};
 use sobre_node::client::ClientError;
 use sobre_node::network::port::{DEFAULT_PORT, port_free};
 use sobre_node::settings::{self, NodeSettings};
@@ -263,6 +263,36 @@ fn problem(what: impl Into<String>, fix: impl Into<String>) -> Finding {
     }
 }
 
+/// The opponents whose clocks are far from ours (see `OpponentEntry::clock_skew_ms`): one of
+/// the two clocks is wrong, and past two minutes the receiver refuses the other's events.
+fn clock_findings(status: &StatusReply) -> Vec<Finding> {
+    let measured: Vec<(&str, i64)> = status
+        .opponents
+        .iter()
+        .filter_map(|o| Some((o.player.as_str(), o.clock_skew_ms?)))
+        .collect();
+    let mut found: Vec<Finding> = measured
+        .iter()
+        .filter(|(_, skew)| skew.unsigned_abs() > SKEW_WARN_MS.unsigned_abs())
+        .map(|(player, skew)| {
+            let secs = skew.unsigned_abs().div_ceil(1000);
+            let side = if *skew > 0 { "ahead of" } else { "behind" };
+            problem(
+                format!("the clock of opponent {player} is about {secs} s {side} this computer's: events dated more than 2 minutes from the receiver's clock are refused"),
+                "check that this computer's clock is synchronised (`timedatectl` should say `System clock synchronized: yes`; enable NTP with `timedatectl set-ntp true`), and ask your opponent to check theirs",
+            )
+        })
+        .collect();
+    if found.is_empty() && !measured.is_empty() {
+        found.push(ok(format!(
+            "clocks: {} opponent(s) measured, all within {} s of this computer's",
+            measured.len(),
+            SKEW_WARN_MS / 1000
+        )));
+    }
+    found
+}
+
 pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
     let mut found = Vec::new();
     match sobre_node::home::load_key(home) {
@@ -335,6 +365,7 @@ pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
                     "reachability from outside: not known yet (peers test it once a few are connected)",
                 )),
             }
+            found.extend(clock_findings(status));
         }
     }
     if saved.bootstrap.is_empty() {
@@ -372,6 +403,37 @@ pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_far_clock_is_a_problem_naming_the_opponent() {
+        use sobre_node::api::replies::OpponentEntry;
+        let entry = |player: &str, skew: Option<i64>| OpponentEntry {
+            player: player.into(),
+            clock_skew_ms: skew,
+            ..OpponentEntry::default()
+        };
+        let mut status = StatusReply {
+            opponents: vec![entry("near", Some(-2_000)), entry("unmeasured", None)],
+            ..StatusReply::default()
+        };
+        let found = clock_findings(&status);
+        assert!(found.len() == 1 && found[0].ok, "{:?}", found[0].what);
+        status.opponents.push(entry("far", Some(-90_500)));
+        let found = clock_findings(&status);
+        assert_eq!(found.len(), 1);
+        assert!(!found[0].ok);
+        assert!(
+            found[0].what.contains("opponent far is about 91 s behind"),
+            "{}",
+            found[0].what
+        );
+        assert!(
+            found[0]
+                .fix
+                .as_deref()
+                .is_some_and(|f| f.contains("timedatectl"))
+        );
+    }
 
     #[test]
     fn unit_arguments_are_quoted_and_escaped() {
