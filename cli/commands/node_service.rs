@@ -1,7 +1,7 @@
 //! `sobre node start`, `node install` and `node doctor`: a node that keeps running without a
 //! terminal, and a check of the common faults with what to do about each.
 
-use super::common;
+use super::{common, node_log};
 use crate::error::{self, CliError, CliResult};
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{IdReply, SKEW_WARN_MS, StatusReply};
@@ -15,13 +15,12 @@ use std::time::{Duration, Instant};
 
 /// The node's log when started in the background.
 pub const LOG_FILE: &str = "node.log";
-/// A log larger than this is moved to `node.log.1` (replacing the older one) at start.
-const LOG_ROTATE_BYTES: u64 = 4 * 1024 * 1024;
 /// How long `node start` waits for the node to answer.
 const START_WAIT: Duration = Duration::from_secs(20);
 
-/// Run your node in the background, its log in HOME/node.log (the previous log moved to
-/// node.log.1 when it grew past 4 MiB); `sobre node stop` stops it.
+/// Run your node in the background, its log in HOME/node.log (moved to node.log.1, replacing
+/// the older one, whenever it grows past 4 MiB, also while the node runs); `sobre node stop`
+/// stops it.
 ///
 /// It runs `sobre node run` with the settings of HOME/node.toml and the flags given after
 /// `--`, e.g. `sobre node start -- --mdns`.
@@ -59,7 +58,7 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
         ));
     }
     let log_path = home.join(LOG_FILE);
-    rotate(&log_path)?;
+    node_log::rotate_if_large(&log_path, node_log::LOG_ROTATE_BYTES)?;
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -75,6 +74,10 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
         .arg(home)
         .args(["node", "run"])
         .args(&args.run_args)
+        // The node writes its log itself, rotating it as it grows; what goes to its standard
+        // error besides (a failure to start) lands in the same file.
+        .arg("--log-file")
+        .arg(&log_path)
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)
         .stderr(log);
@@ -113,19 +116,6 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
         log_path.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Moves a log past [`LOG_ROTATE_BYTES`] to `<log>.1`.
-fn rotate(log: &Path) -> CliResult<()> {
-    match std::fs::metadata(log) {
-        Ok(m) if m.len() > LOG_ROTATE_BYTES => {
-            let mut old = log.as_os_str().to_owned();
-            old.push(".1");
-            std::fs::rename(log, PathBuf::from(old))?;
-            Ok(())
-        }
-        _ => Ok(()),
-    }
 }
 
 pub fn install(home: &Path, args: InstallArgs) -> CliResult<ExitCode> {
