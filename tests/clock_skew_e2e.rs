@@ -160,6 +160,8 @@ fn doctor_names_the_opponent_whose_clock_runs_90_s_ahead() {
         "{line}"
     );
     assert!(out.stdout.contains("timedatectl"), "{}", out.stdout);
+    let status = common::run_text(&ana, &["node", "status"]);
+    assert!(status.contains("s ahead of yours"), "{status}");
 }
 
 fn wait_for(what: &str, mut done: impl FnMut() -> bool) {

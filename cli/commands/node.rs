@@ -3,7 +3,7 @@
 use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
 use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::StatusReply;
+use sobre_node::api::replies::{SKEW_WARN_MS, StatusReply};
 use sobre_node::error::NodeError;
 use sobre_node::home::KeyError;
 use sobre_node::service::{self, NodeConfig};
@@ -350,7 +350,16 @@ fn print_opponents(home: &Path, v: &StatusReply) -> CliResult<()> {
                 None => "never seen by this node".to_owned(),
             }
         };
-        println!("  {:<20} {state}", contacts.label(&o.player));
+        // Only a clock far off is worth a word here; `node doctor` says what to do.
+        let clock = match o.clock_skew_ms {
+            Some(s) if s.unsigned_abs() > SKEW_WARN_MS.unsigned_abs() => format!(
+                "; clock {} s {} yours (see `sobre node doctor`)",
+                s.unsigned_abs().div_ceil(1000),
+                if s > 0 { "ahead of" } else { "behind" }
+            ),
+            _ => String::new(),
+        };
+        println!("  {:<20} {state}{clock}", contacts.label(&o.player));
     }
     Ok(())
 }
