@@ -321,7 +321,8 @@ fn wait_connected(home: &Path, peer: &str, what: &str) {
 }
 
 /// Two fresh homes meet with one invite line: Bernardo's node dials Ana's from it, his
-/// contacts name her, and they play. Carla takes the same invite while her node is stopped:
+/// contacts name her, and they play; each then sees the other's signed name in `games`,
+/// `show`, `watch` and the exported PGN. Carla takes the same invite while her node is stopped:
 /// her node dials Ana when it starts.
 #[test]
 fn two_fresh_homes_meet_with_one_invite_line() {
@@ -332,6 +333,7 @@ fn two_fresh_homes_meet_with_one_invite_line() {
         dir.path().join("carla"),
     );
     run_text(&a_home, &["init", "--name", "Ana Núñez"]);
+    run_text(&b_home, &["init", "--name", "Bernardo Díaz"]);
     let listen = ["--listen", "/ip4/127.0.0.1/tcp/0"];
     let (a, _) = start(&a_home, &dir.path().join("a.log"), &listen);
     let (b, _) = start(&b_home, &dir.path().join("b.log"), &listen);
@@ -360,8 +362,23 @@ fn two_fresh_homes_meet_with_one_invite_line() {
     run_text(&a_home, &["accept", &game]);
     run_text(&a_home, &["move", &game, "d4"]);
     wait_until(&b_home, &game, "d4", |v| v["plies"] == 1);
+    // Ana watches Bernardo's reply arrive: `watch` names its author.
+    let watched = watch_lines(&a_home);
+    std::thread::sleep(Duration::from_millis(500));
     run_text(&b_home, &["move", &game, "d5"]);
     wait_until(&a_home, &game, "d5", |v| v["plies"] == 2);
+    let deadline = Instant::now() + WAIT;
+    let mut seen = Vec::new();
+    let moved = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match watched.recv_timeout(left) {
+            Ok(line) if line.contains(" move ") => break line,
+            Ok(line) => seen.push(line),
+            Err(e) => panic!("`watch` never showed the move ({e}): {seen:?}"),
+        }
+    };
+    assert!(moved.contains("by=Bernardo Díaz"), "{moved}");
+    names_are_shown(&a_home, &b_home, &game);
     // Status names the opponent, by alias, connected; and says whether peers can reach us.
     let status = run(&b_home, &["node", "status", "--json"]);
     assert_eq!(status["opponents"][0]["player"], a_id.as_str(), "{status}");
@@ -393,6 +410,56 @@ fn two_fresh_homes_meet_with_one_invite_line() {
     stop(&c_home, c);
     stop(&b_home, b);
     stop(&a_home, a);
+}
+
+/// `sobre watch` on `home`, its lines sent as they come (the process ends with the test's
+/// process: `watch` exits when its node stops).
+fn watch_lines(home: &Path) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let mut child = sobre(home)
+        .arg("watch")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("watch starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    });
+    rx
+}
+
+/// Ana (White) and Bernardo (Black, who has her as contact `ana-núñez`) see each other's
+/// signed names: in `games` and `show` (Bernardo's alias for her wins on his screen), and in
+/// the PGN's `White`/`Black` on both sides.
+fn names_are_shown(a_home: &Path, b_home: &Path, game: &str) {
+    let b_id = player_id(b_home);
+    let list = run(a_home, &["games", "--json"]);
+    assert_eq!(list["games"][0]["opponent_name"], "Bernardo Díaz", "{list}");
+    let table = run_text(a_home, &["games"]);
+    assert!(table.contains("Bernardo Díaz"), "{table}");
+    let shown = run_text(a_home, &["show", game]);
+    assert!(shown.contains("Bernardo Díaz"), "{shown}");
+    assert!(shown.contains("Ana Núñez (you)"), "{shown}");
+    let v = run(b_home, &["show", game, "--json"]);
+    assert_eq!(v["names"][&player_id(a_home)], "Ana Núñez", "{v}");
+    let shown = run_text(b_home, &["show", game]);
+    assert!(shown.contains("Bernardo Díaz (you)"), "{shown}");
+    for home in [a_home, b_home] {
+        let pgn = run_text(home, &["export", game, "--pgn"]);
+        assert!(pgn.contains("[White \"Ana Núñez\"]"), "{pgn}");
+        assert!(pgn.contains("[Black \"Bernardo Díaz\"]"), "{pgn}");
+        assert!(pgn.contains(&format!("[BlackId \"{b_id}\"]")), "{pgn}");
+    }
 }
 
 #[test]

@@ -52,6 +52,47 @@ fn a_started_node_runs_in_the_background_until_stopped() {
     assert!(bad.stderr.contains("node.toml"), "{}", bad.stderr);
 }
 
+/// The log is rotated while the node runs, not only at start: a log just under 4 MiB is
+/// kept at start, the running node's own lines push it past, and it moves to node.log.1
+/// while the node goes on writing a new node.log.
+#[test]
+fn the_log_is_rotated_while_the_node_runs() {
+    const LIMIT: usize = 4 * 1024 * 1024;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("ana");
+    run_text(&home, &["init", "--name", "Ana"]);
+    let _guard = StopOnDrop(&home);
+    let old = format!("{}\n", "x".repeat(LIMIT - 200));
+    std::fs::write(home.join("node.log"), &old).unwrap();
+    run_text(
+        &home,
+        &["node", "start", "--", "--listen", "/ip4/127.0.0.1/tcp/0"],
+    );
+    let rotated = home.join("node.log.1");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !rotated.exists() {
+        assert!(Instant::now() < deadline, "node.log was never rotated");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let older = std::fs::read_to_string(&rotated).unwrap();
+    assert!(older.starts_with(&old), "the old log moved whole");
+    // The node goes on logging into the new file (its later lines, up to its stop).
+    let before = std::fs::read_to_string(home.join("node.log")).unwrap();
+    assert!(before.len() < 4096, "{before}");
+    run_text(&home, &["node", "stop"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while exec(&home, &["node", "status"]).success() {
+        assert!(Instant::now() < deadline, "the node did not stop");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let after = std::fs::read_to_string(home.join("node.log")).unwrap();
+    assert!(
+        after.contains("INFO"),
+        "the running node wrote the new log: {after:?}"
+    );
+    assert!(!after.contains("xxxx"), "{after}");
+}
+
 #[test]
 fn install_writes_a_systemd_user_unit_restarting_on_failure() {
     let dir = tempfile::tempdir().unwrap();

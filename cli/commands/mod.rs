@@ -28,6 +28,7 @@ pub mod man;
 pub mod r#move;
 pub mod names;
 pub mod node;
+pub mod node_log;
 pub mod node_service;
 pub mod peers;
 pub mod perft;

@@ -3,12 +3,12 @@
 use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
 use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::StatusReply;
+use sobre_node::api::replies::{SKEW_WARN_MS, StatusReply};
 use sobre_node::error::NodeError;
 use sobre_node::home::KeyError;
 use sobre_node::service::{self, NodeConfig};
 use sobre_node::settings::{self, NodeSettings, SettingsError};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Run, inspect, stop or repair your node (one per home directory).
@@ -75,6 +75,10 @@ pub struct RunArgs {
     /// Ignore HOME/node.toml: use the flags given and the defaults only.
     #[arg(long)]
     no_settings: bool,
+    /// Write the log to this file, rotated past 4 MiB, instead of standard error (what
+    /// `sobre node start` uses).
+    #[arg(long, value_name = "FILE", hide = true)]
+    log_file: Option<PathBuf>,
 }
 
 /// Show whether your node runs, for how long, and how many peers, games and undelivered
@@ -124,6 +128,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
     if common::call(home, ApiRequest::Status).is_ok() {
         return Err(already_running(home));
     }
+    let log_file = args.log_file.clone();
     let saved = if args.no_settings {
         NodeSettings::default()
     } else {
@@ -161,7 +166,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         max_inbound_per_ip: effective.max_inbound_per_ip,
         sync_bytes_per_minute: None,
     };
-    init_logging();
+    init_logging(log_file.as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -174,16 +179,27 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
 /// Logs to standard error, filtered by `RUST_LOG` (default: the node's own info lines and
 /// warnings from the network stack), with peer and game ids as fields; colours only on a
 /// terminal (a log redirected to a file or a service manager's journal stays plain text), and
-/// none with `NO_COLOR` set.
-fn init_logging() {
+/// none with `NO_COLOR` set. With `log_file`, to that file instead, rotated as it grows (see
+/// `node_log`).
+fn init_logging(log_file: Option<&Path>) -> CliResult<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("sobre_node=info,warn"));
-    let _ = tracing_subscriber::fmt()
+    let fmt = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(crate::color::stderr())
-        .with_target(false)
-        .try_init();
+        .with_target(false);
+    let _ = match log_file {
+        Some(path) => {
+            let log = super::node_log::RotatingLog::open(path, super::node_log::LOG_ROTATE_BYTES)?;
+            fmt.with_writer(move || log.clone())
+                .with_ansi(false)
+                .try_init()
+        }
+        None => fmt
+            .with_writer(std::io::stderr)
+            .with_ansi(crate::color::stderr())
+            .try_init(),
+    };
+    Ok(())
 }
 
 /// Resolves on SIGINT (Ctrl-C) or SIGTERM.
@@ -337,7 +353,16 @@ fn print_opponents(home: &Path, v: &StatusReply) -> CliResult<()> {
                 None => "never seen by this node".to_owned(),
             }
         };
-        println!("  {:<20} {state}", names.label(&o.player));
+        // Only a clock far off is worth a word here; `node doctor` says what to do.
+        let clock = match o.clock_skew_ms {
+            Some(s) if s.unsigned_abs() > SKEW_WARN_MS.unsigned_abs() => format!(
+                "; clock {} s {} yours (see `sobre node doctor`)",
+                s.unsigned_abs().div_ceil(1000),
+                if s > 0 { "ahead of" } else { "behind" }
+            ),
+            _ => String::new(),
+        };
+        println!("  {:<20} {state}{clock}", names.label(&o.player));
     }
     Ok(())
 }

@@ -1,10 +1,10 @@
 //! `sobre node start`, `node install` and `node doctor`: a node that keeps running without a
 //! terminal, and a check of the common faults with what to do about each.
 
-use super::common;
+use super::{common, node_log};
 use crate::error::{self, CliError, CliResult};
 use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::{IdReply, StatusReply};
+use sobre_node::api::replies::{IdReply, SKEW_WARN_MS, StatusReply};
 use sobre_node::client::ClientError;
 use sobre_node::network::port::{DEFAULT_PORT, port_free};
 use sobre_node::settings::{self, NodeSettings};
@@ -15,13 +15,12 @@ use std::time::{Duration, Instant};
 
 /// The node's log when started in the background.
 pub const LOG_FILE: &str = "node.log";
-/// A log larger than this is moved to `node.log.1` (replacing the older one) at start.
-const LOG_ROTATE_BYTES: u64 = 4 * 1024 * 1024;
 /// How long `node start` waits for the node to answer.
 const START_WAIT: Duration = Duration::from_secs(20);
 
-/// Run your node in the background, its log in HOME/node.log (the previous log moved to
-/// node.log.1 when it grew past 4 MiB); `sobre node stop` stops it.
+/// Run your node in the background, its log in HOME/node.log (moved to node.log.1, replacing
+/// the older one, whenever it grows past 4 MiB, also while the node runs); `sobre node stop`
+/// stops it.
 ///
 /// It runs `sobre node run` with the settings of HOME/node.toml and the flags given after
 /// `--`, e.g. `sobre node start -- --mdns`.
@@ -59,7 +58,7 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
         ));
     }
     let log_path = home.join(LOG_FILE);
-    rotate(&log_path)?;
+    node_log::rotate_if_large(&log_path, node_log::LOG_ROTATE_BYTES)?;
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -75,6 +74,10 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
         .arg(home)
         .args(["node", "run"])
         .args(&args.run_args)
+        // The node writes its log itself, rotating it as it grows; what goes to its standard
+        // error besides (a failure to start) lands in the same file.
+        .arg("--log-file")
+        .arg(&log_path)
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)
         .stderr(log);
@@ -113,19 +116,6 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
         log_path.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Moves a log past [`LOG_ROTATE_BYTES`] to `<log>.1`.
-fn rotate(log: &Path) -> CliResult<()> {
-    match std::fs::metadata(log) {
-        Ok(m) if m.len() > LOG_ROTATE_BYTES => {
-            let mut old = log.as_os_str().to_owned();
-            old.push(".1");
-            std::fs::rename(log, PathBuf::from(old))?;
-            Ok(())
-        }
-        _ => Ok(()),
-    }
 }
 
 pub fn install(home: &Path, args: InstallArgs) -> CliResult<ExitCode> {
@@ -263,6 +253,36 @@ fn problem(what: impl Into<String>, fix: impl Into<String>) -> Finding {
     }
 }
 
+/// The opponents whose clocks are far from ours (see `OpponentEntry::clock_skew_ms`): one of
+/// the two clocks is wrong, and past two minutes the receiver refuses the other's events.
+fn clock_findings(status: &StatusReply) -> Vec<Finding> {
+    let measured: Vec<(&str, i64)> = status
+        .opponents
+        .iter()
+        .filter_map(|o| Some((o.player.as_str(), o.clock_skew_ms?)))
+        .collect();
+    let mut found: Vec<Finding> = measured
+        .iter()
+        .filter(|(_, skew)| skew.unsigned_abs() > SKEW_WARN_MS.unsigned_abs())
+        .map(|(player, skew)| {
+            let secs = skew.unsigned_abs().div_ceil(1000);
+            let side = if *skew > 0 { "ahead of" } else { "behind" };
+            problem(
+                format!("the clock of opponent {player} is about {secs} s {side} this computer's: events dated more than 2 minutes from the receiver's clock are refused"),
+                "check that this computer's clock is synchronised (`timedatectl` should say `System clock synchronized: yes`; enable NTP with `timedatectl set-ntp true`), and ask your opponent to check theirs",
+            )
+        })
+        .collect();
+    if found.is_empty() && !measured.is_empty() {
+        found.push(ok(format!(
+            "clocks: {} opponent(s) measured, all within {} s of this computer's",
+            measured.len(),
+            SKEW_WARN_MS / 1000
+        )));
+    }
+    found
+}
+
 pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
     let mut found = Vec::new();
     match sobre_node::home::load_key(home) {
@@ -335,6 +355,7 @@ pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
                     "reachability from outside: not known yet (peers test it once a few are connected)",
                 )),
             }
+            found.extend(clock_findings(status));
         }
     }
     if saved.bootstrap.is_empty() {
@@ -372,6 +393,37 @@ pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_far_clock_is_a_problem_naming_the_opponent() {
+        use sobre_node::api::replies::OpponentEntry;
+        let entry = |player: &str, skew: Option<i64>| OpponentEntry {
+            player: player.into(),
+            clock_skew_ms: skew,
+            ..OpponentEntry::default()
+        };
+        let mut status = StatusReply {
+            opponents: vec![entry("near", Some(-2_000)), entry("unmeasured", None)],
+            ..StatusReply::default()
+        };
+        let found = clock_findings(&status);
+        assert!(found.len() == 1 && found[0].ok, "{:?}", found[0].what);
+        status.opponents.push(entry("far", Some(-90_500)));
+        let found = clock_findings(&status);
+        assert_eq!(found.len(), 1);
+        assert!(!found[0].ok);
+        assert!(
+            found[0].what.contains("opponent far is about 91 s behind"),
+            "{}",
+            found[0].what
+        );
+        assert!(
+            found[0]
+                .fix
+                .as_deref()
+                .is_some_and(|f| f.contains("timedatectl"))
+        );
+    }
 
     #[test]
     fn unit_arguments_are_quoted_and_escaped() {

@@ -48,7 +48,14 @@ pub struct OpponentEntry {
     pub connected: bool,
     /// When its node last told us its addresses (ms since the epoch), if ever.
     pub last_seen_ms: Option<u64>,
+    /// How far its clock is from this node's (theirs minus ours, ms), measured from its
+    /// receipts of our latest quick delivery; `None` until one was measured since start.
+    pub clock_skew_ms: Option<i64>,
 }
+
+/// `node doctor` warns when an opponent's clock is this far from ours: events dated beyond
+/// two minutes of the receiver's clock are refused, so past this the margin is thin.
+pub const SKEW_WARN_MS: i64 = 30_000;
 
 /// `stop`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

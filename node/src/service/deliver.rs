@@ -22,6 +22,8 @@ pub(super) enum Internal {
         game: GameId,
         peer: PeerId,
         sent: Sent,
+        /// When the request was queued, by our clock (for the clock skew, see `skew`).
+        sent_ms: u64,
         /// A refusal comes as [`NetworkError::Refused`].
         result: Result<Response, NetworkError>,
     },
@@ -105,6 +107,7 @@ impl Service {
         let net = self.net.clone();
         let tx = self.internal_tx.clone();
         let request = net.request_queued(peer, Request::Deliver { game, events });
+        let sent_ms = now_ms();
         tokio::spawn(async move {
             let result = request.await;
             let _ = tx
@@ -112,6 +115,7 @@ impl Service {
                     game,
                     peer,
                     sent,
+                    sent_ms,
                     result,
                 })
                 .await;
@@ -145,6 +149,7 @@ impl Service {
                 game,
                 peer,
                 sent,
+                sent_ms,
                 result,
             } => {
                 self.in_flight.remove(&(game, peer));
@@ -160,7 +165,10 @@ impl Service {
                             let w = cache.acked.entry(peer).or_insert(0);
                             *w = (*w).max(covered);
                         }
+                        let answered_ms = now_ms();
+                        let fresh = self.fresh_receipts(&game, &receipts);
                         let _ = self.ingest(game, &receipts, Some(peer), false).await;
+                        self.measure_skew(&game, &peer, &sent.ids, &fresh, sent_ms, answered_ms);
                         self.note_unreceipted(&game, &peer, &sent.ids);
                         self.clear_outbox(&game, &peer).await;
                     }

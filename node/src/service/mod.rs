@@ -136,6 +136,7 @@ mod quota;
 mod refusal;
 mod remember;
 mod restore;
+mod skew;
 mod sync;
 
 use author::last_other_event;
@@ -180,6 +181,8 @@ struct Service {
     /// one by that opponent dated later than the answer (beyond the clock skew) is refused on
     /// arrival — under protocol version 2 it would charge us for time its node held the move.
     unreceipted: HashMap<(GameId, EventId), (PlayerId, u64)>,
+    /// Each opponent's clock against ours, from receipts of our deliveries (see `skew`).
+    skews: skew::ClockSkews,
     started_ms: u64,
     stop: bool,
     /// A flush failed: the node stops without another write (see
@@ -288,6 +291,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         in_flight: HashSet::new(),
         redeliver: HashSet::new(),
         unreceipted: HashMap::new(),
+        skews: skew::ClockSkews::default(),
         started_ms: now_ms(),
         stop: false,
         storage_failed: None,

@@ -200,6 +200,7 @@ impl Service {
                     player: p.to_string(),
                     connected: peer.is_some_and(|peer| connected.iter().any(|(c, _)| *c == peer)),
                     last_seen_ms: seen,
+                    clock_skew_ms: self.skews.get(&p),
                 }
             })
             .collect();
