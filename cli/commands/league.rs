@@ -49,14 +49,15 @@ pub enum LeagueCommand {
     /// anyone to verify offline.
     Export(ExportArgs),
     /// Sign an arbiter's decision as the league's organiser: a forfeit, a withdrawal, an
-    /// adjudication, or the withdrawal rule. Every node checks it; none overrides a
-    /// finished game.
+    /// adjudication, the withdrawal rule, or the order of the tie-breaks. Every node checks
+    /// it; none overrides a finished game.
     ///
     /// Examples: sobre league decide LIGA forfeit --round 3 --player ana
     ///           sobre league decide LIGA withdraw --player bruno
     ///           sobre league decide LIGA adjudicate --round 5 --player ana --result 1/2-1/2
     ///                --reason "dead drawn at the season's close"
     ///           sobre league decide LIGA settings --withdrawal forfeit-remaining
+    ///           sobre league decide LIGA tie-breaks --order before-fide
     Decide(super::league_decide::DecideArgs),
 }
 
@@ -485,6 +486,7 @@ fn standings_json(league: &League, s: &Standings) -> Value {
     json!({
         "league": league.id.to_hex(),
         "name": league.def.name,
+        "tie_breaks": s.tie_breaks.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
         "standings": s.rows.iter().map(|r| json!({
             "rank": r.rank,
             "number": r.number,
@@ -497,6 +499,7 @@ fn standings_json(league: &League, s: &Standings) -> Value {
             "losses": r.losses,
             "sonneborn_berger": r.sb_quarters as f64 / 4.0,
             "direct_encounter": r.direct_halves.map(|d| f64::from(d) / 2.0),
+            "koya": f64::from(r.koya_halves) / 2.0,
             "unfinished": r.unfinished,
         })).collect::<Vec<_>>(),
         "games": s.games.iter().map(|g| json!({
@@ -588,6 +591,8 @@ fn standings_text(league: &League, s: &Standings) -> String {
             s.excluded.len()
         ));
     }
+    let order: Vec<&str> = s.tie_breaks.iter().map(|t| t.as_str()).collect();
+    out.push_str(&format!("tie-breaks: {}\n", order.join(", ")));
     for n in &s.decisions {
         out.push_str(&format!("arbiter: {}\n", n.text));
     }

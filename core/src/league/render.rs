@@ -7,6 +7,7 @@
 use super::League;
 use super::decision::Decided;
 use super::standings::{Score, Standings, halves, quarters};
+use super::tiebreak::TieBreak;
 use crate::record::export::iso_utc;
 use crate::types::Color;
 use std::fmt::Write as _;
@@ -168,10 +169,21 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64) -> String {
         o.push_str("</tbody>\n");
     }
     o.push_str("</table>\n<ul class=\"notes\">\n");
-    o.push_str(
+    let order: Vec<&str> = standings
+        .tie_breaks
+        .iter()
+        .map(|t| match t {
+            TieBreak::DirectEncounter => "direct encounter",
+            TieBreak::Wins => "wins",
+            TieBreak::SonnebornBerger => "Sonneborn-Berger",
+            TieBreak::Koya => "Koya",
+        })
+        .collect();
+    let _ = writeln!(
+        o,
         "<li>Computed from the players' signed game records, each verified move by move \
-         (FIDE Laws; scores per Art. 11: 1, ½, 0). Tie-breaks: Sonneborn-Berger, wins, \
-         direct encounter.</li>\n",
+         (FIDE Laws; scores per Art. 11: 1, ½, 0). Tie-breaks: {}.</li>",
+        order.join(", ")
     );
     let unfinished: usize = standings
         .games
