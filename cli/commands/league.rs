@@ -126,8 +126,19 @@ pub struct CrosstableArgs {
     /// Write CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<std::path::PathBuf>,
+    /// The language of the HTML page: es or en (default: from LANG; English unless it is
+    /// Spanish).
+    #[arg(long, value_enum)]
+    lang: Option<HtmlLang>,
     #[arg(long)]
     json: bool,
+}
+
+/// The language of `league crosstable --html`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum HtmlLang {
+    Es,
+    En,
 }
 
 #[derive(clap::Args)]
@@ -250,7 +261,12 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             if let Some(p) = &a.html {
                 std::fs::write(
                     p,
-                    render::html(&arch.league, &s, sobre_node::time::now_ms()),
+                    render::html(
+                        &arch.league,
+                        &s,
+                        sobre_node::time::now_ms(),
+                        page_lang(a.lang),
+                    ),
                 )
                 .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
             }
@@ -475,6 +491,22 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
         )
     })?;
     Ok((arch, coverage))
+}
+
+/// The page's language: the flag's, else LANG's (`LC_ALL` first, as locales do).
+fn page_lang(flag: Option<HtmlLang>) -> render::PageLang {
+    match flag {
+        Some(HtmlLang::Es) => render::PageLang::Spanish,
+        Some(HtmlLang::En) => render::PageLang::English,
+        None => {
+            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+                .iter()
+                .filter_map(|k| std::env::var(k).ok())
+                .find(|v| !v.is_empty())
+                .unwrap_or_default();
+            render::PageLang::from_locale(&locale)
+        }
+    }
 }
 
 fn compute(arch: &LeagueArchive) -> Standings {

@@ -543,7 +543,12 @@ mod tests {
             ),
             "{csv}"
         );
-        let html = crate::league::render::html(&league, &s, league.def.start_ms);
+        let html = crate::league::render::html(
+            &league,
+            &s,
+            league.def.start_ms,
+            crate::league::render::PageLang::English,
+        );
         assert!(html.contains("<td class=\"player\">Elena</td>"));
     }
 
