@@ -125,7 +125,7 @@ fn main() {
         "{} games verified and ranked in {best:.3} s (best of 5, {} build)",
         games.len(),
         if cfg!(debug_assertions) {
-            "debug: not the figure"
+            "debug"
         } else {
             "release"
         }
@@ -167,7 +167,7 @@ fn game(
     events.push(a);
     let line = lines.line(&Position::new(), plies);
     for (i, m) in line.iter().enumerate() {
-        let (mover, other) = if i % 2 == 0 {
+        let (mover, other) = if i.is_multiple_of(2) {
             (&mut w, &mut b)
         } else {
             (&mut b, &mut w)
@@ -177,7 +177,11 @@ fn game(
         events.push(e);
     }
     if line.len() == plies {
-        let loser = if plies % 2 == 0 { &mut w } else { &mut b };
+        let loser = if plies.is_multiple_of(2) {
+            &mut w
+        } else {
+            &mut b
+        };
         events.push(loser.resign(tick())?);
     }
     Ok(GameEntry {
