@@ -233,6 +233,9 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
             csv_path.to_str().expect("utf-8"),
             "--html",
             html_path.to_str().expect("utf-8"),
+            // The browser check compares the page's header with the CSV's (English).
+            "--lang",
+            "en",
         ],
     );
     let csv = std::fs::read_to_string(&csv_path).expect("csv written");
@@ -252,6 +255,7 @@ fn six_players_and_an_organiser_play_a_whole_round_robin() {
     assert_eq!(csv, expected);
     let html = std::fs::read_to_string(&html_path).expect("html written");
     assert!(html.contains("<td class=\"player\">Elena</td>"));
+    assert!(html.contains("<html lang=\"en\">"));
     check_in_browser(&html_path, expected);
 
     // A player's own view computes the same table from the games it holds plus an export

@@ -463,9 +463,42 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
             (standings(&p.home, &lid) == table).then_some(())
         });
     }
+    // The organiser chooses the tie-break order (FIDE's by default); every node ranks by
+    // it. An order naming an unknown tie-break is refused, naming it.
+    assert_eq!(
+        table["tie_breaks"],
+        serde_json::json!(["de", "wins", "sb", "koya"]),
+        "{table}"
+    );
+    let bad = exec(
+        &org.home,
+        &[
+            "league",
+            "decide",
+            &lid,
+            "tie-breaks",
+            "--order",
+            "sb,buchholz",
+        ],
+    );
+    assert!(!bad.success());
+    assert!(bad.stderr.contains("buchholz"), "{}", bad.stderr);
+    let t = decide(&["tie-breaks", "--order", "before-fide"]);
+    assert_eq!(t["effective"], true, "{t}");
+    let table = standings(&org.home, &lid);
+    assert_eq!(
+        table["tie_breaks"],
+        serde_json::json!(["sb", "wins", "de"]),
+        "{table}"
+    );
+    for p in &players {
+        wait_for("the tie-break order on every node", || {
+            (standings(&p.home, &lid) == table).then_some(())
+        });
+    }
     let v = run(&players[1].home, &["league", "verify", &lid, "--json"]);
     assert_eq!(v["ok"], true, "{v}");
-    assert_eq!(v["decisions"].as_array().map(Vec::len), Some(3), "{v}");
+    assert_eq!(v["decisions"].as_array().map(Vec::len), Some(4), "{v}");
     // The league's PGN: the three games played (the pairings of player 4 were never
     // played and are annulled), the adjudicated one with the arbiter's result.
     let pgn = run_text(&players[1].home, &["league", "export", &lid, "--pgn"]);

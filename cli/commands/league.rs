@@ -49,14 +49,15 @@ pub enum LeagueCommand {
     /// anyone to verify offline.
     Export(ExportArgs),
     /// Sign an arbiter's decision as the league's organiser: a forfeit, a withdrawal, an
-    /// adjudication, or the withdrawal rule. Every node checks it; none overrides a
-    /// finished game.
+    /// adjudication, the withdrawal rule, or the order of the tie-breaks. Every node checks
+    /// it; none overrides a finished game.
     ///
     /// Examples: sobre league decide LIGA forfeit --round 3 --player ana
     ///           sobre league decide LIGA withdraw --player bruno
     ///           sobre league decide LIGA adjudicate --round 5 --player ana --result 1/2-1/2
     ///                --reason "dead drawn at the season's close"
     ///           sobre league decide LIGA settings --withdrawal forfeit-remaining
+    ///           sobre league decide LIGA tie-breaks --order before-fide
     Decide(super::league_decide::DecideArgs),
 }
 
@@ -125,8 +126,19 @@ pub struct CrosstableArgs {
     /// Write CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<std::path::PathBuf>,
+    /// The language of the HTML page: es or en (default: from LANG; English unless it is
+    /// Spanish).
+    #[arg(long, value_enum)]
+    lang: Option<HtmlLang>,
     #[arg(long)]
     json: bool,
+}
+
+/// The language of `league crosstable --html`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum HtmlLang {
+    Es,
+    En,
 }
 
 #[derive(clap::Args)]
@@ -249,7 +261,12 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             if let Some(p) = &a.html {
                 std::fs::write(
                     p,
-                    render::html(&arch.league, &s, sobre_node::time::now_ms()),
+                    render::html(
+                        &arch.league,
+                        &s,
+                        sobre_node::time::now_ms(),
+                        page_lang(a.lang),
+                    ),
                 )
                 .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
             }
@@ -476,6 +493,22 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
     Ok((arch, coverage))
 }
 
+/// The page's language: the flag's, else LANG's (`LC_ALL` first, as locales do).
+fn page_lang(flag: Option<HtmlLang>) -> render::PageLang {
+    match flag {
+        Some(HtmlLang::Es) => render::PageLang::Spanish,
+        Some(HtmlLang::En) => render::PageLang::English,
+        None => {
+            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+                .iter()
+                .filter_map(|k| std::env::var(k).ok())
+                .find(|v| !v.is_empty())
+                .unwrap_or_default();
+            render::PageLang::from_locale(&locale)
+        }
+    }
+}
+
 fn compute(arch: &LeagueArchive) -> Standings {
     let s = standings(&arch.league, &arch.games, sobre_node::time::now_ms());
     decision::apply(&arch.league, s, &arch.decisions)
@@ -485,6 +518,7 @@ fn standings_json(league: &League, s: &Standings) -> Value {
     json!({
         "league": league.id.to_hex(),
         "name": league.def.name,
+        "tie_breaks": s.tie_breaks.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
         "standings": s.rows.iter().map(|r| json!({
             "rank": r.rank,
             "number": r.number,
@@ -497,6 +531,7 @@ fn standings_json(league: &League, s: &Standings) -> Value {
             "losses": r.losses,
             "sonneborn_berger": r.sb_quarters as f64 / 4.0,
             "direct_encounter": r.direct_halves.map(|d| f64::from(d) / 2.0),
+            "koya": f64::from(r.koya_halves) / 2.0,
             "unfinished": r.unfinished,
         })).collect::<Vec<_>>(),
         "games": s.games.iter().map(|g| json!({
@@ -588,6 +623,8 @@ fn standings_text(league: &League, s: &Standings) -> String {
             s.excluded.len()
         ));
     }
+    let order: Vec<&str> = s.tie_breaks.iter().map(|t| t.as_str()).collect();
+    out.push_str(&format!("tie-breaks: {}\n", order.join(", ")));
     for n in &s.decisions {
         out.push_str(&format!("arbiter: {}\n", n.text));
     }

@@ -21,6 +21,8 @@ pub enum Kind {
     Adjudicate,
     /// The league's withdrawal rule (--withdrawal).
     Settings,
+    /// The order of the league's tie-breaks (--order).
+    TieBreaks,
 }
 
 #[derive(clap::Args)]
@@ -44,6 +46,11 @@ pub struct DecideArgs {
     /// The withdrawal rule (settings): fide or forfeit-remaining.
     #[arg(long)]
     withdrawal: Option<String>,
+    /// The tie-break order (tie-breaks): fide (direct encounter, wins, Sonneborn-Berger,
+    /// Koya: the default), before-fide (Sonneborn-Berger, wins, direct encounter), or a
+    /// comma-separated list of de, wins, sb, koya.
+    #[arg(long)]
+    order: Option<String>,
     #[arg(long)]
     json: bool,
 }
@@ -55,6 +62,7 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
         Kind::Withdraw => "withdraw",
         Kind::Adjudicate => "adjudicate",
         Kind::Settings => "settings",
+        Kind::TieBreaks => "tie-breaks",
     };
     let v = common::call(
         home,
@@ -66,6 +74,7 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
             result: a.result,
             reason: a.reason,
             withdrawal: a.withdrawal,
+            tie_breaks: a.order,
         },
     )?;
     if a.json {

@@ -10,6 +10,8 @@
 //!   to the opponent. [`WithdrawalRule::ForfeitRemaining`] always does the latter.
 //! - **Adjudication** of an unfinished game, with a short reason.
 //! - **Settings**: the league's withdrawal rule (the latest signed settings apply).
+//! - **TieBreaks**: the order of the league's tie-breaks (the latest signed one applies;
+//!   without one, FIDE's for round robins, see [`super::tiebreak`]).
 //!
 //! A decision never overrides a game with a finished, signed result: it is then listed
 //! without effect. A decision signed by anyone but the organiser, of another league, or
@@ -17,7 +19,8 @@
 //! Decisions apply in the order signed (time, then id); the first decision about a pairing
 //! is the one that counts.
 
-use super::standings::{CountedGame, Standings, rank};
+use super::standings::{CountedGame, Standings};
+use super::tiebreak::{TieBreak, rank, valid_order};
 use super::{Board, League, LeagueError, LeagueKind, SignedLeagueDoc};
 use crate::outcome::Outcome;
 use crate::record::{EventId, PlayerId, Status};
@@ -82,6 +85,9 @@ pub enum Decision {
     },
     /// 3: the league's settings from now on.
     Settings { withdrawal: WithdrawalRule },
+    /// 4: the order of the league's tie-breaks (the latest signed one applies). A variant
+    /// of its own so that `Settings` decisions signed before keep their bytes.
+    TieBreaks { order: Vec<TieBreak> },
 }
 
 /// How a counted game's result was decided by the arbiter.
@@ -124,6 +130,11 @@ pub enum DecisionError {
     NotAPlayer(PlayerId),
     #[error("an adjudication needs a reason of 1 to {MAX_REASON_CHARS} characters")]
     Reason,
+    #[error(
+        "a tie-break order lists 1 to {} tie-breaks, none twice",
+        super::tiebreak::MAX_TIE_BREAKS
+    )]
+    TieBreakOrder,
 }
 
 /// A decision whose signature, author and content have been checked.
@@ -221,6 +232,11 @@ impl League {
                 }
             }
             Decision::Settings { .. } => {}
+            Decision::TieBreaks { order } => {
+                if !valid_order(order) {
+                    return Err(DecisionError::TieBreakOrder);
+                }
+            }
         }
         Ok(CheckedDecision {
             id: v.id,
@@ -280,7 +296,7 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
                 vec![*white, *black]
             }
             Decision::Withdraw { player } => vec![*player],
-            Decision::Settings { .. } => Vec::new(),
+            Decision::Settings { .. } | Decision::TieBreaks { .. } => Vec::new(),
         };
         if let Some(p) = about.iter().find(|p| annulled.contains(p)) {
             s.bad_decisions.push(DecisionNote {
@@ -294,6 +310,11 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
             Decision::Settings { withdrawal } => {
                 rule = withdrawal;
                 Ok(format!("withdrawal rule: {withdrawal:?}"))
+            }
+            Decision::TieBreaks { order } => {
+                let names: Vec<&str> = order.iter().map(|t| t.as_str()).collect();
+                s.tie_breaks = order;
+                Ok(format!("tie-breaks: {}", names.join(", ")))
             }
             Decision::Forfeit {
                 round,
@@ -370,7 +391,7 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
         }
     }
     s.games.sort_by_key(|g| g.round);
-    s.rows = rank(league, &s.games);
+    s.rows = rank(league, &s.games, &s.tie_breaks);
     s
 }
 

@@ -16,6 +16,7 @@ pub mod decision;
 pub mod pgn;
 pub mod render;
 pub mod standings;
+pub mod tiebreak;
 
 use crate::record::codec::{self, CodecError, MAX_EVENT_BYTES};
 use crate::record::{EventId, Keypair, PlayerId};

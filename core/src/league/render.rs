@@ -7,6 +7,7 @@
 use super::League;
 use super::decision::Decided;
 use super::standings::{Score, Standings, halves, quarters};
+use super::tiebreak::TieBreak;
 use crate::record::export::iso_utc;
 use crate::types::Color;
 use std::fmt::Write as _;
@@ -98,20 +99,145 @@ fn esc(s: &str) -> String {
     o
 }
 
-/// A self-contained, printable HTML page: the crosstable, the games left out and why, and
-/// how the table was computed. `now_ms` is printed as the time of the table.
-pub fn html(league: &League, standings: &Standings, now_ms: u64) -> String {
-    let g = grid(standings);
+/// The language of an HTML page: its text, headings and `<html lang>` agree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PageLang {
+    #[default]
+    English,
+    Spanish,
+}
+
+impl PageLang {
+    /// The language of a locale such as the value of `LANG` (`es_ES.UTF-8` → Spanish);
+    /// English for anything else, `C` and an empty value included.
+    pub fn from_locale(locale: &str) -> PageLang {
+        let l = locale.trim().to_ascii_lowercase();
+        if l == "es" || l.starts_with("es_") || l.starts_with("es-") || l.starts_with("es.") {
+            PageLang::Spanish
+        } else {
+            PageLang::English
+        }
+    }
+
+    /// The BCP 47 tag for `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            PageLang::English => "en",
+            PageLang::Spanish => "es",
+        }
+    }
+
+    /// The text of `key` in this language.
+    fn t(self, key: Text) -> &'static str {
+        use PageLang::{English as En, Spanish as Es};
+        match (key, self) {
+            (Text::Crosstable, En) => "crosstable",
+            (Text::Crosstable, Es) => "cuadro de resultados",
+            (Text::Rounds, En) => "rounds",
+            (Text::Rounds, Es) => "rondas",
+            (Text::RoundRobin, En) => "round robin",
+            (Text::RoundRobin, Es) => "liguilla a una vuelta",
+            (Text::DoubleRoundRobin, En) => "double round robin",
+            (Text::DoubleRoundRobin, Es) => "liguilla a doble vuelta",
+            (Text::TimeControl, En) => "time control",
+            (Text::TimeControl, Es) => "ritmo",
+            (Text::TableOf, En) => "table of",
+            (Text::TableOf, Es) => "clasificación del",
+            (Text::League, En) => "league",
+            (Text::League, Es) => "liga",
+            (Text::Rank, En) => "Rank",
+            (Text::Rank, Es) => "Puesto",
+            (Text::No, En) => "No",
+            (Text::No, Es) => "Nº",
+            (Text::Player, En) => "Player",
+            (Text::Player, Es) => "Jugador",
+            (Text::Pts, En) => "Pts",
+            (Text::Pts, Es) => "Ptos.",
+            (Text::Sb, _) => "SB",
+            (Text::Wins, En) => "Wins",
+            (Text::Wins, Es) => "Victorias",
+            (Text::Computed, En) => {
+                "Computed from the players' signed game records, each verified move by move \
+                 (FIDE Laws; scores per Art. 11: 1, ½, 0). Tie-breaks:"
+            }
+            (Text::Computed, Es) => {
+                "Calculada a partir de las partidas firmadas por los jugadores, cada una \
+                 verificada jugada a jugada (Leyes de la FIDE; puntuación según el Art. 11: \
+                 1, ½, 0). Desempates:"
+            }
+            (Text::DirectEncounter, En) => "direct encounter",
+            (Text::DirectEncounter, Es) => "encuentro directo",
+            (Text::NumberOfWins, En) => "wins",
+            (Text::NumberOfWins, Es) => "número de victorias",
+            (Text::SonnebornBerger, _) => "Sonneborn-Berger",
+            (Text::Koya, _) => "Koya",
+            (Text::InProgress, En) => "game in progress",
+            (Text::InProgress, Es) => "partida en juego",
+            (Text::NotStarted, En) => "not yet started",
+            (Text::NotStarted, Es) => "sin empezar",
+            (Text::Game, En) => "Game",
+            (Text::Game, Es) => "Partida",
+            (Text::LeftOut, En) => "left out",
+            (Text::LeftOut, Es) => "no se cuenta",
+        }
+    }
+}
+
+/// The texts of the HTML page.
+#[derive(Clone, Copy)]
+enum Text {
+    Crosstable,
+    Rounds,
+    RoundRobin,
+    DoubleRoundRobin,
+    TimeControl,
+    TableOf,
+    League,
+    Rank,
+    No,
+    Player,
+    Pts,
+    Sb,
+    Wins,
+    Computed,
+    DirectEncounter,
+    NumberOfWins,
+    SonnebornBerger,
+    Koya,
+    InProgress,
+    NotStarted,
+    Game,
+    LeftOut,
+}
+
+/// A self-contained, printable HTML page in `lang`: the crosstable, the games left out and
+/// why, and how the table was computed. `now_ms` is printed as the time of the table. The
+/// reasons a game was left out are the core's own text (English).
+pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: PageLang) -> String {
+    let t = |k: Text| lang.t(k);
+    let mut g = grid(standings);
+    // The header in the page's language (the CSV keeps the English one).
+    if let Some(header) = g.first_mut() {
+        let n = header.len();
+        for (i, k) in [(0, Text::Rank), (1, Text::No), (2, Text::Player)] {
+            header[i] = t(k).to_owned();
+        }
+        if n >= 6 {
+            header[n - 3] = t(Text::Pts).to_owned();
+            header[n - 2] = t(Text::Sb).to_owned();
+            header[n - 1] = t(Text::Wins).to_owned();
+        }
+    }
     let mut o = String::new();
     let title = esc(&league.def.name);
     let _ = write!(
         o,
         r#"<!DOCTYPE html>
-<html lang="es">
+<html lang="{tag}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} — crosstable</title>
+<title>{title} — {crosstable}</title>
 <style>
   body {{ font-family: "Helvetica Neue", Arial, sans-serif; margin: 2rem; color: #111; }}
   h1 {{ font-size: 1.5rem; margin: 0 0 .25rem; }}
@@ -128,15 +254,21 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64) -> String {
 </head>
 <body>
 <h1>{title}</h1>
-<p class="meta">{rounds} rounds · {kind} · time control {tc} · table of {date} · league {id}</p>
+<p class="meta">{rounds} {rounds_word} · {kind} · {tc_word} {tc} · {table_of} {date} · {league_word} {id}</p>
 <table class="crosstable" id="crosstable">
 "#,
+        tag = lang.tag(),
+        crosstable = t(Text::Crosstable),
         rounds = league.rounds().len(),
+        rounds_word = t(Text::Rounds),
         kind = if league.def.double {
-            "double round robin"
+            t(Text::DoubleRoundRobin)
         } else {
-            "round robin"
+            t(Text::RoundRobin)
         },
+        tc_word = t(Text::TimeControl),
+        table_of = t(Text::TableOf),
+        league_word = t(Text::League),
         tc = esc(&league.def.time_control),
         date = esc(&iso_utc(now_ms)),
         id = league.id,
@@ -168,11 +300,17 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64) -> String {
         o.push_str("</tbody>\n");
     }
     o.push_str("</table>\n<ul class=\"notes\">\n");
-    o.push_str(
-        "<li>Computed from the players' signed game records, each verified move by move \
-         (FIDE Laws; scores per Art. 11: 1, ½, 0). Tie-breaks: Sonneborn-Berger, wins, \
-         direct encounter.</li>\n",
-    );
+    let order: Vec<&str> = standings
+        .tie_breaks
+        .iter()
+        .map(|b| match b {
+            TieBreak::DirectEncounter => t(Text::DirectEncounter),
+            TieBreak::Wins => t(Text::NumberOfWins),
+            TieBreak::SonnebornBerger => t(Text::SonnebornBerger),
+            TieBreak::Koya => t(Text::Koya),
+        })
+        .collect();
+    let _ = writeln!(o, "<li>{} {}.</li>", t(Text::Computed), order.join(", "));
     let unfinished: usize = standings
         .games
         .iter()
@@ -181,18 +319,78 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64) -> String {
     if unfinished > 0 || !standings.unplayed.is_empty() {
         let _ = writeln!(
             o,
-            "<li>* game in progress: {unfinished} · not yet started: {}</li>",
+            "<li>* {}: {unfinished} · {}: {}</li>",
+            t(Text::InProgress),
+            t(Text::NotStarted),
             standings.unplayed.len()
         );
     }
     for note in &standings.excluded {
         let _ = writeln!(
             o,
-            "<li class=\"excluded\">Game {} left out: {}</li>",
+            "<li class=\"excluded\">{} {} {}: {}</li>",
+            t(Text::Game),
             &note.game.to_hex()[..12],
+            t(Text::LeftOut),
             esc(&note.reason)
         );
     }
     o.push_str("</ul>\n</body>\n</html>\n");
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::league::standings::standings;
+    use crate::league::tests::six_player_league;
+
+    #[test]
+    fn the_page_language_matches_its_text() {
+        let (_, _, league) = six_player_league();
+        let s = standings(&league, &[], league.def.start_ms);
+        let en = html(&league, &s, league.def.start_ms, PageLang::English);
+        assert!(en.contains("<html lang=\"en\">"));
+        assert!(en.contains("<th>Rank</th><th>No</th><th>Player</th>"));
+        assert!(en.contains("<th>Pts</th><th>SB</th><th>Wins</th>"));
+        assert!(en.contains("5 rounds · round robin · time control 3d"));
+        assert!(en.contains("Tie-breaks: direct encounter, wins, Sonneborn-Berger, Koya.</li>"));
+        assert!(!en.contains("Jugador"));
+
+        let es = html(&league, &s, league.def.start_ms, PageLang::Spanish);
+        assert!(es.contains("<html lang=\"es\">"));
+        assert!(es.contains("<th>Puesto</th><th>Nº</th><th>Jugador</th>"));
+        assert!(es.contains("<th>Ptos.</th><th>SB</th><th>Victorias</th>"));
+        assert!(es.contains("5 rondas · liguilla a una vuelta · ritmo 3d"));
+        assert!(es.contains(
+            "Desempates: encuentro directo, número de victorias, Sonneborn-Berger, Koya.</li>"
+        ));
+        for english in [
+            "Rank",
+            "Player",
+            "round robin",
+            "time control",
+            "Tie-breaks",
+        ] {
+            assert!(!es.contains(english), "{english} in the Spanish page");
+        }
+        // The CSV keeps its English header whatever the page's language.
+        assert!(csv(&s).starts_with("\u{feff}Rank,No,Player,"));
+    }
+
+    #[test]
+    fn the_language_comes_from_the_locale() {
+        for (locale, lang) in [
+            ("es_ES.UTF-8", PageLang::Spanish),
+            ("es_AR", PageLang::Spanish),
+            ("es", PageLang::Spanish),
+            ("ES-mx", PageLang::Spanish),
+            ("en_GB.UTF-8", PageLang::English),
+            ("C.UTF-8", PageLang::English),
+            ("estonian", PageLang::English),
+            ("", PageLang::English),
+        ] {
+            assert_eq!(PageLang::from_locale(locale), lang, "{locale}");
+        }
+    }
 }

@@ -2,10 +2,8 @@
 //!
 //! - Scores: FIDE Art. 11 (1, ½, 0; a win by forfeit or on time is a win), or the league's
 //!   own [`Scoring`](super::Scoring), counted in half points.
-//! - Tie-breaks, in this order: Sonneborn-Berger (the sum of the scores of the opponents a
-//!   player beat, plus half the scores of those they drew with), number of wins, direct
-//!   encounter (points scored in the games among the players still tied). Players tied on
-//!   all of them share a rank.
+//! - Tie-breaks: the league's order (see [`super::tiebreak`]); by default FIDE's for round
+//!   robins. Players tied on all of them share a rank.
 //!
 //! A game counts only if its record verifies, names this league, and is the pairing the
 //! Berger table gives for its round (same two players, same colours). Anything else is
@@ -16,7 +14,7 @@ use crate::outcome::Outcome;
 use crate::record::PlayerId;
 use crate::record::{GameId, GameState, SignedEvent, Status, verify};
 use crate::types::Color;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// A game offered to the standings: its id and its signed events.
 #[derive(Clone, Debug)]
@@ -66,8 +64,12 @@ pub struct Row {
     /// Sonneborn-Berger, in quarter points (result fraction in halves × opponent's points
     /// in halves).
     pub sb_quarters: u64,
-    /// Points scored against the other players tied with this one on points, SB and wins
-    /// (in half points); `None` when nobody is tied.
+    /// Koya: points scored against the players with at least half of the maximum possible
+    /// score, in half points (see [`super::tiebreak`]).
+    pub koya_halves: u32,
+    /// Direct encounter: points scored against the other players still tied with this one
+    /// when the league's order reached it (in half points); `None` when it was not
+    /// applied (nobody tied, or the tied players have not all met).
     pub direct_halves: Option<u32>,
     /// League games of this player still in progress.
     pub unfinished: u32,
@@ -78,6 +80,8 @@ pub struct Row {
 pub struct Standings {
     /// Ranked.
     pub rows: Vec<Row>,
+    /// The tie-breaks that ranked them, in order (the league's setting).
+    pub tie_breaks: Vec<super::tiebreak::TieBreak>,
     /// Games that count, in round order.
     pub games: Vec<CountedGame>,
     /// Games left out, with the reason.
@@ -291,9 +295,11 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
         }
     }
 
-    let rows = rank(league, &games);
+    let order = super::tiebreak::FIDE_ROUND_ROBIN.to_vec();
+    let rows = super::tiebreak::rank(league, &games, &order);
     Standings {
         rows,
+        tie_breaks: order,
         games,
         excluded,
         unplayed,
@@ -301,104 +307,6 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
         decisions: Vec::new(),
         bad_decisions: Vec::new(),
     }
-}
-
-pub(super) fn rank(league: &League, games: &[CountedGame]) -> Vec<Row> {
-    let scoring = league.def.scoring;
-    let mut rows: Vec<Row> = league
-        .def
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Row {
-            rank: 0,
-            player: *p,
-            number: i + 1,
-            name: league.name(p),
-            points_halves: 0,
-            played: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            sb_quarters: 0,
-            direct_halves: None,
-            unfinished: 0,
-        })
-        .collect();
-    let index: HashMap<PlayerId, usize> = rows.iter().map(|r| (r.player, r.number - 1)).collect();
-    let points = |s: Score| match s {
-        Score::Win => scoring.win,
-        Score::Draw => scoring.draw,
-        Score::Loss => scoring.loss,
-    };
-    // (player index, opponent index, score) of every finished game.
-    let mut results: Vec<(usize, usize, Score)> = Vec::new();
-    for g in games {
-        let (Some(&w), Some(&b)) = (index.get(&g.white), index.get(&g.black)) else {
-            continue;
-        };
-        match g.result {
-            Some(o) => {
-                results.push((w, b, Score::of(o, Color::White)));
-                results.push((b, w, Score::of(o, Color::Black)));
-            }
-            None => {
-                if g.status != Status::Pending {
-                    rows[w].unfinished += 1;
-                    rows[b].unfinished += 1;
-                }
-            }
-        }
-    }
-    for &(p, _, s) in &results {
-        let r = &mut rows[p];
-        r.played += 1;
-        r.points_halves += points(s);
-        match s {
-            Score::Win => r.wins += 1,
-            Score::Draw => r.draws += 1,
-            Score::Loss => r.losses += 1,
-        }
-    }
-    let totals: Vec<u32> = rows.iter().map(|r| r.points_halves).collect();
-    for &(p, o, s) in &results {
-        rows[p].sb_quarters += s.half_points() * u64::from(totals[o]);
-    }
-    // Direct encounter within each group tied on points, SB and wins.
-    let mut groups: BTreeMap<(u32, u64, u32), Vec<usize>> = BTreeMap::new();
-    for (i, r) in rows.iter().enumerate() {
-        groups
-            .entry((r.points_halves, r.sb_quarters, r.wins))
-            .or_default()
-            .push(i);
-    }
-    for members in groups.values().filter(|m| m.len() > 1) {
-        for &p in members {
-            let direct = results
-                .iter()
-                .filter(|(a, o, _)| *a == p && members.contains(o))
-                .map(|&(_, _, s)| points(s))
-                .sum();
-            rows[p].direct_halves = Some(direct);
-        }
-    }
-    let key = |r: &Row| {
-        (
-            std::cmp::Reverse(r.points_halves),
-            std::cmp::Reverse(r.sb_quarters),
-            std::cmp::Reverse(r.wins),
-            std::cmp::Reverse(r.direct_halves.unwrap_or(0)),
-        )
-    };
-    rows.sort_by(|a, b| key(a).cmp(&key(b)).then(a.number.cmp(&b.number)));
-    for i in 0..rows.len() {
-        rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-            rows[i - 1].rank
-        } else {
-            i + 1
-        };
-    }
-    rows
 }
 
 /// Formats half points the way a crosstable does: `3½`, `½`, `4`.
@@ -580,20 +488,36 @@ mod tests {
         // Points: 1:1 2:1 3:1 4:1 5:1½ 6:½.
         // SB: 1: beat 2 (1) = 1; 2: beat 6 (½) = ½; 3: beat 1 (1) = 1;
         //     4: ½·1½ + ½·½ = 1; 5: ½·1 + 1 = 1½; 6: ½·1 = ½.
-        // 1 and 3 tie on points, SB and wins: 3 beat 1 (direct encounter). 4 has no win.
+        // FIDE's order (the default): 1, 2, 3 and 4 tie on 1 point; they have not all met,
+        // so direct encounter does not apply; 4 has no win; of 1, 2, 3 (one win each) SB puts
+        // 1 and 3 (1) ahead of 2 (½); nobody reached half of the maximum, so Koya is 0 for
+        // all and 1 and 3 share second place.
         let names: Vec<&str> = s.rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Elena", "Ana", "Carmen", "Bruno", "Diego", "Fermín"]
+        );
+        let ranks: Vec<usize> = s.rows.iter().map(|r| r.rank).collect();
+        assert_eq!(ranks, [1, 2, 2, 4, 5, 6]);
+        assert!(s.rows.iter().all(|r| r.direct_halves.is_none()));
+        assert!(s.rows.iter().all(|r| r.koya_halves == 0));
+        // The order used before (SB, wins, direct encounter): 1 and 3 tie on points, SB
+        // and wins; 3 beat 1 (direct encounter). 4 has no win.
+        let rows =
+            crate::league::tiebreak::rank(&league, &s.games, &crate::league::tiebreak::BEFORE_FIDE);
+        let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(
             names,
             ["Elena", "Carmen", "Ana", "Diego", "Bruno", "Fermín"]
         );
-        let pts: Vec<String> = s.rows.iter().map(|r| halves(r.points_halves)).collect();
+        let pts: Vec<String> = rows.iter().map(|r| halves(r.points_halves)).collect();
         assert_eq!(pts, ["1½", "1", "1", "1", "1", "½"]);
-        let sb: Vec<String> = s.rows.iter().map(|r| quarters(r.sb_quarters)).collect();
+        let sb: Vec<String> = rows.iter().map(|r| quarters(r.sb_quarters)).collect();
         assert_eq!(sb, ["1.5", "1", "1", "1", "0.5", "0.5"]);
-        let ranks: Vec<usize> = s.rows.iter().map(|r| r.rank).collect();
+        let ranks: Vec<usize> = rows.iter().map(|r| r.rank).collect();
         assert_eq!(ranks, [1, 2, 3, 4, 5, 6]);
-        assert_eq!(s.rows[1].direct_halves, Some(2));
-        assert_eq!(s.rows[2].direct_halves, Some(0));
+        assert_eq!(rows[1].direct_halves, Some(2));
+        assert_eq!(rows[2].direct_halves, Some(0));
         // Nine games still in progress: two per player except… count them.
         let unfinished: u32 = s.rows.iter().map(|r| r.unfinished).sum();
         assert_eq!(unfinished, 2 * 9);
@@ -605,20 +529,26 @@ mod tests {
                 "Rank", "No", "Player", "1", "2", "3", "4", "5", "6", "Pts", "SB", "Wins"
             ]
         );
-        // Elena (5): ranks 1; against Carmen (rank 2) she won; against Diego (rank 4) drew.
+        // Columns in rank order: Elena, Ana, Carmen, Bruno, Diego, Fermín. Elena ranks 1;
+        // against Carmen she won; against Diego drew; against Ana the game is in progress.
         assert_eq!(g[1][2], "Elena");
         assert_eq!(g[1][3], "×");
-        assert_eq!(g[1][4], "1");
-        assert_eq!(g[1][6], "½");
-        assert_eq!(g[1][5], "*");
+        assert_eq!(g[1][4], "*");
+        assert_eq!(g[1][5], "1");
+        assert_eq!(g[1][7], "½");
         let csv = crate::league::render::csv(&s);
         assert!(
             csv.starts_with(
-                "\u{feff}Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n1,5,Elena,×,1,*,½,*,*,1½,1.5,1\r\n"
+                "\u{feff}Rank,No,Player,1,2,3,4,5,6,Pts,SB,Wins\r\n1,5,Elena,×,*,1,*,½,*,1½,1.5,1\r\n"
             ),
             "{csv}"
         );
-        let html = crate::league::render::html(&league, &s, league.def.start_ms);
+        let html = crate::league::render::html(
+            &league,
+            &s,
+            league.def.start_ms,
+            crate::league::render::PageLang::English,
+        );
         assert!(html.contains("<td class=\"player\">Elena</td>"));
     }
 

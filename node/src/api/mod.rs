@@ -254,7 +254,7 @@ pub enum ApiRequest {
     /// (`sobre_core::league::decision`) and sends it to everyone holding the league.
     LeagueDecide {
         league: String,
-        /// `forfeit`, `withdraw`, `adjudicate` or `settings`.
+        /// `forfeit`, `withdraw`, `adjudicate`, `settings` or `tie-breaks`.
         kind: String,
         /// Forfeit and adjudication: the round of the pairing.
         #[serde(default)]
@@ -272,6 +272,9 @@ pub enum ApiRequest {
         /// Settings: the withdrawal rule, `fide` or `forfeit-remaining`.
         #[serde(default)]
         withdrawal: Option<String>,
+        /// Tie-breaks: `fide`, `before-fide`, or a list such as `de,wins,sb,koya`.
+        #[serde(default)]
+        tie_breaks: Option<String>,
     },
 }
 

@@ -6,6 +6,7 @@ use super::{Service, internal, now_ms, user};
 use crate::api::replies::LeagueDecisionReply;
 use crate::api::{ApiError, ApiRequest, Reply};
 use sobre_core::league::decision::{self, Decision, Verdict, WithdrawalRule};
+use sobre_core::league::tiebreak::TieBreak;
 use sobre_core::league::{League, standings};
 use sobre_core::record::PlayerId;
 
@@ -62,6 +63,7 @@ impl Service {
             result,
             reason,
             withdrawal,
+            tie_breaks,
         } = req
         else {
             return Err(user("not a league decision"));
@@ -113,9 +115,13 @@ impl Service {
                     }
                 },
             },
+            "tie-breaks" => Decision::TieBreaks {
+                order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or(""))
+                    .map_err(|e| user(e.to_string()))?,
+            },
             other => {
                 return Err(user(format!(
-                    "unknown decision {other:?}: forfeit, withdraw, adjudicate or settings"
+                    "unknown decision {other:?}: forfeit, withdraw, adjudicate, settings or tie-breaks"
                 )));
             }
         };
