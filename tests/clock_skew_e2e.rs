@@ -8,13 +8,12 @@
 
 use serde_json::Value;
 use std::fs::File;
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{NodeProcess as Node, exec, run, sobre};
+use common::{NodeProcess as Node, exec, run, sobre, under_faketime};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
@@ -28,38 +27,10 @@ fn faketime_installed() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// A node started under `faketime`, in a process group of its own that is killed whole.
-struct FakedNode {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Drop for FakedNode {
-    fn drop(&mut self) {
-        // The group's id is the wrapper's pid (`process_group(0)`).
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.child.id())])
-            .status();
-        let _ = self.child.wait();
-        if std::thread::panicking()
-            && let Ok(text) = std::fs::read_to_string(&self.log)
-        {
-            eprintln!("--- {}:\n{text}", self.log.display());
-        }
-    }
-}
-
 fn node_command(home: &Path, offset: Option<&str>) -> Command {
     let mut cmd = match offset {
         None => sobre(home),
-        Some(offset) => {
-            let mut c = Command::new("faketime");
-            c.args(["-f", offset, env!("CARGO_BIN_EXE_sobre"), "--home"])
-                .arg(home)
-                .env_remove("SOBRE_HOME")
-                .process_group(0);
-            c
-        }
+        Some(offset) => under_faketime(home, offset),
     };
     cmd.args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
         .stdin(Stdio::null())
@@ -119,7 +90,7 @@ fn doctor_names_the_opponent_whose_clock_runs_90_s_ahead() {
     };
     let ana_addr = address(&ana);
     let eve_log = dir.path().join("eve.log");
-    let _eve_node = FakedNode {
+    let _eve_node = Node {
         child: node_command(&eve, Some("+90s"))
             .stderr(File::create(&eve_log).expect("a log file"))
             .spawn()

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{NodeProcess as Node, exec, run, run_text, sobre};
+use common::{NodeProcess as Node, exec, run, run_text, sobre, under_faketime};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
@@ -35,13 +35,7 @@ fn faketime() -> Option<PathBuf> {
 fn start(home: &Path, log: PathBuf, offset: Option<&str>) -> (Node, String) {
     let mut cmd = match offset {
         None => sobre(home),
-        Some(offset) => {
-            let mut c = Command::new("faketime");
-            c.args(["-f", offset, env!("CARGO_BIN_EXE_sobre"), "--home"])
-                .arg(home)
-                .env_remove("SOBRE_HOME");
-            c
-        }
+        Some(offset) => under_faketime(home, offset),
     };
     let child = cmd
         .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])

@@ -69,14 +69,33 @@ pub fn run(home: &Path, args: &[&str]) -> Value {
 }
 
 /// A `sobre node run` child process, killed when dropped; its log is printed if the test
-/// failed.
+/// failed. A child started as the leader of its own process group ([`under_faketime`]) is
+/// killed with its whole group: `faketime` forks, and killing the wrapper alone would leave
+/// the node running after the test.
 pub struct NodeProcess {
     pub child: Child,
     pub log: PathBuf,
 }
 
+/// `sobre --home HOME` run by Debian's `faketime -f OFFSET`, in a process group of its own
+/// (see [`NodeProcess`]).
+pub fn under_faketime(home: &Path, offset: &str) -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut c = Command::new("faketime");
+    c.args(["-f", offset, env!("CARGO_BIN_EXE_sobre"), "--home"])
+        .arg(home)
+        .env_remove("SOBRE_HOME")
+        .process_group(0);
+    c
+}
+
 impl Drop for NodeProcess {
     fn drop(&mut self) {
+        // The group led by the child, if it leads one (no such group otherwise: harmless).
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
         if std::thread::panicking()
