@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::net::{actor, actor_of};
+
 use common::gossip::RawGossip;
 use common::{STEP, TestNode, disk_bytes, play, start_game};
 use libp2p::PeerId;
@@ -11,31 +13,11 @@ use sobre_core::record::{
     Challenge, ColourChoice, EventId, PlayerId, Scoresheet, SignedEvent, StartPosition,
 };
 use sobre_node::api::ApiRequest;
-use sobre_node::network::{self, NetworkConfig, NetworkError, NetworkHandle};
+use sobre_node::network::{NetworkConfig, NetworkError, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use sobre_node::time::now_ms;
-use std::path::Path;
 use std::time::Duration;
-use tokio::time::timeout;
-
-/// A network actor under `identity` that serves nobody.
-async fn actor(identity: libp2p::identity::Keypair) -> NetworkHandle {
-    let mut config = NetworkConfig::new(identity);
-    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
-    config.request_timeout = Duration::from_secs(10);
-    let (handle, mut events) = timeout(STEP, network::spawn(config))
-        .await
-        .expect("spawn timed out")
-        .expect("spawn");
-    tokio::spawn(async move { while events.recv().await.is_some() {} });
-    handle
-}
-
-/// An actor under the key of the player whose home is `home` (its node stopped).
-async fn actor_of(home: &Path) -> NetworkHandle {
-    let key = sobre_node::home::load_key(home).expect("a key");
-    actor(sobre_node::home::libp2p_keypair(&key).expect("an identity")).await
-}
+use tempfile::TempDir;
 
 async fn sync(h: &NetworkHandle, to: PeerId, game: EventId) -> Vec<Vec<u8>> {
     match h
@@ -60,17 +42,24 @@ async fn list(h: &NetworkHandle, to: PeerId, player: PlayerId) -> Vec<EventId> {
     }
 }
 
-/// A stranger asks Ana's node for her game with Bruno (its moves and chat) and for Bruno's
-/// list of games: it gets the same empty answer as for a game that does not exist. Bruno,
-/// asking with his own key, gets both.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stranger_can_neither_read_a_game_nor_list_a_players_games() {
+/// Ana's and Bruno's nodes, connected, with a game between them under way: the honest side
+/// each attack must leave alone.
+async fn ana_and_bruno_playing() -> (TempDir, TempDir, TestNode, TestNode, String) {
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
     a.call(ApiRequest::Connect { addr: b_addr }).await;
     let game = start_game(&a, &b).await;
+    (da, db, a, b, game)
+}
+
+/// A stranger asks Ana's node for her game with Bruno (its moves and chat) and for Bruno's
+/// list of games: it gets the same empty answer as for a game that does not exist. Bruno,
+/// asking with his own key, gets both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_can_neither_read_a_game_nor_list_a_players_games() {
+    let (_da, db, a, b, game) = ana_and_bruno_playing().await;
     play(&a, &b, &game, 0, &["e4", "e5"]).await;
     a.call(ApiRequest::Chat {
         game: game.clone(),
@@ -138,12 +127,7 @@ async fn deliver(h: &NetworkHandle, to: PeerId, game: EventId, events: &[SignedE
 /// and her game with Bruno goes on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_strangers_chat_and_challenge_flood_is_bounded() {
-    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = TestNode::start(da.path()).await;
-    let b = TestNode::start(db.path()).await;
-    let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
-    let honest = start_game(&a, &b).await;
+    let (_da, _db, a, b, honest) = ana_and_bruno_playing().await;
     let (a_id, a_addr) = a.id_addr().await;
     let a_peer: PeerId = a_id.parse().unwrap();
     let ana: PlayerId = a_id.parse().unwrap();
@@ -214,12 +198,7 @@ async fn a_strangers_chat_and_challenge_flood_is_bounded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_identities_from_one_address_cannot_lock_the_opponent_out() {
     use sobre_node::network::ip_limits::MAX_PER_IP;
-    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = TestNode::start(da.path()).await;
-    let b = TestNode::start(db.path()).await;
-    let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
-    let game = start_game(&a, &b).await;
+    let (da, db, a, b, game) = ana_and_bruno_playing().await;
     let (b_id, _) = b.id().await;
     let b_peer: PeerId = b_id.parse().unwrap();
     b.stop().await;
@@ -458,12 +437,7 @@ const DISK_GROWTH_BOUND: u64 = 2 << 20;
 /// live all along.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_gossip_is_dropped_unread() {
-    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = TestNode::start(da.path()).await;
-    let b = TestNode::start(db.path()).await;
-    let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
-    let honest = start_game(&a, &b).await;
+    let (da, _db, a, b, honest) = ana_and_bruno_playing().await;
     let (a_id, a_addr) = a.id_addr().await;
     let ana: PlayerId = a_id.parse().unwrap();
     let topic = sobre_node::protocol::inbox_topic(&ana);
@@ -524,12 +498,7 @@ async fn oversized_gossip_is_dropped_unread() {
 /// Ana's game with Bruno goes on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_signature_flood_costs_the_sender_its_connection() {
-    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = TestNode::start(da.path()).await;
-    let b = TestNode::start(db.path()).await;
-    let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
-    let honest = start_game(&a, &b).await;
+    let (da, _db, a, b, honest) = ana_and_bruno_playing().await;
     let (a_id, a_addr) = a.id_addr().await;
     let a_peer: PeerId = a_id.parse().unwrap();
     let ana: PlayerId = a_id.parse().unwrap();

@@ -4,33 +4,16 @@
 
 mod common;
 
+use common::net::{actor, actor_of};
+
 use common::{STEP, TestNode};
 use libp2p::PeerId;
 use serde_json::Value;
 use sobre_core::record::EventId;
 use sobre_node::api::ApiRequest;
-use sobre_node::network::{self, NetworkConfig, NetworkHandle};
+use sobre_node::network::NetworkHandle;
 use sobre_node::protocol::{LeagueProgress, Request, Response};
-use std::path::Path;
 use std::time::{Duration, Instant};
-use tokio::time::timeout;
-
-async fn actor(identity: libp2p::identity::Keypair) -> NetworkHandle {
-    let mut config = NetworkConfig::new(identity);
-    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
-    config.request_timeout = Duration::from_secs(10);
-    let (handle, mut events) = timeout(STEP, network::spawn(config))
-        .await
-        .expect("spawn timed out")
-        .expect("spawn");
-    tokio::spawn(async move { while events.recv().await.is_some() {} });
-    handle
-}
-
-async fn actor_of(home: &Path) -> NetworkHandle {
-    let key = sobre_node::home::load_key(home).expect("a key");
-    actor(sobre_node::home::libp2p_keypair(&key).expect("an identity")).await
-}
 
 async fn league_games(h: &NetworkHandle, to: PeerId, league: EventId) -> Vec<LeagueProgress> {
     match h

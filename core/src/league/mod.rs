@@ -19,6 +19,7 @@ pub mod standings;
 pub mod tiebreak;
 
 use crate::record::codec::{self, CodecError, MAX_EVENT_BYTES};
+use crate::record::identity::{domain_message, join_signature, split_signature};
 use crate::record::{EventId, Keypair, PlayerId};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -154,17 +155,7 @@ fn id_of(body: &[u8]) -> EventId {
 }
 
 fn signing_bytes(body: &[u8]) -> Vec<u8> {
-    let mut m = Vec::with_capacity(SIGN_DOMAIN.len() + body.len());
-    m.extend_from_slice(SIGN_DOMAIN);
-    m.extend_from_slice(body);
-    m
-}
-
-fn join_sig(sig: &([u8; 32], [u8; 32])) -> [u8; 64] {
-    let mut out = [0u8; 64];
-    out[..32].copy_from_slice(&sig.0);
-    out[32..].copy_from_slice(&sig.1);
-    out
+    domain_message(SIGN_DOMAIN, body)
 }
 
 impl SignedLeagueDoc {
@@ -175,13 +166,9 @@ impl SignedLeagueDoc {
     pub fn sign(doc: &LeagueDoc, key: &Keypair) -> Result<SignedLeagueDoc, CodecError> {
         let body = codec::encode(doc)?;
         let sig = key.sign(&signing_bytes(&body));
-        let mut a = [0u8; 32];
-        let mut b = [0u8; 32];
-        a.copy_from_slice(&sig[..32]);
-        b.copy_from_slice(&sig[32..]);
         Ok(SignedLeagueDoc {
             body,
-            signature: (a, b),
+            signature: split_signature(&sig),
         })
     }
 
@@ -216,7 +203,7 @@ impl SignedLeagueDoc {
         }
         if !doc
             .author
-            .verify(&signing_bytes(&self.body), &join_sig(&self.signature))
+            .verify(&signing_bytes(&self.body), &join_signature(&self.signature))
         {
             return Err(LeagueError::BadSignature(doc.author));
         }
@@ -462,7 +449,7 @@ pub(crate) mod tests {
     #[test]
     fn league_signatures_are_domain_separated_from_game_events() {
         let (_, _, league) = six_player_league();
-        let sig = join_sig(&league.signed.signature);
+        let sig = join_signature(&league.signed.signature);
         // The same body and signature presented as a game event does not verify.
         let as_event = crate::record::SignedEvent {
             body: league.signed.body.clone(),

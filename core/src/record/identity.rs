@@ -166,6 +166,32 @@ impl fmt::Debug for Keypair {
     }
 }
 
+/// `domain ‖ body`: what a signed document of one kind is signed over, so that a signature
+/// of one kind (a league document, a profile) can never stand for another.
+pub(crate) fn domain_message(domain: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut m = Vec::with_capacity(domain.len() + body.len());
+    m.extend_from_slice(domain);
+    m.extend_from_slice(body);
+    m
+}
+
+/// A signature as the two halves signed documents keep (serde has no `[u8; 64]`).
+pub(crate) fn split_signature(sig: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
+    let mut a = [0u8; 32];
+    let mut b = [0u8; 32];
+    a.copy_from_slice(&sig[..32]);
+    b.copy_from_slice(&sig[32..]);
+    (a, b)
+}
+
+/// The halves of [`split_signature`] joined again.
+pub(crate) fn join_signature(halves: &([u8; 32], [u8; 32])) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    out[..32].copy_from_slice(&halves.0);
+    out[32..].copy_from_slice(&halves.1);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

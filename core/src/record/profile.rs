@@ -10,7 +10,7 @@
 //! later rename for good.
 
 use super::codec::{self, CodecError};
-use super::identity::{Keypair, PlayerId};
+use super::identity::{Keypair, PlayerId, domain_message, join_signature, split_signature};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -239,17 +239,7 @@ pub struct VerifiedProfile {
 }
 
 fn signing_bytes(body: &[u8]) -> Vec<u8> {
-    let mut m = Vec::with_capacity(SIGN_DOMAIN.len() + body.len());
-    m.extend_from_slice(SIGN_DOMAIN);
-    m.extend_from_slice(body);
-    m
-}
-
-fn join_sig(sig: &([u8; 32], [u8; 32])) -> [u8; 64] {
-    let mut out = [0u8; 64];
-    out[..32].copy_from_slice(&sig.0);
-    out[32..].copy_from_slice(&sig.1);
-    out
+    domain_message(SIGN_DOMAIN, body)
 }
 
 impl SignedProfile {
@@ -273,13 +263,9 @@ impl SignedProfile {
             .into());
         }
         let sig = key.sign(&signing_bytes(&body));
-        let mut a = [0u8; 32];
-        let mut b = [0u8; 32];
-        a.copy_from_slice(&sig[..32]);
-        b.copy_from_slice(&sig[32..]);
         Ok(SignedProfile {
             body,
-            signature: (a, b),
+            signature: split_signature(&sig),
         })
     }
 
@@ -324,7 +310,7 @@ impl SignedProfile {
         }
         if !profile
             .player
-            .verify(&signing_bytes(&self.body), &join_sig(&self.signature))
+            .verify(&signing_bytes(&self.body), &join_signature(&self.signature))
         {
             return Err(ProfileError::BadSignature(profile.player));
         }
@@ -389,10 +375,7 @@ mod tests {
         // Eve signs a profile that names Ana by hand: refused on arrival.
         let body = codec::encode(&p).unwrap();
         let sig = eve.sign(&signing_bytes(&body));
-        let mut a = [0u8; 32];
-        let mut b = [0u8; 32];
-        a.copy_from_slice(&sig[..32]);
-        b.copy_from_slice(&sig[32..]);
+        let (a, b) = split_signature(&sig);
         let forged = SignedProfile {
             body,
             signature: (a, b),
@@ -412,10 +395,7 @@ mod tests {
         let mut other = b"sobre/league/v1\0".to_vec();
         other.extend_from_slice(&body);
         let sig = k.sign(&other);
-        let mut a = [0u8; 32];
-        let mut b = [0u8; 32];
-        a.copy_from_slice(&sig[..32]);
-        b.copy_from_slice(&sig[32..]);
+        let (a, b) = split_signature(&sig);
         let s = SignedProfile {
             body,
             signature: (a, b),

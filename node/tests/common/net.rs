@@ -44,3 +44,23 @@ pub async fn tcp_addr(node: &NetworkHandle) -> Multiaddr {
     );
     addr
 }
+
+/// A network actor under `identity` that serves nobody (its events are drained): an
+/// attacker's or a player's key speaking to a node directly, with a 10 s request timeout.
+pub async fn actor(identity: Keypair) -> NetworkHandle {
+    let mut config = NetworkConfig::new(identity);
+    config.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("multiaddr")];
+    config.request_timeout = Duration::from_secs(10);
+    let (handle, mut events) = timeout(super::STEP, network::spawn(config))
+        .await
+        .expect("spawn timed out")
+        .expect("spawn");
+    tokio::spawn(async move { while events.recv().await.is_some() {} });
+    handle
+}
+
+/// An actor under the key of the player whose home is `home` (its node stopped).
+pub async fn actor_of(home: &std::path::Path) -> NetworkHandle {
+    let key = sobre_node::home::load_key(home).expect("a key");
+    actor(sobre_node::home::libp2p_keypair(&key).expect("an identity")).await
+}

@@ -103,7 +103,7 @@ impl<'a> RawMove<'a> {
     }
 
     /// Whether the token is a null move (`Z0` or `--`, as ChessBase writes one in analysis):
-    /// not a move of chess, but a placeholder that passes the turn inside variations.
+    /// not a move of chess, but a token that passes the turn inside variations.
     pub fn is_null_move(&self) -> bool {
         crate::pgn::is_null_move(self.bytes)
     }
