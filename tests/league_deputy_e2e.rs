@@ -73,12 +73,13 @@ fn an_organiser_who_plays_has_a_deputy_and_a_replacement_reaches_every_node() {
         &deputy.id,
         "--json",
     ];
-    // The organiser is number 1: Berger, four players: 1–4, 2–3 | 4–3, 1–2 | 2–4, 3–1.
+    // The organiser (`me`) is number 1: Berger, four players: 1–4, 2–3 | 4–3, 1–2 |
+    // 2–4, 3–1.
     for (id, name) in [
-        (&org.id, "Org"),
-        (&p1.id, "P1"),
-        (&p2.id, "P2"),
-        (&p3, "P3"),
+        ("me", "Org"),
+        (p1.id.as_str(), "P1"),
+        (p2.id.as_str(), "P2"),
+        (p3.as_str(), "P3"),
     ] {
         create.extend(["--player", id, "--name", name]);
     }

@@ -71,7 +71,8 @@ pub enum LeagueCommand {
 pub struct CreateArgs {
     /// The league's name.
     name: String,
-    /// A player (id or alias), in Berger order; repeat for each player (3 to 64).
+    /// A player (id or alias; `me` for yourself), in Berger order; repeat for each player
+    /// (3 to 64).
     #[arg(long = "player", value_name = "PLAYER", required = true)]
     players: Vec<String>,
     /// Display names, in the same order (default: the aliases of your contacts, else the
@@ -376,7 +377,16 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
 
 fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
-    let players: Vec<String> = a.players.iter().map(|p| contacts.resolve(p)).collect();
+    // `me` is the organiser's own id (unless a contact is called that): an organiser who
+    // plays lists themselves like any player.
+    let me = |p: &str| -> CliResult<String> {
+        if p.trim() == "me" && contacts.resolve(p) == "me" {
+            Ok(common::load_key(home)?.player_id().to_string())
+        } else {
+            Ok(contacts.resolve(p))
+        }
+    };
+    let players: Vec<String> = a.players.iter().map(|p| me(p)).collect::<CliResult<_>>()?;
     let names: Vec<String> = if a.names.is_empty() {
         // Your alias for each, else the name the player signed (if your node holds it).
         let names = super::names::Names::from_node(home, &contacts);
