@@ -110,14 +110,22 @@ impl Service {
             .map(|l| l.arbiter_for(&[state.challenger, state.opponent]))
     }
 
-    /// The verified joins of a league.
+    /// The verified joins of a league: of a player of the definition as signed, or of the
+    /// list its roster decisions leave. A replaced player's join stays among them, so the
+    /// count of a league's documents only grows (a peer's acknowledged count then always
+    /// tells whether it lacks something: a replacement that dropped a join while adding a
+    /// decision would otherwise look like nothing new).
     pub(super) fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
+        let base = League::from_signed(&league.signed).ok();
         self.store
             .joins_of(&league.id)
             .into_iter()
             .filter_map(|doc| {
                 let doc = doc.ok()?;
-                let p = league.check_join(&doc).ok()?;
+                let p = league
+                    .check_join(&doc)
+                    .ok()
+                    .or_else(|| base.as_ref()?.check_join(&doc).ok())?;
                 Some((p, doc))
             })
             .collect()
