@@ -58,6 +58,27 @@ fn an_organiser_who_plays_has_a_deputy_and_a_replacement_reaches_every_node() {
         .as_str()
         .expect("id")
         .to_owned();
+    // An organiser who plays without a deputy is refused, and told what to do.
+    let refused = exec(
+        &org.home,
+        &[
+            "league",
+            "create",
+            "Sin árbitro",
+            "--player",
+            "me",
+            "--player",
+            &p1.id,
+            "--player",
+            &p2.id,
+        ],
+    );
+    assert!(!refused.success());
+    assert!(
+        refused.stderr.contains("deputy") && refused.stderr.contains("--deputy"),
+        "{}",
+        refused.stderr
+    );
     // Every round opens together, a little later: the replacement is signed before.
     let start_ms = now_ms() + 20_000;
     let start = rfc3339(start_ms);

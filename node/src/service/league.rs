@@ -31,7 +31,8 @@ use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::league::{
-    Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive, decision,
+    Board, GameEntry, League, LeagueDef, LeagueError, LeagueId, Scoring, SignedLeagueDoc, archive,
+    decision,
 };
 use sobre_core::record::{ColourChoice, EventId, GameId, LeagueRound, PlayerId, Status};
 use tracing::{debug, info, warn};
@@ -202,7 +203,7 @@ impl Service {
         let amended = decision::amend(&league, &all, &decision::Started::new()).league;
         for doc in join_docs {
             let player = match league.check_join(&doc) {
-                Err(sobre_core::league::LeagueError::NotAPlayer(_)) => amended.check_join(&doc),
+                Err(LeagueError::NotAPlayer(_)) => amended.check_join(&doc),
                 other => other,
             }
             .map_err(|e| e.to_string())?;
@@ -636,8 +637,23 @@ impl Service {
                     round_days,
                     scoring: Scoring::default(),
                 };
-                let league = League::create_with_deputy(&self.key, def, deputy, now)
-                    .map_err(|e| user(e.to_string()))?;
+                let league =
+                    League::create_with_deputy(&self.key, def, deputy, now).map_err(|e| {
+                        let hint = match e {
+                            LeagueError::OrganiserPlays => {
+                                Some("name a deputy arbiter with --deputy PLAYER (not a player)")
+                            }
+                            LeagueError::DeputyWithoutGames => {
+                                Some("leave --deputy out, or list yourself with --player me")
+                            }
+                            _ => None,
+                        };
+                        let err = user(e.to_string());
+                        match hint {
+                            Some(h) => err.hint(h),
+                            None => err,
+                        }
+                    })?;
                 let mut docs = vec![league.signed.to_bytes().map_err(internal)?];
                 // An organiser who plays joins at once: the league's games are accepted in
                 // advance like every player's.
