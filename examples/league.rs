@@ -87,6 +87,7 @@ async fn main() -> anyhow::Result<()> {
             time_control: "3d".into(),
             round_days: 0,
             start_ms: None,
+            deputy: None,
         },
     )
     .await?;

@@ -11,7 +11,7 @@ use std::fs::File;
 use std::process::Stdio;
 
 mod common;
-use common::nodes::{Node, Nodes, wait_for};
+use common::nodes::{Node, Nodes, finished, rfc3339, standings, wait_for};
 use common::{exec, run, run_text, sobre};
 
 /// The winner of the game between Berger numbers `white` and `black`: the lower number
@@ -22,16 +22,6 @@ fn winner(white: usize, black: usize) -> usize {
     } else {
         white.max(black)
     }
-}
-
-fn standings(home: &std::path::Path, lid: &str) -> Value {
-    run(home, &["league", "standings", lid, "--json"])
-}
-
-fn finished(v: &Value) -> usize {
-    v["games"].as_array().map_or(0, |g| {
-        g.iter().filter(|g| g["status"] == "finished").count()
-    })
 }
 
 /// Plays every game of `pairings` (from the organiser's `league pairings --json`) between
@@ -158,28 +148,6 @@ fn every_member_sees_the_whole_table_and_a_late_joiner_catches_up() {
         assert_eq!(row["points"].as_f64(), Some(f64::from(points[n])), "{row}");
         assert_eq!(row["played"], 4);
     }
-}
-
-/// `ms` since the Unix epoch as an RFC 3339 UTC time (`league create --start`).
-fn rfc3339(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
 }
 
 /// Either player's node starts a game: White's node is down when the rounds open, so

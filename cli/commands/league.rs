@@ -13,7 +13,7 @@ use sobre_core::league::archive::{self, LeagueArchive};
 use sobre_core::league::decision::{self, Decided};
 use sobre_core::league::render;
 use sobre_core::league::standings::{halves, quarters};
-use sobre_core::league::{Board, League, Standings, standings};
+use sobre_core::league::{Board, League, Standings};
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{LeagueExportReply, LeagueView, LeaguesReply};
 use std::path::Path;
@@ -23,10 +23,13 @@ use std::process::ExitCode;
 pub enum LeagueCommand {
     /// Create a league (you are its organiser; run your node with --mailbox so players never
     /// need to be online together). Players are numbered in the order given, which is
-    /// their number in the Berger tables (FIDE C.05 Annex 1).
+    /// their number in the Berger tables (FIDE C.05 Annex 1). To play in it yourself, list
+    /// yourself as a player and name a --deputy arbiter to decide your own games.
     ///
     /// Example: sobre league create "Liga de otoño" --player ana --player bruno
     ///          --player carmen --player diego --per-move 3d --round-days 14
+    ///          sobre league create "Liga" --player me --player ana --player bruno
+    ///          --deputy carlos
     Create(CreateArgs),
     /// Join a league you are a player of: this accepts its games in advance; your node
     /// then challenges (with White) or accepts (with Black) each game when its round opens.
@@ -48,9 +51,10 @@ pub enum LeagueCommand {
     /// Write the league archive (definition, joins and every game's signed events) for
     /// anyone to verify offline.
     Export(ExportArgs),
-    /// Sign an arbiter's decision as the league's organiser: a forfeit, a withdrawal, an
-    /// adjudication, the withdrawal rule, or the order of the tie-breaks. Every node checks
-    /// it; none overrides a finished game.
+    /// Sign an arbiter's decision as the league's organiser (or as its deputy arbiter, for
+    /// the organiser's own games): a forfeit, a withdrawal, an adjudication, the withdrawal
+    /// rule, the order of the tie-breaks, or before round 1 a late entry or a replacement.
+    /// Every node checks it; none overrides a finished game.
     ///
     /// Examples: sobre league decide LIGA forfeit --round 3 --player ana
     ///           sobre league decide LIGA withdraw --player bruno
@@ -58,6 +62,8 @@ pub enum LeagueCommand {
     ///                --reason "dead drawn at the season's close"
     ///           sobre league decide LIGA settings --withdrawal forfeit-remaining
     ///           sobre league decide LIGA tie-breaks --order before-fide
+    ///           sobre league decide LIGA enter --player elena --name "Elena"
+    ///           sobre league decide LIGA replace --replaces diego --player fermin
     Decide(super::league_decide::DecideArgs),
 }
 
@@ -65,7 +71,8 @@ pub enum LeagueCommand {
 pub struct CreateArgs {
     /// The league's name.
     name: String,
-    /// A player (id or alias), in Berger order; repeat for each player (3 to 64).
+    /// A player (id or alias; `me` for yourself), in Berger order; repeat for each player
+    /// (3 to 64).
     #[arg(long = "player", value_name = "PLAYER", required = true)]
     players: Vec<String>,
     /// Display names, in the same order (default: the aliases of your contacts, else the
@@ -84,9 +91,14 @@ pub struct CreateArgs {
     /// Days between round openings (0: every round opens at the start).
     #[arg(long, default_value_t = 0)]
     round_days: u32,
-    /// When round 1 opens: a date (2026-12-01) or an RFC 3339 time (default: now).
+    /// When round 1 opens: a date (2026-12-01) or an RFC 3339 time (default: now). Late
+    /// entries and replacements are possible until then.
     #[arg(long)]
     start: Option<String>,
+    /// The deputy arbiter (id or alias; not a player), who signs the decisions about your
+    /// own games: required when you are one of the players.
+    #[arg(long, value_name = "PLAYER")]
+    deputy: Option<String>,
     #[arg(long)]
     json: bool,
 }
@@ -196,8 +208,8 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Show(a) => {
-            let (arch, coverage) = load(home, &a.league)?;
-            let s = compute(&arch);
+            let (mut arch, coverage) = load(home, &a.league)?;
+            let s = compute(&mut arch);
             if a.json {
                 let mut v = show_json(&arch, &s);
                 coverage.mark(&mut v);
@@ -221,6 +233,9 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                         String::new()
                     }
                 );
+                if let Some(d) = l.deputy {
+                    println!("deputy arbiter (the organiser's own games) {d}");
+                }
                 println!("round 1 opens {}", common::rfc3339(l.def.start_ms));
                 for (i, p) in l.def.players.iter().enumerate() {
                     let joined = if arch.joined.contains(p) {
@@ -243,8 +258,8 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
         }
         LeagueCommand::Pairings(a) => pairings(home, a),
         LeagueCommand::Standings(a) => {
-            let (arch, coverage) = load(home, &a.league)?;
-            let s = compute(&arch);
+            let (mut arch, coverage) = load(home, &a.league)?;
+            let s = compute(&mut arch);
             if a.json {
                 let mut v = standings_json(&arch.league, &s);
                 coverage.mark(&mut v);
@@ -256,8 +271,8 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Crosstable(a) => {
-            let (arch, coverage) = load(home, &a.league)?;
-            let s = compute(&arch);
+            let (mut arch, coverage) = load(home, &a.league)?;
+            let s = compute(&mut arch);
             if let Some(p) = &a.html {
                 std::fs::write(
                     p,
@@ -287,8 +302,8 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::Verify(a) => {
-            let (arch, coverage) = load(home, &a.league)?;
-            let s = compute(&arch);
+            let (mut arch, coverage) = load(home, &a.league)?;
+            let s = compute(&mut arch);
             let ok = s.excluded.is_empty()
                 && arch.bad_joins.is_empty()
                 && !s.bad_decisions.iter().any(|n| n.excluded);
@@ -342,10 +357,11 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             let v: LeagueExportReply =
                 common::call_as(home, ApiRequest::LeagueExport { league: a.league })?;
             let text = if a.pgn {
-                let arch = archive::read(&v.archive).map_err(|e| {
+                let mut arch = archive::read(&v.archive).map_err(|e| {
                     error::user(format!("the node's league archive does not read: {e}"))
                 })?;
-                sobre_core::league::pgn::pgn(&arch.league, &arch.games, &compute(&arch))
+                let s = compute(&mut arch);
+                sobre_core::league::pgn::pgn(&arch.league, &arch.games, &s)
             } else {
                 v.archive
             };
@@ -361,7 +377,16 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
 
 fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
-    let players: Vec<String> = a.players.iter().map(|p| contacts.resolve(p)).collect();
+    // `me` is the organiser's own id (unless a contact is called that): an organiser who
+    // plays lists themselves like any player.
+    let me = |p: &str| -> CliResult<String> {
+        if p.trim() == "me" && contacts.resolve(p) == "me" {
+            Ok(common::load_key(home)?.player_id().to_string())
+        } else {
+            Ok(contacts.resolve(p))
+        }
+    };
+    let players: Vec<String> = a.players.iter().map(|p| me(p)).collect::<CliResult<_>>()?;
     let names: Vec<String> = if a.names.is_empty() {
         // Your alias for each, else the name the player signed (if your node holds it).
         let names = super::names::Names::from_node(home, &contacts);
@@ -413,6 +438,7 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
             time_control: tc.to_string(),
             round_days: a.round_days,
             start_ms,
+            deputy: a.deputy.map(|d| contacts.resolve(&d)),
         },
     )?;
     if a.json {
@@ -509,9 +535,17 @@ fn page_lang(flag: Option<HtmlLang>) -> render::PageLang {
     }
 }
 
-fn compute(arch: &LeagueArchive) -> Standings {
-    let s = standings(&arch.league, &arch.games, sobre_node::time::now_ms());
-    decision::apply(&arch.league, s, &arch.decisions)
+/// The table of an archive; `arch.league` becomes the league as its roster decisions leave
+/// it (late entries, replacements), the one the table is shown with.
+fn compute(arch: &mut LeagueArchive) -> Standings {
+    let (league, s) = decision::table(
+        &arch.league,
+        &arch.games,
+        &arch.decisions,
+        sobre_node::time::now_ms(),
+    );
+    arch.league = league;
+    s
 }
 
 fn standings_json(league: &League, s: &Standings) -> Value {
@@ -572,6 +606,7 @@ fn show_json(arch: &LeagueArchive, s: &Standings) -> Value {
     let l = &arch.league;
     let mut v = standings_json(l, s);
     v["organiser"] = json!(l.organiser.to_string());
+    v["deputy"] = json!(l.deputy.map(|d| d.to_string()));
     v["players"] = json!(
         l.def
             .players
@@ -668,9 +703,9 @@ fn grid_text(grid: &[Vec<String>]) -> String {
 }
 
 fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
-    let (arch, coverage) = load(home, &a.league)?;
+    let (mut arch, coverage) = load(home, &a.league)?;
+    let s = compute(&mut arch);
     let l = &arch.league;
-    let s = compute(&arch);
     let rounds = l.rounds();
     if let Some(r) = a.round
         && (r == 0 || r as usize > rounds.len())

@@ -1,5 +1,6 @@
-//! `sobre league decide`: the organiser signs an arbiter's decision
-//! (`sobre_core::league::decision`); the node sends it to everyone holding the league.
+//! `sobre league decide`: the organiser (or the deputy arbiter, for the organiser's own
+//! games) signs an arbiter's decision (`sobre_core::league::decision`); the node sends it
+//! to everyone holding the league.
 
 use super::common::{self, print_json};
 use super::contacts::Contacts;
@@ -23,6 +24,12 @@ pub enum Kind {
     Settings,
     /// The order of the league's tie-breaks (--order).
     TieBreaks,
+    /// Before round 1: --player enters the league late (the next Berger number), as
+    /// --name.
+    Enter,
+    /// Before round 1: --player replaces --replaces (and takes their Berger number), as
+    /// --name.
+    Replace,
 }
 
 #[derive(clap::Args)]
@@ -33,10 +40,17 @@ pub struct DecideArgs {
     /// The round of the pairing (forfeit, adjudicate).
     #[arg(long)]
     round: Option<u32>,
-    /// The winner of a forfeit, the player who withdraws, or either player of an
-    /// adjudicated game (id or alias).
+    /// The winner of a forfeit, the player who withdraws, either player of an
+    /// adjudicated game, or the player who enters or replaces another (id or alias).
     #[arg(long, alias = "winner")]
     player: Option<String>,
+    /// The player replaced (replace; id or alias).
+    #[arg(long, value_name = "PLAYER")]
+    replaces: Option<String>,
+    /// The display name of the player who enters or replaces another (default: a short
+    /// id).
+    #[arg(long)]
+    name: Option<String>,
     /// The adjudicated result: 1-0, 1/2-1/2 or 0-1.
     #[arg(long)]
     result: Option<String>,
@@ -63,6 +77,8 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
         Kind::Adjudicate => "adjudicate",
         Kind::Settings => "settings",
         Kind::TieBreaks => "tie-breaks",
+        Kind::Enter => "enter",
+        Kind::Replace => "replace",
     };
     let v = common::call(
         home,
@@ -75,6 +91,8 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
             reason: a.reason,
             withdrawal: a.withdrawal,
             tie_breaks: a.order,
+            replaces: a.replaces.map(|p| contacts.resolve(&p)),
+            name: a.name,
         },
     )?;
     if a.json {

@@ -332,6 +332,7 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
             time_control: "otb 40/2h+1h".into(),
             round_days: 7,
             start_ms: Some(now_ms()),
+            deputy: None,
         })
         .await;
     let lid = league["league"].as_str().expect("league id").to_owned();

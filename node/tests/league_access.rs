@@ -97,6 +97,7 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
             time_control: "3d".into(),
             round_days: 0,
             start_ms: None,
+            deputy: None,
         })
         .await["league"]
         .as_str()

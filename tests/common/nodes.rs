@@ -102,3 +102,45 @@ impl Nodes {
         }
     }
 }
+
+/// A node's `league standings --json` of league `lid`.
+pub fn standings(home: &std::path::Path, lid: &str) -> Value {
+    super::run(home, &["league", "standings", lid, "--json"])
+}
+
+/// How many games of a `league standings --json` are finished.
+pub fn finished(v: &Value) -> usize {
+    v["games"].as_array().map_or(0, |g| {
+        g.iter().filter(|g| g["status"] == "finished").count()
+    })
+}
+
+/// Now, in ms since the Unix epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis() as u64
+}
+
+/// `ms` since the Unix epoch as an RFC 3339 UTC time (`league create --start`).
+pub fn rfc3339(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}

@@ -6,7 +6,7 @@
 //! sobre-league 1
 //! doc <hex of the signed definition>
 //! doc <hex of a signed join>            (any number)
-//! doc <hex of a signed decision>        (any number: the organiser's, see `decision`)
+//! doc <hex of a signed decision>        (any number: the arbiters', see `decision`)
 //! game <64 hex digits>
 //! event <hex of a signed event>         (the game's events, as in a game archive)
 //! game …
@@ -162,13 +162,20 @@ pub fn read(text: &str) -> Result<LeagueArchive, LeagueArchiveError> {
     let league = League::from_signed(&def).map_err(LeagueArchiveError::Definition)?;
     let mut joined = Vec::new();
     let mut bad_joins = Vec::new();
-    let mut decisions = Vec::new();
-    for (line, d) in docs {
-        if super::decision::is_decision(&d) {
-            decisions.push(d);
-            continue;
-        }
-        match league.check_join(&d) {
+    let (decisions, others): (Vec<_>, Vec<_>) =
+        docs.partition(|(_, d)| super::decision::is_decision(d));
+    let decisions: Vec<SignedLeagueDoc> = decisions.into_iter().map(|(_, d)| d).collect();
+    // A player who entered late (or replaced another) before round 1 joins like the others:
+    // their join is checked against the list the roster decisions leave (whether a started
+    // game leaves one without effect is for the standings to say).
+    let amended = super::decision::amend(&league, &decisions, &Default::default()).league;
+    for (line, d) in others {
+        let check = league.check_join(&d);
+        let check = match check {
+            Err(LeagueError::NotAPlayer(_)) => amended.check_join(&d),
+            other => other,
+        };
+        match check {
             Ok(p) if !joined.contains(&p) => joined.push(p),
             Ok(_) => {}
             Err(e) => bad_joins.push((line, e.to_string())),

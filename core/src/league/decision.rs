@@ -12,20 +12,41 @@
 //! - **Settings**: the league's withdrawal rule (the latest signed settings apply).
 //! - **TieBreaks**: the order of the league's tie-breaks (the latest signed one applies;
 //!   without one, FIDE's for round robins, see [`super::tiebreak`]).
+//! - **Enter** (a late entry) and **Replace** (a player replaced by another, who takes
+//!   their Berger number and so their pairings), only before round 1 (see below); the
+//!   pairings then follow the new list of players (Berger tables, FIDE C.05 Annex 1: with
+//!   an odd number of players the highest number is the bye, so a late entry into an odd
+//!   league fills the byes and changes no other pairing).
+//!
+//! **Who signs.** The decisions about the organiser's own games (a forfeit or an
+//! adjudication of a pairing the organiser plays, the organiser's withdrawal, a roster
+//! decision that enters or replaces the organiser) are the deputy arbiter's, named in the
+//! definition ([`League::arbiter_for`]); every other decision is the organiser's. A
+//! decision signed by anyone else — the organiser about their own game included, and the
+//! deputy about anything but the organiser's games — is left out and named, as is one of
+//! another league or about something that is not a pairing of the table.
+//!
+//! **Before round 1.** Round 1 opens at the league's signed start time
+//! ([`super::LeagueDef::start_ms`], [`League::round_opens_ms`]). A roster decision counts only
+//! if the arbiter signed it before that time (its own signed time, checkable by every node
+//! from the two signed documents alone); signed later it is left out and named. Since an
+//! arbiter could sign a time in the past, a roster decision is also without effect if a
+//! game that both players signed (challenge and acceptance) is a pairing it would remove:
+//! a decision never overrides a signed game.
 //!
 //! A decision never overrides a game with a finished, signed result: it is then listed
-//! without effect. A decision signed by anyone but the organiser, of another league, or
-//! about something that is not a pairing of the table is left out and named.
-//! Decisions apply in the order signed (time, then id); the first decision about a pairing
-//! is the one that counts.
+//! without effect. Decisions apply in the order signed (time, then id); the first decision
+//! about a pairing is the one that counts.
 
-use super::standings::{CountedGame, Standings};
+use super::standings::{CountedGame, GameEntry, Standings, standings};
 use super::tiebreak::{TieBreak, rank, valid_order};
-use super::{Board, League, LeagueError, LeagueKind, SignedLeagueDoc};
+use super::{Board, League, LeagueError, LeagueKind, SignedLeagueDoc, check_arbiters, valid_name};
 use crate::outcome::Outcome;
 use crate::record::{EventId, PlayerId, Status};
 use crate::types::Color;
 use serde::{Deserialize, Serialize};
+
+pub use super::roster::{Amended, Started, amend, is_roster_decision, started_pairings};
 
 /// The longest reason an adjudication may give, in characters.
 pub const MAX_REASON_CHARS: usize = 200;
@@ -88,6 +109,35 @@ pub enum Decision {
     /// 4: the order of the league's tie-breaks (the latest signed one applies). A variant
     /// of its own so that `Settings` decisions signed before keep their bytes.
     TieBreaks { order: Vec<TieBreak> },
+    /// 5: before round 1, `player` enters the league late, as `name`, with the next Berger
+    /// number.
+    Enter { player: PlayerId, name: String },
+    /// 6: before round 1, `player` (as `name`) replaces `out`, taking `out`'s Berger number.
+    Replace {
+        out: PlayerId,
+        player: PlayerId,
+        name: String,
+    },
+}
+
+impl Decision {
+    /// The players a decision is about (whose arbiter signs it, see
+    /// [`League::arbiter_for`]).
+    pub fn about(&self) -> Vec<PlayerId> {
+        match self {
+            Decision::Forfeit { white, black, .. } | Decision::Adjudicate { white, black, .. } => {
+                vec![*white, *black]
+            }
+            Decision::Withdraw { player } | Decision::Enter { player, .. } => vec![*player],
+            Decision::Replace { out, player, .. } => vec![*out, *player],
+            Decision::Settings { .. } | Decision::TieBreaks { .. } => Vec::new(),
+        }
+    }
+
+    /// Whether it changes the list of players (applied before the games are counted).
+    pub fn is_roster(&self) -> bool {
+        matches!(self, Decision::Enter { .. } | Decision::Replace { .. })
+    }
 }
 
 /// How a counted game's result was decided by the arbiter.
@@ -118,6 +168,20 @@ pub enum DecisionError {
     OtherLeague(EventId),
     #[error("signed by {0}, not by the organiser")]
     NotTheOrganiser(PlayerId),
+    #[error("signed by the organiser about their own game: the deputy arbiter {deputy} decides it")]
+    OrganisersOwnGame { deputy: PlayerId },
+    #[error("signed by {0}, not by the deputy arbiter, who decides the organiser's own games")]
+    NotTheDeputy(PlayerId),
+    #[error("signed by the deputy arbiter {0}, who decides only the organiser's own games")]
+    DeputyOutsideRemit(PlayerId),
+    #[error(
+        "signed at {signed_ms} ms since the epoch, once round 1 had opened ({start_ms}): players enter or are replaced only before round 1"
+    )]
+    RoundOneStarted { signed_ms: u64, start_ms: u64 },
+    #[error("{0} already plays in this league")]
+    AlreadyPlays(PlayerId),
+    #[error("a player's name is 1 to 100 characters, not blank")]
+    Name,
     #[error("round {round}: {white} – {black} is not a pairing of the table")]
     NotAPairing {
         round: u32,
@@ -146,11 +210,12 @@ pub struct CheckedDecision {
 }
 
 impl League {
-    /// Signs a decision as this league's organiser.
+    /// Signs a decision as this league's organiser, or as its deputy arbiter for the
+    /// organiser's own games.
     ///
     /// # Errors
-    /// [`DecisionError`] if the key is not the organiser's or the decision is not valid for
-    /// this league.
+    /// [`DecisionError`] if the key is not the decision's arbiter's or the decision is not
+    /// valid for this league.
     pub fn decide(
         &self,
         key: &crate::record::Keypair,
@@ -171,7 +236,7 @@ impl League {
         Ok(signed)
     }
 
-    /// Checks a decision: its signature, that the organiser signed it for this league, and
+    /// Checks a decision: its signature, that its arbiter signed it for this league, and
     /// that it is about this league's players and pairings.
     ///
     /// # Errors
@@ -180,6 +245,19 @@ impl League {
         &self,
         signed: &SignedLeagueDoc,
     ) -> Result<CheckedDecision, DecisionError> {
+        let c = self.check_signer(signed)?;
+        self.check_content(&c)?;
+        Ok(c)
+    }
+
+    /// Checks what does not depend on the list of players at the time: the signature, the
+    /// league, and that the decision's arbiter signed it (the organiser, or the deputy for
+    /// the organiser's own games: [`League::arbiter_for`]). A node keeps and passes on the
+    /// decisions that pass this.
+    ///
+    /// # Errors
+    /// [`DecisionError`] naming the problem.
+    pub fn check_signer(&self, signed: &SignedLeagueDoc) -> Result<CheckedDecision, DecisionError> {
         let v = signed.verify()?;
         let LeagueKind::Decision { league, decision } = v.doc.kind else {
             return Err(DecisionError::NotADecision);
@@ -187,9 +265,34 @@ impl League {
         if league != self.id {
             return Err(DecisionError::OtherLeague(league));
         }
-        if v.doc.author != self.organiser {
-            return Err(DecisionError::NotTheOrganiser(v.doc.author));
+        let author = v.doc.author;
+        let arbiter = self.arbiter_for(&decision.about());
+        if author != arbiter {
+            return Err(if arbiter == self.organiser {
+                if Some(author) == self.deputy {
+                    DecisionError::DeputyOutsideRemit(author)
+                } else {
+                    DecisionError::NotTheOrganiser(author)
+                }
+            } else if author == self.organiser {
+                DecisionError::OrganisersOwnGame { deputy: arbiter }
+            } else {
+                DecisionError::NotTheDeputy(author)
+            });
         }
+        Ok(CheckedDecision {
+            id: v.id,
+            time_ms: v.doc.time_ms,
+            decision,
+        })
+    }
+
+    /// Checks a decision's content against this league's players and pairings (as the
+    /// roster decisions before it left them).
+    ///
+    /// # Errors
+    /// [`DecisionError`] naming the problem.
+    pub fn check_content(&self, c: &CheckedDecision) -> Result<(), DecisionError> {
         let pairing = |round: u32, white: &PlayerId, black: &PlayerId| {
             if self.is_pairing(round, white, black) {
                 Ok(())
@@ -201,7 +304,17 @@ impl League {
                 })
             }
         };
-        match &decision {
+        let before_round_one = || {
+            if c.time_ms < self.def.start_ms {
+                Ok(())
+            } else {
+                Err(DecisionError::RoundOneStarted {
+                    signed_ms: c.time_ms,
+                    start_ms: self.def.start_ms,
+                })
+            }
+        };
+        match &c.decision {
             Decision::Forfeit {
                 round,
                 white,
@@ -237,12 +350,39 @@ impl League {
                     return Err(DecisionError::TieBreakOrder);
                 }
             }
+            Decision::Enter { player, name } => {
+                before_round_one()?;
+                if self.number(player).is_some() {
+                    return Err(DecisionError::AlreadyPlays(*player));
+                }
+                if !valid_name(name) {
+                    return Err(DecisionError::Name);
+                }
+                let n = self.def.players.len() + 1;
+                if n > super::berger::MAX_PLAYERS {
+                    return Err(LeagueError::PlayerCount(n).into());
+                }
+                let mut players = self.def.players.clone();
+                players.push(*player);
+                roster_arbiters(self, &players)?;
+            }
+            Decision::Replace { out, player, name } => {
+                before_round_one()?;
+                let Some(i) = self.number(out).map(|n| n - 1) else {
+                    return Err(DecisionError::NotAPlayer(*out));
+                };
+                if self.number(player).is_some() {
+                    return Err(DecisionError::AlreadyPlays(*player));
+                }
+                if !valid_name(name) {
+                    return Err(DecisionError::Name);
+                }
+                let mut players = self.def.players.clone();
+                players[i] = *player;
+                roster_arbiters(self, &players)?;
+            }
         }
-        Ok(CheckedDecision {
-            id: v.id,
-            time_ms: v.doc.time_ms,
-            decision,
-        })
+        Ok(())
     }
 
     /// Every pairing of the table: (round, white, black).
@@ -261,6 +401,16 @@ impl League {
     }
 }
 
+/// The arbiters' rules for a new list of players: the organiser plays only with a deputy,
+/// the deputy never plays. A deputy left with nothing to judge (the organiser replaced) is
+/// no reason to refuse a replacement.
+fn roster_arbiters(league: &League, players: &[PlayerId]) -> Result<(), LeagueError> {
+    match check_arbiters(players, &league.organiser, league.deputy.as_ref()) {
+        Err(LeagueError::DeputyWithoutGames) => Ok(()),
+        other => other,
+    }
+}
+
 /// Whether a league document says it is a decision (its signature not checked: what it
 /// says decides only where it is sorted, [`apply`] checks it).
 pub fn is_decision(doc: &SignedLeagueDoc) -> bool {
@@ -271,12 +421,42 @@ pub fn is_decision(doc: &SignedLeagueDoc) -> bool {
     .is_ok_and(|d| matches!(d.kind, LeagueKind::Decision { .. }))
 }
 
-/// Applies the organiser's decisions to standings computed from the games (see the module
-/// docs), and ranks again.
+/// The table of a league: the roster decisions first ([`amend`]), then the standings of
+/// the games under the list of players they leave, then the other decisions ([`apply`]).
+/// Returns the league as amended (the one to show the table with) and the table.
+pub fn table(
+    league: &League,
+    games: &[GameEntry],
+    decisions: &[SignedLeagueDoc],
+    now_ms: u64,
+) -> (League, Standings) {
+    let started = if decisions.iter().any(is_roster_decision) {
+        started_pairings(league, games)
+    } else {
+        Started::new()
+    };
+    let amended = amend(league, decisions, &started);
+    let s = standings(&amended.league, games, now_ms);
+    let mut s = apply(&amended.league, s, decisions);
+    let mut notes = amended.applied;
+    notes.append(&mut s.decisions);
+    s.decisions = notes;
+    s.bad_decisions.extend(amended.not_applied);
+    (amended.league, s)
+}
+
+/// Applies the arbiters' decisions to standings computed from the games (see the module
+/// docs), and ranks again. Roster decisions are skipped: [`table`] applies them before
+/// the games are counted (see [`amend`]); a decision whose signer is wrong is named here.
 pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -> Standings {
     let mut checked: Vec<CheckedDecision> = Vec::new();
     for d in decisions {
-        match league.check_decision(d) {
+        let c = match league.check_signer(d) {
+            Ok(c) if c.decision.is_roster() => continue,
+            Ok(c) => league.check_content(&c).map(|()| c),
+            Err(e) => Err(e),
+        };
+        match c {
             Ok(c) => checked.push(c),
             Err(e) => s.bad_decisions.push(DecisionNote {
                 doc: d.id(),
@@ -291,13 +471,7 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
     // Players whose results were annulled: no later decision gives them any.
     let mut annulled: Vec<PlayerId> = Vec::new();
     for c in checked {
-        let about = match &c.decision {
-            Decision::Forfeit { white, black, .. } | Decision::Adjudicate { white, black, .. } => {
-                vec![*white, *black]
-            }
-            Decision::Withdraw { player } => vec![*player],
-            Decision::Settings { .. } | Decision::TieBreaks { .. } => Vec::new(),
-        };
+        let about = c.decision.about();
         if let Some(p) = about.iter().find(|p| annulled.contains(p)) {
             s.bad_decisions.push(DecisionNote {
                 doc: c.id,
@@ -307,6 +481,8 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
             continue;
         }
         let text = match c.decision {
+            // Applied before the games were counted (see `amend`).
+            Decision::Enter { .. } | Decision::Replace { .. } => continue,
             Decision::Settings { withdrawal } => {
                 rule = withdrawal;
                 Ok(format!("withdrawal rule: {withdrawal:?}"))
@@ -498,5 +674,9 @@ fn withdraw(
 }
 
 #[cfg(test)]
+#[path = "roster_tests.rs"]
+mod roster_tests;
+
+#[cfg(test)]
 #[path = "decision_tests.rs"]
-mod tests;
+pub(crate) mod tests;

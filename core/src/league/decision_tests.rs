@@ -10,7 +10,7 @@ use crate::record::{
 use crate::{Position, san};
 
 #[derive(Clone, Copy)]
-enum End {
+pub(crate) enum End {
     WhiteWins,
     BlackWins,
     InProgress,
@@ -18,7 +18,13 @@ enum End {
 
 /// A real signed league game of `round`: White challenges, Black accepts, 1.e4 e5, then
 /// the end asked for.
-fn game(league: &League, round: u32, white: &Keypair, black: &Keypair, end: End) -> GameEntry {
+pub(crate) fn game(
+    league: &League,
+    round: u32,
+    white: &Keypair,
+    black: &Keypair,
+    end: End,
+) -> GameEntry {
     let mut t = league.def.start_ms + u64::from(round) * 1000;
     let mut tick = || {
         t += 60_000;
@@ -83,7 +89,7 @@ fn by_id<'a>(players: &'a [Keypair], id: &PlayerId) -> &'a Keypair {
         .expect("a player")
 }
 
-fn points(s: &Standings, league: &League, n: usize) -> u32 {
+pub(crate) fn points(s: &Standings, league: &League, n: usize) -> u32 {
     let p = league.player(n).expect("player");
     s.rows
         .iter()
@@ -92,7 +98,7 @@ fn points(s: &Standings, league: &League, n: usize) -> u32 {
         .points_halves
 }
 
-const NOW: u64 = 1_800_000_000_000;
+pub(crate) const NOW: u64 = 1_800_000_000_000;
 
 #[test]
 fn a_forfeit_scores_a_game_never_started_and_one_abandoned() {

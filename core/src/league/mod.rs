@@ -9,12 +9,19 @@
 //! [`LeagueRound`](crate::record::LeagueRound): the standings take a game only if it
 //! verifies, names this league, and is the pairing the Berger table gives for its round
 //! (same players, same colours, see [`berger`]).
+//!
+//! The organiser may play in their own league only if the definition names a *deputy
+//! arbiter* ([`LeagueKind::DefineWithDeputy`]): a player id, not one of the players, who
+//! signs the decisions about the organiser's own games (see [`decision`]). A witness must
+//! not judge its own games, so the organiser never signs those, and the deputy, who would
+//! have nobody to judge the game between the two, may not play.
 
 pub mod archive;
 pub mod berger;
 pub mod decision;
 pub mod pgn;
 pub mod render;
+pub mod roster;
 pub mod standings;
 pub mod tiebreak;
 
@@ -88,6 +95,10 @@ pub enum LeagueKind {
         league: LeagueId,
         decision: decision::Decision,
     },
+    /// 3: the organiser defines a league they play in, naming the deputy arbiter who signs
+    /// the decisions about the organiser's own games. A variant of its own so that every
+    /// definition without a deputy keeps its bytes, and so its id (the league's name).
+    DefineWithDeputy { def: LeagueDef, deputy: PlayerId },
 }
 
 /// A league document before signing.
@@ -124,9 +135,19 @@ pub enum LeagueError {
     #[error("{names} names for {players} players")]
     Names { names: usize, players: usize },
     #[error(
-        "the organiser may not also be a player here (the witness must not judge its own games)"
+        "the organiser plays: name a deputy arbiter to decide the organiser's own games (a witness must not judge its own games)"
     )]
     OrganiserPlays,
+    #[error("the deputy arbiter cannot be the organiser: the deputy decides the organiser's games")]
+    DeputyIsOrganiser,
+    #[error(
+        "the deputy arbiter {0} may not play: nobody could decide the game between the organiser and the deputy"
+    )]
+    DeputyPlays(PlayerId),
+    #[error(
+        "a deputy arbiter decides only the organiser's own games, and the organiser does not play"
+    )]
+    DeputyWithoutGames,
     #[error("invalid time control {0:?}: {1}")]
     TimeControl(String, String),
     #[error("a name is empty or longer than 100 characters")]
@@ -220,7 +241,12 @@ impl SignedLeagueDoc {
 pub struct League {
     pub id: LeagueId,
     pub organiser: PlayerId,
+    /// The deputy arbiter, who signs the decisions about the organiser's own games.
+    pub deputy: Option<PlayerId>,
     pub created_ms: u64,
+    /// The terms as signed; the players and names as the roster decisions left them when
+    /// the league came from [`decision::amend`] (a late entry, a replacement), with `signed`
+    /// still the definition as the organiser signed it.
     pub def: LeagueDef,
     pub signed: SignedLeagueDoc,
 }
@@ -232,35 +258,80 @@ impl League {
     /// [`LeagueError`] naming what is wrong.
     pub fn from_signed(signed: &SignedLeagueDoc) -> Result<League, LeagueError> {
         let v = signed.verify()?;
-        let LeagueKind::Define(def) = v.doc.kind else {
-            return Err(LeagueError::NotADefinition);
+        let (def, deputy) = match v.doc.kind {
+            LeagueKind::Define(def) => (def, None),
+            LeagueKind::DefineWithDeputy { def, deputy } => (def, Some(deputy)),
+            LeagueKind::Join { .. } | LeagueKind::Decision { .. } => {
+                return Err(LeagueError::NotADefinition);
+            }
         };
-        check_def(&def, &v.doc.author)?;
+        check_def(&def, &v.doc.author, deputy.as_ref())?;
         Ok(League {
             id: v.id,
             organiser: v.doc.author,
+            deputy,
             created_ms: v.doc.time_ms,
             def,
             signed: v.signed,
         })
     }
 
-    /// Signs a new league definition.
+    /// Signs a new league definition (the organiser does not play).
     ///
     /// # Errors
     /// [`LeagueError`] if the definition is not acceptable.
     pub fn create(key: &Keypair, def: LeagueDef, now_ms: u64) -> Result<League, LeagueError> {
-        check_def(&def, &key.player_id())?;
+        League::create_with_deputy(key, def, None, now_ms)
+    }
+
+    /// Signs a new league definition; with a deputy arbiter, the organiser plays in it.
+    /// Without one it is the same document [`League::create`] signs.
+    ///
+    /// # Errors
+    /// [`LeagueError`] if the definition is not acceptable.
+    pub fn create_with_deputy(
+        key: &Keypair,
+        def: LeagueDef,
+        deputy: Option<PlayerId>,
+        now_ms: u64,
+    ) -> Result<League, LeagueError> {
+        check_def(&def, &key.player_id(), deputy.as_ref())?;
+        let kind = match deputy {
+            None => LeagueKind::Define(def),
+            Some(deputy) => LeagueKind::DefineWithDeputy { def, deputy },
+        };
         let signed = SignedLeagueDoc::sign(
             &LeagueDoc {
                 version: LEAGUE_VERSION,
                 author: key.player_id(),
                 time_ms: now_ms,
-                kind: LeagueKind::Define(def),
+                kind,
             },
             key,
         )?;
         League::from_signed(&signed)
+    }
+
+    /// The arbiter of a matter about `players`: the deputy when the organiser is one of
+    /// them (the organiser never judges their own game), else the organiser.
+    pub fn arbiter_for(&self, players: &[PlayerId]) -> PlayerId {
+        match self.deputy {
+            Some(d) if players.contains(&self.organiser) => d,
+            _ => self.organiser,
+        }
+    }
+
+    /// Who holds the league's documents and games: the organiser, the deputy and the
+    /// players (each once).
+    pub fn members(&self) -> Vec<PlayerId> {
+        let mut out = vec![self.organiser];
+        out.extend(self.deputy);
+        for p in &self.def.players {
+            if !out.contains(p) {
+                out.push(*p);
+            }
+        }
+        out
     }
 
     /// A player's signed join of this league.
@@ -297,7 +368,9 @@ impl League {
                     league: self.id,
                 });
             }
-            LeagueKind::Define(_) => return Err(LeagueError::NotADefinition),
+            LeagueKind::Define(_) | LeagueKind::DefineWithDeputy { .. } => {
+                return Err(LeagueError::NotADefinition);
+            }
             LeagueKind::Decision { .. } => return Err(LeagueError::NotAJoin),
         }
         if !self.def.players.contains(&v.doc.author) {
@@ -359,7 +432,11 @@ impl League {
     }
 }
 
-fn check_def(def: &LeagueDef, organiser: &PlayerId) -> Result<(), LeagueError> {
+fn check_def(
+    def: &LeagueDef,
+    organiser: &PlayerId,
+    deputy: Option<&PlayerId>,
+) -> Result<(), LeagueError> {
     let n = def.players.len();
     if !(berger::MIN_PLAYERS..=berger::MAX_PLAYERS).contains(&n) {
         return Err(LeagueError::PlayerCount(n));
@@ -369,28 +446,44 @@ fn check_def(def: &LeagueDef, organiser: &PlayerId) -> Result<(), LeagueError> {
             return Err(LeagueError::DuplicatePlayer(*p));
         }
     }
-    if def.players.contains(organiser) {
-        return Err(LeagueError::OrganiserPlays);
-    }
+    check_arbiters(&def.players, organiser, deputy)?;
     if def.names.len() != n {
         return Err(LeagueError::Names {
             names: def.names.len(),
             players: n,
         });
     }
-    if def.name.trim().is_empty()
-        || def.name.chars().count() > 100
-        || def
-            .names
-            .iter()
-            .any(|s| s.trim().is_empty() || s.chars().count() > 100)
-    {
+    if !valid_name(&def.name) || !def.names.iter().all(|s| valid_name(s)) {
         return Err(LeagueError::BadName);
     }
     def.time_control
         .parse::<crate::clock::TimeControl>()
         .map_err(|e| LeagueError::TimeControl(def.time_control.clone(), e.to_string()))?;
     Ok(())
+}
+
+/// The organiser plays only with a deputy; the deputy is neither the organiser nor a player,
+/// and is named only if the organiser plays (the deputy's one task is the organiser's
+/// games). Checked on the definition and again on every roster decision.
+pub(crate) fn check_arbiters(
+    players: &[PlayerId],
+    organiser: &PlayerId,
+    deputy: Option<&PlayerId>,
+) -> Result<(), LeagueError> {
+    let plays = players.contains(organiser);
+    match deputy {
+        None if plays => Err(LeagueError::OrganiserPlays),
+        None => Ok(()),
+        Some(d) if d == organiser => Err(LeagueError::DeputyIsOrganiser),
+        Some(d) if players.contains(d) => Err(LeagueError::DeputyPlays(*d)),
+        Some(_) if !plays => Err(LeagueError::DeputyWithoutGames),
+        Some(_) => Ok(()),
+    }
+}
+
+/// A display name: 1 to 100 characters, not blank.
+pub(crate) fn valid_name(s: &str) -> bool {
+    !s.trim().is_empty() && s.chars().count() <= 100
 }
 
 #[cfg(test)]
@@ -483,6 +576,77 @@ pub(crate) mod tests {
         assert_eq!(
             League::create(&players[0], league.def.clone(), 0),
             Err(LeagueError::OrganiserPlays)
+        );
+    }
+
+    /// A league whose organiser plays: the organiser is player 1, key 100 the organiser,
+    /// key 50 the deputy arbiter.
+    pub(crate) fn league_with_deputy() -> (Keypair, Keypair, Vec<Keypair>, League) {
+        let (org, players, league) = six_player_league();
+        let deputy = key(50);
+        let mut def = league.def.clone();
+        def.players[0] = org.player_id();
+        let mut keys = players;
+        keys[0] = org.clone();
+        let league =
+            League::create_with_deputy(&org, def, Some(deputy.player_id()), 1_699_000_000_000)
+                .expect("valid league");
+        (org, deputy, keys, league)
+    }
+
+    #[test]
+    fn the_organiser_plays_only_with_a_deputy_arbiter_who_does_not_play() {
+        let (org, deputy, _, league) = league_with_deputy();
+        assert_eq!(league.deputy, Some(deputy.player_id()));
+        assert_eq!(league.number(&org.player_id()), Some(1));
+        // The deputy is a member: it holds the documents and the games.
+        assert!(league.members().contains(&deputy.player_id()));
+        // The definition round-trips with its deputy.
+        let back = SignedLeagueDoc::from_bytes(&league.signed.to_bytes().expect("encode"))
+            .expect("decode");
+        assert_eq!(League::from_signed(&back).expect("verifies"), league);
+        // Who judges: the deputy for a matter the organiser is in, else the organiser.
+        let p2 = league.player(2).expect("player 2");
+        let p3 = league.player(3).expect("player 3");
+        assert_eq!(
+            league.arbiter_for(&[org.player_id(), p2]),
+            deputy.player_id()
+        );
+        assert_eq!(league.arbiter_for(&[p3, p2]), org.player_id());
+        // The organiser plays without a deputy: refused.
+        assert_eq!(
+            League::create(&org, league.def.clone(), 0),
+            Err(LeagueError::OrganiserPlays)
+        );
+        // The organiser as their own deputy.
+        assert_eq!(
+            League::create_with_deputy(&org, league.def.clone(), Some(org.player_id()), 0),
+            Err(LeagueError::DeputyIsOrganiser)
+        );
+        // A deputy who plays: nobody could judge the organiser–deputy game.
+        assert_eq!(
+            League::create_with_deputy(&org, league.def.clone(), Some(p2), 0),
+            Err(LeagueError::DeputyPlays(p2))
+        );
+        // A deputy with nothing to judge: the organiser does not play.
+        let (_, _, plain) = six_player_league();
+        assert_eq!(
+            League::create_with_deputy(&org, plain.def.clone(), Some(deputy.player_id()), 0),
+            Err(LeagueError::DeputyWithoutGames)
+        );
+        // Without a deputy the definition is the same document `create` signs (its bytes,
+        // and so the league's id, do not depend on the new kind).
+        assert_eq!(
+            League::create_with_deputy(&org, plain.def.clone(), None, plain.created_ms)
+                .expect("valid"),
+            plain
+        );
+        // The organiser who plays joins like any player.
+        let join = league.join(&org, 1).expect("the organiser plays");
+        assert_eq!(league.check_join(&join), Ok(org.player_id()));
+        assert_eq!(
+            league.join(&deputy, 1),
+            Err(LeagueError::NotAPlayer(deputy.player_id()))
         );
     }
 

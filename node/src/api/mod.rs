@@ -227,6 +227,10 @@ pub enum ApiRequest {
         round_days: u32,
         #[serde(default)]
         start_ms: Option<u64>,
+        /// The deputy arbiter (a player id), who decides the organiser's own games: needed
+        /// when the organiser is one of the players.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deputy: Option<String>,
     },
     /// A player joins a league (by id prefix or name): this accepts its games in advance.
     LeagueJoin {
@@ -250,11 +254,13 @@ pub enum ApiRequest {
     Remember {
         addrs: Vec<String>,
     },
-    /// The organiser signs an arbiter's decision about a league
-    /// (`sobre_core::league::decision`) and sends it to everyone holding the league.
+    /// The organiser (or the deputy arbiter, for the organiser's own games) signs an
+    /// arbiter's decision about a league (`sobre_core::league::decision`) and sends it to
+    /// everyone holding the league.
     LeagueDecide {
         league: String,
-        /// `forfeit`, `withdraw`, `adjudicate`, `settings` or `tie-breaks`.
+        /// `forfeit`, `withdraw`, `adjudicate`, `settings`, `tie-breaks`, `enter` or
+        /// `replace`.
         kind: String,
         /// Forfeit and adjudication: the round of the pairing.
         #[serde(default)]
@@ -275,6 +281,12 @@ pub enum ApiRequest {
         /// Tie-breaks: `fide`, `before-fide`, or a list such as `de,wins,sb,koya`.
         #[serde(default)]
         tie_breaks: Option<String>,
+        /// Replacement: the player replaced (a player id); `player` replaces them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replaces: Option<String>,
+        /// Entry and replacement: the new player's display name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
 }
 

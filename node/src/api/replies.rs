@@ -219,8 +219,11 @@ pub struct LeagueView {
     pub names: Vec<String>,
     pub open_rounds: usize,
     pub organiser: String,
+    /// The deputy arbiter, who decides the organiser's own games (a league the organiser
+    /// plays in).
+    pub deputy: Option<String>,
     pub players: Vec<String>,
-    /// This node's player in it: `organiser`, `player`, `invited` or `witness`.
+    /// This node's player in it: `organiser`, `deputy`, `player`, `invited` or `witness`.
     pub role: String,
     pub round_days: u32,
     pub rounds: usize,

@@ -172,7 +172,8 @@ impl Service {
     }
 
     /// The arbiter who keeps the envelope (A3): the one the sealer named, else the league's
-    /// organiser (who is its witness anyway), else the player's setting; never a player of
+    /// organiser (who is its witness anyway; the deputy arbiter for a game the organiser
+    /// plays), else the player's setting; never a player of
     /// the game (they would read the opponent's sealed move), and a key a box can be sealed
     /// to.
     fn choose_arbiter(&self, st: &GameState, k: Keeper) -> Result<Option<PlayerId>, ApiError> {

@@ -9,6 +9,13 @@
 //! - Documents travel by direct request (`/sobre/deliver/1`), not gossip: the audience is a
 //!   fixed, small list of players, and a direct request gives the acknowledgement that
 //!   retries need.
+//! - A league whose organiser plays names a deputy arbiter: a member like the players (it
+//!   receives the documents and holds the games), whose node signs the decisions about the
+//!   organiser's games (`league_decide`) and is the witness of those games.
+//! - The list of players is the definition's as the roster decisions (a late entry, a
+//!   replacement before round 1) leave it: [`Service::leagues`] gives every league so
+//!   amended, and everything else (joins, pairings, challenges, who holds the games)
+//!   follows it.
 //! - When a round opens, the nodes of both players of a pairing (Berger table) may
 //!   challenge, with the table's colours and the league's time control; the other node
 //!   accepts on its own, since joining the league accepted its games in advance. When both
@@ -24,7 +31,8 @@ use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::league::{
-    Board, GameEntry, League, LeagueDef, LeagueId, Scoring, SignedLeagueDoc, archive, decision,
+    Board, GameEntry, League, LeagueDef, LeagueError, LeagueId, Scoring, SignedLeagueDoc, archive,
+    decision,
 };
 use sobre_core::record::{ColourChoice, EventId, GameId, LeagueRound, PlayerId, Status};
 use tracing::{debug, info, warn};
@@ -36,15 +44,15 @@ pub(super) const MAX_DECISIONS: usize = 1_024;
 const MAX_DOCS: usize = 65 + MAX_DECISIONS;
 
 impl Service {
-    /// Every league whose definition this node holds (definitions that no longer verify are
-    /// skipped with a warning: never served).
+    /// Every league whose definition this node holds, with the players its roster decisions
+    /// leave (definitions that no longer verify are skipped with a warning: never served).
     pub(super) fn leagues(&self) -> Vec<League> {
         self.store
             .leagues()
             .into_iter()
             .filter_map(|doc| match doc {
                 Ok(doc) => match League::from_signed(&doc) {
-                    Ok(l) => Some(l),
+                    Ok(l) => Some(self.amended(l)),
                     Err(e) => {
                         warn!("stored league definition does not verify, not served: {e}");
                         None
@@ -58,24 +66,67 @@ impl Service {
             .collect()
     }
 
-    /// The organiser of the league a game belongs to, if this node holds that league.
+    /// A league this node holds, by id, with the players its roster decisions leave.
+    pub(super) fn league_of(&self, league: &LeagueId) -> Option<League> {
+        let doc = self.store.league_get(league).ok()??;
+        League::from_signed(&doc).ok().map(|l| self.amended(l))
+    }
+
+    /// The league as its roster decisions leave it (see `decision::amend`), a started game
+    /// being one this node holds past its challenge.
+    fn amended(&self, league: League) -> League {
+        // Most leagues have no roster decision: nothing to verify then.
+        let decisions: Vec<SignedLeagueDoc> = self
+            .store
+            .decisions_of(&league.id)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(decision::is_roster_decision)
+            .collect();
+        if decisions.is_empty() {
+            return league;
+        }
+        let started: decision::Started = self
+            .games
+            .values()
+            .filter(|s| !matches!(s.status, Status::Pending | Status::Cancelled))
+            .filter_map(|s| {
+                let lr = s.league.as_ref().filter(|lr| lr.league == league.id)?;
+                Some((lr.round, s.white?, s.black?))
+            })
+            .collect();
+        decision::amend(&league, &decisions, &started).league
+    }
+
+    /// The witness and arbiter of a league game, if this node holds its league: the
+    /// organiser, or the deputy arbiter for a game the organiser plays.
     pub(super) fn league_organiser(
         &self,
         state: &sobre_core::record::GameState,
     ) -> Option<PlayerId> {
         let lr = state.challenge.league.as_ref()?;
         let doc = self.store.league_get(&lr.league).ok()??;
-        League::from_signed(&doc).ok().map(|l| l.organiser)
+        League::from_signed(&doc)
+            .ok()
+            .map(|l| l.arbiter_for(&[state.challenger, state.opponent]))
     }
 
-    /// The verified joins of a league.
+    /// The verified joins of a league: of a player of the definition as signed, or of the
+    /// list its roster decisions leave. A replaced player's join stays among them, so the
+    /// count of a league's documents only grows (a peer's acknowledged count then always
+    /// tells whether it lacks something: a replacement that dropped a join while adding a
+    /// decision would otherwise look like nothing new).
     pub(super) fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
+        let base = League::from_signed(&league.signed).ok();
         self.store
             .joins_of(&league.id)
             .into_iter()
             .filter_map(|doc| {
                 let doc = doc.ok()?;
-                let p = league.check_join(&doc).ok()?;
+                let p = league
+                    .check_join(&doc)
+                    .ok()
+                    .or_else(|| base.as_ref()?.check_join(&doc).ok())?;
                 Some((p, doc))
             })
             .collect()
@@ -85,13 +136,14 @@ impl Service {
         self.store.has_join(&league.id, player).unwrap_or(false)
     }
 
-    /// The organiser's decisions about a league this node keeps (checked again).
+    /// The arbiters' decisions about a league this node keeps (their signers checked
+    /// again; what they say is checked when the table is computed).
     pub(super) fn league_decisions(&self, league: &League) -> Vec<SignedLeagueDoc> {
         self.store
             .decisions_of(&league.id)
             .into_iter()
             .filter_map(Result::ok)
-            .filter(|d| league.check_decision(d).is_ok())
+            .filter(|d| league.check_signer(d).is_ok())
             .collect()
     }
 
@@ -103,12 +155,13 @@ impl Service {
         docs
     }
 
-    /// Who should hold a league's documents: the organiser, the players and our mailboxes
-    /// (never this node itself).
+    /// Who should hold a league's documents: its members (the organiser, the deputy, the
+    /// players) and our mailboxes (never this node itself).
     pub(super) fn league_audience(&self, league: &League) -> Vec<PeerId> {
         let own = peer_of_player(&self.me);
-        let mut out: Vec<PeerId> = std::iter::once(&league.organiser)
-            .chain(&league.def.players)
+        let mut out: Vec<PeerId> = league
+            .members()
+            .iter()
             .filter_map(peer_of_player)
             .chain(self.mailboxes.iter().copied())
             .filter(|p| Some(*p) != own)
@@ -128,17 +181,32 @@ impl Service {
         let league = League::from_signed(&first).map_err(|e| e.to_string())?;
         let mut joins = Vec::new();
         let mut decisions = Vec::new();
+        let mut join_docs = Vec::new();
         for bytes in &docs[1..] {
             let doc = SignedLeagueDoc::from_bytes(bytes).map_err(|e| e.to_string())?;
-            // Only the organiser's decisions are kept and passed on (see `decision`).
+            // Only decisions signed by their arbiter (the organiser, or the deputy for the
+            // organiser's own games) are kept and passed on (see `decision`).
             if decision::is_decision(&doc) {
                 league
-                    .check_decision(&doc)
+                    .check_signer(&doc)
                     .map_err(|e| format!("decision: {e}"))?;
                 decisions.push(doc);
-                continue;
+            } else {
+                join_docs.push(doc);
             }
-            let player = league.check_join(&doc).map_err(|e| e.to_string())?;
+        }
+        // A player who entered late, or replaced another, joins like the others: a join is
+        // checked against the definition's players, then against the list the roster
+        // decisions (held, and in this request) leave.
+        let mut all = self.league_decisions(&league);
+        all.extend(decisions.iter().cloned());
+        let amended = decision::amend(&league, &all, &decision::Started::new()).league;
+        for doc in join_docs {
+            let player = match league.check_join(&doc) {
+                Err(LeagueError::NotAPlayer(_)) => amended.check_join(&doc),
+                other => other,
+            }
+            .map_err(|e| e.to_string())?;
             joins.push((player, doc));
         }
         let is_new = self
@@ -167,6 +235,7 @@ impl Service {
             held += usize::from(new);
             added |= new;
         }
+        let league = self.amended(league);
         let count = 1
             + self.league_joins(&league).len() as u32
             + self.league_decisions(&league).len() as u32;
@@ -536,6 +605,7 @@ impl Service {
                 time_control,
                 round_days,
                 start_ms,
+                deputy,
             } => {
                 let ids: Vec<PlayerId> = players
                     .iter()
@@ -549,6 +619,13 @@ impl Service {
                 } else {
                     names
                 };
+                let deputy = deputy
+                    .map(|d| {
+                        d.trim()
+                            .parse::<PlayerId>()
+                            .map_err(|e| user(format!("--deputy: {e}")))
+                    })
+                    .transpose()?;
                 let now = now_ms();
                 let def = LeagueDef {
                     name,
@@ -561,9 +638,32 @@ impl Service {
                     scoring: Scoring::default(),
                 };
                 let league =
-                    League::create(&self.key, def, now).map_err(|e| user(e.to_string()))?;
-                let bytes = league.signed.to_bytes().map_err(internal)?;
-                self.keep_league_docs(&[bytes]).map_err(user)?;
+                    League::create_with_deputy(&self.key, def, deputy, now).map_err(|e| {
+                        let hint = match e {
+                            LeagueError::OrganiserPlays => {
+                                Some("name a deputy arbiter with --deputy PLAYER (not a player)")
+                            }
+                            LeagueError::DeputyWithoutGames => {
+                                Some("leave --deputy out, or list yourself with --player me")
+                            }
+                            _ => None,
+                        };
+                        let err = user(e.to_string());
+                        match hint {
+                            Some(h) => err.hint(h),
+                            None => err,
+                        }
+                    })?;
+                let mut docs = vec![league.signed.to_bytes().map_err(internal)?];
+                // An organiser who plays joins at once: the league's games are accepted in
+                // advance like every player's.
+                if league.def.players.contains(&self.me) {
+                    let join = league
+                        .join(&self.key, now)
+                        .map_err(|e| user(e.to_string()))?;
+                    docs.push(join.to_bytes().map_err(internal)?);
+                }
+                self.keep_league_docs(&docs).map_err(user)?;
                 self.store.flush().await.map_err(internal)?;
                 for p in self.league_audience(&league) {
                     self.send_league(&league, p);
@@ -632,6 +732,8 @@ impl Service {
             .collect();
         let role = if league.organiser == self.me {
             "organiser"
+        } else if league.deputy == Some(self.me) {
+            "deputy"
         } else if self.joined(league, &self.me) {
             "player"
         } else if league.def.players.contains(&self.me) {
@@ -643,6 +745,7 @@ impl Service {
             league: league.id.to_hex(),
             name: league.def.name.clone(),
             organiser: league.organiser.to_string(),
+            deputy: league.deputy.map(|d| d.to_string()),
             players: league.def.players.iter().map(ToString::to_string).collect(),
             names: league.def.names.clone(),
             joined,

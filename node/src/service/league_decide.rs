@@ -1,13 +1,14 @@
-//! `league_decide`: the organiser's node signs an arbiter's decision
-//! (`sobre_core::league::decision`), keeps it and sends it with the league's other
-//! documents to everyone who holds the league; every node checks it before it counts.
+//! `league_decide`: the organiser's node (or the deputy arbiter's, for the organiser's own
+//! games) signs an arbiter's decision (`sobre_core::league::decision`), keeps it and sends
+//! it with the league's other documents to everyone who holds the league; every node
+//! checks it before it counts.
 
 use super::{Service, internal, now_ms, user};
 use crate::api::replies::LeagueDecisionReply;
 use crate::api::{ApiError, ApiRequest, Reply};
+use sobre_core::league::League;
 use sobre_core::league::decision::{self, Decision, Verdict, WithdrawalRule};
 use sobre_core::league::tiebreak::TieBreak;
-use sobre_core::league::{League, standings};
 use sobre_core::record::PlayerId;
 
 /// The pairing of `player` in `round`: (white, black).
@@ -41,6 +42,15 @@ fn parse_player(league: &League, text: Option<String>) -> Result<PlayerId, ApiEr
     Ok(p)
 }
 
+/// A player id that is not (yet) one of the league's players: the one who enters or
+/// replaces another.
+fn parse_newcomer(text: Option<String>) -> Result<PlayerId, ApiError> {
+    let text = text.ok_or_else(|| user("name the player who enters (--player)"))?;
+    text.trim()
+        .parse()
+        .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))
+}
+
 fn parse_verdict(text: Option<&str>) -> Result<Verdict, ApiError> {
     match text.map(str::trim) {
         Some("1-0") => Ok(Verdict::WhiteWins),
@@ -64,15 +74,23 @@ impl Service {
             reason,
             withdrawal,
             tie_breaks,
+            replaces,
+            name,
         } = req
         else {
             return Err(user("not a league decision"));
         };
         let league = self.resolve_league(&league)?;
-        if league.organiser != self.me {
+        if league.organiser != self.me && league.deputy != Some(self.me) {
             return Err(user(format!(
-                "only the league's organiser ({}) signs its decisions",
-                league.organiser
+                "only the league's organiser ({}) signs its decisions{}",
+                league.organiser,
+                league
+                    .deputy
+                    .map(|d| format!(
+                        ", and its deputy arbiter ({d}) those about the organiser's games"
+                    ))
+                    .unwrap_or_default()
             )));
         }
         let need_round = || round.ok_or_else(|| user("give the round (--round)"));
@@ -119,9 +137,25 @@ impl Service {
                 order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or(""))
                     .map_err(|e| user(e.to_string()))?,
             },
+            "enter" => {
+                let player = parse_newcomer(player)?;
+                Decision::Enter {
+                    player,
+                    name: name.unwrap_or_else(|| player.short()),
+                }
+            }
+            "replace" => {
+                let player = parse_newcomer(player)?;
+                Decision::Replace {
+                    out: parse_player(&league, replaces)
+                        .map_err(|e| e.hint("name the player replaced with --replaces"))?,
+                    player,
+                    name: name.unwrap_or_else(|| player.short()),
+                }
+            }
             other => {
                 return Err(user(format!(
-                    "unknown decision {other:?}: forfeit, withdraw, adjudicate, settings or tie-breaks"
+                    "unknown decision {other:?}: forfeit, withdraw, adjudicate, settings, tie-breaks, enter or replace"
                 )));
             }
         };
@@ -135,17 +169,22 @@ impl Service {
             .decision_put(&league.id, &signed)
             .map_err(internal)?;
         self.store.flush().await.map_err(internal)?;
-        for p in self.league_audience(&league) {
-            self.send_league(&league, p);
+        // A late entrant (or a replacement) is in the audience only from now on: send to
+        // the members before and after the decision.
+        let after = self.league_of(&league.id).unwrap_or_else(|| league.clone());
+        let mut audience = self.league_audience(&league);
+        audience.extend(self.league_audience(&after));
+        audience.sort();
+        audience.dedup();
+        for p in audience {
+            self.send_league(&after, p);
         }
-        // What it does to the table as this node holds it now.
+        // What it does to the table as this node holds it now (from the definition as
+        // signed: the roster decisions are applied again with the others).
         let id = signed.id();
         let decisions = self.league_decisions(&league);
-        let table = decision::apply(
-            &league,
-            standings(&league, &self.league_games(&league), now_ms()),
-            &decisions,
-        );
+        let base = League::from_signed(&league.signed).map_err(internal)?;
+        let (_, table) = decision::table(&base, &self.league_games(&league), &decisions, now_ms());
         let (text, effective) = match table.decisions.iter().find(|n| n.doc == id) {
             Some(n) => (n.text.clone(), true),
             None => (

@@ -12,8 +12,9 @@
 //! Until the organiser has answered, or while games it listed are still being synced, the
 //! member's view of the league may be incomplete: [`Service::league_missing`] says how.
 //!
-//! Access: only the league's organiser and players (and this node's mailboxes) may list a
-//! league's games or read them; a stranger gets the empty answer it gets for any game.
+//! Access: only the league's members (its organiser, deputy arbiter and players) and this
+//! node's mailboxes may list a league's games or read them; a stranger gets the empty
+//! answer it gets for any game.
 
 use super::deliver::Internal;
 use super::{Service, peer_of_player, player_of_peer};
@@ -72,15 +73,10 @@ pub(super) fn league_colours(state: &GameState) -> Option<(PlayerId, PlayerId)> 
 }
 
 impl Service {
-    /// The league of a game, if this node holds it.
-    fn league_of(&self, league: &LeagueId) -> Option<League> {
-        let doc = self.store.league_get(league).ok()??;
-        League::from_signed(&doc).ok()
-    }
-
-    /// Whether `who` is a member of `league`: its organiser or one of its players.
+    /// Whether `who` is a member of `league`: its organiser, its deputy arbiter or one of
+    /// its players.
     fn is_member(league: &League, who: &PlayerId) -> bool {
-        league.organiser == *who || league.def.players.contains(who)
+        league.members().contains(who)
     }
 
     /// Whether this node keeps `state`, a game it neither plays nor arbitrates, as a member
@@ -224,7 +220,7 @@ impl Service {
     pub(super) fn league_catchup_on_connected(&mut self, peer: PeerId) {
         for league in self.leagues() {
             if league.organiser != self.me
-                && league.def.players.contains(&self.me)
+                && Service::is_member(&league, &self.me)
                 && self.league_sources(&league).contains(&peer)
             {
                 self.poll_league(league.id, peer, false);
@@ -239,7 +235,7 @@ impl Service {
             return;
         }
         for league in self.leagues() {
-            if league.organiser == self.me || !league.def.players.contains(&self.me) {
+            if league.organiser == self.me || !Service::is_member(&league, &self.me) {
                 continue;
             }
             for peer in self.league_sources(&league) {

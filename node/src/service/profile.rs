@@ -93,9 +93,8 @@ impl Service {
             .flat_map(|s| [s.challenger, s.opponent])
             .collect();
         for league in self.leagues() {
-            if league.def.players.contains(&self.me) {
-                out.extend(league.def.players.iter().copied());
-                out.insert(league.organiser);
+            if league.members().contains(&self.me) {
+                out.extend(league.members());
             }
         }
         out.extend(self.mailboxes.iter().filter_map(player_of_peer));
@@ -137,7 +136,7 @@ impl Service {
         // game it holds, which its own quotas bound.
         known.extend(self.trusted_players());
         for league in self.leagues() {
-            known.extend(league.def.players.iter().copied());
+            known.extend(league.members());
         }
         known
     }
