@@ -40,6 +40,10 @@ pub struct GameView {
     pub game: String,
     /// The last move in UCI.
     pub last_move: Option<String>,
+    /// The players' leave periods (correspondence vacation: the clock of the player on leave
+    /// stops), as both nodes hold them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leave: Vec<LeaveView>,
     pub move_number: u32,
     /// The moves in UCI, from the start position.
     pub moves: Vec<String>,
@@ -140,6 +144,15 @@ pub struct EnvelopeView {
     pub sealed_at_ms: u64,
     pub sealer: String,
     pub time_used_ms: [u64; 2],
+}
+
+/// A player's leave: `[from_ms, until_ms)`, the colour by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeaveView {
+    pub colour: String,
+    pub from_ms: u64,
+    pub until_ms: u64,
 }
 
 /// One equivocation: two different events signed by `author` at `seq`; with the proof's
@@ -262,6 +275,11 @@ mod tests {
             fen: "fen".into(),
             game: "g".into(),
             last_move: Some("e2e4".into()),
+            leave: vec![LeaveView {
+                colour: "black".into(),
+                from_ms: 1,
+                until_ms: 2,
+            }],
             move_number: 1,
             moves: vec!["e2e4".into()],
             my_color: Some("white".into()),

@@ -99,6 +99,15 @@ pub enum ApiRequest {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         notation: Option<Notation>,
     },
+    /// What a move would do, without playing it (`sobre move --dry-run`): read and checked
+    /// exactly as [`ApiRequest::Move`] (the player's letters, their turn), answered with the
+    /// position after it ([`replies::MovePreviewReply`]). Nothing is signed, stored or sent.
+    MovePreview {
+        game: String,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<Notation>,
+    },
     Draw {
         game: String,
         action: DrawAction,

@@ -202,6 +202,14 @@ impl Service {
                 let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
                 Ok(self.show(&state).into())
             }
+            ApiRequest::MovePreview {
+                game,
+                text,
+                notation,
+            } => {
+                let g = self.resolve_game(&game)?;
+                Ok(self.preview_move(&g, &text, notation)?.into())
+            }
             ApiRequest::Draw { game, action } => {
                 let g = self.resolve_game(&game)?;
                 let (_, state) = match action {
