@@ -402,3 +402,80 @@ fn a2_7_the_resumption_may_be_written_in_local_time() {
     });
     assert_eq!(v["envelope"]["resume_at_ms"], expected, "{v}");
 }
+
+// ----- the game list as a dashboard -----
+
+/// `sobre games` in `home`, as text.
+fn games(home: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["games"];
+    args.extend_from_slice(extra);
+    run_text(home, &args)
+}
+
+/// The line of `game` in a `sobre games` table.
+fn games_line(table: &str, game: &str) -> String {
+    table
+        .lines()
+        .find(|l| l.contains(&game[..8]))
+        .unwrap_or_else(|| panic!("{} not listed:\n{table}", &game[..8]))
+        .to_owned()
+}
+
+/// `games` flags what needs the player: a draw offer (9.1), chat not yet read (read once
+/// `show` printed it), the opponent's leave (also in `show`, where it was invisible), a win
+/// on time that can be claimed (6.9); finished games stay listed, and `--finished` lists
+/// only them.
+#[test]
+fn the_game_list_flags_what_needs_the_player() {
+    let (_nodes, ana, bruno) = pair();
+    let g = game(&ana, &bruno, &[]);
+    assert!(
+        !games(&bruno.home, &[]).contains("NOTES"),
+        "a quiet list has no notes"
+    );
+
+    run_text(&ana.home, &["draw", "offer", &g]);
+    run_text(&ana.home, &["chat", &g, "¿tablas?"]);
+    wait_until(&bruno.home, &g, "the offer and the line", |v| {
+        v["draw_offer"] == "white" && v["chat"].as_array().is_some_and(|c| c.len() == 1)
+    });
+    let line = games_line(&games(&bruno.home, &[]), &g);
+    assert!(line.contains("draw offered to you"), "{line}");
+    assert!(line.contains("1 unread chat"), "{line}");
+    let mine = games_line(&games(&ana.home, &[]), &g);
+    assert!(mine.contains("your draw offer stands"), "{mine}");
+    assert!(!mine.contains("unread"), "one's own lines are read: {mine}");
+    // Shown, then read.
+    let shown = run_text(&bruno.home, &["show", &g]);
+    assert!(shown.contains("¿tablas?"), "{shown}");
+    assert!(!games(&bruno.home, &[]).contains("unread"));
+    let history = run_text(&bruno.home, &["show", &g, "--chat"]);
+    assert!(history.contains(": ¿tablas?"), "{history}");
+
+    // Ana's leave, seen by Bruno in the list and in the game.
+    run_text(&ana.home, &["leave", "start", "--days", "3"]);
+    wait_until(&bruno.home, &g, "Ana's leave", |v| v["leave"].is_array());
+    let line = games_line(&games(&bruno.home, &[]), &g);
+    assert!(line.contains("opponent on leave until"), "{line}");
+    let shown = run_text(&bruno.home, &["show", &g]);
+    assert!(shown.contains("On leave: White (ana) until"), "{shown}");
+    run_text(&ana.home, &["leave", "end"]);
+
+    // 6.9: a game of 3 seconds each; White does not move; Bruno can claim.
+    let fast = game(&ana, &bruno, &["--classical", "3s"]);
+    let line = wait_for("the time claim to be possible", || {
+        let line = games_line(&games(&bruno.home, &[]), &fast);
+        line.contains("you can claim time").then_some(line)
+    });
+    assert!(line.contains("overdue"), "{line}");
+    run_text(&bruno.home, &["claim", &fast, "time"]);
+    wait_until(&ana.home, &fast, "the time forfeit", |v| {
+        v["result"] == "0-1"
+    });
+
+    // Finished games stay listed (ended today), and --finished lists only them.
+    let finished = games(&bruno.home, &["--finished"]);
+    assert!(finished.contains(&fast[..8]), "{finished}");
+    assert!(!finished.contains(&g[..8]), "{finished}");
+    assert!(games(&bruno.home, &[]).contains(&fast[..8]));
+}
