@@ -479,3 +479,86 @@ fn the_game_list_flags_what_needs_the_player() {
     assert!(!finished.contains(&g[..8]), "{finished}");
     assert!(games(&bruno.home, &[]).contains(&fast[..8]));
 }
+
+// ----- --json on the commands that change a game -----
+
+/// Every command that changes a game prints, with --json, the game's resulting state (the
+/// object of `show --json`), and `opponent` means the player's opponent everywhere — in
+/// `show`, in `games`, in each answer — while the challenged player is `challenged`.
+#[test]
+fn write_commands_answer_the_games_state_and_opponent_means_one_thing() {
+    let (_nodes, ana, bruno) = pair();
+    let g = challenge(&ana, &bruno, &["--classical", "40/2h+1h"]);
+    wait_until(&bruno.home, &g, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    let same_game = |v: &Value, status: &str| {
+        assert_eq!(v["game"], g.as_str(), "{v}");
+        assert_eq!(v["status"], status, "{v}");
+    };
+    let v = run(&bruno.home, &["accept", &g, "--json"]);
+    same_game(&v, "active");
+    // Seen from each side, `opponent` is the other player; `challenged` is Bruno for both.
+    for (me, them) in [(&ana, &bruno), (&bruno, &ana)] {
+        let v = wait_until(&me.home, &g, "the start", |v| v["status"] == "active");
+        assert_eq!(v["opponent"], them.id.as_str(), "{v}");
+        assert_eq!(v["challenged"], bruno.id.as_str(), "{v}");
+        assert_eq!(v["challenger"], ana.id.as_str(), "{v}");
+        let list = run(&me.home, &["games", "--json"]);
+        assert_eq!(list["games"][0]["opponent"], them.id.as_str(), "{list}");
+    }
+    let v = run(&ana.home, &["move", &g, "e4", "--json"]);
+    same_game(&v, "active");
+    assert_eq!(v["opponent"], bruno.id.as_str());
+    assert_eq!(v["san"], serde_json::json!(["e4"]));
+    wait_until(&bruno.home, &g, "1.e4", |v| v["plies"] == 1);
+    let v = run(&bruno.home, &["chat", &g, "hola", "--json"]);
+    assert_eq!(v["chat"][0]["text"], "hola", "{v}");
+    let v = run(&bruno.home, &["draw", "offer", &g, "--json"]);
+    assert_eq!(v["draw_offer"], "black", "{v}");
+    wait_until(&ana.home, &g, "the offer", |v| v["draw_offer"] == "black");
+    let v = run(&ana.home, &["draw", "decline", &g, "--json"]);
+    assert_eq!(v["draw_offer"], Value::Null, "{v}");
+    wait_until(&bruno.home, &g, "the refusal", |v| {
+        v["draw_offer"].is_null()
+    });
+    let v = run(
+        &bruno.home,
+        &[
+            "adjourn",
+            &g,
+            "--seal",
+            "e5",
+            "--resume-at",
+            "+1d",
+            "--no-arbiter",
+            "--json",
+        ],
+    );
+    same_game(&v, "adjourned");
+    assert_eq!(v["escrow"]["arbiter"], Value::Null, "{v}");
+    wait_until(&ana.home, &g, "the envelope", |v| {
+        v["status"] == "adjourned"
+    });
+    let v = run(&ana.home, &["resume", &g, "--json"]);
+    assert_eq!(v["game"], g.as_str(), "{v}");
+    run_text(&bruno.home, &["resume", &g]);
+    wait_until(&ana.home, &g, "the sealed move", |v| v["plies"] == 2);
+    let v = run(&ana.home, &["claim", &g, "dead", "--json"]);
+    assert_eq!(v["claim"]["correct"], false, "{v}");
+    same_game(&v, "active");
+    let v = run(&bruno.home, &["resign", &g, "--json"]);
+    same_game(&v, "finished");
+    assert_eq!(v["result"], "1-0");
+
+    // A challenge declined and one withdrawn.
+    let d = challenge(&ana, &bruno, &[]);
+    wait_until(&bruno.home, &d, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    let v = run(&bruno.home, &["decline", &d, "--json"]);
+    assert_eq!(v["status"], "cancelled", "{v}");
+    let w = challenge(&ana, &bruno, &[]);
+    let v = run(&ana.home, &["abort", &w, "--json"]);
+    assert_eq!(v["status"], "cancelled", "{v}");
+}

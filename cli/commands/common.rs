@@ -54,7 +54,8 @@ pub fn print_json(value: &Value) {
 /// object.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct Json {
-    /// Print the resulting game state as one JSON object (the fields of `show --json`).
+    /// Print the node's answer as one JSON object (for a game: its resulting state, the
+    /// fields of `show --json`).
     #[arg(long)]
     pub json: bool,
 }

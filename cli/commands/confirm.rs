@@ -5,7 +5,7 @@
 use super::common;
 use super::contacts::Contacts;
 use super::names::Names;
-use super::show::game_tag;
+use super::show::{game_tag, opponent_id};
 use crate::error::CliResult;
 use sobre_node::api::{ApiRequest, GameView};
 use std::io::{BufRead, IsTerminal, Write};
@@ -56,15 +56,6 @@ pub fn go_ahead(home: &Path, game: &str, yes: Yes, action: &str) -> CliResult<bo
 pub fn called_off() -> CliResult<ExitCode> {
     eprintln!("Nothing was sent.");
     Ok(ExitCode::from(CALLED_OFF))
-}
-
-/// The other player of the game, seen from the node's player.
-fn opponent_id(v: &GameView) -> Option<&str> {
-    match v.my_color.as_deref() {
-        Some("white") => v.black.as_deref(),
-        Some("black") => v.white.as_deref(),
-        _ => None,
-    }
 }
 
 /// `y`, `yes`, `s`, `si`, `sí` in any case; anything else (an empty line too) is no.

@@ -1,7 +1,7 @@
 //! `sobre show`: one game — the board, the moves, the clocks, offers and envelopes.
 
 use super::chat_read::ChatRead;
-use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game};
+use super::common::{self, capitalise, human_duration, rfc3339, short_game};
 use super::contacts::Contacts;
 use super::names::Names;
 use crate::board::{self, Style};
@@ -56,12 +56,11 @@ pub struct View {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::Show { game: args.game })?;
+    let v: GameView = common::call_as(home, ApiRequest::Show { game: args.game })?;
     if args.json {
-        print_json(&v);
+        println!("{}", serde_json::to_string(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let v: GameView = common::reply(v)?;
     let contacts = Contacts::load(home)?;
     let theirs = opponent_lines(&v);
     if args.chat {
@@ -82,13 +81,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 }
 
 /// The other player of the game, seen from the node's player (none for a game the node's
-/// player does not play, or whose colours are not drawn yet).
+/// player does not play).
 pub fn opponent_id(v: &GameView) -> Option<&str> {
-    match v.my_color.as_deref() {
-        Some("white") => v.black.as_deref(),
-        Some("black") => v.white.as_deref(),
-        _ => None,
-    }
+    Some(v.opponent.as_str()).filter(|o| !o.is_empty())
 }
 
 /// How many chat lines the opponent wrote.

@@ -39,6 +39,18 @@ pub fn replay(state: &GameState) -> sobre_core::Game {
     game
 }
 
+/// The other player of a game whose players are `challenger` and `challenged`, seen from
+/// `me`; none when `me` does not play in it.
+pub fn opponent_of(challenger: PlayerId, challenged: PlayerId, me: &PlayerId) -> Option<PlayerId> {
+    if challenger == *me {
+        Some(challenged)
+    } else if challenged == *me {
+        Some(challenger)
+    } else {
+        None
+    }
+}
+
 fn id_string(p: Option<PlayerId>) -> Option<String> {
     p.map(|p| p.to_string())
 }
@@ -96,8 +108,11 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
         game: state.game.to_hex(),
         white: id_string(state.white),
         black: id_string(state.black),
+        challenged: state.opponent.to_string(),
         challenger: state.challenger.to_string(),
-        opponent: state.opponent.to_string(),
+        opponent: me
+            .and_then(|me| opponent_of(state.challenger, state.opponent, me))
+            .map_or_else(String::new, |p| p.to_string()),
         my_color: my_color.map(|c| c.name().to_owned()),
         fen: state.position.fen(),
         start_fen: state.start.as_ref().map(Position::fen),
@@ -322,11 +337,7 @@ pub fn arbiters(state: &GameState) -> Vec<PlayerId> {
 /// One line of `games`.
 pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
     let my_color = s.colour_of(me);
-    let opponent = if s.challenger == *me {
-        s.opponent
-    } else {
-        s.challenger
-    };
+    let opponent = opponent_of(s.challenger, s.opponent, me);
     let live = matches!(s.status, Status::Active | Status::Disputed);
     // The opponent's chat lines: the challenger's if I was challenged.
     let theirs = usize::from(s.challenger == *me);
@@ -358,7 +369,7 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
         ended_ms: s.ended_ms,
         league: s.league.as_ref().map(|l| l.league.to_hex()),
         game: s.game.to_hex(),
-        opponent: opponent.to_string(),
+        opponent: opponent.map_or_else(String::new, |p| p.to_string()),
         opponent_name: None,
         my_color: my_color.map(|c| c.name().to_owned()),
         status: s.status.name().to_owned(),
@@ -394,8 +405,11 @@ mod tests {
             "game": state.game.to_hex(),
             "white": id(state.white),
             "black": id(state.black),
+            // `opponent` is the node's player's opponent (it was the challenged player, who
+            // now has `challenged`: one meaning per field).
+            "challenged": state.opponent.to_string(),
             "challenger": state.challenger.to_string(),
-            "opponent": state.opponent.to_string(),
+            "opponent": if state.challenger == *me { state.opponent } else { state.challenger }.to_string(),
             "my_color": my_color.map(Color::name),
             "fen": state.position.fen(),
             "start_fen": state.start.as_ref().map(Position::fen),

@@ -18,6 +18,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 pub struct GameView {
     /// The player with Black, once decided (null until the game starts).
     pub black: Option<String>,
+    /// The player the challenge was sent to.
+    pub challenged: String,
+    /// The player who sent the challenge.
     pub challenger: String,
     pub chat: Vec<ChatLine>,
     pub chess960: bool,
@@ -53,6 +56,8 @@ pub struct GameView {
     /// Display names from the players' signed profiles, by player id (only those known).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub names: std::collections::BTreeMap<String, String>,
+    /// The node's player's opponent (as in `games`); empty when the node's player does not
+    /// play in the game (an arbiter's or a mailbox's view, `sobre verify`).
     pub opponent: String,
     pub plies: usize,
     /// When each player (white, black) announced presence at the resumption (A7).
@@ -211,6 +216,7 @@ mod tests {
     fn full() -> GameView {
         GameView {
             black: Some("b".into()),
+            challenged: "o".into(),
             challenger: "c".into(),
             chat: vec![ChatLine {
                 by: "c".into(),
@@ -310,7 +316,11 @@ mod tests {
         let direct = serde_json::to_string(&view).unwrap();
         let through_value = serde_json::to_value(&view).unwrap().to_string();
         assert_eq!(direct, through_value);
-        assert!(direct.starts_with(r#"{"black":"b","challenger":"c","chat":[{"by":"c","#));
+        assert!(
+            direct.starts_with(
+                r#"{"black":"b","challenged":"o","challenger":"c","chat":[{"by":"c","#
+            )
+        );
         // An equivocation without its proof has no proof fields, not nulls.
         assert!(direct.contains(r#"{"author":"x","seq":4}"#), "{direct}");
     }

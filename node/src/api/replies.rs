@@ -113,6 +113,8 @@ pub struct GameSummary {
     pub ms_to_deadline: Option<i64>,
     pub my_color: Option<String>,
     pub my_move: bool,
+    /// The node's player's opponent (as in a game's view); empty in a game the node's player
+    /// does not play (a mailbox's or an arbiter's).
     pub opponent: String,
     /// The opponent's name from their signed profile, if one was received.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -159,12 +159,8 @@ impl Service {
                     .filter(|s| s.plays(&self.me) || self.mailbox || s.arbiters.contains(&self.me))
                     .map(|s| {
                         let mut g = view::summary(s, &self.me, now);
-                        let other = if s.challenger == self.me {
-                            s.opponent
-                        } else {
-                            s.challenger
-                        };
-                        g.opponent_name = self.name_of(&other);
+                        g.opponent_name = view::opponent_of(s.challenger, s.opponent, &self.me)
+                            .and_then(|other| self.name_of(&other));
                         g
                     })
                     .collect();
