@@ -219,6 +219,13 @@ fn a_dry_run_shows_the_position_after_the_move_and_sends_nothing() {
     );
     assert_both_readings(&refused(&ana.home, &["move", &g, "Rd1", "--dry-run"]));
     refused(&bruno.home, &["move", &g, "Kd7", "--dry-run"]);
+    // A mate (FIDE 5.1a) is shown as the end it would bring, and not played either.
+    let mate = game(&ana, &bruno, &["--fen", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1"]);
+    let p = run(&ana.home, &["move", &mate, "Qf8", "--dry-run", "--json"]);
+    assert_eq!(p["ending"], "checkmate", "{p}");
+    let out = run_text(&ana.home, &["move", &mate, "Qf8", "--dry-run"]);
+    assert!(out.contains("The game would end: checkmate."), "{out}");
+    assert_eq!(show(&ana.home, &mate)["status"], "active");
 
     // Nothing was played: Ana's node would hold its own move at once.
     for p in [&ana, &bruno] {

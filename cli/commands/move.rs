@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long)]
     dry_run: bool,
     /// Letters instead of Unicode figurines (with --dry-run).
-    #[arg(long)]
+    #[arg(long, requires = "dry_run")]
     ascii: bool,
     #[command(flatten)]
     written: common::Written,
