@@ -208,6 +208,13 @@ fn a_dry_run_shows_the_position_after_the_move_and_sends_nothing() {
     );
     assert!(out.contains("FEN: 4k3/8/8/8/8/8/8/3RK3 b - - 1 1"), "{out}");
     assert!(out.contains("nothing was signed or sent"), "{out}");
+    // Shown in the letters the player wrote it in: Spanish `Rd1` is the king's move.
+    let out = run_text(
+        &ana.home,
+        &["move", &g, "Rd1", "--dry-run", "--notation", "es"],
+    );
+    assert!(out.starts_with("dry run: Rd1 in "), "{out}");
+    assert!(out.contains("FEN: 4k3/8/8/8/8/8/8/R2K4 b - - 1 1"), "{out}");
     let p = run(
         &ana.home,
         &["move", &g, "Rd1", "--dry-run", "--notation", "es", "--json"],

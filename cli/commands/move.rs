@@ -4,6 +4,8 @@ use super::common;
 use super::show::{game_tag, state_line};
 use crate::board::{self, Style};
 use crate::error::CliResult;
+use sobre_core::notation::{Notation, format_move};
+use sobre_core::uci::parse_uci;
 use sobre_core::{Color, Position, Square};
 use sobre_node::api::replies::MovePreviewReply;
 use sobre_node::api::{ApiRequest, GameView};
@@ -52,7 +54,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             },
         )?;
         let ascii = args.ascii || common::Config::load(home).ascii;
-        return args.json.answer(&p, || preview(&p, ascii));
+        return args.json.answer(&p, || preview(&p, ascii, notation));
     }
     let v: GameView = common::call_as(
         home,
@@ -72,12 +74,18 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     })
 }
 
-/// What `--dry-run` prints: the move, the board after it from the player's side with the
-/// move's squares marked, the FEN, and the ending it would bring.
-fn preview(p: &MovePreviewReply, ascii: bool) -> String {
+/// What `--dry-run` prints: the move (in the player's notation), the board after it from
+/// the player's side with the move's squares marked, the FEN, and the ending it would bring.
+fn preview(p: &MovePreviewReply, ascii: bool, notation: Option<Notation>) -> String {
+    let written = notation
+        .zip(Position::from_fen_auto(&p.fen_before).ok())
+        .and_then(|(n, before)| {
+            let m = parse_uci(&before, &p.uci).ok()?;
+            Some(format_move(&before, m, n))
+        })
+        .unwrap_or_else(|| p.san.clone());
     let mut out = format!(
-        "dry run: {} in {} (nothing was signed or sent)\n\n",
-        p.san,
+        "dry run: {written} in {} (nothing was signed or sent)\n\n",
         common::short_game(&p.game)
     );
     let squares = p

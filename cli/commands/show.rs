@@ -478,6 +478,34 @@ mod tests {
         assert!(rank1.contains("[:]") || rank1.contains("[.]"), "{rank1}");
     }
 
+    /// Every unread line is shown, however many; once read, the last 5.
+    #[test]
+    fn show_prints_every_unread_chat_line() {
+        let mut v = game();
+        v["white"] = json!("W");
+        v["black"] = json!("B");
+        v["opponent"] = json!("W");
+        v["chat"] = json!((0..8)
+            .map(|i| json!({"by": if i == 2 { "B" } else { "W" }, "text": format!("line {i}"), "time_ms": i}))
+            .collect::<Vec<_>>());
+        let v = gv(&v);
+        assert_eq!(opponent_lines(&v), 7);
+        let mut seen = view(Notation::English);
+        seen.unread = 6;
+        let out = render(&v, &Contacts::default(), seen);
+        assert!(out.contains("Chat (1 earlier lines not shown):"), "{out}");
+        assert!(
+            out.contains(": line 1\n") && !out.contains(": line 0\n"),
+            "{out}"
+        );
+        seen.unread = 0;
+        let out = render(&v, &Contacts::default(), seen);
+        assert!(out.contains("Chat (3 earlier lines not shown):"), "{out}");
+        let all = chat_history(&v, &Contacts::default());
+        assert_eq!(all.lines().count(), 9, "{all}");
+        assert!(all.contains("1970-01-01T00:00:00Z  W: line 0"), "{all}");
+    }
+
     #[test]
     fn a_finished_game_says_how_it_ended() {
         let mut v = game();

@@ -540,6 +540,23 @@ mod tests {
         );
     }
 
+    /// `move --dry-run` asks for a preview with the move's fields, under its own command.
+    #[test]
+    fn a_preview_is_its_own_request() {
+        let line: RequestLine = serde_json::from_str(
+            r#"{"v":1,"cmd":"move_preview","game":"3f2a","text":"Rd1","notation":"es"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::MovePreview {
+                game: "3f2a".into(),
+                text: "Rd1".into(),
+                notation: Some(Notation::Spanish),
+            }
+        );
+    }
+
     #[test]
     fn a_move_may_say_its_notation() {
         let line: RequestLine = serde_json::from_str(
