@@ -1,6 +1,7 @@
 //! `sobre abort`: cancel a game before it really started.
 
 use super::common;
+use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use sobre_node::api::{ApiRequest, GameView};
@@ -9,14 +10,25 @@ use std::process::ExitCode;
 
 /// Cancel a game without a result: withdraw a challenge, or abort before the moves that the
 /// rules allow aborting after (the node refuses otherwise).
+///
+/// On a terminal you are asked first (--yes skips the question; a script, whose standard
+/// input is not a terminal, is never asked). Answering no sends nothing and exits with 1.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
     game: String,
+    #[command(flatten)]
+    yes: confirm::Yes,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    if !confirm::go_ahead(home, &args.game, args.yes, "Abort")? {
+        return confirm::called_off();
+    }
     let v = common::call_as::<GameView>(home, ApiRequest::Abort { game: args.game })?;
-    println!("aborted {}: {}", game_tag(&v), state_line(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || {
+        format!("aborted {}: {}", game_tag(&v), state_line(&v))
+    })
 }

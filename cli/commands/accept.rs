@@ -26,6 +26,8 @@ pub struct Args {
     /// Chess960 start drawn at random only; 518 is the standard position).
     #[arg(long, value_name = "N")]
     position: Option<u16>,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
@@ -52,6 +54,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             position: args.position,
         },
     )?;
-    println!("accepted {}: {}", game_tag(&v), state_line(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || {
+        format!("accepted {}: {}", game_tag(&v), state_line(&v))
+    })
 }

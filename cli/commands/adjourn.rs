@@ -1,11 +1,10 @@
 //! `sobre adjourn`: seal a move and adjourn the game (FIDE Appendix A).
 
-use super::common::{self, parse_rfc3339, rfc3339};
+use super::common;
 use super::contacts::Contacts;
+use super::resume_at;
 use super::show::{envelope_line, game_tag};
-use crate::error;
 use crate::error::CliResult;
-use sobre_core::clock::parse_duration;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{AdjournReply, EscrowReply};
 use std::path::Path;
@@ -18,8 +17,10 @@ use std::process::ExitCode;
 /// secret on your node until resumption; the clocks stop. A sealed move that is ambiguous, illegal or unintelligible loses the game at
 /// the opening (A8), so the node refuses to seal one unless you pass --force.
 ///
-/// --resume-at (required, A2.7) is an RFC 3339 UTC time (`2026-12-01T18:00:00Z`) or a delay
-/// from now (`+2d`, `+36h`). At resumption both players run `sobre resume GAME`: the
+/// --resume-at (required, A2.7) is a delay from now (`+2d`, `+36h`), a time with its offset
+/// (`2026-12-01T18:00:00Z`, `2026-12-01T18:00+01:00`), a local time with a zone name
+/// (`"2026-12-01 18:00 Europe/Madrid"`), or a local time alone in this computer's zone
+/// (`"2026-12-01 18:00"`). At resumption both players run `sobre resume GAME`: the
 /// envelope opens once the responder is present and the time has come (or at once when
 /// both are present); from the agreed time an absent responder's clock runs (A9b).
 ///
@@ -60,13 +61,17 @@ pub struct Args {
     no_arbiter: bool,
     #[command(flatten)]
     written: common::Written,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let resume_at_ms = args
         .resume_at
         .as_deref()
-        .map(|text| resume_time(text, sobre_node::time::now_ms()))
+        .map(|text| {
+            resume_at::resume_time(text, sobre_node::time::now_ms(), resume_at::local_zone())
+        })
         .transpose()?;
     let contacts = Contacts::load(home)?;
     let arbiter = args.arbiter.map(|a| contacts.resolve(&a));
@@ -85,12 +90,14 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             no_arbiter: args.no_arbiter,
         },
     )?;
-    println!("adjourned {}", game_tag(&v.view));
-    if let Some(env) = &v.view.envelope {
-        println!("{}", envelope_line(env));
-    }
-    println!("{}", escrow_line(&v.escrow, &contacts));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || {
+        let mut out = format!("adjourned {}\n", game_tag(&v.view));
+        if let Some(env) = &v.view.envelope {
+            out.push_str(&envelope_line(env));
+            out.push('\n');
+        }
+        out + &escrow_line(&v.escrow, &contacts)
+    })
 }
 
 /// Who keeps the opening (A3), and what a lost opening means without anyone.
@@ -104,47 +111,5 @@ fn escrow_line(escrow: &EscrowReply, contacts: &Contacts) -> String {
         None => "No arbiter keeps the opening: if you lose it, you lose the game (A8, A10); \
                  name one with --arbiter PLAYER."
             .to_owned(),
-    }
-}
-
-/// `2026-12-01T18:00:00Z` or `+2d`, as milliseconds since the Unix epoch.
-fn resume_time(text: &str, now_ms: u64) -> CliResult<u64> {
-    let t = text.trim();
-    let at = if let Some(delay) = t.strip_prefix('+') {
-        let ms = parse_duration(delay).map_err(|e| {
-            error::user_hint(format!("bad --resume-at {t:?}: {e}"), "e.g. +2d or +36h")
-        })?;
-        now_ms.saturating_add(ms)
-    } else {
-        parse_rfc3339(t).ok_or_else(|| {
-            error::user_hint(
-                format!("bad --resume-at {t:?}: not a UTC time"),
-                "write it like 2026-12-01T18:00:00Z, or a delay like +2d",
-            )
-        })?
-    };
-    if at <= now_ms {
-        return Err(error::user(format!(
-            "--resume-at {} is in the past",
-            rfc3339(at)
-        )));
-    }
-    Ok(at)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resumption_is_a_utc_time_or_a_delay() {
-        let now = 1_700_000_000_000;
-        assert_eq!(resume_time("+2d", now).unwrap(), now + 2 * 86_400_000);
-        assert_eq!(
-            resume_time("2026-12-01T18:00:00Z", now).unwrap(),
-            1_796_148_000_000
-        );
-        assert!(resume_time("2020-01-01T00:00:00Z", now).is_err());
-        assert!(resume_time("tomorrow", now).is_err());
     }
 }

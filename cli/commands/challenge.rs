@@ -1,6 +1,6 @@
 //! `sobre challenge`: propose a game to a player.
 
-use super::common::{self, print_json};
+use super::common;
 use super::contacts::Contacts;
 use crate::error::{self, CliResult};
 use sobre_core::clock::TimeControl;
@@ -81,7 +81,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         super::parse_fen_arg(fen, false)?;
     }
     let opponent = Contacts::load(home)?.resolve(&args.player);
-    let v = common::call(
+    let v: GameView = common::call_as(
         home,
         ApiRequest::Challenge {
             opponent,
@@ -91,13 +91,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             fen: args.fen,
         },
     )?;
-    if args.json {
-        print_json(&v);
-    } else {
-        let v: GameView = common::reply(v)?;
-        println!("{}", v.game);
-    }
-    Ok(ExitCode::SUCCESS)
+    common::Json { json: args.json }.answer(&v, || v.game.clone())
 }
 
 /// The time control's text, checked with the rules core and written canonically.

@@ -16,6 +16,8 @@ pub struct Args {
     /// The text (quote it; several words are joined with spaces).
     #[arg(required = true, num_args = 1..)]
     text: Vec<String>,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
@@ -26,6 +28,5 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             text: args.text.join(" "),
         },
     )?;
-    println!("sent to {}", game_tag(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || format!("sent to {}", game_tag(&v)))
 }

@@ -28,6 +28,8 @@ pub struct Args {
     intended: Option<String>,
     #[command(flatten)]
     written: common::Written,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
@@ -40,6 +42,11 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             notation: args.written.resolve(home),
         },
     )?;
+    args.json.answer(&v, || claim_line(&v))
+}
+
+/// `claim correct (the position occurs 3 times (9.2)) in 3f2a9c1e: Finished: …`
+fn claim_line(v: &ClaimReply) -> String {
     let verdict = match v.claim.as_ref().map(|c| c.correct) {
         Some(true) => "correct",
         Some(false) => "incorrect",
@@ -51,12 +58,11 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     } else {
         format!(" ({judgement})")
     };
-    println!(
+    format!(
         "claim {verdict}{judgement} in {}: {}",
         game_tag(&v.view),
         state_line(&v.view)
-    );
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// The claims as players type them ([`ClaimReason::name`]), listed in the help.

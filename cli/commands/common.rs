@@ -49,6 +49,36 @@ pub fn print_json(value: &Value) {
     println!("{value}");
 }
 
+/// `--json` on the commands that change a game: print the node's typed answer (the game's
+/// state, a [`sobre_node::api::GameView`], with what the command adds beside it) as one JSON
+/// object.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct Json {
+    /// Print the node's answer as one JSON object (for a game: its resulting state, the
+    /// fields of `show --json`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Json {
+    /// Prints the typed reply with --json, else the human line.
+    ///
+    /// # Errors
+    /// Only if the reply does not serialize (a bug).
+    pub fn answer<T: serde::Serialize>(
+        self,
+        reply: &T,
+        human: impl FnOnce() -> String,
+    ) -> CliResult<std::process::ExitCode> {
+        if self.json {
+            println!("{}", serde_json::to_string(reply)?);
+        } else {
+            println!("{}", human());
+        }
+        Ok(std::process::ExitCode::SUCCESS)
+    }
+}
+
 /// The player's key, or a user error saying to run `sobre init`.
 pub fn load_key(home: &Path) -> CliResult<sobre_core::record::Keypair> {
     sobre_node::home::load_key(home).map_err(|e| match e {

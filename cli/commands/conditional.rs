@@ -1,6 +1,6 @@
 //! `sobre conditional`: moves your node plays for you if your opponent answers as expected.
 
-use super::common::{self, print_json};
+use super::common;
 use crate::error;
 use crate::error::CliResult;
 use sobre_node::api::replies::ConditionalReply;
@@ -16,7 +16,8 @@ use std::process::ExitCode;
 ///
 /// When your opponent plays the first move of a line, your node plays your reply at once and
 /// keeps the rest of the line; a line that no longer fits is dropped. The moves are checked
-/// when added. With --json (list), one object: `game`, `lines` (lists of moves).
+/// when added. With --json, one object: `game`, `lines` (lists of moves) after the
+/// action.
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -28,7 +29,7 @@ pub struct Args {
     /// For `add`: the line, starting with your opponent's move (quoted or as separate words).
     #[arg(value_name = "MOVES")]
     line: Vec<String>,
-    /// Print one JSON object.
+    /// Print the game's conditional lines after the action as one JSON object.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -57,7 +58,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         Action::List => (ConditionalAction::List, None),
         Action::Clear => (ConditionalAction::Clear, None),
     };
-    let v = common::call(
+    let v: ConditionalReply = common::call_as(
         home,
         ApiRequest::Conditional {
             game: args.game,
@@ -67,10 +68,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     if args.json {
-        print_json(&v);
+        println!("{}", serde_json::to_string(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let v: ConditionalReply = common::reply(v)?;
     if args.action == Action::Clear || v.lines.is_empty() {
         println!("no conditional moves");
     }

@@ -15,6 +15,8 @@ pub struct Args {
     /// A reason sent to the challenger.
     #[arg(long)]
     reason: Option<String>,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
@@ -25,6 +27,6 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             reason: args.reason,
         },
     )?;
-    println!("declined {}", game_tag(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json
+        .answer(&v, || format!("declined {}", game_tag(&v)))
 }

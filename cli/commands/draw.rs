@@ -1,6 +1,7 @@
 //! `sobre draw`: offer, accept or decline a draw.
 
 use super::common;
+use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use sobre_node::api::{self, ApiRequest, GameView};
@@ -10,7 +11,8 @@ use std::process::ExitCode;
 /// Offer a draw, or accept or decline your opponent's offer (FIDE 9.1).
 ///
 /// An offer stands until your opponent answers or moves; offering is usually done together
-/// with your move (play it first, then offer).
+/// with your move (play it first, then offer). Accepting ends the game: on a terminal you are
+/// asked first (--yes skips the question; a script is never asked).
 #[derive(clap::Args)]
 pub struct Args {
     /// What to do.
@@ -18,6 +20,10 @@ pub struct Args {
     action: DrawAction,
     /// The game id (or a unique prefix of it).
     game: String,
+    #[command(flatten)]
+    yes: confirm::Yes,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -33,6 +39,11 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         DrawAction::Accept => (api::DrawAction::Accept, "accepted the draw in"),
         DrawAction::Decline => (api::DrawAction::Decline, "declined the draw in"),
     };
+    if action == api::DrawAction::Accept
+        && !confirm::go_ahead(home, &args.game, args.yes, "Accept the draw in")?
+    {
+        return confirm::called_off();
+    }
     let v = common::call_as::<GameView>(
         home,
         ApiRequest::Draw {
@@ -40,6 +51,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             action,
         },
     )?;
-    println!("{done} {}: {}", game_tag(&v), state_line(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || {
+        format!("{done} {}: {}", game_tag(&v), state_line(&v))
+    })
 }

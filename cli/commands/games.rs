@@ -1,11 +1,12 @@
 //! `sobre games`: all your games, most urgent first.
 
-use super::common::{self, human_duration, print_json, short_game};
+use super::chat_read::ChatRead;
+use super::common::{self, human_duration, rfc3339, short_game};
 use super::contacts::Contacts;
 use super::names::Names;
-use crate::error::CliResult;
+use crate::error::{self, CliResult};
 use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::{GameSummary, GamesReply};
+use sobre_node::api::replies::{GameSummary, GamesReply, LeaguesReply};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -14,31 +15,130 @@ use std::process::ExitCode;
 ///
 /// Columns: GAME (the first 8 characters of the id; any unique prefix works as GAME in other
 /// commands), OPPONENT (your alias for them, else the name they signed, else short id), COLOUR (yours), MOVE (move number), LAST (last
-/// move), STATUS, TIME LEFT (of the player to move).
+/// move), STATUS, TIME LEFT (of the player to move), and NOTES when a game needs your
+/// attention: a draw offer standing (yours or theirs), what you can claim now (a win on
+/// time, 6.9; a draw by repetition or fifty moves, 9.2/9.3), your opponent's leave, chat
+/// lines you have not read (read: printed by `sobre show` or `sobre show --chat`), and when
+/// an adjourned game resumes.
+///
+/// Finished and cancelled games are listed for 7 days after they ended; --all lists them
+/// all, --finished only them, --league only one league's games.
 ///
 /// With --json, the node's object: `games`, a list of {`game`, `opponent`, `my_color`,
 /// `status`, `result`, `move_number`, `last_move`, `my_move`, `incoming_challenge`,
-/// `ms_to_deadline`, `time_control`, and `opponent_name` when their signed profile has come}.
+/// `ms_to_deadline`, `time_control`, and when they apply `opponent_name`, `draw_offer`,
+/// `claimable`, `opponent_leave_until_ms`, `opponent_chat_lines`, `resume_at_ms`,
+/// `ended_ms`, `league`}, filtered as the table is.
 #[derive(clap::Args)]
 pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also the games that ended more than 7 days ago.
+    #[arg(long)]
+    all: bool,
+    /// Only finished and cancelled games (however long ago).
+    #[arg(long, conflicts_with = "all")]
+    finished: bool,
+    /// Only the games of this league (its id, a unique prefix of it, or its name).
+    #[arg(long, value_name = "LEAGUE")]
+    league: Option<String>,
+}
+
+/// How long a finished or cancelled game stays in the default list.
+pub const FINISHED_SHOWN_MS: u64 = 7 * 86_400_000;
+
+/// Which games to list.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub all: bool,
+    pub finished: bool,
+    /// The league's full id.
+    pub league: Option<String>,
+}
+
+impl Filter {
+    /// Whether `g` is listed at `now_ms`.
+    pub fn keeps(&self, g: &GameSummary, now_ms: u64) -> bool {
+        let over = matches!(g.status.as_str(), "finished" | "cancelled");
+        if self.league.is_some() && g.league != self.league {
+            return false;
+        }
+        if self.finished {
+            return over;
+        }
+        self.all
+            || !over
+            || g.ended_ms
+                .is_none_or(|t| now_ms.saturating_sub(t) <= FINISHED_SHOWN_MS)
+    }
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::Games)?;
+    let mut v: GamesReply = common::call_as(home, ApiRequest::Games)?;
+    let filter = Filter {
+        all: args.all,
+        finished: args.finished,
+        league: args
+            .league
+            .as_deref()
+            .map(|l| league_id(home, l))
+            .transpose()?,
+    };
+    let now = sobre_node::time::now_ms();
+    let before = v.games.len();
+    v.games.retain(|g| filter.keeps(g, now));
+    let hidden = before - v.games.len();
     if args.json {
-        print_json(&v);
+        println!("{}", serde_json::to_string(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let v: GamesReply = common::reply(v)?;
-    print!("{}", render(&v, &Contacts::load(home)?));
+    let notes = Notes {
+        read: ChatRead::load(home),
+    };
+    print!("{}", render_with(&v, &Contacts::load(home)?, &notes));
+    if hidden > 0 && !args.finished && args.league.is_none() {
+        println!("({hidden} game(s) that ended over 7 days ago not shown: `sobre games --all`)");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
+/// The full id of the league `text` names: an id, a unique prefix of one, or a name.
+fn league_id(home: &Path, text: &str) -> CliResult<String> {
+    let leagues: LeaguesReply = common::call_as(home, ApiRequest::LeagueList)?;
+    let found: Vec<&str> = leagues
+        .leagues
+        .iter()
+        .filter(|l| l.league.starts_with(text) || l.name.eq_ignore_ascii_case(text))
+        .map(|l| l.league.as_str())
+        .collect();
+    match found.as_slice() {
+        [one] => Ok((*one).to_owned()),
+        [] => Err(error::user_hint(
+            format!("no league {text:?}"),
+            "`sobre league list` shows the leagues this node knows",
+        )),
+        _ => Err(error::user_hint(
+            format!("{text:?} names {} leagues", found.len()),
+            "give more of the league's id",
+        )),
+    }
+}
+
+/// What the NOTES column knows besides the node's list: which chat lines were read.
+#[derive(Default)]
+pub struct Notes {
+    pub read: ChatRead,
+}
+
 /// The table. Stable: scripts and golden tests compare it.
+#[cfg(test)]
 pub fn render(v: &GamesReply, contacts: &Contacts) -> String {
+    render_with(v, contacts, &Notes::default())
+}
+
+/// The table, with the NOTES column when a game has any.
+pub fn render_with(v: &GamesReply, contacts: &Contacts, notes: &Notes) -> String {
     let games = &v.games;
     if games.is_empty() {
         return "no games (challenge someone with `sobre challenge PLAYER`)\n".to_owned();
@@ -52,8 +152,23 @@ pub fn render(v: &GamesReply, contacts: &Contacts) -> String {
         "STATUS",
         "TIME LEFT",
     ];
-    let rows: Vec<(bool, [String; 7])> = games.iter().map(|g| row(g, contacts)).collect();
-    let mut widths = header.map(|h| h.chars().count());
+    let mut rows: Vec<(bool, Vec<String>)> = games
+        .iter()
+        .map(|g| {
+            let (mine, cells) = row(g, contacts);
+            (mine, cells.to_vec())
+        })
+        .collect();
+    let mut header = header.map(str::to_owned).to_vec();
+    let game_notes: Vec<String> = games.iter().map(|g| notes_of(g, notes)).collect();
+    // The NOTES column only when a game has notes: a quiet list stays as it was.
+    if game_notes.iter().any(|n| !n.is_empty()) {
+        header.push("NOTES".to_owned());
+        for ((_, cells), n) in rows.iter_mut().zip(game_notes) {
+            cells.push(n);
+        }
+    }
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for (_, cells) in &rows {
         for (w, c) in widths.iter_mut().zip(cells) {
             *w = (*w).max(c.chars().count());
@@ -61,7 +176,7 @@ pub fn render(v: &GamesReply, contacts: &Contacts) -> String {
     }
     let line = |marker: &str, cells: &[String]| {
         let mut s = marker.to_owned();
-        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+        for (i, (c, &w)) in cells.iter().zip(&widths).enumerate() {
             if i + 1 == cells.len() {
                 s.push_str(c);
             } else {
@@ -72,7 +187,7 @@ pub fn render(v: &GamesReply, contacts: &Contacts) -> String {
         }
         s.trim_end().to_owned() + "\n"
     };
-    let mut out = line("  ", &header.map(str::to_owned));
+    let mut out = line("  ", &header);
     for (my_move, cells) in &rows {
         out.push_str(&line(if *my_move { "* " } else { "  " }, cells));
     }
@@ -80,6 +195,32 @@ pub fn render(v: &GamesReply, contacts: &Contacts) -> String {
         out.push_str("(* your move)\n");
     }
     out
+}
+
+/// What needs the player's attention in a game, for the NOTES column.
+fn notes_of(g: &GameSummary, notes: &Notes) -> String {
+    let mut out = Vec::new();
+    if let Some(by) = &g.draw_offer {
+        out.push(if g.my_color.as_deref() == Some(by.as_str()) {
+            "your draw offer stands".to_owned()
+        } else {
+            "draw offered to you".to_owned()
+        });
+    }
+    if !g.claimable.is_empty() {
+        out.push(format!("you can claim {}", g.claimable.join(", ")));
+    }
+    if let Some(until) = g.opponent_leave_until_ms {
+        out.push(format!("opponent on leave until {}", rfc3339(until)));
+    }
+    let unread = notes.read.unread(&g.game, g.opponent_chat_lines);
+    if unread > 0 {
+        out.push(format!("{unread} unread chat"));
+    }
+    if let Some(at) = g.resume_at_ms.filter(|_| g.status == "adjourned") {
+        out.push(format!("resumes {}", rfc3339(at)));
+    }
+    out.join("; ")
 }
 
 fn row(g: &GameSummary, contacts: &Contacts) -> (bool, [String; 7]) {
@@ -166,6 +307,80 @@ mod tests {
         let back = serde_json::to_value(games(&v)).unwrap();
         assert_eq!(back["games"][0]["opponent"], ana);
         assert_eq!(back["games"][0]["opponent_name"], "Ana Pérez");
+    }
+
+    /// The NOTES column flags what needs the player: a draw offer, a claim the rules core
+    /// allows now, the opponent's leave, unread chat, an adjourned game's resumption.
+    #[test]
+    fn notes_flag_what_needs_the_player() {
+        let v = json!({"games": [
+            {"game": "3f2a9c1e0011", "opponent": "Ana", "my_color": "white", "status": "active",
+             "move_number": 12, "my_move": true, "draw_offer": "black", "claimable": ["time"],
+             "opponent_leave_until_ms": 1_796_148_000_000u64, "opponent_chat_lines": 3},
+            {"game": "a0b1c2d3e4f5", "opponent": "Bruno", "my_color": "black",
+             "status": "adjourned", "move_number": 40, "resume_at_ms": 1_796_148_000_000u64,
+             "draw_offer": "black"},
+            {"game": "b0b1c2d3e4f5", "opponent": "Carla", "my_color": "black",
+             "status": "active", "move_number": 3, "opponent_chat_lines": 2},
+        ]});
+        let home = tempfile::tempdir().unwrap();
+        ChatRead::mark(home.path(), "3f2a9c1e0011", 1);
+        ChatRead::mark(home.path(), "b0b1c2d3e4f5", 2);
+        let notes = Notes {
+            read: ChatRead::load(home.path()),
+        };
+        let out = render_with(&games(&v), &Contacts::default(), &notes);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].ends_with("TIME LEFT  NOTES"), "{out}");
+        assert!(
+            lines[1].ends_with(
+                "draw offered to you; you can claim time; opponent on leave until \
+                 2026-12-01T18:00:00Z; 2 unread chat"
+            ),
+            "{out}"
+        );
+        assert!(
+            lines[2].ends_with("your draw offer stands; resumes 2026-12-01T18:00:00Z"),
+            "{out}"
+        );
+        assert!(lines[3].ends_with('-'), "all read: no notes: {out}");
+    }
+
+    /// Finished games stay a week in the default list; --all and --finished show them all.
+    #[test]
+    fn finished_games_leave_the_list_after_a_week() {
+        let now = 100 * 86_400_000;
+        let game = |status: &str, ended_days_ago: Option<u64>, league: Option<&str>| {
+            serde_json::from_value::<GameSummary>(json!({
+                "game": "g", "status": status, "league": league,
+                "ended_ms": ended_days_ago.map(|d| now - d * 86_400_000),
+            }))
+            .unwrap()
+        };
+        let old = game("finished", Some(8), None);
+        let recent = game("cancelled", Some(6), None);
+        let live = game("active", None, Some("abc"));
+        let default = Filter::default();
+        assert!(!default.keeps(&old, now));
+        assert!(default.keeps(&recent, now));
+        assert!(default.keeps(&live, now));
+        let all = Filter {
+            all: true,
+            ..Filter::default()
+        };
+        assert!(all.keeps(&old, now));
+        let finished = Filter {
+            finished: true,
+            ..Filter::default()
+        };
+        assert!(finished.keeps(&old, now) && finished.keeps(&recent, now));
+        assert!(!finished.keeps(&live, now));
+        let league = Filter {
+            league: Some("abc".into()),
+            ..Filter::default()
+        };
+        assert!(league.keeps(&live, now));
+        assert!(!league.keeps(&recent, now));
     }
 
     #[test]

@@ -21,29 +21,41 @@ pub struct StartArgs {
     /// How many days.
     #[arg(long, value_name = "N")]
     days: Option<u32>,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 /// End the leave in progress now.
 #[derive(clap::Args)]
-pub struct EndArgs {}
+pub struct EndArgs {
+    #[command(flatten)]
+    json: common::Json,
+}
 
 pub fn run(home: &Path, cmd: LeaveCommand) -> CliResult<ExitCode> {
-    let request = match cmd {
-        LeaveCommand::Start(a) => ApiRequest::Leave {
-            action: LeaveAction::Start,
-            days: a.days,
-        },
-        LeaveCommand::End(_) => ApiRequest::Leave {
-            action: LeaveAction::End,
-            days: None,
-        },
+    let (request, json) = match cmd {
+        LeaveCommand::Start(a) => (
+            ApiRequest::Leave {
+                action: LeaveAction::Start,
+                days: a.days,
+            },
+            a.json,
+        ),
+        LeaveCommand::End(a) => (
+            ApiRequest::Leave {
+                action: LeaveAction::End,
+                days: None,
+            },
+            a.json,
+        ),
     };
     let v: LeaveReply = common::call_as(home, request)?;
-    println!(
-        "leave from {} until {} in {} game(s)",
-        rfc3339(v.from_ms),
-        rfc3339(v.until_ms),
-        v.games.len()
-    );
-    Ok(ExitCode::SUCCESS)
+    json.answer(&v, || {
+        format!(
+            "leave from {} until {} in {} game(s)",
+            rfc3339(v.from_ms),
+            rfc3339(v.until_ms),
+            v.games.len()
+        )
+    })
 }

@@ -1,8 +1,13 @@
-//! `sobre move`: play a move.
+//! `sobre move`: play a move, or see what it would do (`--dry-run`).
 
 use super::common;
 use super::show::{game_tag, state_line};
+use crate::board::{self, Style};
 use crate::error::CliResult;
+use sobre_core::notation::{Notation, format_move};
+use sobre_core::uci::parse_uci;
+use sobre_core::{Color, Position, Square};
+use sobre_node::api::replies::MovePreviewReply;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -15,6 +20,9 @@ use std::process::ExitCode;
 /// king move in Spanish. The move is checked, signed, stored and only
 /// then reported; delivery to your opponent continues in the background until they
 /// acknowledge it (see `sobre node status`).
+///
+/// With --dry-run the move is read and checked the same way and the position after it is
+/// shown (board and FEN); nothing is signed, stored or sent.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
@@ -22,24 +30,81 @@ pub struct Args {
     /// The move.
     #[arg(value_name = "MOVE", allow_hyphen_values = true)]
     mv: String,
+    /// Show the position after the move without playing it.
+    #[arg(long)]
+    dry_run: bool,
+    /// Letters instead of Unicode figurines (with --dry-run).
+    #[arg(long, requires = "dry_run")]
+    ascii: bool,
     #[command(flatten)]
     written: common::Written,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let notation = args.written.resolve(home);
+    if args.dry_run {
+        let p: MovePreviewReply = common::call_as(
+            home,
+            ApiRequest::MovePreview {
+                game: args.game,
+                text: args.mv,
+                notation,
+            },
+        )?;
+        let ascii = args.ascii || common::Config::load(home).ascii;
+        return args.json.answer(&p, || preview(&p, ascii, notation));
+    }
     let v: GameView = common::call_as(
         home,
         ApiRequest::Move {
             game: args.game,
             text: args.mv,
-            notation: args.written.resolve(home),
+            notation,
         },
     )?;
-    let played = v
-        .san
-        .last()
-        .or(v.last_move.as_ref())
-        .map_or("", String::as_str);
-    println!("played {played} in {}: {}", game_tag(&v), state_line(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || {
+        let played = v
+            .san
+            .last()
+            .or(v.last_move.as_ref())
+            .map_or("", String::as_str);
+        format!("played {played} in {}: {}", game_tag(&v), state_line(&v))
+    })
+}
+
+/// What `--dry-run` prints: the move (in the player's notation), the board after it from
+/// the player's side with the move's squares marked, the FEN, and the ending it would bring.
+fn preview(p: &MovePreviewReply, ascii: bool, notation: Option<Notation>) -> String {
+    let written = notation
+        .zip(Position::from_fen_auto(&p.fen_before).ok())
+        .and_then(|(n, before)| {
+            let m = parse_uci(&before, &p.uci).ok()?;
+            Some(format_move(&before, m, n))
+        })
+        .unwrap_or_else(|| p.san.clone());
+    let mut out = format!(
+        "dry run: {written} in {} (nothing was signed or sent)\n\n",
+        common::short_game(&p.game)
+    );
+    let squares = p
+        .uci
+        .get(0..2)
+        .and_then(Square::parse)
+        .zip(p.uci.get(2..4).and_then(Square::parse));
+    let bottom = if p.my_color == "black" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    match Position::from_fen_auto(&p.fen) {
+        Ok(pos) => out.push_str(&board::render(&pos, Style { bottom, ascii }, squares)),
+        Err(_) => out.push('\n'),
+    }
+    out.push_str(&format!("\nFEN: {}", p.fen));
+    if let Some(ending) = &p.ending {
+        out.push_str(&format!("\nThe game would end: {ending}."));
+    }
+    out
 }

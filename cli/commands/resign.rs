@@ -1,6 +1,7 @@
 //! `sobre resign`: resign a game.
 
 use super::common;
+use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use sobre_node::api::{ApiRequest, GameView};
@@ -8,14 +9,25 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// Resign the game (FIDE 5.1b). Final: the signed resignation is sent to your opponent.
+///
+/// On a terminal you are asked first (--yes skips the question; a script, whose standard
+/// input is not a terminal, is never asked). Answering no sends nothing and exits with 1.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game id (or a unique prefix of it).
     game: String,
+    #[command(flatten)]
+    yes: confirm::Yes,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    if !confirm::go_ahead(home, &args.game, args.yes, "Resign")? {
+        return confirm::called_off();
+    }
     let v = common::call_as::<GameView>(home, ApiRequest::Resign { game: args.game })?;
-    println!("resigned {}: {}", game_tag(&v), state_line(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || {
+        format!("resigned {}: {}", game_tag(&v), state_line(&v))
+    })
 }

@@ -15,10 +15,13 @@ use std::process::ExitCode;
 pub struct Args {
     /// The game id (or a unique prefix of it).
     game: String,
+    #[command(flatten)]
+    json: common::Json,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let v = common::call_as::<GameView>(home, ApiRequest::Resume { game: args.game })?;
-    println!("present at {}: {}", game_tag(&v), state_line(&v));
-    Ok(ExitCode::SUCCESS)
+    args.json.answer(&v, || {
+        format!("present at {}: {}", game_tag(&v), state_line(&v))
+    })
 }

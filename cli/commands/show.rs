@@ -1,6 +1,7 @@
 //! `sobre show`: one game — the board, the moves, the clocks, offers and envelopes.
 
-use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game};
+use super::chat_read::ChatRead;
+use super::common::{self, capitalise, human_duration, rfc3339, short_game};
 use super::contacts::Contacts;
 use super::names::Names;
 use crate::board::{self, Style};
@@ -39,6 +40,9 @@ pub struct Args {
     /// HOME/config.json, else en).
     #[arg(long)]
     notation: Option<Notation>,
+    /// Print the whole chat of the game (with the time of each line) instead of the game.
+    #[arg(long, conflicts_with_all = ["json", "flip", "ascii", "notation"])]
+    chat: bool,
 }
 
 /// How to draw a game in the terminal.
@@ -47,24 +51,63 @@ pub struct View {
     pub flip: bool,
     pub ascii: bool,
     pub notation: Notation,
+    /// The opponent's chat lines not read yet: all are shown, however many.
+    pub unread: usize,
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::Show { game: args.game })?;
+    let v: GameView = common::call_as(home, ApiRequest::Show { game: args.game })?;
     if args.json {
-        print_json(&v);
+        println!("{}", serde_json::to_string(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let v: GameView = common::reply(v)?;
     let contacts = Contacts::load(home)?;
-    let config = common::Config::load(home);
-    let view = View {
-        flip: args.flip,
-        ascii: args.ascii || config.ascii,
-        notation: args.notation.or(config.notation).unwrap_or_default(),
-    };
-    print!("{}", render(&v, &contacts, view));
+    let theirs = opponent_lines(&v);
+    if args.chat {
+        print!("{}", chat_history(&v, &contacts));
+    } else {
+        let config = common::Config::load(home);
+        let view = View {
+            flip: args.flip,
+            ascii: args.ascii || config.ascii,
+            notation: args.notation.or(config.notation).unwrap_or_default(),
+            unread: ChatRead::load(home).unread(&v.game, theirs),
+        };
+        print!("{}", render(&v, &contacts, view));
+    }
+    // Every line of the opponent's has now been shown (see `chat_read`).
+    ChatRead::mark(home, &v.game, theirs);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The other player of the game, seen from the node's player (none for a game the node's
+/// player does not play).
+pub fn opponent_id(v: &GameView) -> Option<&str> {
+    Some(v.opponent.as_str()).filter(|o| !o.is_empty())
+}
+
+/// How many chat lines the opponent wrote.
+fn opponent_lines(v: &GameView) -> usize {
+    opponent_id(v).map_or(0, |o| v.chat.iter().filter(|l| l.by == o).count())
+}
+
+/// `show --chat`: every line, with its time.
+fn chat_history(v: &GameView, contacts: &Contacts) -> String {
+    let names = Names::new(contacts, v.names.clone());
+    if v.chat.is_empty() {
+        return format!("no chat in game {}\n", game_tag(v));
+    }
+    let mut out = format!("Chat in game {}:\n", game_tag(v));
+    for line in &v.chat {
+        let _ = writeln!(
+            out,
+            "{}  {}: {}",
+            rfc3339(line.time_ms),
+            names.label(&line.by),
+            line.text
+        );
+    }
+    out
 }
 
 /// The whole game as text. Stable: scripts and golden tests compare it.
@@ -148,21 +191,72 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
             v.equivocations.len()
         );
     }
-    const SHOWN: usize = 5;
+    if let Some(leave) = leave_line(v, &names) {
+        let _ = writeln!(out, "{leave}");
+    }
+    // The last 5 lines, or more to show every unread one.
     let chat = &v.chat;
-    if chat.len() > SHOWN {
+    let shown = match (opponent_id(v), view.unread) {
+        (Some(o), unread) if unread > 0 => {
+            let mut theirs_seen = 0;
+            let first_unread = chat
+                .iter()
+                .rposition(|l| {
+                    theirs_seen += usize::from(l.by == o);
+                    theirs_seen == unread
+                })
+                .unwrap_or(0);
+            (chat.len() - first_unread).max(5)
+        }
+        _ => 5,
+    };
+    if chat.len() > shown {
         let _ = writeln!(
             out,
             "Chat ({} earlier lines not shown):",
-            chat.len() - SHOWN
+            chat.len() - shown
         );
     } else if !chat.is_empty() {
         let _ = writeln!(out, "Chat:");
     }
-    for line in chat.iter().skip(chat.len().saturating_sub(SHOWN)) {
+    for line in chat.iter().skip(chat.len().saturating_sub(shown)) {
         let _ = writeln!(out, "  {}: {}", names.label(&line.by), line.text);
     }
     out
+}
+
+/// Leave in progress or ahead (the clock of the player on leave stops): `Leave: Black (your
+/// opponent, Bernardo) until 2026-12-05T00:00:00Z.` Past leave says nothing.
+fn leave_line(v: &GameView, names: &Names) -> Option<String> {
+    let now = sobre_node::time::now_ms();
+    let mut parts = Vec::new();
+    for l in v.leave.iter().filter(|l| l.until_ms > now) {
+        let colour = sobre_node::api::game::colour(Some(&l.colour));
+        let who = match (colour, v.my_colour()) {
+            (Some(c), Some(me)) if c == me => format!("{} (you)", capitalise(&l.colour)),
+            (Some(c), _) => {
+                let id = match c {
+                    Color::White => v.white.as_deref(),
+                    Color::Black => v.black.as_deref(),
+                };
+                match id {
+                    Some(id) => format!("{} ({})", capitalise(&l.colour), names.label(id)),
+                    None => capitalise(&l.colour),
+                }
+            }
+            _ => capitalise(&l.colour),
+        };
+        if l.from_ms <= now {
+            parts.push(format!("{who} until {}", rfc3339(l.until_ms)));
+        } else {
+            parts.push(format!(
+                "{who} from {} until {}",
+                rfc3339(l.from_ms),
+                rfc3339(l.until_ms)
+            ));
+        }
+    }
+    (!parts.is_empty()).then(|| format!("On leave: {}.", parts.join("; ")))
 }
 
 /// The fair coin (F1) while it awaits the opening, or when it was settled by default; an
@@ -360,6 +454,7 @@ mod tests {
             flip: false,
             ascii: true,
             notation,
+            unread: 0,
         }
     }
 
@@ -381,6 +476,34 @@ mod tests {
         let rank8 = out.lines().find(|l| l.starts_with(" 8 ")).unwrap();
         assert!(out.find(rank1) < out.find(rank8), "{out}");
         assert!(rank1.contains("[:]") || rank1.contains("[.]"), "{rank1}");
+    }
+
+    /// Every unread line is shown, however many; once read, the last 5.
+    #[test]
+    fn show_prints_every_unread_chat_line() {
+        let mut v = game();
+        v["white"] = json!("W");
+        v["black"] = json!("B");
+        v["opponent"] = json!("W");
+        v["chat"] = json!((0..8)
+            .map(|i| json!({"by": if i == 2 { "B" } else { "W" }, "text": format!("line {i}"), "time_ms": i}))
+            .collect::<Vec<_>>());
+        let v = gv(&v);
+        assert_eq!(opponent_lines(&v), 7);
+        let mut seen = view(Notation::English);
+        seen.unread = 6;
+        let out = render(&v, &Contacts::default(), seen);
+        assert!(out.contains("Chat (1 earlier lines not shown):"), "{out}");
+        assert!(
+            out.contains(": line 1\n") && !out.contains(": line 0\n"),
+            "{out}"
+        );
+        seen.unread = 0;
+        let out = render(&v, &Contacts::default(), seen);
+        assert!(out.contains("Chat (3 earlier lines not shown):"), "{out}");
+        let all = chat_history(&v, &Contacts::default());
+        assert_eq!(all.lines().count(), 9, "{all}");
+        assert!(all.contains("1970-01-01T00:00:00Z  W: line 0"), "{all}");
     }
 
     #[test]
@@ -448,6 +571,7 @@ mod golden {
         flip: false,
         ascii: false,
         notation: Notation::English,
+        unread: 0,
     };
 
     #[test]
@@ -456,6 +580,7 @@ mod golden {
             flip: true,
             ascii: true,
             notation: Notation::Spanish,
+            unread: 0,
         };
         let figurine = View {
             notation: Notation::Figurine,

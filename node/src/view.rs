@@ -2,10 +2,13 @@
 //! and [`GameSummary`] (`games`).
 
 use crate::api::GameView;
-use crate::api::game::{ChatLine, ClaimView, ClocksView, CoinView, EnvelopeView, EquivocationView};
+use crate::api::game::{
+    ChatLine, ClaimView, ClocksView, CoinView, EnvelopeView, EquivocationView, LeaveView,
+};
 use crate::api::replies::GameSummary;
+use sobre_core::ClaimReason;
 use sobre_core::Outcome;
-use sobre_core::clock::ClockState;
+use sobre_core::clock::{ClockState, LeavePeriod};
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::verify::CoinSettlement;
 use sobre_core::record::{GameId, GameState, PlayerId, Status};
@@ -20,6 +23,32 @@ pub fn uci_moves(state: &GameState) -> Vec<String> {
         pos.play_unchecked(m.mv);
     }
     out
+}
+
+/// The game as the rules core replays it ([`sobre_core::Game`]: every position's 9.2
+/// identity), from its start position: what a move would do, and which draw claims hold.
+pub fn replay(state: &GameState) -> sobre_core::Game {
+    let mut game = sobre_core::Game::new(state.start.clone().unwrap_or_default());
+    for m in &state.moves {
+        // The moves of a verified state are legal; one that is not stops the replay (the
+        // history is then shorter, never wrong).
+        if game.play(m.mv).is_err() {
+            break;
+        }
+    }
+    game
+}
+
+/// The other player of a game whose players are `challenger` and `challenged`, seen from
+/// `me`; none when `me` does not play in it.
+pub fn opponent_of(challenger: PlayerId, challenged: PlayerId, me: &PlayerId) -> Option<PlayerId> {
+    if challenger == *me {
+        Some(challenged)
+    } else if challenged == *me {
+        Some(challenger)
+    } else {
+        None
+    }
 }
 
 fn id_string(p: Option<PlayerId>) -> Option<String> {
@@ -79,13 +108,25 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
         game: state.game.to_hex(),
         white: id_string(state.white),
         black: id_string(state.black),
+        challenged: state.opponent.to_string(),
         challenger: state.challenger.to_string(),
-        opponent: state.opponent.to_string(),
+        opponent: me
+            .and_then(|me| opponent_of(state.challenger, state.opponent, me))
+            .map_or_else(String::new, |p| p.to_string()),
         my_color: my_color.map(|c| c.name().to_owned()),
         fen: state.position.fen(),
         start_fen: state.start.as_ref().map(Position::fen),
         chess960: state.start.as_ref().is_some_and(Position::is_chess960),
         last_move: uci.last().cloned(),
+        leave: state
+            .leave
+            .iter()
+            .map(|(c, p)| LeaveView {
+                colour: c.name().to_owned(),
+                from_ms: p.from_ms,
+                until_ms: p.to_ms,
+            })
+            .collect(),
         moves: uci,
         san: state.moves.iter().map(|m| m.san.clone()).collect(),
         status: state.status.name().to_owned(),
@@ -185,6 +226,19 @@ pub struct Summary {
     pub coin_deadline_ms: Option<u64>,
     /// The arbiters envelopes of this game are escrowed to (A3): witnesses of the game.
     pub arbiters: Vec<PlayerId>,
+    /// The colour whose draw offer stands (9.1).
+    pub draw_offer: Option<Color>,
+    /// The draws the player to move could claim on the position on the board (9.2, 9.3), as
+    /// the rules core judges them ([`sobre_core::Game::check_claim`]).
+    pub draw_claims: Vec<ClaimReason>,
+    /// The players' leave periods (their clocks stop while they last).
+    pub leave: Vec<(Color, LeavePeriod)>,
+    /// Chat lines written by the challenger and by the challenged player.
+    pub chat_lines: [usize; 2],
+    /// When an adjourned game resumes (A2.7).
+    pub resume_at_ms: Option<u64>,
+    /// When the game finished or was cancelled.
+    pub ended_ms: Option<u64>,
 }
 
 impl Summary {
@@ -210,6 +264,30 @@ impl Summary {
                 .filter(|c| c.settled.is_none())
                 .map(|c| c.deadline_ms),
             arbiters: arbiters(state),
+            draw_offer: state.draw_offer,
+            draw_claims: draw_claims(state),
+            leave: state.leave.clone(),
+            chat_lines: [
+                state
+                    .chat
+                    .iter()
+                    .filter(|(p, ..)| *p == state.challenger)
+                    .count(),
+                state
+                    .chat
+                    .iter()
+                    .filter(|(p, ..)| *p == state.opponent)
+                    .count(),
+            ],
+            resume_at_ms: (state.status == Status::Adjourned)
+                .then(|| {
+                    state
+                        .envelopes
+                        .last()
+                        .and_then(|e| e.seal.envelope.resume_at_ms)
+                })
+                .flatten(),
+            ended_ms: state.ended_ms,
         }
     }
 
@@ -230,6 +308,20 @@ impl Summary {
     }
 }
 
+/// The draws by repetition (9.2) and the fifty-move rule (9.3) the player to move could
+/// claim now, judged by the rules core on the game's history; none unless the game is being
+/// played (not adjourned: the position is sealed, A7).
+fn draw_claims(state: &GameState) -> Vec<ClaimReason> {
+    if !matches!(state.status, Status::Active | Status::Disputed) {
+        return Vec::new();
+    }
+    let game = replay(state);
+    [ClaimReason::Threefold, ClaimReason::FiftyMoves]
+        .into_iter()
+        .filter(|&r| game.check_claim(r, None).is_ok())
+        .collect()
+}
+
 /// The arbiters a game's envelopes are escrowed to (A3), each once.
 pub fn arbiters(state: &GameState) -> Vec<PlayerId> {
     let mut out: Vec<PlayerId> = state
@@ -245,15 +337,39 @@ pub fn arbiters(state: &GameState) -> Vec<PlayerId> {
 /// One line of `games`.
 pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
     let my_color = s.colour_of(me);
-    let opponent = if s.challenger == *me {
-        s.opponent
-    } else {
-        s.challenger
-    };
+    let opponent = opponent_of(s.challenger, s.opponent, me);
     let live = matches!(s.status, Status::Active | Status::Disputed);
+    // The opponent's chat lines: the challenger's if I was challenged.
+    let theirs = usize::from(s.challenger == *me);
+    let mut claimable = Vec::new();
+    if let Some(c) = my_color.filter(|_| live) {
+        // 6.9: the opponent's time has run out (the rules core's clock says so).
+        if s.clocks
+            .as_ref()
+            .is_some_and(|k| k.time_claim_possible_at(c, now_ms))
+        {
+            claimable.push(ClaimReason::Time.name().to_owned());
+        }
+        if c == s.turn {
+            claimable.extend(s.draw_claims.iter().map(|r| r.name().to_owned()));
+        }
+    }
+    let opponent_colour = my_color.map(|c| !c);
     GameSummary {
+        draw_offer: s.draw_offer.map(|c| c.name().to_owned()),
+        claimable,
+        opponent_leave_until_ms: s
+            .leave
+            .iter()
+            .filter(|(c, p)| Some(*c) == opponent_colour && p.from_ms <= now_ms && now_ms < p.to_ms)
+            .map(|(_, p)| p.to_ms)
+            .max(),
+        opponent_chat_lines: s.chat_lines[theirs],
+        resume_at_ms: s.resume_at_ms,
+        ended_ms: s.ended_ms,
+        league: s.league.as_ref().map(|l| l.league.to_hex()),
         game: s.game.to_hex(),
-        opponent: opponent.to_string(),
+        opponent: opponent.map_or_else(String::new, |p| p.to_string()),
         opponent_name: None,
         my_color: my_color.map(|c| c.name().to_owned()),
         status: s.status.name().to_owned(),
@@ -289,8 +405,11 @@ mod tests {
             "game": state.game.to_hex(),
             "white": id(state.white),
             "black": id(state.black),
+            // `opponent` is the node's player's opponent (it was the challenged player, who
+            // now has `challenged`: one meaning per field).
+            "challenged": state.opponent.to_string(),
             "challenger": state.challenger.to_string(),
-            "opponent": state.opponent.to_string(),
+            "opponent": if state.challenger == *me { state.opponent } else { state.challenger }.to_string(),
             "my_color": my_color.map(Color::name),
             "fen": state.position.fen(),
             "start_fen": state.start.as_ref().map(Position::fen),
@@ -389,6 +508,71 @@ mod tests {
         );
     }
 
+    /// 9.2: after 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1 Ng8 the start position stands for
+    /// the third time, and White, to move, can claim it; Black cannot (not to move). 6.9:
+    /// once White's time has run out, Black can claim a win on time.
+    #[test]
+    fn the_list_says_what_each_player_can_claim_now() {
+        use sobre_core::test_support::{GameBuilder, key};
+        let (w, b) = (key(1), key(2));
+        let start = Position::new();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for uci in ["g1f3", "g8f6", "f3g1", "f6g8"].repeat(2) {
+            let m = parse_uci(&pos, uci).unwrap();
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        let signed = GameBuilder::new(w.clone(), b.clone())
+            .time_control("3d")
+            .sign(&moves)
+            .unwrap();
+        let state = verify(&signed.events).unwrap();
+        let s = Summary::of(&state);
+        let now = signed.t + 1;
+        assert_eq!(
+            summary(&s, &w.player_id(), now).claimable,
+            ["threefold"],
+            "White, to move"
+        );
+        assert!(summary(&s, &b.player_id(), now).claimable.is_empty());
+        // Four days later White (to move, 3 days a move) has overstepped.
+        let later = now + 4 * 86_400_000;
+        assert_eq!(summary(&s, &b.player_id(), later).claimable, ["time"]);
+        assert_eq!(summary(&s, &w.player_id(), later).claimable, ["threefold"]);
+    }
+
+    /// The opponent's leave shows while it lasts, in the list and in the game's view.
+    #[test]
+    fn the_opponents_leave_is_shown_while_it_lasts() {
+        use sobre_core::test_support::{GameBuilder, key};
+        let (w, b) = (key(1), key(2));
+        let mut signed = GameBuilder::new(w.clone(), b.clone()).sign(&[]).unwrap();
+        let t = signed.t + 1_000;
+        let (from, until) = (t, t + 5 * 86_400_000);
+        let leave = signed.sheets[1].leave(from, until, t).unwrap();
+        signed.events.push(leave);
+        let state = verify(&signed.events).unwrap();
+        let s = Summary::of(&state);
+        let seen_by_white = |now| summary(&s, &w.player_id(), now).opponent_leave_until_ms;
+        assert_eq!(seen_by_white(from + 1), Some(until));
+        assert_eq!(seen_by_white(until), None, "over");
+        assert_eq!(
+            summary(&s, &b.player_id(), from + 1).opponent_leave_until_ms,
+            None,
+            "one's own leave is not the opponent's"
+        );
+        let v = game_view(&state, Some(&w.player_id()), from + 1);
+        assert_eq!(
+            v.leave,
+            [LeaveView {
+                colour: "black".into(),
+                from_ms: from,
+                until_ms: until,
+            }]
+        );
+    }
+
     #[test]
     fn a_games_line_writes_what_it_wrote() {
         let (w, b) = keys();
@@ -408,6 +592,10 @@ mod tests {
             "incoming_challenge": false,
             "ms_to_deadline": s.clocks.as_ref().and_then(|c| c.ms_to_deadline(60)),
             "time_control": "3d",
+            // The dashboard's flags, present when they apply: White's offer stands, and
+            // White (the opponent) wrote a chat line.
+            "draw_offer": "white",
+            "opponent_chat_lines": 1,
         });
         assert_eq!(typed.to_string(), old.to_string());
     }

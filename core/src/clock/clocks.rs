@@ -101,6 +101,17 @@ impl ClockState {
         let opponent = !claimant;
         self.to_move == opponent && self.remaining_ms[opponent.index()] < 0
     }
+
+    /// Whether `claimant` could claim a win on time (6.9) at `now_ms`, from this state
+    /// computed earlier (the last event's): the opponent is to move and their time had run
+    /// out by then, or their deadline (which counts every known stop: leave, adjournment)
+    /// has passed since. What `sobre games` flags as claimable; the claim itself is judged
+    /// by [`crate::rules::flag::judge_time_claim`] on the clocks as of the claim.
+    pub fn time_claim_possible_at(&self, claimant: Color, now_ms: u64) -> bool {
+        self.to_move == !claimant
+            && (self.can_claim_time_forfeit(claimant)
+                || self.deadline_ms.is_some_and(|deadline| now_ms > deadline))
+    }
 }
 
 /// Both clocks as of `now_ms`.

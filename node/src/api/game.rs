@@ -18,6 +18,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 pub struct GameView {
     /// The player with Black, once decided (null until the game starts).
     pub black: Option<String>,
+    /// The player the challenge was sent to.
+    pub challenged: String,
+    /// The player who sent the challenge.
     pub challenger: String,
     pub chat: Vec<ChatLine>,
     pub chess960: bool,
@@ -40,6 +43,10 @@ pub struct GameView {
     pub game: String,
     /// The last move in UCI.
     pub last_move: Option<String>,
+    /// The players' leave periods (correspondence vacation: the clock of the player on leave
+    /// stops), as both nodes hold them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leave: Vec<LeaveView>,
     pub move_number: u32,
     /// The moves in UCI, from the start position.
     pub moves: Vec<String>,
@@ -49,6 +56,8 @@ pub struct GameView {
     /// Display names from the players' signed profiles, by player id (only those known).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub names: std::collections::BTreeMap<String, String>,
+    /// The node's player's opponent (as in `games`); empty when the node's player does not
+    /// play in the game (an arbiter's or a mailbox's view, `sobre verify`).
     pub opponent: String,
     pub plies: usize,
     /// When each player (white, black) announced presence at the resumption (A7).
@@ -142,6 +151,15 @@ pub struct EnvelopeView {
     pub time_used_ms: [u64; 2],
 }
 
+/// A player's leave: `[from_ms, until_ms)`, the colour by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LeaveView {
+    pub colour: String,
+    pub from_ms: u64,
+    pub until_ms: u64,
+}
+
 /// One equivocation: two different events signed by `author` at `seq`; with the proof's
 /// events (hex) when the node holds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,6 +216,7 @@ mod tests {
     fn full() -> GameView {
         GameView {
             black: Some("b".into()),
+            challenged: "o".into(),
             challenger: "c".into(),
             chat: vec![ChatLine {
                 by: "c".into(),
@@ -262,6 +281,11 @@ mod tests {
             fen: "fen".into(),
             game: "g".into(),
             last_move: Some("e2e4".into()),
+            leave: vec![LeaveView {
+                colour: "black".into(),
+                from_ms: 1,
+                until_ms: 2,
+            }],
             move_number: 1,
             moves: vec!["e2e4".into()],
             my_color: Some("white".into()),
@@ -292,7 +316,11 @@ mod tests {
         let direct = serde_json::to_string(&view).unwrap();
         let through_value = serde_json::to_value(&view).unwrap().to_string();
         assert_eq!(direct, through_value);
-        assert!(direct.starts_with(r#"{"black":"b","challenger":"c","chat":[{"by":"c","#));
+        assert!(
+            direct.starts_with(
+                r#"{"black":"b","challenged":"o","challenger":"c","chat":[{"by":"c","#
+            )
+        );
         // An equivocation without its proof has no proof fields, not nulls.
         assert!(direct.contains(r#"{"author":"x","seq":4}"#), "{direct}");
     }

@@ -99,6 +99,15 @@ pub enum ApiRequest {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         notation: Option<Notation>,
     },
+    /// What a move would do, without playing it (`sobre move --dry-run`): read and checked
+    /// exactly as [`ApiRequest::Move`] (the player's letters, their turn), answered with the
+    /// position after it ([`replies::MovePreviewReply`]). Nothing is signed, stored or sent.
+    MovePreview {
+        game: String,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<Notation>,
+    },
     Draw {
         game: String,
         action: DrawAction,
@@ -539,6 +548,23 @@ mod tests {
                 game: "3f2a".into(),
                 color: None,
                 position: None,
+            }
+        );
+    }
+
+    /// `move --dry-run` asks for a preview with the move's fields, under its own command.
+    #[test]
+    fn a_preview_is_its_own_request() {
+        let line: RequestLine = serde_json::from_str(
+            r#"{"v":1,"cmd":"move_preview","game":"3f2a","text":"Rd1","notation":"es"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            line.request,
+            ApiRequest::MovePreview {
+                game: "3f2a".into(),
+                text: "Rd1".into(),
+                notation: Some(Notation::Spanish),
             }
         );
     }

@@ -113,6 +113,8 @@ pub struct GameSummary {
     pub ms_to_deadline: Option<i64>,
     pub my_color: Option<String>,
     pub my_move: bool,
+    /// The node's player's opponent (as in a game's view); empty in a game the node's player
+    /// does not play (a mailbox's or an arbiter's).
     pub opponent: String,
     /// The opponent's name from their signed profile, if one was received.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -120,6 +122,34 @@ pub struct GameSummary {
     pub result: Option<String>,
     pub status: String,
     pub time_control: String,
+    /// The colour whose draw offer stands (9.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<String>,
+    /// What the player could claim now ([`sobre_core::ClaimReason::name`]): `time` (6.9, the
+    /// opponent's time has run out), `threefold` (9.2), `fifty` (9.3) on the position on the
+    /// board — as the rules core judges them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub claimable: Vec<String>,
+    /// Until when the opponent is on leave, while they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opponent_leave_until_ms: Option<u64>,
+    /// The chat lines the opponent wrote in the game (`sobre games` counts those not yet
+    /// shown to the player).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub opponent_chat_lines: usize,
+    /// When an adjourned game resumes (A2.7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume_at_ms: Option<u64>,
+    /// When the game finished or was cancelled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_ms: Option<u64>,
+    /// The league (its id) of a league game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub league: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// `claim`: the game, and the verdict on the claim just made (9.2, 9.3, 9.5).
@@ -136,6 +166,26 @@ pub struct ClaimReply {
 pub struct ClaimVerdict {
     pub correct: bool,
     pub judgement: String,
+}
+
+/// `move_preview`: the position a move would give, computed by the rules core from the
+/// game's state; nothing was signed or sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MovePreviewReply {
+    /// How the game would end with this move (`checkmate`, `stalemate`…), if it would.
+    pub ending: Option<String>,
+    /// The position after the move.
+    pub fen: String,
+    /// The position before it (the game's current one).
+    pub fen_before: String,
+    pub game: String,
+    /// The colour of the player who would move (the node's player).
+    pub my_color: String,
+    /// The move in English SAN, as the node would record it.
+    pub san: String,
+    /// The move in coordinates (UCI).
+    pub uci: String,
 }
 
 /// `adjourn`: the game, and who keeps the envelope (A3).
@@ -317,6 +367,7 @@ pub enum Reply {
     Game(Box<GameView>),
     Claim(Box<ClaimReply>),
     Adjourn(Box<AdjournReply>),
+    MovePreview(MovePreviewReply),
     Games(GamesReply),
     Id(IdReply),
     Status(StatusReply),
@@ -382,6 +433,7 @@ macro_rules! unboxed {
 }
 
 unboxed!(
+    MovePreview(MovePreviewReply),
     Games(GamesReply),
     Id(IdReply),
     Status(StatusReply),

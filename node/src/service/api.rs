@@ -159,12 +159,8 @@ impl Service {
                     .filter(|s| s.plays(&self.me) || self.mailbox || s.arbiters.contains(&self.me))
                     .map(|s| {
                         let mut g = view::summary(s, &self.me, now);
-                        let other = if s.challenger == self.me {
-                            s.opponent
-                        } else {
-                            s.challenger
-                        };
-                        g.opponent_name = self.name_of(&other);
+                        g.opponent_name = view::opponent_of(s.challenger, s.opponent, &self.me)
+                            .and_then(|other| self.name_of(&other));
                         g
                     })
                     .collect();
@@ -201,6 +197,14 @@ impl Service {
                     .map_err(|e| move_error("", &e))?;
                 let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
                 Ok(self.show(&state).into())
+            }
+            ApiRequest::MovePreview {
+                game,
+                text,
+                notation,
+            } => {
+                let g = self.resolve_game(&game)?;
+                Ok(self.preview_move(&g, &text, notation)?.into())
             }
             ApiRequest::Draw { game, action } => {
                 let g = self.resolve_game(&game)?;

@@ -2,8 +2,9 @@
 //! whose hints fit the problem, and conditional lines stored so they are never re-read in
 //! other letters.
 
-use super::{Service, user};
+use super::{Service, internal, user};
 use crate::api::ApiError;
+use crate::api::replies::MovePreviewReply;
 use sobre_core::notation::{self, MoveError, MoveErrorKind, Notation};
 use sobre_core::record::GameId;
 use sobre_core::san::Lang;
@@ -46,6 +47,37 @@ impl Service {
             pos.play_unchecked(m);
         }
         Ok(stored)
+    }
+}
+
+impl Service {
+    /// `move --dry-run`: the move read and checked as `move` reads it (the player's letters,
+    /// their turn), played on the rules core's copy of the game — never signed, stored or
+    /// sent.
+    pub(super) fn preview_move(
+        &self,
+        game: &GameId,
+        text: &str,
+        written: Option<Notation>,
+    ) -> Result<MovePreviewReply, ApiError> {
+        let st = &self.cache(game)?.state;
+        self.require_my_move(st)?;
+        let m = notation::parse_move(&st.position, text, letters(written))
+            .map_err(|e| move_error("", &e))?;
+        let mut replay = crate::view::replay(st);
+        let san = notation::format_move(replay.position(), m, Notation::English);
+        replay
+            .play(m)
+            .map_err(|e| internal(format!("a legal move did not play: {e}")))?;
+        Ok(MovePreviewReply {
+            ending: replay.automatic_end().map(|(_, t)| t.code().to_owned()),
+            fen: replay.position().fen(),
+            fen_before: st.position.fen(),
+            game: game.to_hex(),
+            my_color: st.position.turn().name().to_owned(),
+            san,
+            uci: notation::format_move(&st.position, m, Notation::Uci),
+        })
     }
 }
 

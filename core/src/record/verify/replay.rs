@@ -141,6 +141,7 @@ impl Replay {
                 leave: Vec::new(),
                 clocks: None,
                 started_ms: None,
+                ended_ms: None,
                 coin: None,
                 equivocations: Vec::new(),
                 timeline: Vec::new(),
@@ -246,6 +247,8 @@ impl Replay {
 
     pub(super) fn end(&mut self, outcome: Outcome, termination: Termination) {
         self.state.status = Status::Finished;
+        // The latest event so far is the one that ends the game.
+        self.state.ended_ms = Some(self.last_time);
         self.state.result = Some(outcome);
         self.state.termination = Some(termination);
         self.state.draw_offer = None;
@@ -375,6 +378,7 @@ impl Replay {
                     return Err(rule(V::DeclineNotAllowed));
                 }
                 self.state.status = Status::Cancelled;
+                self.state.ended_ms = Some(e.time_ms);
             }
             EventKind::Abort => {
                 if self.coin_abort_ignored(v) {
@@ -385,6 +389,7 @@ impl Replay {
                     return Err(rule(V::AbortTooLate));
                 }
                 self.state.status = Status::Cancelled;
+                self.state.ended_ms = Some(e.time_ms);
             }
             EventKind::Move(w) => {
                 let me = self.require_player(me, &rule)?;

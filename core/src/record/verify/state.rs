@@ -153,6 +153,8 @@ pub struct GameState {
     pub clocks: Option<ClockState>,
     /// When the game started (acceptance, or the opening of the coin, or its default).
     pub started_ms: Option<u64>,
+    /// When it finished or was cancelled: the time of the event that ended it (as signed).
+    pub ended_ms: Option<u64>,
     /// The fair coin, once the opponent's share is in (see [`CoinState`]).
     pub coin: Option<CoinState>,
     pub equivocations: Vec<Equivocation>,
