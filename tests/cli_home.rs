@@ -102,17 +102,13 @@ fn commands_that_need_the_node_say_it_is_not_running() {
     let commands: &[&[&str]] = &[
         &["node", "status"],
         &["node", "stop"],
-        &["games"],
-        &["games", "--json"],
-        &["show", "3f2a"],
         &["move", "3f2a", "Cf3"],
         &["peers", "list"],
         &["challenge", "12D3KooWAbc"],
         &["draw", "offer", "3f2a"],
         &["claim", "3f2a", "threefold"],
-        &["conditional", "3f2a", "list"],
+        &["conditional", "3f2a", "clear"],
         &["leave", "start", "--days", "3"],
-        &["export", "3f2a", "--pgn"],
         &["watch"],
     ];
     for args in commands {
@@ -125,6 +121,32 @@ fn commands_that_need_the_node_say_it_is_not_running() {
             "{err}"
         );
         assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn reads_without_the_node_answer_from_the_home_and_say_they_may_be_stale() {
+    let home = tempfile::tempdir().unwrap();
+    sobre(home.path()).arg("init").assert().success();
+    let out = sobre(home.path()).args(["games", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], serde_json::json!([]));
+    assert_eq!(v["stale"], true);
+    let out = sobre(home.path()).arg("games").output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("may be stale"), "{err}");
+    // The node's own refusals, with the node's words and exit code.
+    for args in [
+        &["show", "3f2a"][..],
+        &["export", "3f2a", "--pgn"],
+        &["conditional", "3f2a", "list"],
+    ] {
+        let out = sobre(home.path()).args(args).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("unknown game \"3f2a\""), "{args:?}: {err}");
     }
 }
 

@@ -57,15 +57,18 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         Action::List => (ConditionalAction::List, None),
         Action::Clear => (ConditionalAction::Clear, None),
     };
-    let v = common::call(
-        home,
-        ApiRequest::Conditional {
-            game: args.game,
-            action,
-            line,
-            notation: args.written.resolve(home),
-        },
-    )?;
+    let request = ApiRequest::Conditional {
+        game: args.game,
+        action,
+        line,
+        notation: args.written.resolve(home),
+    };
+    // Listing reads (also with the node stopped); adding and clearing need the node.
+    let v = if action == ConditionalAction::List {
+        common::read(home, request)?
+    } else {
+        common::call(home, request)?
+    };
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);

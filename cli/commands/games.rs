@@ -27,7 +27,7 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::Games)?;
+    let v = common::read(home, ApiRequest::Games)?;
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);

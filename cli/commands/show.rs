@@ -50,7 +50,7 @@ pub struct View {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::Show { game: args.game })?;
+    let v = common::read(home, ApiRequest::Show { game: args.game })?;
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);

@@ -33,8 +33,7 @@ use libp2p::{Multiaddr, PeerId};
 use serde_json::Value;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
-    EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError, verify, verify_all,
-    verify_continue,
+    EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
@@ -133,6 +132,7 @@ mod league_sync;
 mod moves;
 mod profile;
 mod quota;
+pub(crate) mod reads;
 mod refusal;
 mod remember;
 mod restore;
@@ -146,6 +146,11 @@ use deliver::Internal;
 use refusal::{Refusal, Unavailable};
 
 use moves::{letters, move_error};
+use reads::ReadSide;
+
+/// How long a starting node waits for the database while another process holds it: a
+/// `sobre games` or `show` reading it while the node was stopped takes well under this.
+const OPEN_WAIT: Duration = Duration::from_secs(15);
 
 /// Games whose events and full state stay in memory, the least recently used dropped first:
 /// the games being played now. The others are read back from the store (and verified) when
@@ -245,7 +250,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let home_dir = config.home.clone();
     home::ensure(&home_dir).map_err(NodeError::Control)?;
     let key = home::load_key(&home_dir)?;
-    let store = Store::open(&home::db_path(&home_dir))?;
+    // A command may be reading the database while the node is stopped (`crate::offline`):
+    // wait for it rather than fail.
+    let store = Store::open_waiting(&home::db_path(&home_dir), OPEN_WAIT)?;
     integrity::check(&home_dir, &store, &key.player_id())?;
     let listen = if config.listen.is_empty() {
         network::port::default_listen()
@@ -448,27 +455,8 @@ impl Service {
     /// Reads every stored game back and verifies it; a game that no longer verifies is
     /// reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
-        let mut damaged = Vec::new();
-        for game in self.store.games()? {
-            let events = match self.store.events(&game) {
-                Ok(e) => e,
-                Err(e) => {
-                    warn!(%game, "stored events unreadable, not served: {e}");
-                    damaged.push((game, e.to_string()));
-                    continue;
-                }
-            };
-            // Only the summary stays: the events are read again when the game is used.
-            match verify(&events) {
-                Ok(state) => {
-                    self.games.insert(game, Summary::of(&state));
-                }
-                Err(e) => {
-                    warn!(%game, "stored game does not verify, not served: {e}");
-                    damaged.push((game, format!("it no longer verifies: {e}")));
-                }
-            }
-        }
+        let (games, damaged) = reads::load_summaries(&self.store)?;
+        self.games = games;
         integrity::refuse_damaged(&self.home, &self.store, &damaged)?;
         info!(games = self.games.len(), "games loaded");
         Ok(())
@@ -483,16 +471,7 @@ impl Service {
         if !self.games.contains_key(game) {
             return Err(Unavailable::UnknownGame);
         }
-        let stored = self
-            .store
-            .events(game)
-            .map_err(|e| Unavailable::Storage(e.to_string()))?;
-        let events = verify_all(&stored)
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Unavailable::Storage(format!("stored event no longer verifies: {e}")))?;
-        let (state, checkpoint) = verify_continue(&events, None, None)
-            .map_err(|e| Unavailable::Storage(format!("stored game no longer verifies: {e}")))?;
+        let (events, state, checkpoint) = reads::load_game(&self.store, game)?;
         let sheet = self.restore_sheet(game, &state, &events);
         self.hot.insert(
             *game,
@@ -551,37 +530,40 @@ impl Service {
         }
     }
 
-    /// The game an id prefix names, made hot for the request.
-    fn resolve_game(&mut self, prefix: &str) -> Result<GameId, ApiError> {
-        let p = prefix.trim().to_ascii_lowercase();
-        if p.is_empty() {
-            return Err(user("no game id given"));
-        }
-        let matches: Vec<GameId> = self
-            .games
-            .keys()
-            .filter(|g| g.to_hex().starts_with(&p))
-            .copied()
-            .collect();
-        match matches.as_slice() {
-            [g] => {
-                self.ensure_hot(g).map_err(internal)?;
-                Ok(*g)
-            }
-            [] => {
-                Err(user(format!("unknown game {prefix:?}")).hint("list games with `sobre games`"))
-            }
-            many => Err(user(format!(
-                "game id {prefix:?} is ambiguous: {} games start with it",
-                many.len()
-            ))
-            .hint("type more of the id")),
-        }
-    }
-
     /// A hot game (see [`Service::resolve_game`], [`Service::ensure_hot`]).
     fn cache(&self, game: &GameId) -> Result<&GameCache, ApiError> {
         self.hot.peek(game).ok_or_else(|| user("unknown game"))
+    }
+}
+
+/// The node answers reads with the same code as a read made while it is stopped.
+impl ReadSide for Service {
+    fn player(&self) -> &PlayerId {
+        &self.me
+    }
+    fn home_dir(&self) -> &Path {
+        &self.home
+    }
+    fn db(&self) -> &Store {
+        &self.store
+    }
+    fn summaries(&self) -> &HashMap<GameId, Summary> {
+        &self.games
+    }
+    fn is_mailbox(&self) -> bool {
+        self.mailbox
+    }
+    fn own_profile(&self) -> Option<&sobre_core::record::Profile> {
+        self.own_profile_signed()
+    }
+    fn make_hot(&mut self, game: &GameId) -> Result<(), Unavailable> {
+        self.ensure_hot(game)
+    }
+    fn in_memory(&self, game: &GameId) -> Option<(&[VerifiedEvent], &GameState)> {
+        self.hot.peek(game).map(|c| (c.events.as_slice(), &c.state))
+    }
+    fn league_not_received(&self, league: &sobre_core::league::League) -> Option<usize> {
+        self.league_missing(league)
     }
 }
 
