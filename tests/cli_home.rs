@@ -128,7 +128,10 @@ fn commands_that_need_the_node_say_it_is_not_running() {
 fn reads_without_the_node_answer_from_the_home_and_say_they_may_be_stale() {
     let home = tempfile::tempdir().unwrap();
     sobre(home.path()).arg("init").assert().success();
-    let out = sobre(home.path()).args(["games", "--json"]).output().unwrap();
+    let out = sobre(home.path())
+        .args(["games", "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{out:?}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["games"], serde_json::json!([]));

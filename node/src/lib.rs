@@ -15,6 +15,7 @@ pub mod client;
 pub mod control;
 pub mod error;
 pub mod home;
+pub mod instance;
 pub mod invite;
 pub mod keyfile;
 pub mod network;

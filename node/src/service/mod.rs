@@ -87,6 +87,20 @@ fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
         .collect()
 }
 
+/// The peers named in the bootstrap and mailbox addresses (those with a `/p2p/` part).
+fn net_config_peers(config: &NodeConfig, mailboxes: &[Multiaddr]) -> Vec<PeerId> {
+    let mut out: Vec<PeerId> = config
+        .bootstrap
+        .iter()
+        .filter_map(|a| a.parse::<Multiaddr>().ok())
+        .chain(mailboxes.iter().cloned())
+        .filter_map(|a| peer_of_addr(&a))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn peer_of_addr(addr: &Multiaddr) -> Option<PeerId> {
     addr.iter().fold(None, |acc, p| match p {
         libp2p::multiaddr::Protocol::P2p(id) => Some(id),
@@ -126,6 +140,7 @@ mod commit;
 mod deliver;
 mod inbound;
 mod ingest;
+mod instance;
 mod league;
 mod league_decide;
 mod league_sync;
@@ -240,6 +255,8 @@ struct Service {
     escrow_refused: HashSet<GameId>,
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile::Outgoing,
+    /// This node's instance of the key, and other nodes' (see `crate::instance`).
+    instances: instance::Instances,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -281,6 +298,16 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let (flush_done, mut flush_done_rx) = mpsc::channel(4);
     let me = key.player_id();
     let restoring = integrity::wanted(&store);
+    let started_ms = now_ms();
+    let own_addrs: Vec<String> = net
+        .listen_addrs()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let own_instance = crate::instance::Own::start(&home_dir, me, started_ms, own_addrs)
+        .map_err(NodeError::Instance)?;
     let mut svc = Service {
         home: home_dir.clone(),
         key,
@@ -299,7 +326,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         redeliver: HashSet::new(),
         unreceipted: HashMap::new(),
         skews: skew::ClockSkews::default(),
-        started_ms: now_ms(),
+        started_ms,
         stop: false,
         storage_failed: None,
         restoring,
@@ -325,6 +352,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         coin_tried: HashSet::new(),
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
+        instances: instance::Instances::new(own_instance),
     };
     svc.load()?;
     if let Err(e) = svc.load_own_profile() {
@@ -349,6 +377,18 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         if let Err(e) = net.dial(addr.clone()).await {
             warn!(%addr, "cannot reach mailbox: {e}");
         }
+    }
+    // Before anything is signed (the network's events wait, unread, until the loop below):
+    // is another node running with this key? Its bootstrap peers and mailboxes would know.
+    let mut asked: Vec<PeerId> = net_config_peers(&config, &mailbox_addrs);
+    for (p, _) in net.connected_peers().await.unwrap_or_default() {
+        if !asked.contains(&p) {
+            asked.push(p);
+        }
+    }
+    if let Err(other) = instance::check_at_start(&net, &svc.key, &svc.instances.own, asked).await {
+        net.shutdown().await;
+        return Err(NodeError::OtherInstance(other));
     }
 
     let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<ControlRequest>(64);
@@ -417,6 +457,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.resumption_tick().await;
                 svc.coin_tick().await;
                 svc.profile_tick();
+                svc.instance_tick().await;
                 svc.commit().await;
             }
             else => break,
@@ -437,10 +478,17 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     info!("node stopping");
     svc.commit_all().await;
     let _ = svc.store.flush().await;
+    let yielded = svc.instances.yielded.take();
+    if yielded.is_none() {
+        svc.instance_ended().await;
+    }
     let _ = ctrl_stop_tx.send(());
     let _ = control.await;
     net.shutdown().await;
-    Ok(())
+    match yielded {
+        Some(other) => Err(NodeError::OtherInstance(other)),
+        None => Ok(()),
+    }
 }
 
 fn user(msg: impl Into<String>) -> ApiError {
