@@ -54,7 +54,10 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
         },
         other => OfflineError::Store(other),
     })?;
-    let (games, _damaged) = reads::load_summaries(&store).map_err(OfflineError::Store)?;
+    // Games that no longer verify are left out, as the node leaves them out.
+    let games = reads::load_summaries(&store)
+        .map_err(OfflineError::Store)?
+        .games;
     // The name the node signs from `profile.json` (none if it has no name, or is invalid:
     // the node then sends none either).
     let own = crate::profile::signed(home_dir, &key)

@@ -503,9 +503,9 @@ impl Service {
     /// Reads every stored game back and verifies it; a game that no longer verifies is
     /// reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
-        let (games, damaged) = reads::load_summaries(&self.store)?;
-        self.games = games;
-        integrity::refuse_damaged(&self.home, &self.store, &damaged)?;
+        let loaded = reads::load_summaries(&self.store)?;
+        self.games = loaded.games;
+        integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         info!(games = self.games.len(), "games loaded");
         Ok(())
     }

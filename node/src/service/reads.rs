@@ -71,9 +71,13 @@ pub(crate) fn load_game(store: &Store, game: &GameId) -> Result<Loaded, Unavaila
 
 /// Every stored game's summary, and the games that cannot be read or no longer verify (with
 /// why): those are never served.
-pub(crate) fn load_summaries(
-    store: &Store,
-) -> Result<(HashMap<GameId, Summary>, Vec<(GameId, String)>), crate::store::StoreError> {
+pub(crate) struct Summaries {
+    pub(crate) games: HashMap<GameId, Summary>,
+    pub(crate) damaged: Vec<(GameId, String)>,
+}
+
+/// Reads [`Summaries`] from the store.
+pub(crate) fn load_summaries(store: &Store) -> Result<Summaries, crate::store::StoreError> {
     let mut games = HashMap::new();
     let mut damaged = Vec::new();
     for game in store.games()? {
@@ -96,7 +100,7 @@ pub(crate) fn load_summaries(
             }
         }
     }
-    Ok((games, damaged))
+    Ok(Summaries { games, damaged })
 }
 
 /// What answering a read needs; the rest is provided.
