@@ -238,9 +238,9 @@ fn read_own_ids(path: &Path) -> Vec<[u8; 16]> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "another node is running with this player's key (instance {instance}, started at {started}, \
-     at {addrs}); this node stopped before signing anything, so that the two never sign twin \
-     events (which would mark your games disputed). Stop the other node (`sobre node stop` \
-     there) and start this one again, or run only one of them"
+     at {addrs}); this node stopped so that the two never sign twin events (which would mark \
+     your games disputed). Stop the other node (`sobre node stop` there) and start this one \
+     again, or run only one of them"
 )]
 pub struct OtherInstance {
     pub instance: String,
