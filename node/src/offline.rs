@@ -64,7 +64,14 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
         .ok()
         .flatten()
         .and_then(|s| s.decode_unverified().ok());
+    // A mailbox lists every game it holds, as its node does: known from its saved settings
+    // (a node run with `--mailbox` only on its command line lists the player's own).
+    let mailbox = crate::settings::load(home_dir)
+        .ok()
+        .flatten()
+        .is_some_and(|s| s.mailbox);
     let mut reader = Reader {
+        mailbox,
         home: home_dir.to_path_buf(),
         me: key.player_id(),
         store,
@@ -88,6 +95,7 @@ struct Reader {
     games: HashMap<GameId, Summary>,
     hot: HashMap<GameId, (Vec<VerifiedEvent>, GameState)>,
     own: Option<Profile>,
+    mailbox: bool,
 }
 
 impl ReadSide for Reader {
@@ -104,9 +112,7 @@ impl ReadSide for Reader {
         &self.games
     }
     fn is_mailbox(&self) -> bool {
-        // Not known without the node's flags: a mailbox's own games are listed, as for
-        // any player; `show GAME` and `export GAME` still read every game held.
-        false
+        self.mailbox
     }
     fn own_profile(&self) -> Option<&Profile> {
         self.own.as_ref()
