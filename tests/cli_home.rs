@@ -1,6 +1,6 @@
 //! The real `sobre` binary with a home directory but no node: init, id, contacts, key
-//! export and import, reads from the home, the
-//! message when the node is not running, and the help of every subcommand.
+//! export and import, reads from the home, the message when the node is not running, and the
+//! help of every subcommand.
 
 use assert_cmd::Command;
 use serde_json::Value;
