@@ -40,6 +40,8 @@ enum Command {
     Contacts(commands::contacts::ContactsCommand),
     #[command(subcommand)]
     Profile(commands::profile::ProfileCommand),
+    #[command(subcommand)]
+    Key(commands::key::KeyCommand),
     Block(commands::block::Args),
     Challenge(commands::challenge::Args),
     Accept(commands::accept::Args),
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Command::Peers(cmd) => commands::peers::run(home, cmd),
         Command::Contacts(cmd) => commands::contacts::run(home, cmd),
         Command::Profile(cmd) => commands::profile::run(home, cmd),
+        Command::Key(cmd) => commands::key::run(home, cmd),
         Command::Block(args) => commands::block::run(home, args),
         Command::Challenge(args) => commands::challenge::run(home, args),
         Command::Accept(args) => commands::accept::run(home, args),

@@ -1,5 +1,6 @@
-//! The real `sobre` binary with a home directory but no node: init, id, contacts, the
-//! message when the node is not running, and the help of every subcommand.
+//! The real `sobre` binary with a home directory but no node: init, id, contacts, key
+//! export and import, reads from the home, the message when the node is not running, and the
+//! help of every subcommand.
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -102,17 +103,13 @@ fn commands_that_need_the_node_say_it_is_not_running() {
     let commands: &[&[&str]] = &[
         &["node", "status"],
         &["node", "stop"],
-        &["games"],
-        &["games", "--json"],
-        &["show", "3f2a"],
         &["move", "3f2a", "Cf3"],
         &["peers", "list"],
         &["challenge", "12D3KooWAbc"],
         &["draw", "offer", "3f2a"],
         &["claim", "3f2a", "threefold"],
-        &["conditional", "3f2a", "list"],
+        &["conditional", "3f2a", "clear"],
         &["leave", "start", "--days", "3"],
-        &["export", "3f2a", "--pgn"],
         &["watch"],
     ];
     for args in commands {
@@ -125,6 +122,35 @@ fn commands_that_need_the_node_say_it_is_not_running() {
             "{err}"
         );
         assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn reads_without_the_node_answer_from_the_home_and_say_they_may_be_stale() {
+    let home = tempfile::tempdir().unwrap();
+    sobre(home.path()).arg("init").assert().success();
+    let out = sobre(home.path())
+        .args(["games", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], serde_json::json!([]));
+    assert_eq!(v["stale"], true);
+    let out = sobre(home.path()).arg("games").output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("may be stale"), "{err}");
+    // The node's own refusals, with the node's words and exit code.
+    for args in [
+        &["show", "3f2a"][..],
+        &["export", "3f2a", "--pgn"],
+        &["conditional", "3f2a", "list"],
+    ] {
+        let out = sobre(home.path()).args(args).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("unknown game \"3f2a\""), "{args:?}: {err}");
     }
 }
 
@@ -227,4 +253,83 @@ fn init_makes_the_home_readable_by_its_owner_only() {
     std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
     json_of(sobre(&open).args(["init", "--json"]));
     assert_eq!(mode(&open), 0o700);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_key_exported_under_a_passphrase_is_imported_once_and_errors_say_which() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (ana, copy) = (dir.path().join("ana"), dir.path().join("copy"));
+    let id = json_of(sobre(&ana).args(["init", "--json"]))["player_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let file = dir.path().join("ana.key");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let export = json_of(
+        sobre(&ana)
+            .args(["key", "export", "--passphrase-env", "--json"])
+            .arg(&file)
+            .env("SOBRE_PASSPHRASE", "caballo de troya"),
+    );
+    assert_eq!(export["player_id"], id.as_str());
+    assert_eq!(mode(&file), 0o600, "the key file is a secret");
+    // Not over an existing file unless told.
+    let again = sobre(&ana)
+        .args(["key", "export", "--passphrase-env"])
+        .arg(&file)
+        .env("SOBRE_PASSPHRASE", "caballo de troya")
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+
+    let import = |home: &Path, pass: &str, extra: &[&str], file: &Path| {
+        sobre(home)
+            .args(["key", "import", "--passphrase-env"])
+            .args(extra)
+            .arg(file)
+            .env("SOBRE_PASSPHRASE", pass)
+            .output()
+            .unwrap()
+    };
+    let wrong = import(&copy, "caballo de Troya", &[], &file);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).starts_with("error: wrong passphrase"));
+    assert!(!copy.join("identity.key").exists(), "nothing written");
+
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    let altered = dir.path().join("altered.key");
+    std::fs::write(&altered, &bytes).unwrap();
+    let out = import(&copy, "caballo de troya", &[], &altered);
+    assert_eq!(out.status.code(), Some(1), "the data is wrong");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("altered or damaged"));
+
+    let out = import(&copy, "caballo de troya", &["--json"], &file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["player_id"], id.as_str());
+    assert_eq!(mode(&copy.join("identity.key")), 0o600);
+    assert_eq!(mode(&copy), 0o700);
+    let who = json_of(sobre(&copy).args(["id", "--json"]));
+    assert_eq!(who["player_id"], id.as_str());
+
+    // A home with a key keeps it unless told: another player's key is refused.
+    let other = dir.path().join("other");
+    json_of(sobre(&other).args(["init", "--json"]));
+    let out = import(&other, "caballo de troya", &[], &file);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already holds the key of"));
+    let out = import(&other, "caballo de troya", &["--force"], &file);
+    assert!(out.status.success());
+    assert_eq!(
+        json_of(sobre(&other).args(["id", "--json"]))["player_id"],
+        id.as_str()
+    );
 }

@@ -1,8 +1,16 @@
-//! The offline commands of the real `sobre` binary: perft, position, pgn check, pgn convert.
+//! The offline commands of the real `sobre` binary: perft, position, pgn check, pgn convert;
+//! and what works while the node is stopped (reads from the home's database), and the key
+//! moved to a second home (a second node with the same key is refused).
+
+mod common;
 
 use assert_cmd::Command;
+use common::nodes::{Node, Nodes, wait_for};
+use common::{exec, run, run_text};
 use serde_json::Value;
 use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 fn sobre() -> Command {
     Command::cargo_bin("sobre").expect("binary built by cargo")
@@ -360,4 +368,272 @@ fn no_color_turns_off_the_colours_of_help() {
             .env("NO_COLOR", "1"),
     );
     assert!(!plain.contains('\u{1b}'), "NO_COLOR: {plain}");
+}
+
+/// The `stale` mark and the note of a read made without the node.
+fn assert_stale_json(v: &Value, what: &str) {
+    assert_eq!(v["stale"], true, "{what}: {v}");
+}
+
+/// The player whose move it is in `game`, as `home` sees it.
+fn turn(home: &Path, game: &str) -> String {
+    run(home, &["show", game, "--json"])["turn"]
+        .as_str()
+        .expect("turn")
+        .to_owned()
+}
+
+/// Plays `text` in `game` from whichever of `players` has the move, and waits until the
+/// other has it.
+fn play(players: [&Node; 2], game: &str, text: &str) {
+    let white = run(&players[0].home, &["show", game, "--json"])["white"]
+        .as_str()
+        .expect("white")
+        .to_owned();
+    let (mover, other) = if (turn(&players[0].home, game) == "white") == (white == players[0].id) {
+        (players[0], players[1])
+    } else {
+        (players[1], players[0])
+    };
+    let plies = run(&mover.home, &["show", game, "--json"])["plies"]
+        .as_u64()
+        .expect("plies");
+    run_text(&mover.home, &["move", game, text, "--notation", "en"]);
+    wait_for("the move to arrive", || {
+        let v = run(&other.home, &["show", game, "--json"]);
+        (v["plies"].as_u64() == Some(plies + 1)).then_some(())
+    });
+}
+
+#[test]
+fn reads_without_the_node_answer_from_its_database_and_say_they_may_be_stale() {
+    let mut nodes = Nodes::new();
+    let org = nodes.start("organiser", &["--mailbox"]);
+    let ana = nodes.start("ana", &["--use-mailbox", &org.addr]);
+    let bruno = nodes.start("bruno", &["--use-mailbox", &org.addr]);
+    let carmen = nodes.start("carmen", &["--use-mailbox", &org.addr]);
+    let league = run(
+        &org.home,
+        &[
+            "league",
+            "create",
+            "Liga",
+            "--per-move",
+            "3d",
+            "--json",
+            "--player",
+            &ana.id,
+            "--name",
+            "Ana",
+            "--player",
+            &bruno.id,
+            "--name",
+            "Bruno",
+            "--player",
+            &carmen.id,
+            "--name",
+            "Carmen",
+        ],
+    );
+    let lid = league["league"].as_str().expect("league id").to_owned();
+    for p in [&ana, &bruno, &carmen] {
+        wait_for("the league to arrive", || {
+            let v = run(&p.home, &["league", "list", "--json"]);
+            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
+        });
+        run(&p.home, &["league", "join", &lid, "--json"]);
+    }
+    let game = wait_for("the league game to start", || {
+        let v = run(&ana.home, &["games", "--json"]);
+        v["games"]
+            .as_array()?
+            .iter()
+            .find(|g| g["status"] == "active")
+            .and_then(|g| g["game"].as_str().map(str::to_owned))
+    });
+    let v = run(&ana.home, &["show", &game, "--json"]);
+    let opponent = if v["white"] == bruno.id.as_str() || v["black"] == bruno.id.as_str() {
+        &bruno
+    } else {
+        &carmen
+    };
+    play([&ana, opponent], &game, "e4");
+    play([&ana, opponent], &game, "e5");
+    let online_show = run(&ana.home, &["show", &game, "--json"]);
+    let online_pgn = run_text(&ana.home, &["export", &game, "--pgn"]);
+    assert!(online_show.get("stale").is_none(), "{online_show}");
+
+    // Ana's node stops; what she reads comes from her home's database.
+    run_text(&ana.home, &["node", "stop"]);
+    wait_for("Ana's node to stop", || {
+        let out = exec(&ana.home, &["node", "status"]);
+        (!out.success()).then_some(())
+    });
+
+    let out = exec(&ana.home, &["games"]);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(out.stdout.contains(&game[..8]), "{}", out.stdout);
+    assert!(out.stderr.contains("may be stale"), "{}", out.stderr);
+    let games = run(&ana.home, &["games", "--json"]);
+    assert_stale_json(&games, "games");
+    let listed = games["games"]
+        .as_array()
+        .and_then(|l| l.iter().find(|g| g["game"] == game.as_str()))
+        .expect("the game is listed");
+    assert_eq!(listed["status"], "active");
+
+    // The same typed view the node gave, but for the mark (and the clocks, which run).
+    let offline_show = run(&ana.home, &["show", &game, "--json"]);
+    assert_stale_json(&offline_show, "show");
+    for key in [
+        "game", "white", "black", "fen", "moves", "san", "status", "names",
+    ] {
+        assert_eq!(offline_show[key], online_show[key], "show {key}");
+    }
+    let out = exec(&ana.home, &["show", &game]);
+    assert!(out.success() && out.stdout.contains("e4"), "{}", out.stdout);
+    assert!(out.stderr.contains("may be stale"), "{}", out.stderr);
+
+    let out = exec(&ana.home, &["export", &game, "--pgn"]);
+    assert!(out.success(), "{}", out.stderr);
+    assert_eq!(out.stdout, online_pgn);
+    assert!(out.stderr.contains("may be stale"), "{}", out.stderr);
+    let out = exec(&ana.home, &["export", &game, "--archive"]);
+    assert!(
+        out.success() && out.stdout.contains(&game),
+        "{}",
+        out.stderr
+    );
+
+    let leagues = run(&ana.home, &["league", "list", "--json"]);
+    assert_stale_json(&leagues, "league list");
+    assert_eq!(leagues["leagues"][0]["role"], "player");
+    let pairings = run(&ana.home, &["league", "pairings", &lid, "--json"]);
+    assert!(
+        pairings["pairings"]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|p| p["game"] == game.as_str())),
+        "{pairings}"
+    );
+    let out = exec(&ana.home, &["league", "standings", &lid]);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(out.stderr.contains("may be stale"), "{}", out.stderr);
+
+    // Writing still needs the node, and says so.
+    let out = exec(&ana.home, &["move", &game, "Nf3", "--notation", "en"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("node is not running"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}
+
+/// Runs `sobre node run` in `home` and waits (up to 60 s) for it to exit by itself.
+fn node_run_exits(home: &Path, args: &[&str]) -> common::Output {
+    let mut child = common::sobre(home)
+        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("node starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            let out = child.wait_with_output().expect("output");
+            return common::Output {
+                code: out.status.code(),
+                stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            };
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the second node with the same key kept running");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_second_node_with_the_same_key_is_refused_before_it_signs_and_no_game_is_disputed() {
+    let mut nodes = Nodes::new();
+    let bruno = nodes.start("bruno", &[]);
+    let ana = nodes.start("ana", &["--bootstrap", &bruno.addr]);
+    let game = run(
+        &ana.home,
+        &["challenge", &bruno.id, "--color", "white", "--json"],
+    )["game"]
+        .as_str()
+        .expect("game")
+        .to_owned();
+    wait_for("the challenge to arrive", || {
+        exec(&bruno.home, &["show", &game, "--json"])
+            .success()
+            .then_some(())
+    });
+    run_text(&bruno.home, &["accept", &game]);
+    wait_for("the acceptance to arrive", || {
+        (run(&ana.home, &["show", &game, "--json"])["status"] == "active").then_some(())
+    });
+    play([&ana, &bruno], &game, "d4");
+
+    // Ana's key, exported under a passphrase and imported into a second home.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pass = dir.path().join("pass");
+    std::fs::write(&pass, "una frase bastante larga\n").expect("write");
+    let file = dir.path().join("ana.key");
+    let pass_arg = pass.to_str().expect("utf-8");
+    let exported = run(
+        &ana.home,
+        &[
+            "key",
+            "export",
+            file.to_str().expect("utf-8"),
+            "--passphrase-file",
+            pass_arg,
+            "--json",
+        ],
+    );
+    assert_eq!(exported["player_id"], ana.id.as_str());
+    let copy = dir.path().join("ana-copy");
+    let imported = run(
+        &copy,
+        &[
+            "key",
+            "import",
+            file.to_str().expect("utf-8"),
+            "--passphrase-file",
+            pass_arg,
+            "--json",
+        ],
+    );
+    assert_eq!(imported["player_id"], ana.id.as_str());
+
+    // The copy starts while Ana's node runs and meets Bruno, who knows Ana's node: refused,
+    // naming where the other node runs.
+    let out = node_run_exits(&copy, &["--bootstrap", &bruno.addr]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let last = out.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("error: another node is running with this player's key"),
+        "{}",
+        out.stderr
+    );
+    let port = ana
+        .addr
+        .split("/tcp/")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .expect("port");
+    assert!(last.contains(&format!("/tcp/{port}")), "{last}");
+
+    // Nothing was signed twice: the game goes on, undisputed, on both sides.
+    play([&ana, &bruno], &game, "d5");
+    play([&ana, &bruno], &game, "c4");
+    for p in [&ana, &bruno] {
+        let v = run(&p.home, &["show", &game, "--json"]);
+        assert_eq!(v["status"], "active", "{}: {v}", p.name);
+        assert_eq!(v["plies"], 3);
+    }
 }

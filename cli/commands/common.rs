@@ -1,7 +1,7 @@
 //! What the node commands share: one request to the node, JSON output, the player's key,
 //! durations and timestamps as people read them.
 
-use crate::error::{self, CliResult};
+use crate::error::{self, CliError, CliResult};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
@@ -33,6 +33,94 @@ pub fn call(home: &Path, request: ApiRequest) -> CliResult<Value> {
 /// [`client::ClientError::Protocol`] error (the node and this `sobre` differ).
 pub fn call_as<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResult<T> {
     Ok(reply(call(home, request)?)?)
+}
+
+/// Sends a read request (`games`, `show`, `export`, `envelope`, `league list`/`export`,
+/// `profiles`, `conditional … list`) to the node running in `home`; when none runs, answers
+/// it from the home's database with the node's own code ([`sobre_node::offline`]), says on
+/// standard error that the view may be stale, and adds `"stale": true` to the JSON.
+///
+/// # Errors
+/// As [`call`]; without the node, the database being busy or unreadable, and the node's own
+/// refusals (an unknown game) as the node gives them.
+pub fn read(home: &Path, request: ApiRequest) -> CliResult<Value> {
+    match call(home, request.clone()) {
+        Err(CliError::Node(client::ClientError::NotRunning { .. })) => {}
+        other => return other,
+    }
+    let mut v = sobre_node::offline::answer(home, request).map_err(offline_error)?;
+    note_stale(home);
+    if let Value::Object(fields) = &mut v {
+        fields.insert("stale".to_owned(), Value::Bool(true));
+    }
+    Ok(v)
+}
+
+/// [`read`], as a typed reply.
+///
+/// # Errors
+/// As [`read`] and [`reply`].
+pub fn read_as<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResult<T> {
+    Ok(reply(read(home, request)?)?)
+}
+
+/// A typed answer to a read, and whether it came from the database with the node stopped.
+pub struct Read<T> {
+    pub reply: T,
+    pub stale: bool,
+}
+
+impl<T: serde::Serialize> Read<T> {
+    /// The reply as JSON, with `"stale": true` when read without the node (as [`read`]).
+    ///
+    /// # Errors
+    /// A reply that does not serialise (a bug).
+    pub fn to_json(&self) -> CliResult<String> {
+        let mut v = serde_json::to_value(&self.reply)?;
+        if let (true, Value::Object(fields)) = (self.stale, &mut v) {
+            fields.insert("stale".to_owned(), Value::Bool(true));
+        }
+        Ok(serde_json::to_string(&v)?)
+    }
+}
+
+/// [`read`], as a typed reply that remembers whether it is stale.
+///
+/// # Errors
+/// As [`read`] and [`reply`].
+pub fn read_typed<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResult<Read<T>> {
+    let v = read(home, request)?;
+    let stale = v.get("stale") == Some(&Value::Bool(true));
+    Ok(Read {
+        reply: reply(v)?,
+        stale,
+    })
+}
+
+/// Says once per command that what follows was read without the node.
+fn note_stale(home: &Path) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "note: the node is not running; read from {} as the node left it, so moves sent \
+             since may be missing (the view may be stale; `sobre node start` brings it up to date)",
+            home.display()
+        );
+    }
+}
+
+fn offline_error(e: sobre_node::offline::OfflineError) -> CliError {
+    use sobre_node::offline::OfflineError as O;
+    match e {
+        O::Api(api) => CliError::Node(client::ClientError::Api(api)),
+        O::Busy { .. } => error::user_hint(e.to_string(), "try again in a moment"),
+        O::Key(sobre_node::home::KeyError::Missing(home)) => error::user_hint(
+            format!("no player key in {home}"),
+            "create one with `sobre init --name NAME`",
+        ),
+        O::Key(_) | O::Store(_) => error::user(e.to_string()),
+        O::NotARead => CliError::bug(e),
+    }
 }
 
 /// The typed reply in a node's answer.

@@ -58,15 +58,18 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         Action::List => (ConditionalAction::List, None),
         Action::Clear => (ConditionalAction::Clear, None),
     };
-    let v: ConditionalReply = common::call_as(
-        home,
-        ApiRequest::Conditional {
-            game: args.game,
-            action,
-            line,
-            notation: args.written.resolve(home),
-        },
-    )?;
+    let request = ApiRequest::Conditional {
+        game: args.game,
+        action,
+        line,
+        notation: args.written.resolve(home),
+    };
+    // Listing reads (also with the node stopped); adding and clearing need the node.
+    let v: ConditionalReply = if action == ConditionalAction::List {
+        common::read_as(home, request)?
+    } else {
+        common::call_as(home, request)?
+    };
     if args.json {
         println!("{}", serde_json::to_string(&v)?);
         return Ok(ExitCode::SUCCESS);

@@ -135,7 +135,7 @@ fn lost(home: &Path, args: LostArgs) -> CliResult<ExitCode> {
 }
 
 fn show(home: &Path, game: String, json: bool) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::Envelope { game })?;
+    let v = common::read(home, ApiRequest::Envelope { game })?;
     if json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);

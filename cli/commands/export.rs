@@ -31,7 +31,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     } else {
         ExportFormat::Archive
     };
-    let v: ExportReply = common::call_as(
+    let v: ExportReply = common::read_as(
         home,
         ApiRequest::Export {
             game: args.game,

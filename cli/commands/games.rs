@@ -75,7 +75,8 @@ impl Filter {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let mut v: GamesReply = common::call_as(home, ApiRequest::Games)?;
+    let mut read: common::Read<GamesReply> = common::read_typed(home, ApiRequest::Games)?;
+    let v = &mut read.reply;
     let filter = Filter {
         all: args.all,
         finished: args.finished,
@@ -90,13 +91,14 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     v.games.retain(|g| filter.keeps(g, now));
     let hidden = before - v.games.len();
     if args.json {
-        println!("{}", serde_json::to_string(&v)?);
+        println!("{}", read.to_json()?);
         return Ok(ExitCode::SUCCESS);
     }
+    let v = &read.reply;
     let notes = Notes {
         read: ChatRead::load(home),
     };
-    print!("{}", render_with(&v, &Contacts::load(home)?, &notes));
+    print!("{}", render_with(v, &Contacts::load(home)?, &notes));
     if hidden > 0 && !args.finished && args.league.is_none() {
         println!("({hidden} game(s) that ended over 7 days ago not shown: `sobre games --all`)");
     }

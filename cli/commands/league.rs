@@ -184,7 +184,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::List(a) => {
-            let v = common::call(home, ApiRequest::LeagueList)?;
+            let v = common::read(home, ApiRequest::LeagueList)?;
             if a.json {
                 print_json(&v);
             } else {
@@ -355,7 +355,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
         LeagueCommand::Decide(a) => super::league_decide::run(home, a),
         LeagueCommand::Export(a) => {
             let v: LeagueExportReply =
-                common::call_as(home, ApiRequest::LeagueExport { league: a.league })?;
+                common::read_as(home, ApiRequest::LeagueExport { league: a.league })?;
             let text = if a.pgn {
                 let mut arch = archive::read(&v.archive).map_err(|e| {
                     error::user(format!("the node's league archive does not read: {e}"))
@@ -501,7 +501,7 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
             .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?;
         (text, Coverage::File)
     } else {
-        let v: LeagueExportReply = common::call_as(
+        let v: LeagueExportReply = common::read_as(
             home,
             ApiRequest::LeagueExport {
                 league: league.to_owned(),

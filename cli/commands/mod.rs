@@ -23,6 +23,7 @@ pub mod games;
 pub mod id;
 pub mod init;
 pub mod invite;
+pub mod key;
 pub mod league;
 pub mod league_decide;
 pub mod leave;

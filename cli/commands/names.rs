@@ -22,7 +22,7 @@ impl<'a> Names<'a> {
 
     /// With the names the running node holds (none if it cannot be asked).
     pub fn from_node(home: &Path, contacts: &'a Contacts) -> Names<'a> {
-        let received = common::call_as::<ProfilesReply>(home, ApiRequest::Profiles)
+        let received = common::read_as::<ProfilesReply>(home, ApiRequest::Profiles)
             .map(|r| {
                 r.me.into_iter()
                     .chain(r.players)

@@ -235,6 +235,8 @@ fn node_error(home: &Path, e: NodeError) -> CliError {
         }
         // A full or failing disk is the user's to fix, not a bug.
         NodeError::StorageFailed(_) => error::user(e.to_string()),
+        // The player's to settle: which of the two nodes runs.
+        NodeError::OtherInstance(_) => error::user(e.to_string()),
         other => CliError::bug(other),
     }
 }

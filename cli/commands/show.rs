@@ -56,11 +56,13 @@ pub struct View {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v: GameView = common::call_as(home, ApiRequest::Show { game: args.game })?;
+    let read: common::Read<GameView> =
+        common::read_typed(home, ApiRequest::Show { game: args.game })?;
     if args.json {
-        println!("{}", serde_json::to_string(&v)?);
+        println!("{}", read.to_json()?);
         return Ok(ExitCode::SUCCESS);
     }
+    let v = read.reply;
     let contacts = Contacts::load(home)?;
     let theirs = opponent_lines(&v);
     if args.chat {

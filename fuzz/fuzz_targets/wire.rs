@@ -95,10 +95,19 @@ fuzz_target!(|data: &[u8]| {
         if let Request::Deliver { events, .. } = &r {
             events_of(events);
         }
+        // A node instance record: refused or accepted, never a panic.
+        if let Request::Instance { record } = &r {
+            let _ = sobre_node::instance::Instance::verify(record);
+        }
     }
     if let Some(r) = round_trip::<Response>(data) {
         if let Response::Receipts { receipts: events } | Response::Events { events } = &r {
             events_of(events);
+        }
+        if let Response::Instances { records } = &r {
+            for record in records {
+                let _ = sobre_node::instance::Instance::verify(record);
+            }
         }
     }
     if let Some(g) = round_trip::<Gossip>(data) {

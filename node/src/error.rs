@@ -25,4 +25,10 @@ pub enum NodeError {
          fix the disk, then start it again (it will show what was kept)"
     )]
     StorageFailed(String),
+    /// Another node runs with this player's key (see `crate::instance`).
+    #[error(transparent)]
+    OtherInstance(#[from] crate::instance::OtherInstance),
+    /// The list of this home's node instances cannot be written.
+    #[error("cannot record this node's instance in the home: {0}")]
+    Instance(std::io::Error),
 }

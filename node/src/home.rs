@@ -75,6 +75,9 @@ pub enum KeyError {
     Damaged(String),
     #[error("cannot read or write the key in {path}: {source}")]
     Io { path: String, source: io::Error },
+    /// `sobre key import` into a home that has a key already.
+    #[error("{home} already holds the key of {player}")]
+    Exists { home: String, player: String },
 }
 
 /// Loads the player's key.
@@ -124,6 +127,46 @@ pub fn init_key(home: &Path) -> Result<(Keypair, bool), KeyError> {
         source,
     })?;
     Ok((Keypair::from_secret_bytes(&secret), true))
+}
+
+/// Puts an imported key into `home` (`sobre key import`): written as [`init_key`] writes a
+/// new one (mode 0600, write–fsync–rename). A home that holds a key already keeps it unless
+/// `replace` is set: its games are signed with that key.
+///
+/// # Errors
+/// [`KeyError::Exists`] if `home` has a key and `replace` is not set, [`KeyError::Io`] if the
+/// file cannot be written, [`KeyError::Damaged`] if the key there cannot be read.
+pub fn install_key(home: &Path, key: &Keypair, replace: bool) -> Result<(), KeyError> {
+    match load_key(home) {
+        Ok(existing) if !replace => {
+            return Err(KeyError::Exists {
+                home: home.display().to_string(),
+                player: existing.player_id().to_string(),
+            });
+        }
+        Ok(_) | Err(KeyError::Missing(_)) => {}
+        Err(KeyError::Damaged(_)) if replace => {}
+        Err(e) => return Err(e),
+    }
+    ensure(home).map_err(|source| KeyError::Io {
+        path: home.display().to_string(),
+        source,
+    })?;
+    let path = key_path(home);
+    let secret = zeroize::Zeroizing::new(key.secret_bytes());
+    secrets::write_secret(&path, secret.as_slice()).map_err(|source| KeyError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Writes a file only its owner may read (mode 0600), atomically and durably: an exported
+/// key file (`sobre key export`) is a secret too.
+///
+/// # Errors
+/// Any I/O error; a previous file at `path` is then untouched.
+pub fn write_private_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    secrets::write_secret(path, bytes)
 }
 
 /// The libp2p identity of a player's key: the same ed25519 key, so the peer id is the player

@@ -84,6 +84,14 @@ pub enum Request {
         league: EventId,
         have: Vec<LeagueProgress>,
     },
+    /// "This node runs with my key": the sender's signed node instance record
+    /// (`crate::instance`), at most [`crate::instance::MAX_RECORD_BYTES`]. Answered with
+    /// [`Response::Instances`]: the other live instances of the same player the receiver
+    /// has heard from.
+    Instance {
+        #[serde(with = "serde_bytes")]
+        record: Vec<u8>,
+    },
 }
 
 /// How far a league game has gone on one node: compared to tell who lacks what, without
@@ -133,6 +141,12 @@ pub enum Response {
     /// further along than the requester (each may then be synced once outside the rate
     /// limit).
     LeagueGames { games: Vec<LeagueProgress> },
+    /// The answer to [`Request::Instance`]: signed instance records of the sender's player
+    /// from other instances, as received (at most [`crate::instance::MAX_PER_PLAYER`]).
+    Instances {
+        #[serde(with = "byte_lists")]
+        records: Vec<Vec<u8>>,
+    },
 }
 
 /// A gossipsub message: the wire bytes of one signed event. Its message id is the event id

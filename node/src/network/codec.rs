@@ -27,9 +27,10 @@ impl Exchange {
             Request::Deliver { .. } | Request::League { .. } | Request::Profiles { .. } => {
                 Exchange::Deliver
             }
-            Request::Sync { .. } | Request::Games { .. } | Request::LeagueGames { .. } => {
-                Exchange::Sync
-            }
+            Request::Sync { .. }
+            | Request::Games { .. }
+            | Request::LeagueGames { .. }
+            | Request::Instance { .. } => Exchange::Sync,
         }
     }
 

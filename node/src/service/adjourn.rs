@@ -4,6 +4,7 @@
 //! `sobre_core::rules::adjournment`'s, which `verify` applies too.
 
 use super::moves::{letters, move_error};
+use super::reads::ReadSide;
 use super::{Service, internal, now_ms, opening_path, user};
 use crate::api::ApiError;
 use crate::api::replies::{AdjournReply, EscrowReply};

@@ -2,32 +2,37 @@
 
 use super::author::own_event;
 use super::cache::GameCache;
+use super::reads::{self, ReadSide};
 use super::{
     Service, adjourn, coin_path, explain, internal, letters, move_error, now_ms, read_name, user,
 };
 use crate::api::replies::{
-    ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, EnvelopeReply, ExportReply,
-    GamesReply, IdReply, LeaveReply, PeerEntry, PeersReply, StatusReply, StopReply,
+    ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, IdReply, LeaveReply, PeerEntry,
+    PeersReply, StatusReply, StopReply,
 };
 use crate::api::{
-    ApiError, ApiRequest, ConditionalAction, DrawAction, ExportFormat, GameView, LeaveAction, Reply,
+    ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, Reply,
 };
 use crate::protocol::Gossip;
 use crate::view::Summary;
-use crate::{dispute, integrity, protocol, secrets, view};
+use crate::{integrity, protocol, secrets};
 use libp2p::Multiaddr;
 use serde_json::json;
 use sobre_core::clock::TimeControl;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     Challenge, ColourChoice, GameId, GameState, LeagueRound, PlayerId, SignedEvent, StartPosition,
-    Status, commit, export, verify_incremental,
+    Status, commit, verify_incremental,
 };
 use sobre_core::{Position, notation};
 use tracing::warn;
 
 impl Service {
     pub(super) async fn handle_api(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
+        if reads::is_read(&req) {
+            // One code path with the reads made while the node is stopped (`offline`).
+            return self.answer_read(req);
+        }
         match req {
             ApiRequest::Id => {
                 let peer = self.net.local_peer_id();
@@ -151,40 +156,6 @@ impl Service {
                 let (_, state) = self.author(&g, |s, t| s.abort(t)).await?;
                 Ok(self.show(&state).into())
             }
-            ApiRequest::Games => {
-                let now = now_ms();
-                let mut games: Vec<_> = self
-                    .games
-                    .values()
-                    .filter(|s| s.plays(&self.me) || self.mailbox || s.arbiters.contains(&self.me))
-                    .map(|s| {
-                        let mut g = view::summary(s, &self.me, now);
-                        g.opponent_name = view::opponent_of(s.challenger, s.opponent, &self.me)
-                            .and_then(|other| self.name_of(&other));
-                        g
-                    })
-                    .collect();
-                // My move first, then the most urgent (least time left), then the rest.
-                games.sort_by(|a, b| {
-                    let key = |g: &crate::api::replies::GameSummary| {
-                        (
-                            !g.my_move,
-                            !g.incoming_challenge,
-                            g.ms_to_deadline.unwrap_or(i64::MAX),
-                        )
-                    };
-                    key(a).cmp(&key(b)).then_with(|| a.game.cmp(&b.game))
-                });
-                Ok(GamesReply { games }.into())
-            }
-            ApiRequest::Show { game } => {
-                let g = self.resolve_game(&game)?;
-                let state = verify_incremental(&self.cache(&g)?.events, &[], Some(now_ms()))
-                    .map_err(internal)?;
-                let mut v = self.show(&state);
-                dispute::annotate(&self.store, &g, &mut v);
-                Ok(v.into())
-            }
             ApiRequest::Move {
                 game,
                 text,
@@ -273,17 +244,6 @@ impl Service {
                 self.after_opponent_events(&g, &fresh).await;
                 let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(state);
                 Ok(self.show(&state).into())
-            }
-            ApiRequest::Envelope { game } => {
-                let g = self.resolve_game(&game)?;
-                let st = &self.cache(&g)?.state;
-                let v = self.show(st);
-                Ok(EnvelopeReply {
-                    game: g.to_hex(),
-                    envelope: v.envelope,
-                    status: v.status,
-                }
-                .into())
             }
             ApiRequest::EnvelopeOpen { game } => self.envelope_open(&game).await.map(Reply::from),
             ApiRequest::EnvelopeLost { game, resign } => {
@@ -385,49 +345,21 @@ impl Service {
                 }
                 .into())
             }
-            ApiRequest::Export { game, format } => {
-                let g = self.resolve_game(&game)?;
-                let cache = self.cache(&g)?;
-                match format {
-                    ExportFormat::Pgn => Ok(ExportReply {
-                        game: g.to_hex(),
-                        pgn: Some(export::to_pgn(&cache.state, &|p: &PlayerId| {
-                            self.pgn_name(p)
-                        })),
-                        archive: None,
-                    }
-                    .into()),
-                    ExportFormat::Archive => {
-                        let signed: Vec<SignedEvent> =
-                            cache.events.iter().map(|v| v.signed.clone()).collect();
-                        let text = export::write_archive(&g, &signed).map_err(internal)?;
-                        Ok(ExportReply {
-                            game: g.to_hex(),
-                            archive: Some(text),
-                            pgn: None,
-                        }
-                        .into())
-                    }
-                }
-            }
-            ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
-            ApiRequest::LeagueCreate { .. }
-            | ApiRequest::LeagueJoin { .. }
+            ApiRequest::Games
+            | ApiRequest::Show { .. }
+            | ApiRequest::Envelope { .. }
+            | ApiRequest::Export { .. }
             | ApiRequest::LeagueList
-            | ApiRequest::LeagueExport { .. } => self.league_api(req).await,
+            | ApiRequest::LeagueExport { .. }
+            | ApiRequest::Profiles => self.answer_read(req),
+            ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
+            ApiRequest::LeagueCreate { .. } | ApiRequest::LeagueJoin { .. } => {
+                self.league_api(req).await
+            }
             ApiRequest::LeagueDecide { .. } => self.league_decide(req).await,
-            ApiRequest::Profiles => Ok(self.profiles_reply().into()),
             ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
             ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
         }
-    }
-
-    pub(super) fn show(&self, state: &GameState) -> GameView {
-        let mut v = view::game_view(state, Some(&self.me), now_ms());
-        let mut players = vec![state.challenger, state.opponent];
-        players.extend(view::arbiters(state));
-        v.names = self.names_of(&players);
-        v
     }
 
     pub(super) fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {

@@ -5,6 +5,7 @@
 //! (`sobre envelope lost`). The escrow is decrypted only in memory; the opening is written
 //! nowhere before it is signed.
 
+use super::reads::ReadSide;
 use super::{Service, now_ms, opening_path, user};
 use crate::api::replies::EnvelopeLostReply;
 use crate::api::{ApiError, GameView};

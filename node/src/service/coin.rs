@@ -16,6 +16,7 @@
 //! one who wants White (the first move's advantage) at the coin's one in two, and a
 //! withholder who wants Black gets it only by handing the opponent White.
 
+use super::reads::ReadSide;
 use super::{Service, coin_path, internal, now_ms, user};
 use crate::api::{ApiError, GameView};
 use crate::secrets;

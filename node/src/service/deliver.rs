@@ -54,6 +54,11 @@ pub(super) enum Internal {
         player: sobre_core::record::PlayerId,
         result: Result<Response, NetworkError>,
     },
+    /// The answer of `peer` to this node's instance record ([`Service::instance_answered`]).
+    InstanceAnswer {
+        peer: PeerId,
+        result: Result<Response, NetworkError>,
+    },
 }
 
 impl Service {
@@ -234,6 +239,7 @@ impl Service {
                 result,
             } => self.league_sent(league, peer, result),
             Internal::ProfileSent { player, result } => self.profile_sent(player, result),
+            Internal::InstanceAnswer { peer, result } => self.instance_answered(peer, result),
             Internal::LeagueListed {
                 league,
                 peer,

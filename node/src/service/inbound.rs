@@ -61,6 +61,8 @@ impl Service {
 
     /// A peer connected: deliver what waits for it and catch up the games we share.
     pub(super) async fn on_connected(&mut self, peer: PeerId) {
+        // First: a peer that knows another live instance of this key says so at once.
+        self.send_instance(peer);
         self.league_on_connected(peer);
         self.league_catchup_on_connected(peer);
         self.profiles_on_connected(peer);
@@ -176,6 +178,7 @@ impl Service {
                 self.answer_league_games(peer, league, have).await
             }
             Request::Profiles { profiles } => self.answer_profiles(peer, profiles).await,
+            Request::Instance { record } => self.answer_instance(peer, record).await,
             Request::Games { player } if !Service::may_list(&peer, &player) => {
                 debug!(%peer, "game list refused: only a player lists its own games");
                 Response::Games { games: Vec::new() }

@@ -23,16 +23,15 @@
 //!   the other declined.
 
 use super::deliver::Internal;
+use super::reads::ReadSide;
 use super::{Service, internal, now_ms, peer_of_player, user};
-use crate::api::replies::{LeagueExportReply, LeagueView, LeaguesReply};
 use crate::api::{ApiError, ApiRequest, Reply};
 use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::league::{
-    Board, GameEntry, League, LeagueDef, LeagueError, LeagueId, Scoring, SignedLeagueDoc, archive,
-    decision,
+    Board, League, LeagueDef, LeagueError, LeagueId, Scoring, SignedLeagueDoc, decision,
 };
 use sobre_core::record::{ColourChoice, EventId, GameId, LeagueRound, PlayerId, Status};
 use tracing::{debug, info, warn};
@@ -44,60 +43,6 @@ pub(super) const MAX_DECISIONS: usize = 1_024;
 const MAX_DOCS: usize = 65 + MAX_DECISIONS;
 
 impl Service {
-    /// Every league whose definition this node holds, with the players its roster decisions
-    /// leave (definitions that no longer verify are skipped with a warning: never served).
-    pub(super) fn leagues(&self) -> Vec<League> {
-        self.store
-            .leagues()
-            .into_iter()
-            .filter_map(|doc| match doc {
-                Ok(doc) => match League::from_signed(&doc) {
-                    Ok(l) => Some(self.amended(l)),
-                    Err(e) => {
-                        warn!("stored league definition does not verify, not served: {e}");
-                        None
-                    }
-                },
-                Err(e) => {
-                    warn!("stored league definition is damaged, not served: {e}");
-                    None
-                }
-            })
-            .collect()
-    }
-
-    /// A league this node holds, by id, with the players its roster decisions leave.
-    pub(super) fn league_of(&self, league: &LeagueId) -> Option<League> {
-        let doc = self.store.league_get(league).ok()??;
-        League::from_signed(&doc).ok().map(|l| self.amended(l))
-    }
-
-    /// The league as its roster decisions leave it (see `decision::amend`), a started game
-    /// being one this node holds past its challenge.
-    fn amended(&self, league: League) -> League {
-        // Most leagues have no roster decision: nothing to verify then.
-        let decisions: Vec<SignedLeagueDoc> = self
-            .store
-            .decisions_of(&league.id)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(decision::is_roster_decision)
-            .collect();
-        if decisions.is_empty() {
-            return league;
-        }
-        let started: decision::Started = self
-            .games
-            .values()
-            .filter(|s| !matches!(s.status, Status::Pending | Status::Cancelled))
-            .filter_map(|s| {
-                let lr = s.league.as_ref().filter(|lr| lr.league == league.id)?;
-                Some((lr.round, s.white?, s.black?))
-            })
-            .collect();
-        decision::amend(&league, &decisions, &started).league
-    }
-
     /// The witness and arbiter of a league game, if this node holds its league: the
     /// organiser, or the deputy arbiter for a game the organiser plays.
     pub(super) fn league_organiser(
@@ -109,42 +54,6 @@ impl Service {
         League::from_signed(&doc)
             .ok()
             .map(|l| l.arbiter_for(&[state.challenger, state.opponent]))
-    }
-
-    /// The verified joins of a league: of a player of the definition as signed, or of the
-    /// list its roster decisions leave. A replaced player's join stays among them, so the
-    /// count of a league's documents only grows (a peer's acknowledged count then always
-    /// tells whether it lacks something: a replacement that dropped a join while adding a
-    /// decision would otherwise look like nothing new).
-    pub(super) fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
-        let base = League::from_signed(&league.signed).ok();
-        self.store
-            .joins_of(&league.id)
-            .into_iter()
-            .filter_map(|doc| {
-                let doc = doc.ok()?;
-                let p = league
-                    .check_join(&doc)
-                    .ok()
-                    .or_else(|| base.as_ref()?.check_join(&doc).ok())?;
-                Some((p, doc))
-            })
-            .collect()
-    }
-
-    fn joined(&self, league: &League, player: &PlayerId) -> bool {
-        self.store.has_join(&league.id, player).unwrap_or(false)
-    }
-
-    /// The arbiters' decisions about a league this node keeps (their signers checked
-    /// again; what they say is checked when the table is computed).
-    pub(super) fn league_decisions(&self, league: &League) -> Vec<SignedLeagueDoc> {
-        self.store
-            .decisions_of(&league.id)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|d| league.check_signer(d).is_ok())
-            .collect()
     }
 
     /// Every document of a league: the definition first, then the joins and decisions.
@@ -553,48 +462,6 @@ impl Service {
         }
     }
 
-    pub(super) fn resolve_league(&self, text: &str) -> Result<League, ApiError> {
-        let t = text.trim();
-        let lower = t.to_ascii_lowercase();
-        let matches: Vec<League> = self
-            .leagues()
-            .into_iter()
-            .filter(|l| (!lower.is_empty() && l.id.to_hex().starts_with(&lower)) || l.def.name == t)
-            .collect();
-        let n = matches.len();
-        let mut matches = matches.into_iter();
-        match (matches.next(), n) {
-            (Some(l), 1) => Ok(l),
-            (None, _) => {
-                Err(user(format!("unknown league {t:?}"))
-                    .hint("list leagues with `sobre league list`"))
-            }
-            _ => Err(user(format!("{t:?} matches {n} leagues")).hint("give more of the league id")),
-        }
-    }
-
-    /// The league games this node holds, with their signed events (as stored: each was
-    /// verified before it was stored, and the standings verify them again).
-    pub(super) fn league_games(&self, league: &League) -> Vec<GameEntry> {
-        let mut out: Vec<GameEntry> = self
-            .games
-            .iter()
-            .filter(|(_, s)| s.league.as_ref().is_some_and(|lr| lr.league == league.id))
-            // A declined or aborted challenge has no result: a duplicate one node declined
-            // when both players' nodes challenged is no part of the league's record.
-            .filter(|(_, s)| s.status != Status::Cancelled)
-            .filter_map(|(g, _)| {
-                let events = match self.hot.peek(g) {
-                    Some(c) => c.events.iter().map(|v| v.signed.clone()).collect(),
-                    None => self.store.events(g).ok()?,
-                };
-                Some(GameEntry { game: *g, events })
-            })
-            .collect();
-        out.sort_by_key(|g| g.game);
-        out
-    }
-
     pub(super) async fn league_api(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
         match req {
             ApiRequest::LeagueCreate {
@@ -699,64 +566,7 @@ impl Service {
                 self.open_rounds(&league, now_ms()).await;
                 Ok(self.league_view(&league).into())
             }
-            ApiRequest::LeagueList => {
-                let leagues = self.leagues().iter().map(|l| self.league_view(l)).collect();
-                Ok(LeaguesReply { leagues }.into())
-            }
-            ApiRequest::LeagueExport { league } => {
-                let league = self.resolve_league(&league)?;
-                let joins: Vec<SignedLeagueDoc> = self
-                    .league_joins(&league)
-                    .into_iter()
-                    .map(|(_, d)| d)
-                    .collect();
-                let games = self.league_games(&league);
-                let decisions = self.league_decisions(&league);
-                let text = archive::write(&league, &joins, &decisions, &games).map_err(internal)?;
-                Ok(LeagueExportReply {
-                    league: league.id.to_hex(),
-                    archive: text,
-                    not_received: self.league_missing(&league),
-                }
-                .into())
-            }
             _ => Err(user("not a league request")),
-        }
-    }
-
-    fn league_view(&self, league: &League) -> LeagueView {
-        let joined: Vec<String> = self
-            .league_joins(league)
-            .iter()
-            .map(|(p, _)| p.to_string())
-            .collect();
-        let role = if league.organiser == self.me {
-            "organiser"
-        } else if league.deputy == Some(self.me) {
-            "deputy"
-        } else if self.joined(league, &self.me) {
-            "player"
-        } else if league.def.players.contains(&self.me) {
-            "invited"
-        } else {
-            "witness"
-        };
-        LeagueView {
-            league: league.id.to_hex(),
-            name: league.def.name.clone(),
-            organiser: league.organiser.to_string(),
-            deputy: league.deputy.map(|d| d.to_string()),
-            players: league.def.players.iter().map(ToString::to_string).collect(),
-            names: league.def.names.clone(),
-            joined,
-            role: role.to_owned(),
-            double: league.def.double,
-            time_control: league.def.time_control.clone(),
-            start_ms: league.def.start_ms,
-            round_days: league.def.round_days,
-            rounds: league.rounds().len(),
-            open_rounds: league.open_rounds(now_ms()).len(),
-            games: self.league_games(league).len(),
         }
     }
 }

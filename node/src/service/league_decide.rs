@@ -3,6 +3,7 @@
 //! it with the league's other documents to everyone who holds the league; every node
 //! checks it before it counts.
 
+use super::reads::ReadSide;
 use super::{Service, internal, now_ms, user};
 use crate::api::replies::LeagueDecisionReply;
 use crate::api::{ApiError, ApiRequest, Reply};

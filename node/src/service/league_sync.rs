@@ -17,6 +17,7 @@
 //! answer it gets for any game.
 
 use super::deliver::Internal;
+use super::reads::ReadSide;
 use super::{Service, peer_of_player, player_of_peer};
 use crate::network::NetworkError;
 use crate::protocol::{LeagueProgress, MAX_LEAGUE_GAMES_LISTED, Request, Response};

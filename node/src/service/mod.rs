@@ -33,8 +33,7 @@ use libp2p::{Multiaddr, PeerId};
 use serde_json::Value;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
-    EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError, verify, verify_all,
-    verify_continue,
+    EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
@@ -88,6 +87,20 @@ fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
         .collect()
 }
 
+/// The peers named in the bootstrap and mailbox addresses (those with a `/p2p/` part).
+fn net_config_peers(config: &NodeConfig, mailboxes: &[Multiaddr]) -> Vec<PeerId> {
+    let mut out: Vec<PeerId> = config
+        .bootstrap
+        .iter()
+        .filter_map(|a| a.parse::<Multiaddr>().ok())
+        .chain(mailboxes.iter().cloned())
+        .filter_map(|a| peer_of_addr(&a))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn peer_of_addr(addr: &Multiaddr) -> Option<PeerId> {
     addr.iter().fold(None, |acc, p| match p {
         libp2p::multiaddr::Protocol::P2p(id) => Some(id),
@@ -127,12 +140,14 @@ mod commit;
 mod deliver;
 mod inbound;
 mod ingest;
+mod instance;
 mod league;
 mod league_decide;
 mod league_sync;
 mod moves;
 mod profile;
 mod quota;
+pub(crate) mod reads;
 mod refusal;
 mod remember;
 mod restore;
@@ -146,6 +161,11 @@ use deliver::Internal;
 use refusal::{Refusal, Unavailable};
 
 use moves::{letters, move_error};
+use reads::ReadSide;
+
+/// How long a starting node waits for the database while another process holds it: a
+/// `sobre games` or `show` reading it while the node was stopped takes well under this.
+const OPEN_WAIT: Duration = Duration::from_secs(15);
 
 /// Games whose events and full state stay in memory, the least recently used dropped first:
 /// the games being played now. The others are read back from the store (and verified) when
@@ -235,6 +255,8 @@ struct Service {
     escrow_refused: HashSet<GameId>,
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile::Outgoing,
+    /// This node's instance of the key, and other nodes' (see `crate::instance`).
+    instances: instance::Instances,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -245,7 +267,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let home_dir = config.home.clone();
     home::ensure(&home_dir).map_err(NodeError::Control)?;
     let key = home::load_key(&home_dir)?;
-    let store = Store::open(&home::db_path(&home_dir))?;
+    // A command may be reading the database while the node is stopped (`crate::offline`):
+    // wait for it rather than fail.
+    let store = Store::open_waiting(&home::db_path(&home_dir), OPEN_WAIT)?;
     integrity::check(&home_dir, &store, &key.player_id())?;
     let listen = if config.listen.is_empty() {
         network::port::default_listen()
@@ -274,6 +298,16 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let (flush_done, mut flush_done_rx) = mpsc::channel(4);
     let me = key.player_id();
     let restoring = integrity::wanted(&store);
+    let started_ms = now_ms();
+    let own_addrs: Vec<String> = net
+        .listen_addrs()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let own_instance = crate::instance::Own::start(&home_dir, me, started_ms, own_addrs)
+        .map_err(NodeError::Instance)?;
     let mut svc = Service {
         home: home_dir.clone(),
         key,
@@ -292,7 +326,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         redeliver: HashSet::new(),
         unreceipted: HashMap::new(),
         skews: skew::ClockSkews::default(),
-        started_ms: now_ms(),
+        started_ms,
         stop: false,
         storage_failed: None,
         restoring,
@@ -318,6 +352,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         coin_tried: HashSet::new(),
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
+        instances: instance::Instances::new(own_instance),
     };
     svc.load()?;
     if let Err(e) = svc.load_own_profile() {
@@ -342,6 +377,18 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         if let Err(e) = net.dial(addr.clone()).await {
             warn!(%addr, "cannot reach mailbox: {e}");
         }
+    }
+    // Before anything is signed (the network's events wait, unread, until the loop below):
+    // is another node running with this key? Its bootstrap peers and mailboxes would know.
+    let mut asked: Vec<PeerId> = net_config_peers(&config, &mailbox_addrs);
+    for (p, _) in net.connected_peers().await.unwrap_or_default() {
+        if !asked.contains(&p) {
+            asked.push(p);
+        }
+    }
+    if let Err(other) = instance::check_at_start(&net, &svc.key, &svc.instances.own, asked).await {
+        net.shutdown().await;
+        return Err(NodeError::OtherInstance(other));
     }
 
     let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<ControlRequest>(64);
@@ -410,6 +457,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.resumption_tick().await;
                 svc.coin_tick().await;
                 svc.profile_tick();
+                svc.instance_tick().await;
                 svc.commit().await;
             }
             else => break,
@@ -430,10 +478,17 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     info!("node stopping");
     svc.commit_all().await;
     let _ = svc.store.flush().await;
+    let yielded = svc.instances.yielded.take();
+    if yielded.is_none() {
+        svc.instance_ended().await;
+    }
     let _ = ctrl_stop_tx.send(());
     let _ = control.await;
     net.shutdown().await;
-    Ok(())
+    match yielded {
+        Some(other) => Err(NodeError::OtherInstance(other)),
+        None => Ok(()),
+    }
 }
 
 fn user(msg: impl Into<String>) -> ApiError {
@@ -448,28 +503,9 @@ impl Service {
     /// Reads every stored game back and verifies it; a game that no longer verifies is
     /// reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
-        let mut damaged = Vec::new();
-        for game in self.store.games()? {
-            let events = match self.store.events(&game) {
-                Ok(e) => e,
-                Err(e) => {
-                    warn!(%game, "stored events unreadable, not served: {e}");
-                    damaged.push((game, e.to_string()));
-                    continue;
-                }
-            };
-            // Only the summary stays: the events are read again when the game is used.
-            match verify(&events) {
-                Ok(state) => {
-                    self.games.insert(game, Summary::of(&state));
-                }
-                Err(e) => {
-                    warn!(%game, "stored game does not verify, not served: {e}");
-                    damaged.push((game, format!("it no longer verifies: {e}")));
-                }
-            }
-        }
-        integrity::refuse_damaged(&self.home, &self.store, &damaged)?;
+        let loaded = reads::load_summaries(&self.store)?;
+        self.games = loaded.games;
+        integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         info!(games = self.games.len(), "games loaded");
         Ok(())
     }
@@ -483,16 +519,7 @@ impl Service {
         if !self.games.contains_key(game) {
             return Err(Unavailable::UnknownGame);
         }
-        let stored = self
-            .store
-            .events(game)
-            .map_err(|e| Unavailable::Storage(e.to_string()))?;
-        let events = verify_all(&stored)
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Unavailable::Storage(format!("stored event no longer verifies: {e}")))?;
-        let (state, checkpoint) = verify_continue(&events, None, None)
-            .map_err(|e| Unavailable::Storage(format!("stored game no longer verifies: {e}")))?;
+        let (events, state, checkpoint) = reads::load_game(&self.store, game)?;
         let sheet = self.restore_sheet(game, &state, &events);
         self.hot.insert(
             *game,
@@ -551,37 +578,40 @@ impl Service {
         }
     }
 
-    /// The game an id prefix names, made hot for the request.
-    fn resolve_game(&mut self, prefix: &str) -> Result<GameId, ApiError> {
-        let p = prefix.trim().to_ascii_lowercase();
-        if p.is_empty() {
-            return Err(user("no game id given"));
-        }
-        let matches: Vec<GameId> = self
-            .games
-            .keys()
-            .filter(|g| g.to_hex().starts_with(&p))
-            .copied()
-            .collect();
-        match matches.as_slice() {
-            [g] => {
-                self.ensure_hot(g).map_err(internal)?;
-                Ok(*g)
-            }
-            [] => {
-                Err(user(format!("unknown game {prefix:?}")).hint("list games with `sobre games`"))
-            }
-            many => Err(user(format!(
-                "game id {prefix:?} is ambiguous: {} games start with it",
-                many.len()
-            ))
-            .hint("type more of the id")),
-        }
-    }
-
     /// A hot game (see [`Service::resolve_game`], [`Service::ensure_hot`]).
     fn cache(&self, game: &GameId) -> Result<&GameCache, ApiError> {
         self.hot.peek(game).ok_or_else(|| user("unknown game"))
+    }
+}
+
+/// The node answers reads with the same code as a read made while it is stopped.
+impl ReadSide for Service {
+    fn player(&self) -> &PlayerId {
+        &self.me
+    }
+    fn home_dir(&self) -> &Path {
+        &self.home
+    }
+    fn db(&self) -> &Store {
+        &self.store
+    }
+    fn summaries(&self) -> &HashMap<GameId, Summary> {
+        &self.games
+    }
+    fn is_mailbox(&self) -> bool {
+        self.mailbox
+    }
+    fn own_profile(&self) -> Option<&sobre_core::record::Profile> {
+        self.own_profile_signed()
+    }
+    fn make_hot(&mut self, game: &GameId) -> Result<(), Unavailable> {
+        self.ensure_hot(game)
+    }
+    fn in_memory(&self, game: &GameId) -> Option<(&[VerifiedEvent], &GameState)> {
+        self.hot.peek(game).map(|c| (c.events.as_slice(), &c.state))
+    }
+    fn league_not_received(&self, league: &sobre_core::league::League) -> Option<usize> {
+        self.league_missing(league)
     }
 }
 

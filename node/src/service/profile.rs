@@ -25,6 +25,7 @@
 //! profile at all, or is forged, costs the sender a strike.
 
 use super::deliver::Internal;
+use super::reads::ReadSide;
 use super::{Service, now_ms, peer_of_player, player_of_peer, user};
 use crate::api::ApiError;
 use crate::api::replies::{ProfileView, ProfilesReply};
@@ -32,7 +33,7 @@ use crate::network::NetworkError;
 use crate::protocol::{MAX_PROFILES_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
 use sobre_core::record::{PlayerId, Profile, SignedProfile, Status};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
 
 /// How often the own profile is sent again to the players that have not acknowledged it.
@@ -79,6 +80,11 @@ impl Service {
         }
         self.profiles.own = own;
         Ok(())
+    }
+
+    /// The player's own profile as signed, if it has a name.
+    pub(super) fn own_profile_signed(&self) -> Option<&Profile> {
+        self.profiles.own.as_ref().map(|(_, p)| p)
     }
 
     /// The players the player's own profile goes to: the other players of its games (not a
@@ -362,66 +368,6 @@ impl Service {
             "time_ms": now_ms(),
         });
         let _ = self.watch.send(event);
-    }
-
-    /// The name a player goes by here: the player's own, or the latest profile received.
-    pub(super) fn name_of(&self, p: &PlayerId) -> Option<String> {
-        if *p == self.me {
-            return self.profiles.own.as_ref().map(|(_, o)| o.name.clone());
-        }
-        self.store
-            .profile(p)
-            .ok()
-            .flatten()
-            .and_then(|s| s.decode_unverified().ok())
-            .map(|p| p.name)
-    }
-
-    /// A player's name in an exported PGN (`White`, `Black`): the name the player signed,
-    /// else the player's contact alias, else the player id. The signed name comes first
-    /// here, unlike on screen: an exported game is read by others, to whom a private alias
-    /// means nothing.
-    pub(super) fn pgn_name(&self, p: &PlayerId) -> String {
-        if let Some(n) = self.name_of(p) {
-            return n;
-        }
-        let id = p.to_string();
-        std::fs::read_to_string(self.home.join(crate::home::CONTACTS_FILE))
-            .ok()
-            .and_then(|t| serde_json::from_str::<BTreeMap<String, String>>(&t).ok())
-            .and_then(|m| {
-                m.into_iter()
-                    .find(|(_, v)| *v == id)
-                    .map(|(alias, _)| alias)
-            })
-            .unwrap_or(id)
-    }
-
-    /// Names of `players`, by player id text (those with none are left out).
-    pub(super) fn names_of<'a>(
-        &self,
-        players: impl IntoIterator<Item = &'a PlayerId>,
-    ) -> BTreeMap<String, String> {
-        players
-            .into_iter()
-            .filter_map(|p| self.name_of(p).map(|n| (p.to_string(), n)))
-            .collect()
-    }
-
-    /// `profiles`: the player's own profile and those received.
-    pub(super) fn profiles_reply(&self) -> ProfilesReply {
-        let players = self
-            .store
-            .profiles()
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|(_, s)| s.decode_unverified().ok())
-            .map(|p| view(&p))
-            .collect();
-        ProfilesReply {
-            me: self.profiles.own.as_ref().map(|(_, p)| view(p)),
-            players,
-        }
     }
 
     /// `profile_publish`: the profile file changed; sign it again and send it to everyone.

@@ -18,6 +18,7 @@
 //! | challenges waiting for this player's answer | [`MAX_PENDING_PER_CHALLENGER`] per challenger, [`MAX_PENDING_TOTAL`] in all (the oldest is dropped) |
 
 use super::cache::GameCache;
+use super::reads::ReadSide;
 use super::{Service, now_ms};
 use libp2p::PeerId;
 use sobre_core::record::{Event, EventKind, GameId, PlayerId, Status};

@@ -38,6 +38,12 @@ pub use peers::RememberedPeer;
 pub enum StoreError {
     #[error("cannot open the database at {path}: {source} (run `sobre node repair` to rebuild it)")]
     Open { path: String, source: sled::Error },
+    /// Another process holds the database (a node, or a command reading it while the node
+    /// is stopped) beyond the wait.
+    #[error(
+        "the database at {path} is in use by another process (a node, or another sobre command)"
+    )]
+    Busy { path: String },
     #[error("database error: {0}")]
     Sled(#[from] sled::Error),
     #[error("corrupt record in tree {tree}: {reason}")]
@@ -116,6 +122,17 @@ impl Store {
     /// # Errors
     /// [`StoreError::Open`] with the path and what sled said.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_waiting(dir, std::time::Duration::from_secs(3))
+    }
+
+    /// Opens (or creates) the database in `dir`, waiting up to `wait` while another process
+    /// holds it: a node starting while a command reads its stopped node's database
+    /// (`crate::offline`) waits for the read to end.
+    ///
+    /// # Errors
+    /// [`StoreError::Busy`] if the database is still held after `wait`,
+    /// [`StoreError::Open`] with the path and what sled said.
+    pub fn open_waiting(dir: &Path, wait: std::time::Duration) -> Result<Store, StoreError> {
         let config = sled::Config::new()
             .path(dir)
             .mode(sled::Mode::HighThroughput)
@@ -125,15 +142,18 @@ impl Store {
         // sled releases its file lock only when its background threads have ended, a moment
         // after the database was dropped (a refused start, `node repair` just before): wait
         // for it a little instead of failing. A live node holding the lock still fails.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        let deadline = std::time::Instant::now() + wait;
         let db = loop {
             match config.open() {
                 Ok(db) => break db,
                 // sled reports the lock as `Other` with the reason only in its text: ask the
                 // lock itself instead (the same advisory lock sled takes on its `db` file).
-                Err(sled::Error::Io(_))
-                    if sled_lock_held(dir) && std::time::Instant::now() < deadline =>
-                {
+                Err(sled::Error::Io(_)) if sled_lock_held(dir) => {
+                    if std::time::Instant::now() >= deadline {
+                        return Err(StoreError::Busy {
+                            path: dir.display().to_string(),
+                        });
+                    }
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
                 Err(source) => {

@@ -1,0 +1,183 @@
+//! `sobre key export FILE` and `sobre key import FILE`: the player's key under a passphrase,
+//! for a backup or a new computer (see `sobre_node::keyfile` for the file).
+
+use super::common::{self, print_json};
+use crate::error::{self, CliError, CliResult};
+use serde_json::json;
+use sobre_node::api::ApiRequest;
+use sobre_node::client::ClientError;
+use sobre_node::{home, keyfile};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use zeroize::Zeroizing;
+
+/// The environment variable a script may give the passphrase in.
+const PASSPHRASE_ENV: &str = "SOBRE_PASSPHRASE";
+
+/// Your key under a passphrase: a backup, or how to move to a new computer.
+///
+/// `export` writes the key encrypted (Argon2id and ChaCha20-Poly1305); `import` puts it in a
+/// new home. Moving: stop the old node first (`sobre node stop`), then export, copy, import
+/// and start the new node. A node that finds another node running with the same key refuses
+/// to sign anything (two nodes of one player would sign twin events and dispute their games).
+#[derive(clap::Subcommand)]
+pub enum KeyCommand {
+    /// Write your key to FILE, encrypted with a passphrase (asked twice on the terminal).
+    Export(ExportArgs),
+    /// Restore a key written by `sobre key export` into this home.
+    Import(ImportArgs),
+}
+
+/// Where the passphrase comes from: the terminal unless one of these is given.
+#[derive(clap::Args)]
+pub struct Passphrase {
+    /// Read the passphrase from the first line of this file (for scripts).
+    #[arg(long, value_name = "FILE")]
+    passphrase_file: Option<PathBuf>,
+    /// Read the passphrase from the environment variable SOBRE_PASSPHRASE (for scripts).
+    #[arg(long)]
+    passphrase_env: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// The file to write (mode 0600).
+    file: PathBuf,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    passphrase: Passphrase,
+    /// Print one JSON object: `player_id`, `file`.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ImportArgs {
+    /// A file written by `sobre key export`.
+    file: PathBuf,
+    /// Replace a key this home holds already (its games were signed with that key: keep a
+    /// copy of it first).
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    passphrase: Passphrase,
+    /// Print one JSON object: `player_id`, `home`.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(home_dir: &Path, cmd: KeyCommand) -> CliResult<ExitCode> {
+    match cmd {
+        KeyCommand::Export(a) => export(home_dir, a),
+        KeyCommand::Import(a) => import(home_dir, a),
+    }
+}
+
+fn export(home_dir: &Path, a: ExportArgs) -> CliResult<ExitCode> {
+    let key = common::load_key(home_dir)?;
+    if a.file.exists() && !a.force {
+        return Err(error::user_hint(
+            format!("{} exists", a.file.display()),
+            "choose another file, or --force to replace it",
+        ));
+    }
+    let passphrase = read_passphrase(&a.passphrase, true)?;
+    let bytes = keyfile::seal_fresh(&key, &passphrase).map_err(key_file_error)?;
+    home::write_private_file(&a.file, &bytes)
+        .map_err(|e| error::user(format!("cannot write {}: {e}", a.file.display())))?;
+    let id = key.player_id().to_string();
+    if a.json {
+        print_json(&json!({"player_id": id, "file": a.file.display().to_string()}));
+    } else {
+        println!("{id}");
+        eprintln!(
+            "the key of {id} is in {} (keep the file and the passphrase apart)",
+            a.file.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import(home_dir: &Path, a: ImportArgs) -> CliResult<ExitCode> {
+    let bytes = std::fs::read(&a.file)
+        .map_err(|e| error::user(format!("cannot read {}: {e}", a.file.display())))?;
+    // The form first: a file that is no key file is said so before a passphrase is asked.
+    keyfile::player_of(&bytes).map_err(key_file_error)?;
+    match common::call(home_dir, ApiRequest::Status) {
+        Err(CliError::Node(ClientError::NotRunning { .. })) => {}
+        _ => {
+            return Err(error::user_hint(
+                format!("a node is running in {}", home_dir.display()),
+                "stop it first with `sobre node stop`",
+            ));
+        }
+    }
+    let passphrase = read_passphrase(&a.passphrase, false)?;
+    let key = keyfile::open(&bytes, &passphrase).map_err(key_file_error)?;
+    home::install_key(home_dir, &key, a.force).map_err(|e| match e {
+        home::KeyError::Exists { .. } => error::user_hint(
+            e.to_string(),
+            "import into a new home (--home DIR), or --force to replace that key",
+        ),
+        other => error::user(other.to_string()),
+    })?;
+    let id = key.player_id().to_string();
+    if a.json {
+        print_json(&json!({"player_id": id, "home": home_dir.display().to_string()}));
+    } else {
+        println!("{id}");
+        eprintln!(
+            "the key of {id} is in {}; stop any other node with this key before `sobre node run`",
+            home_dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn key_file_error(e: keyfile::KeyFileError) -> CliError {
+    use keyfile::KeyFileError as K;
+    match e {
+        K::WrongPassphrase => {
+            error::user_hint(e.to_string(), "type the passphrase given at export")
+        }
+        K::WeakPassphrase => error::user_hint(e.to_string(), "a few words are easy to remember"),
+        K::Tampered | K::NotAKeyFile(_) | K::Version(_) | K::Parameters { .. } => {
+            CliError::Data(e.to_string())
+        }
+        K::Kdf(_) => CliError::bug(e),
+    }
+}
+
+/// The passphrase: from the file, the environment, or the terminal (twice for a new file).
+fn read_passphrase(p: &Passphrase, new: bool) -> CliResult<Zeroizing<String>> {
+    if let Some(path) = &p.passphrase_file {
+        let text = Zeroizing::new(
+            std::fs::read_to_string(path)
+                .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?,
+        );
+        let line = text.lines().next().unwrap_or_default();
+        return Ok(Zeroizing::new(line.to_owned()));
+    }
+    if p.passphrase_env {
+        return std::env::var(PASSPHRASE_ENV)
+            .map(Zeroizing::new)
+            .map_err(|_| error::user(format!("--passphrase-env: {PASSPHRASE_ENV} is not set")));
+    }
+    if !std::io::stdin().is_terminal() {
+        return Err(error::user_hint(
+            "no terminal to ask the passphrase on",
+            format!("give --passphrase-file FILE, or --passphrase-env with {PASSPHRASE_ENV} set"),
+        ));
+    }
+    let first = Zeroizing::new(rpassword::prompt_password("passphrase: ")?);
+    if new {
+        let again = Zeroizing::new(rpassword::prompt_password("the same passphrase again: ")?);
+        if *first != *again {
+            return Err(error::user("the two passphrases differ"));
+        }
+    }
+    Ok(first)
+}

@@ -1,0 +1,516 @@
+//! The read requests of the control API (`games`, `show`, `envelope`, `export`, `league
+//! list`/`export`, `profiles`, `conditional … list`), answered by one code path whether the
+//! node is running (the [`Service`](super::Service)) or not (`crate::offline`, which opens
+//! the home's database itself): the same typed replies from the same store, so a view read
+//! without the node cannot differ from the node's but by being stale.
+//!
+//! What answering needs is the [`ReadSide`] trait: the player, the store, every game's
+//! summary, and a way to have a game's events verified in memory. Everything else — names,
+//! views, sorting, league documents — is written once here, as the trait's provided methods.
+
+use super::profile::view as profile_view;
+pub(crate) use super::refusal::Unavailable;
+use super::{internal, now_ms, user};
+use crate::api::replies::{
+    ConditionalReply, EnvelopeReply, ExportReply, GameSummary, GamesReply, LeagueExportReply,
+    LeagueView, LeaguesReply, ProfilesReply,
+};
+use crate::api::{ApiError, ApiRequest, ConditionalAction, ExportFormat, GameView, Reply};
+use crate::store::Store;
+use crate::view::{self, Summary};
+use crate::{dispute, home};
+use sobre_core::league::{GameEntry, League, LeagueId, SignedLeagueDoc, archive, decision};
+use sobre_core::record::{
+    GameId, GameState, PlayerId, Profile, SignedEvent, Status, VerifiedEvent, export, verify,
+    verify_all, verify_continue, verify_incremental,
+};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use tracing::warn;
+
+/// Whether a request only reads, and so can be answered without the node
+/// ([`ReadSide::answer_read`]).
+pub fn is_read(req: &ApiRequest) -> bool {
+    matches!(
+        req,
+        ApiRequest::Games
+            | ApiRequest::Show { .. }
+            | ApiRequest::Envelope { .. }
+            | ApiRequest::Export { .. }
+            | ApiRequest::LeagueList
+            | ApiRequest::LeagueExport { .. }
+            | ApiRequest::Profiles
+            | ApiRequest::Conditional {
+                action: ConditionalAction::List,
+                ..
+            }
+    )
+}
+
+/// A game's events, verified again from the store, its state and the checkpoint a later
+/// event continues from: how a game not in memory is read back.
+pub(crate) type Loaded = (
+    Vec<VerifiedEvent>,
+    GameState,
+    sobre_core::record::Checkpoint,
+);
+
+/// Reads a game back from the store and verifies it (signatures, then the rules).
+pub(crate) fn load_game(store: &Store, game: &GameId) -> Result<Loaded, Unavailable> {
+    let stored = store
+        .events(game)
+        .map_err(|e| Unavailable::Storage(e.to_string()))?;
+    let events = verify_all(&stored)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Unavailable::Storage(format!("stored event no longer verifies: {e}")))?;
+    let (state, checkpoint) = verify_continue(&events, None, None)
+        .map_err(|e| Unavailable::Storage(format!("stored game no longer verifies: {e}")))?;
+    Ok((events, state, checkpoint))
+}
+
+/// Every stored game's summary, and the games that cannot be read or no longer verify (with
+/// why): those are never served.
+pub(crate) struct Summaries {
+    pub(crate) games: HashMap<GameId, Summary>,
+    pub(crate) damaged: Vec<(GameId, String)>,
+}
+
+/// Reads [`Summaries`] from the store.
+pub(crate) fn load_summaries(store: &Store) -> Result<Summaries, crate::store::StoreError> {
+    let mut games = HashMap::new();
+    let mut damaged = Vec::new();
+    for game in store.games()? {
+        let events = match store.events(&game) {
+            Ok(e) => e,
+            Err(e) => {
+                warn!(%game, "stored events unreadable, not served: {e}");
+                damaged.push((game, e.to_string()));
+                continue;
+            }
+        };
+        // Only the summary stays: the events are read again when the game is used.
+        match verify(&events) {
+            Ok(state) => {
+                games.insert(game, Summary::of(&state));
+            }
+            Err(e) => {
+                warn!(%game, "stored game does not verify, not served: {e}");
+                damaged.push((game, format!("it no longer verifies: {e}")));
+            }
+        }
+    }
+    Ok(Summaries { games, damaged })
+}
+
+/// What answering a read needs; the rest is provided.
+pub(crate) trait ReadSide {
+    /// The player of the home.
+    fn player(&self) -> &PlayerId;
+    fn home_dir(&self) -> &Path;
+    fn db(&self) -> &Store;
+    /// Every game served, by id.
+    fn summaries(&self) -> &HashMap<GameId, Summary>;
+    /// A mailbox lists every game it holds, not only the player's.
+    fn is_mailbox(&self) -> bool;
+    /// The player's own profile, as signed from `HOME/profile.json`.
+    fn own_profile(&self) -> Option<&Profile>;
+    /// Puts a served game's verified events in memory (see [`ReadSide::in_memory`]).
+    fn make_hot(&mut self, game: &GameId) -> Result<(), Unavailable>;
+    /// A game put in memory by [`ReadSide::make_hot`]: its events and state.
+    fn in_memory(&self, game: &GameId) -> Option<(&[VerifiedEvent], &GameState)>;
+    /// How many of a league's games the organiser holds ahead of this home (`None`: not
+    /// known; only a running node asks).
+    fn league_not_received(&self, league: &League) -> Option<usize>;
+
+    /// Answers a request [`is_read`] says reads.
+    ///
+    /// # Errors
+    /// [`ApiError`] as the node gives it (an unknown game, a game that no longer verifies).
+    fn answer_read(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
+        match req {
+            ApiRequest::Games => Ok(self.games_reply().into()),
+            ApiRequest::Show { game } => {
+                let g = self.resolve_game(&game)?;
+                let (events, _) = self.hot(&g)?;
+                let state = verify_incremental(events, &[], Some(now_ms())).map_err(internal)?;
+                let mut v = self.show(&state);
+                dispute::annotate(self.db(), &g, &mut v);
+                Ok(v.into())
+            }
+            ApiRequest::Envelope { game } => {
+                let g = self.resolve_game(&game)?;
+                let (_, st) = self.hot(&g)?;
+                let v = self.show(st);
+                Ok(EnvelopeReply {
+                    game: g.to_hex(),
+                    envelope: v.envelope,
+                    status: v.status,
+                }
+                .into())
+            }
+            ApiRequest::Export { game, format } => {
+                let g = self.resolve_game(&game)?;
+                let (events, state) = self.hot(&g)?;
+                match format {
+                    ExportFormat::Pgn => Ok(ExportReply {
+                        game: g.to_hex(),
+                        pgn: Some(export::to_pgn(state, &|p: &PlayerId| self.pgn_name(p))),
+                        archive: None,
+                    }
+                    .into()),
+                    ExportFormat::Archive => {
+                        let signed: Vec<SignedEvent> =
+                            events.iter().map(|v| v.signed.clone()).collect();
+                        let text = export::write_archive(&g, &signed).map_err(internal)?;
+                        Ok(ExportReply {
+                            game: g.to_hex(),
+                            archive: Some(text),
+                            pgn: None,
+                        }
+                        .into())
+                    }
+                }
+            }
+            ApiRequest::Conditional {
+                game,
+                action: ConditionalAction::List,
+                ..
+            } => {
+                let g = self.resolve_game(&game)?;
+                let lines = self.db().conditional(&g).map_err(internal)?;
+                Ok(ConditionalReply {
+                    game: g.to_hex(),
+                    lines,
+                }
+                .into())
+            }
+            ApiRequest::LeagueList => {
+                let leagues = self.leagues().iter().map(|l| self.league_view(l)).collect();
+                Ok(LeaguesReply { leagues }.into())
+            }
+            ApiRequest::LeagueExport { league } => {
+                let league = self.resolve_league(&league)?;
+                let joins: Vec<SignedLeagueDoc> = self
+                    .league_joins(&league)
+                    .into_iter()
+                    .map(|(_, d)| d)
+                    .collect();
+                let games = self.league_games(&league);
+                let decisions = self.league_decisions(&league);
+                let text = archive::write(&league, &joins, &decisions, &games).map_err(internal)?;
+                Ok(LeagueExportReply {
+                    league: league.id.to_hex(),
+                    archive: text,
+                    not_received: self.league_not_received(&league),
+                }
+                .into())
+            }
+            ApiRequest::Profiles => Ok(self.profiles_reply().into()),
+            _ => Err(internal("not a read request")),
+        }
+    }
+
+    /// A game in memory, or the error the node gives for a game that vanished meanwhile.
+    fn hot(&self, game: &GameId) -> Result<(&[VerifiedEvent], &GameState), ApiError> {
+        self.in_memory(game).ok_or_else(|| user("unknown game"))
+    }
+
+    /// The game an id prefix names, put in memory for the request.
+    fn resolve_game(&mut self, prefix: &str) -> Result<GameId, ApiError> {
+        let p = prefix.trim().to_ascii_lowercase();
+        if p.is_empty() {
+            return Err(user("no game id given"));
+        }
+        let matches: Vec<GameId> = self
+            .summaries()
+            .keys()
+            .filter(|g| g.to_hex().starts_with(&p))
+            .copied()
+            .collect();
+        match matches.as_slice() {
+            [g] => {
+                self.make_hot(g).map_err(internal)?;
+                Ok(*g)
+            }
+            [] => {
+                Err(user(format!("unknown game {prefix:?}")).hint("list games with `sobre games`"))
+            }
+            many => Err(user(format!(
+                "game id {prefix:?} is ambiguous: {} games start with it",
+                many.len()
+            ))
+            .hint("type more of the id")),
+        }
+    }
+
+    /// `games`: the player's games (a mailbox's or arbiter's too), the player's move first.
+    fn games_reply(&self) -> GamesReply {
+        let now = now_ms();
+        let me = *self.player();
+        let mut games: Vec<GameSummary> = self
+            .summaries()
+            .values()
+            .filter(|s| s.plays(&me) || self.is_mailbox() || s.arbiters.contains(&me))
+            .map(|s| {
+                let mut g = view::summary(s, &me, now);
+                g.opponent_name = view::opponent_of(s.challenger, s.opponent, &me)
+                    .and_then(|other| self.name_of(&other));
+                g
+            })
+            .collect();
+        // My move first, then the most urgent (least time left), then the rest.
+        games.sort_by(|a, b| {
+            let key = |g: &GameSummary| {
+                (
+                    !g.my_move,
+                    !g.incoming_challenge,
+                    g.ms_to_deadline.unwrap_or(i64::MAX),
+                )
+            };
+            key(a).cmp(&key(b)).then_with(|| a.game.cmp(&b.game))
+        });
+        GamesReply { games }
+    }
+
+    /// The view of a game's state for the player, with the players' names.
+    fn show(&self, state: &GameState) -> GameView {
+        let mut v = view::game_view(state, Some(self.player()), now_ms());
+        let mut players = vec![state.challenger, state.opponent];
+        players.extend(view::arbiters(state));
+        v.names = self.names_of(&players);
+        v
+    }
+
+    /// The name a player goes by here: the player's own, or the latest profile received.
+    fn name_of(&self, p: &PlayerId) -> Option<String> {
+        if p == self.player() {
+            return self.own_profile().map(|o| o.name.clone());
+        }
+        self.db()
+            .profile(p)
+            .ok()
+            .flatten()
+            .and_then(|s| s.decode_unverified().ok())
+            .map(|p| p.name)
+    }
+
+    /// A player's name in an exported PGN (`White`, `Black`): the name the player signed,
+    /// else the player's contact alias, else the player id. The signed name comes first
+    /// here, unlike on screen: an exported game is read by others, to whom a private alias
+    /// means nothing.
+    fn pgn_name(&self, p: &PlayerId) -> String {
+        if let Some(n) = self.name_of(p) {
+            return n;
+        }
+        let id = p.to_string();
+        std::fs::read_to_string(self.home_dir().join(home::CONTACTS_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<BTreeMap<String, String>>(&t).ok())
+            .and_then(|m| {
+                m.into_iter()
+                    .find(|(_, v)| *v == id)
+                    .map(|(alias, _)| alias)
+            })
+            .unwrap_or(id)
+    }
+
+    /// Names of `players`, by player id text (those with none are left out).
+    fn names_of<'a>(
+        &self,
+        players: impl IntoIterator<Item = &'a PlayerId>,
+    ) -> BTreeMap<String, String> {
+        players
+            .into_iter()
+            .filter_map(|p| self.name_of(p).map(|n| (p.to_string(), n)))
+            .collect()
+    }
+
+    /// `profiles`: the player's own profile and those received.
+    fn profiles_reply(&self) -> ProfilesReply {
+        let players = self
+            .db()
+            .profiles()
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|(_, s)| s.decode_unverified().ok())
+            .map(|p| profile_view(&p))
+            .collect();
+        ProfilesReply {
+            me: self.own_profile().map(profile_view),
+            players,
+        }
+    }
+
+    /// Every league whose definition this home holds, with the players its roster
+    /// decisions leave (definitions that no longer verify are skipped with a warning: never
+    /// served).
+    fn leagues(&self) -> Vec<League> {
+        self.db()
+            .leagues()
+            .into_iter()
+            .filter_map(|doc| match doc {
+                Ok(doc) => match League::from_signed(&doc) {
+                    Ok(l) => Some(self.amended(l)),
+                    Err(e) => {
+                        warn!("stored league definition does not verify, not served: {e}");
+                        None
+                    }
+                },
+                Err(e) => {
+                    warn!("stored league definition is damaged, not served: {e}");
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// A league this home holds, by id, with the players its roster decisions leave.
+    fn league_of(&self, league: &LeagueId) -> Option<League> {
+        let doc = self.db().league_get(league).ok()??;
+        League::from_signed(&doc).ok().map(|l| self.amended(l))
+    }
+
+    /// The league as its roster decisions leave it (see `decision::amend`), a started game
+    /// being one this home holds past its challenge.
+    fn amended(&self, league: League) -> League {
+        // Most leagues have no roster decision: nothing to verify then.
+        let decisions: Vec<SignedLeagueDoc> = self
+            .db()
+            .decisions_of(&league.id)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(decision::is_roster_decision)
+            .collect();
+        if decisions.is_empty() {
+            return league;
+        }
+        let started: decision::Started = self
+            .summaries()
+            .values()
+            .filter(|s| !matches!(s.status, Status::Pending | Status::Cancelled))
+            .filter_map(|s| {
+                let lr = s.league.as_ref().filter(|lr| lr.league == league.id)?;
+                Some((lr.round, s.white?, s.black?))
+            })
+            .collect();
+        decision::amend(&league, &decisions, &started).league
+    }
+
+    /// The verified joins of a league: of a player of the definition as signed, or of the
+    /// list its roster decisions leave. A replaced player's join stays among them, so the
+    /// count of a league's documents only grows (a peer's acknowledged count then always
+    /// tells whether it lacks something: a replacement that dropped a join while adding a
+    /// decision would otherwise look like nothing new).
+    fn league_joins(&self, league: &League) -> Vec<(PlayerId, SignedLeagueDoc)> {
+        let base = League::from_signed(&league.signed).ok();
+        self.db()
+            .joins_of(&league.id)
+            .into_iter()
+            .filter_map(|doc| {
+                let doc = doc.ok()?;
+                let p = league
+                    .check_join(&doc)
+                    .ok()
+                    .or_else(|| base.as_ref()?.check_join(&doc).ok())?;
+                Some((p, doc))
+            })
+            .collect()
+    }
+
+    fn joined(&self, league: &League, player: &PlayerId) -> bool {
+        self.db().has_join(&league.id, player).unwrap_or(false)
+    }
+
+    /// The arbiters' decisions about a league this home keeps (their signers checked
+    /// again; what they say is checked when the table is computed).
+    fn league_decisions(&self, league: &League) -> Vec<SignedLeagueDoc> {
+        self.db()
+            .decisions_of(&league.id)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|d| league.check_signer(d).is_ok())
+            .collect()
+    }
+
+    /// The league a text names: a prefix of its id, or its exact name.
+    fn resolve_league(&self, text: &str) -> Result<League, ApiError> {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        let matches: Vec<League> = self
+            .leagues()
+            .into_iter()
+            .filter(|l| (!lower.is_empty() && l.id.to_hex().starts_with(&lower)) || l.def.name == t)
+            .collect();
+        let n = matches.len();
+        let mut matches = matches.into_iter();
+        match (matches.next(), n) {
+            (Some(l), 1) => Ok(l),
+            (None, _) => {
+                Err(user(format!("unknown league {t:?}"))
+                    .hint("list leagues with `sobre league list`"))
+            }
+            _ => Err(user(format!("{t:?} matches {n} leagues")).hint("give more of the league id")),
+        }
+    }
+
+    /// The league games this home holds, with their signed events (as stored: each was
+    /// verified before it was stored, and the standings verify them again).
+    fn league_games(&self, league: &League) -> Vec<GameEntry> {
+        let mut out: Vec<GameEntry> = self
+            .summaries()
+            .iter()
+            .filter(|(_, s)| s.league.as_ref().is_some_and(|lr| lr.league == league.id))
+            // A declined or aborted challenge has no result: a duplicate one node declined
+            // when both players' nodes challenged is no part of the league's record.
+            .filter(|(_, s)| s.status != Status::Cancelled)
+            .filter_map(|(g, _)| {
+                let events = match self.in_memory(g) {
+                    Some((events, _)) => events.iter().map(|v| v.signed.clone()).collect(),
+                    None => self.db().events(g).ok()?,
+                };
+                Some(GameEntry { game: *g, events })
+            })
+            .collect();
+        out.sort_by_key(|g| g.game);
+        out
+    }
+
+    /// A league as `league list` shows it.
+    fn league_view(&self, league: &League) -> LeagueView {
+        let me = *self.player();
+        let joined: Vec<String> = self
+            .league_joins(league)
+            .iter()
+            .map(|(p, _)| p.to_string())
+            .collect();
+        let role = if league.organiser == me {
+            "organiser"
+        } else if league.deputy == Some(me) {
+            "deputy"
+        } else if self.joined(league, &me) {
+            "player"
+        } else if league.def.players.contains(&me) {
+            "invited"
+        } else {
+            "witness"
+        };
+        LeagueView {
+            league: league.id.to_hex(),
+            name: league.def.name.clone(),
+            organiser: league.organiser.to_string(),
+            deputy: league.deputy.map(|d| d.to_string()),
+            players: league.def.players.iter().map(ToString::to_string).collect(),
+            names: league.def.names.clone(),
+            joined,
+            role: role.to_owned(),
+            double: league.def.double,
+            time_control: league.def.time_control.clone(),
+            start_ms: league.def.start_ms,
+            round_days: league.def.round_days,
+            rounds: league.rounds().len(),
+            open_rounds: league.open_rounds(now_ms()).len(),
+            games: self.league_games(league).len(),
+        }
+    }
+}
