@@ -92,6 +92,33 @@ pub fn human_duration(ms: i64) -> String {
 /// core's calendar (one implementation for the PGN dates and the command line).
 pub use sobre_core::record::export::{iso_utc as rfc3339, parse_iso_utc as parse_rfc3339};
 
+/// "cannot read FILE: why", in the run's language.
+pub fn cannot_read(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-read",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
+/// "cannot write FILE: why", in the run's language.
+pub fn cannot_write(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-write",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
+/// A colour as the node names it (`white`, `black`), in the run's language.
+pub fn colour_word(colour: &str) -> String {
+    match colour {
+        "white" => crate::t!("colour-white"),
+        "black" => crate::t!("colour-black"),
+        other => other.to_owned(),
+    }
+}
+
 /// Upper-cases the first letter.
 pub fn capitalise(s: &str) -> String {
     let mut c = s.chars();
@@ -212,6 +239,14 @@ impl Config {
                 _ => None,
             },
         }
+    }
+
+    /// `"language"` in `HOME/config.json`: `"es"` or `"en"` (the interface's language,
+    /// before the environment's; see [`crate::i18n`]).
+    pub fn language(home: &Path) -> Option<crate::i18n::Lang> {
+        read_config(home)?["language"]
+            .as_str()
+            .and_then(crate::i18n::Lang::parse)
     }
 
     /// `"arbiter"` in `HOME/config.json` (an alias or a player id): who keeps the player's

@@ -493,19 +493,13 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
     Ok((arch, coverage))
 }
 
-/// The page's language: the flag's, else LANG's (`LC_ALL` first, as locales do).
+/// The page's language: the flag's, else the interface's (the settings' `"language"`,
+/// else `LC_ALL`, `LC_MESSAGES`, `LANG`: one rule, [`render::PageLang::from_locale_vars`]).
 fn page_lang(flag: Option<HtmlLang>) -> render::PageLang {
     match flag {
         Some(HtmlLang::Es) => render::PageLang::Spanish,
         Some(HtmlLang::En) => render::PageLang::English,
-        None => {
-            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-                .iter()
-                .filter_map(|k| std::env::var(k).ok())
-                .find(|v| !v.is_empty())
-                .unwrap_or_default();
-            render::PageLang::from_locale(&locale)
-        }
+        None => crate::i18n::lang().page(),
     }
 }
 
