@@ -3,6 +3,7 @@
 use super::common::{self, Side};
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -52,6 +53,10 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             position: args.position,
         },
     )?;
-    println!("accepted {}: {}", game_tag(&v), state_line(&v));
+    println!(
+        "{}: {}",
+        t!("accept-accepted", game = game_tag(&v)),
+        state_line(&v)
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 use super::common;
 use super::show::game_tag;
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -25,6 +26,6 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             reason: args.reason,
         },
     )?;
-    println!("declined {}", game_tag(&v));
+    println!("{}", t!("decline-declined", game = game_tag(&v)));
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 
 use super::common::print_json;
 use crate::error::{self, CliResult};
+use crate::t;
 use serde_json::{Value, json};
 use sobre_node::{home, profile};
 use std::path::Path;
@@ -27,9 +28,10 @@ pub struct Args {
 
 pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
     sobre_node::home::ensure(home_dir).map_err(|e| {
-        error::user(format!(
-            "cannot create the home {}: {e}",
-            home_dir.display()
+        error::user(t!(
+            "init-cannot-create-home",
+            home = home_dir.display().to_string(),
+            error = e.to_string()
         ))
     })?;
     let (key, created) = home::init_key(home_dir).map_err(|e| error::user(e.to_string()))?;
@@ -58,8 +60,8 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
         println!("{id}");
         if created {
             eprintln!(
-                "created a new player key in {}; start your node with `sobre node run`",
-                home_dir.display()
+                "{}",
+                t!("init-created", home = home_dir.display().to_string())
             );
         }
     }
@@ -92,6 +94,6 @@ fn write_name(home_dir: &Path, name: &str) -> CliResult<bool> {
 fn publish(home_dir: &Path) {
     match super::common::call(home_dir, sobre_node::api::ApiRequest::ProfilePublish) {
         Ok(_) | Err(error::CliError::Node(sobre_node::client::ClientError::NotRunning { .. })) => {}
-        Err(e) => eprintln!("the running node did not take the new name: {e}"),
+        Err(e) => eprintln!("{}", t!("init-name-not-taken", error = e.to_string())),
     }
 }
