@@ -13,6 +13,7 @@
 //! never translated.
 
 pub mod help;
+pub mod words;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
@@ -94,9 +95,14 @@ pub fn set(lang: Lang) {
     let _ = CURRENT.set(lang);
 }
 
-/// The language of this run (the environment's if [`set`] was not called).
+/// The language of this run (the environment's if [`set`] was not called; English in unit
+/// tests, whatever the machine's locale, so that they check the same text everywhere).
 pub fn lang() -> Lang {
-    *CURRENT.get_or_init(Lang::from_env)
+    #[cfg(test)]
+    let default = || Lang::En;
+    #[cfg(not(test))]
+    let default = Lang::from_env;
+    *CURRENT.get_or_init(default)
 }
 
 /// A catalogue parsed into a bundle. The catalogues are part of the binary and a test parses
