@@ -53,8 +53,8 @@ pub fn print_json(value: &Value) {
 pub fn load_key(home: &Path) -> CliResult<sobre_core::record::Keypair> {
     sobre_node::home::load_key(home).map_err(|e| match e {
         sobre_node::home::KeyError::Missing(_) => error::user_hint(
-            format!("no player key in {}", home.display()),
-            "create one with `sobre init --name NAME`",
+            crate::t!("no-player-key", home = home.display().to_string()),
+            crate::t!("hint-init"),
         ),
         other => error::user(other.to_string()),
     })
@@ -69,7 +69,7 @@ pub fn short_game(id: &str) -> &str {
 /// negative durations are written `overdue 3h`.
 pub fn human_duration(ms: i64) -> String {
     if ms < 0 {
-        return format!("overdue {}", human_duration(ms.saturating_neg()));
+        return crate::t!("overdue", time = human_duration(ms.saturating_neg()));
     }
     let s = ms / 1000;
     let units = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)];
@@ -243,8 +243,11 @@ impl Config {
 
     /// `"language"` in `HOME/config.json`: `"es"` or `"en"` (the interface's language,
     /// before the environment's; see [`crate::i18n`]).
+    /// Read before the language is chosen, so it warns about nothing (a damaged file is
+    /// reported, in the chosen language, by the next reading).
     pub fn language(home: &Path) -> Option<crate::i18n::Lang> {
-        read_config(home)?["language"]
+        let text = std::fs::read_to_string(home.join("config.json")).ok()?;
+        serde_json::from_str::<Value>(&text).ok()?["language"]
             .as_str()
             .and_then(crate::i18n::Lang::parse)
     }
@@ -261,8 +264,8 @@ fn read_config(home: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(home.join("config.json")).ok()?;
     let Ok(v) = serde_json::from_str::<Value>(&text) else {
         eprintln!(
-            "warning: {}/config.json is not valid JSON; using defaults",
-            home.display()
+            "{}",
+            crate::t!("config-not-json", home = home.display().to_string())
         );
         return None;
     };

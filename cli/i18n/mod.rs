@@ -99,6 +99,10 @@ pub fn set(lang: Lang) {
 /// tests, whatever the machine's locale, so that they check the same text everywhere).
 pub fn lang() -> Lang {
     #[cfg(test)]
+    if let Some(l) = TEST_LANG.get() {
+        return l;
+    }
+    #[cfg(test)]
     let default = || Lang::En;
     #[cfg(not(test))]
     let default = Lang::from_env;
@@ -143,6 +147,21 @@ pub fn message_in(lang: Lang, key: &str, args: Option<&FluentArgs>) -> String {
     bundle
         .format_pattern(pattern, args, &mut errors)
         .into_owned()
+}
+
+#[cfg(test)]
+thread_local! {
+    static TEST_LANG: std::cell::Cell<Option<Lang>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with `lang` as the language of this thread (unit tests render both languages;
+/// each test runs on its own thread).
+#[cfg(test)]
+pub fn with_lang<R>(lang: Lang, f: impl FnOnce() -> R) -> R {
+    TEST_LANG.set(Some(lang));
+    let r = f();
+    TEST_LANG.set(None);
+    r
 }
 
 /// The message `key` in this run's language.
