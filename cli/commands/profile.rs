@@ -1,5 +1,6 @@
 //! `sobre profile`: the name (and club, federation id, languages) your opponents see.
 
+use crate::t;
 use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
 use serde_json::json;
@@ -106,24 +107,22 @@ fn to_json(
 
 fn print_text(v: &serde_json::Value) {
     let text = |k: &str| v[k].as_str().unwrap_or("-").to_owned();
-    println!("player id: {}", text("player_id"));
-    println!("name:      {}", text("name"));
-    println!("club:      {}", text("club"));
-    println!("fide id:   {}", text("federation_id"));
+    println!("{}", t!("profile-player", value = text("player_id")));
+    println!("{}", t!("profile-name", value = text("name")));
+    println!("{}", t!("profile-club", value = text("club")));
+    println!("{}", t!("profile-fide", value = text("federation_id")));
     let langs: Vec<&str> = v["languages"]
         .as_array()
         .map(|a| a.iter().filter_map(|l| l.as_str()).collect())
         .unwrap_or_default();
-    println!(
-        "languages: {}",
-        if langs.is_empty() {
-            "-".to_owned()
-        } else {
-            langs.join(", ")
-        }
-    );
+    let langs = if langs.is_empty() {
+        "-".to_owned()
+    } else {
+        langs.join(", ")
+    };
+    println!("{}", t!("profile-languages", value = langs));
     if v["signed"] != json!(true) {
-        println!("(no name yet: set one with `sobre profile set --name NAME`; nothing is sent)");
+        println!("{}", t!("profile-no-name"));
     }
 }
 
@@ -164,8 +163,8 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     }
     if local.name.is_none() {
         return Err(error::user_hint(
-            "a profile needs a name",
-            "add --name NAME (1 to 64 characters)",
+            t!("profile-needs-name"),
+            t!("profile-hint-name"),
         ));
     }
     // Every field is checked with the rules receivers apply, before anything is written.
@@ -195,11 +194,11 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     } else {
         print_text(&v);
         if !changed {
-            eprintln!("nothing changed");
+            eprintln!("{}", t!("profile-unchanged"));
         } else if sent {
-            eprintln!("profile signed; the node sends it to your opponents");
+            eprintln!("{}", t!("profile-sent"));
         } else {
-            eprintln!("profile signed; your opponents receive it when your node runs");
+            eprintln!("{}", t!("profile-queued"));
         }
     }
     Ok(ExitCode::SUCCESS)
