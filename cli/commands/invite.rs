@@ -1,9 +1,9 @@
 //! `sobre invite` and `sobre connect`: meeting another player with one line.
 
-use crate::t;
 use super::common::{self, print_json};
 use super::contacts::{Contacts, check_alias};
 use crate::error::{self, CliError, CliResult};
+use crate::t;
 use serde_json::json;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{IdReply, PeersReply};
@@ -45,9 +45,8 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let key = common::load_key(home)?;
     let name = super::init::read_name(home);
     if let Some(n) = &name {
-        invite::check_name(n).map_err(|e| {
-            error::user_hint(e.to_string(), t!("invite-hint-name"))
-        })?;
+        invite::check_name(n)
+            .map_err(|e| error::user_hint(e.to_string(), t!("invite-hint-name")))?;
     }
     let saved = settings::load(home)
         .map_err(|e| error::user_hint(e.to_string(), t!("doctor-settings-fix")))?
@@ -111,9 +110,7 @@ pub fn connect(home: &Path, args: ConnectArgs) -> CliResult<ExitCode> {
             .as_deref()
             .map(alias_of_name)
             .filter(|a| check_alias(a).is_ok())
-            .ok_or_else(|| {
-                error::user_hint(t!("invite-name-not-alias"), t!("invite-hint-as"))
-            })?,
+            .ok_or_else(|| error::user_hint(t!("invite-name-not-alias"), t!("invite-hint-as")))?,
     };
     let mut contacts = Contacts::load(home)?;
     let id = inv.player.to_string();

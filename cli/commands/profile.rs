@@ -1,8 +1,8 @@
 //! `sobre profile`: the name (and club, federation id, languages) your opponents see.
 
-use crate::t;
 use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
+use crate::t;
 use serde_json::json;
 use sobre_core::record::Profile;
 use sobre_node::api::ApiRequest;

@@ -243,3 +243,60 @@ invite-hint-signature = ask the player for their invite again, by a channel you 
 invite-hint-version = update sobre, or ask the player for an invite this sobre reads
 invite-hint-copy = copy the whole line, quoted (`sobre invite` prints it on the player's machine)
 decide-signed = decision { $decision } signed: { $text }
+
+## league
+league-joined = joined { $name } ({ $league }): your node plays its games as their rounds open
+league-none = no leagues
+league-list-line = { $players } players  round { $open }/{ $rounds }  { $games } games  ({ $role })
+league-role-organiser = organiser
+league-role-player = player
+league-role-invited = invited
+league-role-witness = witness
+league-terms = organiser { $organiser } · { $kind } · time control { $time_control } · { $rounds } rounds{ $every }
+league-double = double round robin
+league-single = round robin
+league-every = , one every { $days } days
+league-opens = round 1 opens { $time }
+league-player-joined = joined
+league-player-not-joined = not joined yet
+league-games = games: { $finished } finished, { $playing } in progress, { $unplayed } not started, { $excluded } left out
+league-note = note: { $note }
+league-verify-definition = { $name }: definition signed by the organiser { $organiser } verifies; { $joined } of { $players } players joined
+league-verify-games = { $count } game(s) verify and count; { $excluded } left out
+league-verify-excluded = game { $game }: { $reason }
+league-verify-decision = decision { $doc }: { $text }
+league-verify-bad-decision = decision { $doc } ({ $what }): { $text }
+league-verify-bad-join = join on line { $line }: { $why }
+league-left-out = left out
+league-no-effect = no effect
+league-node-archive-bad = the node's league archive does not read: { $error }
+league-names-count = { $names } --name for { $players } --player: give one name per player, or none
+league-hint-time-control = e.g. --per-move 3d, --time 10/50d
+league-bad-start = bad start { $start }
+league-hint-start = a date like 2026-12-01 or 2026-12-01T18:00:00Z
+league-unheard = the organiser has not answered since your node started: games may be missing here
+league-missing =
+    { $count ->
+        [one] 1 game not yet received from the organiser
+       *[other] { $count } games not yet received from the organiser
+    }
+league-archive-bad = not a readable league archive: { $error }
+league-hint-archive = write one with `sobre league export LEAGUE -o FILE`
+league-col-rank = Rank
+league-col-number = No
+league-col-player = Player
+league-col-points = Pts
+league-col-sb = SB
+league-col-wins = Wins
+league-col-played = Played
+league-col-open = Open
+league-games-left-out = { $count } game(s) left out; see `sobre league verify`
+league-tie-breaks = tie-breaks: { $order }
+league-arbiter = arbiter: { $text }
+league-decisions-left-out = { $count } decision(s) left out; see `sobre league verify`
+league-bad-round = round { $round }: this league has rounds 1 to { $rounds }
+league-round = Round { $round } (opens { $opens })
+league-bye = { $name } has a bye
+league-forfeit = forfeit
+league-adjudicated = adjudicated
+league-not-started = not started

@@ -243,3 +243,60 @@ invite-hint-signature = pida de nuevo su invitación al jugador, por un canal de
 invite-hint-version = actualice sobre, o pida al jugador una invitación que este sobre pueda leer
 invite-hint-copy = copie la línea entera, entre comillas (`sobre invite` la imprime en la máquina del jugador)
 decide-signed = decisión { $decision } firmada: { $text }
+
+## league
+league-joined = inscrito en { $name } ({ $league }): su nodo juega sus partidas según se abren sus rondas
+league-none = no hay ligas
+league-list-line = { $players } jugadores  ronda { $open }/{ $rounds }  { $games } partidas  ({ $role })
+league-role-organiser = organizador
+league-role-player = jugador
+league-role-invited = invitado
+league-role-witness = testigo
+league-terms = organizador { $organiser } · { $kind } · ritmo { $time_control } · { $rounds } rondas{ $every }
+league-double = liga a doble vuelta
+league-single = liga a una vuelta
+league-every = , una cada { $days } días
+league-opens = la ronda 1 se abre el { $time }
+league-player-joined = inscrito
+league-player-not-joined = aún no inscrito
+league-games = partidas: { $finished } terminadas, { $playing } en juego, { $unplayed } sin empezar, { $excluded } excluidas
+league-note = nota: { $note }
+league-verify-definition = { $name }: la definición firmada por el organizador { $organiser } se verifica; { $joined } de { $players } jugadores inscritos
+league-verify-games = { $count } partida(s) se verifican y cuentan; { $excluded } excluidas
+league-verify-excluded = partida { $game }: { $reason }
+league-verify-decision = decisión { $doc }: { $text }
+league-verify-bad-decision = decisión { $doc } ({ $what }): { $text }
+league-verify-bad-join = inscripción en la línea { $line }: { $why }
+league-left-out = excluida
+league-no-effect = sin efecto
+league-node-archive-bad = el archivo de liga del nodo no se puede leer: { $error }
+league-names-count = { $names } --name para { $players } --player: dé un nombre por jugador, o ninguno
+league-hint-time-control = p. ej. --per-move 3d, --time 10/50d
+league-bad-start = inicio incorrecto { $start }
+league-hint-start = una fecha como 2026-12-01 o 2026-12-01T18:00:00Z
+league-unheard = el organizador no ha respondido desde que arrancó su nodo: puede que falten partidas aquí
+league-missing =
+    { $count ->
+        [one] 1 partida aún no recibida del organizador
+       *[other] { $count } partidas aún no recibidas del organizador
+    }
+league-archive-bad = no es un archivo de liga legible: { $error }
+league-hint-archive = escriba uno con `sobre league export LIGA -o FICHERO`
+league-col-rank = Pos
+league-col-number = Nº
+league-col-player = Jugador
+league-col-points = Ptos
+league-col-sb = SB
+league-col-wins = Vict
+league-col-played = Jug
+league-col-open = Pend
+league-games-left-out = { $count } partida(s) excluidas; vea `sobre league verify`
+league-tie-breaks = desempates: { $order }
+league-arbiter = árbitro: { $text }
+league-decisions-left-out = { $count } decisión(es) excluidas; vea `sobre league verify`
+league-bad-round = ronda { $round }: esta liga tiene las rondas 1 a { $rounds }
+league-round = Ronda { $round } (se abre el { $opens })
+league-bye = { $name } descansa
+league-forfeit = incomparecencia
+league-adjudicated = adjudicada
+league-not-started = sin empezar
