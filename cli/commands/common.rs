@@ -119,6 +119,19 @@ pub fn colour_word(colour: &str) -> String {
     }
 }
 
+/// A game's state as the node names it (`active`, `adjourned`…), in the run's language.
+pub fn status_word(status: &str) -> String {
+    match status {
+        "pending" => crate::t!("status-pending"),
+        "active" => crate::t!("status-active"),
+        "adjourned" => crate::t!("status-adjourned"),
+        "finished" => crate::t!("status-finished"),
+        "cancelled" => crate::t!("status-cancelled"),
+        "disputed" => crate::t!("status-disputed"),
+        other => other.to_owned(),
+    }
+}
+
 /// Upper-cases the first letter.
 pub fn capitalise(s: &str) -> String {
     let mut c = s.chars();

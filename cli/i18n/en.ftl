@@ -300,3 +300,26 @@ league-bye = { $name } has a bye
 league-forfeit = forfeit
 league-adjudicated = adjudicated
 league-not-started = not started
+
+## demo
+demo-kept = homes kept in { $dir }
+demo-title = sobre demo: two real nodes on loopback (libp2p TCP+Noise+Yamux, sled on disk)
+demo-home = home { $home }
+demo-connects = Ana's node connects to Bruno's at { $address }
+demo-challenge = Ana challenges Bruno (Ana White, 40 moves in 2 h then 1 h): game { $game }
+demo-accepts = Bruno's node receives the signed challenge; Bruno accepts.
+demo-move = signed, stored, delivered; { $other } has it after { $ms } ms
+demo-draw = Bruno offers a draw (FIDE 9.1); Ana declines it.
+demo-result = Result { $result } ({ $how }), the same on both nodes: { $plies } plies, final position { $fen }
+demo-archive = Bruno's archive: { $events } signed events from both scoresheets; `sobre verify` agrees: { $result } by { $how }
+demo-pgn = Final PGN (Ana's node):
+demo-players = Players: Ana { $ana }, Bruno { $bruno }
+demo-seals = End of the session. Ana is to move and seals { $mv } (Appendix A1).
+demo-envelope = Envelope (A2): move { $number }, sealer { $sealer }, place { $place }
+demo-envelope-position = position before the sealed move { $fen }
+demo-envelope-time = time used: White { $white } ms, Black { $black } ms
+demo-commitment = Only the commitment travels: SHA-256 { $hash }…; the move and its salt stay on Ana's node.
+demo-envelope-held = Bruno's node holds the envelope (status { $status }); the clocks are stopped.
+demo-resumption = Resumption: Bruno and Ana both announce that they are at the board (A7; both present, so the envelope need not wait for the agreed time, A2.7).
+demo-opened = Ana's node opens the envelope: { $opened }; every node checks it against the commitment (A8): { $san }
+demo-sealed-played = (the sealed move, played at resumption)

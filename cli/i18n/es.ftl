@@ -300,3 +300,26 @@ league-bye = { $name } descansa
 league-forfeit = incomparecencia
 league-adjudicated = adjudicada
 league-not-started = sin empezar
+
+## demo
+demo-kept = directorios conservados en { $dir }
+demo-title = demo de sobre: dos nodos reales sobre loopback (libp2p TCP+Noise+Yamux, sled en disco)
+demo-home = directorio { $home }
+demo-connects = el nodo de Ana conecta con el de Bruno en { $address }
+demo-challenge = Ana reta a Bruno (Ana con blancas, 40 jugadas en 2 h y luego 1 h): partida { $game }
+demo-accepts = el nodo de Bruno recibe el reto firmado; Bruno acepta.
+demo-move = firmada, guardada, entregada; { $other } la tiene a los { $ms } ms
+demo-draw = Bruno ofrece tablas (FIDE 9.1); Ana las rechaza.
+demo-result = Resultado { $result } ({ $how }), el mismo en los dos nodos: { $plies } medias jugadas, posición final { $fen }
+demo-archive = archivo de Bruno: { $events } eventos firmados de las dos planillas; `sobre verify` coincide: { $result } por { $how }
+demo-pgn = PGN final (nodo de Ana):
+demo-players = Jugadores: Ana { $ana }, Bruno { $bruno }
+demo-seals = Fin de la sesión. Le toca a Ana, que sella { $mv } (Apéndice A1).
+demo-envelope = Sobre (A2): jugada { $number }, sella { $sealer }, lugar { $place }
+demo-envelope-position = posición antes de la jugada secreta { $fen }
+demo-envelope-time = tiempo usado: blancas { $white } ms, negras { $black } ms
+demo-commitment = Solo viaja el compromiso: SHA-256 { $hash }…; la jugada y su sal se quedan en el nodo de Ana.
+demo-envelope-held = El nodo de Bruno guarda el sobre (estado { $status }); los relojes están parados.
+demo-resumption = Reanudación: Bruno y Ana anuncian los dos que están ante el tablero (A7; con los dos presentes, el sobre no tiene que esperar a la hora acordada, A2.7).
+demo-opened = El nodo de Ana abre el sobre: { $opened }; cada nodo lo comprueba contra el compromiso (A8): { $san }
+demo-sealed-played = (la jugada secreta, jugada en la reanudación)
