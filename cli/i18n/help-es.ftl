@@ -18,6 +18,7 @@ sobre--home =
     directorio de datos de la plataforma)
 arg-help = Muestra la ayuda
     .long = Muestra la ayuda (un resumen con '-h')
+    .more = Muestra la ayuda (más con '--help')
 arg-version = Muestra la versión
 cmd-help = Muestra este mensaje o la ayuda de las subórdenes dadas
 
@@ -793,3 +794,47 @@ sobre-man =
 sobre-man--out =
     Escribe `sobre.1` y una página por suborden en este directorio (creado si falta) en vez de
     imprimir la página principal
+
+## Los marcadores de los valores (`<PARTIDA>`, `--start <INICIO>`), por su nombre inglés.
+value-ACTION = ACCIÓN
+value-ALIAS = ALIAS
+value-ARCHIVE = ARCHIVO
+value-BOOL = BOOL
+value-CLUB = CLUB
+value-COLOR = COLOR
+value-COLOUR = COLOR
+value-DEPTH = PROFUNDIDAD
+value-DIR = DIR
+value-DURATION = DURACIÓN
+value-FEN = FEN
+value-FILE = FICHERO
+value-FILES = FICHEROS
+value-GAME = PARTIDA
+value-ID = ID
+value-INVITE = INVITACIÓN
+value-KIND = TIPO
+value-LANG = IDIOMA
+value-LEAGUE = LIGA
+value-MOVE = JUGADA
+value-MOVES = JUGADAS
+value-MOVES_DURATION = JUGADAS/DURACIÓN
+value-MULTIADDR = MULTIADDR
+value-N = N
+value-NAME = NOMBRE
+value-NOTATION = NOTACIÓN
+value-ORDER = ORDEN
+value-OUTPUT = SALIDA
+value-PERIODS = PERIODOS
+value-PLAYER = JUGADOR
+value-PLAYER_ID_INVITE = ID_DE_JUGADOR|INVITACIÓN
+value-REASON = MOTIVO
+value-RESULT = RESULTADO
+value-ROUND = RONDA
+value-ROUND_DAYS = DÍAS
+value-RUN_FLAGS = OPCIONES
+value-SHELL = SHELL
+value-START = INICIO
+value-TAGS = ETIQUETAS
+value-TEXT = TEXTO
+value-TIME = HORA
+value-WITHDRAWAL = RETIRADA

@@ -123,9 +123,22 @@ fn translate(mut cmd: Command, path: &[String]) -> Command {
         let key = arg_key(&key, &id);
         let help = text(&key, None);
         let long = text(&key, Some("long"));
+        let more = text(&key, Some("more"));
         cmd = cmd.mut_arg(&id, |mut a| {
-            if let Some(h) = help {
+            // clap's own `-h` line points to `--help` when there is more to see.
+            let points_on = a
+                .get_help()
+                .is_some_and(|h| h.to_string().contains("--help"));
+            if let Some(h) = more.filter(|_| points_on).or(help) {
                 a = a.help(h);
+            }
+            let names = value_names(&a);
+            if !names.is_empty() {
+                let spanish: Vec<String> = names
+                    .iter()
+                    .map(|n| text(&value_key(n), None).unwrap_or_else(|| n.clone()))
+                    .collect();
+                a = a.value_names(spanish);
             }
             // Only where English has a long help: one more would turn the whole `--help`
             // into the long layout.
@@ -144,8 +157,39 @@ fn translate(mut cmd: Command, path: &[String]) -> Command {
         sub_path.push(name.clone());
         cmd = cmd.mut_subcommand(&name, |s| translate(s, &sub_path));
     }
+    // The usage line as clap writes it, with its own words (`[OPTIONS]`, `<COMMAND>`) in
+    // Spanish; the placeholders are already.
+    let usage = cmd.render_usage().to_string();
+    let usage = usage
+        .strip_prefix("Usage: ")
+        .unwrap_or(&usage)
+        .replace("[OPTIONS]", "[OPCIONES]")
+        .replace("<COMMAND>", "<COMANDO>")
+        .replace("[COMMAND]", "[COMANDO]");
     let template = template(&cmd);
-    cmd.help_template(template)
+    cmd.override_usage(usage).help_template(template)
+}
+
+/// The placeholders an argument shows for its values (`<GAME>`, `--start <START>`): its
+/// value names, else its id in capitals; none for a flag.
+pub(crate) fn value_names(a: &clap::Arg) -> Vec<String> {
+    if !a.get_num_args().is_some_and(|n| n.takes_values()) {
+        return Vec::new();
+    }
+    match a.get_value_names() {
+        Some(names) => names.iter().map(ToString::to_string).collect(),
+        None => vec![a.get_id().as_str().to_uppercase()],
+    }
+}
+
+/// The key of a placeholder: `value-GAME`, `value-MOVES_DURATION` (Fluent keys are letters,
+/// digits, `-` and `_`).
+pub(crate) fn value_key(name: &str) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("value-{clean}")
 }
 
 /// The key of argument `id` of the command keyed `command`.
@@ -230,6 +274,11 @@ mod tests {
                 if same(a.get_long_help(), b.get_long_help()) {
                     untranslated.push(arg_key(path, a.get_id().as_str()) + " (long)");
                 }
+                for n in value_names(a) {
+                    if text(&value_key(&n), None).is_none() {
+                        untranslated.push(value_key(&n));
+                    }
+                }
             }
         }
         assert!(
@@ -250,6 +299,7 @@ mod tests {
             known.insert(path.clone());
             for a in cmd.get_arguments() {
                 known.insert(arg_key(path, a.get_id().as_str()));
+                known.extend(value_names(a).iter().map(|n| value_key(n)));
             }
         }
         let dead: Vec<String> = super::super::keys(HELP_ES_FTL)
@@ -325,6 +375,9 @@ mod tests {
                 cmd.get_long_about().map(ToString::to_string),
             );
             for a in cmd.get_arguments() {
+                for n in value_names(a) {
+                    entry(value_key(&n), Some(n), None);
+                }
                 entry(
                     arg_key(path, a.get_id().as_str()),
                     a.get_help().map(ToString::to_string),
