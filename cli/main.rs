@@ -84,7 +84,18 @@ fn main() -> ExitCode {
     // parsing), and it may come from the settings in the home: find the home first.
     let lang = i18n::Lang::for_home(&sobre_node::home::resolve(home_arg().as_deref()));
     i18n::set(lang);
-    let matches = command(lang).get_matches();
+    let matches = match command(lang).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => match i18n::parse_error::message(&e, lang) {
+            Some(text) => {
+                eprint!("{text}");
+                return ExitCode::from(2);
+            }
+            // Help, version and the rarer mistakes: clap prints them (the help already in
+            // the run's language).
+            None => e.exit(),
+        },
+    };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

@@ -323,3 +323,14 @@ demo-envelope-held = Bruno's node holds the envelope (status { $status }); the c
 demo-resumption = Resumption: Bruno and Ana both announce that they are at the board (A7; both present, so the envelope need not wait for the agreed time, A2.7).
 demo-opened = Ana's node opens the envelope: { $opened }; every node checks it against the commitment (A8): { $san }
 demo-sealed-played = (the sealed move, played at resumption)
+
+## clap's errors (Spanish only: English keeps clap's own)
+parse-missing = the following required arguments were not provided:
+parse-unknown-arg = unexpected argument '{ $arg }' found
+parse-did-you-mean = tip: a similar one exists: '{ $suggestion }'
+parse-unknown-command = unrecognized subcommand '{ $command }'
+parse-invalid-value = invalid value '{ $value }' for '{ $arg }'
+parse-possible-values = [possible values: { $values }]
+parse-conflict = the argument '{ $arg }' cannot be used with '{ $other }'
+parse-usage = Usage: { $usage }
+parse-more = For more information, try '--help'.

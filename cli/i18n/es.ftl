@@ -323,3 +323,14 @@ demo-envelope-held = El nodo de Bruno guarda el sobre (estado { $status }); los 
 demo-resumption = Reanudación: Bruno y Ana anuncian los dos que están ante el tablero (A7; con los dos presentes, el sobre no tiene que esperar a la hora acordada, A2.7).
 demo-opened = El nodo de Ana abre el sobre: { $opened }; cada nodo lo comprueba contra el compromiso (A8): { $san }
 demo-sealed-played = (la jugada secreta, jugada en la reanudación)
+
+## errores de clap (solo en español: en inglés quedan los de clap)
+parse-missing = faltan argumentos obligatorios:
+parse-unknown-arg = argumento inesperado '{ $arg }'
+parse-did-you-mean = consejo: existe uno parecido: '{ $suggestion }'
+parse-unknown-command = comando desconocido '{ $command }'
+parse-invalid-value = valor no válido '{ $value }' para '{ $arg }'
+parse-possible-values = [valores posibles: { $values }]
+parse-conflict = el argumento '{ $arg }' no se puede usar con '{ $other }'
+parse-usage = Uso: { $usage }
+parse-more = Para más información, pruebe '--help'.

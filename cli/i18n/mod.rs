@@ -13,6 +13,7 @@
 //! never translated.
 
 pub mod help;
+pub mod parse_error;
 pub mod words;
 
 use fluent_bundle::concurrent::FluentBundle;
