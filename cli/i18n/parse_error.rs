@@ -98,8 +98,7 @@ mod tests {
         let cmd = super::super::help::localise(crate::Cli::command(), Lang::Es);
         let e = cmd
             .try_get_matches_from(args)
-            .err()
-            .expect("the arguments are wrong");
+            .expect_err("the arguments are wrong");
         super::super::with_lang(Lang::Es, || message(&e, Lang::Es)).expect("a Spanish message")
     }
 
@@ -135,8 +134,7 @@ mod tests {
     fn english_keeps_clap_s_own_errors() {
         let e = crate::Cli::command()
             .try_get_matches_from(["sobre", "move"])
-            .err()
-            .expect("wrong");
+            .expect_err("wrong");
         assert_eq!(message(&e, Lang::En), None);
     }
 }
