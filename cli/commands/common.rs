@@ -101,6 +101,24 @@ pub fn cannot_read(path: &Path, e: &dyn std::fmt::Display) -> String {
     )
 }
 
+/// "cannot open FILE: why", in the run's language.
+pub fn cannot_open(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-open",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
+/// "cannot create FILE: why", in the run's language.
+pub fn cannot_create(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-create",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
 /// "cannot write FILE: why", in the run's language.
 pub fn cannot_write(path: &Path, e: &dyn std::fmt::Display) -> String {
     crate::t!(

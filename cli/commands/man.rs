@@ -30,9 +30,14 @@ pub fn run(args: Args, cli: clap::Command) -> CliResult<ExitCode> {
     };
     let shown = dir.display();
     std::fs::create_dir_all(&dir)
-        .map_err(|e| error::user(crate::commands::common::cannot_write(&dir, &e)))?;
-    clap_mangen::generate_to(cli.clone(), &dir)
-        .map_err(|e| error::user(crate::commands::common::cannot_write(&dir, &e)))?;
+        .map_err(|e| error::user(crate::commands::common::cannot_create(&dir, &e)))?;
+    clap_mangen::generate_to(cli.clone(), &dir).map_err(|e| {
+        error::user(crate::t!(
+            "man-cannot-write",
+            dir = shown.to_string(),
+            error = e.to_string()
+        ))
+    })?;
     let pages = page_count(&cli);
     println!(
         "{}",

@@ -70,7 +70,7 @@ fn open(path: &str) -> CliResult<(Box<dyn Read>, Option<u64>)> {
     if path == "-" {
         return Ok((Box::new(io::stdin().lock()), None));
     }
-    let f = File::open(path).map_err(|e| error::user(common::cannot_read(Path::new(path), &e)))?;
+    let f = File::open(path).map_err(|e| error::user(common::cannot_open(Path::new(path), &e)))?;
     let len = f.metadata().ok().map(|m| m.len());
     Ok((Box::new(f), len))
 }
@@ -217,7 +217,7 @@ fn convert(args: ConvertArgs) -> CliResult<ExitCode> {
     });
     let sink: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(
-            File::create(p).map_err(|e| error::user(common::cannot_write(Path::new(p), &e)))?,
+            File::create(p).map_err(|e| error::user(common::cannot_create(Path::new(p), &e)))?,
         ),
         None => Box::new(io::stdout().lock()),
     };

@@ -113,7 +113,7 @@ fn read_text(path: &str) -> Result<String, Failure> {
         Box::new(io::stdin().lock())
     } else {
         let f = File::open(path)
-            .map_err(|e| Failure::Input(common::cannot_read(Path::new(path), &e)))?;
+            .map_err(|e| Failure::Input(common::cannot_open(Path::new(path), &e)))?;
         Box::new(f)
     };
     let mut bytes = Vec::new();

@@ -74,22 +74,31 @@ mod tests {
     /// The English words are the core's own: the English output does not change.
     #[test]
     fn english_words_are_the_cores() {
-        for term in [
+        let all = [
             Termination::Checkmate,
-            Termination::LateForResumption,
+            Termination::Stalemate,
             Termination::DeadPosition,
-        ] {
-            let key = match term {
-                Termination::Checkmate => "term-checkmate",
-                Termination::LateForResumption => "term-late",
-                _ => "term-dead-position",
-            };
-            assert_eq!(message_in(Lang::En, key, None), term.describe());
+            Termination::FivefoldRepetition,
+            Termination::SeventyFiveMoves,
+            Termination::ThreefoldRepetition,
+            Termination::FiftyMoves,
+            Termination::Resignation,
+            Termination::Agreement,
+            Termination::TimeForfeit,
+            Termination::TimeForfeitInsufficientMaterial,
+            Termination::IllegalSealedMove,
+            Termination::LateForResumption,
+        ];
+        for term in all {
+            let en = crate::i18n::with_lang(Lang::En, || termination(term));
+            assert_eq!(en, term.describe());
+            let es = crate::i18n::with_lang(Lang::Es, || termination(term));
+            assert_ne!(es, en, "{term:?} is not translated");
         }
-        assert_eq!(
-            message_in(Lang::En, "claim-fifty", None),
-            sobre_core::record::export::claim_reason_words(ClaimReason::FiftyMoves)
-        );
+        for r in ClaimReason::ALL {
+            let en = crate::i18n::with_lang(Lang::En, || claim_reason(r));
+            assert_eq!(en, sobre_core::record::export::claim_reason_words(r));
+        }
         assert_eq!(message_in(Lang::Es, "term-checkmate", None), "jaque mate");
     }
 }
