@@ -145,7 +145,7 @@ fn translate(mut cmd: Command, path: &[String]) -> Command {
             if let Some(l) = long.filter(|_| a.get_long_help().is_some()) {
                 a = a.long_help(l);
             }
-            a
+            spanish_notes(a)
         });
     }
     let names: Vec<String> = cmd
@@ -168,6 +168,50 @@ fn translate(mut cmd: Command, path: &[String]) -> Command {
         .replace("[COMMAND]", "[COMANDO]");
     let template = template(&cmd);
     cmd.override_usage(usage).help_template(template)
+}
+
+/// What clap appends to a help in English (`[env: …]`, `[default: …]`, `[possible values:
+/// …]`), appended in Spanish instead, in clap's order, and clap's own hidden.
+fn spanish_notes(mut a: clap::Arg) -> clap::Arg {
+    let mut notes = Vec::new();
+    if let Some(name) = a.get_env().filter(|_| !a.is_hide_env_set()) {
+        notes.push(format!("[entorno: {}]", name.to_string_lossy()));
+        a = a.hide_env(true);
+    }
+    let defaults: Vec<String> = a
+        .get_default_values()
+        .iter()
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect();
+    let takes_values = a.get_num_args().is_some_and(|n| n.takes_values());
+    if takes_values && !defaults.is_empty() && !a.is_hide_default_value_set() {
+        notes.push(format!("[por omisión: {}]", defaults.join(", ")));
+        a = a.hide_default_value(true);
+    }
+    let possible: Vec<String> = a
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| v.get_name().to_owned())
+        .collect();
+    if takes_values && !possible.is_empty() && !a.is_hide_possible_values_set() {
+        notes.push(format!("[valores posibles: {}]", possible.join(", ")));
+        a = a.hide_possible_values(true);
+    }
+    if notes.is_empty() {
+        return a;
+    }
+    let notes = notes.join(" ");
+    let short = match a.get_help() {
+        Some(h) => format!("{h} {notes}"),
+        None => notes.clone(),
+    };
+    let long = a.get_long_help().map(|l| format!("{l}\n\n{notes}"));
+    a = a.help(short);
+    if let Some(l) = long {
+        a = a.long_help(l);
+    }
+    a
 }
 
 /// The placeholders an argument shows for its values (`<GAME>`, `--start <START>`): its
