@@ -56,7 +56,7 @@ pub fn load_key(home: &Path) -> CliResult<sobre_core::record::Keypair> {
             crate::t!("no-player-key", home = home.display().to_string()),
             crate::t!("hint-init"),
         ),
-        other => error::user(other.to_string()),
+        other => error::user(crate::i18n::errors::key(&other)),
     })
 }
 

@@ -61,10 +61,12 @@ fn add(home: &Path, args: AddArgs) -> CliResult<ExitCode> {
         super::invite::remember(home, &invite)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let id: PlayerId = args
-        .player_id
-        .parse()
-        .map_err(|e| error::user_hint(format!("{e}"), t!("contacts-hint-player-id")))?;
+    let id: PlayerId = args.player_id.parse().map_err(|e| {
+        error::user_hint(
+            crate::i18n::errors::player_id(&e),
+            t!("contacts-hint-player-id"),
+        )
+    })?;
     let mut contacts = Contacts::load(home)?;
     contacts.aliases.insert(alias.clone(), id.to_string());
     contacts.save(home)?;

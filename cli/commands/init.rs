@@ -34,13 +34,14 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
             error = e.to_string()
         ))
     })?;
-    let (key, created) = home::init_key(home_dir).map_err(|e| error::user(e.to_string()))?;
+    let (key, created) =
+        home::init_key(home_dir).map_err(|e| error::user(crate::i18n::errors::key(&e)))?;
     let name = match args.name {
         Some(name) => {
             // The rules every receiver applies to a signed profile (1 to 64 characters, no
             // control characters): a name accepted here is one others accept.
             let name = sobre_core::record::profile::clean_name(&name)
-                .map_err(|e| error::user(e.to_string()))?;
+                .map_err(|e| error::user(crate::i18n::errors::profile(&e)))?;
             if write_name(home_dir, &name)? {
                 publish(home_dir);
             }
@@ -79,13 +80,15 @@ pub fn read_name(home_dir: &Path) -> Option<String> {
 /// issue time moves on, so it replaces the old one at every receiver).
 /// Returns whether the name changed.
 fn write_name(home_dir: &Path, name: &str) -> CliResult<bool> {
-    let mut local = profile::read(home_dir).map_err(|e| error::user(e.to_string()))?;
+    let mut local =
+        profile::read(home_dir).map_err(|e| error::user(crate::i18n::errors::local_profile(&e)))?;
     if local.name.as_deref() == Some(name) {
         return Ok(false);
     }
     local.name = Some(name.to_owned());
     local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
-    profile::write(home_dir, &local).map_err(|e| error::user(e.to_string()))?;
+    profile::write(home_dir, &local)
+        .map_err(|e| error::user(crate::i18n::errors::local_profile(&e)))?;
     Ok(true)
 }
 

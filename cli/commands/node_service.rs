@@ -296,7 +296,7 @@ pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
     let mut found = Vec::new();
     match sobre_node::home::load_key(home) {
         Ok(k) => found.push(ok(t!("doctor-key", id = k.player_id().to_string()))),
-        Err(e) => found.push(problem(e.to_string(), t!("hint-init"))),
+        Err(e) => found.push(problem(crate::i18n::errors::key(&e), t!("hint-init"))),
     }
     let saved = match settings::load(home) {
         Ok(Some(s)) => {

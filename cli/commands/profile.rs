@@ -2,6 +2,7 @@
 
 use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
+use crate::i18n::errors;
 use crate::t;
 use serde_json::json;
 use sobre_core::record::Profile;
@@ -68,8 +69,8 @@ pub fn run(home: &Path, cmd: ProfileCommand) -> CliResult<ExitCode> {
 /// The profile to show: the signed one when it has a name, else what the file holds.
 fn current(home: &Path) -> CliResult<(LocalProfile, Option<Profile>)> {
     let key = common::load_key(home)?;
-    let local = profile::read(home).map_err(|e| error::user(e.to_string()))?;
-    let signed = profile::signed(home, &key).map_err(|e| error::user(e.to_string()))?;
+    let local = profile::read(home).map_err(|e| error::user(errors::local_profile(&e)))?;
+    let signed = profile::signed(home, &key).map_err(|e| error::user(errors::local_profile(&e)))?;
     let profile = signed
         .map(|s| s.decode_unverified())
         .transpose()
@@ -147,11 +148,12 @@ fn change(option: Option<String>, field: &mut Option<String>) {
 
 fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     let key = common::load_key(home)?;
-    let mut local = profile::read(home).map_err(|e| error::user(e.to_string()))?;
+    let mut local = profile::read(home).map_err(|e| error::user(errors::local_profile(&e)))?;
     let before = local.clone();
     if let Some(n) = &a.name {
         local.name = Some(
-            sobre_core::record::profile::clean_name(n).map_err(|e| error::user(e.to_string()))?,
+            sobre_core::record::profile::clean_name(n)
+                .map_err(|e| error::user(errors::profile(&e)))?,
         );
     }
     change(a.club, &mut local.club);
@@ -159,7 +161,7 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     if let Some(l) = &a.languages {
         let tags: Vec<&str> = l.split(',').collect();
         local.languages = sobre_core::record::profile::clean_languages(&tags)
-            .map_err(|e| error::user(e.to_string()))?;
+            .map_err(|e| error::user(errors::profile(&e)))?;
     }
     if local.name.is_none() {
         return Err(error::user_hint(
@@ -171,7 +173,7 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
     local
         .to_profile(&key)
-        .map_err(|e| error::user(e.to_string()))?;
+        .map_err(|e| error::user(errors::profile(&e)))?;
     let changed = LocalProfile {
         issued_ms: before.issued_ms,
         ..local.clone()
@@ -179,7 +181,7 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     if !changed {
         local.issued_ms = before.issued_ms;
     } else {
-        profile::write(home, &local).map_err(|e| error::user(e.to_string()))?;
+        profile::write(home, &local).map_err(|e| error::user(errors::local_profile(&e)))?;
     }
     let sent = match common::call_as::<ProfilesReply>(home, ApiRequest::ProfilePublish) {
         Ok(_) => true,

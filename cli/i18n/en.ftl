@@ -337,3 +337,27 @@ parse-possible-values = [possible values: { $values }]
 parse-conflict = the argument '{ $arg }' cannot be used with '{ $other }'
 parse-usage = Usage: { $usage }
 parse-more = For more information, try '--help'.
+
+## the libraries' errors (cli/i18n/errors.rs)
+key-missing = no key in { $path }: run `sobre init` first
+key-damaged = the key file { $path } is damaged (expected 32 bytes)
+key-io = cannot read or write the key in { $path }: { $error }
+player-id-not-peer = { $text } is not a player id (expected a libp2p peer id like 12D3KooW…)
+player-id-not-ed25519 = { $text } is a peer id, but not of an ed25519 key
+profile-field-name = name
+profile-field-club = club
+profile-err-codec = undecodable profile: { $error }
+profile-err-version = unsupported profile version { $version } (this build reads { $reads })
+profile-err-signature = bad signature on the profile of { $player } (a profile must be signed by its player)
+profile-err-empty = the { $field } is empty
+profile-err-too-long = the { $field } has { $chars } characters; at most { $max } are allowed
+profile-err-control = the { $field } contains a control or text-direction character
+profile-err-not-trimmed = the { $field } has spaces at its start or end
+profile-err-federation = federation id { $id } is not 1 to { $max } digits (e.g. a FIDE id like 2016192)
+profile-err-languages = { $count } languages; at most { $max } are allowed
+profile-err-language = { $tag } is not a language tag (like es, en or pt-BR)
+profile-err-duplicate-language = language { $tag } is listed twice
+profile-err-future = the profile is dated { $issued }, more than { $max } ms after this clock ({ $now })
+local-profile-io = cannot read or write { $path }: { $error }
+local-profile-damaged = { $path } is not a JSON object: { $reason }
+local-profile-invalid = the profile in { $path } is not valid: { $error }

@@ -337,3 +337,27 @@ parse-possible-values = [valores posibles: { $values }]
 parse-conflict = el argumento '{ $arg }' no se puede usar con '{ $other }'
 parse-usage = Uso: { $usage }
 parse-more = Para más información, pruebe '--help'.
+
+## errores de las bibliotecas (cli/i18n/errors.rs)
+key-missing = no hay clave en { $path }: ejecute `sobre init` primero
+key-damaged = el fichero de clave { $path } está dañado (se esperaban 32 bytes)
+key-io = no se puede leer ni escribir la clave en { $path }: { $error }
+player-id-not-peer = { $text } no es un id de jugador (se esperaba un id de par de libp2p como 12D3KooW…)
+player-id-not-ed25519 = { $text } es un id de par, pero no de una clave ed25519
+profile-field-name = nombre
+profile-field-club = club
+profile-err-codec = perfil indescifrable: { $error }
+profile-err-version = versión de perfil no admitida { $version } (esta versión lee la { $reads })
+profile-err-signature = firma incorrecta en el perfil de { $player } (un perfil debe firmarlo su jugador)
+profile-err-empty = el { $field } está vacío
+profile-err-too-long = el { $field } tiene { $chars } caracteres; se permiten como mucho { $max }
+profile-err-control = el { $field } contiene un carácter de control o de dirección del texto
+profile-err-not-trimmed = el { $field } tiene espacios al principio o al final
+profile-err-federation = el id de federación { $id } no tiene de 1 a { $max } cifras (p. ej. un id FIDE como 2016192)
+profile-err-languages = { $count } idiomas; se permiten como mucho { $max }
+profile-err-language = { $tag } no es una etiqueta de idioma (como es, en o pt-BR)
+profile-err-duplicate-language = el idioma { $tag } aparece dos veces
+profile-err-future = el perfil tiene fecha { $issued }, más de { $max } ms después de este reloj ({ $now })
+local-profile-io = no se puede leer ni escribir { $path }: { $error }
+local-profile-damaged = { $path } no es un objeto JSON: { $reason }
+local-profile-invalid = el perfil de { $path } no es válido: { $error }

@@ -12,6 +12,7 @@
 //! both catalogues and that the catalogues have the same keys. JSON output is an API and is
 //! never translated.
 
+pub mod errors;
 pub mod help;
 pub mod parse_error;
 pub mod words;

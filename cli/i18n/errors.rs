@@ -1,0 +1,174 @@
+//! The errors of the libraries that reach the player, in the run's language: keyed by
+//! variant (an exhaustive match, so a new variant cannot go untranslated), never by text.
+//! Details that are data (a path, an operating-system reason) are quoted as they come.
+
+use crate::t;
+use sobre_core::record::PlayerIdError;
+use sobre_core::record::profile::{
+    MAX_FEDERATION_ID_DIGITS, MAX_FUTURE_MS, MAX_LANGUAGES, MAX_NAME_CHARS, PROFILE_VERSION,
+    ProfileError, TextField,
+};
+use sobre_node::home::KeyError;
+use sobre_node::profile::LocalProfileError;
+
+/// The player's key cannot be loaded or made.
+pub fn key(e: &KeyError) -> String {
+    match e {
+        KeyError::Missing(path) => t!("key-missing", path = path),
+        KeyError::Damaged(path) => t!("key-damaged", path = path),
+        KeyError::Io { path, source } => t!("key-io", path = path, error = source.to_string()),
+    }
+}
+
+/// A text that is not a player id.
+pub fn player_id(e: &PlayerIdError) -> String {
+    match e {
+        PlayerIdError::NotAPeerId(s) => t!("player-id-not-peer", text = format!("{s:?}")),
+        PlayerIdError::NotEd25519(s) => t!("player-id-not-ed25519", text = format!("{s:?}")),
+    }
+}
+
+fn field(f: TextField) -> String {
+    match f {
+        TextField::Name => t!("profile-field-name"),
+        TextField::Club => t!("profile-field-club"),
+    }
+}
+
+/// A profile (or a field of one) that is not acceptable.
+pub fn profile(e: &ProfileError) -> String {
+    match e {
+        ProfileError::Codec(c) => t!("profile-err-codec", error = c.to_string()),
+        ProfileError::Version(v) => {
+            t!("profile-err-version", version = *v, reads = PROFILE_VERSION)
+        }
+        ProfileError::BadSignature(p) => t!("profile-err-signature", player = p.to_string()),
+        ProfileError::Empty(f) => t!("profile-err-empty", field = field(*f)),
+        ProfileError::TooLong { field: f, chars } => t!(
+            "profile-err-too-long",
+            field = field(*f),
+            chars = *chars,
+            max = MAX_NAME_CHARS
+        ),
+        ProfileError::ControlCharacter(f) => t!("profile-err-control", field = field(*f)),
+        ProfileError::NotTrimmed(f) => t!("profile-err-not-trimmed", field = field(*f)),
+        ProfileError::FederationId(s) => t!(
+            "profile-err-federation",
+            id = format!("{s:?}"),
+            max = MAX_FEDERATION_ID_DIGITS
+        ),
+        ProfileError::TooManyLanguages(n) => {
+            t!("profile-err-languages", count = *n, max = MAX_LANGUAGES)
+        }
+        ProfileError::Language(s) => t!("profile-err-language", tag = format!("{s:?}")),
+        ProfileError::DuplicateLanguage(s) => {
+            t!("profile-err-duplicate-language", tag = format!("{s:?}"))
+        }
+        ProfileError::FromTheFuture { issued_ms, now_ms } => t!(
+            "profile-err-future",
+            issued = issued_ms.to_string(),
+            max = MAX_FUTURE_MS.to_string(),
+            now = now_ms.to_string()
+        ),
+    }
+}
+
+/// The player's own profile file cannot be read, written or used.
+pub fn local_profile(e: &LocalProfileError) -> String {
+    match e {
+        LocalProfileError::Io { path, source } => {
+            t!("local-profile-io", path = path, error = source.to_string())
+        }
+        LocalProfileError::Damaged { path, reason } => {
+            t!("local-profile-damaged", path = path, reason = reason)
+        }
+        LocalProfileError::Invalid { path, source } => {
+            t!(
+                "local-profile-invalid",
+                path = path,
+                error = profile(source)
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Lang, with_lang};
+
+    /// In English the words are the libraries' own: English output does not change.
+    #[test]
+    fn english_library_errors_read_as_before() {
+        let cases: Vec<(String, String)> = vec![
+            (
+                key(&KeyError::Missing("/h".into())),
+                KeyError::Missing("/h".into()).to_string(),
+            ),
+            (
+                key(&KeyError::Damaged("/h/key".into())),
+                KeyError::Damaged("/h/key".into()).to_string(),
+            ),
+            (
+                player_id(&PlayerIdError::NotAPeerId("x".into())),
+                PlayerIdError::NotAPeerId("x".into()).to_string(),
+            ),
+            (
+                profile(&ProfileError::TooLong {
+                    field: TextField::Name,
+                    chars: 70,
+                }),
+                ProfileError::TooLong {
+                    field: TextField::Name,
+                    chars: 70,
+                }
+                .to_string(),
+            ),
+            (
+                profile(&ProfileError::Empty(TextField::Club)),
+                ProfileError::Empty(TextField::Club).to_string(),
+            ),
+            (
+                profile(&ProfileError::FederationId("12a".into())),
+                ProfileError::FederationId("12a".into()).to_string(),
+            ),
+            (
+                profile(&ProfileError::TooManyLanguages(9)),
+                ProfileError::TooManyLanguages(9).to_string(),
+            ),
+            (
+                profile(&ProfileError::Language("xx-".into())),
+                ProfileError::Language("xx-".into()).to_string(),
+            ),
+            (
+                profile(&ProfileError::DuplicateLanguage("es".into())),
+                ProfileError::DuplicateLanguage("es".into()).to_string(),
+            ),
+            (
+                profile(&ProfileError::ControlCharacter(TextField::Name)),
+                ProfileError::ControlCharacter(TextField::Name).to_string(),
+            ),
+            (
+                profile(&ProfileError::NotTrimmed(TextField::Name)),
+                ProfileError::NotTrimmed(TextField::Name).to_string(),
+            ),
+        ];
+        for (ours, theirs) in cases {
+            assert_eq!(ours, theirs);
+        }
+    }
+
+    #[test]
+    fn spanish_library_errors_are_spanish() {
+        let e = ProfileError::TooLong {
+            field: TextField::Name,
+            chars: 70,
+        };
+        assert_eq!(
+            with_lang(Lang::Es, || profile(&e)),
+            "el nombre tiene 70 caracteres; se permiten como mucho 64"
+        );
+        let k = KeyError::Missing("/h".into());
+        assert!(with_lang(Lang::Es, || key(&k)).contains("ejecute `sobre init`"));
+    }
+}
