@@ -137,6 +137,15 @@ pub fn colour_word(colour: &str) -> String {
     }
 }
 
+/// A colour as the node names it, starting a sentence or a table cell (`White`, `Blancas`).
+pub fn colour_subject_word(colour: &str) -> String {
+    match colour {
+        "white" => crate::t!("colour-white-subject"),
+        "black" => crate::t!("colour-black-subject"),
+        other => capitalise(other),
+    }
+}
+
 /// A game's state as the node names it (`active`, `adjourned`…), in the run's language.
 pub fn status_word(status: &str) -> String {
     match status {
