@@ -133,7 +133,10 @@ fn time_control(args: &Args) -> CliResult<String> {
         .parse()
         .map_err(|e: sobre_core::clock::TimeControlError| {
             error::user_hint(
-                t!("challenge-bad-time-control", error = e.to_string()),
+                t!(
+                    "challenge-bad-time-control",
+                    error = crate::i18n::errors::time_control(&e)
+                ),
                 t!("challenge-hint-time-control"),
             )
         })?;

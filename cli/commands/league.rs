@@ -437,7 +437,10 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
         .parse()
         .map_err(|e: sobre_core::clock::TimeControlError| {
             error::user_hint(
-                t!("challenge-bad-time-control", error = e.to_string()),
+                t!(
+                    "challenge-bad-time-control",
+                    error = crate::i18n::errors::time_control(&e)
+                ),
                 t!("league-hint-time-control"),
             )
         })?;

@@ -393,3 +393,27 @@ envelope-letters-either = either language (sealed before letters were recorded)
 envelope-kept = the arbiter { $arbiter } (the opening in escrow, A3)
 envelope-kept-opened = the arbiter { $arbiter } (the opening in escrow, A3); opened by the arbiter
 envelope-kept-alone = the sealer alone (no arbiter: a lost opening loses, A8, A10)
+
+## durations and time controls
+duration-invalid = invalid duration { $input }: { $why }
+duration-empty = empty duration (write e.g. 3d, 12h, 90m, 30s or 1d12h)
+duration-expected-number = expected a number before { $found }
+duration-missing-unit = missing unit after { $number } (use d, h, m, s or ms)
+duration-unknown-unit = unknown unit { $unit } (use d, h, m, s or ms)
+duration-unexpected = unexpected { $found }
+duration-unit-order = unit { $unit } repeated or out of order (largest unit first, e.g. 1d12h)
+duration-overflow = too long
+tc-invalid = invalid time control { $input }: { $why }
+tc-empty = empty (write e.g. 3d, 10/50d, 40/2h+1h or unlimited)
+tc-move-count = bad move count { $text } (a whole number of moves, at least 1)
+tc-part-period = a period
+tc-part-final = the final period
+tc-part-per-move = the time per move
+tc-zero-time = { $part } must be longer than zero
+tc-no-periods = no period with time in it
+tc-correspondence-shape = a correspondence control is one period with an optional increment, e.g. 3d+1d or 10/50d+1d (start with `otb ` for over-the-board periods)
+tc-after-final = { $text } comes after the final period (the period without a move count must be last)
+tc-ambiguous-plus = +{ $text } after a period with a move count would be a final period of { $text }; write `inc { $text }` for an increment, or `:{ $text }` for such a final period
+tc-duplicate-bonus = more than one increment or delay
+tc-empty-period = empty period between separators
+tc-unexpected = unexpected { $text } (after the periods: `inc 30s`, `d5s` or `delay 5s`)

@@ -3,6 +3,7 @@
 //! Details that are data (a path, an operating-system reason) are quoted as they come.
 
 use crate::t;
+use sobre_core::clock::{DurationError, DurationErrorKind, TimeControlError, TimeControlErrorKind};
 use sobre_core::record::PlayerIdError;
 use sobre_core::record::profile::{
     MAX_FEDERATION_ID_DIGITS, MAX_FUTURE_MS, MAX_LANGUAGES, MAX_NAME_CHARS, PROFILE_VERSION,
@@ -18,6 +19,67 @@ pub fn key(e: &KeyError) -> String {
         KeyError::Damaged(path) => t!("key-damaged", path = path),
         KeyError::Io { path, source } => t!("key-io", path = path, error = source.to_string()),
     }
+}
+
+/// A duration that does not parse (`3w`).
+pub fn duration(e: &DurationError) -> String {
+    let why = match &e.kind {
+        DurationErrorKind::Empty => t!("duration-empty"),
+        DurationErrorKind::ExpectedNumber { found } => {
+            t!("duration-expected-number", found = format!("{found:?}"))
+        }
+        DurationErrorKind::MissingUnit { number } => {
+            t!("duration-missing-unit", number = number)
+        }
+        DurationErrorKind::UnknownUnit { unit } => {
+            t!("duration-unknown-unit", unit = format!("{unit:?}"))
+        }
+        DurationErrorKind::Unexpected { found } => {
+            t!("duration-unexpected", found = format!("{found:?}"))
+        }
+        DurationErrorKind::UnitOrder { unit } => {
+            t!("duration-unit-order", unit = format!("{unit:?}"))
+        }
+        DurationErrorKind::Overflow => t!("duration-overflow"),
+    };
+    t!(
+        "duration-invalid",
+        input = format!("{:?}", e.input),
+        why = why
+    )
+}
+
+/// A time control that does not parse (`0/50d`).
+pub fn time_control(e: &TimeControlError) -> String {
+    let why = match &e.kind {
+        TimeControlErrorKind::Empty => t!("tc-empty"),
+        TimeControlErrorKind::Duration(d) => duration(d),
+        TimeControlErrorKind::MoveCount { text } => {
+            t!("tc-move-count", text = format!("{text:?}"))
+        }
+        // `what` is one of the core's fixed names of a part of the control.
+        TimeControlErrorKind::ZeroTime { what } => {
+            let part = match *what {
+                "a period" => t!("tc-part-period"),
+                "the final period" => t!("tc-part-final"),
+                "the time per move" => t!("tc-part-per-move"),
+                other => other.to_owned(),
+            };
+            t!("tc-zero-time", part = part)
+        }
+        TimeControlErrorKind::NoPeriods => t!("tc-no-periods"),
+        TimeControlErrorKind::CorrespondenceShape => t!("tc-correspondence-shape"),
+        TimeControlErrorKind::AfterFinalPeriod { text } => {
+            t!("tc-after-final", text = format!("{text:?}"))
+        }
+        TimeControlErrorKind::AmbiguousPlus { text } => t!("tc-ambiguous-plus", text = text),
+        TimeControlErrorKind::DuplicateBonus => t!("tc-duplicate-bonus"),
+        TimeControlErrorKind::EmptyPeriod => t!("tc-empty-period"),
+        TimeControlErrorKind::Unexpected { text } => {
+            t!("tc-unexpected", text = format!("{text:?}"))
+        }
+    };
+    t!("tc-invalid", input = format!("{:?}", e.input), why = why)
 }
 
 /// A text that is not a player id.
@@ -155,6 +217,27 @@ mod tests {
         ];
         for (ours, theirs) in cases {
             assert_eq!(ours, theirs);
+        }
+        for text in [
+            "0/50d",
+            "",
+            "3w",
+            "90",
+            "40/2h+30s",
+            "40/2h::1h",
+            "3d+1d+1d",
+            "10/50d 40/2h",
+            "x3d",
+            "1.5h",
+            "30s1m",
+            "40/0h",
+            "3d foo",
+            "otb 40/2h+1h:30m 40/1h",
+        ] {
+            if let Err(e) = text.parse::<sobre_core::clock::TimeControl>() {
+                assert_eq!(time_control(&e), e.to_string(), "{text:?}");
+                assert_ne!(with_lang(Lang::Es, || time_control(&e)), e.to_string());
+            }
         }
     }
 

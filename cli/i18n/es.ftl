@@ -393,3 +393,27 @@ envelope-letters-either = cualquiera de los dos idiomas (sellada antes de que se
 envelope-kept = el árbitro { $arbiter } (la apertura en depósito, A3)
 envelope-kept-opened = el árbitro { $arbiter } (la apertura en depósito, A3); abierta por el árbitro
 envelope-kept-alone = solo quien selló (sin árbitro: perder la apertura pierde, A8, A10)
+
+## duraciones y ritmos de juego
+duration-invalid = duración no válida { $input }: { $why }
+duration-empty = duración vacía (escriba p. ej. 3d, 12h, 90m, 30s o 1d12h)
+duration-expected-number = se esperaba un número antes de { $found }
+duration-missing-unit = falta la unidad tras { $number } (use d, h, m, s o ms)
+duration-unknown-unit = unidad desconocida { $unit } (use d, h, m, s o ms)
+duration-unexpected = { $found } inesperado
+duration-unit-order = unidad { $unit } repetida o desordenada (la mayor primero, p. ej. 1d12h)
+duration-overflow = demasiado larga
+tc-invalid = ritmo de juego no válido { $input }: { $why }
+tc-empty = vacío (escriba p. ej. 3d, 10/50d, 40/2h+1h o unlimited)
+tc-move-count = número de jugadas incorrecto { $text } (un número entero de jugadas, al menos 1)
+tc-part-period = un periodo
+tc-part-final = el periodo final
+tc-part-per-move = el tiempo por jugada
+tc-zero-time = { $part } debe durar más de cero
+tc-no-periods = ningún periodo con tiempo
+tc-correspondence-shape = un ritmo de correspondencia es un periodo con un incremento opcional, p. ej. 3d+1d o 10/50d+1d (empiece con `otb ` para periodos sobre el tablero)
+tc-after-final = { $text } va después del periodo final (el periodo sin número de jugadas debe ser el último)
+tc-ambiguous-plus = +{ $text } tras un periodo con número de jugadas sería un periodo final de { $text }; escriba `inc { $text }` para un incremento, o `:{ $text }` para ese periodo final
+tc-duplicate-bonus = más de un incremento o demora
+tc-empty-period = periodo vacío entre separadores
+tc-unexpected = { $text } inesperado (tras los periodos: `inc 30s`, `d5s` o `delay 5s`)
