@@ -258,6 +258,79 @@ mod tests {
         assert!(en.len() > 20, "{} keys", en.len());
     }
 
+    /// The variables (`{ $home }`) each message of a catalogue uses.
+    fn variables(source: &str) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+        use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
+        fn inline(e: &InlineExpression<&str>, out: &mut BTreeSet<String>) {
+            match e {
+                InlineExpression::VariableReference { id } => {
+                    out.insert(id.name.to_owned());
+                }
+                InlineExpression::Placeable { expression } => expr(expression, out),
+                _ => {}
+            }
+        }
+        fn expr(e: &Expression<&str>, out: &mut BTreeSet<String>) {
+            match e {
+                Expression::Inline(i) => inline(i, out),
+                Expression::Select { selector, variants } => {
+                    inline(selector, out);
+                    for v in variants {
+                        pattern(&v.value, out);
+                    }
+                }
+            }
+        }
+        fn pattern(p: &Pattern<&str>, out: &mut BTreeSet<String>) {
+            for el in &p.elements {
+                if let PatternElement::Placeable { expression } = el {
+                    expr(expression, out);
+                }
+            }
+        }
+        let resource = fluent_syntax::parser::parse(source).expect("the catalogue parses");
+        let mut all = std::collections::BTreeMap::new();
+        for e in &resource.body {
+            if let Entry::Message(m) = e {
+                let mut vars = BTreeSet::new();
+                if let Some(p) = &m.value {
+                    pattern(p, &mut vars);
+                }
+                all.insert(m.id.name.to_owned(), vars);
+            }
+        }
+        all
+    }
+
+    /// A translation uses the same arguments as the English: a misspelt `{ $hom }` would
+    /// print as an unfilled placeholder.
+    #[test]
+    fn translations_use_the_same_arguments() {
+        let (en, es) = (variables(EN_FTL), variables(ES_FTL));
+        let differ: Vec<&String> = en
+            .iter()
+            .filter(|(k, vars)| es.get(*k).is_some_and(|v| v != *vars))
+            .map(|(k, _)| k)
+            .collect();
+        // Spanish words some sentences differently and leaves an argument out by design.
+        let by_design = ["position-to-move", "position-check"];
+        let differ: Vec<&String> = differ
+            .into_iter()
+            .filter(|k| !by_design.contains(&k.as_str()))
+            .collect();
+        assert!(differ.is_empty(), "arguments differ between en.ftl and es.ftl: {differ:?}");
+    }
+
+    /// No catalogue names a message twice (Fluent would keep one of them silently).
+    #[test]
+    fn no_key_is_defined_twice() {
+        for source in [EN_FTL, ES_FTL, help::HELP_ES_FTL] {
+            let all = keys(source);
+            let unique: BTreeSet<&String> = all.iter().collect();
+            assert_eq!(all.len(), unique.len(), "a key is defined twice");
+        }
+    }
+
     /// Every `t!("key"…)` in the command line's sources names a message of the catalogues.
     #[test]
     fn every_key_used_in_code_exists() {
