@@ -8,9 +8,11 @@
 //! page follows too ([`PageLang::from_locale_vars`]).
 //!
 //! Code names a message by its key with [`t!`](crate::t) (`t!("node-not-running")`, or with
-//! arguments `t!("leave-taken", games = 3, …)`); a test checks that every key used in code exists in
-//! both catalogues and that the catalogues have the same keys. JSON output is an API and is
-//! never translated.
+//! arguments `t!("leave-taken", games = 3, …)`); tests check that every key used in code
+//! exists in both catalogues, that the catalogues have the same keys and use the same
+//! arguments. The libraries' typed errors are worded in [`errors`], the rules' words in
+//! [`words`], clap's parse errors in [`parse_error`]. JSON output is an API and is never
+//! translated.
 
 pub mod errors;
 pub mod help;
@@ -318,7 +320,10 @@ mod tests {
             .into_iter()
             .filter(|k| !by_design.contains(&k.as_str()))
             .collect();
-        assert!(differ.is_empty(), "arguments differ between en.ftl and es.ftl: {differ:?}");
+        assert!(
+            differ.is_empty(),
+            "arguments differ between en.ftl and es.ftl: {differ:?}"
+        );
     }
 
     /// No catalogue names a message twice (Fluent would keep one of them silently).
