@@ -59,7 +59,7 @@ pub fn parse_fen_arg(fen: &str, chess960: bool) -> CliResult<Position> {
             crate::t!(
                 "fen-malformed",
                 fen = format!("{fen:?}"),
-                error = e.to_string()
+                error = crate::i18n::errors::fen(&e)
             ),
             crate::t!("fen-hint"),
         )

@@ -417,3 +417,21 @@ tc-ambiguous-plus = +{ $text } after a period with a move count would be a final
 tc-duplicate-bonus = more than one increment or delay
 tc-empty-period = empty period between separators
 tc-unexpected = unexpected { $text } (after the periods: `inc 30s`, `d5s` or `delay 5s`)
+
+## FEN and impossible positions
+fen-empty = empty FEN
+fen-board = FEN board: { $why }
+fen-turn = FEN side to move must be 'w' or 'b', not { $text }
+fen-castling = FEN castling field { $text } is not KQkq, X-FEN or Shredder-FEN
+fen-en-passant = FEN en passant field { $text } is not '-' or a square on rank 3 or 6
+fen-counter = FEN move counter { $text } is not a number
+fen-trailing = FEN has unexpected extra fields: { $text }
+position-illegal = illegal position: { $why }
+position-no-king = { $colour } has no king
+position-kings = { $colour } has more than one king
+position-pieces = { $colour } has more than 16 pieces
+position-pawn-rank = a pawn stands on the first or last rank
+position-opposite-check = the side not to move ({ $colour }) is in check
+position-impossible-check = the side to move is in check from more than two pieces, or from an impossible pair
+position-castling = castling right for a rook on { $square } is impossible (no rook there or king not on its first rank)
+position-en-passant = en passant square { $square } is impossible in this position

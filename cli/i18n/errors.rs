@@ -3,7 +3,9 @@
 //! Details that are data (a path, an operating-system reason) are quoted as they come.
 
 use crate::t;
+use sobre_core::PositionError;
 use sobre_core::clock::{DurationError, DurationErrorKind, TimeControlError, TimeControlErrorKind};
+use sobre_core::notation::fen::{FenError, ParseFenError};
 use sobre_core::record::PlayerIdError;
 use sobre_core::record::profile::{
     MAX_FEDERATION_ID_DIGITS, MAX_FUTURE_MS, MAX_LANGUAGES, MAX_NAME_CHARS, PROFILE_VERSION,
@@ -18,6 +20,46 @@ pub fn key(e: &KeyError) -> String {
         KeyError::Missing(path) => t!("key-missing", path = path),
         KeyError::Damaged(path) => t!("key-damaged", path = path),
         KeyError::Io { path, source } => t!("key-io", path = path, error = source.to_string()),
+    }
+}
+
+/// A FEN that does not read, or describes an impossible position. The board's own
+/// complaint (`FenError::Board`) is the core's words, quoted.
+pub fn fen(e: &ParseFenError) -> String {
+    let colour = |c| super::words::colour(c);
+    match e {
+        ParseFenError::Syntax(f) => match f {
+            FenError::Empty => t!("fen-empty"),
+            FenError::Board(why) => t!("fen-board", why = why),
+            FenError::Turn(s) => t!("fen-turn", text = format!("{s:?}")),
+            FenError::Castling(s) => t!("fen-castling", text = format!("{s:?}")),
+            FenError::EnPassant(s) => t!("fen-en-passant", text = format!("{s:?}")),
+            FenError::Counter(s) => t!("fen-counter", text = format!("{s:?}")),
+            FenError::TrailingFields(s) => t!("fen-trailing", text = format!("{s:?}")),
+        },
+        ParseFenError::Illegal(p) => {
+            let why = match p {
+                PositionError::MissingKing(c) => t!("position-no-king", colour = colour(*c)),
+                PositionError::TooManyKings(c) => {
+                    t!("position-kings", colour = colour(*c))
+                }
+                PositionError::TooManyPieces(c) => {
+                    t!("position-pieces", colour = colour(*c))
+                }
+                PositionError::PawnOnBackRank => t!("position-pawn-rank"),
+                PositionError::OppositeCheck(c) => {
+                    t!("position-opposite-check", colour = colour(*c))
+                }
+                PositionError::ImpossibleCheck => t!("position-impossible-check"),
+                PositionError::InvalidCastlingRights(sq) => {
+                    t!("position-castling", square = sq.to_string())
+                }
+                PositionError::InvalidEpSquare(sq) => {
+                    t!("position-en-passant", square = sq.to_string())
+                }
+            };
+            t!("position-illegal", why = why)
+        }
     }
 }
 
@@ -217,6 +259,28 @@ mod tests {
         ];
         for (ours, theirs) in cases {
             assert_eq!(ours, theirs);
+        }
+        for fen_text in [
+            "",
+            "8/8/8 w",
+            "8/8/8/8/8/8/8/8 x - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w Q - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - e4 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra",
+            "8/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4KK2 w - - 0 1",
+            "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            let e = sobre_core::Position::from_fen(fen_text, sobre_core::CastlingMode::Standard)
+                .expect_err("a bad FEN");
+            assert_eq!(fen(&e), e.to_string(), "{fen_text:?}");
+            assert_ne!(
+                with_lang(Lang::Es, || fen(&e)),
+                e.to_string(),
+                "{fen_text:?}"
+            );
         }
         for text in [
             "0/50d",

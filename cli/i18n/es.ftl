@@ -417,3 +417,21 @@ tc-ambiguous-plus = +{ $text } tras un periodo con número de jugadas sería un 
 tc-duplicate-bonus = más de un incremento o demora
 tc-empty-period = periodo vacío entre separadores
 tc-unexpected = { $text } inesperado (tras los periodos: `inc 30s`, `d5s` o `delay 5s`)
+
+## FEN y posiciones imposibles
+fen-empty = FEN vacío
+fen-board = tablero del FEN: { $why }
+fen-turn = el turno del FEN debe ser 'w' o 'b', no { $text }
+fen-castling = el campo de enroque del FEN { $text } no es KQkq, X-FEN ni Shredder-FEN
+fen-en-passant = el campo de captura al paso del FEN { $text } no es '-' ni una casilla de la fila 3 o 6
+fen-counter = el contador de jugadas del FEN { $text } no es un número
+fen-trailing = el FEN tiene campos de más: { $text }
+position-illegal = posición ilegal: { $why }
+position-no-king = las { $colour } no tienen rey
+position-kings = las { $colour } tienen más de un rey
+position-pieces = las { $colour } tienen más de 16 piezas
+position-pawn-rank = hay un peón en la primera o la última fila
+position-opposite-check = el bando al que no le toca ({ $colour }) está en jaque
+position-impossible-check = el bando al que le toca recibe jaque de más de dos piezas, o de una pareja imposible
+position-castling = el derecho de enroque con una torre en { $square } es imposible (no hay torre o el rey no está en su primera fila)
+position-en-passant = la casilla de captura al paso { $square } es imposible en esta posición
