@@ -878,13 +878,7 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
 fn status_word(status: &str) -> String {
     match status {
         "not started" => t!("league-not-started"),
-        "pending" => t!("status-pending"),
-        "active" => t!("status-active"),
-        "adjourned" => t!("status-adjourned"),
-        "finished" => t!("status-finished"),
-        "cancelled" => t!("status-cancelled"),
-        "disputed" => t!("status-disputed"),
-        other => other.to_owned(),
+        other => common::status_word(other),
     }
 }
 
