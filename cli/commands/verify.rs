@@ -354,7 +354,7 @@ fn to_text(state: &GameState) -> String {
             t!("verify-label-status"),
             if state.status == Status::Disputed {
                 format!(
-                    "{}{}",
+                    "{} {}",
                     words::status(state.status),
                     t!("verify-disputed-why")
                 )

@@ -330,6 +330,21 @@ mod tests {
         );
     }
 
+    /// Fluent drops the blanks at the start and end of a value: a value written with one
+    /// (meant to be kept) would lose it silently.
+    #[test]
+    fn no_value_relies_on_leading_or_trailing_blanks() {
+        for source in [EN_FTL, ES_FTL, help::HELP_ES_FTL] {
+            for line in source.lines() {
+                let value = line.split_once(" = ").map(|(_, v)| v);
+                assert!(
+                    !value.is_some_and(|v| v.starts_with(' ')) && !line.ends_with(' '),
+                    "blank at the edge of: {line:?}"
+                );
+            }
+        }
+    }
+
     /// No catalogue names a message twice (Fluent would keep one of them silently).
     #[test]
     fn no_key_is_defined_twice() {
