@@ -12,6 +12,7 @@
 //! refuses (API kind `user`) are the user's to fix (exit 2); a failure inside the node or of
 //! the connection to it exits 70.
 
+use crate::t;
 use sobre_node::api::ErrorKind;
 use sobre_node::client::ClientError;
 use std::process::ExitCode;
@@ -89,28 +90,30 @@ const EXIT_DATA: u8 = 1;
 const EXIT_USER: u8 = 2;
 const EXIT_BUG: u8 = 70;
 
-/// Prints the error (with its hint) on standard error and chooses the exit code.
+/// Prints the error (with its hint) on standard error and chooses the exit code. The words
+/// are the run's language ([`crate::i18n`]): the fixed lines by key, a typed error by its
+/// variant, never by its text; a message the command built is already in that language.
 pub fn report(e: &CliError) -> ExitCode {
     match e {
         CliError::Node(c) => report_client(c),
         CliError::User { message, hint } => {
-            eprintln!("error: {message}");
+            error_line(message);
             if let Some(h) = hint {
-                eprintln!("hint: {h}");
+                hint_line(h);
             }
             ExitCode::from(EXIT_USER)
         }
         CliError::Io(io) => {
-            eprintln!("error: {io}");
+            error_line(&io.to_string());
             ExitCode::from(EXIT_USER)
         }
         CliError::Data(message) => {
-            eprintln!("error: {message}");
+            error_line(message);
             ExitCode::from(EXIT_DATA)
         }
         CliError::Bug(message) => {
-            eprintln!("error: {message}");
-            eprintln!("this is a bug in sobre; please report it with the command you ran");
+            error_line(message);
+            eprintln!("{}", t!("error-bug"));
             ExitCode::from(EXIT_BUG)
         }
         CliError::Reported(Fault::Data) => ExitCode::from(EXIT_DATA),
@@ -118,36 +121,44 @@ pub fn report(e: &CliError) -> ExitCode {
     }
 }
 
+fn error_line(message: &str) {
+    eprintln!("{}", t!("error-line", message = message));
+}
+
+fn hint_line(hint: &str) {
+    eprintln!("{}", t!("hint-line", hint = hint));
+}
+
+/// The node's own messages ([`ClientError::Api`]) come in the node's words (English): the
+/// API carries no key to translate them by.
 fn report_client(e: &ClientError) -> ExitCode {
     match e {
-        ClientError::NotRunning { .. } => {
-            eprintln!("error: {e}");
-            eprintln!("hint: start it with `sobre node run`");
+        ClientError::NotRunning { home } => {
+            error_line(&t!("node-not-running", home = home.display().to_string()));
+            hint_line(&t!("hint-start-node"));
             ExitCode::from(EXIT_USER)
         }
         ClientError::Api(api) => {
-            eprintln!("error: {}", api.message);
+            error_line(&api.message);
             if let Some(h) = &api.hint {
-                eprintln!("hint: {h}");
+                hint_line(h);
             }
             match api.kind {
                 ErrorKind::User => ExitCode::from(EXIT_USER),
                 ErrorKind::Internal => {
-                    eprintln!(
-                        "the node failed; its log may say more (please report it if it is a bug)"
-                    );
+                    eprintln!("{}", t!("error-node-failed"));
                     ExitCode::from(EXIT_BUG)
                 }
             }
         }
-        ClientError::Io(_) => {
-            eprintln!("error: {e}");
-            eprintln!("hint: check the node with `sobre node status`");
+        ClientError::Io(io) => {
+            error_line(&t!("node-io", error = io.to_string()));
+            hint_line(&t!("hint-node-status"));
             ExitCode::from(EXIT_BUG)
         }
-        ClientError::Protocol(_) => {
-            eprintln!("error: {e}");
-            eprintln!("hint: the node and this `sobre` may be different versions");
+        ClientError::Protocol(what) => {
+            error_line(&t!("node-protocol", error = what));
+            hint_line(&t!("hint-versions"));
             ExitCode::from(EXIT_BUG)
         }
     }

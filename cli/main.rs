@@ -9,8 +9,9 @@ mod board;
 mod color;
 mod commands;
 mod error;
+mod i18n;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -81,7 +82,26 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The language is needed before parsing (help and parse errors are written while
+    // parsing), and it may come from the settings in the home: find the home first.
+    let lang = i18n::Lang::for_home(&sobre_node::home::resolve(home_arg().as_deref()));
+    i18n::set(lang);
+    let matches = match command(lang).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => match i18n::parse_error::message(&e, lang) {
+            Some(text) => {
+                eprint!("{text}");
+                return ExitCode::from(2);
+            }
+            // Help, version and the rarer mistakes: clap prints them (the help already in
+            // the run's language).
+            None => e.exit(),
+        },
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let home = sobre_node::home::resolve(cli.home.as_deref());
     let home = home.as_path();
     let result = match cli.command {
@@ -120,11 +140,35 @@ fn main() -> ExitCode {
         Command::Verify(args) => commands::verify::run(args),
         Command::Invite(args) => commands::invite::run(home, args),
         Command::Connect(args) => commands::invite::connect(home, args),
-        Command::Completions(args) => commands::completions::run(args, Cli::command()),
-        Command::Man(args) => commands::man::run(args, Cli::command()),
+        Command::Completions(args) => commands::completions::run(args, command(lang)),
+        Command::Man(args) => commands::man::run(args, command(lang)),
     };
     match result {
         Ok(code) => code,
         Err(e) => error::report(&e),
     }
+}
+
+/// The whole command line, its help in `lang`.
+fn command(lang: i18n::Lang) -> clap::Command {
+    i18n::help::localise(Cli::command(), lang)
+}
+
+/// `--home DIR` or `--home=DIR` on the command line, read before clap parses it (it says
+/// where the settings with the language are); `SOBRE_HOME` is read by
+/// [`sobre_node::home::resolve`]. Anything after `--` is an operand, not an option.
+fn home_arg() -> Option<PathBuf> {
+    let mut args = std::env::args_os().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--" {
+            break;
+        }
+        if a == "--home" {
+            return args.next().map(PathBuf::from);
+        }
+        if let Some(dir) = a.to_str().and_then(|s| s.strip_prefix("--home=")) {
+            return Some(PathBuf::from(dir));
+        }
+    }
+    None
 }

@@ -189,3 +189,91 @@ fn show_and_games_of_a_live_game_match_the_snapshots() {
     assert_golden("live_games_black.txt", &normalise(run(&b, &["games"])));
     drop(nodes);
 }
+
+/// `sobre` with the locale of a user: `LC_ALL` set (it overrides `LC_MESSAGES` and `LANG`
+/// of the machine running the test), the terminal width fixed for the help.
+fn sobre_with_locale(home: &Path, locale: &str) -> Command {
+    let mut cmd = sobre(home);
+    cmd.env("LC_ALL", locale)
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
+        .env("COLUMNS", "100")
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// What a command printed, standard output then standard error, with the home's path
+/// replaced by `<HOME>`, and its exit code.
+fn outputs(home: &Path, locale: &str, args: &[&str]) -> (String, i32) {
+    let out = sobre_with_locale(home, locale)
+        .args(args)
+        .output()
+        .expect("the sobre binary runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8 output")
+        + &String::from_utf8(out.stderr).expect("UTF-8 errors");
+    (
+        text.replace(&home.display().to_string(), "<HOME>"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The Spanish interface, against snapshots in both languages: help texts, errors with
+/// their hints and exit codes, and the outputs that need no node. The English snapshots are
+/// what English users have always seen; the Spanish ones are what `LANG=es_ES.UTF-8` shows.
+#[test]
+fn help_errors_and_offline_outputs_match_the_snapshots_in_both_languages() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("carmen");
+    let cases: [(&str, &[&str], i32); 8] = [
+        ("help", &["--help"], 0),
+        ("help_league_create", &["league", "create", "--help"], 0),
+        ("help_move_short", &["move", "-h"], 0),
+        ("error_no_node", &["node", "status"], 2),
+        ("error_bad_fen", &["position", "8/8/8 w"], 2),
+        ("error_bad_alias", &["contacts", "add", "no vale!", "x"], 2),
+        (
+            "position_mate",
+            &["position", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "--ascii"],
+            0,
+        ),
+        ("error_no_key", &["invite"], 2),
+    ];
+    for (name, args, code) in cases {
+        for (locale, suffix) in [("C", ""), ("es_ES.UTF-8", "_es")] {
+            let (text, got) = outputs(&home, locale, args);
+            assert_eq!(got, code, "sobre {} ({locale}): {text}", args.join(" "));
+            assert_golden(&format!("i18n_{name}{suffix}.txt"), &text);
+        }
+    }
+}
+
+/// The settings' `"language"` comes before the environment: a Spanish player on an English
+/// machine reads Spanish, and the reverse.
+#[test]
+fn the_language_setting_overrides_the_locale() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("diego");
+    std::fs::create_dir_all(&home).unwrap();
+    let config = home.join("config.json");
+    std::fs::write(&config, r#"{"language": "es"}"#).unwrap();
+    let (text, _) = outputs(&home, "en_US.UTF-8", &["node", "status"]);
+    assert!(text.contains("el nodo no está en marcha"), "{text}");
+    let (help, _) = outputs(&home, "en_US.UTF-8", &["--help"]);
+    assert!(
+        help.contains("Uso: sobre") && help.contains("Comandos:"),
+        "{help}"
+    );
+    std::fs::write(&config, r#"{"language": "en"}"#).unwrap();
+    let (text, _) = outputs(&home, "es_AR", &["node", "status"]);
+    assert!(text.contains("the node is not running"), "{text}");
+    // Given with --home=DIR too, the home's setting is found before parsing.
+    std::fs::write(&config, r#"{"language": "es"}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sobre"))
+        .arg(format!("--home={}", home.display()))
+        .args(["node", "status"])
+        .env_remove("SOBRE_HOME")
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no está en marcha"));
+}

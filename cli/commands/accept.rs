@@ -3,6 +3,7 @@
 use super::common::{self, Side};
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -55,6 +56,10 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     args.json.answer(&v, || {
-        format!("accepted {}: {}", game_tag(&v), state_line(&v))
+        format!(
+            "{}: {}",
+            t!("accept-accepted", game = game_tag(&v)),
+            state_line(&v)
+        )
     })
 }

@@ -3,6 +3,7 @@
 use super::common::{self, print_json};
 use super::contacts::Contacts;
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::BlockReply;
 use std::path::Path;
@@ -45,10 +46,10 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     }
     let v: BlockReply = common::reply(v)?;
     if v.blocked.is_empty() {
-        println!("nobody is blocked");
+        println!("{}", t!("block-nobody"));
     }
     for p in &v.blocked {
-        println!("blocked {p}");
+        println!("{}", t!("block-blocked", player = p));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 use super::common;
 use super::contacts::Contacts;
 use crate::error::{self, CliResult};
+use crate::t;
 use sobre_core::clock::TimeControl;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::GameView;
@@ -122,16 +123,21 @@ fn time_control(args: &Args) -> CliResult<String> {
         Some(session) => format!("{text} session {}", session.trim()),
         None => text,
     };
-    let tc: TimeControl = text.parse().map_err(|e| {
-        error::user_hint(
-            format!("bad time control: {e}"),
-            "e.g. --per-move 3d, --time 10/50d, --classical 40/2h+1h, --increment 1d",
-        )
-    })?;
+    let tc: TimeControl = text
+        .parse()
+        .map_err(|e: sobre_core::clock::TimeControlError| {
+            error::user_hint(
+                t!(
+                    "challenge-bad-time-control",
+                    error = crate::i18n::errors::time_control(&e)
+                ),
+                t!("challenge-hint-time-control"),
+            )
+        })?;
     if !over_the_board && !tc.is_correspondence() && tc != TimeControl::Unlimited {
         return Err(error::user_hint(
-            format!("{text:?} is not a correspondence time control (under a day)"),
-            "for a game over the board use --classical",
+            t!("challenge-not-correspondence", text = format!("{text:?}")),
+            t!("challenge-hint-classical"),
         ));
     }
     Ok(tc.to_string())

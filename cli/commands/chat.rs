@@ -3,6 +3,7 @@
 use super::common;
 use super::show::game_tag;
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -28,5 +29,6 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             text: args.text.join(" "),
         },
     )?;
-    args.json.answer(&v, || format!("sent to {}", game_tag(&v)))
+    args.json
+        .answer(&v, || t!("chat-sent", game = game_tag(&v)))
 }

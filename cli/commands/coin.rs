@@ -1,8 +1,9 @@
 //! `sobre coin`: the fair coin that draws colours and Chess960 starts (FIDE Appendix F1).
 
-use super::common::{self, Side, print_json};
+use super::common::{self, Side, colour_word, print_json};
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::GameView;
 use std::path::Path;
@@ -52,14 +53,22 @@ pub fn run(home: &Path, cmd: CoinCommand) -> CliResult<ExitCode> {
                 print_json(&v);
             } else {
                 let v: GameView = common::reply(v)?;
-                let colour = v.my_color.as_deref().unwrap_or("?");
+                let colour = v
+                    .my_color
+                    .as_deref()
+                    .map_or_else(|| "?".into(), colour_word);
                 let start = match &v.start_fen {
-                    Some(fen) if v.chess960 => format!(", from {fen}"),
+                    Some(fen) if v.chess960 => t!("coin-from", fen = fen),
                     _ => String::new(),
                 };
                 println!(
-                    "settled the coin of {} by default: you play {colour}{start}. {}",
-                    game_tag(&v),
+                    "{} {}",
+                    t!(
+                        "coin-settled",
+                        game = game_tag(&v),
+                        colour = colour,
+                        start = start
+                    ),
                     state_line(&v)
                 );
             }

@@ -171,10 +171,10 @@ impl Json {
 pub fn load_key(home: &Path) -> CliResult<sobre_core::record::Keypair> {
     sobre_node::home::load_key(home).map_err(|e| match e {
         sobre_node::home::KeyError::Missing(_) => error::user_hint(
-            format!("no player key in {}", home.display()),
-            "create one with `sobre init --name NAME`",
+            crate::t!("no-player-key", home = home.display().to_string()),
+            crate::t!("hint-init"),
         ),
-        other => error::user(other.to_string()),
+        other => error::user(crate::i18n::errors::key(&other)),
     })
 }
 
@@ -187,7 +187,7 @@ pub fn short_game(id: &str) -> &str {
 /// negative durations are written `overdue 3h`.
 pub fn human_duration(ms: i64) -> String {
     if ms < 0 {
-        return format!("overdue {}", human_duration(ms.saturating_neg()));
+        return crate::t!("overdue", time = human_duration(ms.saturating_neg()));
     }
     let s = ms / 1000;
     let units = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)];
@@ -209,6 +209,73 @@ pub fn human_duration(ms: i64) -> String {
 /// Instants as RFC 3339 UTC to the second (`2026-12-01T18:00:00Z`), written and read by the
 /// core's calendar (one implementation for the PGN dates and the command line).
 pub use sobre_core::record::export::{iso_utc as rfc3339, parse_iso_utc as parse_rfc3339};
+
+/// "cannot read FILE: why", in the run's language.
+pub fn cannot_read(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-read",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
+/// "cannot open FILE: why", in the run's language.
+pub fn cannot_open(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-open",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
+/// "cannot create FILE: why", in the run's language.
+pub fn cannot_create(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-create",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
+/// "cannot write FILE: why", in the run's language.
+pub fn cannot_write(path: &Path, e: &dyn std::fmt::Display) -> String {
+    crate::t!(
+        "cannot-write",
+        path = path.display().to_string(),
+        error = e.to_string()
+    )
+}
+
+/// A colour as the node names it (`white`, `black`), in the run's language.
+pub fn colour_word(colour: &str) -> String {
+    match colour {
+        "white" => crate::t!("colour-white"),
+        "black" => crate::t!("colour-black"),
+        other => other.to_owned(),
+    }
+}
+
+/// A colour as the node names it, starting a sentence or a table cell (`White`, `Blancas`).
+pub fn colour_subject_word(colour: &str) -> String {
+    match colour {
+        "white" => crate::t!("colour-white-subject"),
+        "black" => crate::t!("colour-black-subject"),
+        other => capitalise(other),
+    }
+}
+
+/// A game's state as the node names it (`active`, `adjourned`…), in the run's language.
+pub fn status_word(status: &str) -> String {
+    match status {
+        "pending" => crate::t!("status-pending"),
+        "active" => crate::t!("status-active"),
+        "adjourned" => crate::t!("status-adjourned"),
+        "finished" => crate::t!("status-finished"),
+        "cancelled" => crate::t!("status-cancelled"),
+        "disputed" => crate::t!("status-disputed"),
+        other => other.to_owned(),
+    }
+}
 
 /// Upper-cases the first letter.
 pub fn capitalise(s: &str) -> String {
@@ -332,6 +399,17 @@ impl Config {
         }
     }
 
+    /// `"language"` in `HOME/config.json`: `"es"` or `"en"` (the interface's language,
+    /// before the environment's; see [`crate::i18n`]).
+    /// Read before the language is chosen, so it warns about nothing (a damaged file is
+    /// reported, in the chosen language, by the next reading).
+    pub fn language(home: &Path) -> Option<crate::i18n::Lang> {
+        let text = std::fs::read_to_string(home.join("config.json")).ok()?;
+        serde_json::from_str::<Value>(&text).ok()?["language"]
+            .as_str()
+            .and_then(crate::i18n::Lang::parse)
+    }
+
     /// `"arbiter"` in `HOME/config.json` (an alias or a player id): who keeps the player's
     /// sealed moves in escrow (A3) when a game names nobody.
     pub fn arbiter(home: &Path) -> Option<String> {
@@ -344,8 +422,8 @@ fn read_config(home: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(home.join("config.json")).ok()?;
     let Ok(v) = serde_json::from_str::<Value>(&text) else {
         eprintln!(
-            "warning: {}/config.json is not valid JSON; using defaults",
-            home.display()
+            "{}",
+            crate::t!("config-not-json", home = home.display().to_string())
         );
         return None;
     };

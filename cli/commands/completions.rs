@@ -24,8 +24,8 @@ pub fn run(args: Args, mut cli: clap::Command) -> CliResult<ExitCode> {
         Some(s) => s,
         None => {
             return Err(error::user_hint(
-                "cannot tell the shell from $SHELL",
-                "name it: sobre completions bash|zsh|fish|elvish|powershell",
+                crate::t!("completions-no-shell"),
+                crate::t!("completions-hint"),
             ));
         }
     };

@@ -1,7 +1,8 @@
 //! `sobre contacts`: local aliases for player ids, kept in `HOME/contacts.json`.
 
-use super::common::print_json;
+use super::common::{self, print_json};
 use crate::error::{self, CliResult};
+use crate::t;
 use serde_json::json;
 use sobre_core::record::PlayerId;
 use std::collections::BTreeMap;
@@ -62,8 +63,8 @@ fn add(home: &Path, args: AddArgs) -> CliResult<ExitCode> {
     }
     let id: PlayerId = args.player_id.parse().map_err(|e| {
         error::user_hint(
-            format!("{e}"),
-            "a player id looks like 12D3KooW… (ask the player to run `sobre id`), or give their invite (`sobre invite`)",
+            crate::i18n::errors::player_id(&e),
+            t!("contacts-hint-player-id"),
         )
     })?;
     let mut contacts = Contacts::load(home)?;
@@ -84,8 +85,8 @@ pub fn check_alias(alias: &str) -> CliResult<String> {
         && !alias.starts_with("12D3KooW");
     if !valid {
         return Err(error::user_hint(
-            format!("{alias:?} cannot be an alias"),
-            "use letters, digits, `-`, `_` or `.` (at most 64), e.g. `ana` or `club.arbiter`",
+            t!("contacts-bad-alias", alias = format!("{alias:?}")),
+            t!("contacts-hint-alias"),
         ));
     }
     Ok(alias.to_owned())
@@ -98,7 +99,7 @@ fn list(home: &Path, args: ListArgs) -> CliResult<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if contacts.aliases.is_empty() {
-        println!("no contacts (add one with `sobre contacts add ALIAS PLAYER_ID`)");
+        println!("{}", t!("contacts-none"));
     }
     let width = contacts.aliases.keys().map(|a| a.chars().count()).max();
     for (alias, id) in &contacts.aliases {
@@ -125,12 +126,16 @@ impl Contacts {
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Contacts::default()),
-            Err(e) => return Err(error::user(format!("cannot read {}: {e}", path.display()))),
+            Err(e) => return Err(error::user(common::cannot_read(&path, &e))),
         };
         let aliases = serde_json::from_str(&text).map_err(|e| {
             error::user_hint(
-                format!("{} is damaged: {e}", path.display()),
-                "fix or delete the file (it maps aliases to player ids)",
+                t!(
+                    "file-damaged",
+                    path = path.display().to_string(),
+                    error = e.to_string()
+                ),
+                t!("contacts-hint-damaged"),
             )
         })?;
         Ok(Contacts { aliases })

@@ -3,6 +3,7 @@
 use super::common;
 use super::show::game_tag;
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -28,5 +29,5 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     args.json
-        .answer(&v, || format!("declined {}", game_tag(&v)))
+        .answer(&v, || t!("decline-declined", game = game_tag(&v)))
 }

@@ -6,7 +6,10 @@
 //! written in Spanish notation, with a declined draw offer, an adjournment with a sealed move
 //! (FIDE Appendix A), the resumption, the opening of the envelope, and the mate.
 
+use super::common;
 use crate::error::{CliError, CliResult};
+use crate::i18n::words;
+use crate::t;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use sobre_node::api::replies::{ExportReply, IdReply};
@@ -157,14 +160,14 @@ pub fn run(args: Args) -> CliResult<ExitCode> {
     let result = runtime.block_on(demo(dir.path()));
     if args.keep {
         let kept = dir.keep();
-        println!("\nhomes kept in {}", kept.display());
+        println!("\n{}", t!("demo-kept", dir = kept.display().to_string()));
     }
     result?;
     Ok(ExitCode::SUCCESS)
 }
 
 async fn demo(root: &Path) -> CliResult<()> {
-    println!("sobre demo: two real nodes on loopback (libp2p TCP+Noise+Yamux, sled on disk)\n");
+    println!("{}\n", t!("demo-title"));
     let ana = DemoNode::start("Ana", root.join("ana")).await?;
     let bruno = DemoNode::start("Bruno", root.join("bruno")).await?;
     let ana_id: IdReply = ana.call(ApiRequest::Id).await?;
@@ -176,13 +179,20 @@ async fn demo(root: &Path) -> CliResult<()> {
         .find(|s| s.contains("/tcp/"))
         .ok_or_else(|| CliError::bug("Bruno's node has no TCP address"))?
         .clone();
-    println!("Ana   {}  home {}", ana_id.player_id, ana.home.display());
-    println!("Bruno {bruno_player}  home {}", bruno.home.display());
+    println!(
+        "Ana   {}  {}",
+        ana_id.player_id,
+        t!("demo-home", home = ana.home.display().to_string())
+    );
+    println!(
+        "Bruno {bruno_player}  {}",
+        t!("demo-home", home = bruno.home.display().to_string())
+    );
     ana.call::<serde_json::Value>(ApiRequest::Connect {
         addr: bruno_addr.clone(),
     })
     .await?;
-    println!("Ana's node connects to Bruno's at {bruno_addr}\n");
+    println!("{}\n", t!("demo-connects", address = bruno_addr.as_str()));
 
     let challenge: GameView = ana
         .call(ApiRequest::Challenge {
@@ -195,8 +205,8 @@ async fn demo(root: &Path) -> CliResult<()> {
         .await?;
     let game = challenge.game;
     println!(
-        "Ana challenges Bruno (Ana White, 40 moves in 2 h then 1 h): game {}",
-        &game[..16]
+        "{}",
+        t!("demo-challenge", game = game.get(..16).unwrap_or(&game))
     );
     bruno
         .wait_for(&game, "the challenge", |v| v.status == "pending")
@@ -210,7 +220,7 @@ async fn demo(root: &Path) -> CliResult<()> {
         .await?;
     ana.wait_for(&game, "the acceptance", |v| v.status == "active")
         .await?;
-    println!("Bruno's node receives the signed challenge; Bruno accepts.\n");
+    println!("{}\n", t!("demo-accepts"));
 
     let players = [&ana, &bruno];
     for (i, text) in OPERA_GAME.iter().enumerate() {
@@ -234,10 +244,13 @@ async fn demo(root: &Path) -> CliResult<()> {
             .await?;
         let dots = if i % 2 == 0 { "." } else { "..." };
         println!(
-            "{number:>3}{dots:<4}{text:<8} {:<6} signed, stored, delivered; {} has it after {} ms",
+            "{number:>3}{dots:<4}{text:<8} {:<6} {}",
             mover.name,
-            other.name,
-            started.elapsed().as_millis()
+            t!(
+                "demo-move",
+                other = other.name,
+                ms = started.elapsed().as_millis().to_string()
+            )
         );
         if i + 1 == DRAW_OFFER_AFTER {
             bruno
@@ -258,7 +271,7 @@ async fn demo(root: &Path) -> CliResult<()> {
             bruno
                 .wait_for(&game, "the refusal", |v| v.draw_offer.is_none())
                 .await?;
-            println!("        Bruno offers a draw (FIDE 9.1); Ana declines it.");
+            println!("        {}", t!("demo-draw"));
         }
         if v.status == "finished" {
             break;
@@ -275,11 +288,14 @@ async fn demo(root: &Path) -> CliResult<()> {
         return Err(CliError::bug("the two nodes disagree about the game"));
     }
     println!(
-        "\nResult {} ({}), the same on both nodes: {} plies, final position {}",
-        a.result.as_deref().unwrap_or("?"),
-        a.termination_text.as_deref().unwrap_or("?"),
-        a.plies,
-        a.fen
+        "\n{}",
+        t!(
+            "demo-result",
+            result = a.result.as_deref().unwrap_or("?"),
+            how = a.termination_text.as_deref().unwrap_or("?"),
+            plies = a.plies,
+            fen = a.fen.as_str()
+        )
     );
 
     // Anyone can check the signed record offline.
@@ -294,10 +310,15 @@ async fn demo(root: &Path) -> CliResult<()> {
     let parsed = sobre_core::record::read_archive(&text).map_err(CliError::bug)?;
     let verified = sobre_core::record::verify(&parsed.events).map_err(CliError::bug)?;
     println!(
-        "Bruno's archive: {} signed events from both scoresheets; `sobre verify` agrees: {} by {}",
-        parsed.events.len(),
-        verified.result.map_or("*", |o| o.as_str()),
-        verified.termination.map_or("?", |t| t.describe())
+        "{}",
+        t!(
+            "demo-archive",
+            events = parsed.events.len(),
+            result = verified.result.map_or("*", |o| o.as_str()),
+            how = verified
+                .termination
+                .map_or_else(|| "?".to_owned(), words::termination)
+        )
     );
     let pgn: ExportReply = ana
         .call(ApiRequest::Export {
@@ -305,12 +326,15 @@ async fn demo(root: &Path) -> CliResult<()> {
             format: sobre_node::api::ExportFormat::Pgn,
         })
         .await?;
-    println!("\nFinal PGN (Ana's node):\n");
+    println!("\n{}\n", t!("demo-pgn"));
     println!("{}", pgn.pgn.unwrap_or_default().trim_end());
     println!(
-        "\nPlayers: Ana {}, Bruno {}",
-        short(&ana_id.player_id),
-        short(&bruno_player)
+        "\n{}",
+        t!(
+            "demo-players",
+            ana = short(&ana_id.player_id),
+            bruno = short(&bruno_player)
+        )
     );
     ana.stop().await?;
     bruno.stop().await?;
@@ -326,7 +350,10 @@ async fn adjourn_and_resume(
     sealed: &str,
     number: usize,
 ) -> CliResult<()> {
-    println!("\n    End of the session. Ana is to move and seals {number}.{sealed} (Appendix A1).");
+    println!(
+        "\n    {}",
+        t!("demo-seals", mv = format!("{number}.{sealed}"))
+    );
     let v: sobre_node::api::replies::AdjournReply = ana
         .call(ApiRequest::Adjourn {
             game: game.into(),
@@ -344,29 +371,44 @@ async fn adjourn_and_resume(
         .await?;
     let env = v.view.envelope.unwrap_or_default();
     println!(
-        "    Envelope (A2): move {}, sealer {}, place {}\n      position before the sealed move {}\n      time used: White {} ms, Black {} ms",
-        env.move_number,
-        env.sealer,
-        env.place,
-        env.fen_before,
-        env.time_used_ms[0],
-        env.time_used_ms[1],
+        "    {}",
+        t!(
+            "demo-envelope",
+            number = env.move_number,
+            sealer = common::colour_word(&env.sealer),
+            place = env.place.as_str()
+        )
     );
     println!(
-        "    Only the commitment travels: SHA-256 {}…; the move and its salt stay on Ana's node.",
-        env.commitment.get(..16).unwrap_or_default()
+        "      {}",
+        t!("demo-envelope-position", fen = env.fen_before.as_str())
+    );
+    println!(
+        "      {}",
+        t!(
+            "demo-envelope-time",
+            white = env.time_used_ms[0].to_string(),
+            black = env.time_used_ms[1].to_string()
+        )
+    );
+    println!(
+        "    {}",
+        t!(
+            "demo-commitment",
+            hash = env.commitment.get(..16).unwrap_or_default()
+        )
     );
     let seen = bruno
         .wait_for(game, "the sealed envelope", |v| v.status == "adjourned")
         .await?;
     println!(
-        "    Bruno's node holds the envelope (status {}); the clocks are stopped.",
-        seen.status
+        "    {}",
+        t!(
+            "demo-envelope-held",
+            status = common::status_word(&seen.status)
+        )
     );
-    println!(
-        "    Resumption: Bruno and Ana both announce that they are at the board (A7; both \
-         present, so the envelope need not wait for the agreed time, A2.7)."
-    );
+    println!("    {}", t!("demo-resumption"));
     bruno
         .call::<GameView>(ApiRequest::Resume { game: game.into() })
         .await?;
@@ -378,14 +420,23 @@ async fn adjourn_and_resume(
         })
         .await?;
     println!(
-        "    Ana's node opens the envelope: {:?}; every node checks it against the commitment (A8): {}",
-        after
-            .envelope
-            .as_ref()
-            .and_then(|e| e.opened.as_deref())
-            .unwrap_or("?"),
-        after.san.last().map_or("?", String::as_str)
+        "    {}",
+        t!(
+            "demo-opened",
+            opened = format!(
+                "{:?}",
+                after
+                    .envelope
+                    .as_ref()
+                    .and_then(|e| e.opened.as_deref())
+                    .unwrap_or("?")
+            ),
+            san = after.san.last().map_or("?", String::as_str)
+        )
     );
-    println!("{number:>3}.   {sealed:<8} Ana    (the sealed move, played at resumption)\n");
+    println!(
+        "{number:>3}.   {sealed:<8} Ana    {}\n",
+        t!("demo-sealed-played")
+    );
     Ok(())
 }

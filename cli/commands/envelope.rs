@@ -1,11 +1,15 @@
 //! `sobre envelope`: what the envelope of an adjourned game says (FIDE A2); the arbiter
 //! opening the envelope they keep (A3, A9); the sealer who lost the opening (A11).
 
-use super::common::{self, capitalise, human_duration, print_json, rfc3339, short_game};
+use super::common::{
+    self, colour_subject_word, colour_word, human_duration, print_json, rfc3339, short_game,
+};
 use super::contacts::Contacts;
 use super::names::Names;
 use super::show::{game_tag, state_line};
 use crate::error::{self, CliResult};
+use crate::t;
+use sobre_node::api::game::EnvelopeView;
 use sobre_node::api::replies::{EnvelopeLostReply, EnvelopeReply};
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
@@ -81,7 +85,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         None => {
             let game = args
                 .game
-                .ok_or_else(|| error::user("which game? sobre envelope GAME"))?;
+                .ok_or_else(|| error::user(t!("envelope-which-game")))?;
             show(home, game, args.json)
         }
     }
@@ -96,10 +100,13 @@ fn open(home: &Path, args: OpenArgs) -> CliResult<ExitCode> {
     let v: GameView = common::reply(v)?;
     let env = v.envelope.clone().unwrap_or_default();
     println!(
-        "opened {} as its arbiter: {}'s sealed move {} (A9)",
-        game_tag(&v),
-        capitalise(&env.sealer),
-        env.opened.as_deref().unwrap_or("?")
+        "{}",
+        t!(
+            "envelope-opened-as-arbiter",
+            game = game_tag(&v),
+            sealer = colour_subject_word(&env.sealer),
+            mv = env.opened.as_deref().unwrap_or("?")
+        )
     );
     println!("{}", state_line(&v));
     Ok(ExitCode::SUCCESS)
@@ -127,9 +134,15 @@ fn lost(home: &Path, args: LostArgs) -> CliResult<ExitCode> {
     let tag = short_game(&v.game);
     println!("{tag}: {advice}.");
     if v.resigned {
-        println!("resigned: {}", v.result.as_deref().unwrap_or(""));
+        println!(
+            "{}",
+            t!(
+                "envelope-resigned",
+                result = v.result.as_deref().unwrap_or("")
+            )
+        );
     } else if v.arbiter.is_none() && v.binding && !v.opening_held {
-        println!("to resign: sobre envelope lost {tag} --resign");
+        println!("{}", t!("envelope-to-resign", game = tag));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -142,65 +155,142 @@ fn show(home: &Path, game: String, json: bool) -> CliResult<ExitCode> {
     }
     let v: EnvelopeReply = common::reply(v)?;
     let Some(env) = &v.envelope else {
-        println!("no sealed move in {}", short_game(&v.game));
+        println!("{}", t!("envelope-none", game = short_game(&v.game)));
         return Ok(ExitCode::SUCCESS);
     };
+    let arbiter = match env.arbiter.as_deref() {
+        Some(a) => Some(Contacts::load(home)?.label(a)),
+        None => None,
+    };
+    print!("{}", card(&v.game, env, arbiter.as_deref()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The envelope's card (A2), `arbiter` named as the player knows them, in the run's
+/// language: labels in a column as wide as the longest label of that language, plus two.
+fn card(game: &str, env: &EnvelopeView, arbiter: Option<&str>) -> String {
     let used = |i: usize| {
         i64::try_from(env.time_used_ms[i]).map_or_else(|_| "-".to_owned(), human_duration)
     };
-    println!("Game:            {}", v.game);
-    println!("Sealed by:       {}", capitalise(&env.sealer));
-    println!("Sealed at:       {}", rfc3339(env.sealed_at_ms));
-    println!("Move number:     {}", env.move_number);
-    println!("Position before: {}", env.fen_before);
-    println!("Time used:       White {}, Black {}", used(0), used(1));
-    println!(
-        "Draw offer:      {}",
-        env.draw_offer_by.as_deref().unwrap_or("none")
+    // The labels are a column as wide as the longest in the run's language, plus two.
+    const LABELS: [&str; 12] = [
+        "envelope-label-game",
+        "envelope-label-sealed-by",
+        "envelope-label-sealed-at",
+        "envelope-label-move",
+        "envelope-label-position",
+        "envelope-label-time",
+        "envelope-label-draw",
+        "envelope-label-resumes",
+        "envelope-label-place",
+        "envelope-label-opened",
+        "envelope-label-letters",
+        "envelope-label-kept",
+    ];
+    let width = LABELS
+        .iter()
+        .chain(&["envelope-label-commitment"])
+        .map(|k| crate::i18n::message(k, None).chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut out = String::new();
+    let mut row = |label: String, value: String| {
+        out.push_str(&format!("{:<width$}{value}\n", format!("{label}:")));
+    };
+    row(t!("envelope-label-game"), game.to_owned());
+    row(
+        t!("envelope-label-sealed-by"),
+        colour_subject_word(&env.sealer),
     );
-    println!(
-        "Resumes:         {}",
+    row(t!("envelope-label-sealed-at"), rfc3339(env.sealed_at_ms));
+    row(t!("envelope-label-move"), env.move_number.to_string());
+    row(t!("envelope-label-position"), env.fen_before.clone());
+    row(
+        t!("envelope-label-time"),
+        t!("envelope-time-used", white = used(0), black = used(1)),
+    );
+    row(
+        t!("envelope-label-draw"),
+        env.draw_offer_by
+            .as_deref()
+            .map_or_else(|| t!("envelope-none-word"), colour_word),
+    );
+    row(
+        t!("envelope-label-resumes"),
         env.resume_at_ms
-            .map_or_else(|| "not set".to_owned(), rfc3339)
+            .map_or_else(|| t!("envelope-not-set"), rfc3339),
     );
-    println!(
-        "Place:           {}",
+    row(
+        t!("envelope-label-place"),
         match env.place.as_str() {
-            "" => "not set",
-            p => p,
-        }
+            "" => t!("envelope-not-set"),
+            p => p.to_owned(),
+        },
     );
-    println!(
-        "Opened:          {}",
+    row(
+        t!("envelope-label-opened"),
         match env.opened.as_deref() {
-            None => "no".to_owned(),
-            Some("") => "yes".to_owned(),
-            Some(m) => format!("yes: {m}"),
-        }
+            None => t!("envelope-no"),
+            Some("") => t!("envelope-yes"),
+            Some(m) => t!("envelope-yes-move", mv = m),
+        },
     );
-    println!(
-        "Written in:      {}",
+    row(
+        t!("envelope-label-letters"),
         match env.letters.as_deref() {
-            Some("es") => "Spanish letters (R D T A C)",
-            Some(_) => "English letters (K Q R B N)",
-            None => "either language (sealed before letters were recorded)",
-        }
+            Some("es") => t!("envelope-letters-es"),
+            Some(_) => t!("envelope-letters-en"),
+            None => t!("envelope-letters-either"),
+        },
     );
-    println!(
-        "Kept by:         {}",
-        match env.arbiter.as_deref() {
-            Some(a) => format!(
-                "the arbiter {} (the opening in escrow, A3){}",
-                Contacts::load(home)?.label(a),
+    row(
+        t!("envelope-label-kept"),
+        match arbiter {
+            Some(arbiter) => {
                 if env.opened_by_arbiter {
-                    "; opened by the arbiter"
+                    t!("envelope-kept-opened", arbiter = arbiter)
                 } else {
-                    ""
+                    t!("envelope-kept", arbiter = arbiter)
                 }
-            ),
-            None => "the sealer alone (no arbiter: a lost opening loses, A8, A10)".to_owned(),
-        }
+            }
+            None => t!("envelope-kept-alone"),
+        },
     );
-    println!("Commitment:      {}", env.commitment);
-    Ok(ExitCode::SUCCESS)
+    row(t!("envelope-label-commitment"), env.commitment.clone());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::common::assert_golden;
+    use crate::i18n::{Lang, with_lang};
+
+    /// The card of an envelope opened by its arbiter, in English and in Spanish.
+    #[test]
+    fn the_envelope_card_reads_in_english_and_spanish() {
+        let env = EnvelopeView {
+            arbiter: Some("12D3KooWArbiter".into()),
+            commitment: "5f1c0e9a7b3d2c4e".into(),
+            draw_offer_by: Some("black".into()),
+            fen_before: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".into(),
+            letters: Some("es".into()),
+            move_number: 3,
+            opened: Some("Ac4".into()),
+            opened_by_arbiter: true,
+            place: "Club Villa Dolores".into(),
+            resume_at_ms: Some(1_796_148_000_000),
+            sealed_at_ms: 1_796_061_600_000,
+            sealer: "white".into(),
+            time_used_ms: [7_260_000, 5_400_000],
+        };
+        for (lang, file) in [
+            (Lang::En, "envelope_card.txt"),
+            (Lang::Es, "envelope_card_es.txt"),
+        ] {
+            let text = with_lang(lang, || card("3f2a9c1e00112233", &env, Some("club")));
+            assert_golden(file, &text);
+        }
+    }
 }

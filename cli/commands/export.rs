@@ -2,6 +2,7 @@
 
 use super::common;
 use crate::error::{self, CliError, CliResult};
+use crate::t;
 use sobre_node::api::replies::ExportReply;
 use sobre_node::api::{ApiRequest, ExportFormat};
 use std::path::{Path, PathBuf};
@@ -50,9 +51,8 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     match &args.output {
         None => print!("{body}"),
         Some(path) => {
-            std::fs::write(path, body)
-                .map_err(|e| error::user(format!("cannot write {}: {e}", path.display())))?;
-            eprintln!("wrote {}", path.display());
+            std::fs::write(path, body).map_err(|e| error::user(common::cannot_write(path, &e)))?;
+            eprintln!("{}", t!("wrote-file", path = path.display().to_string()));
         }
     }
     Ok(ExitCode::SUCCESS)

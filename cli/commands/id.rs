@@ -2,6 +2,7 @@
 
 use super::common::{self, print_json};
 use crate::error::{CliError, CliResult};
+use crate::t;
 use serde_json::json;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::IdReply;
@@ -43,19 +44,19 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         }));
         return Ok(ExitCode::SUCCESS);
     }
-    println!("player id: {id}");
+    println!("{}", t!("id-player", id = id));
     if let Some(n) = &name {
-        println!("name:      {n}");
+        println!("{}", t!("id-name", name = n));
     }
     match node {
-        None => println!("node:      not running (start it with `sobre node run`)"),
-        Some(_) if addresses.is_empty() => println!("node:      running, no addresses yet"),
+        None => println!("{}", t!("id-node-not-running")),
+        Some(_) if addresses.is_empty() => println!("{}", t!("id-node-no-addresses")),
         Some(_) => {
-            println!("node:      running; others can connect to:");
+            println!("{}", t!("id-node-running"));
             for a in &addresses {
                 println!("  {a}");
             }
-            println!("invite:    `sobre invite` prints one line that holds all of this");
+            println!("{}", t!("id-invite"));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -2,6 +2,7 @@
 
 use super::common::print_json;
 use crate::error::{self, CliResult};
+use crate::t;
 use serde_json::{Value, json};
 use sobre_node::{home, profile};
 use std::path::Path;
@@ -27,18 +28,20 @@ pub struct Args {
 
 pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
     sobre_node::home::ensure(home_dir).map_err(|e| {
-        error::user(format!(
-            "cannot create the home {}: {e}",
-            home_dir.display()
+        error::user(t!(
+            "init-cannot-create-home",
+            home = home_dir.display().to_string(),
+            error = e.to_string()
         ))
     })?;
-    let (key, created) = home::init_key(home_dir).map_err(|e| error::user(e.to_string()))?;
+    let (key, created) =
+        home::init_key(home_dir).map_err(|e| error::user(crate::i18n::errors::key(&e)))?;
     let name = match args.name {
         Some(name) => {
             // The rules every receiver applies to a signed profile (1 to 64 characters, no
             // control characters): a name accepted here is one others accept.
             let name = sobre_core::record::profile::clean_name(&name)
-                .map_err(|e| error::user(e.to_string()))?;
+                .map_err(|e| error::user(crate::i18n::errors::profile(&e)))?;
             if write_name(home_dir, &name)? {
                 publish(home_dir);
             }
@@ -58,8 +61,8 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
         println!("{id}");
         if created {
             eprintln!(
-                "created a new player key in {}; start your node with `sobre node run`",
-                home_dir.display()
+                "{}",
+                t!("init-created", home = home_dir.display().to_string())
             );
         }
     }
@@ -77,13 +80,15 @@ pub fn read_name(home_dir: &Path) -> Option<String> {
 /// issue time moves on, so it replaces the old one at every receiver).
 /// Returns whether the name changed.
 fn write_name(home_dir: &Path, name: &str) -> CliResult<bool> {
-    let mut local = profile::read(home_dir).map_err(|e| error::user(e.to_string()))?;
+    let mut local =
+        profile::read(home_dir).map_err(|e| error::user(crate::i18n::errors::local_profile(&e)))?;
     if local.name.as_deref() == Some(name) {
         return Ok(false);
     }
     local.name = Some(name.to_owned());
     local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
-    profile::write(home_dir, &local).map_err(|e| error::user(e.to_string()))?;
+    profile::write(home_dir, &local)
+        .map_err(|e| error::user(crate::i18n::errors::local_profile(&e)))?;
     Ok(true)
 }
 
@@ -92,6 +97,6 @@ fn write_name(home_dir: &Path, name: &str) -> CliResult<bool> {
 fn publish(home_dir: &Path) {
     match super::common::call(home_dir, sobre_node::api::ApiRequest::ProfilePublish) {
         Ok(_) | Err(error::CliError::Node(sobre_node::client::ClientError::NotRunning { .. })) => {}
-        Err(e) => eprintln!("the running node did not take the new name: {e}"),
+        Err(e) => eprintln!("{}", t!("init-name-not-taken", error = e.to_string())),
     }
 }

@@ -3,6 +3,7 @@
 use super::common::{self, print_json};
 use super::contacts::{Contacts, check_alias};
 use crate::error::{self, CliError, CliResult};
+use crate::t;
 use serde_json::json;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{IdReply, PeersReply};
@@ -44,12 +45,11 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let key = common::load_key(home)?;
     let name = super::init::read_name(home);
     if let Some(n) = &name {
-        invite::check_name(n).map_err(|e| {
-            error::user_hint(e.to_string(), "set another with `sobre init --name NAME`")
-        })?;
+        invite::check_name(n)
+            .map_err(|e| error::user_hint(e.to_string(), t!("invite-hint-name")))?;
     }
     let saved = settings::load(home)
-        .map_err(|e| error::user_hint(e.to_string(), "fix that line of node.toml"))?
+        .map_err(|e| error::user_hint(e.to_string(), t!("doctor-settings-fix")))?
         .unwrap_or_default();
     let node: Option<IdReply> = match common::call_as(home, ApiRequest::Id) {
         Ok(v) => Some(v),
@@ -63,8 +63,8 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let addrs = invite::pick_addresses(&candidates);
     if addrs.is_empty() {
         return Err(error::user_hint(
-            "no address to put in the invite: your node is not running and no external address is saved",
-            "start your node (`sobre node run`), or declare a forwarded address with `sobre node run --external /ip4/…/tcp/4848 --save`",
+            t!("invite-no-address"),
+            t!("invite-hint-no-address"),
         ));
     }
     let with_id = |list: &[String], max: usize| -> Vec<libp2p_addr::Multiaddr> {
@@ -110,12 +110,7 @@ pub fn connect(home: &Path, args: ConnectArgs) -> CliResult<ExitCode> {
             .as_deref()
             .map(alias_of_name)
             .filter(|a| check_alias(a).is_ok())
-            .ok_or_else(|| {
-                error::user_hint(
-                    "the invite's name cannot be used as an alias",
-                    "choose one with --as ALIAS",
-                )
-            })?,
+            .ok_or_else(|| error::user_hint(t!("invite-name-not-alias"), t!("invite-hint-as")))?,
     };
     let mut contacts = Contacts::load(home)?;
     let id = inv.player.to_string();
@@ -123,8 +118,12 @@ pub fn connect(home: &Path, args: ConnectArgs) -> CliResult<ExitCode> {
         && *other != id
     {
         return Err(error::user_hint(
-            format!("the alias {alias:?} already names another player ({other})"),
-            "choose another with --as ALIAS",
+            t!(
+                "invite-alias-taken",
+                alias = format!("{alias:?}"),
+                other = other
+            ),
+            t!("invite-hint-as-another"),
         ));
     }
     contacts.aliases.insert(alias.clone(), id.clone());
@@ -140,10 +139,7 @@ pub fn parse_invite(home: &Path, text: &str) -> CliResult<Invite> {
     if let Ok(key) = sobre_node::home::load_key(home)
         && key.player_id() == inv.player
     {
-        return Err(error::user_hint(
-            "this is your own invite",
-            "give it to the other player, and ask for theirs",
-        ));
+        return Err(error::user_hint(t!("invite-own"), t!("invite-hint-own")));
     }
     Ok(inv)
 }
@@ -166,14 +162,11 @@ pub fn remember(home: &Path, inv: &Invite) -> CliResult<()> {
     ) {
         Ok(v) => {
             let n: usize = v.known.iter().map(|p| p.addresses.len()).sum();
-            println!("remembered {n} address(es); your node is dialing them");
+            println!("{}", t!("invite-remembered", count = n));
         }
         Err(CliError::Node(ClientError::NotRunning { .. })) => {
             invite::queue_addresses(home, &addrs)?;
-            println!(
-                "{} address(es) kept: your node dials them when it starts",
-                addrs.len()
-            );
+            println!("{}", t!("invite-queued", count = addrs.len()));
         }
         Err(e) => return Err(e),
     }
@@ -196,11 +189,9 @@ fn alias_of_name(name: &str) -> String {
 
 fn invite_error(e: InviteError) -> CliError {
     let hint = match e {
-        InviteError::BadSignature => {
-            "ask the player for their invite again, by a channel you trust (`sobre invite` prints it)"
-        }
-        InviteError::Version(_) => "update sobre, or ask the player for an invite this sobre reads",
-        _ => "copy the whole line, quoted (`sobre invite` prints it on the player's machine)",
+        InviteError::BadSignature => t!("invite-hint-signature"),
+        InviteError::Version(_) => t!("invite-hint-version"),
+        _ => t!("invite-hint-copy"),
     };
     error::user_hint(e.to_string(), hint)
 }

@@ -7,6 +7,7 @@
 use super::common::{self, print_json};
 use super::contacts::Contacts;
 use crate::error::{self, CliError, CliResult, Fault};
+use crate::t;
 use serde_json::{Value, json};
 use sobre_core::clock::TimeControl;
 use sobre_core::league::archive::{self, LeagueArchive};
@@ -176,9 +177,8 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             } else {
                 let v: LeagueView = common::reply(v)?;
                 println!(
-                    "joined {} ({}): your node plays its games as their rounds open",
-                    v.name,
-                    short(&v.league)
+                    "{}",
+                    t!("league-joined", name = &v.name, league = short(&v.league))
                 );
             }
             Ok(ExitCode::SUCCESS)
@@ -190,18 +190,21 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             } else {
                 let v: LeaguesReply = common::reply(v)?;
                 if v.leagues.is_empty() {
-                    println!("no leagues");
+                    println!("{}", t!("league-none"));
                 }
                 for l in &v.leagues {
                     println!(
-                        "{}  {:<30} {:>2} players  round {}/{}  {} games  ({})",
+                        "{}  {:<30} {}",
                         short(&l.league),
                         l.name,
-                        l.players.len(),
-                        l.open_rounds,
-                        l.rounds,
-                        l.games,
-                        l.role,
+                        t!(
+                            "league-list-line",
+                            players = format!("{:>2}", l.players.len()),
+                            open = l.open_rounds,
+                            rounds = l.rounds,
+                            games = l.games,
+                            role = role_word(&l.role)
+                        )
                     );
                 }
             }
@@ -218,39 +221,49 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 let l = &arch.league;
                 println!("{} ({})", l.def.name, l.id);
                 println!(
-                    "organiser {} · {} · time control {} · {} rounds{}",
-                    l.organiser,
-                    if l.def.double {
-                        "double round robin"
-                    } else {
-                        "round robin"
-                    },
-                    l.def.time_control,
-                    l.rounds().len(),
-                    if l.def.round_days > 0 {
-                        format!(", one every {} days", l.def.round_days)
-                    } else {
-                        String::new()
-                    }
+                    "{}",
+                    t!(
+                        "league-terms",
+                        organiser = l.organiser.to_string(),
+                        kind = if l.def.double {
+                            t!("league-double")
+                        } else {
+                            t!("league-single")
+                        },
+                        time_control = l.def.time_control.as_str(),
+                        rounds = l.rounds().len(),
+                        every = if l.def.round_days > 0 {
+                            t!("league-every", days = l.def.round_days)
+                        } else {
+                            String::new()
+                        }
+                    )
                 );
                 if let Some(d) = l.deputy {
-                    println!("deputy arbiter (the organiser's own games) {d}");
+                    println!("{}", t!("league-deputy", deputy = d.to_string()));
                 }
-                println!("round 1 opens {}", common::rfc3339(l.def.start_ms));
+                println!(
+                    "{}",
+                    t!("league-opens", time = common::rfc3339(l.def.start_ms))
+                );
                 for (i, p) in l.def.players.iter().enumerate() {
                     let joined = if arch.joined.contains(p) {
-                        "joined"
+                        t!("league-player-joined")
                     } else {
-                        "not joined yet"
+                        t!("league-player-not-joined")
                     };
                     println!("  {:>2}. {:<20} {}  {}", i + 1, l.def.names[i], p, joined);
                 }
                 let finished = s.games.iter().filter(|g| g.result.is_some()).count();
                 println!(
-                    "games: {finished} finished, {} in progress, {} not started, {} left out",
-                    s.games.len() - finished,
-                    s.unplayed.len(),
-                    s.excluded.len()
+                    "{}",
+                    t!(
+                        "league-games",
+                        finished = finished,
+                        playing = s.games.len() - finished,
+                        unplayed = s.unplayed.len(),
+                        excluded = s.excluded.len()
+                    )
                 );
                 coverage.print_note();
             }
@@ -283,21 +296,21 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                         page_lang(a.lang),
                     ),
                 )
-                .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
+                .map_err(|e| error::user(common::cannot_write(p, &e)))?;
             }
             if let Some(p) = &a.csv {
                 std::fs::write(p, render::csv(&s))
-                    .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?;
+                    .map_err(|e| error::user(common::cannot_write(p, &e)))?;
             }
             if a.json {
                 let mut v = json!({"crosstable": render::grid(&s)});
                 coverage.mark(&mut v);
                 print_json(&v);
             } else if a.html.is_none() && a.csv.is_none() {
-                print!("{}", grid_text(&render::grid(&s)));
+                print!("{}", grid_text(&translated_grid(render::grid(&s))));
                 coverage.print_note();
             } else if let Some(n) = coverage.note() {
-                eprintln!("note: {n}");
+                eprintln!("{}", t!("league-note", note = n));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -320,29 +333,68 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 print_json(&v);
             } else {
                 println!(
-                    "{}: definition signed by the organiser {} verifies; {} of {} players joined",
-                    arch.league.def.name,
-                    arch.league.organiser,
-                    arch.joined.len(),
-                    arch.league.def.players.len()
+                    "{}",
+                    t!(
+                        "league-verify-definition",
+                        name = arch.league.def.name.as_str(),
+                        organiser = arch.league.organiser.to_string(),
+                        joined = arch.joined.len(),
+                        players = arch.league.def.players.len()
+                    )
                 );
                 println!(
-                    "{} game(s) verify and count; {} left out",
-                    s.games.len(),
-                    s.excluded.len()
+                    "{}",
+                    t!(
+                        "league-verify-games",
+                        count = s.games.len(),
+                        excluded = s.excluded.len()
+                    )
                 );
                 for n in &s.excluded {
-                    println!("  game {}: {}", n.game, n.reason);
+                    println!(
+                        "  {}",
+                        t!(
+                            "league-verify-excluded",
+                            game = n.game.to_string(),
+                            reason = n.reason.to_string()
+                        )
+                    );
                 }
                 for n in &s.decisions {
-                    println!("  decision {}: {}", n.doc, n.text);
+                    println!(
+                        "  {}",
+                        t!(
+                            "league-verify-decision",
+                            doc = n.doc.to_string(),
+                            text = n.text.as_str()
+                        )
+                    );
                 }
                 for n in &s.bad_decisions {
-                    let what = if n.excluded { "left out" } else { "no effect" };
-                    println!("  decision {} ({what}): {}", n.doc, n.text);
+                    let what = if n.excluded {
+                        t!("league-left-out")
+                    } else {
+                        t!("league-no-effect")
+                    };
+                    println!(
+                        "  {}",
+                        t!(
+                            "league-verify-bad-decision",
+                            doc = n.doc.to_string(),
+                            what = what,
+                            text = n.text.as_str()
+                        )
+                    );
                 }
                 for (line, why) in &arch.bad_joins {
-                    println!("  join on line {line}: {why}");
+                    println!(
+                        "  {}",
+                        t!(
+                            "league-verify-bad-join",
+                            line = *line,
+                            why = why.to_string()
+                        )
+                    );
                 }
                 coverage.print_note();
             }
@@ -358,7 +410,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 common::read_as(home, ApiRequest::LeagueExport { league: a.league })?;
             let text = if a.pgn {
                 let mut arch = archive::read(&v.archive).map_err(|e| {
-                    error::user(format!("the node's league archive does not read: {e}"))
+                    error::user(t!("league-node-archive-bad", error = e.to_string()))
                 })?;
                 let s = compute(&mut arch);
                 sobre_core::league::pgn::pgn(&arch.league, &arch.games, &s)
@@ -366,8 +418,9 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 v.archive
             };
             match &a.output {
-                Some(p) => std::fs::write(p, text)
-                    .map_err(|e| error::user(format!("cannot write {}: {e}", p.display())))?,
+                Some(p) => {
+                    std::fs::write(p, text).map_err(|e| error::user(common::cannot_write(p, &e)))?
+                }
                 None => print!("{text}"),
             }
             Ok(ExitCode::SUCCESS)
@@ -394,10 +447,10 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
     } else if a.names.len() == players.len() {
         a.names.clone()
     } else {
-        return Err(error::user(format!(
-            "{} --name for {} --player: give one name per player, or none",
-            a.names.len(),
-            players.len()
+        return Err(error::user(t!(
+            "league-names-count",
+            names = a.names.len(),
+            players = players.len()
         )));
     };
     let text = match (&a.time, &a.per_move) {
@@ -405,12 +458,17 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
         (None, Some(p)) => p.trim().to_owned(),
         (None, None) => "3d".to_owned(),
     };
-    let tc: TimeControl = text.parse().map_err(|e| {
-        error::user_hint(
-            format!("bad time control: {e}"),
-            "e.g. --per-move 3d, --time 10/50d",
-        )
-    })?;
+    let tc: TimeControl = text
+        .parse()
+        .map_err(|e: sobre_core::clock::TimeControlError| {
+            error::user_hint(
+                t!(
+                    "challenge-bad-time-control",
+                    error = crate::i18n::errors::time_control(&e)
+                ),
+                t!("league-hint-time-control"),
+            )
+        })?;
     let start_ms = match &a.start {
         None => None,
         Some(s) => {
@@ -422,8 +480,8 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
             };
             Some(common::parse_rfc3339(&full).ok_or_else(|| {
                 error::user_hint(
-                    format!("bad start {t:?}"),
-                    "a date like 2026-12-01 or 2026-12-01T18:00:00Z",
+                    t!("league-bad-start", start = format!("{t:?}")),
+                    t!("league-hint-start"),
                 )
             })?)
         }
@@ -477,12 +535,8 @@ impl Coverage {
     fn note(self) -> Option<String> {
         match self {
             Coverage::File | Coverage::Missing(0) => None,
-            Coverage::Unheard => Some(
-                "the organiser has not answered since your node started: games may be missing here"
-                    .to_owned(),
-            ),
-            Coverage::Missing(1) => Some("1 game not yet received from the organiser".to_owned()),
-            Coverage::Missing(n) => Some(format!("{n} games not yet received from the organiser")),
+            Coverage::Unheard => Some(t!("league-unheard")),
+            Coverage::Missing(n) => Some(t!("league-missing", count = n)),
         }
     }
 
@@ -498,7 +552,7 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
     let path = Path::new(league);
     let (text, coverage) = if path.is_file() {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| error::user(common::cannot_read(path, &e)))?;
         (text, Coverage::File)
     } else {
         let v: LeagueExportReply = common::read_as(
@@ -512,26 +566,20 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
     };
     let arch = archive::read(&text).map_err(|e| {
         error::user_hint(
-            format!("not a readable league archive: {e}"),
-            "write one with `sobre league export LEAGUE -o FILE`",
+            t!("league-archive-bad", error = e.to_string()),
+            t!("league-hint-archive"),
         )
     })?;
     Ok((arch, coverage))
 }
 
-/// The page's language: the flag's, else LANG's (`LC_ALL` first, as locales do).
+/// The page's language: the flag's, else the interface's (the settings' `"language"`,
+/// else `LC_ALL`, `LC_MESSAGES`, `LANG`: one rule, [`render::PageLang::from_locale_vars`]).
 fn page_lang(flag: Option<HtmlLang>) -> render::PageLang {
     match flag {
         Some(HtmlLang::Es) => render::PageLang::Spanish,
         Some(HtmlLang::En) => render::PageLang::English,
-        None => {
-            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-                .iter()
-                .filter_map(|k| std::env::var(k).ok())
-                .find(|v| !v.is_empty())
-                .unwrap_or_default();
-            render::PageLang::from_locale(&locale)
-        }
+        None => crate::i18n::lang().page(),
     }
 }
 
@@ -636,40 +684,100 @@ fn text<'a>(v: &'a Value, key: &str) -> &'a str {
 
 fn standings_text(league: &League, s: &Standings) -> String {
     let mut out = format!("{}\n", league.def.name);
-    out.push_str(&format!(
-        "{:>4}  {:<20} {:>5} {:>6} {:>4} {:>6} {:>4}\n",
-        "Rank", "Player", "Pts", "SB", "Wins", "Played", "Open"
-    ));
+    // Each column as wide as its English layout, or its heading in the run's language.
+    let heads = [
+        t!("league-col-rank"),
+        t!("league-col-player"),
+        t!("league-col-points"),
+        t!("league-col-sb"),
+        t!("league-col-wins"),
+        t!("league-col-played"),
+        t!("league-col-open"),
+    ];
+    let w: Vec<usize> = [4, 20, 5, 6, 4, 6, 4]
+        .iter()
+        .zip(&heads)
+        .map(|(&w, h)| w.max(h.chars().count()))
+        .collect();
+    let row = |c: [String; 7]| {
+        format!(
+            "{:>w0$}  {:<w1$} {:>w2$} {:>w3$} {:>w4$} {:>w5$} {:>w6$}\n",
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4],
+            c[5],
+            c[6],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3],
+            w4 = w[4],
+            w5 = w[5],
+            w6 = w[6],
+        )
+    };
+    out.push_str(&row(heads.clone()));
     for r in &s.rows {
-        out.push_str(&format!(
-            "{:>4}  {:<20} {:>5} {:>6} {:>4} {:>6} {:>4}\n",
-            r.rank,
-            r.name,
+        out.push_str(&row([
+            r.rank.to_string(),
+            r.name.clone(),
             halves(r.points_halves),
             quarters(r.sb_quarters),
-            r.wins,
-            r.played,
-            r.unfinished
-        ));
+            r.wins.to_string(),
+            r.played.to_string(),
+            r.unfinished.to_string(),
+        ]));
     }
     if !s.excluded.is_empty() {
-        out.push_str(&format!(
-            "{} game(s) left out; see `sobre league verify`\n",
-            s.excluded.len()
-        ));
+        out.push_str(&t!("league-games-left-out", count = s.excluded.len()));
+        out.push('\n');
     }
     let order: Vec<&str> = s.tie_breaks.iter().map(|t| t.as_str()).collect();
-    out.push_str(&format!("tie-breaks: {}\n", order.join(", ")));
+    out.push_str(&t!("league-tie-breaks", order = order.join(", ")));
+    out.push('\n');
     for n in &s.decisions {
-        out.push_str(&format!("arbiter: {}\n", n.text));
+        out.push_str(&t!("league-arbiter", text = n.text.as_str()));
+        out.push('\n');
     }
     let excluded = s.bad_decisions.iter().filter(|n| n.excluded).count();
     if excluded > 0 {
-        out.push_str(&format!(
-            "{excluded} decision(s) left out; see `sobre league verify`\n"
-        ));
+        out.push_str(&t!("league-decisions-left-out", count = excluded));
+        out.push('\n');
     }
     out
+}
+
+/// The crosstable's header in the run's language (the JSON and the CSV keep the core's
+/// English one).
+fn translated_grid(mut grid: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    if let Some(head) = grid.first_mut() {
+        for cell in head.iter_mut() {
+            let word = match cell.as_str() {
+                "Rank" => t!("league-col-rank"),
+                "No" => t!("league-col-number"),
+                "Player" => t!("league-col-player"),
+                "Pts" => t!("league-col-points"),
+                "SB" => t!("league-col-sb"),
+                "Wins" => t!("league-col-wins"),
+                _ => continue,
+            };
+            *cell = word;
+        }
+    }
+    grid
+}
+
+/// A player's role in a league as the node names it (`organiser`, `player`…).
+fn role_word(role: &str) -> String {
+    match role {
+        "organiser" => t!("league-role-organiser"),
+        "player" => t!("league-role-player"),
+        "invited" => t!("league-role-invited"),
+        "witness" => t!("league-role-witness"),
+        other => other.to_owned(),
+    }
 }
 
 fn grid_text(grid: &[Vec<String>]) -> String {
@@ -710,9 +818,10 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
     if let Some(r) = a.round
         && (r == 0 || r as usize > rounds.len())
     {
-        return Err(error::user(format!(
-            "round {r}: this league has rounds 1 to {}",
-            rounds.len()
+        return Err(error::user(t!(
+            "league-bad-round",
+            round = r,
+            rounds = rounds.len()
         )));
     }
     let mut list = Vec::new();
@@ -763,19 +872,26 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
         let round = p["round"].as_u64().unwrap_or(0);
         if round != last {
             println!(
-                "Round {round} (opens {})",
-                common::rfc3339(l.round_opens_ms(round as u32))
+                "{}",
+                t!(
+                    "league-round",
+                    round = round,
+                    opens = common::rfc3339(l.round_opens_ms(round as u32))
+                )
             );
             last = round;
         }
         if let Some(name) = p["bye_name"].as_str() {
-            println!("  {name} has a bye");
+            println!("  {}", t!("league-bye", name = name));
         } else {
             let state = match (p["result"].as_str(), p["decided"]["kind"].as_str()) {
-                (Some(_), Some("forfeit")) => format!("{} (forfeit)", text(&p["decided"], "mark")),
+                (Some(_), Some("forfeit")) => {
+                    format!("{} ({})", text(&p["decided"], "mark"), t!("league-forfeit"))
+                }
+                (Some(r), Some("adjudicated")) => format!("{r} ({})", t!("league-adjudicated")),
                 (Some(r), Some(kind)) => format!("{r} ({kind})"),
                 (Some(r), None) => r.to_owned(),
-                (None, _) => text(p, "status").to_owned(),
+                (None, _) => status_word(text(p, "status")),
             };
             println!(
                 "  {:<20} – {:<20} {}{}",
@@ -793,6 +909,14 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A game's state as the league's pairings name it, in the run's language.
+fn status_word(status: &str) -> String {
+    match status {
+        "not started" => t!("league-not-started"),
+        other => common::status_word(other),
+    }
+}
+
 /// The first 12 characters of an id.
 fn short(id: &str) -> &str {
     id.get(..12).unwrap_or(id)
@@ -801,6 +925,73 @@ fn short(id: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::common::assert_golden;
+    use crate::i18n::{Lang, with_lang};
+    use sobre_core::league::decision::Decision;
+    use sobre_core::league::{LeagueDef, Scoring};
+    use sobre_core::record::Keypair;
+
+    /// A four-player league whose round 1 was decided by forfeits (player 1 and 4 win), so
+    /// the table has points without signed games.
+    fn club_league() -> (League, Standings) {
+        let org = Keypair::from_secret_bytes(&[100; 32]);
+        let players: Vec<Keypair> = (1..=4u8)
+            .map(|n| Keypair::from_secret_bytes(&[n; 32]))
+            .collect();
+        let def = LeagueDef {
+            name: "Club de Ajedrez — Liga de otoño".into(),
+            players: players.iter().map(Keypair::player_id).collect(),
+            names: ["Ana", "Bruno", "Carmen", "Diego"]
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+            double: false,
+            time_control: "3d".into(),
+            start_ms: 1_700_000_000_000,
+            round_days: 7,
+            scoring: Scoring::default(),
+        };
+        let league = League::create(&org, def, 1_699_000_000_000).expect("a valid league");
+        let decisions: Vec<_> = league
+            .pairings()
+            .into_iter()
+            .filter(|(round, _, _)| *round == 1)
+            .map(|(round, white, black)| {
+                let winner = if white == players[0].player_id() || white == players[3].player_id() {
+                    white
+                } else {
+                    black
+                };
+                let d = Decision::Forfeit {
+                    round,
+                    white,
+                    black,
+                    winner,
+                };
+                league
+                    .decide(&org, d, 1_700_100_000_000)
+                    .expect("a valid decision")
+            })
+            .collect();
+        let (league, s) = decision::table(&league, &[], &decisions, 1_700_200_000_000);
+        (league, s)
+    }
+
+    /// The standings and the crosstable of a league, in English and in Spanish.
+    #[test]
+    fn league_tables_read_in_english_and_spanish() {
+        let (league, s) = club_league();
+        for (lang, suffix) in [(Lang::En, ""), (Lang::Es, "_es")] {
+            let (table, grid) = with_lang(lang, || {
+                (
+                    standings_text(&league, &s),
+                    grid_text(&translated_grid(render::grid(&s))),
+                )
+            });
+            assert_golden(&format!("league_standings{suffix}.txt"), &table);
+            assert_golden(&format!("league_crosstable{suffix}.txt"), &grid);
+        }
+    }
 
     /// A view that may lack games says so, in text and JSON; a complete one and a file say
     /// nothing in text.

@@ -99,7 +99,10 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
         print_json(&v);
     } else {
         let r: LeagueDecisionReply = common::reply(v)?;
-        println!("decision {} signed: {}", r.decision, r.text);
+        println!(
+            "{}",
+            crate::t!("decide-signed", decision = &r.decision, text = &r.text)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 
 use super::common::{self, rfc3339};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::replies::LeaveReply;
 use sobre_node::api::{ApiRequest, LeaveAction};
 use std::path::Path;
@@ -51,11 +52,11 @@ pub fn run(home: &Path, cmd: LeaveCommand) -> CliResult<ExitCode> {
     };
     let v: LeaveReply = common::call_as(home, request)?;
     json.answer(&v, || {
-        format!(
-            "leave from {} until {} in {} game(s)",
-            rfc3339(v.from_ms),
-            rfc3339(v.until_ms),
-            v.games.len()
+        t!(
+            "leave-taken",
+            from = rfc3339(v.from_ms),
+            until = rfc3339(v.until_ms),
+            games = v.games.len()
         )
     })
 }

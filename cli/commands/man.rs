@@ -30,11 +30,19 @@ pub fn run(args: Args, cli: clap::Command) -> CliResult<ExitCode> {
     };
     let shown = dir.display();
     std::fs::create_dir_all(&dir)
-        .map_err(|e| error::user(format!("cannot create {shown}: {e}")))?;
-    clap_mangen::generate_to(cli.clone(), &dir)
-        .map_err(|e| error::user(format!("cannot write the man pages into {shown}: {e}")))?;
+        .map_err(|e| error::user(crate::commands::common::cannot_create(&dir, &e)))?;
+    clap_mangen::generate_to(cli.clone(), &dir).map_err(|e| {
+        error::user(crate::t!(
+            "man-cannot-write",
+            dir = shown.to_string(),
+            error = e.to_string()
+        ))
+    })?;
     let pages = page_count(&cli);
-    println!("{pages} man page(s) in {shown}");
+    println!(
+        "{}",
+        crate::t!("man-written", pages = pages, dir = shown.to_string())
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -60,8 +60,12 @@ pub fn parse_fen_arg(fen: &str, chess960: bool) -> CliResult<Position> {
     };
     result.map_err(|e| {
         error::user_hint(
-            format!("malformed FEN {fen:?}: {e}"),
-            "quote the whole FEN, e.g. \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"",
+            crate::t!(
+                "fen-malformed",
+                fen = format!("{fen:?}"),
+                error = crate::i18n::errors::fen(&e)
+            ),
+            crate::t!("fen-hint"),
         )
     })
 }

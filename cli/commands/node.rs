@@ -1,7 +1,9 @@
 //! `sobre node`: run your node, and look after it.
 
 use super::common::{self, print_json};
+use super::names::Names;
 use crate::error::{self, CliError, CliResult};
+use crate::t;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{SKEW_WARN_MS, StatusReply};
 use sobre_node::error::NodeError;
@@ -142,14 +144,22 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         // A typo in a flag must not be saved, to fail again at every start.
         if let Some((key, addr, reason)) = effective.bad_address() {
             return Err(error::user_hint(
-                format!("bad multiaddr {addr:?} ({key}): {reason}; nothing saved"),
-                "a multiaddr looks like /ip4/0.0.0.0/tcp/4848 or /ip4/1.2.3.4/udp/4848/quic-v1",
+                t!(
+                    "node-bad-multiaddr",
+                    addr = format!("{addr:?}"),
+                    key = key.to_string(),
+                    reason = reason.to_string()
+                ),
+                t!("hint-multiaddr-4848"),
             ));
         }
         settings::save(home, &effective).map_err(settings_error)?;
         eprintln!(
-            "settings saved to {}",
-            settings::settings_path(home).display()
+            "{}",
+            t!(
+                "node-settings-saved",
+                path = settings::settings_path(home).display().to_string()
+            )
         );
     }
     let config = NodeConfig {
@@ -223,13 +233,10 @@ async fn shutdown_signal() {
 fn node_error(home: &Path, e: NodeError) -> CliError {
     match e {
         NodeError::Key(KeyError::Missing(_)) => error::user_hint(
-            format!("no player key in {}", home.display()),
-            "create one with `sobre init --name NAME`",
+            t!("no-player-key", home = home.display().to_string()),
+            t!("hint-init"),
         ),
-        NodeError::Address { .. } => error::user_hint(
-            e.to_string(),
-            "a multiaddr looks like /ip4/0.0.0.0/tcp/4001 or /ip4/1.2.3.4/udp/4001/quic-v1",
-        ),
+        NodeError::Address { .. } => error::user_hint(e.to_string(), t!("hint-multiaddr-4001")),
         NodeError::Control(ref io) if io.kind() == std::io::ErrorKind::AddrInUse => {
             already_running(home)
         }
@@ -263,11 +270,9 @@ fn effective_settings(saved: NodeSettings, args: RunArgs) -> NodeSettings {
 
 fn settings_error(e: SettingsError) -> CliError {
     let hint = match e {
-        SettingsError::Read { .. } | SettingsError::Write { .. } => {
-            "check the home directory's permissions and free space"
-        }
+        SettingsError::Read { .. } | SettingsError::Write { .. } => t!("settings-hint-io"),
         SettingsError::Malformed { .. } | SettingsError::BadAddress { .. } => {
-            "fix that line of node.toml, or run `sobre node run --no-settings …` and --save"
+            t!("settings-hint-malformed")
         }
     };
     error::user_hint(e.to_string(), hint)
@@ -275,8 +280,8 @@ fn settings_error(e: SettingsError) -> CliError {
 
 fn already_running(home: &Path) -> CliError {
     error::user_hint(
-        format!("a node is already running in {}", home.display()),
-        "stop it with `sobre node stop`, or use another --home",
+        t!("node-already-running", home = home.display().to_string()),
+        t!("node-hint-already-running"),
     )
 }
 
@@ -287,106 +292,188 @@ fn status(home: &Path, args: StatusArgs) -> CliResult<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let v: StatusReply = common::reply(v)?;
-    println!("node running in {}", home.display());
-    println!("player id: {}", v.player_id);
-    println!(
-        "uptime:    {}",
-        common::human_duration(i64::try_from(v.uptime_ms).unwrap_or(i64::MAX))
+    let contacts = if v.opponents.is_empty() {
+        None
+    } else {
+        Some(super::contacts::Contacts::load(home)?)
+    };
+    // Aliases first, then the names the opponents signed, then short ids.
+    let names = contacts.as_ref().map(|c| Names::from_node(home, c));
+    print!(
+        "{}",
+        status_text(home, &v, names.as_ref(), sobre_node::time::now_ms())
     );
-    println!("peers:     {}", v.peers);
-    println!("games:     {}", v.games);
-    println!("outbox:    {} event(s) awaiting a receipt", v.outbox);
-    if v.mailbox {
-        println!("mailbox:   serving other players' games");
-    }
-    println!("reachable: {}", reachability_words(&v));
-    print_opponents(home, &v)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `sobre node status` prints, at `now_ms`, in the run's language: labels in a column
+/// as wide as the longest label of that language, plus one.
+fn status_text(home: &Path, v: &StatusReply, names: Option<&Names>, now_ms: u64) -> String {
+    const LABELS: [&str; 8] = [
+        "status-label-player",
+        "status-label-uptime",
+        "status-label-peers",
+        "status-label-games",
+        "status-label-outbox",
+        "status-label-mailbox",
+        "status-label-reachable",
+        "status-label-opponents",
+    ];
+    let width = LABELS
+        .iter()
+        .map(|k| crate::i18n::message(k, None).chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let row = |label: &str, value: String| format!("{:<width$}{value}\n", format!("{label}:"));
+    let mut out = t!("status-running", home = home.display().to_string()) + "\n";
+    out += &row(&t!("status-label-player"), v.player_id.clone());
+    out += &row(
+        &t!("status-label-uptime"),
+        common::human_duration(i64::try_from(v.uptime_ms).unwrap_or(i64::MAX)),
+    );
+    out += &row(&t!("status-label-peers"), v.peers.to_string());
+    out += &row(&t!("status-label-games"), v.games.to_string());
+    out += &row(
+        &t!("status-label-outbox"),
+        t!("status-outbox", count = v.outbox),
+    );
+    if v.mailbox {
+        out += &row(&t!("status-label-mailbox"), t!("status-mailbox"));
+    }
+    out += &row(&t!("status-label-reachable"), reachability_words(v));
+    if let Some(names) = names.filter(|_| !v.opponents.is_empty()) {
+        let connected = v.opponents.iter().filter(|o| o.connected).count();
+        out += &row(
+            &t!("status-label-opponents"),
+            t!(
+                "status-opponents",
+                connected = connected,
+                total = v.opponents.len()
+            ),
+        );
+        out += &opponent_lines(v, names, now_ms);
+    }
+    out
 }
 
 /// Whether others can reach the node, in words, with what to do when they cannot.
 fn reachability_words(v: &StatusReply) -> String {
     let relayed = match v.relays.as_slice() {
         [] => None,
-        [one] => Some(format!("through relay {one}")),
-        many => Some(format!(
-            "through {} relays ({})",
-            many.len(),
-            many.join(", ")
+        [one] => Some(t!("status-through-relay", relay = one)),
+        many => Some(t!(
+            "status-through-relays",
+            count = many.len(),
+            relays = many.join(", ")
         )),
     };
     match (v.reachability.as_str(), relayed) {
-        ("public", _) => format!(
-            "yes, directly: peers reached {}",
-            v.public_address.as_deref().unwrap_or("this node")
-        ),
-        ("private", Some(r)) => format!("not directly (behind NAT or a firewall); {r}"),
-        ("private", None) => "no: behind NAT or a firewall, and no relay. Forward port 4848              (TCP and UDP) on your router and declare it with `sobre node run --external              /ip4/PUBLIC_IP/tcp/4848 --save`, or use a relay (`--relay ADDR --save`)"
-            .to_owned(),
-        (_, Some(r)) => format!("{r}; directly not known yet"),
-        _ => "not known yet (peers test it once a few are connected); opponents who know \
-              your address or your invite can still reach you"
-            .to_owned(),
+        ("public", _) => match v.public_address.as_deref() {
+            Some(a) => t!("status-public", address = a),
+            None => t!("status-public-this-node"),
+        },
+        ("private", Some(r)) => t!("status-private-relayed", relayed = r),
+        ("private", None) => t!("status-private"),
+        (_, Some(r)) => t!("status-unknown-relayed", relayed = r),
+        _ => t!("status-unknown"),
     }
 }
 
 /// The player's opponents in unfinished games: connected, or when each was last seen.
-fn print_opponents(home: &Path, v: &StatusReply) -> CliResult<()> {
-    if v.opponents.is_empty() {
-        return Ok(());
-    }
-    let contacts = super::contacts::Contacts::load(home)?;
-    // Aliases first, then the names the opponents signed, then short ids.
-    let names = super::names::Names::from_node(home, &contacts);
-    let connected = v.opponents.iter().filter(|o| o.connected).count();
-    println!("opponents: {connected} of {} connected", v.opponents.len());
-    let now = sobre_node::time::now_ms();
+fn opponent_lines(v: &StatusReply, names: &Names, now: u64) -> String {
+    let mut out = String::new();
     for o in &v.opponents {
         let state = if o.connected {
-            "connected".to_owned()
+            t!("status-connected")
         } else {
             match o.last_seen_ms {
-                Some(t) => format!(
-                    "last seen {} ago",
-                    common::human_duration(
+                Some(t) => t!(
+                    "status-last-seen",
+                    ago = common::human_duration(
                         i64::try_from(now.saturating_sub(t)).unwrap_or(i64::MAX)
                     )
                 ),
-                None => "never seen by this node".to_owned(),
+                None => t!("status-never-seen"),
             }
         };
         // Only a clock far off is worth a word here; `node doctor` says what to do.
         let clock = match o.clock_skew_ms {
-            Some(s) if s.unsigned_abs() > SKEW_WARN_MS.unsigned_abs() => format!(
-                "; clock {} s {} yours (see `sobre node doctor`)",
-                s.unsigned_abs().div_ceil(1000),
-                if s > 0 { "ahead of" } else { "behind" }
-            ),
+            Some(s) if s.unsigned_abs() > SKEW_WARN_MS.unsigned_abs() => {
+                let secs = s.unsigned_abs().div_ceil(1000);
+                if s > 0 {
+                    t!("status-clock-ahead", secs = secs)
+                } else {
+                    t!("status-clock-behind", secs = secs)
+                }
+            }
             _ => String::new(),
         };
-        println!("  {:<20} {state}{clock}", names.label(&o.player));
+        out += &format!("  {:<20} {state}{clock}\n", names.label(&o.player));
     }
-    Ok(())
+    out
 }
 
 fn stop(home: &Path) -> CliResult<ExitCode> {
     common::call(home, ApiRequest::Stop)?;
-    println!("node stopping");
+    println!("{}", t!("node-stopping"));
     Ok(ExitCode::SUCCESS)
 }
 
 fn repair(home: &Path) -> CliResult<ExitCode> {
     if common::call(home, ApiRequest::Status).is_ok() {
         return Err(error::user_hint(
-            format!("the node is running in {}", home.display()),
-            "stop it first with `sobre node stop`",
+            t!("node-running-in", home = home.display().to_string()),
+            t!("node-hint-stop-first"),
         ));
     }
     println!(
-        "rebuilding the database in {} from its signed events",
-        home.display()
+        "{}",
+        t!("node-rebuilding", home = home.display().to_string())
     );
     let summary = service::repair(home).map_err(|e| node_error(home, e))?;
     println!("{summary}");
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::*;
+    use crate::commands::common::assert_golden;
+    use crate::commands::contacts::Contacts;
+    use crate::i18n::{Lang, with_lang};
+
+    const NOW: u64 = 1_796_148_000_000;
+
+    /// `node status` of a node behind NAT with a relay, a connected opponent and one last
+    /// seen two days ago whose clock is 3 minutes ahead: the English and Spanish snapshots.
+    #[test]
+    fn node_status_reads_in_english_and_spanish() {
+        let ana = "12D3KooWKYgsy9unLzD8DdwWxbRjrRmX5ZrV4YcXpKq1n6GJH7hs";
+        let bruno = "12D3KooWBrunoBrunoBrunoBrunoBrunoBrunoBrunoBrunoBrun";
+        let v: StatusReply = serde_json::from_value(serde_json::json!({
+            "games": 3, "mailbox": true, "outbox": 2, "peers": 4,
+            "player_id": "12D3KooWCarmenCarmenCarmenCarmenCarmenCarmenCarmenCa",
+            "uptime_ms": 93_784_000u64, "reachability": "private", "public_address": null,
+            "relays": ["/ip4/203.0.113.7/tcp/4848/p2p/12D3KooWRelay"],
+            "opponents": [
+                {"player": ana, "connected": true},
+                {"player": bruno, "connected": false,
+                 "last_seen_ms": NOW - 2 * 86_400_000 - 3_600_000, "clock_skew_ms": 180_000},
+            ],
+        }))
+        .expect("a status reply");
+        let mut contacts = Contacts::default();
+        contacts.aliases.insert("ana".into(), ana.into());
+        contacts.aliases.insert("bruno".into(), bruno.into());
+        let names = Names::new(&contacts, Default::default());
+        let home = Path::new("/home/carmen/.local/share/sobre");
+        for (lang, file) in [
+            (Lang::En, "node_status.txt"),
+            (Lang::Es, "node_status_es.txt"),
+        ] {
+            let text = with_lang(lang, || status_text(home, &v, Some(&names), NOW));
+            assert_golden(file, &text);
+        }
+    }
 }

@@ -3,6 +3,7 @@
 
 use super::{common, node_log};
 use crate::error::{self, CliError, CliResult};
+use crate::t;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{IdReply, SKEW_WARN_MS, StatusReply};
 use sobre_node::client::ClientError;
@@ -53,8 +54,8 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
     common::load_key(home)?;
     if common::call(home, ApiRequest::Status).is_ok() {
         return Err(error::user_hint(
-            format!("a node is already running in {}", home.display()),
-            "stop it with `sobre node stop`",
+            t!("node-already-running", home = home.display().to_string()),
+            t!("service-hint-stop"),
         ));
     }
     let log_path = home.join(LOG_FILE);
@@ -95,25 +96,32 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
             let tail: Vec<&str> = text.lines().rev().take(5).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             return Err(error::user_hint(
-                format!("the node stopped at once ({status}): {}", tail.join(" / ")),
-                format!("see {}", log_path.display()),
+                t!(
+                    "service-stopped-at-once",
+                    status = status.to_string(),
+                    tail = tail.join(" / ")
+                ),
+                t!("service-see", path = log_path.display().to_string()),
             ));
         }
         if Instant::now() > deadline {
             return Err(error::user_hint(
-                "the node has not answered yet",
-                format!(
-                    "see {}; `sobre node status` tells when it is up",
-                    log_path.display()
+                t!("service-not-answered"),
+                t!(
+                    "service-hint-not-answered",
+                    path = log_path.display().to_string()
                 ),
             ));
         }
         std::thread::sleep(Duration::from_millis(100));
     }
     println!(
-        "node running in the background (pid {}); log: {}; stop it with `sobre node stop`",
-        child.id(),
-        log_path.display()
+        "{}",
+        t!(
+            "service-started",
+            pid = child.id(),
+            log = log_path.display().to_string()
+        )
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -127,7 +135,7 @@ pub fn install(home: &Path, args: InstallArgs) -> CliResult<ExitCode> {
         (
             dir.join("org.sobre.node.plist"),
             launchd_plist(&exe, &home),
-            "load it with `launchctl load -w ~/Library/LaunchAgents/org.sobre.node.plist`",
+            t!("service-next-launchd"),
         )
     } else {
         let config = match std::env::var_os("XDG_CONFIG_HOME") {
@@ -137,7 +145,7 @@ pub fn install(home: &Path, args: InstallArgs) -> CliResult<ExitCode> {
         (
             config.join("systemd/user/sobre-node.service"),
             systemd_unit(&exe, &home),
-            "start it now and at every login with `systemctl --user daemon-reload && systemctl --user enable --now sobre-node`",
+            t!("service-next-systemd"),
         )
     };
     if args.print {
@@ -150,12 +158,12 @@ pub fn install(home: &Path, args: InstallArgs) -> CliResult<ExitCode> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, &text)?;
     std::fs::rename(&tmp, &path)?;
-    println!("wrote {}", path.display());
+    println!("{}", t!("wrote-file", path = path.display().to_string()));
     println!("{next}");
     if !settings::settings_path(&home).exists() {
         println!(
-            "note: no {} yet: the service runs with the defaults (save yours with `sobre node run … --save`)",
-            settings::SETTINGS_FILE
+            "{}",
+            t!("service-no-settings", file = settings::SETTINGS_FILE)
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -165,7 +173,7 @@ fn user_home() -> CliResult<PathBuf> {
     std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
-        .ok_or_else(|| error::user("HOME is not set: cannot find where the unit goes"))
+        .ok_or_else(|| error::user(t!("service-no-home")))
 }
 
 /// A systemd unit argument: quoted, with `%` (specifiers), `\` and `"` escaped.
@@ -266,18 +274,19 @@ fn clock_findings(status: &StatusReply) -> Vec<Finding> {
         .filter(|(_, skew)| skew.unsigned_abs() > SKEW_WARN_MS.unsigned_abs())
         .map(|(player, skew)| {
             let secs = skew.unsigned_abs().div_ceil(1000);
-            let side = if *skew > 0 { "ahead of" } else { "behind" };
-            problem(
-                format!("the clock of opponent {player} is about {secs} s {side} this computer's: events dated more than 2 minutes from the receiver's clock are refused"),
-                "check that this computer's clock is synchronised (`timedatectl` should say `System clock synchronized: yes`; enable NTP with `timedatectl set-ntp true`), and ask your opponent to check theirs",
-            )
+            let what = if *skew > 0 {
+                t!("doctor-clock-ahead", player = *player, secs = secs)
+            } else {
+                t!("doctor-clock-behind", player = *player, secs = secs)
+            };
+            problem(what, t!("doctor-clock-fix"))
         })
         .collect();
     if found.is_empty() && !measured.is_empty() {
-        found.push(ok(format!(
-            "clocks: {} opponent(s) measured, all within {} s of this computer's",
-            measured.len(),
-            SKEW_WARN_MS / 1000
+        found.push(ok(t!(
+            "doctor-clocks-ok",
+            count = measured.len(),
+            secs = SKEW_WARN_MS / 1000
         )));
     }
     found
@@ -286,28 +295,23 @@ fn clock_findings(status: &StatusReply) -> Vec<Finding> {
 pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
     let mut found = Vec::new();
     match sobre_node::home::load_key(home) {
-        Ok(k) => found.push(ok(format!("player key: {}", k.player_id()))),
-        Err(e) => found.push(problem(
-            e.to_string(),
-            "create one with `sobre init --name NAME`",
-        )),
+        Ok(k) => found.push(ok(t!("doctor-key", id = k.player_id().to_string()))),
+        Err(e) => found.push(problem(crate::i18n::errors::key(&e), t!("hint-init"))),
     }
     let saved = match settings::load(home) {
         Ok(Some(s)) => {
-            found.push(ok(format!(
-                "settings: {}",
-                settings::settings_path(home).display()
+            found.push(ok(t!(
+                "doctor-settings",
+                path = settings::settings_path(home).display().to_string()
             )));
             s
         }
         Ok(None) => {
-            found.push(ok(
-                "settings: none saved (defaults; save yours with `sobre node run … --save`)",
-            ));
+            found.push(ok(t!("doctor-settings-none")));
             NodeSettings::default()
         }
         Err(e) => {
-            found.push(problem(e.to_string(), "fix that line of node.toml"));
+            found.push(problem(e.to_string(), t!("doctor-settings-fix")));
             NodeSettings::default()
         }
     };
@@ -316,76 +320,75 @@ pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
         Err(CliError::Node(ClientError::NotRunning { .. })) => None,
         Err(e) => return Err(e),
     };
-    let port_fix = format!(
-        "free port {DEFAULT_PORT} or choose another with `sobre node run --listen /ip4/0.0.0.0/tcp/PORT --listen /ip4/0.0.0.0/udp/PORT/quic-v1 --save` (and forward that one)"
-    );
+    let port_fix = t!("doctor-port-fix", port = DEFAULT_PORT);
     match &running {
         None => {
-            found.push(ok("node: not running (start it with `sobre node start`)"));
+            found.push(ok(t!("doctor-not-running")));
             if saved.listen.is_empty() && !port_free(DEFAULT_PORT) {
                 found.push(problem(
-                    format!("port {DEFAULT_PORT} is taken by another program: your node would take a random port, so your address would change at every start"),
+                    t!("doctor-port-taken", port = DEFAULT_PORT),
                     port_fix,
                 ));
             }
         }
         Some((status, id)) => {
-            found.push(ok("node: running"));
+            found.push(ok(t!("doctor-running")));
             let on_default = id
                 .addresses
                 .iter()
                 .any(|a| a.contains(&format!("/tcp/{DEFAULT_PORT}/")));
             if saved.listen.is_empty() && !on_default {
                 found.push(problem(
-                    format!("port {DEFAULT_PORT} was taken when the node started: it listens on a random port, so its address changes at every start"),
+                    t!("doctor-port-was-taken", port = DEFAULT_PORT),
                     port_fix,
                 ));
             }
             match (status.reachability.as_str(), status.relays.is_empty()) {
-                ("public", _) => found.push(ok("reachable from outside")),
-                (_, false) => found.push(ok(format!(
-                    "reachable through relay {}",
-                    status.relays.join(", ")
+                ("public", _) => found.push(ok(t!("doctor-reachable"))),
+                (_, false) => found.push(ok(t!(
+                    "doctor-reachable-relay",
+                    relays = status.relays.join(", ")
                 ))),
                 ("private", true) => found.push(problem(
-                    "not reachable from outside (behind NAT or a firewall), and no relay",
-                    format!("forward port {DEFAULT_PORT} (TCP and UDP) on your router and run `sobre node run --external /ip4/PUBLIC_IP/tcp/{DEFAULT_PORT} --save`, or use a relay with `--relay ADDR --save`"),
+                    t!("doctor-not-reachable"),
+                    t!("doctor-not-reachable-fix", port = DEFAULT_PORT),
                 )),
-                _ => found.push(ok(
-                    "reachability from outside: not known yet (peers test it once a few are connected)",
-                )),
+                _ => found.push(ok(t!("doctor-reachability-unknown"))),
             }
             found.extend(clock_findings(status));
         }
     }
     if saved.bootstrap.is_empty() {
         found.push(problem(
-            "no bootstrap node saved: a player whose address changed is found only through remembered addresses and invites",
-            "add a club or public node with `sobre node run --bootstrap /dns4/HOST/tcp/4848/p2p/ID --save`",
+            t!("doctor-no-bootstrap"),
+            t!("doctor-no-bootstrap-fix"),
         ));
     } else {
-        found.push(ok(format!("bootstrap nodes: {}", saved.bootstrap.len())));
+        found.push(ok(t!("doctor-bootstrap", count = saved.bootstrap.len())));
     }
     if saved.mailboxes.is_empty() && !saved.mailbox {
         found.push(problem(
-            "no mailbox saved: your moves wait until your opponent's node and yours are online together",
-            "use one with `sobre node run --use-mailbox /dns4/HOST/tcp/4848/p2p/ID --save`",
+            t!("doctor-no-mailbox"),
+            t!("doctor-no-mailbox-fix"),
         ));
     } else {
-        found.push(ok(format!("mailboxes: {}", saved.mailboxes.len())));
+        found.push(ok(t!("doctor-mailboxes", count = saved.mailboxes.len())));
     }
     let problems = found.iter().filter(|f| !f.ok).count();
+    // The verdicts are a column as wide as the longer of the two, plus one.
+    let (good, bad) = (t!("doctor-ok"), t!("doctor-problem"));
+    let width = good.chars().count().max(bad.chars().count()) + 1;
     for f in &found {
-        println!("{:<8}{}", if f.ok { "ok" } else { "problem" }, f.what);
+        println!("{:<width$}{}", if f.ok { &good } else { &bad }, f.what);
         if let Some(fix) = &f.fix {
-            println!("{:<8}fix: {fix}", "");
+            println!("{:<width$}{}", "", t!("doctor-fix", fix = fix.as_str()));
         }
     }
     if problems == 0 {
-        println!("nothing to fix");
+        println!("{}", t!("doctor-nothing"));
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("{problems} thing(s) to fix");
+        println!("{}", t!("doctor-count", count = problems));
         Ok(ExitCode::from(1))
     }
 }

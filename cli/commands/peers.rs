@@ -2,6 +2,7 @@
 
 use super::common::{self, print_json};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{ConnectReply, PeersReply};
 use std::path::Path;
@@ -38,7 +39,7 @@ pub fn run(home: &Path, cmd: PeersCommand) -> CliResult<ExitCode> {
     match cmd {
         PeersCommand::Connect(a) => {
             let v: ConnectReply = common::call_as(home, ApiRequest::Connect { addr: a.multiaddr })?;
-            println!("connected to {}", v.peer);
+            println!("{}", t!("peers-connected-to", peer = &v.peer));
         }
         PeersCommand::List(a) => {
             let v = common::call(home, ApiRequest::Peers)?;
@@ -48,14 +49,14 @@ pub fn run(home: &Path, cmd: PeersCommand) -> CliResult<ExitCode> {
             }
             let v: PeersReply = common::reply(v)?;
             if v.connected.is_empty() {
-                println!("no connected peers");
+                println!("{}", t!("peers-none"));
             }
             for p in &v.connected {
                 println!("{}  {}", p.peer, p.addresses.join(" "));
             }
             // The remembered peers: redialed at start, found by deliveries.
             if !v.known.is_empty() {
-                println!("known (remembered) peers:");
+                println!("{}", t!("peers-known"));
             }
             for p in &v.known {
                 println!("{}  {}", p.peer, p.addresses.join(" "));

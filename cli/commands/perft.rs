@@ -26,9 +26,9 @@ pub struct Args {
 pub fn run(args: Args) -> CliResult<ExitCode> {
     let pos = parse_fen_arg(&args.fen, args.chess960)?;
     if args.depth > 12 {
-        return Err(crate::error::user(format!(
-            "depth {} is too deep: perft grows ~30x per ply (use at most 12)",
-            args.depth
+        return Err(crate::error::user(crate::t!(
+            "perft-too-deep",
+            depth = args.depth
         )));
     }
     let total = if args.divide && args.depth > 0 {

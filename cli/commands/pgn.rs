@@ -1,6 +1,8 @@
 //! `sobre pgn check` and `sobre pgn convert`: replay PGN files with full legality checks.
 
+use super::common;
 use crate::error::{self, CliError, CliResult, Fault};
+use crate::t;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
@@ -8,6 +10,7 @@ use sobre_core::pgn::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::pgn::{GameRecord, PgnReader, WrittenMove, write_game};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -67,7 +70,7 @@ fn open(path: &str) -> CliResult<(Box<dyn Read>, Option<u64>)> {
     if path == "-" {
         return Ok((Box::new(io::stdin().lock()), None));
     }
-    let f = File::open(path).map_err(|e| error::user(format!("cannot open {path}: {e}")))?;
+    let f = File::open(path).map_err(|e| error::user(common::cannot_open(Path::new(path), &e)))?;
     let len = f.metadata().ok().map(|m| m.len());
     Ok((Box::new(f), len))
 }
@@ -136,7 +139,7 @@ fn check(args: CheckArgs) -> CliResult<ExitCode> {
                 if let Some(b) = &bar {
                     b.suspend(|| ());
                 }
-                writeln!(out, "{path}: game {}, {e} (line {})", index + 1, e.line)?;
+                writeln!(out, "{}", game_error(path, index, e))?;
             }
             index += 1;
         }
@@ -148,8 +151,16 @@ fn check(args: CheckArgs) -> CliResult<ExitCode> {
             let secs = started.elapsed().as_secs_f64();
             writeln!(
                 out,
-                "{path}: {games} game(s), {} ok, {failed} failed, {plies} moves replayed in {secs:.2} s",
-                games - failed
+                "{}",
+                t!(
+                    "pgn-summary",
+                    path = path.as_str(),
+                    games = games,
+                    ok = games - failed,
+                    failed = failed,
+                    plies = plies,
+                    secs = format!("{secs:.2}")
+                )
             )?;
         }
     }
@@ -159,6 +170,17 @@ fn check(args: CheckArgs) -> CliResult<ExitCode> {
         return Err(CliError::Reported(Fault::Data));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `FILE: game N, what is wrong (line L)`.
+fn game_error(path: &str, index: u64, e: &sobre_core::pgn::replay::ReplayError) -> String {
+    t!(
+        "pgn-game-error",
+        path = path,
+        game = index + 1,
+        error = e.to_string(),
+        line = e.line
+    )
 }
 
 fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {
@@ -194,9 +216,9 @@ fn convert(args: ConvertArgs) -> CliResult<ExitCode> {
         keep_comments: true,
     });
     let sink: Box<dyn Write> = match &args.output {
-        Some(p) => {
-            Box::new(File::create(p).map_err(|e| error::user(format!("cannot create {p}: {e}")))?)
-        }
+        Some(p) => Box::new(
+            File::create(p).map_err(|e| error::user(common::cannot_create(Path::new(p), &e)))?,
+        ),
         None => Box::new(io::stdout().lock()),
     };
     let mut out = BufWriter::new(sink);
@@ -208,10 +230,9 @@ fn convert(args: ConvertArgs) -> CliResult<ExitCode> {
     {
         if let Some(e) = &game.error {
             eprintln!(
-                "{}: game {}, {e} (line {}); written up to the move before",
-                args.file,
-                index + 1,
-                e.line
+                "{}; {}",
+                game_error(&args.file, index, e),
+                t!("pgn-written-up-to")
             );
             failed += 1;
         }

@@ -3,6 +3,8 @@
 use super::parse_fen_arg;
 use crate::board::{self, Style};
 use crate::error::CliResult;
+use crate::i18n::words;
+use crate::t;
 use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
 use std::process::ExitCode;
@@ -83,29 +85,36 @@ pub fn run(args: Args) -> CliResult<ExitCode> {
         )
     );
     println!("FEN: {}", pos.fen());
-    println!("{} to move.", capitalise(pos.turn().name()));
+    // English starts the sentence with the colour ("White to move"), Spanish does not.
+    let (side, colour) = (words::colour_subject(pos.turn()), words::colour(pos.turn()));
+    println!("{}", t!("position-to-move", side = &side, colour = &colour));
     if checkmate {
-        println!("Checkmate: {} wins (FIDE 5.1a).", pos.turn().other().name());
+        println!(
+            "{}",
+            t!(
+                "position-checkmate",
+                winner = words::colour(pos.turn().other())
+            )
+        );
     } else if stalemate {
-        println!("Stalemate: the game is drawn (FIDE 5.2a).");
+        println!("{}", t!("position-stalemate"));
     } else if check {
-        println!("{} is in check.", capitalise(pos.turn().name()));
+        println!("{}", t!("position-check", side = &side, colour = &colour));
     }
     if insufficient {
-        println!("Neither side can mate: dead position, drawn (FIDE 9.6).");
+        println!("{}", t!("position-dead"));
     }
     let list: Vec<String> = moves
         .iter()
         .map(|&m| format_move(&pos, m, args.notation))
         .collect();
-    println!("{} legal moves: {}", list.len(), list.join(" "));
+    println!(
+        "{}",
+        t!(
+            "position-legal-moves",
+            count = list.len(),
+            moves = list.join(" ")
+        )
+    );
     Ok(ExitCode::SUCCESS)
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
 }

@@ -2,6 +2,8 @@
 
 use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
+use crate::i18n::errors;
+use crate::t;
 use serde_json::json;
 use sobre_core::record::Profile;
 use sobre_node::api::ApiRequest;
@@ -67,8 +69,8 @@ pub fn run(home: &Path, cmd: ProfileCommand) -> CliResult<ExitCode> {
 /// The profile to show: the signed one when it has a name, else what the file holds.
 fn current(home: &Path) -> CliResult<(LocalProfile, Option<Profile>)> {
     let key = common::load_key(home)?;
-    let local = profile::read(home).map_err(|e| error::user(e.to_string()))?;
-    let signed = profile::signed(home, &key).map_err(|e| error::user(e.to_string()))?;
+    let local = profile::read(home).map_err(|e| error::user(errors::local_profile(&e)))?;
+    let signed = profile::signed(home, &key).map_err(|e| error::user(errors::local_profile(&e)))?;
     let profile = signed
         .map(|s| s.decode_unverified())
         .transpose()
@@ -106,24 +108,22 @@ fn to_json(
 
 fn print_text(v: &serde_json::Value) {
     let text = |k: &str| v[k].as_str().unwrap_or("-").to_owned();
-    println!("player id: {}", text("player_id"));
-    println!("name:      {}", text("name"));
-    println!("club:      {}", text("club"));
-    println!("fide id:   {}", text("federation_id"));
+    println!("{}", t!("profile-player", value = text("player_id")));
+    println!("{}", t!("profile-name", value = text("name")));
+    println!("{}", t!("profile-club", value = text("club")));
+    println!("{}", t!("profile-fide", value = text("federation_id")));
     let langs: Vec<&str> = v["languages"]
         .as_array()
         .map(|a| a.iter().filter_map(|l| l.as_str()).collect())
         .unwrap_or_default();
-    println!(
-        "languages: {}",
-        if langs.is_empty() {
-            "-".to_owned()
-        } else {
-            langs.join(", ")
-        }
-    );
+    let langs = if langs.is_empty() {
+        "-".to_owned()
+    } else {
+        langs.join(", ")
+    };
+    println!("{}", t!("profile-languages", value = langs));
     if v["signed"] != json!(true) {
-        println!("(no name yet: set one with `sobre profile set --name NAME`; nothing is sent)");
+        println!("{}", t!("profile-no-name"));
     }
 }
 
@@ -148,11 +148,12 @@ fn change(option: Option<String>, field: &mut Option<String>) {
 
 fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     let key = common::load_key(home)?;
-    let mut local = profile::read(home).map_err(|e| error::user(e.to_string()))?;
+    let mut local = profile::read(home).map_err(|e| error::user(errors::local_profile(&e)))?;
     let before = local.clone();
     if let Some(n) = &a.name {
         local.name = Some(
-            sobre_core::record::profile::clean_name(n).map_err(|e| error::user(e.to_string()))?,
+            sobre_core::record::profile::clean_name(n)
+                .map_err(|e| error::user(errors::profile(&e)))?,
         );
     }
     change(a.club, &mut local.club);
@@ -160,19 +161,19 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     if let Some(l) = &a.languages {
         let tags: Vec<&str> = l.split(',').collect();
         local.languages = sobre_core::record::profile::clean_languages(&tags)
-            .map_err(|e| error::user(e.to_string()))?;
+            .map_err(|e| error::user(errors::profile(&e)))?;
     }
     if local.name.is_none() {
         return Err(error::user_hint(
-            "a profile needs a name",
-            "add --name NAME (1 to 64 characters)",
+            t!("profile-needs-name"),
+            t!("profile-hint-name"),
         ));
     }
     // Every field is checked with the rules receivers apply, before anything is written.
     local.issued_ms = Some(local.next_issue_time(sobre_node::time::now_ms()));
     local
         .to_profile(&key)
-        .map_err(|e| error::user(e.to_string()))?;
+        .map_err(|e| error::user(errors::profile(&e)))?;
     let changed = LocalProfile {
         issued_ms: before.issued_ms,
         ..local.clone()
@@ -180,7 +181,7 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     if !changed {
         local.issued_ms = before.issued_ms;
     } else {
-        profile::write(home, &local).map_err(|e| error::user(e.to_string()))?;
+        profile::write(home, &local).map_err(|e| error::user(errors::local_profile(&e)))?;
     }
     let sent = match common::call_as::<ProfilesReply>(home, ApiRequest::ProfilePublish) {
         Ok(_) => true,
@@ -195,11 +196,11 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     } else {
         print_text(&v);
         if !changed {
-            eprintln!("nothing changed");
+            eprintln!("{}", t!("profile-unchanged"));
         } else if sent {
-            eprintln!("profile signed; the node sends it to your opponents");
+            eprintln!("{}", t!("profile-sent"));
         } else {
-            eprintln!("profile signed; your opponents receive it when your node runs");
+            eprintln!("{}", t!("profile-queued"));
         }
     }
     Ok(ExitCode::SUCCESS)

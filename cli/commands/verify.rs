@@ -1,13 +1,16 @@
 //! `sobre verify`: checks a signed archive offline (no node, no network, no home directory)
 //! and says what happened in the game.
 
+use super::common;
 use crate::error::{self, CliError, CliResult, Fault};
+use crate::i18n::words;
+use crate::t;
 use serde::Serialize;
 use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::export::{
-    ARCHIVE_HEADER, MAX_ARCHIVE_BYTES, claim_ply, claim_reason_code, claim_reason_words,
-    player_id_name, read_archive, to_pgn,
+    ARCHIVE_HEADER, MAX_ARCHIVE_BYTES, claim_ply, claim_reason_code, player_id_name, read_archive,
+    to_pgn,
 };
 use sobre_core::record::verify::CoinSettlement;
 use sobre_core::record::{GameState, Status};
@@ -15,6 +18,7 @@ use sobre_core::{Color, Position};
 use sobre_node::api::GameView;
 use std::fs::File;
 use std::io::{self, Read};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Verify a game archive offline: every signature, both scoresheets' hash chains and every
@@ -86,13 +90,21 @@ fn load(path: &str) -> Result<GameState, Failure> {
     let text = read_text(path)?;
     let archive =
         read_archive(&text).map_err(|e| Failure::Input(format!("{}: {e}", shown(path))))?;
-    archive
-        .verify()
-        .map_err(|e| Failure::Data(format!("{}: does not verify: {e}", shown(path))))
+    archive.verify().map_err(|e| {
+        Failure::Data(t!(
+            "verify-does-not-verify",
+            path = shown(path),
+            error = e.to_string()
+        ))
+    })
 }
 
-fn shown(path: &str) -> &str {
-    if path == "-" { "standard input" } else { path }
+fn shown(path: &str) -> String {
+    if path == "-" {
+        t!("standard-input")
+    } else {
+        path.to_owned()
+    }
 }
 
 /// The whole file as text, refusing more than an archive may hold before reading it all.
@@ -100,24 +112,27 @@ fn read_text(path: &str) -> Result<String, Failure> {
     let input: Box<dyn Read> = if path == "-" {
         Box::new(io::stdin().lock())
     } else {
-        let f = File::open(path).map_err(|e| Failure::Input(format!("cannot open {path}: {e}")))?;
+        let f = File::open(path)
+            .map_err(|e| Failure::Input(common::cannot_open(Path::new(path), &e)))?;
         Box::new(f)
     };
     let mut bytes = Vec::new();
     input
         .take(MAX_ARCHIVE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", shown(path))))?;
+        .map_err(|e| Failure::Input(common::cannot_read(Path::new(&shown(path)), &e)))?;
     if bytes.len() > MAX_ARCHIVE_BYTES {
-        return Err(Failure::Input(format!(
-            "{}: larger than an archive may be ({MAX_ARCHIVE_BYTES} bytes)",
-            shown(path)
+        return Err(Failure::Input(t!(
+            "verify-too-large",
+            path = shown(path),
+            max = MAX_ARCHIVE_BYTES
         )));
     }
     String::from_utf8(bytes).map_err(|_| {
-        Failure::Input(format!(
-            "{}: not a sobre archive (not text; an archive starts with `{ARCHIVE_HEADER}`)",
-            shown(path)
+        Failure::Input(t!(
+            "verify-not-text",
+            path = shown(path),
+            header = ARCHIVE_HEADER
         ))
     })
 }
@@ -273,77 +288,143 @@ fn envelope_text(state: &GameState) -> Option<String> {
     })
 }
 
+/// [`envelope_text`] in the run's language (the JSON keeps the English one).
+fn envelope_words(state: &GameState) -> Option<String> {
+    let e = state.envelopes.last()?;
+    let who = words::colour(e.sealer);
+    Some(if state.envelope_lost {
+        t!("verify-envelope-lost", who = who, ply = e.ply)
+    } else {
+        match &e.opened {
+            Some(text) => t!(
+                "verify-envelope-opened",
+                who = who,
+                ply = e.ply,
+                text = format!("{text:?}")
+            ),
+            None => t!("verify-envelope-closed", who = who, ply = e.ply),
+        }
+    })
+}
+
 fn to_text(state: &GameState) -> String {
+    // The labels are a column as wide as the longest in the run's language, plus two.
+    const LABELS: [&str; 13] = [
+        "verify-label-verified",
+        "verify-label-game",
+        "verify-label-white",
+        "verify-label-black",
+        "verify-label-status",
+        "verify-label-result",
+        "verify-label-moves",
+        "verify-label-position",
+        "verify-label-disputes",
+        "verify-label-claims",
+        "verify-label-envelope",
+        "verify-label-coin",
+        "verify-label-ignored",
+    ];
+    let width = LABELS
+        .iter()
+        .map(|k| crate::i18n::message(k, None).chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let row = |label: String, value: String| format!("{label:<width$}{value}");
     let name = |c: Color| {
         state
             .player(c)
-            .map_or_else(|| "not yet drawn".to_owned(), |p| p.to_string())
+            .map_or_else(|| t!("verify-not-drawn"), |p| p.to_string())
     };
     let result = match (state.result, state.termination) {
-        (Some(o), Some(t)) => format!("{o} ({t})"),
+        (Some(o), Some(term)) => format!("{o} ({})", words::termination(term)),
         (Some(o), None) => o.to_string(),
-        (None, _) => "* (not decided)".to_owned(),
+        (None, _) => t!("verify-not-decided"),
     };
     let plies = state.moves.len();
     let mut lines = vec![
-        format!("verified  {} signed events", state.timeline.len()),
-        format!("game      {}", state.game),
-        format!("white     {}", name(Color::White)),
-        format!("black     {}", name(Color::Black)),
-        format!(
-            "status    {}{}",
-            state.status.name(),
-            if state.status == Status::Disputed {
-                " (a player signed two different events at one place)"
-            } else {
-                ""
-            }
+        row(
+            t!("verify-label-verified"),
+            t!("verify-signed-events", count = state.timeline.len()),
         ),
-        format!("result    {result}"),
-        format!("moves     {plies} plies ({} full moves)", plies.div_ceil(2)),
-        format!("position  {}", state.position.fen()),
+        row(t!("verify-label-game"), state.game.to_string()),
+        row(t!("verify-label-white"), name(Color::White)),
+        row(t!("verify-label-black"), name(Color::Black)),
+        row(
+            t!("verify-label-status"),
+            if state.status == Status::Disputed {
+                format!(
+                    "{} {}",
+                    words::status(state.status),
+                    t!("verify-disputed-why")
+                )
+            } else {
+                words::status(state.status)
+            },
+        ),
+        row(t!("verify-label-result"), result),
+        row(
+            t!("verify-label-moves"),
+            t!("verify-plies", plies = plies, full = plies.div_ceil(2)),
+        ),
+        row(t!("verify-label-position"), state.position.fen()),
     ];
     if state.equivocations.is_empty() {
-        lines.push("disputes  none".to_owned());
+        lines.push(row(t!("verify-label-disputes"), t!("verify-none")));
     }
     for e in &state.equivocations {
-        lines.push(format!(
-            "disputes  {} signed two events at seq {}",
-            e.author, e.seq
+        lines.push(row(
+            t!("verify-label-disputes"),
+            t!(
+                "verify-equivocation",
+                author = e.author.to_string(),
+                seq = e.seq
+            ),
         ));
     }
     if state.claims.is_empty() {
-        lines.push("claims    none".to_owned());
+        lines.push(row(t!("verify-label-claims"), t!("verify-none")));
     }
     for c in &state.claims {
-        lines.push(format!(
-            "claims    {} claimed {} after ply {}: {}, {}",
-            c.by.name(),
-            claim_reason_words(c.reason),
-            claim_ply(state, c),
-            if c.correct { "correct" } else { "incorrect" },
-            c.judgement
+        lines.push(row(
+            t!("verify-label-claims"),
+            t!(
+                "verify-claim",
+                by = words::colour(c.by),
+                reason = words::claim_reason(c.reason),
+                ply = claim_ply(state, c),
+                verdict = if c.correct {
+                    t!("verify-correct")
+                } else {
+                    t!("verify-incorrect")
+                },
+                judgement = c.judgement.to_string()
+            ),
         ));
     }
-    lines.push(format!(
-        "envelope  {}",
-        envelope_text(state).unwrap_or_else(|| "none".to_owned())
+    lines.push(row(
+        t!("verify-label-envelope"),
+        envelope_words(state).unwrap_or_else(|| t!("verify-none")),
     ));
     if let Some(e) = &state.sealed_move_error {
-        lines.push(format!("          {e}"));
+        lines.push(row(String::new(), e.to_string()));
     }
     // The fair coin (F1), where it is not simply opened (the colours then show it).
     match state.coin.as_ref().map(|c| c.settled) {
-        Some(None) => lines.push("coin      accepted, not opened yet".to_owned()),
-        Some(Some(CoinSettlement::Defaulted { .. })) => lines.push(
-            "coin      not opened in time: settled by the opponent's default (F1)".to_owned(),
-        ),
+        Some(None) => lines.push(row(t!("verify-label-coin"), t!("verify-coin-unopened"))),
+        Some(Some(CoinSettlement::Defaulted { .. })) => {
+            lines.push(row(t!("verify-label-coin"), t!("verify-coin-defaulted")));
+        }
         _ => {}
     }
     if let Some((_, why)) = state.ignored.first() {
-        lines.push(format!(
-            "ignored   {} event(s) without effect (e.g. {why})",
-            state.ignored.len()
+        lines.push(row(
+            t!("verify-label-ignored"),
+            t!(
+                "verify-ignored",
+                count = state.ignored.len(),
+                why = why.to_string()
+            ),
         ));
     }
     let mut out = lines.join("\n");

@@ -57,7 +57,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         }
     })?;
     if !interrupted && !reader_gone {
-        eprintln!("the node stopped");
+        eprintln!("{}", crate::t!("watch-node-stopped"));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -66,7 +66,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 pub fn event_line(line: &WatchLine, names: &Names) -> String {
     let e = match line {
         WatchLine::Lagged { lagged } => {
-            return format!("({lagged} events missed; `sobre games` shows the current state)");
+            return crate::t!("watch-lagged", count = *lagged);
         }
         WatchLine::Event(e) => e,
     };

@@ -119,6 +119,18 @@ impl PageLang {
         }
     }
 
+    /// The language of the environment, by the POSIX rule for messages: the first non-empty
+    /// of `LC_ALL`, `LC_MESSAGES` and `LANG` (`var` reads one), then [`Self::from_locale`].
+    /// The one rule for every language choice of sobre (the CLI's messages and this page).
+    pub fn from_locale_vars(var: impl Fn(&str) -> Option<String>) -> PageLang {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .into_iter()
+            .filter_map(var)
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
+        PageLang::from_locale(&locale)
+    }
+
     /// The BCP 47 tag for `<html lang>`.
     pub fn tag(self) -> &'static str {
         match self {
@@ -376,6 +388,37 @@ mod tests {
         }
         // The CSV keeps its English header whatever the page's language.
         assert!(csv(&s).starts_with("\u{feff}Rank,No,Player,"));
+    }
+
+    /// POSIX: `LC_ALL` overrides `LC_MESSAGES`, which overrides `LANG`; empty means unset.
+    #[test]
+    fn lc_all_wins_then_lc_messages_then_lang() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        let cases: [(&'static [(&'static str, &'static str)], PageLang); 5] = [
+            (&[("LANG", "es_ES.UTF-8")], PageLang::Spanish),
+            (
+                &[("LANG", "es_AR"), ("LC_MESSAGES", "en_US")],
+                PageLang::English,
+            ),
+            (
+                &[("LANG", "en_US"), ("LC_MESSAGES", "es")],
+                PageLang::Spanish,
+            ),
+            (
+                &[("LC_ALL", "C"), ("LC_MESSAGES", "es"), ("LANG", "es")],
+                PageLang::English,
+            ),
+            (&[("LC_ALL", ""), ("LANG", "es_MX")], PageLang::Spanish),
+        ];
+        for (vars, lang) in cases {
+            assert_eq!(PageLang::from_locale_vars(env(vars)), lang, "{vars:?}");
+        }
     }
 
     #[test]
