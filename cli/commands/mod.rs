@@ -35,6 +35,7 @@ pub mod perft;
 pub mod pgn;
 pub mod position;
 pub mod profile;
+pub mod reminders;
 pub mod resign;
 pub mod resume;
 pub mod show;

@@ -19,6 +19,7 @@ pub mod invite;
 pub mod network;
 pub mod profile;
 pub mod protocol;
+pub mod reminders;
 pub mod service;
 pub mod settings;
 pub mod store;

@@ -151,7 +151,10 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
     // nodes start a pairing; the first signature wins), which a member needs to apply the
     // same rule. The member reads each one.
     let missing: Vec<&EventId> = games.iter().filter(|g| !ids.contains(g)).collect();
-    assert!(missing.is_empty(), "league games not listed to a member: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "league games not listed to a member: {missing:?}"
+    );
     for g in &ids {
         assert!(!sync(&member, org_peer, *g).await.is_empty());
     }

@@ -415,6 +415,7 @@ impl Service {
             ApiRequest::Profiles => Ok(self.profiles_reply().into()),
             ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
             ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
+            ApiRequest::Reminders { limit } => Ok(self.reminders_reply(limit)?.into()),
         }
     }
 

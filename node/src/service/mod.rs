@@ -75,6 +75,9 @@ pub struct NodeConfig {
     /// Bytes of sync answers one peer is sent per minute (default
     /// [`access::SYNC_BYTES_PER_MINUTE`]).
     pub sync_bytes_per_minute: Option<usize>,
+    /// When and how the player is reminded, and automatic claims (`[reminders]` of
+    /// node.toml, see `crate::reminders`).
+    pub reminders: crate::reminders::settings::ReminderSettings,
 }
 
 fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
@@ -135,6 +138,7 @@ mod profile;
 mod quota;
 mod refusal;
 mod remember;
+mod reminders;
 mod restore;
 mod skew;
 mod sync;
@@ -235,6 +239,14 @@ struct Service {
     escrow_refused: HashSet<GameId>,
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile::Outgoing,
+    /// What reminds the player, and whether the node claims by itself (see `reminders`).
+    reminder_settings: crate::reminders::settings::ReminderSettings,
+    /// Delivers reminders outside this loop.
+    deliverer: crate::reminders::deliver::Deliverer,
+    /// When each overdue game's claim was last checked (see `reminders`).
+    claim_checked: reminders::ClaimChecks,
+    /// Counts reminder ticks, to look at league rounds every few only.
+    reminder_ticks: u32,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -318,6 +330,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         coin_tried: HashSet::new(),
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
+        deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders),
+        reminder_settings: config.reminders.clone(),
+        claim_checked: reminders::ClaimChecks::default(),
+        reminder_ticks: 0,
     };
     svc.load()?;
     if let Err(e) = svc.load_own_profile() {
@@ -410,6 +426,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.resumption_tick().await;
                 svc.coin_tick().await;
                 svc.profile_tick();
+                svc.reminder_tick().await;
                 svc.commit().await;
             }
             else => break,
