@@ -274,3 +274,85 @@ pub async fn send_email(settings: &EmailSettings, r: &Reminder) -> Result<(), De
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reminders::ReminderKind;
+
+    fn reminder() -> Reminder {
+        Reminder {
+            key: "move_arrived:ab:1".to_owned(),
+            game: Some("ab".repeat(32)),
+            time_ms: 1_796_148_005_000,
+            text: "your opponent played 1. e4 in game abababab".to_owned(),
+            kind: ReminderKind::MoveArrived {
+                san: "e4".to_owned(),
+                ply: 1,
+                by: "12D3KooW".to_owned(),
+            },
+        }
+    }
+
+    #[tokio::test]
+    async fn the_hook_reads_the_reminder_as_json_on_its_standard_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("got.json");
+        let cmd = format!(
+            "cat > '{}'; echo \"$SOBRE_REMINDER_KIND\"",
+            out.display()
+        );
+        let said = run_hook(&cmd, &reminder(), Duration::from_secs(20))
+            .await
+            .unwrap();
+        assert_eq!(said, "move_arrived", "the kind is in the environment too");
+        let got: Reminder =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        assert_eq!(got, reminder());
+    }
+
+    #[tokio::test]
+    async fn a_hook_running_past_its_time_is_killed_and_reported() {
+        let e = run_hook("exec sleep 600", &reminder(), Duration::from_millis(300))
+            .await
+            .unwrap_err();
+        assert!(matches!(e, DeliveryError::HookTimeout(_)), "{e}");
+    }
+
+    #[tokio::test]
+    async fn a_failing_hook_is_reported_with_what_it_said() {
+        let e = run_hook("echo 'no mail today' >&2; exit 3", &reminder(), Duration::from_secs(20))
+            .await
+            .unwrap_err();
+        match e {
+            DeliveryError::HookFailed { status, stderr } => {
+                assert!(status.contains('3'), "{status}");
+                assert_eq!(stderr, "no mail today");
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_hook_that_ignores_its_input_is_no_failure() {
+        assert_eq!(
+            run_hook("echo done", &reminder(), Duration::from_secs(20))
+                .await
+                .unwrap(),
+            "done"
+        );
+    }
+
+    #[test]
+    fn the_mail_names_the_reminder_in_its_subject_and_carries_it_as_json() {
+        let settings: EmailSettings = toml::from_str(
+            "host = \"localhost\"\nfrom = \"sobre <ana@example.org>\"\nto = \"ana@example.org\"\n",
+        )
+        .unwrap();
+        let text = String::from_utf8(email_message(&settings, &reminder()).unwrap().formatted())
+            .unwrap();
+        assert!(text.contains("Subject: sobre: your opponent played e4"), "{text}");
+        assert!(text.contains("\"san\": \"e4\""), "{text}");
+        assert!(text.contains("To: ana@example.org"), "{text}");
+    }
+}
