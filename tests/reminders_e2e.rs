@@ -8,7 +8,7 @@
 //! reminder fires once, a restart included.
 //!
 //! With `auto_claim`, Ana's node claims a win on time (6.9) by itself once Bernardo, who
-//! received her move, lets his 12 seconds run out: it reminds her first that a claim is
+//! received her move, lets his 12 seconds run out (`--classical 12s`): it reminds her first that a claim is
 //! possible, then that it claims, then claims — and the claim stands in `sobre verify` on
 //! both players' records. It waits for the clock skew the protocol tolerates beyond the
 //! flag fall: a claim is judged no later than its first countersignature, so an opponent
@@ -46,16 +46,17 @@ fn show(home: &Path, game: &str) -> Option<Value> {
         .flatten()
 }
 
-/// Ana challenges Bernardo (she is White) with `control` (`--per-move …`) and he accepts.
-fn start_game(ana: &Node, bernardo: &Node, control: &str) -> String {
+/// Ana challenges Bernardo (she is White) with `control` (`["--per-move", "3d"]`) and he
+/// accepts.
+fn start_game(ana: &Node, bernardo: &Node, control: [&str; 2]) -> String {
     run_text(&ana.home, &["peers", "connect", &bernardo.addr]);
     let game = run(
         &ana.home,
         &[
             "challenge",
             &bernardo.id,
-            "--per-move",
-            control,
+            control[0],
+            control[1],
             "--color",
             "white",
             "--json",
@@ -106,7 +107,7 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
     let no_bus = [("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")];
     let bernardo = nodes.start_with("bernardo", &[], None, &no_bus);
     let ana = nodes.start("ana", &[]);
-    let game = start_game(&ana, &bernardo, "3d");
+    let game = start_game(&ana, &bernardo, ["--per-move", "3d"]);
     run_text(&ana.home, &["move", &game, "e4"]);
 
     // The hook was given the reminder as JSON on its standard input.
@@ -131,7 +132,10 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
             .map(|m| unfolded(&m))
             .find(|m| m.contains("move_arrived"))
     });
-    assert!(mail.contains("Subject: sobre: your opponent played e4"), "{mail}");
+    assert!(
+        mail.contains("Subject: sobre: your opponent played e4"),
+        "{mail}"
+    );
     assert!(mail.contains(&game), "the game id is in the mail: {mail}");
     assert!(mail.contains("bernardo@example.org"), "{mail}");
 
@@ -152,7 +156,10 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
     assert!(kinds.contains(&"clock_low"), "{listed}");
     let text = run_text(&bernardo.home, &["reminders"]);
     assert!(
-        text.contains(&format!("{} move_arrived your opponent played 1. e4", &game[..8])),
+        text.contains(&format!(
+            "{} move_arrived your opponent played 1. e4",
+            &game[..8]
+        )),
         "{text}"
     );
 
@@ -163,8 +170,10 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
     // A restart does not fire them again: still Bernardo's move 1, his clock still low.
     run_text(&bernardo.home, &["node", "stop"]);
     wait_for("Bernardo's node to stop", || {
-        (!exec(&bernardo.home, &["id", "--json"]).stdout.contains("\"node_running\":true"))
-            .then_some(())
+        (!exec(&bernardo.home, &["id", "--json"])
+            .stdout
+            .contains("\"node_running\":true"))
+        .then_some(())
     });
     let bernardo = nodes.start_with("bernardo", &[], None, &no_bus);
     // Several reminder ticks (every 1.5 s, the first at once) after the restart.
@@ -196,8 +205,9 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
 }
 
 /// Ana's node with `auto_claim`, a hook writing to `hook_file`; Bernardo's under faketime
-/// `offset` if given. Ana plays e4 in a game of 12 seconds a move and Bernardo never
-/// answers: her node claims, and the claim stands on both records. Returns the game.
+/// `offset` if given. Ana plays e4 in a game of 12 seconds each (over the board, the shortest
+/// control the released binary allows: no switch for tests) and Bernardo never answers: her
+/// node claims, and the claim stands on both records.
 fn auto_claim_against(offset: Option<&str>) {
     let mut nodes = Nodes::new();
     let hook_file = nodes.dir.path().join("ana-reminders.jsonl");
@@ -209,12 +219,24 @@ fn auto_claim_against(offset: Option<&str>) {
         ),
     );
     let ana = nodes.start("ana", &[]);
-    let bernardo = nodes.start_with("bernardo", &[], offset, &[]);
-    let game = start_game(&ana, &bernardo, "12s");
+    let mut bernardo = nodes.start("bernardo", &[]);
+    let game = start_game(&ana, &bernardo, ["--classical", "12s"]);
     run_text(&ana.home, &["move", &game, "e4"]);
     wait_for("Bernardo's node to receive e4", || {
         show(&bernardo.home, &game).filter(|v| v["plies"] == 1)
     });
+    if let Some(offset) = offset {
+        // His node comes back with its clock late: what it signs from now on is back-dated.
+        run_text(&bernardo.home, &["node", "stop"]);
+        wait_for("Bernardo's node to stop", || {
+            (!exec(&bernardo.home, &["id", "--json"])
+                .stdout
+                .contains("\"node_running\":true"))
+            .then_some(())
+        });
+        bernardo = nodes.start_with("bernardo", &[], Some(offset), &[]);
+        run_text(&ana.home, &["peers", "connect", &bernardo.addr]);
+    }
 
     // First the reminder that a claim is possible, then the one that the node claims, then
     // the claim (the flag fell 12 s after e4 reached Bernardo; the claim waits out the skew).
@@ -241,7 +263,13 @@ fn auto_claim_against(offset: Option<&str>) {
         let file = nodes.dir.path().join("game.archive");
         run_text(
             home,
-            &["export", &game, "--archive", "--output", &file.display().to_string()],
+            &[
+                "export",
+                &game,
+                "--archive",
+                "--output",
+                &file.display().to_string(),
+            ],
         );
         let v = run(home, &["verify", &file.display().to_string(), "--json"]);
         assert_eq!(v["ok"], true, "{v}");
@@ -273,10 +301,10 @@ fn fide_6_9_auto_claim_wins_on_time_after_reminding_and_the_claim_stands() {
     auto_claim_against(None);
 }
 
-/// Attack: Bernardo's node runs 100 seconds late (within the two minutes of skew a node
-/// accepts), so its receipt of Ana's claim is dated 100 seconds before the claim, and the
-/// claim is judged then. Claimed at the flag fall, it would be incorrect; Ana's node waits
-/// until it stands judged that much earlier.
+/// Attack: once Ana's move reached him, Bernardo's node runs 100 seconds late (within the
+/// two minutes of skew a node accepts), so its receipt of Ana's claim is dated 100 seconds
+/// before the claim, and the claim is judged then. Claimed at the flag fall, it would be
+/// incorrect; Ana's node waits until it stands judged that much earlier.
 #[test]
 fn time_attack_a_late_clock_countersigning_the_auto_claim_cannot_make_it_incorrect() {
     let installed = Command::new("faketime")
@@ -292,4 +320,99 @@ fn time_attack_a_late_clock_countersigning_the_auto_claim_cannot_make_it_incorre
         return;
     }
     auto_claim_against(Some("-100s"));
+}
+
+/// A10 with `auto_claim`: Ana seals her move and never comes back (her node is stopped);
+/// Bernardo is at the board (`sobre resume`) and reminded of the resumption. More than the
+/// hour's limit after the agreed time — his node's clock moved on by libfaketime, the limit
+/// being an hour — his node reminds him that a lateness claim is possible, that it claims,
+/// and claims: he wins, and the claim stands in `sobre verify`.
+#[test]
+fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
+    if Command::new("faketime")
+        .args(["-f", "+0", "true"])
+        .status()
+        .map_or(true, |s| !s.success())
+    {
+        assert!(
+            std::env::var_os("SOBRE_REQUIRE_FAKETIME").is_none(),
+            "SOBRE_REQUIRE_FAKETIME is set but faketime is not installed"
+        );
+        eprintln!("skipped: faketime is not installed (apt-get install faketime)");
+        return;
+    }
+    let mut nodes = Nodes::new();
+    let hook_file = nodes.dir.path().join("bernardo-reminders.jsonl");
+    write_settings(
+        &nodes.home("bernardo"),
+        &format!(
+            "[reminders]\nauto_claim = true\non_reminder = \"cat >> '{}'\"\n",
+            hook_file.display()
+        ),
+    );
+    let ana = nodes.start("ana", &[]);
+    let bernardo = nodes.start("bernardo", &[]);
+    let game = start_game(&ana, &bernardo, ["--classical", "3h"]);
+    run_text(
+        &ana.home,
+        &[
+            "adjourn",
+            &game,
+            "--seal",
+            "e4",
+            "--resume-at",
+            "+1m",
+            "--no-arbiter",
+        ],
+    );
+    wait_for("the adjournment to reach Bernardo", || {
+        show(&bernardo.home, &game).filter(|v| v["status"] == "adjourned")
+    });
+    let resumption = wait_for("the resumption reminder", || {
+        hooked(&hook_file)
+            .into_iter()
+            .find(|r| r["kind"] == "resumption")
+    });
+    assert_eq!(resumption["game"], game.as_str(), "{resumption}");
+    run_text(&ana.home, &["node", "stop"]);
+    run_text(&bernardo.home, &["resume", &game]);
+
+    // Bernardo's node comes back 70 minutes later (by its clock).
+    run_text(&bernardo.home, &["node", "stop"]);
+    wait_for("Bernardo's node to stop", || {
+        (!exec(&bernardo.home, &["id", "--json"])
+            .stdout
+            .contains("\"node_running\":true"))
+        .then_some(())
+    });
+    nodes.start_with("bernardo", &[], Some("+70m"), &[]);
+    let finished = wait_for("Bernardo's node to claim", || {
+        show(&bernardo.home, &game).filter(|v| v["status"] == "finished")
+    });
+    assert_eq!(finished["result"], "0-1", "{finished}");
+    assert_eq!(finished["termination"], "late_for_resumption", "{finished}");
+    let kinds: Vec<String> = hooked(&hook_file)
+        .iter()
+        .filter(|r| r["reason"] == "lateness")
+        .filter_map(|r| r["kind"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(kinds, ["claim_possible", "auto_claim"], "reminded first");
+    let file = nodes.dir.path().join("game.archive");
+    run_text(
+        &bernardo.home,
+        &[
+            "export",
+            &game,
+            "--archive",
+            "--output",
+            &file.display().to_string(),
+        ],
+    );
+    let v = run(
+        &bernardo.home,
+        &["verify", &file.display().to_string(), "--json"],
+    );
+    assert_eq!(v["result"], "0-1", "{v}");
+    assert_eq!(v["claims"][0]["reason"], "lateness", "{v}");
+    assert_eq!(v["claims"][0]["correct"], true, "{v}");
 }

@@ -298,16 +298,12 @@ mod tests {
     async fn the_hook_reads_the_reminder_as_json_on_its_standard_input() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("got.json");
-        let cmd = format!(
-            "cat > '{}'; echo \"$SOBRE_REMINDER_KIND\"",
-            out.display()
-        );
+        let cmd = format!("cat > '{}'; echo \"$SOBRE_REMINDER_KIND\"", out.display());
         let said = run_hook(&cmd, &reminder(), Duration::from_secs(20))
             .await
             .unwrap();
         assert_eq!(said, "move_arrived", "the kind is in the environment too");
-        let got: Reminder =
-            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        let got: Reminder = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
         assert_eq!(got, reminder());
     }
 
@@ -321,9 +317,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_failing_hook_is_reported_with_what_it_said() {
-        let e = run_hook("echo 'no mail today' >&2; exit 3", &reminder(), Duration::from_secs(20))
-            .await
-            .unwrap_err();
+        let e = run_hook(
+            "echo 'no mail today' >&2; exit 3",
+            &reminder(),
+            Duration::from_secs(20),
+        )
+        .await
+        .unwrap_err();
         match e {
             DeliveryError::HookFailed { status, stderr } => {
                 assert!(status.contains('3'), "{status}");
@@ -349,9 +349,12 @@ mod tests {
             "host = \"localhost\"\nfrom = \"sobre <ana@example.org>\"\nto = \"ana@example.org\"\n",
         )
         .unwrap();
-        let text = String::from_utf8(email_message(&settings, &reminder()).unwrap().formatted())
-            .unwrap();
-        assert!(text.contains("Subject: sobre: your opponent played e4"), "{text}");
+        let text =
+            String::from_utf8(email_message(&settings, &reminder()).unwrap().formatted()).unwrap();
+        assert!(
+            text.contains("Subject: sobre: your opponent played e4"),
+            "{text}"
+        );
         assert!(text.contains("\"san\": \"e4\""), "{text}");
         assert!(text.contains("To: ana@example.org"), "{text}");
     }

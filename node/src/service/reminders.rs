@@ -332,14 +332,18 @@ impl Service {
         {
             return;
         }
-        self.remind(
+        // One automatic claim per reminder: a claim later judged incorrect on new evidence
+        // (a countersignature dated beyond the skew) is not repeated by the node.
+        if !self.remind(
             Some(game),
             format!("auto_claim:{game}:{name}:{key}"),
             format!("claiming game {short} ({name}) now, as auto_claim is set"),
             ReminderKind::AutoClaim {
                 reason: name.to_owned(),
             },
-        );
+        ) {
+            return;
+        }
         match self.author(game, |s, t| s.claim(reason, None, t)).await {
             Ok((_, state)) => match state.claims.last() {
                 Some(c) if c.correct => info!(%game, "automatic claim ({name}): {}", c.judgement),
