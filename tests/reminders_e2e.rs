@@ -416,3 +416,72 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
     assert_eq!(v["claims"][0]["reason"], "lateness", "{v}");
     assert_eq!(v["claims"][0]["correct"], true, "{v}");
 }
+
+/// A league round opening is reminded to each player who joined and has a game in it, and
+/// not for a round they sit out: three players, every round open at once, so each has a bye
+/// in one of the three rounds.
+#[test]
+fn a_league_round_opening_is_reminded_to_its_players_but_not_for_a_bye() {
+    let mut nodes = Nodes::new();
+    let hook_file = nodes.dir.path().join("ana-reminders.jsonl");
+    write_settings(
+        &nodes.home("ana"),
+        &format!(
+            "[reminders]\non_reminder = \"cat >> '{}'\"\n",
+            hook_file.display()
+        ),
+    );
+    let org = nodes.start("organiser", &["--mailbox"]);
+    let players: Vec<Node> = ["ana", "bruno", "carmen"]
+        .iter()
+        .map(|n| nodes.start(n, &["--use-mailbox", &org.addr]))
+        .collect();
+    let mut create = vec![
+        "league",
+        "create",
+        "Liga de otoño",
+        "--per-move",
+        "3d",
+        "--json",
+    ];
+    for p in &players {
+        create.extend(["--player", &p.id]);
+    }
+    let league = run(&org.home, &create);
+    let lid = league["league"].as_str().expect("league id").to_owned();
+    for p in &players {
+        wait_for(&format!("{} to receive the league", p.name), || {
+            let v = run(&p.home, &["league", "list", "--json"]);
+            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
+        });
+        run(&p.home, &["league", "join", &lid[..16], "--json"]);
+    }
+    let ana = &players[0];
+    let pairings = wait_for("the 3 games to start", || {
+        let v = run(&org.home, &["league", "pairings", &lid, "--json"]);
+        let list = v["pairings"].as_array()?.clone();
+        (list.len() == 3).then_some(list)
+    });
+    let mut plays: Vec<u64> = pairings
+        .iter()
+        .filter(|p| p["white"] == ana.id.as_str() || p["black"] == ana.id.as_str())
+        .filter_map(|p| p["round"].as_u64())
+        .collect();
+    plays.sort_unstable();
+    assert_eq!(plays.len(), 2, "one bye in three rounds: {pairings:?}");
+    let reminded = wait_for("Ana's reminders of her two rounds", || {
+        let mut rounds: Vec<u64> = hooked(&hook_file)
+            .into_iter()
+            .filter(|r| r["kind"] == "league_round")
+            .inspect(|r| {
+                assert_eq!(r["league"], lid.as_str(), "{r}");
+                assert_eq!(r["name"], "Liga de otoño", "{r}");
+                assert!(r["game"].is_null(), "about a league, not a game: {r}");
+            })
+            .filter_map(|r| r["round"].as_u64())
+            .collect();
+        rounds.sort_unstable();
+        (rounds.len() >= 2).then_some(rounds)
+    });
+    assert_eq!(reminded, plays, "her rounds, not her bye");
+}

@@ -375,7 +375,11 @@ impl Service {
             return false;
         };
         // Its one signature is checked again here: cheaper than copying the game's events.
-        match verify_incremental(&cache.events[..cache.kept], &[claim.clone()], Some(at)) {
+        match verify_incremental(
+            &cache.events[..cache.kept],
+            std::slice::from_ref(&claim),
+            Some(at),
+        ) {
             Ok(state) => state
                 .claims
                 .iter()
