@@ -114,6 +114,7 @@ fn commands_that_need_the_node_say_it_is_not_running() {
         &["leave", "start", "--days", "3"],
         &["export", "3f2a", "--pgn"],
         &["watch"],
+        &["reminders"],
     ];
     for args in commands {
         let out = sobre(home.path()).args(*args).output().unwrap();
@@ -191,6 +192,7 @@ fn every_subcommand_has_help() {
         &["conditional"],
         &["chat"],
         &["watch"],
+        &["reminders"],
         &["leave", "start"],
         &["leave", "end"],
         &["export"],
