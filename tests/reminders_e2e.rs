@@ -75,6 +75,67 @@ fn start_game(ana: &Node, bernardo: &Node, control: [&str; 2]) -> String {
     game
 }
 
+/// `sobre watch --json` in a home, its lines read on a thread; killed when dropped.
+struct Watch {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<Value>,
+}
+
+impl Watch {
+    /// Starts watching, and returns once the watcher is seen to be subscribed: the player's
+    /// own chat line in `game` (sent again until one is shown) has reached it.
+    fn start(home: &Path, game: &str) -> Watch {
+        use std::io::BufRead;
+        let mut child = common::sobre(home)
+            .args(["watch", "--json"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("watch starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let Ok(v) = serde_json::from_str::<Value>(&line) else {
+                    continue;
+                };
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        let watch = Watch { child, lines };
+        wait_for("the watcher to subscribe", || {
+            run_text(home, &["chat", game, "¿listo?"]);
+            watch
+                .lines
+                .recv_timeout(Duration::from_secs(1))
+                .ok()
+                .filter(|v| v["event"] == "chat")
+        });
+        watch
+    }
+
+    /// The next line for which `pred` holds.
+    fn next_where(&self, pred: impl Fn(&Value) -> bool) -> Value {
+        wait_for("a line of `sobre watch`", || {
+            self.lines
+                .recv_timeout(Duration::from_millis(500))
+                .ok()
+                .filter(|v| pred(v))
+        })
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A mail as sent, with quoted-printable soft line breaks undone.
 fn unfolded(mail: &str) -> String {
     mail.replace("=\r\n", "").replace("=\n", "")
@@ -108,7 +169,13 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
     let bernardo = nodes.start_with("bernardo", &[], None, &no_bus);
     let ana = nodes.start("ana", &[]);
     let game = start_game(&ana, &bernardo, ["--per-move", "3d"]);
+    let watch = Watch::start(&bernardo.home, &game);
     run_text(&ana.home, &["move", &game, "e4"]);
+
+    // `sobre watch` shows the reminder as it fires.
+    let shown = watch.next_where(|v| v["event"] == "reminder" && v["kind"] == "move_arrived");
+    assert_eq!(shown["game"], game.as_str(), "{shown}");
+    assert_eq!(shown["san"], "e4", "{shown}");
 
     // The hook was given the reminder as JSON on its standard input.
     let arrived = wait_for("Bernardo's hook to be told of e4", || {
