@@ -10,8 +10,9 @@
 //! (A10) is possible is asked of the rules core itself, by replaying the game with the claim
 //! signed by a throwaway copy of the player's scoresheet that is never stored or sent
 //! ([`Service::claim_would_stand`]) — the verdict `verify` gives every node and every third
-//! party. An automatic claim is made only when that verdict holds both now and
-//! [`MAX_CLOCK_SKEW_MS`] earlier: a claim is judged no later than its first countersignature,
+//! party. An automatic claim is made only when that verdict holds now and, by the core's own
+//! figures (the flag's fall, the end of the lateness limit), at any moment of the last
+//! [`MAX_CLOCK_SKEW_MS`]: a claim is judged no later than its first countersignature,
 //! and an opponent whose node dates its receipt of the claim back by as much as the skew the
 //! protocol tolerates (a clock running late, or lying within the tolerance) must not turn it
 //! into an incorrect claim.
@@ -22,11 +23,12 @@ use crate::api::ApiError;
 use crate::api::replies::{RemindersReply, WatchEvent};
 use crate::reminders::{Reminder, ReminderKind};
 use crate::time::now_ms;
+use sobre_core::Color;
 use sobre_core::clock::TimeControl;
 use sobre_core::league::Board;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::time::MAX_CLOCK_SKEW_MS;
-use sobre_core::record::{ClaimReason, GameId, Status, verify_incremental};
+use sobre_core::record::{ClaimReason, GameId, GameState, Status, verify_incremental};
 use std::collections::HashMap;
 use tracing::{info, warn};
 
@@ -132,7 +134,7 @@ impl Service {
         if state.colour_of(&self.me).is_none() {
             return;
         }
-        let ids: Vec<_> = fresh.iter().map(|e| e.id()).collect();
+        let ids: std::collections::HashSet<_> = fresh.iter().map(|e| e.id()).collect();
         let arrived: Vec<(u32, String, String)> = state
             .moves
             .iter()
@@ -167,6 +169,13 @@ impl Service {
             .filter(|(_, s)| s.colour_of(&self.me).is_some())
             .map(|(g, _)| *g)
             .collect();
+        // Only games still in play are checked for claims.
+        let games = &self.games;
+        self.claim_checked.retain(|g, _| {
+            games
+                .get(g)
+                .is_some_and(|s| matches!(s.status, Status::Active | Status::Adjourned))
+        });
         for game in mine {
             self.remind_clock(&game, now);
             self.check_time_claim(&game, now).await;
@@ -284,7 +293,8 @@ impl Service {
     }
 
     /// Reminds a claim the core would judge correct now, and with `auto_claim` makes it
-    /// when it would stand judged [`MAX_CLOCK_SKEW_MS`] earlier too, after a reminder.
+    /// when it would stand judged anywhere in the last [`MAX_CLOCK_SKEW_MS`] too
+    /// ([`beyond_skew`]), after a reminder.
     async fn claim_if_it_stands(
         &mut self,
         game: &GameId,
@@ -292,6 +302,15 @@ impl Service {
         key: &str,
         now: u64,
     ) {
+        let name = reason.name();
+        let possible_key = format!("claim_possible:{game}:{name}:{key}");
+        let auto_key = format!("auto_claim:{game}:{name}:{key}");
+        // Nothing left to say or do for this turn: no replay.
+        if self.store.reminder_fired(&possible_key)
+            && (!self.reminder_settings.auto_claim || self.store.reminder_fired(&auto_key))
+        {
+            return;
+        }
         if self
             .claim_checked
             .get(game)
@@ -304,7 +323,6 @@ impl Service {
             return;
         }
         let short = game.to_hex()[..8].to_owned();
-        let name = reason.name();
         let opponent = self
             .games
             .get(game)
@@ -315,12 +333,12 @@ impl Service {
             })
             .map(|p| p.to_string())
             .unwrap_or_default();
-        if !self.claim_would_stand(game, reason, now) {
+        let Some(judged) = self.claim_would_stand(game, reason, now) else {
             return;
-        }
+        };
         self.remind(
             Some(game),
-            format!("claim_possible:{game}:{name}:{key}"),
+            possible_key,
             format!("you can claim game {short} ({name}): sobre claim {short} {name}"),
             ReminderKind::ClaimPossible {
                 reason: name.to_owned(),
@@ -328,7 +346,9 @@ impl Service {
             },
         );
         if !self.reminder_settings.auto_claim
-            || !self.claim_would_stand(game, reason, now.saturating_sub(MAX_CLOCK_SKEW_MS))
+            || !judged
+                .colour_of(&self.me)
+                .is_some_and(|me| beyond_skew(&judged, me, reason, now))
         {
             return;
         }
@@ -336,7 +356,7 @@ impl Service {
         // (a countersignature dated beyond the skew) is not repeated by the node.
         if !self.remind(
             Some(game),
-            format!("auto_claim:{game}:{name}:{key}"),
+            auto_key,
             format!("claiming game {short} ({name}) now, as auto_claim is set"),
             ReminderKind::AutoClaim {
                 reason: name.to_owned(),
@@ -360,10 +380,14 @@ impl Service {
     /// core on the record as this node holds it. The claim is signed by a copy of the
     /// player's scoresheet and thrown away: never stored, never sent, so its sequence
     /// number is free for the real one.
-    pub(super) fn claim_would_stand(&self, game: &GameId, reason: ClaimReason, at: u64) -> bool {
-        let Some(cache) = self.hot.peek(game) else {
-            return false;
-        };
+    /// Returns the state the claim would give when it is correct.
+    pub(super) fn claim_would_stand(
+        &self,
+        game: &GameId,
+        reason: ClaimReason,
+        at: u64,
+    ) -> Option<GameState> {
+        let cache = self.hot.peek(game)?;
         let mut sheet = match &cache.sheet {
             Some(s) => Scoresheet::resume(self.key.clone(), *game, s.seq(), s.last(), s.seen()),
             None => Scoresheet::join(self.key.clone(), *game),
@@ -371,21 +395,20 @@ impl Service {
         if let Some(seen) = last_other_in(cache, &self.me) {
             sheet.saw(seen);
         }
-        let Ok(claim) = sheet.claim(reason, None, at) else {
-            return false;
-        };
+        let claim = sheet.claim(reason, None, at).ok()?;
         // Its one signature is checked again here: cheaper than copying the game's events.
-        match verify_incremental(
+        let state = verify_incremental(
             &cache.events[..cache.kept],
             std::slice::from_ref(&claim),
             Some(at),
-        ) {
-            Ok(state) => state
-                .claims
-                .iter()
-                .any(|c| c.event == claim.id() && c.correct),
-            Err(_) => false,
-        }
+        )
+        .ok()?;
+        let id = claim.id();
+        state
+            .claims
+            .iter()
+            .any(|c| c.event == id && c.correct)
+            .then_some(state)
     }
 
     /// The rounds open in the leagues the player joined, where they have a game.
@@ -423,6 +446,35 @@ impl Service {
             }
         }
     }
+}
+
+/// Whether a claim judged correct now (`judged`: the state it gives) is correct at every
+/// moment of the last [`MAX_CLOCK_SKEW_MS`] too, read from the core's own figures: the
+/// opponent's flag fell (6.9), or the limit after the resumption passed (A10), at least that
+/// long ago. (Correct now, the rest of the verdict does not change over that time: a flag
+/// once down stays down, and the claimant has not moved since the fall or played on.) A
+/// claim is judged no later than its first countersignature, which an honest node may date
+/// up to the skew before the claim: the claim stands whatever the date.
+fn beyond_skew(judged: &GameState, me: Color, reason: ClaimReason, now: u64) -> bool {
+    let since = match reason {
+        ClaimReason::Time => judged.clocks.as_ref().and_then(|c| c.flag_at_ms),
+        // The latest moment the limit can run from (A10: the resumption; with the opponent
+        // present, the opening they owe: from the claimant's arrival or the reply's sealing).
+        ClaimReason::Lateness => judged.adjournments.last().and_then(|a| {
+            let from = [
+                a.resume_at_ms,
+                a.reply.as_ref().map(|r| r.sealed_at_ms),
+                a.arrived_ms[me.index()],
+            ]
+            .into_iter()
+            .flatten()
+            .max()?;
+            a.resume_at_ms?;
+            Some(from.saturating_add(a.limit_ms))
+        }),
+        _ => None,
+    };
+    since.is_some_and(|t| t.saturating_add(MAX_CLOCK_SKEW_MS) < now)
 }
 
 /// `3h 20m`, `45s`: a duration for a reminder's line.
