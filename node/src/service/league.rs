@@ -81,7 +81,7 @@ impl Service {
             .collect()
     }
 
-    pub(super) fn joined(&self, league: &League, player: &PlayerId) -> bool {
+    fn joined(&self, league: &League, player: &PlayerId) -> bool {
         self.store.has_join(&league.id, player).unwrap_or(false)
     }
 

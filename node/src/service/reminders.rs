@@ -417,7 +417,7 @@ impl Service {
             let Some(me) = league.number(&self.me) else {
                 continue;
             };
-            if !self.joined(&league, &self.me) {
+            if !self.store.has_join(&league.id, &self.me).unwrap_or(false) {
                 continue;
             }
             let rounds = league.rounds();
