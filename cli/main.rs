@@ -62,6 +62,7 @@ enum Command {
     #[command(subcommand)]
     Coin(commands::coin::CoinCommand),
     Watch(commands::watch::Args),
+    Reminders(commands::reminders::Args),
     #[command(subcommand)]
     Leave(commands::leave::LeaveCommand),
     Export(commands::export::Args),
@@ -130,6 +131,7 @@ fn main() -> ExitCode {
         Command::Chat(args) => commands::chat::run(home, args),
         Command::Coin(cmd) => commands::coin::run(home, cmd),
         Command::Watch(args) => commands::watch::run(home, args),
+        Command::Reminders(args) => commands::reminders::run(home, args),
         Command::Leave(cmd) => commands::leave::run(home, cmd),
         Command::Export(args) => commands::export::run(home, args),
         Command::League(cmd) => commands::league::run(home, cmd),

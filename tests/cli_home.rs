@@ -111,6 +111,7 @@ fn commands_that_need_the_node_say_it_is_not_running() {
         &["conditional", "3f2a", "clear"],
         &["leave", "start", "--days", "3"],
         &["watch"],
+        &["reminders"],
     ];
     for args in commands {
         let out = sobre(home.path()).args(*args).output().unwrap();
@@ -217,6 +218,7 @@ fn every_subcommand_has_help() {
         &["conditional"],
         &["chat"],
         &["watch"],
+        &["reminders"],
         &["leave", "start"],
         &["leave", "end"],
         &["export"],

@@ -38,6 +38,7 @@ pub mod perft;
 pub mod pgn;
 pub mod position;
 pub mod profile;
+pub mod reminders;
 pub mod resign;
 pub mod resume;
 pub mod resume_at;

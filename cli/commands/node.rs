@@ -175,6 +175,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         manual_coin_default: effective.manual_coin_default,
         max_inbound_per_ip: effective.max_inbound_per_ip,
         sync_bytes_per_minute: None,
+        reminders: effective.reminders,
     };
     init_logging(log_file.as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -265,6 +266,7 @@ fn effective_settings(saved: NodeSettings, args: RunArgs) -> NodeSettings {
             .manual_coin_default
             .unwrap_or(saved.manual_coin_default),
         max_inbound_per_ip: args.max_inbound_per_ip.or(saved.max_inbound_per_ip),
+        reminders: saved.reminders,
     }
 }
 

@@ -846,6 +846,7 @@ value-ACTION = ACCIÓN
 value-ALIAS = ALIAS
 value-ARCHIVE = ARCHIVO
 value-BOOL = BOOL
+value-LIMIT = LÍMITE
 value-CLUB = CLUB
 value-COLOR = COLOR
 value-COLOUR = COLOR
@@ -947,3 +948,25 @@ sobre-resume--json = { -json-escritura }
 sobre-chat--json = { -json-escritura }
 sobre-leave-start--json = { -json-escritura }
 sobre-leave-end--json = { -json-escritura }
+
+sobre-reminders =
+    Lista los recordatorios que ha lanzado el nodo, del más antiguo al más reciente: llegó una
+    jugada, a su reloj le queda poco, el rival va con retraso y cabe una reclamación, el nodo
+    reclama por sí mismo (`auto_claim`), se abrió una ronda de liga, una partida aplazada se
+    reanuda pronto. Cada uno se lanza una sola vez, también tras reiniciar
+    .long =
+        Lista los recordatorios que ha lanzado el nodo, del más antiguo al más reciente: llegó
+        una jugada, a su reloj le queda poco, el rival va con retraso y cabe una reclamación, el
+        nodo reclama por sí mismo (`auto_claim`), se abrió una ronda de liga, una partida
+        aplazada se reanuda pronto. Cada uno se lanza una sola vez, también tras reiniciar.
+
+        Cuándo y cómo se entregan (una notificación de escritorio, una orden que recibe el
+        recordatorio como JSON por su entrada estándar, un correo por su servidor SMTP) se
+        configura en la tabla `[reminders]` de HOME/node.toml; `sobre watch` los muestra al
+        lanzarse.
+
+        Una línea cada uno: hora (UTC), partida (8 caracteres, `-` para una liga), clase y
+        texto. Con --json, el objeto del nodo: `reminders`, una lista de (`key`, `game`,
+        `time_ms`, `text`, `kind`, y los campos propios de cada clase).
+sobre-reminders--limit = Como mucho estos, los más recientes
+sobre-reminders--json = { -json }

@@ -22,6 +22,7 @@ pub mod network;
 pub mod offline;
 pub mod profile;
 pub mod protocol;
+pub mod reminders;
 pub mod service;
 pub mod settings;
 pub mod store;

@@ -10,8 +10,13 @@
 //! bootstrap = ["/dns4/club.example.org/tcp/4848/p2p/12D3KooW…"]
 //! mailboxes = ["/dns4/club.example.org/tcp/4848/p2p/12D3KooW…"]
 //! mdns = false
+//!
+//! [reminders]                 # see `crate::reminders::settings` for every key
+//! clock_low_left = "1d"
+//! on_reminder = "notify-send sobre \"$(jq -r .text)\""
 //! ```
 
+pub use crate::reminders::settings::ReminderSettings;
 use libp2p::Multiaddr;
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
@@ -55,6 +60,9 @@ pub struct NodeSettings {
     /// Inbound connections accepted from one IP address.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_inbound_per_ip: Option<usize>,
+    /// `[reminders]`: when and how the player is reminded, and automatic claims.
+    #[serde(skip_serializing_if = "ReminderSettings::is_default")]
+    pub reminders: ReminderSettings,
 }
 
 impl NodeSettings {
@@ -135,6 +143,19 @@ pub fn parse(path: &Path, text: &str) -> Result<NodeSettings, SettingsError> {
             message: e.message().trim().to_owned(),
         }
     })?;
+    if let Some((key, message)) = settings.reminders.problem() {
+        let at = text
+            .find(&format!("{key} "))
+            .or_else(|| text.find(&format!("{key}=")))
+            .or_else(|| text.find("[reminders"))
+            .unwrap_or(0);
+        return Err(SettingsError::Malformed {
+            path: path.display().to_string(),
+            line: line_and_key(text, at).0,
+            key: key.to_owned(),
+            message,
+        });
+    }
     let lists = [
         ("listen", &settings.listen),
         ("external", &settings.external),
@@ -270,6 +291,56 @@ mod tests {
                 );
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn reminder_settings_read_back_the_same() {
+        let text = "[reminders]\nclock_low_percent = 20\nclock_low_left = \"1d12h\"\n\
+                    on_reminder = \"cat > /tmp/r.json\"\nauto_claim = true\n\
+                    [reminders.email]\nhost = \"smtp.example.org\"\nsecurity = \"tls\"\n\
+                    from = \"sobre <ana@example.org>\"\nto = \"ana@example.org\"\n";
+        let s = parse(Path::new("node.toml"), text).unwrap();
+        assert_eq!(s.reminders.clock_low_percent, 20);
+        assert_eq!(
+            s.reminders.clock_low_left.as_ref().map(|d| d.ms()),
+            Some(36 * 3_600_000)
+        );
+        assert!(s.reminders.auto_claim);
+        let email = s.reminders.email.as_ref().unwrap();
+        assert_eq!(email.port(), 465, "the port of TLS unless set");
+        let dir = tempfile::tempdir().unwrap();
+        save(dir.path(), &s).unwrap();
+        assert_eq!(load(dir.path()).unwrap(), Some(s));
+        // The defaults write no table at all.
+        save(dir.path(), &NodeSettings::default()).unwrap();
+        let written = std::fs::read_to_string(settings_path(dir.path())).unwrap();
+        assert!(!written.contains("reminders"), "{written}");
+    }
+
+    #[test]
+    fn a_bad_reminder_value_names_its_line_and_key() {
+        let cases = [
+            ("[reminders]\nhook_timeout = \"soon\"\n", 2, "hook_timeout"),
+            ("[reminders]\nauto_clam = true\n", 2, "auto_clam"),
+            (
+                "mdns = true\n[reminders]\nclock_low_percent = 150\n",
+                3,
+                "clock_low_percent",
+            ),
+            (
+                "[reminders.email]\nhost = \"h\"\nfrom = \"not an address\"\nto = \"a@b.c\"\n",
+                3,
+                "from",
+            ),
+        ];
+        for (text, want_line, want_key) in cases {
+            match parse(Path::new("node.toml"), text) {
+                Err(SettingsError::Malformed { line, key, .. }) => {
+                    assert_eq!((line, key.as_str()), (want_line, want_key), "{text}");
+                }
+                other => panic!("{text}: {other:?}"),
+            }
         }
     }
 

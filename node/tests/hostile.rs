@@ -728,3 +728,99 @@ async fn attack_refused_receipt_cannot_be_made_up_by_a_later_countersignature() 
     assert_eq!(v["status"], "active", "{v}");
     assert!(v["claims"].as_array().is_none_or(|c| c.is_empty()), "{v}");
 }
+
+/// Time is evidence (README, "Time"): a claim on time (6.9) is judged no later than its first
+/// countersignature, so the opponent's key signing a receipt of the player's correct claim
+/// dated five minutes before it — "I held it before your flag claim was made" — would turn
+/// it into an incorrect one. No honest node holds an event dated that far ahead of its clock
+/// (it refuses it until its clock catches up), so the receipt is refused on arrival (the
+/// sender takes a strike), and the claim stands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attack_back_dated_receipt_of_a_time_claim_is_refused_and_the_claim_stands() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = TestNode::start(da.path()).await;
+    let b = TestNode::start(db.path()).await;
+    let (a_id, a_addr) = a.id_addr().await;
+    let (_, b_addr) = b.id_addr().await;
+    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    // Over the board, 5 seconds each: Black's flag falls 5 s after e4 reached him.
+    let game_hex = common::start_game_with(&a, &b, "otb 5s").await;
+    play(&a, &b, &game_hex, 0, &["e4"]).await;
+    a.wait_outbox_empty().await;
+    b.wait_outbox_empty().await;
+    let b_key = sobre_node::home::load_key(db.path()).expect("B's key");
+    b.stop().await;
+    timeout(Duration::from_secs(60), async {
+        loop {
+            let v = a
+                .call(ApiRequest::Show {
+                    game: game_hex.clone(),
+                })
+                .await;
+            if v["clocks"]["ms_to_deadline"]
+                .as_i64()
+                .is_some_and(|ms| ms < -1_000)
+            {
+                break;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    })
+    .await
+    .expect("Black's flag falls");
+    let v = a
+        .call(ApiRequest::Claim {
+            game: game_hex.clone(),
+            reason: sobre_core::record::ClaimReason::Time,
+            intended: None,
+            notation: None,
+        })
+        .await;
+    assert_eq!(v["claim"]["correct"], true, "{v}");
+
+    let before = a.archive(&game_hex).await;
+    let game: GameId = before.game;
+    let state: GameState = before.verify().expect("verifies");
+    let claim = before
+        .events
+        .iter()
+        .filter_map(|e| e.verify().ok())
+        .find(|v| matches!(v.event.kind, EventKind::Claim(_)))
+        .expect("the claim is in the record");
+    let (b_seq, b_last) = tip_of(&before.events, &state.opponent);
+    let mut sheet = Scoresheet::resume(b_key, game, b_seq + 1, Some(b_last), Some(claim.id));
+    let back_dated = sheet
+        .receipt(claim.id, claim.event.time_ms - 5 * 60_000)
+        .expect("signs");
+    // What the receipt would do if it were taken: the claim judged before it was made.
+    let mut with_receipt = before.events.clone();
+    with_receipt.push(back_dated.clone());
+    let would = sobre_core::record::verify(&with_receipt).expect("verifies");
+    assert!(!would.claims[0].correct, "{:?}", would.claims);
+
+    let h_key = Keypair::from_secret_bytes(&[0x4a; 32]);
+    let h = start_hostile(sobre_node::home::libp2p_keypair(&h_key).expect("identity")).await;
+    let a_peer: PeerId = a_id.parse().expect("peer id");
+    assert_eq!(
+        h.dial(a_addr.parse().expect("multiaddr"))
+            .await
+            .expect("dial A"),
+        a_peer
+    );
+    let reason = refusal(
+        h.request(
+            a_peer,
+            Request::Deliver {
+                game,
+                events: bytes_of(&[back_dated]),
+            },
+        )
+        .await,
+    );
+    assert!(reason.contains("before the claim's own time"), "{reason}");
+    let after = a.archive(&game_hex).await;
+    assert_eq!(after.events, before.events, "nothing was stored");
+    let v = a.call(ApiRequest::Show { game: game_hex }).await;
+    assert_eq!(v["status"], "finished", "{v}");
+    assert_eq!(v["claims"][0]["correct"], true, "the claim stands: {v}");
+}

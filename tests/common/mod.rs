@@ -9,6 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub mod nodes;
+pub mod smtp;
 
 /// The `sobre` command for one home (never the caller's `SOBRE_HOME`).
 pub fn sobre(home: &Path) -> Command {

@@ -42,6 +42,11 @@ pub struct Nodes {
 impl Drop for Nodes {
     fn drop(&mut self) {
         for (_, c) in &mut self.children {
+            // A node under faketime leads its own process group (see `under_faketime`).
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", c.id())])
+                .stderr(Stdio::null())
+                .status();
             let _ = c.kill();
             let _ = c.wait();
         }
@@ -70,17 +75,52 @@ impl Nodes {
     /// Creates the home `name` (its player named `name`), starts its node on a loopback
     /// port with `extra` flags, and waits until it answers with a TCP address.
     pub fn start(&mut self, name: &str, extra: &[&str]) -> Node {
-        let home = self.dir.path().join(name);
-        let init = run(&home, &["init", "--name", name, "--json"]);
-        let id = init["player_id"].as_str().expect("id").to_owned();
+        self.start_with(name, extra, None, &[])
+    }
+
+    /// The home of `name` in this test's directory (created with [`Nodes::start`]; write
+    /// its `node.toml` there first to start with settings).
+    pub fn home(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// [`Nodes::start`], under `faketime -f OFFSET` if given (its clock off by that), with
+    /// `env` set for the node; a home that has a key already (a restart) keeps it. Its log
+    /// is appended to.
+    pub fn start_with(
+        &mut self,
+        name: &str,
+        extra: &[&str],
+        faketime: Option<&str>,
+        env: &[(&str, &str)],
+    ) -> Node {
+        let home = self.home(name);
+        if !home.join("identity.key").exists() {
+            run(&home, &["init", "--name", name, "--json"]);
+        }
+        let id = run(&home, &["id", "--json"])["player_id"]
+            .as_str()
+            .expect("id")
+            .to_owned();
         let log = self.dir.path().join(format!("{name}.log"));
-        let child = sobre(&home)
+        let mut cmd = match faketime {
+            Some(offset) => super::under_faketime(&home, offset),
+            None => sobre(&home),
+        };
+        let child = cmd
             .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
             .args(extra)
             .env("RUST_LOG", "info")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(File::create(&log).expect("log"))
+            .stderr(
+                File::options()
+                    .create(true)
+                    .append(true)
+                    .open(&log)
+                    .expect("log"),
+            )
             .spawn()
             .expect("node starts");
         self.children.push((log, child));

@@ -47,6 +47,21 @@ pub enum TimeError {
         countersigned_ms: u64,
         answered_ms: u64,
     },
+    /// A countersignature of a claim that gains by being late (on time, 6.9; lateness, A10)
+    /// dated before the claim by more than the skew. A claim is judged no later than its first
+    /// countersignature, so this would have it judged before it was made; and no honest node
+    /// holds an event dated that far ahead of its clock (it refuses it on arrival until its
+    /// clock catches up), so the date is false.
+    #[error(
+        "countersigns a claim {} s before the claim's own time (at most {} s of skew is \
+         allowed): the claim would be judged before it was made",
+        (claim_ms - countersigned_ms) / 1000,
+        MAX_CLOCK_SKEW_MS / 1000
+    )]
+    EarlyCountersignature {
+        countersigned_ms: u64,
+        claim_ms: u64,
+    },
 }
 
 /// Checks an arriving event's date against the receiving node's clock `now_ms`.
@@ -78,6 +93,21 @@ pub fn check_countersignature(countersigned_ms: u64, answered_ms: u64) -> Result
         return Err(TimeError::LateCountersignature {
             countersigned_ms,
             answered_ms,
+        });
+    }
+    Ok(())
+}
+
+/// Checks a countersignature dated `countersigned_ms` of a claim on time or lateness signed
+/// at `claim_ms` (see [`TimeError::EarlyCountersignature`]).
+///
+/// # Errors
+/// [`TimeError::EarlyCountersignature`] if it is dated more than [`MAX_CLOCK_SKEW_MS`] before.
+pub fn check_claim_countersignature(countersigned_ms: u64, claim_ms: u64) -> Result<(), TimeError> {
+    if countersigned_ms.saturating_add(MAX_CLOCK_SKEW_MS) < claim_ms {
+        return Err(TimeError::EarlyCountersignature {
+            countersigned_ms,
+            claim_ms,
         });
     }
     Ok(())
@@ -122,6 +152,18 @@ mod tests {
         );
         assert!(e.to_string().contains("345600 s ahead"), "{e}");
         assert!(check_arrival(NOW + MAX_CLOCK_SKEW_MS + 1, NOW).is_err());
+    }
+
+    #[test]
+    fn a_claim_countersigned_before_it_was_made_beyond_the_skew_is_refused() {
+        assert_eq!(check_claim_countersignature(NOW, NOW), Ok(()));
+        assert_eq!(check_claim_countersignature(NOW + DAY, NOW), Ok(()));
+        assert_eq!(
+            check_claim_countersignature(NOW - MAX_CLOCK_SKEW_MS, NOW),
+            Ok(())
+        );
+        let e = check_claim_countersignature(NOW - 5 * 60_000, NOW).unwrap_err();
+        assert!(e.to_string().contains("300 s before"), "{e}");
     }
 
     #[test]

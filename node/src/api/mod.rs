@@ -297,7 +297,16 @@ pub enum ApiRequest {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
+    /// The latest reminders the node fired (at most `limit`, default
+    /// [`DEFAULT_REMINDERS`]), oldest first.
+    Reminders {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<usize>,
+    },
 }
+
+/// How many reminders `reminders` lists unless asked.
+pub const DEFAULT_REMINDERS: usize = 50;
 
 /// A request line: the version and the request.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

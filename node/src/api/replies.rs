@@ -360,6 +360,14 @@ pub struct ProfilesReply {
     pub players: Vec<ProfileView>,
 }
 
+/// `reminders`: the latest reminders the node fired, oldest first (see
+/// [`crate::reminders`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RemindersReply {
+    pub reminders: Vec<crate::reminders::Reminder>,
+}
+
 /// Any reply, as the node answers a request: each kind serializes as its own object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -385,6 +393,7 @@ pub enum Reply {
     LeagueExport(LeagueExportReply),
     Profiles(ProfilesReply),
     LeagueDecision(LeagueDecisionReply),
+    Reminders(RemindersReply),
 }
 
 impl Reply {
@@ -450,6 +459,7 @@ unboxed!(
     LeagueExport(LeagueExportReply),
     Profiles(ProfilesReply),
     LeagueDecision(LeagueDecisionReply),
+    Reminders(RemindersReply),
 );
 
 #[cfg(test)]

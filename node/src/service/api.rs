@@ -359,6 +359,7 @@ impl Service {
             ApiRequest::LeagueDecide { .. } => self.league_decide(req).await,
             ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
             ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
+            ApiRequest::Reminders { limit } => Ok(self.reminders_reply(limit)?.into()),
         }
     }
 

@@ -1,5 +1,6 @@
 //! What the node does on its own after the opponent's events: open the coin, open the
-//! envelope at the resumption, play a prepared conditional move.
+//! envelope at the resumption, play a prepared conditional move; and remind the player of
+//! the opponent's moves (`reminders`).
 
 use super::Service;
 use sobre_core::notation;
@@ -11,6 +12,7 @@ impl Service {
     /// Automatic answers: open the coin, open the envelope when the responder is present,
     /// and play prepared conditional moves.
     pub(super) async fn after_opponent_events(&mut self, game: &GameId, fresh: &[SignedEvent]) {
+        self.remind_moves(game, fresh);
         let Some(cache) = self.hot.peek(game) else {
             return;
         };

@@ -7,7 +7,7 @@ use crate::network::NetworkError;
 use crate::protocol::{MAX_EVENTS_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
 use sobre_core::league::LeagueId;
-use sobre_core::record::{Event, EventId, EventKind, GameId, SignedEvent, time};
+use sobre_core::record::{ClaimReason, Event, EventId, EventKind, GameId, SignedEvent, time};
 use std::collections::HashSet;
 use tracing::{debug, warn};
 
@@ -308,6 +308,37 @@ impl Service {
                 return None;
             }
             time::check_countersignature(ev.time_ms, answered_ms).err()
+        })
+    }
+
+    /// A countersignature by someone else (a receipt, or an event that saw it) of one of the
+    /// player's own claims on time (6.9) or lateness (A10), dated before the claim by more than
+    /// the clock skew: the refusal named in [`time::TimeError::EarlyCountersignature`]. A claim
+    /// is judged no later than its first countersignature, so an opponent dating its receipt
+    /// back could otherwise turn a correct claim into an incorrect one.
+    pub(super) fn early_countersignature(
+        &self,
+        game: &GameId,
+        ev: &Event,
+    ) -> Option<time::TimeError> {
+        if ev.author == self.me {
+            return None;
+        }
+        let cache = self.hot.peek(game)?;
+        let receipt = match ev.kind {
+            EventKind::Receipt { event } => Some(event),
+            _ => None,
+        };
+        [receipt, ev.seen].into_iter().flatten().find_map(|target| {
+            let claim = &cache.events.get(*cache.ids.get(&target)?)?.event;
+            let EventKind::Claim(c) = &claim.kind else {
+                return None;
+            };
+            let late_helps = matches!(c.reason, ClaimReason::Time | ClaimReason::Lateness);
+            if claim.author != self.me || !late_helps {
+                return None;
+            }
+            time::check_claim_countersignature(ev.time_ms, claim.time_ms).err()
         })
     }
 

@@ -77,8 +77,12 @@ impl Service {
                     error,
                 });
             }
-            // A refused receipt (see `unreceipted`) cannot be made up for later.
-            if let Some(error) = self.late_countersignature(&game, &ev) {
+            // A refused receipt (see `unreceipted`) cannot be made up for later, and the
+            // player's claim on time cannot be countersigned as if held before it was made.
+            if let Some(error) = self
+                .late_countersignature(&game, &ev)
+                .or_else(|| self.early_countersignature(&game, &ev))
+            {
                 return Err(Refusal::Time {
                     kind: ev.kind.name(),
                     author: ev.author,

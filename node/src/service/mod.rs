@@ -74,6 +74,9 @@ pub struct NodeConfig {
     /// Bytes of sync answers one peer is sent per minute (default
     /// [`access::SYNC_BYTES_PER_MINUTE`]).
     pub sync_bytes_per_minute: Option<usize>,
+    /// When and how the player is reminded, and automatic claims (`[reminders]` of
+    /// node.toml, see `crate::reminders`).
+    pub reminders: crate::reminders::settings::ReminderSettings,
 }
 
 fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
@@ -150,6 +153,7 @@ mod quota;
 pub(crate) mod reads;
 mod refusal;
 mod remember;
+mod reminders;
 mod restore;
 mod skew;
 mod sync;
@@ -257,6 +261,14 @@ struct Service {
     profiles: profile::Outgoing,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
     instances: instance::Instances,
+    /// What reminds the player, and whether the node claims by itself (see `reminders`).
+    reminder_settings: crate::reminders::settings::ReminderSettings,
+    /// Delivers reminders outside this loop.
+    deliverer: crate::reminders::deliver::Deliverer,
+    /// When each overdue game's claim was last checked (see `reminders`).
+    claim_checked: reminders::ClaimChecks,
+    /// Counts reminder ticks, to look at league rounds every few only.
+    reminder_ticks: u32,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -353,6 +365,10 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
         instances: instance::Instances::new(own_instance),
+        deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders),
+        reminder_settings: config.reminders.clone(),
+        claim_checked: reminders::ClaimChecks::default(),
+        reminder_ticks: 0,
     };
     svc.load()?;
     if let Err(e) = svc.load_own_profile() {
@@ -458,6 +474,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.coin_tick().await;
                 svc.profile_tick();
                 svc.instance_tick().await;
+                svc.reminder_tick().await;
                 svc.commit().await;
             }
             else => break,

@@ -11,6 +11,7 @@
 //! | `meta` | name | bytes (profile, settings) |
 //! | `equivocations` | see [`equivocations`] | both events of an equivocation, as proof |
 //! | `leagues`, `league_joins`, `league_sent`, `league_games` | see [`leagues`] | league documents, acknowledgements, pairings' games |
+//! | `reminders` | the reminder's key | JSON [`crate::reminders::Reminder`] (each fires once, see [`reminders`]) |
 //!
 //! Keys of `events` sort a game's events by author and sequence number, and keep both
 //! events of an equivocation (the id is part of the key). A command reports success only
@@ -29,6 +30,7 @@ mod forgotten;
 pub mod leagues;
 pub mod peers;
 pub mod profiles;
+pub mod reminders;
 
 pub use equivocations::{Equivocation, EquivocationRecord};
 pub use peers::RememberedPeer;
@@ -105,6 +107,8 @@ pub struct Store {
     league_games: sled::Tree,
     /// Dropped games (see [`Store::forget_game`]): game id → order of dropping.
     forgotten: sled::Tree,
+    /// Reminders fired (see [`reminders`]).
+    reminders: sled::Tree,
 }
 
 fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
@@ -179,6 +183,7 @@ impl Store {
             league_sent: tree("league_sent")?,
             league_games: tree("league_games")?,
             forgotten: tree("forgotten")?,
+            reminders: tree("reminders")?,
             db,
         };
         store.upgrade_forgotten()?;
