@@ -1,7 +1,7 @@
 //! `sobre move`: play a move, or see what it would do (`--dry-run`).
 
 use super::common;
-use super::show::{game_tag, state_line};
+use super::show::{game_tag, last_move_in, state_line};
 use crate::board::{self, Style};
 use crate::error::CliResult;
 use crate::i18n::words;
@@ -67,11 +67,11 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     args.json.answer(&v, || {
-        let played = v
-            .san
-            .last()
-            .or(v.last_move.as_ref())
-            .map_or("", String::as_str);
+        // In the letters the player writes (`Cc3` for a Spanish player), else the node's SAN.
+        let played = notation
+            .and_then(|n| last_move_in(&v, n))
+            .or_else(|| v.san.last().or(v.last_move.as_ref()).cloned())
+            .unwrap_or_default();
         t!(
             "move-played",
             mv = played,

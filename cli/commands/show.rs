@@ -386,6 +386,22 @@ fn move_list(v: &GameView, notation: Notation) -> String {
     v.san.join(" ")
 }
 
+/// The game's last move in `notation` (replayed from the start position with the rules
+/// core), or none if it does not replay.
+pub fn last_move_in(v: &GameView, notation: Notation) -> Option<String> {
+    let (last, before) = v.moves.split_last()?;
+    let mut pos = match &v.start_fen {
+        Some(fen) => position(fen, v.chess960)?,
+        None => Position::new(),
+    };
+    for text in before {
+        let m = parse_uci(&pos, text).ok()?;
+        pos.play_unchecked(m);
+    }
+    let m = parse_uci(&pos, last).ok()?;
+    Some(sobre_core::notation::format_move(&pos, m, notation))
+}
+
 /// `Clocks: White 2d23h (running), Black 3d.`
 fn clock_line(v: &GameView) -> Option<String> {
     let clocks = v.clocks.as_ref()?;
@@ -554,6 +570,29 @@ mod tests {
         let all = chat_history(&v, &Contacts::default());
         assert_eq!(all.lines().count(), 9, "{all}");
         assert!(all.contains("1970-01-01T00:00:00Z  W: line 0"), "{all}");
+    }
+
+    /// FIDE App. E: `move` confirms the move in the letters the player writes.
+    #[test]
+    fn the_last_move_is_written_in_the_players_notation() {
+        let v = gv(&game());
+        assert_eq!(last_move_in(&v, Notation::Spanish).as_deref(), Some("Cf3"));
+        assert_eq!(last_move_in(&v, Notation::English).as_deref(), Some("Nf3"));
+        assert_eq!(last_move_in(&v, Notation::Uci).as_deref(), Some("g1f3"));
+    }
+
+    /// A finished game's state line in a Spanish interface: the state, the result and how
+    /// the game ended in the rules' Spanish words (from the node's termination code).
+    #[test]
+    fn a_finished_game_says_how_it_ended_in_spanish() {
+        use crate::i18n::{Lang, with_lang};
+        let mut v = game();
+        v["status"] = json!("finished");
+        v["result"] = json!("0-1");
+        v["termination"] = json!("resignation");
+        v["termination_text"] = json!("resignation");
+        let line = with_lang(Lang::Es, || state_line(&gv(&v)));
+        assert_eq!(line, "Terminada: 0-1 (abandono).");
     }
 
     #[test]
