@@ -94,11 +94,25 @@ fn assert_both_readings(stderr: &str) {
 
 // ----- the confirmation questions, on a real pseudo-terminal -----
 
-/// `sobre ARGS` in `home` on a pseudo-terminal: expects the question `asks`, answers
-/// `answer`, and returns the exit code and what was printed.
+/// `sobre ARGS` in `home` on a pseudo-terminal, in English: expects the question `asks`,
+/// answers `answer`, and returns the exit code and what was printed.
 fn on_terminal(home: &Path, args: &[&str], asks: &str, answer: &str) -> (i32, String) {
+    on_terminal_in("C", home, args, asks, answer)
+}
+
+/// [`on_terminal`] with the user's locale `locale` (`LC_ALL`).
+fn on_terminal_in(
+    locale: &str,
+    home: &Path,
+    args: &[&str],
+    asks: &str,
+    answer: &str,
+) -> (i32, String) {
     let mut cmd = sobre(home);
-    cmd.args(args);
+    cmd.args(args)
+        .env("LC_ALL", locale)
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG");
     let mut p = rexpect::session::spawn_command(cmd, Some(30_000)).expect("a pty");
     p.exp_string(asks).expect("the question");
     p.send_line(answer).expect("the answer");
@@ -138,6 +152,17 @@ fn final_steps_are_confirmed_on_a_terminal() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("Nothing was sent"), "{out}");
     assert_eq!(show(&bruno.home, &g)["status"], "active");
+    // The same question in Spanish: `no` is no there too.
+    let (code, out) = on_terminal_in(
+        "es_ES.UTF-8",
+        &bruno.home,
+        &["resign", &g],
+        "¿Abandonar la partida",
+        "no",
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("No se ha enviado nada"), "{out}");
+    assert_eq!(show(&bruno.home, &g)["status"], "active");
     run_text(&bruno.home, &["move", &g, "e5"]);
     wait_until(&ana.home, &g, "1...e5", |v| v["plies"] == 2);
     assert_eq!(show(&ana.home, &g)["status"], "active");
@@ -173,6 +198,15 @@ fn final_steps_are_confirmed_on_a_terminal() {
     let (code, out) = on_terminal(&ana.home, &["resign", &g2], "against ", "yes");
     assert_eq!(code, 0, "{out}");
     wait_until(&bruno.home, &g2, "the resignation", |v| {
+        v["result"] == "0-1"
+    });
+
+    // In Spanish the question names the opponent too, and `sí` goes ahead.
+    let g4 = game(&ana, &bruno, &[]);
+    let (code, out) = on_terminal_in("es_ES.UTF-8", &ana.home, &["resign", &g4], "contra ", "sí");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("abandonada"), "the answer in Spanish: {out}");
+    wait_until(&bruno.home, &g4, "the resignation in Spanish", |v| {
         v["result"] == "0-1"
     });
 

@@ -21,7 +21,11 @@ const WAIT: Duration = Duration::from_secs(20);
 
 fn sobre(home: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));
-    cmd.arg("--home").arg(home).env_remove("SOBRE_HOME");
+    // English unless a test says otherwise, whatever the locale of the machine.
+    cmd.arg("--home")
+        .arg(home)
+        .env_remove("SOBRE_HOME")
+        .env("LC_ALL", "C");
     cmd
 }
 
@@ -187,6 +191,17 @@ fn show_and_games_of_a_live_game_match_the_snapshots() {
     );
     assert_golden("live_games_white.txt", &normalise(run(&a, &["games"])));
     assert_golden("live_games_black.txt", &normalise(run(&b, &["games"])));
+    // The same views in a Spanish interface.
+    let spanish = |home: &Path, args: &[&str]| {
+        let (text, code) = outputs(home, "es_ES.UTF-8", args);
+        assert_eq!(code, 0, "sobre {}: {text}", args.join(" "));
+        normalise(text)
+    };
+    assert_golden(
+        "live_show_white_es.txt",
+        &spanish(&a, &["show", &game, "--notation", "es"]),
+    );
+    assert_golden("live_games_black_es.txt", &spanish(&b, &["games"]));
     drop(nodes);
 }
 

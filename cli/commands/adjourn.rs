@@ -5,6 +5,7 @@ use super::contacts::Contacts;
 use super::resume_at;
 use super::show::{envelope_line, game_tag};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{AdjournReply, EscrowReply};
 use std::path::Path;
@@ -91,7 +92,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     args.json.answer(&v, || {
-        let mut out = format!("adjourned {}\n", game_tag(&v.view));
+        let mut out = t!("adjourn-done", game = game_tag(&v.view)) + "\n";
         if let Some(env) = &v.view.envelope {
             out.push_str(&envelope_line(env));
             out.push('\n');
@@ -103,13 +104,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 /// Who keeps the opening (A3), and what a lost opening means without anyone.
 fn escrow_line(escrow: &EscrowReply, contacts: &Contacts) -> String {
     match escrow.arbiter.as_deref() {
-        Some(a) => format!(
-            "Kept by the arbiter {}: their node opens the envelope at the resumption if you are \
-             absent or lose the opening (A3, A9, A11).",
-            contacts.label(a)
-        ),
-        None => "No arbiter keeps the opening: if you lose it, you lose the game (A8, A10); \
-                 name one with --arbiter PLAYER."
-            .to_owned(),
+        Some(a) => t!("adjourn-kept-by", arbiter = contacts.label(a)),
+        None => t!("adjourn-no-arbiter"),
     }
 }

@@ -3,6 +3,7 @@
 use super::common;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::t;
 use sobre_core::record::ClaimReason;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::ClaimReply;
@@ -47,22 +48,26 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 
 /// `claim correct (the position occurs 3 times (9.2)) in 3f2a9c1e: Finished: …`
 fn claim_line(v: &ClaimReply) -> String {
-    let verdict = match v.claim.as_ref().map(|c| c.correct) {
-        Some(true) => "correct",
-        Some(false) => "incorrect",
-        None => "recorded",
-    };
+    let (game, state) = (game_tag(&v.view), state_line(&v.view));
+    // The judgement is the rules core's own sentence, as the node gives it.
     let judgement = v.claim.as_ref().map_or("", |c| c.judgement.as_str());
-    let judgement = if judgement.is_empty() {
-        String::new()
-    } else {
-        format!(" ({judgement})")
-    };
-    format!(
-        "claim {verdict}{judgement} in {}: {}",
-        game_tag(&v.view),
-        state_line(&v.view)
-    )
+    match (v.claim.as_ref().map(|c| c.correct), judgement) {
+        (Some(true), "") => t!("claim-correct", game = game, state = state),
+        (Some(false), "") => t!("claim-incorrect", game = game, state = state),
+        (Some(true), j) => t!(
+            "claim-correct-judged",
+            judgement = j,
+            game = game,
+            state = state
+        ),
+        (Some(false), j) => t!(
+            "claim-incorrect-judged",
+            judgement = j,
+            game = game,
+            state = state
+        ),
+        (None, _) => t!("claim-recorded", game = game, state = state),
+    }
 }
 
 /// The claims as players type them ([`ClaimReason::name`]), listed in the help.

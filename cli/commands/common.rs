@@ -102,9 +102,8 @@ fn note_stale(home: &Path) {
     static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
         eprintln!(
-            "note: the node is not running; read from {} as the node left it, so moves sent \
-             since may be missing (the view may be stale; `sobre node start` brings it up to date)",
-            home.display()
+            "{}",
+            crate::t!("note-stale", home = home.display().to_string())
         );
     }
 }
@@ -113,10 +112,10 @@ fn offline_error(e: sobre_node::offline::OfflineError) -> CliError {
     use sobre_node::offline::OfflineError as O;
     match e {
         O::Api(api) => CliError::Node(client::ClientError::Api(api)),
-        O::Busy { .. } => error::user_hint(e.to_string(), "try again in a moment"),
+        O::Busy { .. } => error::user_hint(e.to_string(), crate::t!("hint-try-again")),
         O::Key(sobre_node::home::KeyError::Missing(home)) => error::user_hint(
-            format!("no player key in {home}"),
-            "create one with `sobre init --name NAME`",
+            crate::t!("no-player-key", home = home),
+            crate::t!("hint-init"),
         ),
         O::Key(_) | O::Store(_) => error::user(e.to_string()),
         O::NotARead => CliError::bug(e),

@@ -3,6 +3,7 @@
 use super::common;
 use crate::error;
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::replies::ConditionalReply;
 use sobre_node::api::{ApiRequest, ConditionalAction};
 use std::path::Path;
@@ -47,13 +48,13 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let (action, line) = match args.action {
         Action::Add if args.line.is_empty() => {
             return Err(error::user_hint(
-                "conditional add needs a line of moves",
-                "e.g. sobre conditional GAME add \"Nf6 e5 Nd5 c4\"",
+                t!("conditional-needs-line"),
+                t!("conditional-hint-line"),
             ));
         }
         Action::Add => (ConditionalAction::Add, Some(args.line.join(" "))),
         _ if !args.line.is_empty() => {
-            return Err(error::user("only `add` takes moves"));
+            return Err(error::user(t!("conditional-only-add")));
         }
         Action::List => (ConditionalAction::List, None),
         Action::Clear => (ConditionalAction::Clear, None),
@@ -75,7 +76,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.action == Action::Clear || v.lines.is_empty() {
-        println!("no conditional moves");
+        println!("{}", t!("conditional-none"));
     }
     for moves in &v.lines {
         println!("{}", moves.join(" "));

@@ -4,6 +4,7 @@ use super::common;
 use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{self, ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -34,13 +35,13 @@ enum DrawAction {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let (action, done) = match args.action {
-        DrawAction::Offer => (api::DrawAction::Offer, "offered a draw in"),
-        DrawAction::Accept => (api::DrawAction::Accept, "accepted the draw in"),
-        DrawAction::Decline => (api::DrawAction::Decline, "declined the draw in"),
+    let action = match args.action {
+        DrawAction::Offer => api::DrawAction::Offer,
+        DrawAction::Accept => api::DrawAction::Accept,
+        DrawAction::Decline => api::DrawAction::Decline,
     };
     if action == api::DrawAction::Accept
-        && !confirm::go_ahead(home, &args.game, args.yes, "Accept the draw in")?
+        && !confirm::go_ahead(home, &args.game, args.yes, confirm::Step::AcceptDraw)?
     {
         return confirm::called_off();
     }
@@ -52,6 +53,11 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     args.json.answer(&v, || {
-        format!("{done} {}: {}", game_tag(&v), state_line(&v))
+        let (game, state) = (game_tag(&v), state_line(&v));
+        match args.action {
+            DrawAction::Offer => t!("draw-offered", game = game, state = state),
+            DrawAction::Accept => t!("draw-accepted", game = game, state = state),
+            DrawAction::Decline => t!("draw-declined", game = game, state = state),
+        }
     })
 }

@@ -1,10 +1,12 @@
 //! `sobre games`: all your games, most urgent first.
 
 use super::chat_read::ChatRead;
-use super::common::{self, human_duration, rfc3339, short_game};
+use super::common::{self, colour_word, human_duration, rfc3339, short_game, status_word};
 use super::contacts::Contacts;
 use super::names::Names;
 use crate::error::{self, CliResult};
+use crate::t;
+use sobre_core::record::ClaimReason;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{GameSummary, GamesReply, LeaguesReply};
 use std::path::Path;
@@ -100,7 +102,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     };
     print!("{}", render_with(v, &Contacts::load(home)?, &notes));
     if hidden > 0 && !args.finished && args.league.is_none() {
-        println!("({hidden} game(s) that ended over 7 days ago not shown: `sobre games --all`)");
+        println!("{}", t!("games-hidden", count = hidden));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -117,12 +119,16 @@ fn league_id(home: &Path, text: &str) -> CliResult<String> {
     match found.as_slice() {
         [one] => Ok((*one).to_owned()),
         [] => Err(error::user_hint(
-            format!("no league {text:?}"),
-            "`sobre league list` shows the leagues this node knows",
+            t!("games-no-league", league = format!("{text:?}")),
+            t!("games-hint-league-list"),
         )),
         _ => Err(error::user_hint(
-            format!("{text:?} names {} leagues", found.len()),
-            "give more of the league's id",
+            t!(
+                "games-league-ambiguous",
+                league = format!("{text:?}"),
+                count = found.len()
+            ),
+            t!("games-hint-league-prefix"),
         )),
     }
 }
@@ -143,16 +149,16 @@ pub fn render(v: &GamesReply, contacts: &Contacts) -> String {
 pub fn render_with(v: &GamesReply, contacts: &Contacts, notes: &Notes) -> String {
     let games = &v.games;
     if games.is_empty() {
-        return "no games (challenge someone with `sobre challenge PLAYER`)\n".to_owned();
+        return t!("games-none") + "\n";
     }
     let header = [
-        "GAME",
-        "OPPONENT",
-        "COLOUR",
-        "MOVE",
-        "LAST",
-        "STATUS",
-        "TIME LEFT",
+        t!("games-col-game"),
+        t!("games-col-opponent"),
+        t!("games-col-colour"),
+        t!("games-col-move"),
+        t!("games-col-last"),
+        t!("games-col-status"),
+        t!("games-col-time-left"),
     ];
     let mut rows: Vec<(bool, Vec<String>)> = games
         .iter()
@@ -161,11 +167,11 @@ pub fn render_with(v: &GamesReply, contacts: &Contacts, notes: &Notes) -> String
             (mine, cells.to_vec())
         })
         .collect();
-    let mut header = header.map(str::to_owned).to_vec();
+    let mut header = header.to_vec();
     let game_notes: Vec<String> = games.iter().map(|g| notes_of(g, notes)).collect();
     // The NOTES column only when a game has notes: a quiet list stays as it was.
     if game_notes.iter().any(|n| !n.is_empty()) {
-        header.push("NOTES".to_owned());
+        header.push(t!("games-col-notes"));
         for ((_, cells), n) in rows.iter_mut().zip(game_notes) {
             cells.push(n);
         }
@@ -194,7 +200,7 @@ pub fn render_with(v: &GamesReply, contacts: &Contacts, notes: &Notes) -> String
         out.push_str(&line(if *my_move { "* " } else { "  " }, cells));
     }
     if rows.iter().any(|(m, _)| *m) {
-        out.push_str("(* your move)\n");
+        out.push_str(&(t!("games-your-move") + "\n"));
     }
     out
 }
@@ -204,33 +210,47 @@ fn notes_of(g: &GameSummary, notes: &Notes) -> String {
     let mut out = Vec::new();
     if let Some(by) = &g.draw_offer {
         out.push(if g.my_color.as_deref() == Some(by.as_str()) {
-            "your draw offer stands".to_owned()
+            t!("games-note-my-draw-offer")
         } else {
-            "draw offered to you".to_owned()
+            t!("games-note-draw-offered")
         });
     }
     if !g.claimable.is_empty() {
-        out.push(format!("you can claim {}", g.claimable.join(", ")));
+        let claims: Vec<String> = g.claimable.iter().map(|c| claim_word(c)).collect();
+        out.push(t!("games-note-claim", claims = claims.join(", ")));
     }
     if let Some(until) = g.opponent_leave_until_ms {
-        out.push(format!("opponent on leave until {}", rfc3339(until)));
+        out.push(t!("games-note-leave", until = rfc3339(until)));
     }
     let unread = notes.read.unread(&g.game, g.opponent_chat_lines);
     if unread > 0 {
-        out.push(format!("{unread} unread chat"));
+        out.push(t!("games-note-unread", count = unread));
     }
     if let Some(at) = g.resume_at_ms.filter(|_| g.status == "adjourned") {
-        out.push(format!("resumes {}", rfc3339(at)));
+        out.push(t!("games-note-resumes", at = rfc3339(at)));
     }
     out.join("; ")
 }
 
+/// A claim as the node lists it ([`ClaimReason::name`]: `time`, `threefold`…): in English
+/// the word a player types after `sobre claim GAME`, in Spanish what it claims.
+fn claim_word(name: &str) -> String {
+    match name.parse::<ClaimReason>() {
+        Ok(ClaimReason::Threefold) => t!("games-claim-threefold"),
+        Ok(ClaimReason::FiftyMoves) => t!("games-claim-fifty"),
+        Ok(ClaimReason::Time) => t!("games-claim-time"),
+        Ok(ClaimReason::DeadPosition) => t!("games-claim-dead"),
+        Ok(ClaimReason::Lateness) => t!("games-claim-lateness"),
+        Err(_) => name.to_owned(),
+    }
+}
+
 fn row(g: &GameSummary, contacts: &Contacts) -> (bool, [String; 7]) {
     let status = match (g.status.as_str(), g.result.as_deref().unwrap_or("")) {
-        ("pending", _) if g.incoming_challenge => "challenged you".to_owned(),
-        ("pending", _) => "challenge sent".to_owned(),
-        (s, "") => s.to_owned(),
-        (s, r) => format!("{s} {r}"),
+        ("pending", _) if g.incoming_challenge => t!("games-status-challenged-you"),
+        ("pending", _) => t!("games-status-challenge-sent"),
+        (s, "") => status_word(s),
+        (s, r) => t!("games-status-result", status = status_word(s), result = r),
     };
     let or_dash = |s: &str| {
         if s.is_empty() {
@@ -254,7 +274,7 @@ fn row(g: &GameSummary, contacts: &Contacts) -> (bool, [String; 7]) {
             )
             .label(&g.opponent),
         ),
-        or_dash(g.my_color.as_deref().unwrap_or("")),
+        or_dash(&g.my_color.as_deref().map(colour_word).unwrap_or_default()),
         g.move_number
             .map_or_else(|| "-".to_owned(), |n| n.to_string()),
         or_dash(g.last_move.as_deref().unwrap_or("")),
@@ -398,6 +418,7 @@ mod tests {
 mod golden {
     use super::*;
     use crate::commands::common::{assert_golden, golden_fixture};
+    use crate::i18n::{Lang, with_lang};
 
     #[test]
     fn golden_games_table() {
@@ -417,6 +438,52 @@ mod golden {
         assert_golden(
             "games_empty.txt",
             &render(&GamesReply::default(), &contacts),
+        );
+        // The same table in Spanish: headings, colours, states, the footer.
+        with_lang(Lang::Es, || {
+            assert_golden("games_es.txt", &render(&v, &contacts));
+            assert_golden(
+                "games_empty_es.txt",
+                &render(&GamesReply::default(), &contacts),
+            );
+        });
+    }
+
+    /// The NOTES column in both languages (`tests/golden/games_notes.json`: a draw offer, a
+    /// claim, the opponent's leave, unread chat, 1 line and 2, and a resumption).
+    #[test]
+    fn golden_games_notes_in_both_languages() {
+        let v: GamesReply = golden_fixture("games_notes.json");
+        let home = tempfile::tempdir().expect("a temporary home");
+        ChatRead::mark(home.path(), "3f2a9c1e0011", 1);
+        ChatRead::mark(home.path(), "b0b1c2d3e4f5", 1);
+        let notes = Notes {
+            read: ChatRead::load(home.path()),
+        };
+        for (lang, file) in [
+            (Lang::En, "games_notes.txt"),
+            (Lang::Es, "games_notes_es.txt"),
+        ] {
+            let text = with_lang(lang, || render_with(&v, &Contacts::default(), &notes));
+            assert_golden(file, &text);
+        }
+    }
+
+    /// The footer counting the hidden games takes the plural in Spanish.
+    #[test]
+    fn the_hidden_games_footer_counts_in_both_languages() {
+        let say = |lang, n: usize| with_lang(lang, || crate::t!("games-hidden", count = n));
+        assert_eq!(
+            say(Lang::En, 1),
+            "(1 game(s) that ended over 7 days ago not shown: `sobre games --all`)"
+        );
+        assert_eq!(
+            say(Lang::Es, 1),
+            "(1 partida terminada hace más de 7 días no se muestra: `sobre games --all`)"
+        );
+        assert_eq!(
+            say(Lang::Es, 3),
+            "(3 partidas terminadas hace más de 7 días no se muestran: `sobre games --all`)"
         );
     }
 }

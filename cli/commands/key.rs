@@ -3,6 +3,7 @@
 
 use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
+use crate::t;
 use serde_json::json;
 use sobre_node::api::ApiRequest;
 use sobre_node::client::ClientError;
@@ -80,49 +81,52 @@ fn export(home_dir: &Path, a: ExportArgs) -> CliResult<ExitCode> {
     let key = common::load_key(home_dir)?;
     if a.file.exists() && !a.force {
         return Err(error::user_hint(
-            format!("{} exists", a.file.display()),
-            "choose another file, or --force to replace it",
+            t!("key-file-exists", path = a.file.display().to_string()),
+            t!("key-hint-file-exists"),
         ));
     }
     let passphrase = read_passphrase(&a.passphrase, true)?;
     let bytes = keyfile::seal_fresh(&key, &passphrase).map_err(key_file_error)?;
     home::write_private_file(&a.file, &bytes)
-        .map_err(|e| error::user(format!("cannot write {}: {e}", a.file.display())))?;
+        .map_err(|e| error::user(common::cannot_write(&a.file, &e)))?;
     let id = key.player_id().to_string();
     if a.json {
         print_json(&json!({"player_id": id, "file": a.file.display().to_string()}));
     } else {
         println!("{id}");
         eprintln!(
-            "the key of {id} is in {} (keep the file and the passphrase apart)",
-            a.file.display()
+            "{}",
+            t!(
+                "key-exported",
+                player = &id,
+                path = a.file.display().to_string()
+            )
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn import(home_dir: &Path, a: ImportArgs) -> CliResult<ExitCode> {
-    let bytes = std::fs::read(&a.file)
-        .map_err(|e| error::user(format!("cannot read {}: {e}", a.file.display())))?;
+    let bytes =
+        std::fs::read(&a.file).map_err(|e| error::user(common::cannot_read(&a.file, &e)))?;
     // The form first: a file that is no key file is said so before a passphrase is asked.
     keyfile::player_of(&bytes).map_err(key_file_error)?;
     match common::call(home_dir, ApiRequest::Status) {
         Err(CliError::Node(ClientError::NotRunning { .. })) => {}
         _ => {
             return Err(error::user_hint(
-                format!("a node is running in {}", home_dir.display()),
-                "stop it first with `sobre node stop`",
+                t!("node-running-in", home = home_dir.display().to_string()),
+                t!("node-hint-stop-first"),
             ));
         }
     }
     let passphrase = read_passphrase(&a.passphrase, false)?;
     let key = keyfile::open(&bytes, &passphrase).map_err(key_file_error)?;
     home::install_key(home_dir, &key, a.force).map_err(|e| match e {
-        home::KeyError::Exists { .. } => error::user_hint(
-            e.to_string(),
-            "import into a new home (--home DIR), or --force to replace that key",
-        ),
-        other => error::user(other.to_string()),
+        home::KeyError::Exists { .. } => {
+            error::user_hint(crate::i18n::errors::key(&e), t!("key-hint-exists"))
+        }
+        other => error::user(crate::i18n::errors::key(&other)),
     })?;
     let id = key.player_id().to_string();
     if a.json {
@@ -130,8 +134,12 @@ fn import(home_dir: &Path, a: ImportArgs) -> CliResult<ExitCode> {
     } else {
         println!("{id}");
         eprintln!(
-            "the key of {id} is in {}; stop any other node with this key before `sobre node run`",
-            home_dir.display()
+            "{}",
+            t!(
+                "key-imported",
+                player = &id,
+                home = home_dir.display().to_string()
+            )
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -140,13 +148,18 @@ fn import(home_dir: &Path, a: ImportArgs) -> CliResult<ExitCode> {
 fn key_file_error(e: keyfile::KeyFileError) -> CliError {
     use keyfile::KeyFileError as K;
     match e {
-        K::WrongPassphrase => {
-            error::user_hint(e.to_string(), "type the passphrase given at export")
-        }
-        K::WeakPassphrase => error::user_hint(e.to_string(), "a few words are easy to remember"),
-        K::Tampered | K::NotAKeyFile(_) | K::Version(_) | K::Parameters { .. } => {
-            CliError::Data(e.to_string())
-        }
+        K::WrongPassphrase => error::user_hint(t!("keyfile-wrong"), t!("keyfile-hint-wrong")),
+        K::WeakPassphrase => error::user_hint(
+            t!("keyfile-weak", min = keyfile::MIN_PASSPHRASE_CHARS),
+            t!("keyfile-hint-weak"),
+        ),
+        K::Tampered => CliError::Data(t!("keyfile-tampered")),
+        K::NotAKeyFile(len) => CliError::Data(t!(
+            "keyfile-not-a-key-file",
+            bytes = len,
+            expected = keyfile::FILE_BYTES
+        )),
+        K::Version(_) | K::Parameters { .. } => CliError::Data(e.to_string()),
         K::Kdf(_) => CliError::bug(e),
     }
 }
@@ -156,7 +169,7 @@ fn read_passphrase(p: &Passphrase, new: bool) -> CliResult<Zeroizing<String>> {
     if let Some(path) = &p.passphrase_file {
         let text = Zeroizing::new(
             std::fs::read_to_string(path)
-                .map_err(|e| error::user(format!("cannot read {}: {e}", path.display())))?,
+                .map_err(|e| error::user(common::cannot_read(path, &e)))?,
         );
         let line = text.lines().next().unwrap_or_default();
         return Ok(Zeroizing::new(line.to_owned()));
@@ -164,20 +177,57 @@ fn read_passphrase(p: &Passphrase, new: bool) -> CliResult<Zeroizing<String>> {
     if p.passphrase_env {
         return std::env::var(PASSPHRASE_ENV)
             .map(Zeroizing::new)
-            .map_err(|_| error::user(format!("--passphrase-env: {PASSPHRASE_ENV} is not set")));
+            .map_err(|_| error::user(t!("key-env-unset", var = PASSPHRASE_ENV)));
     }
     if !std::io::stdin().is_terminal() {
         return Err(error::user_hint(
-            "no terminal to ask the passphrase on",
-            format!("give --passphrase-file FILE, or --passphrase-env with {PASSPHRASE_ENV} set"),
+            t!("key-no-terminal"),
+            t!("key-hint-no-terminal", var = PASSPHRASE_ENV),
         ));
     }
-    let first = Zeroizing::new(rpassword::prompt_password("passphrase: ")?);
+    // The prompts end in a blank that the catalogues cannot hold (Fluent trims values).
+    let first = Zeroizing::new(rpassword::prompt_password(t!("key-prompt") + " ")?);
     if new {
-        let again = Zeroizing::new(rpassword::prompt_password("the same passphrase again: ")?);
+        let again = Zeroizing::new(rpassword::prompt_password(t!("key-prompt-again") + " ")?);
         if *first != *again {
-            return Err(error::user("the two passphrases differ"));
+            return Err(error::user(t!("key-passphrases-differ")));
         }
     }
     Ok(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Lang, with_lang};
+
+    /// The key file's refusals read as the library's own words in English and in Spanish
+    /// in a Spanish interface, each with its hint.
+    #[test]
+    fn key_file_refusals_are_worded_in_the_run_language() {
+        let user = |e: CliError| match e {
+            CliError::User { message, hint } => (message, hint.unwrap_or_default()),
+            other => panic!("not the user's to fix: {other:?}"),
+        };
+        let (en, en_hint) = with_lang(Lang::En, || {
+            user(key_file_error(keyfile::KeyFileError::WrongPassphrase))
+        });
+        assert_eq!(en, keyfile::KeyFileError::WrongPassphrase.to_string());
+        assert_eq!(en_hint, "type the passphrase given at export");
+        let (es, es_hint) = with_lang(Lang::Es, || {
+            user(key_file_error(keyfile::KeyFileError::WrongPassphrase))
+        });
+        assert_eq!(es, "frase de paso incorrecta");
+        assert!(es_hint.contains("exportar"), "{es_hint}");
+        use keyfile::KeyFileError as K;
+        let (en, _) = with_lang(Lang::En, || user(key_file_error(K::WeakPassphrase)));
+        assert_eq!(en, K::WeakPassphrase.to_string());
+        let made: [fn() -> K; 2] = [|| K::Tampered, || K::NotAKeyFile(12)];
+        for e in made {
+            let en = with_lang(Lang::En, || key_file_error(e()).to_string());
+            assert_eq!(en, e().to_string());
+            let es = with_lang(Lang::Es, || key_file_error(e()).to_string());
+            assert!(es.contains("fichero de clave"), "{es}");
+        }
+    }
 }

@@ -1,9 +1,11 @@
 //! `sobre move`: play a move, or see what it would do (`--dry-run`).
 
 use super::common;
-use super::show::{game_tag, state_line};
+use super::show::{game_tag, last_move_in, state_line};
 use crate::board::{self, Style};
 use crate::error::CliResult;
+use crate::i18n::words;
+use crate::t;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::uci::parse_uci;
 use sobre_core::{Color, Position, Square};
@@ -65,12 +67,17 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     args.json.answer(&v, || {
-        let played = v
-            .san
-            .last()
-            .or(v.last_move.as_ref())
-            .map_or("", String::as_str);
-        format!("played {played} in {}: {}", game_tag(&v), state_line(&v))
+        // In the letters the player writes (`Cc3` for a Spanish player), else the node's SAN.
+        let played = notation
+            .and_then(|n| last_move_in(&v, n))
+            .or_else(|| v.san.last().or(v.last_move.as_ref()).cloned())
+            .unwrap_or_default();
+        t!(
+            "move-played",
+            mv = played,
+            game = game_tag(&v),
+            state = state_line(&v)
+        )
     })
 }
 
@@ -84,10 +91,11 @@ fn preview(p: &MovePreviewReply, ascii: bool, notation: Option<Notation>) -> Str
             Some(format_move(&before, m, n))
         })
         .unwrap_or_else(|| p.san.clone());
-    let mut out = format!(
-        "dry run: {written} in {} (nothing was signed or sent)\n\n",
-        common::short_game(&p.game)
-    );
+    let mut out = t!(
+        "move-dry-run",
+        mv = written,
+        game = common::short_game(&p.game)
+    ) + "\n\n";
     let squares = p
         .uci
         .get(0..2)
@@ -104,7 +112,11 @@ fn preview(p: &MovePreviewReply, ascii: bool, notation: Option<Notation>) -> Str
     }
     out.push_str(&format!("\nFEN: {}", p.fen));
     if let Some(ending) = &p.ending {
-        out.push_str(&format!("\nThe game would end: {ending}."));
+        // The node names the ending by its code; the rules' words say it.
+        let ending =
+            words::termination_of_code(ending).map_or_else(|| ending.clone(), words::termination);
+        out.push('\n');
+        out.push_str(&t!("move-would-end", ending = ending));
     }
     out
 }

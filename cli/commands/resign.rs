@@ -4,6 +4,7 @@ use super::common;
 use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -23,11 +24,11 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    if !confirm::go_ahead(home, &args.game, args.yes, "Resign")? {
+    if !confirm::go_ahead(home, &args.game, args.yes, confirm::Step::Resign)? {
         return confirm::called_off();
     }
     let v = common::call_as::<GameView>(home, ApiRequest::Resign { game: args.game })?;
     args.json.answer(&v, || {
-        format!("resigned {}: {}", game_tag(&v), state_line(&v))
+        t!("resign-done", game = game_tag(&v), state = state_line(&v))
     })
 }

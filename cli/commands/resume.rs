@@ -3,6 +3,7 @@
 use super::common;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::t;
 use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
@@ -22,6 +23,10 @@ pub struct Args {
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let v = common::call_as::<GameView>(home, ApiRequest::Resume { game: args.game })?;
     args.json.answer(&v, || {
-        format!("present at {}: {}", game_tag(&v), state_line(&v))
+        t!(
+            "resume-present",
+            game = game_tag(&v),
+            state = state_line(&v)
+        )
     })
 }

@@ -1,11 +1,15 @@
 //! `sobre show`: one game — the board, the moves, the clocks, offers and envelopes.
 
 use super::chat_read::ChatRead;
-use super::common::{self, capitalise, human_duration, rfc3339, short_game};
+use super::common::{
+    self, capitalise, colour_subject_word, human_duration, rfc3339, short_game, status_word,
+};
 use super::contacts::Contacts;
 use super::names::Names;
 use crate::board::{self, Style};
 use crate::error::CliResult;
+use crate::i18n::words;
+use crate::t;
 use sobre_core::notation::{Notation, format_line};
 use sobre_core::uci::parse_uci;
 use sobre_core::{CastlingMode, Color, Position, Square};
@@ -97,9 +101,9 @@ fn opponent_lines(v: &GameView) -> usize {
 fn chat_history(v: &GameView, contacts: &Contacts) -> String {
     let names = Names::new(contacts, v.names.clone());
     if v.chat.is_empty() {
-        return format!("no chat in game {}\n", game_tag(v));
+        return t!("show-no-chat", game = game_tag(v)) + "\n";
     }
-    let mut out = format!("Chat in game {}:\n", game_tag(v));
+    let mut out = t!("show-chat-in", game = game_tag(v)) + "\n";
     for line in &v.chat {
         let _ = writeln!(
             out,
@@ -119,19 +123,22 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
     let mut out = String::new();
     let my_color = v.my_colour();
     let player = |side: Color, id: Option<&str>| {
-        let mut s = match id {
+        let s = match id {
             Some(id) => names.label(id),
-            None => "(decided when the game starts)".to_owned(),
+            None => t!("show-undecided"),
         };
         if my_color == Some(side) {
-            s.push_str(" (you)");
+            t!("show-you", player = s)
+        } else {
+            s
         }
-        s
     };
-    let _ = writeln!(out, "Game {}", v.game);
-    let _ = writeln!(out, "White: {}", player(Color::White, v.white.as_deref()));
-    let _ = writeln!(out, "Black: {}", player(Color::Black, v.black.as_deref()));
-    let _ = writeln!(out, "Time control: {}", v.time_control);
+    let _ = writeln!(out, "{}", t!("show-game", game = &v.game));
+    let white = player(Color::White, v.white.as_deref());
+    let _ = writeln!(out, "{}", t!("show-white", player = white));
+    let black = player(Color::Black, v.black.as_deref());
+    let _ = writeln!(out, "{}", t!("show-black", player = black));
+    let _ = writeln!(out, "{}", t!("show-time-control", tc = &v.time_control));
     out.push('\n');
 
     match position(&v.fen, v.chess960) {
@@ -164,33 +171,44 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
         let _ = writeln!(out, "{coin}");
     }
     if let Some(by) = &v.draw_offer {
-        let _ = writeln!(out, "Draw offered by {}.", capitalise(by));
+        let _ = writeln!(
+            out,
+            "{}",
+            t!("show-draw-offered", colour = colour_subject_word(by))
+        );
     }
     if let Some(env) = &v.envelope {
         let _ = writeln!(out, "{}", envelope_line(env));
     }
     for c in &v.claims {
         let verdict = match c.correct {
-            Some(true) => "correct",
-            Some(false) => "incorrect",
-            None => "pending",
+            Some(true) => t!("show-claim-correct"),
+            Some(false) => t!("show-claim-incorrect"),
+            None => t!("show-claim-pending"),
         };
-        let _ = writeln!(
-            out,
-            "Claim by {}: {} ({verdict}{}).",
-            capitalise(&c.by),
-            c.reason,
-            match c.judgement.as_str() {
-                "" => String::new(),
-                j => format!(": {j}"),
-            }
-        );
+        // The judgement is the rules core's own sentence, as the node gives it.
+        let line = match c.judgement.as_str() {
+            "" => t!(
+                "show-claim",
+                colour = colour_subject_word(&c.by),
+                reason = claim_word(&c.reason),
+                verdict = verdict
+            ),
+            j => t!(
+                "show-claim-judged",
+                colour = colour_subject_word(&c.by),
+                reason = claim_word(&c.reason),
+                verdict = verdict,
+                judgement = j
+            ),
+        };
+        let _ = writeln!(out, "{line}");
     }
     if !v.equivocations.is_empty() {
         let _ = writeln!(
             out,
-            "Disputed: {} equivocation(s) (two different events signed with the same number).",
-            v.equivocations.len()
+            "{}",
+            t!("show-disputed", count = v.equivocations.len())
         );
     }
     if let Some(leave) = leave_line(v, &names) {
@@ -215,11 +233,11 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
     if chat.len() > shown {
         let _ = writeln!(
             out,
-            "Chat ({} earlier lines not shown):",
-            chat.len() - shown
+            "{}",
+            t!("show-chat-earlier", count = chat.len() - shown)
         );
     } else if !chat.is_empty() {
-        let _ = writeln!(out, "Chat:");
+        let _ = writeln!(out, "{}", t!("show-chat"));
     }
     for line in chat.iter().skip(chat.len().saturating_sub(shown)) {
         let _ = writeln!(out, "  {}: {}", names.label(&line.by), line.text);
@@ -234,31 +252,37 @@ fn leave_line(v: &GameView, names: &Names) -> Option<String> {
     let mut parts = Vec::new();
     for l in v.leave.iter().filter(|l| l.until_ms > now) {
         let colour = sobre_node::api::game::colour(Some(&l.colour));
+        let side = colour_subject_word(&l.colour);
         let who = match (colour, v.my_colour()) {
-            (Some(c), Some(me)) if c == me => format!("{} (you)", capitalise(&l.colour)),
+            (Some(c), Some(me)) if c == me => t!("show-you", player = side),
             (Some(c), _) => {
                 let id = match c {
                     Color::White => v.white.as_deref(),
                     Color::Black => v.black.as_deref(),
                 };
                 match id {
-                    Some(id) => format!("{} ({})", capitalise(&l.colour), names.label(id)),
-                    None => capitalise(&l.colour),
+                    Some(id) => t!("show-leave-named", colour = side, name = names.label(id)),
+                    None => side,
                 }
             }
-            _ => capitalise(&l.colour),
+            _ => side,
         };
         if l.from_ms <= now {
-            parts.push(format!("{who} until {}", rfc3339(l.until_ms)));
+            parts.push(t!(
+                "show-leave-until",
+                who = who,
+                until = rfc3339(l.until_ms)
+            ));
         } else {
-            parts.push(format!(
-                "{who} from {} until {}",
-                rfc3339(l.from_ms),
-                rfc3339(l.until_ms)
+            parts.push(t!(
+                "show-leave-from-until",
+                who = who,
+                from = rfc3339(l.from_ms),
+                until = rfc3339(l.until_ms)
             ));
         }
     }
-    (!parts.is_empty()).then(|| format!("On leave: {}.", parts.join("; ")))
+    (!parts.is_empty()).then(|| t!("show-on-leave", leave = parts.join("; ")))
 }
 
 /// The fair coin (F1) while it awaits the opening, or when it was settled by default; an
@@ -266,14 +290,11 @@ fn leave_line(v: &GameView, names: &Names) -> Option<String> {
 fn coin_line(v: &GameView) -> Option<String> {
     let coin = v.coin.as_ref()?;
     match coin.settled.as_deref() {
-        None => Some(format!(
-            "Fair coin: the challenger may open it until {}; then the opponent settles it by \
-             default (F1).",
-            coin.deadline_ms.map_or_else(String::new, common::rfc3339)
+        None => Some(t!(
+            "show-coin-awaits",
+            deadline = coin.deadline_ms.map_or_else(String::new, common::rfc3339)
         )),
-        Some("default") => {
-            Some("Fair coin: not opened in time; settled by the opponent's choice (F1).".to_owned())
-        }
+        Some("default") => Some(t!("show-coin-defaulted")),
         Some(_) => None,
     }
 }
@@ -282,27 +303,43 @@ fn coin_line(v: &GameView) -> Option<String> {
 /// `Finished: 1-0 (resignation).`
 pub fn state_line(v: &GameView) -> String {
     let status = v.status.as_str();
+    let title = capitalise(&status_word(status));
     match status {
         "finished" | "cancelled" => {
             let result = v.result.as_deref().unwrap_or("");
-            let why = v.termination_text.as_deref().or(v.termination.as_deref());
+            // The rules' words for a termination the core names; else the node's text.
+            let why = match v
+                .termination
+                .as_deref()
+                .and_then(words::termination_of_code)
+            {
+                Some(t) => Some(words::termination(t)),
+                None => v.termination_text.clone().or_else(|| v.termination.clone()),
+            };
             match (result, why) {
-                ("", None) => format!("{}.", capitalise(status)),
-                ("", Some(w)) => format!("{}: {w}.", capitalise(status)),
-                (r, None) => format!("{}: {r}.", capitalise(status)),
-                (r, Some(w)) => format!("{}: {r} ({w}).", capitalise(status)),
+                ("", None) => t!("state-ended", status = title),
+                ("", Some(w)) => t!("state-ended-why", status = title, why = w),
+                (r, None) => t!("state-ended-result", status = title, result = r),
+                (r, Some(w)) => t!(
+                    "state-ended-result-why",
+                    status = title,
+                    result = r,
+                    why = w
+                ),
             }
         }
-        "pending" if v.coin.is_some() => {
-            "Pending: accepted; waiting for the challenger to open the fair coin.".to_owned()
-        }
-        "pending" => "Pending: waiting for the challenge to be accepted.".to_owned(),
-        "adjourned" => "Adjourned: the sealed move is opened at resumption.".to_owned(),
-        _ => format!(
-            "{}: {} to move{}.",
-            capitalise(status),
-            capitalise(&v.turn),
-            if v.my_move { " (your move)" } else { "" }
+        "pending" if v.coin.is_some() => t!("state-pending-coin"),
+        "pending" => t!("state-pending"),
+        "adjourned" => t!("state-adjourned"),
+        _ if v.my_move => t!(
+            "state-to-move-mine",
+            status = title,
+            colour = colour_subject_word(&v.turn)
+        ),
+        _ => t!(
+            "state-to-move",
+            status = title,
+            colour = colour_subject_word(&v.turn)
         ),
     }
 }
@@ -349,24 +386,44 @@ fn move_list(v: &GameView, notation: Notation) -> String {
     v.san.join(" ")
 }
 
+/// The game's last move in `notation` (replayed from the start position with the rules
+/// core), or none if it does not replay.
+pub fn last_move_in(v: &GameView, notation: Notation) -> Option<String> {
+    let (last, before) = v.moves.split_last()?;
+    let mut pos = match &v.start_fen {
+        Some(fen) => position(fen, v.chess960)?,
+        None => Position::new(),
+    };
+    for text in before {
+        let m = parse_uci(&pos, text).ok()?;
+        pos.play_unchecked(m);
+    }
+    let m = parse_uci(&pos, last).ok()?;
+    Some(sobre_core::notation::format_move(&pos, m, notation))
+}
+
 /// `Clocks: White 2d23h (running), Black 3d.`
 fn clock_line(v: &GameView) -> Option<String> {
     let clocks = v.clocks.as_ref()?;
     let side = |colour: Color, ms: Option<i64>| {
         let name = colour.name();
-        let mut s = format!("{} {}", capitalise(name), clock_text(ms));
+        let mut s = t!(
+            "show-clock",
+            colour = words::colour_subject(colour),
+            time = clock_text(ms)
+        );
         if clocks.running.as_deref() == Some(name) {
-            s.push_str(" (running)");
+            s = t!("show-clock-running", clock = s);
         }
         if clocks.flagged.as_deref() == Some(name) {
-            s.push_str(" (flag fallen)");
+            s = t!("show-clock-flagged", clock = s);
         }
         s
     };
-    Some(format!(
-        "Clocks: {}, {}.",
-        side(Color::White, clocks.white_ms),
-        side(Color::Black, clocks.black_ms)
+    Some(t!(
+        "show-clocks",
+        white = side(Color::White, clocks.white_ms),
+        black = side(Color::Black, clocks.black_ms)
     ))
 }
 
@@ -375,38 +432,45 @@ fn clock_text(ms: Option<i64>) -> String {
     const CENTURY_MS: i64 = 100 * 365 * 86_400_000;
     match ms {
         None => "-".to_owned(),
-        Some(ms) if ms > CENTURY_MS => "unlimited".to_owned(),
+        Some(ms) if ms > CENTURY_MS => t!("show-clock-unlimited"),
         Some(ms) => human_duration(ms),
     }
 }
 
 /// `Sealed move: by White at move 23, not opened; resumes 2026-12-01T18:00:00Z at Club.`
 pub fn envelope_line(env: &EnvelopeView) -> String {
-    let mut s = format!(
-        "Sealed move: by {} at move {}, {}",
-        capitalise(&env.sealer),
-        env.move_number,
-        match env.opened.as_deref() {
-            None => "not opened".to_owned(),
-            Some("") => "opened".to_owned(),
-            Some(m) => format!("opened: {m}"),
-        }
-    );
+    let opened = match env.opened.as_deref() {
+        None => t!("show-sealed-not-opened"),
+        Some("") => t!("show-sealed-opened"),
+        Some(m) => t!("show-sealed-opened-move", mv = m),
+    };
     let at = env.resume_at_ms.map(rfc3339);
-    match (at, env.place.as_str()) {
-        (Some(at), "") => {
-            let _ = write!(s, "; resumes {at}");
-        }
-        (Some(at), place) => {
-            let _ = write!(s, "; resumes {at} at {place}");
-        }
-        (None, "") => {}
-        (None, place) => {
-            let _ = write!(s, "; resumes at {place}");
-        }
+    let resumes = match (at, env.place.as_str()) {
+        (Some(at), "") => t!("show-resumes", at = at),
+        (Some(at), place) => t!("show-resumes-at-place", at = at, place = place),
+        (None, "") => String::new(),
+        (None, place) => t!("show-resumes-place", place = place),
+    };
+    t!(
+        "show-sealed",
+        colour = colour_subject_word(&env.sealer),
+        number = env.move_number.to_string(),
+        opened = opened,
+        resumes = resumes
+    )
+}
+
+/// A claim's reason as the node names it (`threefold`, `fiftymoves`…), in the run's
+/// language.
+fn claim_word(reason: &str) -> String {
+    match reason {
+        "threefold" => t!("show-claim-threefold"),
+        "fiftymoves" => t!("show-claim-fifty"),
+        "time" => t!("show-claim-time"),
+        "deadposition" => t!("show-claim-dead"),
+        "lateness" => t!("show-claim-lateness"),
+        other => other.to_owned(),
     }
-    s.push('.');
-    s
 }
 
 /// The first 8 characters of the game id, for one-line confirmations.
@@ -508,6 +572,29 @@ mod tests {
         assert!(all.contains("1970-01-01T00:00:00Z  W: line 0"), "{all}");
     }
 
+    /// FIDE App. E: `move` confirms the move in the letters the player writes.
+    #[test]
+    fn the_last_move_is_written_in_the_players_notation() {
+        let v = gv(&game());
+        assert_eq!(last_move_in(&v, Notation::Spanish).as_deref(), Some("Cf3"));
+        assert_eq!(last_move_in(&v, Notation::English).as_deref(), Some("Nf3"));
+        assert_eq!(last_move_in(&v, Notation::Uci).as_deref(), Some("g1f3"));
+    }
+
+    /// A finished game's state line in a Spanish interface: the state, the result and how
+    /// the game ended in the rules' Spanish words (from the node's termination code).
+    #[test]
+    fn a_finished_game_says_how_it_ended_in_spanish() {
+        use crate::i18n::{Lang, with_lang};
+        let mut v = game();
+        v["status"] = json!("finished");
+        v["result"] = json!("0-1");
+        v["termination"] = json!("resignation");
+        v["termination_text"] = json!("resignation");
+        let line = with_lang(Lang::Es, || state_line(&gv(&v)));
+        assert_eq!(line, "Terminada: 0-1 (abandono).");
+    }
+
     #[test]
     fn a_finished_game_says_how_it_ended() {
         let mut v = game();
@@ -558,6 +645,7 @@ mod tests {
 mod golden {
     use super::*;
     use crate::commands::common::{assert_golden, golden_fixture};
+    use crate::i18n::{Lang, with_lang};
 
     fn contacts() -> Contacts {
         let aliases: serde_json::Value = golden_fixture("contacts.json");
@@ -606,5 +694,31 @@ mod golden {
             let v: GameView = golden_fixture(&format!("{fixture}.json"));
             assert_golden(golden, &render(&v, &contacts, view));
         }
+    }
+
+    /// The same games in a Spanish interface (Spanish notation, as a Spanish player would
+    /// set it): every heading, state, clock, offer, claim, envelope and chat line.
+    #[test]
+    fn golden_show_in_spanish() {
+        let spanish = View {
+            notation: Notation::Spanish,
+            ..PLAIN
+        };
+        let contacts = contacts();
+        for fixture in [
+            "show_active",
+            "show_pending",
+            "show_adjourned",
+            "show_resumed",
+            "show_finished",
+            "show_chess960",
+        ] {
+            let v: GameView = golden_fixture(&format!("{fixture}.json"));
+            let text = with_lang(Lang::Es, || render(&v, &contacts, spanish));
+            assert_golden(&format!("{fixture}_es.txt"), &text);
+        }
+        let v: GameView = golden_fixture("show_finished.json");
+        let text = with_lang(Lang::Es, || chat_history(&v, &contacts));
+        assert_golden("show_chat_es.txt", &text);
     }
 }

@@ -1,9 +1,12 @@
 //! `sobre watch`: follow your games as events arrive.
 
-use super::common::{self, capitalise, print_json, rfc3339, short_game};
+use super::common::{
+    self, capitalise, colour_subject_word, print_json, rfc3339, short_game, status_word,
+};
 use super::contacts::Contacts;
 use super::names::Names;
 use crate::error::CliResult;
+use crate::t;
 use serde::Deserialize;
 use serde_json::Value;
 use sobre_node::api::replies::WatchLine;
@@ -78,10 +81,7 @@ pub fn event_line(line: &WatchLine, names: &Names) -> String {
             "" => "-",
             g => g,
         },
-        match e.event.as_str() {
-            "" => "event",
-            what => what,
-        }
+        event_word(&e.event)
     );
     // Each kind of event has its own details, printed as `key=value` in key order.
     for (k, val) in &e.detail {
@@ -90,13 +90,59 @@ pub fn event_line(line: &WatchLine, names: &Names) -> String {
         }
         let shown = match val {
             Value::String(s) if s.starts_with("12D3KooW") => names.label(s),
-            Value::String(s) if k == "status" || k == "by" => capitalise(s),
+            Value::String(s) if k == "status" => capitalise(&status_word(s)),
+            Value::String(s) if k == "by" => colour_subject_word(s),
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        line.push_str(&format!(" {k}={shown}"));
+        line.push_str(&format!(" {}={shown}", detail_word(k)));
     }
     line
+}
+
+/// What happened, as the node names it ([`sobre_core::record::EventKind::name`], and the
+/// node's own `profile`, `league`, `equivocation`), in the run's language.
+fn event_word(event: &str) -> String {
+    match event {
+        "" => t!("watch-event"),
+        "challenge" => t!("watch-event-challenge"),
+        "accept" => t!("watch-event-accept"),
+        "decline" => t!("watch-event-decline"),
+        "abort" => t!("watch-event-abort"),
+        "move" => t!("watch-event-move"),
+        "draw_offer" => t!("watch-event-draw-offer"),
+        "draw_accept" => t!("watch-event-draw-accept"),
+        "draw_decline" => t!("watch-event-draw-decline"),
+        "claim" => t!("watch-event-claim"),
+        "resign" => t!("watch-event-resign"),
+        "seal" => t!("watch-event-seal"),
+        "presence" => t!("watch-event-presence"),
+        "reveal" => t!("watch-event-reveal"),
+        "receipt" => t!("watch-event-receipt"),
+        "chat" => t!("watch-event-chat"),
+        "leave" => t!("watch-event-leave"),
+        "random_reveal" => t!("watch-event-random-reveal"),
+        "escrow" => t!("watch-event-escrow"),
+        "arbiter_open" => t!("watch-event-arbiter-open"),
+        "coin_default" => t!("watch-event-coin-default"),
+        "profile" => t!("watch-event-profile"),
+        "league" => t!("watch-event-league"),
+        "equivocation" => t!("watch-event-equivocation"),
+        other => other.to_owned(),
+    }
+}
+
+/// The name of a detail of an event (`by`, `status`…), in the run's language.
+fn detail_word(key: &str) -> String {
+    match key {
+        "by" => t!("watch-key-by"),
+        "status" => t!("watch-key-status"),
+        "from" => t!("watch-key-from"),
+        "documents" => t!("watch-key-documents"),
+        "name" => t!("watch-key-name"),
+        "player" => t!("watch-key-player"),
+        other => other.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -125,6 +171,25 @@ mod tests {
                 &Names::new(&Contacts::default(), Default::default())
             ),
             "(3 events missed; `sobre games` shows the current state)"
+        );
+    }
+
+    /// The same event in a Spanish interface: what happened, the details' names and the
+    /// game's state in Spanish; the move stays as the node wrote it.
+    #[test]
+    fn an_event_line_reads_in_spanish() {
+        use crate::i18n::{Lang, with_lang};
+        let v = json!({"game": "3f2a9c1e0011", "event": "draw_offer",
+            "time_ms": 1_796_148_005_000u64, "by": "white", "status": "active"});
+        let contacts = Contacts::default();
+        let names = Names::new(&contacts, Default::default());
+        assert_eq!(
+            with_lang(Lang::Es, || event_line(&line(v.clone()), &names)),
+            "2026-12-01T18:00:05Z 3f2a9c1e oferta de tablas por=Blancas estado=En juego"
+        );
+        assert_eq!(
+            with_lang(Lang::En, || event_line(&line(v), &names)),
+            "2026-12-01T18:00:05Z 3f2a9c1e draw_offer by=White status=Active"
         );
     }
 

@@ -437,3 +437,186 @@ position-opposite-check = el bando al que no le toca ({ $colour }) está en jaqu
 position-impossible-check = el bando al que le toca recibe jaque de más de dos piezas, o de una pareja imposible
 position-castling = el derecho de enroque con una torre en { $square } es imposible (no hay torre o el rey no está en su primera fila)
 position-en-passant = la casilla de captura al paso { $square } es imposible en esta posición
+
+## games
+games-none = no hay partidas (desafíe a alguien con `sobre challenge JUGADOR`)
+games-col-game = PARTIDA
+games-col-opponent = RIVAL
+games-col-colour = COLOR
+games-col-move = JUGADA
+games-col-last = ÚLTIMA
+games-col-status = ESTADO
+games-col-time-left = TIEMPO RESTANTE
+games-col-notes = NOTAS
+games-your-move = (* le toca a usted)
+games-status-challenged-you = le ha desafiado
+games-status-challenge-sent = desafío enviado
+games-status-result = { $status } { $result }
+games-note-my-draw-offer = su oferta de tablas sigue en pie
+games-note-draw-offered = le ofrecen tablas
+games-note-claim = puede reclamar: { $claims }
+games-claim-threefold = triple repetición
+games-claim-fifty = cincuenta jugadas
+games-claim-time = tiempo
+games-claim-dead = posición muerta
+games-claim-lateness = retraso
+games-note-leave = rival de permiso hasta { $until }
+games-note-unread =
+    { $count ->
+        [one] 1 línea de chat sin leer
+       *[other] { $count } líneas de chat sin leer
+    }
+games-note-resumes = se reanuda el { $at }
+games-hidden =
+    { $count ->
+        [one] (1 partida terminada hace más de 7 días no se muestra: `sobre games --all`)
+       *[other] ({ $count } partidas terminadas hace más de 7 días no se muestran: `sobre games --all`)
+    }
+games-no-league = no hay ninguna liga { $league }
+games-hint-league-list = `sobre league list` muestra las ligas que conoce este nodo
+games-league-ambiguous = { $league } nombra { $count } ligas
+games-hint-league-prefix = dé más caracteres del id de la liga
+
+## show, y la línea de estado de las órdenes que cambian una partida
+show-game = Partida { $game }
+show-white = Blancas: { $player }
+show-black = Negras: { $player }
+show-time-control = Ritmo de juego: { $tc }
+show-undecided = (se decide al empezar la partida)
+show-you = { $player } (usted)
+show-draw-offered = Las { $colour } ofrecen tablas.
+show-claim = Reclamación de las { $colour }: { $reason } ({ $verdict }).
+show-claim-judged = Reclamación de las { $colour }: { $reason } ({ $verdict }: { $judgement }).
+show-claim-correct = correcta
+show-claim-incorrect = incorrecta
+show-claim-pending = pendiente
+show-claim-threefold = triple repetición
+show-claim-fifty = cincuenta jugadas
+show-claim-time = tiempo
+show-claim-dead = posición muerta
+show-claim-lateness = retraso
+show-disputed =
+    En disputa: { $count ->
+        [one] 1 doble firma
+       *[other] { $count } dobles firmas
+    } (dos eventos distintos firmados con el mismo número).
+show-chat-earlier =
+    Chat ({ $count ->
+        [one] 1 línea anterior no mostrada
+       *[other] { $count } líneas anteriores no mostradas
+    }):
+show-chat = Chat:
+show-no-chat = no hay chat en la partida { $game }
+show-chat-in = Chat de la partida { $game }:
+show-leave-named = { $colour } ({ $name })
+show-leave-until = { $who } hasta { $until }
+show-leave-from-until = { $who } desde { $from } hasta { $until }
+show-on-leave = De permiso: { $leave }.
+show-coin-awaits = Moneda limpia: quien desafió puede abrirla hasta { $deadline }; después el rival la resuelve por omisión (F1).
+show-coin-defaulted = Moneda limpia: no se abrió a tiempo; resuelta por elección del rival (F1).
+state-ended = { $status }.
+state-ended-why = { $status }: { $why }.
+state-ended-result = { $status }: { $result }.
+state-ended-result-why = { $status }: { $result } ({ $why }).
+state-pending-coin = Pendiente: aceptada; esperando a que quien desafió abra la moneda limpia.
+state-pending = Pendiente: esperando a que se acepte el desafío.
+state-adjourned = Aplazada: la jugada secreta se abre en la reanudación.
+state-to-move = { $status }: juegan las { $colour }.
+state-to-move-mine = { $status }: juegan las { $colour } (le toca a usted).
+show-clock = { $colour } { $time }
+show-clock-running = { $clock } (en marcha)
+show-clock-flagged = { $clock } (bandera caída)
+show-clocks = Relojes: { $white }, { $black }.
+show-clock-unlimited = sin límite
+show-sealed = Jugada secreta: de las { $colour } en la jugada { $number }, { $opened }{ $resumes }.
+show-sealed-not-opened = sin abrir
+show-sealed-opened = abierta
+show-sealed-opened-move = abierta: { $mv }
+show-resumes = ; se reanuda el { $at }
+show-resumes-at-place = ; se reanuda el { $at } en { $place }
+show-resumes-place = ; se reanuda en { $place }
+
+## move, resign, abort, draw, resume, adjourn, claim, conditional
+move-played = jugada { $mv } en { $game }: { $state }
+move-dry-run = prueba: { $mv } en { $game } (no se ha firmado ni enviado nada)
+move-would-end = La partida terminaría: { $ending }.
+resign-done = abandonada { $game }: { $state }
+abort-done = anulada { $game }: { $state }
+draw-offered = tablas ofrecidas en { $game }: { $state }
+draw-accepted = tablas aceptadas en { $game }: { $state }
+draw-declined = tablas rechazadas en { $game }: { $state }
+resume-present = presente en { $game }: { $state }
+adjourn-done = aplazada { $game }
+adjourn-kept-by = La guarda el árbitro { $arbiter }: su nodo abre el sobre en la reanudación si usted no está o pierde la apertura (A3, A9, A11).
+adjourn-no-arbiter = Ningún árbitro guarda la apertura: si usted la pierde, pierde la partida (A8, A10); nombre uno con --arbiter JUGADOR.
+claim-correct = reclamación correcta en { $game }: { $state }
+claim-incorrect = reclamación incorrecta en { $game }: { $state }
+claim-correct-judged = reclamación correcta ({ $judgement }) en { $game }: { $state }
+claim-incorrect-judged = reclamación incorrecta ({ $judgement }) en { $game }: { $state }
+claim-recorded = reclamación registrada en { $game }: { $state }
+conditional-needs-line = conditional add necesita una línea de jugadas
+conditional-hint-line = p. ej. sobre conditional PARTIDA add "Cf6 e5 Cd5 c4"
+conditional-only-add = solo `add` admite jugadas
+conditional-none = no hay jugadas condicionales
+
+## la pregunta antes de un paso que no se puede deshacer (cli/commands/confirm.rs)
+confirm-resign = ¿Abandonar la partida { $game }? [s/N]
+confirm-resign-against = ¿Abandonar la partida { $game } contra { $opponent }? [s/N]
+confirm-abort = ¿Anular la partida { $game }? [s/N]
+confirm-abort-against = ¿Anular la partida { $game } contra { $opponent }? [s/N]
+confirm-draw = ¿Aceptar las tablas en la partida { $game }? [s/N]
+confirm-draw-against = ¿Aceptar las tablas en la partida { $game } contra { $opponent }? [s/N]
+confirm-called-off = No se ha enviado nada.
+
+## key export, key import; lecturas sin el nodo
+key-file-exists = { $path } ya existe
+key-hint-file-exists = elija otro fichero, o --force para reemplazarlo
+key-exported = la clave de { $player } está en { $path } (guarde el fichero y la frase de paso por separado)
+key-hint-exists = impórtela en un directorio de trabajo nuevo (--home DIR), o --force para reemplazar esa clave
+key-imported = la clave de { $player } está en { $home }; detenga cualquier otro nodo con esta clave antes de `sobre node run`
+keyfile-wrong = frase de paso incorrecta
+keyfile-hint-wrong = escriba la frase de paso que se dio al exportar
+keyfile-weak = la frase de paso es demasiado corta: al menos { $min } caracteres
+keyfile-hint-weak = unas cuantas palabras son fáciles de recordar
+keyfile-tampered = el fichero de clave fue alterado o está dañado: no se descifra en la clave que nombra
+keyfile-not-a-key-file = no es un fichero de clave de sobre (no empieza por SOBREKEY, o tiene { $bytes } bytes, no { $expected })
+key-env-unset = --passphrase-env: { $var } no está definida
+key-no-terminal = no hay un terminal donde pedir la frase de paso
+key-hint-no-terminal = dé --passphrase-file FICHERO, o --passphrase-env con { $var } definida
+key-prompt = frase de paso:
+key-prompt-again = la misma frase de paso otra vez:
+key-passphrases-differ = las dos frases de paso no coinciden
+note-stale = nota: el nodo no está en marcha; leído de { $home } tal como lo dejó el nodo, así que pueden faltar jugadas enviadas después (la vista puede estar desfasada; `sobre node start` la pone al día)
+hint-try-again = inténtelo de nuevo en un momento
+
+## watch: qué ha pasado, y los nombres de sus detalles
+watch-event = evento
+watch-event-challenge = desafío
+watch-event-accept = aceptación
+watch-event-decline = rechazo
+watch-event-abort = anulación
+watch-event-move = jugada
+watch-event-draw-offer = oferta de tablas
+watch-event-draw-accept = tablas aceptadas
+watch-event-draw-decline = tablas rechazadas
+watch-event-claim = reclamación
+watch-event-resign = abandono
+watch-event-seal = jugada secreta
+watch-event-presence = presencia
+watch-event-reveal = apertura
+watch-event-receipt = acuse
+watch-event-chat = chat
+watch-event-leave = permiso
+watch-event-random-reveal = moneda abierta
+watch-event-escrow = custodia
+watch-event-arbiter-open = apertura por el árbitro
+watch-event-coin-default = moneda por omisión
+watch-event-profile = perfil
+watch-event-league = liga
+watch-event-equivocation = doble firma
+watch-key-by = por
+watch-key-status = estado
+watch-key-from = vía
+watch-key-documents = documentos
+watch-key-name = nombre
+watch-key-player = jugador

@@ -55,6 +55,29 @@ pub fn termination(term: Termination) -> String {
     }
 }
 
+/// Every way a game ends, for reading the node's codes back ([`termination_of_code`]).
+pub const TERMINATIONS: [Termination; 13] = [
+    Termination::Checkmate,
+    Termination::Stalemate,
+    Termination::DeadPosition,
+    Termination::FivefoldRepetition,
+    Termination::SeventyFiveMoves,
+    Termination::ThreefoldRepetition,
+    Termination::FiftyMoves,
+    Termination::Resignation,
+    Termination::Agreement,
+    Termination::TimeForfeit,
+    Termination::TimeForfeitInsufficientMaterial,
+    Termination::IllegalSealedMove,
+    Termination::LateForResumption,
+];
+
+/// The termination the node names by its code (`resignation`, `dead_position`…;
+/// [`Termination::code`]).
+pub fn termination_of_code(code: &str) -> Option<Termination> {
+    TERMINATIONS.into_iter().find(|t| t.code() == code)
+}
+
 /// What a claim is for, as [`sobre_core::record::export::claim_reason_words`] says it.
 pub fn claim_reason(r: ClaimReason) -> String {
     match r {
@@ -74,22 +97,8 @@ mod tests {
     /// The English words are the core's own: the English output does not change.
     #[test]
     fn english_words_are_the_cores() {
-        let all = [
-            Termination::Checkmate,
-            Termination::Stalemate,
-            Termination::DeadPosition,
-            Termination::FivefoldRepetition,
-            Termination::SeventyFiveMoves,
-            Termination::ThreefoldRepetition,
-            Termination::FiftyMoves,
-            Termination::Resignation,
-            Termination::Agreement,
-            Termination::TimeForfeit,
-            Termination::TimeForfeitInsufficientMaterial,
-            Termination::IllegalSealedMove,
-            Termination::LateForResumption,
-        ];
-        for term in all {
+        for term in TERMINATIONS {
+            assert_eq!(termination_of_code(term.code()), Some(term));
             let en = crate::i18n::with_lang(Lang::En, || termination(term));
             assert_eq!(en, term.describe());
             let es = crate::i18n::with_lang(Lang::Es, || termination(term));
