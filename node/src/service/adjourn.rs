@@ -7,6 +7,7 @@ use super::moves::{letters, move_error};
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, opening_path, user};
 use crate::api::ApiError;
+use crate::api::refusal::MovePlace;
 use crate::api::replies::{AdjournReply, EscrowReply};
 use crate::secrets;
 use sobre_core::notation::{self, Notation};
@@ -74,7 +75,7 @@ impl Service {
         if let Err(e) = &read
             && e.readings().is_some()
         {
-            return Err(move_error("the sealed move: ", e));
+            return Err(move_error(MovePlace::Sealed, None, e));
         }
         let seal_letters = match (written, &read) {
             (Some(n), _) => seal_letters(n.letters()),

@@ -4,14 +4,16 @@ use super::author::own_event;
 use super::cache::GameCache;
 use super::reads::{self, ReadSide};
 use super::{
-    Service, adjourn, coin_path, explain, internal, letters, move_error, now_ms, read_name, user,
+    Service, adjourn, coin_path, internal, letters, move_error, now_ms, read_name, rule_refusal,
+    user,
 };
+use crate::api::refusal::MovePlace;
 use crate::api::replies::{
     ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, IdReply, LeaveReply, PeerEntry,
     PeersReply, StatusReply, StopReply,
 };
 use crate::api::{
-    ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, Reply,
+    ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, RefusalCode, Reply,
 };
 use crate::protocol::Gossip;
 use crate::view::Summary;
@@ -165,7 +167,7 @@ impl Service {
                 let st = &self.cache(&g)?.state;
                 self.require_my_move(st)?;
                 let m = notation::parse_move(&st.position, &text, letters(notation))
-                    .map_err(|e| move_error("", &e))?;
+                    .map_err(|e| move_error(MovePlace::Played, None, &e))?;
                 let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
                 Ok(self.show(&state).into())
             }
@@ -198,7 +200,7 @@ impl Service {
                     None => None,
                     Some(text) => Some(
                         notation::parse_move(&pos, &text, letters(notation))
-                            .map_err(|e| move_error("intended move: ", &e))?,
+                            .map_err(|e| move_error(MovePlace::Intended, None, &e))?,
                     ),
                 };
                 let (_, state) = self.author(&g, move |s, t| s.claim(reason, m, t)).await?;
@@ -313,7 +315,7 @@ impl Service {
                             .flatten()
                             .and_then(|b| String::from_utf8(b).ok())
                             .and_then(|s| s.parse().ok())
-                            .ok_or_else(|| user("no leave in progress"))?;
+                            .ok_or_else(|| ApiError::refused(RefusalCode::NoLeaveInProgress))?;
                         (start, now)
                     }
                 };
@@ -365,20 +367,18 @@ impl Service {
 
     pub(super) fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {
         let Some(c) = st.colour_of(&self.me) else {
-            return Err(user("you do not play in this game"));
+            return Err(ApiError::refused(RefusalCode::NotInGame));
         };
         match st.status {
             Status::Active | Status::Disputed => {}
             Status::Adjourned => {
-                return Err(
-                    user("the game is adjourned").hint("`sobre resume GAME` at the resumption")
-                );
+                return Err(ApiError::refused(RefusalCode::GameAdjourned));
             }
-            Status::Pending => return Err(user("the game has not started")),
-            _ => return Err(user("the game is over")),
+            Status::Pending => return Err(ApiError::refused(RefusalCode::GameNotStarted)),
+            _ => return Err(ApiError::refused(RefusalCode::GameOver)),
         }
         if st.position.turn() != c {
-            return Err(user("it is not your move"));
+            return Err(ApiError::refused(RefusalCode::NotYourMove));
         }
         Ok(())
     }
@@ -396,7 +396,7 @@ impl Service {
             .parse()
             .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
         if opp == self.me {
-            return Err(user("you cannot challenge yourself"));
+            return Err(ApiError::refused(RefusalCode::ChallengeSelf));
         }
         time_control
             .parse::<TimeControl>()
@@ -434,7 +434,7 @@ impl Service {
         }
         let checked = own_event(&signed).map_err(internal)?;
         let state = verify_incremental(std::slice::from_ref(&checked), &[], None)
-            .map_err(|e| user(explain(&e)))?;
+            .map_err(|e| rule_refusal(&e))?;
         let recipients = self
             .persist_authored(&game, std::slice::from_ref(&signed), &state, t)
             .await?;

@@ -18,7 +18,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, coin_path, internal, now_ms, user};
-use crate::api::{ApiError, GameView};
+use crate::api::{ApiError, GameView, RefusalCode};
 use crate::secrets;
 use crate::store::CoinChoice;
 use rand::Rng;
@@ -93,7 +93,7 @@ impl Service {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
         if st.status != Status::Pending || st.opponent != self.me || st.coin.is_some() {
-            return Err(user("there is no challenge to accept in this game"));
+            return Err(ApiError::refused(RefusalCode::NoChallengeToAccept));
         }
         let colour = color.map(parse_colour).transpose()?;
         check_choice(st, colour, position)?;
