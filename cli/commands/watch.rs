@@ -9,6 +9,7 @@ use crate::error::CliResult;
 use crate::t;
 use serde::Deserialize;
 use serde_json::Value;
+use sobre_core::notation::Notation;
 use sobre_node::api::replies::WatchLine;
 use sobre_node::client;
 use std::io::Write;
@@ -35,6 +36,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let mut names = Names::from_node(home, &contacts);
     let json = args.json;
+    let notation = common::Config::load(home).notation;
     let runtime = common::runtime()?;
     let mut reader_gone = false;
     let interrupted = runtime.block_on(async {
@@ -46,7 +48,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
                     match WatchLine::deserialize(&v) {
                         Ok(line) => {
                             names.learn(&line);
-                            println!("{}", event_line(&line, &names));
+                            println!("{}", event_line(&line, &names, notation));
                         }
                         // Not an object: shown as the node sent it.
                         Err(_) => print_json(&v),
@@ -65,8 +67,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`
-pub fn event_line(line: &WatchLine, names: &Names) -> String {
+/// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`; the move in the player's
+/// `notation` ([`common::san_in`]).
+pub fn event_line(line: &WatchLine, names: &Names, notation: Option<Notation>) -> String {
     let e = match line {
         WatchLine::Lagged { lagged } => {
             return crate::t!("watch-lagged", count = *lagged);
@@ -92,6 +95,7 @@ pub fn event_line(line: &WatchLine, names: &Names) -> String {
             Value::String(s) if s.starts_with("12D3KooW") => names.label(s),
             Value::String(s) if k == "status" => capitalise(&status_word(s)),
             Value::String(s) if k == "by" => colour_subject_word(s),
+            Value::String(s) if k == "san" => common::san_in(s, notation),
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
@@ -161,16 +165,37 @@ mod tests {
         assert_eq!(
             event_line(
                 &line(v),
-                &Names::new(&Contacts::default(), Default::default())
+                &Names::new(&Contacts::default(), Default::default()),
+                None
             ),
             "2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 status=Active"
         );
         assert_eq!(
             event_line(
                 &line(json!({"lagged": 3})),
-                &Names::new(&Contacts::default(), Default::default())
+                &Names::new(&Contacts::default(), Default::default()),
+                None
             ),
             "(3 events missed; `sobre games` shows the current state)"
+        );
+    }
+
+    /// A move arrives in the player's notation (FIDE App. E2): Spanish letters for a player
+    /// who writes them.
+    #[test]
+    fn a_move_is_shown_in_the_players_notation() {
+        let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
+            "san": "Nf3", "status": "active"});
+        let contacts = Contacts::default();
+        let names = Names::new(&contacts, Default::default());
+        let shown = |n| event_line(&line(v.clone()), &names, n);
+        assert_eq!(
+            shown(Some(Notation::Spanish)),
+            "2026-12-01T18:00:05Z 3f2a9c1e move san=Cf3 status=Active"
+        );
+        assert_eq!(
+            shown(Some(Notation::Figurine)),
+            "2026-12-01T18:00:05Z 3f2a9c1e move san=♘f3 status=Active"
         );
     }
 
@@ -184,11 +209,11 @@ mod tests {
         let contacts = Contacts::default();
         let names = Names::new(&contacts, Default::default());
         assert_eq!(
-            with_lang(Lang::Es, || event_line(&line(v.clone()), &names)),
+            with_lang(Lang::Es, || event_line(&line(v.clone()), &names, None)),
             "2026-12-01T18:00:05Z 3f2a9c1e oferta de tablas por=Blancas estado=En juego"
         );
         assert_eq!(
-            with_lang(Lang::En, || event_line(&line(v), &names)),
+            with_lang(Lang::En, || event_line(&line(v), &names, None)),
             "2026-12-01T18:00:05Z 3f2a9c1e draw_offer by=White status=Active"
         );
     }
@@ -204,13 +229,13 @@ mod tests {
         );
         names.learn(&profile);
         assert_eq!(
-            event_line(&profile, &names),
+            event_line(&profile, &names, None),
             "2026-12-01T18:00:05Z - profile name=Ana Pérez player=Ana Pérez"
         );
         let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
             "by": ana});
         assert_eq!(
-            event_line(&line(v), &names),
+            event_line(&line(v), &names, None),
             "2026-12-01T18:00:05Z 3f2a9c1e move by=Ana Pérez"
         );
     }
