@@ -238,7 +238,7 @@ fn notes_of(g: &GameSummary, notes: &Notes) -> String {
 
 /// A claim as the node lists it ([`ClaimReason::name`]: `time`, `threefold`…): in English
 /// the word a player types after `sobre claim GAME`, in Spanish what it claims.
-fn claim_word(name: &str) -> String {
+pub(crate) fn claim_word(name: &str) -> String {
     match name.parse::<ClaimReason>() {
         Ok(ClaimReason::Threefold) => t!("games-claim-threefold"),
         Ok(ClaimReason::FiftyMoves) => t!("games-claim-fifty"),

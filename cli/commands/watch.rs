@@ -10,8 +10,9 @@ use crate::t;
 use serde::Deserialize;
 use serde_json::Value;
 use sobre_core::notation::Notation;
-use sobre_node::api::replies::WatchLine;
+use sobre_node::api::replies::{WatchEvent, WatchLine};
 use sobre_node::client;
+use sobre_node::reminders::Reminder;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -77,6 +78,16 @@ pub fn event_line(line: &WatchLine, names: &Names, notation: Option<Notation>) -
         WatchLine::Event(e) => e,
     };
     let time = e.time_ms.map_or_else(|| "-".to_owned(), rfc3339);
+    if let Some(r) = reminder_of(e) {
+        // A reminder reads as in `sobre reminders`: its kind and its line, worded here.
+        return format!(
+            "{time} {} {} {} {}",
+            r.game.as_deref().map_or("-", short_game),
+            event_word(&e.event),
+            super::reminders::kind_word(&r.kind),
+            super::reminders::text(&r, notation)
+        );
+    }
     let mut line = format!(
         "{time} {} {}",
         // A player's new profile belongs to no game.
@@ -102,6 +113,20 @@ pub fn event_line(line: &WatchLine, names: &Names, notation: Option<Notation>) -
         line.push_str(&format!(" {}={shown}", detail_word(k)));
     }
     line
+}
+
+/// The reminder a `reminder` event carries (its fields beside the line's own `game` and
+/// `time_ms`); `None` for another event, or a reminder of a kind this `sobre` does not know.
+fn reminder_of(e: &WatchEvent) -> Option<Reminder> {
+    if e.event != "reminder" {
+        return None;
+    }
+    let mut fields = e.detail.clone();
+    if !e.game.is_empty() {
+        fields.insert("game".into(), Value::String(e.game.clone()));
+    }
+    fields.insert("time_ms".into(), e.time_ms?.into());
+    serde_json::from_value(Value::Object(fields)).ok()
 }
 
 /// What happened, as the node names it ([`sobre_core::record::EventKind::name`], and the
@@ -132,6 +157,7 @@ fn event_word(event: &str) -> String {
         "profile" => t!("watch-event-profile"),
         "league" => t!("watch-event-league"),
         "equivocation" => t!("watch-event-equivocation"),
+        "reminder" => t!("watch-event-reminder"),
         other => other.to_owned(),
     }
 }
@@ -196,6 +222,33 @@ mod tests {
         assert_eq!(
             shown(Some(Notation::Figurine)),
             "2026-12-01T18:00:05Z 3f2a9c1e move san=♘f3 status=Active"
+        );
+    }
+
+    /// A reminder reads as in `sobre reminders`, worded in the interface's language and the
+    /// move in the player's letters.
+    #[test]
+    fn a_reminder_is_worded_in_the_players_language() {
+        use crate::i18n::{Lang, with_lang};
+        let v = json!({"game": "3f2a9c1e0011", "event": "reminder",
+            "time_ms": 1_796_148_005_000u64, "key": "move_arrived:3f2a9c1e0011:1",
+            "text": "your opponent played 1. e4 in game 3f2a9c1e", "kind": "move_arrived",
+            "san": "e4", "ply": 1, "by": "12D3KooW"});
+        let contacts = Contacts::default();
+        let names = Names::new(&contacts, Default::default());
+        assert_eq!(
+            with_lang(Lang::En, || event_line(&line(v.clone()), &names, None)),
+            "2026-12-01T18:00:05Z 3f2a9c1e reminder move_arrived your opponent played 1. e4 in \
+             game 3f2a9c1e"
+        );
+        assert_eq!(
+            with_lang(Lang::Es, || event_line(
+                &line(v),
+                &names,
+                Some(Notation::Spanish)
+            )),
+            "2026-12-01T18:00:05Z 3f2a9c1e recordatorio jugada recibida su adversario jugó 1. \
+             e4 en la partida 3f2a9c1e"
         );
     }
 

@@ -598,6 +598,7 @@ watch-event-coin-default = coin_default
 watch-event-profile = profile
 watch-event-league = league
 watch-event-equivocation = equivocation
+watch-event-reminder = reminder
 watch-key-by = by
 watch-key-status = status
 watch-key-from = from
@@ -648,3 +649,18 @@ refusal-no-move-in-status = no move in a { $status } game
 refusal-open-sealed-first = the game is adjourned: the sealed move is opened first (A7)
 refusal-no-leave = no leave in progress
 refusal-not-league-player = you are not a player of this league
+
+## Reminders (cli/commands/reminders.rs, and `sobre watch`): the node's own English words
+reminders-none = no reminders yet
+reminder-kind-move-arrived = move_arrived
+reminder-kind-clock-low = clock_low
+reminder-kind-claim-possible = claim_possible
+reminder-kind-auto-claim = auto_claim
+reminder-kind-league-round = league_round
+reminder-kind-resumption = resumption
+reminder-move-arrived = your opponent played { $number }{ $dots } { $san } in game { $game }
+reminder-clock-low = your clock in game { $game } runs low: { $left } left to move
+reminder-claim-possible = you can claim game { $game } ({ $reason_word }): sobre claim { $game } { $reason }
+reminder-auto-claim = claiming game { $game } ({ $reason_word }) now, as auto_claim is set
+reminder-league-round = round { $round } of the league { $name } is open
+reminder-resumption = adjourned game { $game } resumes in { $left } (sobre resume GAME when you are there)

@@ -614,6 +614,7 @@ watch-event-coin-default = moneda por omisión
 watch-event-profile = perfil
 watch-event-league = liga
 watch-event-equivocation = doble firma
+watch-event-reminder = recordatorio
 watch-key-by = por
 watch-key-status = estado
 watch-key-from = vía
@@ -664,3 +665,18 @@ refusal-no-move-in-status = no hay jugadas en una partida { $status }
 refusal-open-sealed-first = la partida está aplazada: primero se abre la jugada secreta (A7)
 refusal-no-leave = no hay ningún permiso en curso
 refusal-not-league-player = usted no es jugador de esta liga
+
+## Recordatorios (cli/commands/reminders.rs, y `sobre watch`)
+reminders-none = aún no hay recordatorios
+reminder-kind-move-arrived = jugada recibida
+reminder-kind-clock-low = reloj bajo
+reminder-kind-claim-possible = reclamación posible
+reminder-kind-auto-claim = reclamación automática
+reminder-kind-league-round = ronda de liga
+reminder-kind-resumption = reanudación
+reminder-move-arrived = su adversario jugó { $number }{ $dots } { $san } en la partida { $game }
+reminder-clock-low = su reloj en la partida { $game } va justo: le quedan { $left } para mover
+reminder-claim-possible = puede reclamar la partida { $game } ({ $reason_word }): sobre claim { $game } { $reason }
+reminder-auto-claim = reclamando la partida { $game } ({ $reason_word }) ahora, porque auto_claim está activado
+reminder-league-round = la ronda { $round } de la liga { $name } está abierta
+reminder-resumption = la partida aplazada { $game } se reanuda dentro de { $left } (sobre resume PARTIDA cuando esté presente)

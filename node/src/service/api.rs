@@ -353,7 +353,8 @@ impl Service {
             | ApiRequest::Export { .. }
             | ApiRequest::LeagueList
             | ApiRequest::LeagueExport { .. }
-            | ApiRequest::Profiles => self.answer_read(req),
+            | ApiRequest::Profiles
+            | ApiRequest::Reminders { .. } => self.answer_read(req),
             ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
             ApiRequest::LeagueCreate { .. } | ApiRequest::LeagueJoin { .. } => {
                 self.league_api(req).await
@@ -361,7 +362,6 @@ impl Service {
             ApiRequest::LeagueDecide { .. } => self.league_decide(req).await,
             ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
             ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
-            ApiRequest::Reminders { limit } => Ok(self.reminders_reply(limit)?.into()),
         }
     }
 

@@ -13,7 +13,7 @@ pub(crate) use super::refusal::Unavailable;
 use super::{internal, now_ms};
 use crate::api::replies::{
     ConditionalReply, EnvelopeReply, ExportReply, GameSummary, GamesReply, LeagueExportReply,
-    LeagueView, LeaguesReply, ProfilesReply,
+    LeagueView, LeaguesReply, ProfilesReply, RemindersReply,
 };
 use crate::api::{
     ApiError, ApiRequest, ConditionalAction, ExportFormat, GameView, RefusalCode, Reply,
@@ -42,6 +42,7 @@ pub fn is_read(req: &ApiRequest) -> bool {
             | ApiRequest::LeagueList
             | ApiRequest::LeagueExport { .. }
             | ApiRequest::Profiles
+            | ApiRequest::Reminders { .. }
             | ApiRequest::Conditional {
                 action: ConditionalAction::List,
                 ..
@@ -209,6 +210,12 @@ pub(crate) trait ReadSide {
                 .into())
             }
             ApiRequest::Profiles => Ok(self.profiles_reply().into()),
+            // The reminders fired, as recorded (each once, across restarts).
+            ApiRequest::Reminders { limit } => {
+                let limit = limit.unwrap_or(crate::api::DEFAULT_REMINDERS);
+                let reminders = self.db().reminders(limit).map_err(internal)?;
+                Ok(RemindersReply { reminders }.into())
+            }
             _ => Err(internal("not a read request")),
         }
     }
