@@ -664,3 +664,25 @@ reminder-claim-possible = you can claim game { $game } ({ $reason_word }): sobre
 reminder-auto-claim = claiming game { $game } ({ $reason_word }) now, as auto_claim is set
 reminder-league-round = round { $round } of the league { $name } is open
 reminder-resumption = adjourned game { $game } resumes in { $left } (sobre resume GAME when you are there)
+
+## More of the node's refusals, by their code (cli/i18n/refusals.rs)
+refusal-not-organiser = only the league's organiser ({ $organiser }) signs its decisions
+refusal-not-organiser-deputy = only the league's organiser ({ $organiser }) signs its decisions, and its deputy arbiter ({ $deputy }) those about the organiser's games
+refusal-resumption-missing = the envelope must say when the game resumes (A2.7)
+refusal-resumption-missing-hint = add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d
+refusal-resumption-past = the resumption time is in the past (A2.7)
+refusal-resumption-past-hint = give a time ahead, e.g. --resume-at +2d
+refusal-conditional-your-move = it is your move: conditional moves answer the opponent's next move
+refusal-conditional-short = a conditional line is the opponent's move then your reply, e.g. "Nf6 e5"
+refusal-conditional-no-line = conditional add needs a line of moves
+refusal-chat-too-long = chat lines are limited to 2000 bytes
+refusal-challenge-colour = colour { $text }: white, black or random
+refusal-unknown-colour = unknown colour { $text }
+refusal-unknown-colour-hint = say white or black
+refusal-block-self = you cannot block yourself
+refusal-colours-fixed = the challenge fixed the colours: there is no colour to choose
+refusal-colours-fixed-hint = leave out --colour
+refusal-start-fixed = the challenge fixed the start position: there is no Chess960 start to choose
+refusal-start-fixed-hint = leave out --position
+refusal-abort-coin = the challenge is accepted and the fair coin awaits your opening: an abort now would withhold the draw and is ignored (F1)
+refusal-abort-coin-hint = your node opens the coin by itself; `sobre abort` works once the game has started

@@ -680,3 +680,25 @@ reminder-claim-possible = puede reclamar la partida { $game } ({ $reason_word })
 reminder-auto-claim = reclamando la partida { $game } ({ $reason_word }) ahora, porque auto_claim está activado
 reminder-league-round = la ronda { $round } de la liga { $name } está abierta
 reminder-resumption = la partida aplazada { $game } se reanuda dentro de { $left } (sobre resume PARTIDA cuando esté presente)
+
+## Más negativas del nodo, por su código (cli/i18n/refusals.rs)
+refusal-not-organiser = solo el organizador de la liga ({ $organiser }) firma sus decisiones
+refusal-not-organiser-deputy = solo el organizador de la liga ({ $organiser }) firma sus decisiones, y su árbitro adjunto ({ $deputy }) las de las partidas del organizador
+refusal-resumption-missing = el sobre debe decir cuándo se reanuda la partida (A2.7)
+refusal-resumption-missing-hint = añada --resume-at, p. ej. --resume-at 2026-12-01T18:00:00Z o +2d
+refusal-resumption-past = la hora de reanudación ya ha pasado (A2.7)
+refusal-resumption-past-hint = dé una hora futura, p. ej. --resume-at +2d
+refusal-conditional-your-move = le toca mover: las jugadas condicionales responden a la próxima jugada del adversario
+refusal-conditional-short = una línea condicional es la jugada del adversario y luego su respuesta, p. ej. "Cf6 e5"
+refusal-conditional-no-line = conditional add necesita una línea de jugadas
+refusal-chat-too-long = las líneas de chat tienen como máximo 2000 bytes
+refusal-challenge-colour = color { $text }: white, black o random
+refusal-unknown-colour = color desconocido { $text }
+refusal-unknown-colour-hint = diga white o black
+refusal-block-self = no puede bloquearse a sí mismo
+refusal-colours-fixed = el desafío fijó los colores: no hay color que elegir
+refusal-colours-fixed-hint = quite --colour
+refusal-start-fixed = el desafío fijó la posición inicial: no hay posición de Chess960 que elegir
+refusal-start-fixed-hint = quite --position
+refusal-abort-coin = el desafío está aceptado y la moneda justa espera que usted la abra: anular ahora retendría el sorteo y se ignora (F1)
+refusal-abort-coin-hint = su nodo abre la moneda por sí mismo; `sobre abort` funciona en cuanto la partida ha empezado

@@ -104,6 +104,49 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
         RefusalCode::OpenSealedMoveFirst => (t!("refusal-open-sealed-first"), None),
         RefusalCode::NoLeaveInProgress => (t!("refusal-no-leave"), None),
         RefusalCode::NotLeaguePlayer => (t!("refusal-not-league-player"), None),
+        RefusalCode::NotLeagueOrganiser { organiser, deputy } => (
+            match deputy {
+                Some(d) => t!(
+                    "refusal-not-organiser-deputy",
+                    organiser = organiser.as_str(),
+                    deputy = d.as_str()
+                ),
+                None => t!("refusal-not-organiser", organiser = organiser.as_str()),
+            },
+            None,
+        ),
+        RefusalCode::ResumptionMissing => (
+            t!("refusal-resumption-missing"),
+            Some(t!("refusal-resumption-missing-hint")),
+        ),
+        RefusalCode::ResumptionPast => (
+            t!("refusal-resumption-past"),
+            Some(t!("refusal-resumption-past-hint")),
+        ),
+        RefusalCode::ConditionalOnYourMove => (t!("refusal-conditional-your-move"), None),
+        RefusalCode::ConditionalTooShort => (t!("refusal-conditional-short"), None),
+        RefusalCode::ConditionalNoLine => (t!("refusal-conditional-no-line"), None),
+        RefusalCode::ChatTooLong => (t!("refusal-chat-too-long"), None),
+        RefusalCode::ChallengeColour { text } => {
+            (t!("refusal-challenge-colour", text = quoted(text)), None)
+        }
+        RefusalCode::UnknownColour { text } => (
+            t!("refusal-unknown-colour", text = quoted(text)),
+            Some(t!("refusal-unknown-colour-hint")),
+        ),
+        RefusalCode::BlockSelf => (t!("refusal-block-self"), None),
+        RefusalCode::ColoursFixed => (
+            t!("refusal-colours-fixed"),
+            Some(t!("refusal-colours-fixed-hint")),
+        ),
+        RefusalCode::StartFixed => (
+            t!("refusal-start-fixed"),
+            Some(t!("refusal-start-fixed-hint")),
+        ),
+        RefusalCode::AbortWithholdsCoin => (
+            t!("refusal-abort-coin"),
+            Some(t!("refusal-abort-coin-hint")),
+        ),
         RefusalCode::Other => return None,
     })
 }
@@ -180,6 +223,30 @@ mod tests {
             RefusalCode::NoChallengeToAccept,
             RefusalCode::NoLeaveInProgress,
             RefusalCode::NotLeaguePlayer,
+            RefusalCode::NotLeagueOrganiser {
+                organiser: "12D3KooWA".into(),
+                deputy: None,
+            },
+            RefusalCode::NotLeagueOrganiser {
+                organiser: "12D3KooWA".into(),
+                deputy: Some("12D3KooWB".into()),
+            },
+            RefusalCode::ResumptionMissing,
+            RefusalCode::ResumptionPast,
+            RefusalCode::ConditionalOnYourMove,
+            RefusalCode::ConditionalTooShort,
+            RefusalCode::ConditionalNoLine,
+            RefusalCode::ChatTooLong,
+            RefusalCode::ChallengeColour {
+                text: "green".into(),
+            },
+            RefusalCode::UnknownColour {
+                text: "green".into(),
+            },
+            RefusalCode::BlockSelf,
+            RefusalCode::ColoursFixed,
+            RefusalCode::StartFixed,
+            RefusalCode::AbortWithholdsCoin,
             RefusalCode::bad_move(&illegal, MovePlace::Played, None),
             RefusalCode::bad_move(&syntax, MovePlace::Played, Some(2)),
             RefusalCode::bad_move(&illegal, MovePlace::Sealed, None),

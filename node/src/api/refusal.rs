@@ -86,6 +86,37 @@ pub enum RefusalCode {
     NoLeaveInProgress,
     /// The player is not one of the league's.
     NotLeaguePlayer,
+    /// Only the league's organiser (and its deputy arbiter, for the organiser's games)
+    /// signs its decisions.
+    NotLeagueOrganiser {
+        organiser: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deputy: Option<String>,
+    },
+    /// A2.7: the envelope says when the game resumes.
+    ResumptionMissing,
+    /// A2.7: the resumption is ahead.
+    ResumptionPast,
+    /// Conditional moves answer the opponent's next move: not on the player's own move.
+    ConditionalOnYourMove,
+    /// A conditional line is the opponent's move then the reply.
+    ConditionalTooShort,
+    /// `conditional add` without a line.
+    ConditionalNoLine,
+    /// A chat line over the limit.
+    ChatTooLong,
+    /// A challenge's colour that is not white, black or random.
+    ChallengeColour { text: String },
+    /// A colour that is not white or black (the fair coin's default choice).
+    UnknownColour { text: String },
+    /// The player named themselves to block.
+    BlockSelf,
+    /// F1: the challenge fixed the colours.
+    ColoursFixed,
+    /// F1: the challenge fixed the start position.
+    StartFixed,
+    /// F1: an abort now would withhold the coin's draw.
+    AbortWithholdsCoin,
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,
@@ -246,6 +277,63 @@ impl RefusalCode {
             RefusalCode::OpenSealedMoveFirst => {
                 (RuleViolation::OpenSealedMoveFirst.to_string(), None)
             }
+            RefusalCode::NotLeagueOrganiser { organiser, deputy } => (
+                format!(
+                    "only the league's organiser ({organiser}) signs its decisions{}",
+                    deputy
+                        .as_ref()
+                        .map(|d| format!(
+                            ", and its deputy arbiter ({d}) those about the organiser's games"
+                        ))
+                        .unwrap_or_default()
+                ),
+                None,
+            ),
+            RefusalCode::ResumptionMissing => (
+                "the envelope must say when the game resumes (A2.7)".into(),
+                Some("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"),
+            ),
+            RefusalCode::ResumptionPast => (
+                "the resumption time is in the past (A2.7)".into(),
+                Some("give a time ahead, e.g. --resume-at +2d"),
+            ),
+            RefusalCode::ConditionalOnYourMove => (
+                "it is your move: conditional moves answer the opponent's next move".into(),
+                None,
+            ),
+            RefusalCode::ConditionalTooShort => (
+                "a conditional line is the opponent's move then your reply, e.g. \"Nf6 e5\"".into(),
+                None,
+            ),
+            RefusalCode::ConditionalNoLine => {
+                ("conditional add needs a line of moves".into(), None)
+            }
+            RefusalCode::ChatTooLong => ("chat lines are limited to 2000 bytes".into(), None),
+            RefusalCode::ChallengeColour { text } => {
+                (format!("colour {text:?}: white, black or random"), None)
+            }
+            RefusalCode::UnknownColour { text } => (
+                format!("unknown colour {text:?}"),
+                Some("say white or black"),
+            ),
+            RefusalCode::BlockSelf => ("you cannot block yourself".into(), None),
+            RefusalCode::ColoursFixed => (
+                "the challenge fixed the colours: there is no colour to choose".into(),
+                Some("leave out --colour"),
+            ),
+            RefusalCode::StartFixed => (
+                "the challenge fixed the start position: there is no Chess960 start to choose"
+                    .into(),
+                Some("leave out --position"),
+            ),
+            RefusalCode::AbortWithholdsCoin => (
+                "the challenge is accepted and the fair coin awaits your opening: an abort now \
+                 would withhold the draw and is ignored (F1)"
+                    .into(),
+                Some(
+                    "your node opens the coin by itself; `sobre abort` works once the game has started",
+                ),
+            ),
             RefusalCode::Other => (String::new(), None),
         };
         (m, h.map(str::to_owned))

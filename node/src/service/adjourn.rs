@@ -6,9 +6,9 @@
 use super::moves::{letters, move_error};
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, opening_path, user};
-use crate::api::ApiError;
 use crate::api::refusal::MovePlace;
 use crate::api::replies::{AdjournReply, EscrowReply};
+use crate::api::{ApiError, RefusalCode};
 use crate::secrets;
 use sobre_core::notation::{self, Notation};
 use sobre_core::record::author::SealOpening;
@@ -230,12 +230,10 @@ impl Service {
         })?;
         let resume_at_ms = match resume_at_ms {
             None => {
-                return Err(user("the envelope must say when the game resumes (A2.7)")
-                    .hint("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"));
+                return Err(ApiError::refused(RefusalCode::ResumptionMissing));
             }
             Some(r) if r <= t => {
-                return Err(user("the resumption time is in the past (A2.7)")
-                    .hint("give a time ahead, e.g. --resume-at +2d"));
+                return Err(ApiError::refused(RefusalCode::ResumptionPast));
             }
             Some(r) => Some(r),
         };

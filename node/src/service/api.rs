@@ -262,7 +262,7 @@ impl Service {
                 match action {
                     ConditionalAction::Add => {
                         let text =
-                            line.ok_or_else(|| user("conditional add needs a line of moves"))?;
+                            line.ok_or_else(|| ApiError::refused(RefusalCode::ConditionalNoLine))?;
                         let moves: Vec<String> =
                             text.split_whitespace().map(str::to_owned).collect();
                         let moves = self.check_conditional(&g, &moves, notation)?;
@@ -285,7 +285,7 @@ impl Service {
             ApiRequest::Chat { game, text } => {
                 let g = self.resolve_game(&game)?;
                 if text.len() > 2000 {
-                    return Err(user("chat lines are limited to 2000 bytes"));
+                    return Err(ApiError::refused(RefusalCode::ChatTooLong));
                 }
                 self.own_quota(&g, false).map_err(|e| user(e.to_string()))?;
                 let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
@@ -405,7 +405,11 @@ impl Service {
             "white" => ColourChoice::ChallengerWhite,
             "black" => ColourChoice::ChallengerBlack,
             "random" => ColourChoice::Random,
-            other => return Err(user(format!("colour {other:?}: white, black or random"))),
+            other => {
+                return Err(ApiError::refused(RefusalCode::ChallengeColour {
+                    text: other.to_owned(),
+                }));
+            }
         };
         let start = match (chess960, fen) {
             (_, Some(f)) => {

@@ -2,7 +2,7 @@
 //! whose hints fit the problem, and conditional lines stored so they are never re-read in
 //! other letters.
 
-use super::{Service, internal, user};
+use super::{Service, internal};
 use crate::api::ApiError;
 use crate::api::refusal::{MovePlace, RefusalCode};
 use crate::api::replies::MovePreviewReply;
@@ -26,14 +26,10 @@ impl Service {
             return Err(ApiError::refused(RefusalCode::NotInGame));
         };
         if st.position.turn() == c {
-            return Err(user(
-                "it is your move: conditional moves answer the opponent's next move",
-            ));
+            return Err(ApiError::refused(RefusalCode::ConditionalOnYourMove));
         }
         if moves.len() < 2 {
-            return Err(user(
-                "a conditional line is the opponent's move then your reply, e.g. \"Nf6 e5\"",
-            ));
+            return Err(ApiError::refused(RefusalCode::ConditionalTooShort));
         }
         let mut pos = st.position.clone();
         let mut stored = Vec::with_capacity(moves.len());
