@@ -147,6 +147,15 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
             t!("refusal-abort-coin"),
             Some(t!("refusal-abort-coin-hint")),
         ),
+        // The core's typed error, read again from the same text: worded by its variant.
+        RefusalCode::BadPlayerId { text } => {
+            let e = text.parse::<sobre_core::record::PlayerId>().err()?;
+            (super::errors::player_id(&e), None)
+        }
+        RefusalCode::BadTimeControl { text } => {
+            let e = text.parse::<sobre_core::clock::TimeControl>().err()?;
+            (super::errors::time_control(&e), None)
+        }
         RefusalCode::Other => return None,
     })
 }
@@ -247,6 +256,10 @@ mod tests {
             RefusalCode::ColoursFixed,
             RefusalCode::StartFixed,
             RefusalCode::AbortWithholdsCoin,
+            RefusalCode::BadPlayerId { text: "ana".into() },
+            RefusalCode::BadTimeControl {
+                text: "0/50d".into(),
+            },
             RefusalCode::bad_move(&illegal, MovePlace::Played, None),
             RefusalCode::bad_move(&syntax, MovePlace::Played, Some(2)),
             RefusalCode::bad_move(&illegal, MovePlace::Sealed, None),
@@ -319,9 +332,12 @@ mod tests {
         );
     }
 
-    /// A code from a newer node is shown in the node's words.
+    /// A code from a newer node is shown in the node's words, and so is a text the core
+    /// of this `sobre` reads differently from the node's (another version).
     #[test]
     fn an_unknown_code_is_not_worded() {
         assert_eq!(refusal(&RefusalCode::Other), None);
+        let fine = RefusalCode::BadTimeControl { text: "3d".into() };
+        assert_eq!(refusal(&fine), None);
     }
 }

@@ -117,6 +117,11 @@ pub enum RefusalCode {
     StartFixed,
     /// F1: an abort now would withhold the coin's draw.
     AbortWithholdsCoin,
+    /// `text` is not a player id (the core's `PlayerIdError`: a client reads `text` again
+    /// with the core for the reason; the message is the core's words).
+    BadPlayerId { text: String },
+    /// `text` is not a time control (the core's `TimeControlError`, read again likewise).
+    BadTimeControl { text: String },
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,
@@ -194,6 +199,8 @@ impl RefusalCode {
     /// The English message and hint of the refusals the node words itself (not those of the
     /// core's rules or move reader, whose words are the core's).
     pub fn english(&self) -> (String, Option<String>) {
+        use sobre_core::clock::TimeControl;
+        use sobre_core::record::PlayerId;
         let (m, h): (String, Option<&str>) = match self {
             RefusalCode::UnknownGame { prefix } => (
                 format!("unknown game {prefix:?}"),
@@ -333,6 +340,20 @@ impl RefusalCode {
                 Some(
                     "your node opens the coin by itself; `sobre abort` works once the game has started",
                 ),
+            ),
+            RefusalCode::BadPlayerId { text } => (
+                text.parse::<PlayerId>()
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default(),
+                None,
+            ),
+            RefusalCode::BadTimeControl { text } => (
+                text.parse::<TimeControl>()
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default(),
+                None,
             ),
             RefusalCode::Other => (String::new(), None),
         };

@@ -394,13 +394,15 @@ impl Service {
     ) -> Result<GameView, ApiError> {
         let opp: PlayerId = opponent
             .parse()
-            .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
+            .map_err(|e| super::bad_player_id(opponent, &e))?;
         if opp == self.me {
             return Err(ApiError::refused(RefusalCode::ChallengeSelf));
         }
-        time_control
-            .parse::<TimeControl>()
-            .map_err(|e| user(e.to_string()))?;
+        time_control.parse::<TimeControl>().map_err(|e| {
+            user(e.to_string()).coded(Some(RefusalCode::BadTimeControl {
+                text: time_control.to_owned(),
+            }))
+        })?;
         let colour = match color {
             "white" => ColourChoice::ChallengerWhite,
             "black" => ColourChoice::ChallengerBlack,

@@ -476,10 +476,7 @@ impl Service {
             } => {
                 let ids: Vec<PlayerId> = players
                     .iter()
-                    .map(|p| {
-                        p.parse()
-                            .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))
-                    })
+                    .map(|p| p.parse().map_err(|e| super::bad_player_id(p, &e)))
                     .collect::<Result<_, _>>()?;
                 let names = if names.is_empty() {
                     ids.iter().map(PlayerId::short).collect()

@@ -36,7 +36,7 @@ fn parse_player(league: &League, text: Option<String>) -> Result<PlayerId, ApiEr
     let p: PlayerId = text
         .trim()
         .parse()
-        .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
+        .map_err(|e| super::bad_player_id(text.trim(), &e))?;
     if league.number(&p).is_none() {
         return Err(user(format!("{p} is not a player of {}", league.def.name)));
     }
@@ -49,7 +49,7 @@ fn parse_newcomer(text: Option<String>) -> Result<PlayerId, ApiError> {
     let text = text.ok_or_else(|| user("name the player who enters (--player)"))?;
     text.trim()
         .parse()
-        .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))
+        .map_err(|e| super::bad_player_id(text.trim(), &e))
 }
 
 fn parse_verdict(text: Option<&str>) -> Result<Verdict, ApiError> {

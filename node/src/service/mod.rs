@@ -512,6 +512,13 @@ fn user(msg: impl Into<String>) -> ApiError {
     ApiError::user(msg)
 }
 
+/// `text` is not a player id: the core's words, with the code a client words them by.
+fn bad_player_id(text: &str, e: &sobre_core::record::PlayerIdError) -> ApiError {
+    user(e.to_string()).coded(Some(RefusalCode::BadPlayerId {
+        text: text.to_owned(),
+    }))
+}
+
 fn internal(e: impl std::fmt::Display) -> ApiError {
     ApiError::internal(e.to_string())
 }
