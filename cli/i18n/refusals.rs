@@ -156,6 +156,16 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
             let e = text.parse::<sobre_core::clock::TimeControl>().err()?;
             (super::errors::time_control(&e), None)
         }
+        RefusalCode::AdjournCorrespondence => (
+            t!("refusal-adjourn-correspondence"),
+            Some(t!("refusal-adjourn-correspondence-hint")),
+        ),
+        RefusalCode::ResumptionTooFar => (
+            t!("refusal-resumption-too-far"),
+            Some(t!("refusal-resumption-too-far-hint")),
+        ),
+        RefusalCode::BeforeResumption => (t!("refusal-before-resumption"), None),
+        RefusalCode::ResponderAbsent => (t!("refusal-responder-absent"), None),
         RefusalCode::Other => return None,
     })
 }
@@ -256,6 +266,10 @@ mod tests {
             RefusalCode::ColoursFixed,
             RefusalCode::StartFixed,
             RefusalCode::AbortWithholdsCoin,
+            RefusalCode::AdjournCorrespondence,
+            RefusalCode::ResumptionTooFar,
+            RefusalCode::BeforeResumption,
+            RefusalCode::ResponderAbsent,
             RefusalCode::BadPlayerId { text: "ana".into() },
             RefusalCode::BadTimeControl {
                 text: "0/50d".into(),

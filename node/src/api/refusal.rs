@@ -12,6 +12,7 @@ use sobre_core::Color;
 use sobre_core::notation::{MoveError, MoveErrorKind};
 use sobre_core::record::Status;
 use sobre_core::record::verify::RuleViolation;
+use sobre_core::rules::adjournment::AdjournmentRule;
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +123,14 @@ pub enum RefusalCode {
     BadPlayerId { text: String },
     /// `text` is not a time control (the core's `TimeControlError`, read again likewise).
     BadTimeControl { text: String },
+    /// Appendix A1: a correspondence game is not adjourned (take leave instead).
+    AdjournCorrespondence,
+    /// A2.7: the resumption is more than 30 days after the sealing.
+    ResumptionTooFar,
+    /// A2.7, A7: the envelope opens at the agreed time, or earlier with both present.
+    BeforeResumption,
+    /// A7: the responder is not present: the envelope stays closed.
+    ResponderAbsent,
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,
@@ -192,6 +201,12 @@ impl RefusalCode {
             RuleViolation::NotLive(s) => RefusalCode::NotLive { status: name(*s) },
             RuleViolation::NoMoveInStatus(s) => RefusalCode::NoMoveInStatus { status: name(*s) },
             RuleViolation::OpenSealedMoveFirst => RefusalCode::OpenSealedMoveFirst,
+            RuleViolation::Adjournment(AdjournmentRule::BeforeResumption) => {
+                RefusalCode::BeforeResumption
+            }
+            RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent) => {
+                RefusalCode::ResponderAbsent
+            }
             _ => return None,
         })
     }
@@ -355,6 +370,16 @@ impl RefusalCode {
                     .unwrap_or_default(),
                 None,
             ),
+            RefusalCode::AdjournCorrespondence => (
+                AdjournmentRule::Correspondence.to_string(),
+                Some("in correspondence play, take leave instead (sobre leave start --days N)"),
+            ),
+            RefusalCode::ResumptionTooFar => (
+                AdjournmentRule::ResumptionTooFar.to_string(),
+                Some("resume within 30 days"),
+            ),
+            RefusalCode::BeforeResumption => (AdjournmentRule::BeforeResumption.to_string(), None),
+            RefusalCode::ResponderAbsent => (AdjournmentRule::ResponderAbsent.to_string(), None),
             RefusalCode::Other => (String::new(), None),
         };
         (m, h.map(str::to_owned))
@@ -406,6 +431,8 @@ mod tests {
             RuleViolation::NotLive(Status::Finished),
             RuleViolation::NoMoveInStatus(Status::Pending),
             RuleViolation::OpenSealedMoveFirst,
+            RuleViolation::Adjournment(AdjournmentRule::BeforeResumption),
+            RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent),
         ] {
             let code = RefusalCode::of_rule(&rule).unwrap();
             assert_eq!(code.english().0, rule.to_string(), "{rule:?}");

@@ -224,10 +224,16 @@ impl Service {
         resume_at_ms: Option<u64>,
         t: u64,
     ) -> Result<Option<u64>, ApiError> {
-        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(|e| {
-            user(e.to_string())
-                .hint("in correspondence play, take leave instead (sobre leave start --days N)")
-        })?;
+        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(
+            |e| match e {
+                adjournment::AdjournmentRule::Correspondence => {
+                    ApiError::refused(RefusalCode::AdjournCorrespondence)
+                }
+                other => user(other.to_string()).hint(
+                    "in correspondence play, take leave instead (sobre leave start --days N)",
+                ),
+            },
+        )?;
         let resume_at_ms = match resume_at_ms {
             None => {
                 return Err(ApiError::refused(RefusalCode::ResumptionMissing));
@@ -237,8 +243,12 @@ impl Service {
             }
             Some(r) => Some(r),
         };
-        adjournment::check_resumption_time(resume_at_ms, t)
-            .map_err(|e| user(e.to_string()).hint("resume within 30 days"))?;
+        adjournment::check_resumption_time(resume_at_ms, t).map_err(|e| match e {
+            adjournment::AdjournmentRule::ResumptionTooFar => {
+                ApiError::refused(RefusalCode::ResumptionTooFar)
+            }
+            other => user(other.to_string()).hint("resume within 30 days"),
+        })?;
         Ok(resume_at_ms)
     }
 
