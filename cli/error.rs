@@ -129,8 +129,8 @@ fn hint_line(hint: &str) {
     eprintln!("{}", t!("hint-line", hint = hint));
 }
 
-/// The node's own messages ([`ClientError::Api`]) come in the node's words (English): the
-/// API carries no key to translate them by.
+/// The node's refusals ([`ClientError::Api`]) are worded by their code when they carry one
+/// ([`crate::i18n::refusals`]); the others come in the node's words (English).
 fn report_client(e: &ClientError) -> ExitCode {
     match e {
         ClientError::NotRunning { home } => {
@@ -139,8 +139,10 @@ fn report_client(e: &ClientError) -> ExitCode {
             ExitCode::from(EXIT_USER)
         }
         ClientError::Api(api) => {
-            error_line(&api.message);
-            if let Some(h) = &api.hint {
+            let worded = api.code.as_deref().and_then(crate::i18n::refusals::refusal);
+            let (message, hint) = worded.unwrap_or_else(|| (api.message.clone(), api.hint.clone()));
+            error_line(&message);
+            if let Some(h) = &hint {
                 hint_line(h);
             }
             match api.kind {

@@ -111,7 +111,6 @@ fn commands_that_need_the_node_say_it_is_not_running() {
         &["conditional", "3f2a", "clear"],
         &["leave", "start", "--days", "3"],
         &["watch"],
-        &["reminders"],
     ];
     for args in commands {
         let out = sobre(home.path()).args(*args).output().unwrap();
@@ -142,6 +141,10 @@ fn reads_without_the_node_answer_from_the_home_and_say_they_may_be_stale() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(out.status.success(), "{err}");
     assert!(err.contains("may be stale"), "{err}");
+    // The reminders the node fired are read from its database too (none yet).
+    let out = sobre(home.path()).arg("reminders").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "no reminders yet\n");
     // The node's own refusals, with the node's words and exit code.
     for args in [
         &["show", "3f2a"][..],

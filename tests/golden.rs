@@ -202,6 +202,24 @@ fn show_and_games_of_a_live_game_match_the_snapshots() {
         &spanish(&a, &["show", &game, "--notation", "es"]),
     );
     assert_golden("live_games_black_es.txt", &spanish(&b, &["games"]));
+    // The node's refusals in both languages, worded by their code (FIDE 1.1: Black may not
+    // move on White's turn; 3.8: the king moves one square; 9.1: a player answers only the
+    // opponent's draw offer, not their own).
+    let refusals: [(&str, &Path, &[&str]); 3] = [
+        ("not_your_move", &b, &["move", &game, "e6"]),
+        ("illegal_move", &a, &["move", &game, "Ke3"]),
+        ("no_draw_offer", &b, &["draw", "accept", &game]),
+    ];
+    for (name, home, args) in refusals {
+        for (locale, suffix) in [("C", ""), ("es_ES.UTF-8", "_es")] {
+            let (text, code) = outputs(home, locale, args);
+            assert_eq!(code, 2, "sobre {} ({locale}): {text}", args.join(" "));
+            assert_golden(
+                &format!("live_refusal_{name}{suffix}.txt"),
+                &normalise(text),
+            );
+        }
+    }
     drop(nodes);
 }
 

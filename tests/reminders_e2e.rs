@@ -242,6 +242,20 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
             .contains("\"node_running\":true"))
         .then_some(())
     });
+    // With the node stopped, `sobre reminders` reads them from its database: in the
+    // player's language, the move in the letters they write (FIDE App. E2).
+    let config = bernardo.home.join("config.json");
+    std::fs::write(&config, r#"{"language": "es", "notation": "es"}"#).expect("config.json");
+    let offline = run_text(&bernardo.home, &["reminders"]);
+    assert!(
+        offline.contains(&format!(
+            "{} jugada recibida su adversario jugó 1. e4 en la partida {}",
+            &game[..8],
+            &game[..8]
+        )),
+        "{offline}"
+    );
+    std::fs::remove_file(&config).expect("config.json removed");
     let bernardo = nodes.start_with("bernardo", &[], None, &no_bus);
     // Several reminder ticks (every 1.5 s, the first at once) after the restart.
     wait_for("a few ticks of Bernardo's restarted node", || {

@@ -353,6 +353,23 @@ impl Written {
     }
 }
 
+/// A move the node gives in English SAN (`Nf3+`), written in the player's notation: the
+/// core reads it and writes it again with its own letters (Spanish `Cf3+`, figurine `♘f3+`,
+/// FIDE App. E2). Coordinates need the position, which a SAN text alone does not carry:
+/// for `uci`/`iccf`, with no setting, or a text the core does not read, the node's SAN as
+/// it came.
+pub fn san_in(san: &str, notation: Option<sobre_core::notation::Notation>) -> String {
+    use sobre_core::notation::Notation;
+    use sobre_core::{Lang, SanPlus};
+    let read = || SanPlus::parse(san, Lang::English).ok();
+    match notation {
+        Some(Notation::Spanish) => read().map(|s| s.to_string_in(Lang::Spanish)),
+        Some(Notation::Figurine) => read().map(|s| s.to_figurine()),
+        _ => None,
+    }
+    .unwrap_or_else(|| san.to_owned())
+}
+
 /// A colour a player asks for (`--colour white|black`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Side {

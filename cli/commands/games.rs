@@ -6,6 +6,7 @@ use super::contacts::Contacts;
 use super::names::Names;
 use crate::error::{self, CliResult};
 use crate::t;
+use sobre_core::notation::Notation;
 use sobre_core::record::ClaimReason;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{GameSummary, GamesReply, LeaguesReply};
@@ -99,6 +100,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let v = &read.reply;
     let notes = Notes {
         read: ChatRead::load(home),
+        notation: common::Config::load(home).notation,
     };
     print!("{}", render_with(v, &Contacts::load(home)?, &notes));
     if hidden > 0 && !args.finished && args.league.is_none() {
@@ -137,6 +139,8 @@ fn league_id(home: &Path, text: &str) -> CliResult<String> {
 #[derive(Default)]
 pub struct Notes {
     pub read: ChatRead,
+    /// The notation the player reads moves in (the LAST column), from their settings.
+    pub notation: Option<Notation>,
 }
 
 /// The table. Stable: scripts and golden tests compare it.
@@ -163,7 +167,7 @@ pub fn render_with(v: &GamesReply, contacts: &Contacts, notes: &Notes) -> String
     let mut rows: Vec<(bool, Vec<String>)> = games
         .iter()
         .map(|g| {
-            let (mine, cells) = row(g, contacts);
+            let (mine, cells) = row(g, contacts, notes.notation);
             (mine, cells.to_vec())
         })
         .collect();
@@ -234,7 +238,7 @@ fn notes_of(g: &GameSummary, notes: &Notes) -> String {
 
 /// A claim as the node lists it ([`ClaimReason::name`]: `time`, `threefold`…): in English
 /// the word a player types after `sobre claim GAME`, in Spanish what it claims.
-fn claim_word(name: &str) -> String {
+pub(crate) fn claim_word(name: &str) -> String {
     match name.parse::<ClaimReason>() {
         Ok(ClaimReason::Threefold) => t!("games-claim-threefold"),
         Ok(ClaimReason::FiftyMoves) => t!("games-claim-fifty"),
@@ -245,7 +249,7 @@ fn claim_word(name: &str) -> String {
     }
 }
 
-fn row(g: &GameSummary, contacts: &Contacts) -> (bool, [String; 7]) {
+fn row(g: &GameSummary, contacts: &Contacts, notation: Option<Notation>) -> (bool, [String; 7]) {
     let status = match (g.status.as_str(), g.result.as_deref().unwrap_or("")) {
         ("pending", _) if g.incoming_challenge => t!("games-status-challenged-you"),
         ("pending", _) => t!("games-status-challenge-sent"),
@@ -277,7 +281,12 @@ fn row(g: &GameSummary, contacts: &Contacts) -> (bool, [String; 7]) {
         or_dash(&g.my_color.as_deref().map(colour_word).unwrap_or_default()),
         g.move_number
             .map_or_else(|| "-".to_owned(), |n| n.to_string()),
-        or_dash(g.last_move.as_deref().unwrap_or("")),
+        or_dash(
+            &g.last_move
+                .as_deref()
+                .map(|m| common::san_in(m, notation))
+                .unwrap_or_default(),
+        ),
         status,
         time_left,
     ];
@@ -331,6 +340,34 @@ mod tests {
         assert_eq!(back["games"][0]["opponent_name"], "Ana Pérez");
     }
 
+    /// The LAST column is written in the player's notation (FIDE App. E2: Spanish letters,
+    /// or figurines), the core reading the node's English SAN; coordinates need the
+    /// position, so a `uci` player sees the SAN.
+    #[test]
+    fn the_last_move_is_in_the_players_notation() {
+        let v = games(&json!({"games": [
+            {"game": "3f2a9c1e0011", "opponent": "Ana", "my_color": "white", "status": "active",
+             "move_number": 12, "last_move": "Nxe5+", "my_move": true},
+            {"game": "a0b1c2d3e4f5", "opponent": "Bruno", "my_color": "black", "status": "active",
+             "move_number": 30, "last_move": "exd8=Q#", "my_move": false},
+        ]}));
+        let table = |notation| {
+            let notes = Notes {
+                read: ChatRead::default(),
+                notation,
+            };
+            render_with(&v, &Contacts::default(), &notes)
+        };
+        let es = table(Some(Notation::Spanish));
+        assert!(es.contains("Cxe5+") && es.contains("exd8=D#"), "{es}");
+        let fig = table(Some(Notation::Figurine));
+        assert!(fig.contains("♘xe5+") && fig.contains("exd8=♕#"), "{fig}");
+        for n in [None, Some(Notation::English), Some(Notation::Uci)] {
+            let en = table(n);
+            assert!(en.contains("Nxe5+") && en.contains("exd8=Q#"), "{en}");
+        }
+    }
+
     /// The NOTES column flags what needs the player: a draw offer, a claim the rules core
     /// allows now, the opponent's leave, unread chat, an adjourned game's resumption.
     #[test]
@@ -350,6 +387,7 @@ mod tests {
         ChatRead::mark(home.path(), "b0b1c2d3e4f5", 2);
         let notes = Notes {
             read: ChatRead::load(home.path()),
+            notation: None,
         };
         let out = render_with(&games(&v), &Contacts::default(), &notes);
         let lines: Vec<&str> = out.lines().collect();
@@ -459,6 +497,7 @@ mod golden {
         ChatRead::mark(home.path(), "b0b1c2d3e4f5", 1);
         let notes = Notes {
             read: ChatRead::load(home.path()),
+            notation: None,
         };
         for (lang, file) in [
             (Lang::En, "games_notes.txt"),

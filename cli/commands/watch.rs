@@ -9,8 +9,10 @@ use crate::error::CliResult;
 use crate::t;
 use serde::Deserialize;
 use serde_json::Value;
-use sobre_node::api::replies::WatchLine;
+use sobre_core::notation::Notation;
+use sobre_node::api::replies::{WatchEvent, WatchLine};
 use sobre_node::client;
+use sobre_node::reminders::Reminder;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -35,6 +37,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let mut names = Names::from_node(home, &contacts);
     let json = args.json;
+    let notation = common::Config::load(home).notation;
     let runtime = common::runtime()?;
     let mut reader_gone = false;
     let interrupted = runtime.block_on(async {
@@ -46,7 +49,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
                     match WatchLine::deserialize(&v) {
                         Ok(line) => {
                             names.learn(&line);
-                            println!("{}", event_line(&line, &names));
+                            println!("{}", event_line(&line, &names, notation));
                         }
                         // Not an object: shown as the node sent it.
                         Err(_) => print_json(&v),
@@ -65,8 +68,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`
-pub fn event_line(line: &WatchLine, names: &Names) -> String {
+/// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`; the move in the player's
+/// `notation` ([`common::san_in`]).
+pub fn event_line(line: &WatchLine, names: &Names, notation: Option<Notation>) -> String {
     let e = match line {
         WatchLine::Lagged { lagged } => {
             return crate::t!("watch-lagged", count = *lagged);
@@ -74,6 +78,16 @@ pub fn event_line(line: &WatchLine, names: &Names) -> String {
         WatchLine::Event(e) => e,
     };
     let time = e.time_ms.map_or_else(|| "-".to_owned(), rfc3339);
+    if let Some(r) = reminder_of(e) {
+        // A reminder reads as in `sobre reminders`: its kind and its line, worded here.
+        return format!(
+            "{time} {} {} {} {}",
+            r.game.as_deref().map_or("-", short_game),
+            event_word(&e.event),
+            super::reminders::kind_word(&r.kind),
+            super::reminders::text(&r, notation)
+        );
+    }
     let mut line = format!(
         "{time} {} {}",
         // A player's new profile belongs to no game.
@@ -92,12 +106,27 @@ pub fn event_line(line: &WatchLine, names: &Names) -> String {
             Value::String(s) if s.starts_with("12D3KooW") => names.label(s),
             Value::String(s) if k == "status" => capitalise(&status_word(s)),
             Value::String(s) if k == "by" => colour_subject_word(s),
+            Value::String(s) if k == "san" => common::san_in(s, notation),
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
         line.push_str(&format!(" {}={shown}", detail_word(k)));
     }
     line
+}
+
+/// The reminder a `reminder` event carries (its fields beside the line's own `game` and
+/// `time_ms`); `None` for another event, or a reminder of a kind this `sobre` does not know.
+fn reminder_of(e: &WatchEvent) -> Option<Reminder> {
+    if e.event != "reminder" {
+        return None;
+    }
+    let mut fields = e.detail.clone();
+    if !e.game.is_empty() {
+        fields.insert("game".into(), Value::String(e.game.clone()));
+    }
+    fields.insert("time_ms".into(), e.time_ms?.into());
+    serde_json::from_value(Value::Object(fields)).ok()
 }
 
 /// What happened, as the node names it ([`sobre_core::record::EventKind::name`], and the
@@ -128,6 +157,7 @@ fn event_word(event: &str) -> String {
         "profile" => t!("watch-event-profile"),
         "league" => t!("watch-event-league"),
         "equivocation" => t!("watch-event-equivocation"),
+        "reminder" => t!("watch-event-reminder"),
         other => other.to_owned(),
     }
 }
@@ -161,16 +191,64 @@ mod tests {
         assert_eq!(
             event_line(
                 &line(v),
-                &Names::new(&Contacts::default(), Default::default())
+                &Names::new(&Contacts::default(), Default::default()),
+                None
             ),
             "2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 status=Active"
         );
         assert_eq!(
             event_line(
                 &line(json!({"lagged": 3})),
-                &Names::new(&Contacts::default(), Default::default())
+                &Names::new(&Contacts::default(), Default::default()),
+                None
             ),
             "(3 events missed; `sobre games` shows the current state)"
+        );
+    }
+
+    /// A move arrives in the player's notation (FIDE App. E2): Spanish letters for a player
+    /// who writes them.
+    #[test]
+    fn a_move_is_shown_in_the_players_notation() {
+        let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
+            "san": "Nf3", "status": "active"});
+        let contacts = Contacts::default();
+        let names = Names::new(&contacts, Default::default());
+        let shown = |n| event_line(&line(v.clone()), &names, n);
+        assert_eq!(
+            shown(Some(Notation::Spanish)),
+            "2026-12-01T18:00:05Z 3f2a9c1e move san=Cf3 status=Active"
+        );
+        assert_eq!(
+            shown(Some(Notation::Figurine)),
+            "2026-12-01T18:00:05Z 3f2a9c1e move san=♘f3 status=Active"
+        );
+    }
+
+    /// A reminder reads as in `sobre reminders`, worded in the interface's language and the
+    /// move in the player's letters.
+    #[test]
+    fn a_reminder_is_worded_in_the_players_language() {
+        use crate::i18n::{Lang, with_lang};
+        let v = json!({"game": "3f2a9c1e0011", "event": "reminder",
+            "time_ms": 1_796_148_005_000u64, "key": "move_arrived:3f2a9c1e0011:1",
+            "text": "your opponent played 1. e4 in game 3f2a9c1e", "kind": "move_arrived",
+            "san": "e4", "ply": 1, "by": "12D3KooW"});
+        let contacts = Contacts::default();
+        let names = Names::new(&contacts, Default::default());
+        assert_eq!(
+            with_lang(Lang::En, || event_line(&line(v.clone()), &names, None)),
+            "2026-12-01T18:00:05Z 3f2a9c1e reminder move_arrived your opponent played 1. e4 in \
+             game 3f2a9c1e"
+        );
+        assert_eq!(
+            with_lang(Lang::Es, || event_line(
+                &line(v),
+                &names,
+                Some(Notation::Spanish)
+            )),
+            "2026-12-01T18:00:05Z 3f2a9c1e recordatorio jugada recibida su adversario jugó 1. \
+             e4 en la partida 3f2a9c1e"
         );
     }
 
@@ -184,11 +262,11 @@ mod tests {
         let contacts = Contacts::default();
         let names = Names::new(&contacts, Default::default());
         assert_eq!(
-            with_lang(Lang::Es, || event_line(&line(v.clone()), &names)),
+            with_lang(Lang::Es, || event_line(&line(v.clone()), &names, None)),
             "2026-12-01T18:00:05Z 3f2a9c1e oferta de tablas por=Blancas estado=En juego"
         );
         assert_eq!(
-            with_lang(Lang::En, || event_line(&line(v), &names)),
+            with_lang(Lang::En, || event_line(&line(v), &names, None)),
             "2026-12-01T18:00:05Z 3f2a9c1e draw_offer by=White status=Active"
         );
     }
@@ -204,13 +282,13 @@ mod tests {
         );
         names.learn(&profile);
         assert_eq!(
-            event_line(&profile, &names),
+            event_line(&profile, &names, None),
             "2026-12-01T18:00:05Z - profile name=Ana Pérez player=Ana Pérez"
         );
         let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
             "by": ana});
         assert_eq!(
-            event_line(&line(v), &names),
+            event_line(&line(v), &names, None),
             "2026-12-01T18:00:05Z 3f2a9c1e move by=Ana Pérez"
         );
     }

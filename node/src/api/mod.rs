@@ -6,15 +6,20 @@
 //! [`ApiRequest`], tagged by `cmd`. Response: `{"v":1,"ok":true,"result":{…}}` or
 //! `{"v":1,"ok":false,"error":{"kind":"user","message":"…","hint":"…"}}`. `kind` is `user`
 //! for a problem with the request (unknown game, not your move, illegal move…) and
-//! `internal` for a bug or an I/O failure. Game ids may be abbreviated to any unique prefix.
+//! `internal` for a bug or an I/O failure. The refusals a player commonly meets carry a
+//! typed `code` too (`"code":{"id":"not_your_move"}`, [`refusal`]) for a client to word in
+//! its player's language; the message stays English. Game ids may be abbreviated to any
+//! unique prefix.
 //!
 //! Each `result` is one of the typed replies of [`replies`] (a game's state is a
 //! [`GameView`]): the node builds them, the `sobre` command deserializes them.
 
 pub mod game;
+pub mod refusal;
 pub mod replies;
 
 pub use game::GameView;
+pub use refusal::RefusalCode;
 pub use replies::Reply;
 
 use serde::{Deserialize, Serialize};
@@ -333,6 +338,11 @@ pub struct ApiError {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// Which refusal it is, for a client to word in its player's language ([`RefusalCode`]);
+    /// absent for the refusals without a code and from older nodes. Boxed: every `Result`
+    /// of the service carries this error, and the common path stays small.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<Box<RefusalCode>>,
 }
 
 impl ApiError {
@@ -341,7 +351,25 @@ impl ApiError {
             kind: ErrorKind::User,
             message: message.into(),
             hint: None,
+            code: None,
         }
+    }
+
+    /// A refusal with its code, in the node's English words ([`RefusalCode::english`]).
+    pub fn refused(code: RefusalCode) -> ApiError {
+        let (message, hint) = code.english();
+        ApiError {
+            kind: ErrorKind::User,
+            message,
+            hint,
+            code: Some(Box::new(code)),
+        }
+    }
+
+    /// The same error with its code (the message is already the code's English words).
+    pub fn coded(mut self, code: Option<RefusalCode>) -> ApiError {
+        self.code = code.map(Box::new);
+        self
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> ApiError {
@@ -354,6 +382,7 @@ impl ApiError {
             kind: ErrorKind::Internal,
             message: message.into(),
             hint: None,
+            code: None,
         }
     }
 }

@@ -35,11 +35,46 @@ pub enum ReminderKind {
         round: u32,
         opens_ms: u64,
     },
-    /// An adjourned game resumes at `resume_at_ms` (Appendix A).
-    Resumption { resume_at_ms: u64 },
+    /// An adjourned game resumes at `resume_at_ms` (Appendix A), `ms_left` after the
+    /// reminder fired (absent from reminders recorded before it was added).
+    Resumption {
+        resume_at_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ms_left: Option<i64>,
+    },
 }
 
 impl ReminderKind {
+    /// The reminder's line in English, about game `short` (its first 8 hex digits; unused
+    /// for a league round): the node's [`Reminder::text`]. `None` for a resumption recorded
+    /// without its `ms_left`. A client words the same line in its player's language from
+    /// these fields.
+    pub fn english(&self, short: &str) -> Option<String> {
+        Some(match self {
+            ReminderKind::MoveArrived { san, ply, .. } => {
+                let (number, dots) = move_number(*ply);
+                format!("your opponent played {number}{dots} {san} in game {short}")
+            }
+            ReminderKind::ClockLow { ms_left, .. } => format!(
+                "your clock in game {short} runs low: {} left to move",
+                human_left(*ms_left)
+            ),
+            ReminderKind::ClaimPossible { reason, .. } => {
+                format!("you can claim game {short} ({reason}): sobre claim {short} {reason}")
+            }
+            ReminderKind::AutoClaim { reason } => {
+                format!("claiming game {short} ({reason}) now, as auto_claim is set")
+            }
+            ReminderKind::LeagueRound { name, round, .. } => {
+                format!("round {round} of the league {name} is open")
+            }
+            ReminderKind::Resumption { ms_left, .. } => format!(
+                "adjourned game {short} resumes in {} (sobre resume GAME when you are there)",
+                human_left((*ms_left)?)
+            ),
+        })
+    }
+
     /// The kind's name in JSON (`move_arrived`, `clock_low`…).
     pub fn name(&self) -> &'static str {
         match self {
@@ -70,6 +105,24 @@ pub struct Reminder {
     pub kind: ReminderKind,
 }
 
+/// The move number of ply `ply` (1 for White's first move) and its dots: `(1, ".")`,
+/// `(1, "...")` for Black's reply.
+pub fn move_number(ply: u32) -> (u32, &'static str) {
+    (ply.div_ceil(2), if ply % 2 == 1 { "." } else { "..." })
+}
+
+/// `3h 20m`, `45s`: the time left in a reminder's line.
+pub fn human_left(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    let (d, h, m) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
+    match (d, h, m) {
+        (0, 0, 0) => format!("{s}s"),
+        (0, 0, m) => format!("{m}m"),
+        (0, h, m) => format!("{h}h {m}m"),
+        (d, h, _) => format!("{d}d {h}h"),
+    }
+}
+
 impl Reminder {
     /// The subject of its notification or e-mail.
     pub fn title(&self) -> String {
@@ -85,5 +138,46 @@ impl Reminder {
             }
             ReminderKind::Resumption { .. } => "sobre: an adjourned game resumes soon".to_owned(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The node's line names the move by its number (Black's with `...`) and the time left
+    /// in days, hours and minutes; an old resumption without its time left has no line to
+    /// rebuild.
+    #[test]
+    fn a_reminders_english_line_comes_from_its_kind() {
+        let arrived = ReminderKind::MoveArrived {
+            san: "Nf6".into(),
+            ply: 2,
+            by: "x".into(),
+        };
+        assert_eq!(
+            arrived.english("3f2a9c1e").as_deref(),
+            Some("your opponent played 1... Nf6 in game 3f2a9c1e")
+        );
+        let resumes = |ms_left| ReminderKind::Resumption {
+            resume_at_ms: 1,
+            ms_left,
+        };
+        assert_eq!(
+            resumes(Some(2 * 86_400_000 + 3_600_000))
+                .english("3f2a9c1e")
+                .as_deref(),
+            Some("adjourned game 3f2a9c1e resumes in 2d 1h (sobre resume GAME when you are there)")
+        );
+        assert_eq!(resumes(None).english("3f2a9c1e"), None);
+        let old: ReminderKind =
+            serde_json::from_str(r#"{"kind":"resumption","resume_at_ms":5}"#).unwrap();
+        assert_eq!(
+            old,
+            ReminderKind::Resumption {
+                resume_at_ms: 5,
+                ms_left: None
+            }
+        );
     }
 }

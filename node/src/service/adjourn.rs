@@ -6,8 +6,9 @@
 use super::moves::{letters, move_error};
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, opening_path, user};
-use crate::api::ApiError;
+use crate::api::refusal::MovePlace;
 use crate::api::replies::{AdjournReply, EscrowReply};
+use crate::api::{ApiError, RefusalCode};
 use crate::secrets;
 use sobre_core::notation::{self, Notation};
 use sobre_core::record::author::SealOpening;
@@ -74,7 +75,7 @@ impl Service {
         if let Err(e) = &read
             && e.readings().is_some()
         {
-            return Err(move_error("the sealed move: ", e));
+            return Err(move_error(MovePlace::Sealed, None, e));
         }
         let seal_letters = match (written, &read) {
             (Some(n), _) => seal_letters(n.letters()),
@@ -223,23 +224,31 @@ impl Service {
         resume_at_ms: Option<u64>,
         t: u64,
     ) -> Result<Option<u64>, ApiError> {
-        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(|e| {
-            user(e.to_string())
-                .hint("in correspondence play, take leave instead (sobre leave start --days N)")
-        })?;
+        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(
+            |e| match e {
+                adjournment::AdjournmentRule::Correspondence => {
+                    ApiError::refused(RefusalCode::AdjournCorrespondence)
+                }
+                other => user(other.to_string()).hint(
+                    "in correspondence play, take leave instead (sobre leave start --days N)",
+                ),
+            },
+        )?;
         let resume_at_ms = match resume_at_ms {
             None => {
-                return Err(user("the envelope must say when the game resumes (A2.7)")
-                    .hint("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"));
+                return Err(ApiError::refused(RefusalCode::ResumptionMissing));
             }
             Some(r) if r <= t => {
-                return Err(user("the resumption time is in the past (A2.7)")
-                    .hint("give a time ahead, e.g. --resume-at +2d"));
+                return Err(ApiError::refused(RefusalCode::ResumptionPast));
             }
             Some(r) => Some(r),
         };
-        adjournment::check_resumption_time(resume_at_ms, t)
-            .map_err(|e| user(e.to_string()).hint("resume within 30 days"))?;
+        adjournment::check_resumption_time(resume_at_ms, t).map_err(|e| match e {
+            adjournment::AdjournmentRule::ResumptionTooFar => {
+                ApiError::refused(RefusalCode::ResumptionTooFar)
+            }
+            other => user(other.to_string()).hint("resume within 30 days"),
+        })?;
         Ok(resume_at_ms)
     }
 

@@ -4,14 +4,16 @@ use super::author::own_event;
 use super::cache::GameCache;
 use super::reads::{self, ReadSide};
 use super::{
-    Service, adjourn, coin_path, explain, internal, letters, move_error, now_ms, read_name, user,
+    Service, adjourn, coin_path, internal, letters, move_error, now_ms, read_name, rule_refusal,
+    user,
 };
+use crate::api::refusal::MovePlace;
 use crate::api::replies::{
     ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, IdReply, LeaveReply, PeerEntry,
     PeersReply, StatusReply, StopReply,
 };
 use crate::api::{
-    ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, Reply,
+    ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, RefusalCode, Reply,
 };
 use crate::protocol::Gossip;
 use crate::view::Summary;
@@ -165,7 +167,7 @@ impl Service {
                 let st = &self.cache(&g)?.state;
                 self.require_my_move(st)?;
                 let m = notation::parse_move(&st.position, &text, letters(notation))
-                    .map_err(|e| move_error("", &e))?;
+                    .map_err(|e| move_error(MovePlace::Played, None, &e))?;
                 let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
                 Ok(self.show(&state).into())
             }
@@ -198,7 +200,7 @@ impl Service {
                     None => None,
                     Some(text) => Some(
                         notation::parse_move(&pos, &text, letters(notation))
-                            .map_err(|e| move_error("intended move: ", &e))?,
+                            .map_err(|e| move_error(MovePlace::Intended, None, &e))?,
                     ),
                 };
                 let (_, state) = self.author(&g, move |s, t| s.claim(reason, m, t)).await?;
@@ -260,7 +262,7 @@ impl Service {
                 match action {
                     ConditionalAction::Add => {
                         let text =
-                            line.ok_or_else(|| user("conditional add needs a line of moves"))?;
+                            line.ok_or_else(|| ApiError::refused(RefusalCode::ConditionalNoLine))?;
                         let moves: Vec<String> =
                             text.split_whitespace().map(str::to_owned).collect();
                         let moves = self.check_conditional(&g, &moves, notation)?;
@@ -283,7 +285,7 @@ impl Service {
             ApiRequest::Chat { game, text } => {
                 let g = self.resolve_game(&game)?;
                 if text.len() > 2000 {
-                    return Err(user("chat lines are limited to 2000 bytes"));
+                    return Err(ApiError::refused(RefusalCode::ChatTooLong));
                 }
                 self.own_quota(&g, false).map_err(|e| user(e.to_string()))?;
                 let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
@@ -313,7 +315,7 @@ impl Service {
                             .flatten()
                             .and_then(|b| String::from_utf8(b).ok())
                             .and_then(|s| s.parse().ok())
-                            .ok_or_else(|| user("no leave in progress"))?;
+                            .ok_or_else(|| ApiError::refused(RefusalCode::NoLeaveInProgress))?;
                         (start, now)
                     }
                 };
@@ -351,7 +353,8 @@ impl Service {
             | ApiRequest::Export { .. }
             | ApiRequest::LeagueList
             | ApiRequest::LeagueExport { .. }
-            | ApiRequest::Profiles => self.answer_read(req),
+            | ApiRequest::Profiles
+            | ApiRequest::Reminders { .. } => self.answer_read(req),
             ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
             ApiRequest::LeagueCreate { .. } | ApiRequest::LeagueJoin { .. } => {
                 self.league_api(req).await
@@ -359,26 +362,23 @@ impl Service {
             ApiRequest::LeagueDecide { .. } => self.league_decide(req).await,
             ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
             ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
-            ApiRequest::Reminders { limit } => Ok(self.reminders_reply(limit)?.into()),
         }
     }
 
     pub(super) fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {
         let Some(c) = st.colour_of(&self.me) else {
-            return Err(user("you do not play in this game"));
+            return Err(ApiError::refused(RefusalCode::NotInGame));
         };
         match st.status {
             Status::Active | Status::Disputed => {}
             Status::Adjourned => {
-                return Err(
-                    user("the game is adjourned").hint("`sobre resume GAME` at the resumption")
-                );
+                return Err(ApiError::refused(RefusalCode::GameAdjourned));
             }
-            Status::Pending => return Err(user("the game has not started")),
-            _ => return Err(user("the game is over")),
+            Status::Pending => return Err(ApiError::refused(RefusalCode::GameNotStarted)),
+            _ => return Err(ApiError::refused(RefusalCode::GameOver)),
         }
         if st.position.turn() != c {
-            return Err(user("it is not your move"));
+            return Err(ApiError::refused(RefusalCode::NotYourMove));
         }
         Ok(())
     }
@@ -394,18 +394,24 @@ impl Service {
     ) -> Result<GameView, ApiError> {
         let opp: PlayerId = opponent
             .parse()
-            .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
+            .map_err(|e| super::bad_player_id(opponent, &e))?;
         if opp == self.me {
-            return Err(user("you cannot challenge yourself"));
+            return Err(ApiError::refused(RefusalCode::ChallengeSelf));
         }
-        time_control
-            .parse::<TimeControl>()
-            .map_err(|e| user(e.to_string()))?;
+        time_control.parse::<TimeControl>().map_err(|e| {
+            user(e.to_string()).coded(Some(RefusalCode::BadTimeControl {
+                text: time_control.to_owned(),
+            }))
+        })?;
         let colour = match color {
             "white" => ColourChoice::ChallengerWhite,
             "black" => ColourChoice::ChallengerBlack,
             "random" => ColourChoice::Random,
-            other => return Err(user(format!("colour {other:?}: white, black or random"))),
+            other => {
+                return Err(ApiError::refused(RefusalCode::ChallengeColour {
+                    text: other.to_owned(),
+                }));
+            }
         };
         let start = match (chess960, fen) {
             (_, Some(f)) => {
@@ -434,7 +440,7 @@ impl Service {
         }
         let checked = own_event(&signed).map_err(internal)?;
         let state = verify_incremental(std::slice::from_ref(&checked), &[], None)
-            .map_err(|e| user(explain(&e)))?;
+            .map_err(|e| rule_refusal(&e))?;
         let recipients = self
             .persist_authored(&game, std::slice::from_ref(&signed), &state, t)
             .await?;

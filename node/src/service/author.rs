@@ -2,8 +2,8 @@
 //! the events of the other player they refer to.
 
 use super::cache::GameCache;
-use super::{Service, explain, internal, now_ms, peer_of_player, user};
-use crate::api::ApiError;
+use super::{Service, internal, now_ms, peer_of_player, rule_refusal, user};
+use crate::api::{ApiError, RefusalCode};
 use crate::protocol::Gossip;
 use crate::store::OutboxEntry;
 use crate::view::Summary;
@@ -118,7 +118,10 @@ impl Service {
         self.refuse_while_restoring(game)?;
         self.ensure_hot(game).map_err(|e| user(e.to_string()))?;
         let (signed, state) = {
-            let cache = self.hot.get_mut(game).ok_or_else(|| user("unknown game"))?;
+            let cache = self
+                .hot
+                .get_mut(game)
+                .ok_or_else(|| ApiError::refused(RefusalCode::GameNotKept))?;
             let seen = last_other_in(cache, &me);
             let sheet = cache
                 .sheet
@@ -135,7 +138,7 @@ impl Service {
                     .map(own_event)
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(internal)?;
-                let state = cache.try_add(own, Some(t)).map_err(|e| user(explain(&e)))?;
+                let state = cache.try_add(own, Some(t)).map_err(|e| rule_refusal(&e))?;
                 Ok((signed, state))
             });
             match checked {

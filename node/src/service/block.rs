@@ -4,8 +4,8 @@
 //! are dropped when they are blocked.
 
 use super::{Service, peer_of_player, user};
-use crate::api::ApiError;
 use crate::api::replies::BlockReply;
+use crate::api::{ApiError, RefusalCode};
 use sobre_core::record::{PlayerId, Status};
 use std::collections::BTreeSet;
 
@@ -39,7 +39,7 @@ impl Service {
                 .parse()
                 .map_err(|e| user(format!("not a player id {text:?}: {e}")))?;
             if p == self.me {
-                return Err(user("you cannot block yourself"));
+                return Err(ApiError::refused(RefusalCode::BlockSelf));
             }
             let peer = peer_of_player(&p);
             if unblock {

@@ -18,7 +18,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, coin_path, internal, now_ms, user};
-use crate::api::{ApiError, GameView};
+use crate::api::{ApiError, GameView, RefusalCode};
 use crate::secrets;
 use crate::store::CoinChoice;
 use rand::Rng;
@@ -33,7 +33,9 @@ fn parse_colour(text: &str) -> Result<Color, ApiError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "white" | "w" => Ok(Color::White),
         "black" | "b" => Ok(Color::Black),
-        other => Err(user(format!("unknown colour {other:?}")).hint("say white or black")),
+        other => Err(ApiError::refused(RefusalCode::UnknownColour {
+            text: other.to_owned(),
+        })),
     }
 }
 
@@ -45,16 +47,12 @@ fn check_choice(
     position: Option<u16>,
 ) -> Result<(), ApiError> {
     if colour.is_some() && st.challenge.colour != ColourChoice::Random {
-        return Err(
-            user("the challenge fixed the colours: there is no colour to choose")
-                .hint("leave out --colour"),
-        );
+        return Err(ApiError::refused(RefusalCode::ColoursFixed));
     }
     match position {
-        Some(_) if st.challenge.start != StartPosition::Chess960Random => Err(user(
-            "the challenge fixed the start position: there is no Chess960 start to choose",
-        )
-        .hint("leave out --position")),
+        Some(_) if st.challenge.start != StartPosition::Chess960Random => {
+            Err(ApiError::refused(RefusalCode::StartFixed))
+        }
         Some(n) if n >= 960 => Err(user(CoinRule::NoSuchPosition(n).to_string())
             .hint("Chess960 positions are numbered 0 to 959 (518 is the standard one)")),
         _ => Ok(()),
@@ -93,7 +91,7 @@ impl Service {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
         if st.status != Status::Pending || st.opponent != self.me || st.coin.is_some() {
-            return Err(user("there is no challenge to accept in this game"));
+            return Err(ApiError::refused(RefusalCode::NoChallengeToAccept));
         }
         let colour = color.map(parse_colour).transpose()?;
         check_choice(st, colour, position)?;
@@ -138,13 +136,7 @@ impl Service {
     pub(super) fn check_abort_keeps_the_coin(&self, game: &GameId) -> Result<(), ApiError> {
         let st = &self.cache(game)?.state;
         if st.challenger == self.me && st.coin.as_ref().is_some_and(|c| c.settled.is_none()) {
-            return Err(user(
-                "the challenge is accepted and the fair coin awaits your opening: an abort now \
-                 would withhold the draw and is ignored (F1)",
-            )
-            .hint(
-                "your node opens the coin by itself; `sobre abort` works once the game has started",
-            ));
+            return Err(ApiError::refused(RefusalCode::AbortWithholdsCoin));
         }
         Ok(())
     }

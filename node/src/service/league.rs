@@ -25,7 +25,7 @@
 use super::deliver::Internal;
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, peer_of_player, user};
-use crate::api::{ApiError, ApiRequest, Reply};
+use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
@@ -476,10 +476,7 @@ impl Service {
             } => {
                 let ids: Vec<PlayerId> = players
                     .iter()
-                    .map(|p| {
-                        p.parse()
-                            .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))
-                    })
+                    .map(|p| p.parse().map_err(|e| super::bad_player_id(p, &e)))
                     .collect::<Result<_, _>>()?;
                 let names = if names.is_empty() {
                     ids.iter().map(PlayerId::short).collect()
@@ -540,7 +537,7 @@ impl Service {
             ApiRequest::LeagueJoin { league } => {
                 let league = self.resolve_league(&league)?;
                 if !league.def.players.contains(&self.me) {
-                    return Err(user("you are not a player of this league"));
+                    return Err(ApiError::refused(RefusalCode::NotLeaguePlayer));
                 }
                 if !self.joined(&league, &self.me) {
                     let join = league

@@ -6,7 +6,7 @@
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, user};
 use crate::api::replies::LeagueDecisionReply;
-use crate::api::{ApiError, ApiRequest, Reply};
+use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use sobre_core::league::League;
 use sobre_core::league::decision::{self, Decision, Verdict, WithdrawalRule};
 use sobre_core::league::tiebreak::TieBreak;
@@ -36,7 +36,7 @@ fn parse_player(league: &League, text: Option<String>) -> Result<PlayerId, ApiEr
     let p: PlayerId = text
         .trim()
         .parse()
-        .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))?;
+        .map_err(|e| super::bad_player_id(text.trim(), &e))?;
     if league.number(&p).is_none() {
         return Err(user(format!("{p} is not a player of {}", league.def.name)));
     }
@@ -49,7 +49,7 @@ fn parse_newcomer(text: Option<String>) -> Result<PlayerId, ApiError> {
     let text = text.ok_or_else(|| user("name the player who enters (--player)"))?;
     text.trim()
         .parse()
-        .map_err(|e: sobre_core::record::PlayerIdError| user(e.to_string()))
+        .map_err(|e| super::bad_player_id(text.trim(), &e))
 }
 
 fn parse_verdict(text: Option<&str>) -> Result<Verdict, ApiError> {
@@ -83,16 +83,10 @@ impl Service {
         };
         let league = self.resolve_league(&league)?;
         if league.organiser != self.me && league.deputy != Some(self.me) {
-            return Err(user(format!(
-                "only the league's organiser ({}) signs its decisions{}",
-                league.organiser,
-                league
-                    .deputy
-                    .map(|d| format!(
-                        ", and its deputy arbiter ({d}) those about the organiser's games"
-                    ))
-                    .unwrap_or_default()
-            )));
+            return Err(ApiError::refused(RefusalCode::NotLeagueOrganiser {
+                organiser: league.organiser.to_string(),
+                deputy: league.deputy.map(|d| d.to_string()),
+            }));
         }
         let need_round = || round.ok_or_else(|| user("give the round (--round)"));
         let d = match kind.trim() {

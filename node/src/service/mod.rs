@@ -18,8 +18,8 @@
 //! the recently used games keep their events and full state in memory, every game keeps a
 //! [`Summary`].
 
-use crate::api::ApiError;
 use crate::api::replies::WatchEvent;
+use crate::api::{ApiError, RefusalCode};
 use crate::control::{self, ControlRequest};
 use crate::error::NodeError;
 use crate::network::{self, NetworkConfig, NetworkHandle};
@@ -512,6 +512,13 @@ fn user(msg: impl Into<String>) -> ApiError {
     ApiError::user(msg)
 }
 
+/// `text` is not a player id: the core's words, with the code a client words them by.
+fn bad_player_id(text: &str, e: &sobre_core::record::PlayerIdError) -> ApiError {
+    user(e.to_string()).coded(Some(RefusalCode::BadPlayerId {
+        text: text.to_owned(),
+    }))
+}
+
 fn internal(e: impl std::fmt::Display) -> ApiError {
     ApiError::internal(e.to_string())
 }
@@ -597,7 +604,9 @@ impl Service {
 
     /// A hot game (see [`Service::resolve_game`], [`Service::ensure_hot`]).
     fn cache(&self, game: &GameId) -> Result<&GameCache, ApiError> {
-        self.hot.peek(game).ok_or_else(|| user("unknown game"))
+        self.hot
+            .peek(game)
+            .ok_or_else(|| ApiError::refused(RefusalCode::GameNotKept))
     }
 }
 
@@ -646,10 +655,11 @@ fn read_name(home_dir: &Path) -> Option<String> {
     v["name"].as_str().map(str::to_owned)
 }
 
-/// A verification failure of the player's own action, in words for the CLI.
-fn explain(e: &VerifyError) -> String {
+/// A verification failure of the player's own action, as a refusal: the rule's words, and
+/// its code when it is one a player commonly meets ([`RefusalCode::of_rule`]).
+fn rule_refusal(e: &VerifyError) -> ApiError {
     match e {
-        VerifyError::Rule { rule, .. } => rule.to_string(),
-        other => other.to_string(),
+        VerifyError::Rule { rule, .. } => user(rule.to_string()).coded(RefusalCode::of_rule(rule)),
+        other => user(other.to_string()),
     }
 }

@@ -2,10 +2,11 @@
 //! whose hints fit the problem, and conditional lines stored so they are never re-read in
 //! other letters.
 
-use super::{Service, internal, user};
+use super::{Service, internal};
 use crate::api::ApiError;
+use crate::api::refusal::{MovePlace, RefusalCode};
 use crate::api::replies::MovePreviewReply;
-use sobre_core::notation::{self, MoveError, MoveErrorKind, Notation};
+use sobre_core::notation::{self, MoveError, Notation};
 use sobre_core::record::GameId;
 use sobre_core::san::Lang;
 
@@ -22,23 +23,19 @@ impl Service {
     ) -> Result<Vec<String>, ApiError> {
         let st = &self.cache(game)?.state;
         let Some(c) = st.colour_of(&self.me) else {
-            return Err(user("you do not play in this game"));
+            return Err(ApiError::refused(RefusalCode::NotInGame));
         };
         if st.position.turn() == c {
-            return Err(user(
-                "it is your move: conditional moves answer the opponent's next move",
-            ));
+            return Err(ApiError::refused(RefusalCode::ConditionalOnYourMove));
         }
         if moves.len() < 2 {
-            return Err(user(
-                "a conditional line is the opponent's move then your reply, e.g. \"Nf6 e5\"",
-            ));
+            return Err(ApiError::refused(RefusalCode::ConditionalTooShort));
         }
         let mut pos = st.position.clone();
         let mut stored = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             let m = notation::parse_move(&pos, text, letters(written))
-                .map_err(|e| move_error(&format!("conditional line, move {}: ", i + 1), &e))?;
+                .map_err(|e| move_error(MovePlace::Played, Some(i + 1), &e))?;
             if notation::parse_move(&pos, text, Lang::Auto).ok() == Some(m) {
                 stored.push(text.clone());
             } else {
@@ -63,7 +60,7 @@ impl Service {
         let st = &self.cache(game)?.state;
         self.require_my_move(st)?;
         let m = notation::parse_move(&st.position, text, letters(written))
-            .map_err(|e| move_error("", &e))?;
+            .map_err(|e| move_error(MovePlace::Played, None, &e))?;
         let mut replay = crate::view::replay(st);
         let san = notation::format_move(replay.position(), m, Notation::English);
         replay
@@ -87,17 +84,10 @@ pub(super) fn letters(written: Option<Notation>) -> Lang {
     written.map_or(Lang::Auto, Notation::letters)
 }
 
-/// A move the player typed that is not one legal move, as a user error whose hint fits the
-/// problem: the letters to say when the text reads as two different legal moves in English
-/// and in Spanish, the origin square when it fits two pieces of one kind.
-pub(super) fn move_error(context: &str, e: &MoveError) -> ApiError {
-    let err = user(format!("{context}{e}"));
-    match e.kind() {
-        MoveErrorKind::Ambiguous if e.readings().is_some() => err.hint(
-            "say which letters you write: --notation en (R is a rook) or --notation es \
-             (R is the king), or set \"notation\" in HOME/config.json",
-        ),
-        MoveErrorKind::Ambiguous => err.hint("write the origin file or rank, e.g. Nbd7"),
-        _ => err.hint("moves may be written Nf3, Cf3, g1f3 or 7163"),
-    }
+/// A move the player typed that is not one legal move, as a user error with its code
+/// ([`RefusalCode::BadMove`]), whose hint fits the problem: the letters to say when the text
+/// reads as two different legal moves in English and in Spanish, the origin square when it
+/// fits two pieces of one kind.
+pub(super) fn move_error(place: MovePlace, conditional: Option<usize>, e: &MoveError) -> ApiError {
+    ApiError::refused(RefusalCode::bad_move(e, place, conditional))
 }

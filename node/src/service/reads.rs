@@ -10,12 +10,14 @@
 
 use super::profile::view as profile_view;
 pub(crate) use super::refusal::Unavailable;
-use super::{internal, now_ms, user};
+use super::{internal, now_ms};
 use crate::api::replies::{
     ConditionalReply, EnvelopeReply, ExportReply, GameSummary, GamesReply, LeagueExportReply,
-    LeagueView, LeaguesReply, ProfilesReply,
+    LeagueView, LeaguesReply, ProfilesReply, RemindersReply,
 };
-use crate::api::{ApiError, ApiRequest, ConditionalAction, ExportFormat, GameView, Reply};
+use crate::api::{
+    ApiError, ApiRequest, ConditionalAction, ExportFormat, GameView, RefusalCode, Reply,
+};
 use crate::store::Store;
 use crate::view::{self, Summary};
 use crate::{dispute, home};
@@ -40,6 +42,7 @@ pub fn is_read(req: &ApiRequest) -> bool {
             | ApiRequest::LeagueList
             | ApiRequest::LeagueExport { .. }
             | ApiRequest::Profiles
+            | ApiRequest::Reminders { .. }
             | ApiRequest::Conditional {
                 action: ConditionalAction::List,
                 ..
@@ -207,20 +210,27 @@ pub(crate) trait ReadSide {
                 .into())
             }
             ApiRequest::Profiles => Ok(self.profiles_reply().into()),
+            // The reminders fired, as recorded (each once, across restarts).
+            ApiRequest::Reminders { limit } => {
+                let limit = limit.unwrap_or(crate::api::DEFAULT_REMINDERS);
+                let reminders = self.db().reminders(limit).map_err(internal)?;
+                Ok(RemindersReply { reminders }.into())
+            }
             _ => Err(internal("not a read request")),
         }
     }
 
     /// A game in memory, or the error the node gives for a game that vanished meanwhile.
     fn hot(&self, game: &GameId) -> Result<(&[VerifiedEvent], &GameState), ApiError> {
-        self.in_memory(game).ok_or_else(|| user("unknown game"))
+        self.in_memory(game)
+            .ok_or_else(|| ApiError::refused(RefusalCode::GameNotKept))
     }
 
     /// The game an id prefix names, put in memory for the request.
     fn resolve_game(&mut self, prefix: &str) -> Result<GameId, ApiError> {
         let p = prefix.trim().to_ascii_lowercase();
         if p.is_empty() {
-            return Err(user("no game id given"));
+            return Err(ApiError::refused(RefusalCode::NoGameId));
         }
         let matches: Vec<GameId> = self
             .summaries()
@@ -233,14 +243,13 @@ pub(crate) trait ReadSide {
                 self.make_hot(g).map_err(internal)?;
                 Ok(*g)
             }
-            [] => {
-                Err(user(format!("unknown game {prefix:?}")).hint("list games with `sobre games`"))
-            }
-            many => Err(user(format!(
-                "game id {prefix:?} is ambiguous: {} games start with it",
-                many.len()
-            ))
-            .hint("type more of the id")),
+            [] => Err(ApiError::refused(RefusalCode::UnknownGame {
+                prefix: prefix.to_owned(),
+            })),
+            many => Err(ApiError::refused(RefusalCode::AmbiguousGame {
+                prefix: prefix.to_owned(),
+                count: many.len(),
+            })),
         }
     }
 
@@ -446,11 +455,13 @@ pub(crate) trait ReadSide {
         let mut matches = matches.into_iter();
         match (matches.next(), n) {
             (Some(l), 1) => Ok(l),
-            (None, _) => {
-                Err(user(format!("unknown league {t:?}"))
-                    .hint("list leagues with `sobre league list`"))
-            }
-            _ => Err(user(format!("{t:?} matches {n} leagues")).hint("give more of the league id")),
+            (None, _) => Err(ApiError::refused(RefusalCode::UnknownLeague {
+                text: t.to_owned(),
+            })),
+            _ => Err(ApiError::refused(RefusalCode::AmbiguousLeague {
+                text: t.to_owned(),
+                count: n,
+            })),
         }
     }
 

@@ -20,8 +20,7 @@
 use super::Service;
 use super::author::last_other_in;
 use super::reads::ReadSide;
-use crate::api::ApiError;
-use crate::api::replies::{RemindersReply, WatchEvent};
+use crate::api::replies::WatchEvent;
 use crate::reminders::{Reminder, ReminderKind};
 use crate::time::now_ms;
 use sobre_core::Color;
@@ -65,12 +64,15 @@ impl Service {
         &mut self,
         game: Option<&GameId>,
         key: String,
-        text: String,
         kind: ReminderKind,
     ) -> bool {
         if self.store.reminder_fired(&key) {
             return false;
         }
+        // The line in English is the kind's own ([`ReminderKind::english`]): a client words
+        // it in its player's language from the same fields.
+        let short = game.map(|g| g.to_hex()[..8].to_owned()).unwrap_or_default();
+        let text = kind.english(&short).unwrap_or_default();
         let r = Reminder {
             key,
             game: game.map(GameId::to_hex),
@@ -112,16 +114,6 @@ impl Service {
         }
     }
 
-    /// `reminders`: the latest fired.
-    pub(super) fn reminders_reply(&self, limit: Option<usize>) -> Result<RemindersReply, ApiError> {
-        let limit = limit.unwrap_or(crate::api::DEFAULT_REMINDERS);
-        let reminders = self
-            .store
-            .reminders(limit)
-            .map_err(|e| ApiError::internal(e.to_string()))?;
-        Ok(RemindersReply { reminders })
-    }
-
     /// The opponent's moves among `fresh` (just taken in `game`), each reminded once.
     pub(super) fn remind_moves(
         &mut self,
@@ -146,14 +138,10 @@ impl Service {
                 (by != self.me).then(|| (i as u32 + 1, m.san.clone(), by.to_string()))
             })
             .collect();
-        let short = &game.to_hex()[..8];
         for (ply, san, by) in arrived {
-            let number = ply.div_ceil(2);
-            let dots = if ply % 2 == 1 { "." } else { "..." };
             self.remind(
                 Some(game),
                 format!("move_arrived:{game}:{ply}"),
-                format!("your opponent played {number}{dots} {san} in game {short}"),
                 ReminderKind::MoveArrived { san, ply, by },
             );
         }
@@ -215,15 +203,9 @@ impl Service {
             return;
         }
         let key = format!("clock_low:{game}:{}{}", s.move_number, me.name());
-        let text = format!(
-            "your clock in game {} runs low: {} left to move",
-            &game.to_hex()[..8],
-            human(left)
-        );
         self.remind(
             Some(game),
             key,
-            text,
             ReminderKind::ClockLow {
                 ms_left: left,
                 deadline_ms: deadline,
@@ -276,13 +258,9 @@ impl Service {
             self.remind(
                 Some(game),
                 format!("resumption:{game}:{resume}"),
-                format!(
-                    "adjourned game {} resumes in {} (sobre resume GAME when you are there)",
-                    &game.to_hex()[..8],
-                    human(left)
-                ),
                 ReminderKind::Resumption {
                     resume_at_ms: resume,
+                    ms_left: Some(left),
                 },
             );
         }
@@ -323,7 +301,6 @@ impl Service {
         if self.restoring.contains(game) || self.ensure_hot(game).is_err() {
             return;
         }
-        let short = game.to_hex()[..8].to_owned();
         let opponent = self
             .games
             .get(game)
@@ -340,7 +317,6 @@ impl Service {
         self.remind(
             Some(game),
             possible_key,
-            format!("you can claim game {short} ({name}): sobre claim {short} {name}"),
             ReminderKind::ClaimPossible {
                 reason: name.to_owned(),
                 opponent,
@@ -358,7 +334,6 @@ impl Service {
         if !self.remind(
             Some(game),
             auto_key,
-            format!("claiming game {short} ({name}) now, as auto_claim is set"),
             ReminderKind::AutoClaim {
                 reason: name.to_owned(),
             },
@@ -436,7 +411,6 @@ impl Service {
                 self.remind(
                     None,
                     format!("league_round:{id}:{round}"),
-                    format!("round {round} of the league {name} is open"),
                     ReminderKind::LeagueRound {
                         league: id,
                         name,
@@ -478,18 +452,6 @@ fn beyond_skew(judged: &GameState, me: Color, reason: ClaimReason, now: u64) -> 
     since.is_some_and(|t| t.saturating_add(MAX_CLOCK_SKEW_MS) < now)
 }
 
-/// `3h 20m`, `45s`: a duration for a reminder's line.
-fn human(ms: i64) -> String {
-    let s = ms.max(0) / 1000;
-    let (d, h, m) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
-    match (d, h, m) {
-        (0, 0, 0) => format!("{s}s"),
-        (0, 0, m) => format!("{m}m"),
-        (0, h, m) => format!("{h}h {m}m"),
-        (d, h, _) => format!("{d}d {h}h"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,8 +467,14 @@ mod tests {
 
     #[test]
     fn durations_in_reminders_are_short() {
-        assert_eq!(human(45_000), "45s");
-        assert_eq!(human(3 * 3_600_000 + 20 * 60_000), "3h 20m");
-        assert_eq!(human(2 * 86_400_000 + 3_600_000), "2d 1h");
+        assert_eq!(crate::reminders::human_left(45_000), "45s");
+        assert_eq!(
+            crate::reminders::human_left(3 * 3_600_000 + 20 * 60_000),
+            "3h 20m"
+        );
+        assert_eq!(
+            crate::reminders::human_left(2 * 86_400_000 + 3_600_000),
+            "2d 1h"
+        );
     }
 }

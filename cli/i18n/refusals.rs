@@ -1,0 +1,357 @@
+//! The node's refusals in the run's language, worded from their typed code
+//! ([`RefusalCode`]) and its fields, never from the node's English message. A refusal
+//! without a code, or with one this `sobre` does not know ([`RefusalCode::Other`]), is
+//! shown in the node's words.
+
+use crate::t;
+use sobre_core::Color;
+use sobre_core::record::Status;
+use sobre_node::api::refusal::{BadMoveKind, MovePlace, RefusalCode};
+
+/// Every state a game can be in, for reading the node's state names back.
+const STATUSES: [Status; 6] = [
+    Status::Pending,
+    Status::Active,
+    Status::Adjourned,
+    Status::Finished,
+    Status::Cancelled,
+    Status::Disputed,
+];
+
+/// A state the node names (`finished`), in the run's language; an unknown name as it came.
+fn status_word(name: &str) -> String {
+    STATUSES
+        .into_iter()
+        .find(|s| s.name() == name)
+        .map_or_else(|| name.to_owned(), super::words::status)
+}
+
+/// A colour the node names (`white`), in the run's language.
+fn colour_word(name: &str) -> String {
+    [Color::White, Color::Black]
+        .into_iter()
+        .find(|c| c.name() == name)
+        .map_or_else(|| name.to_owned(), super::words::colour)
+}
+
+/// The message and hint of a coded refusal; `None` for [`RefusalCode::Other`].
+pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
+    let quoted = |s: &str| format!("{s:?}");
+    Some(match code {
+        RefusalCode::UnknownGame { prefix } => (
+            t!("refusal-unknown-game", prefix = quoted(prefix)),
+            Some(t!("refusal-unknown-game-hint")),
+        ),
+        RefusalCode::AmbiguousGame { prefix, count } => (
+            t!(
+                "refusal-ambiguous-game",
+                prefix = quoted(prefix),
+                count = *count
+            ),
+            Some(t!("refusal-ambiguous-game-hint")),
+        ),
+        RefusalCode::NoGameId => (t!("refusal-no-game-id"), None),
+        RefusalCode::GameNotKept => (t!("refusal-game-not-kept"), None),
+        RefusalCode::UnknownLeague { text } => (
+            t!("refusal-unknown-league", text = quoted(text)),
+            Some(t!("refusal-unknown-league-hint")),
+        ),
+        RefusalCode::AmbiguousLeague { text, count } => (
+            t!(
+                "refusal-ambiguous-league",
+                text = quoted(text),
+                count = *count
+            ),
+            Some(t!("refusal-ambiguous-league-hint")),
+        ),
+        RefusalCode::NotInGame => (t!("refusal-not-in-game"), None),
+        RefusalCode::GameAdjourned => (
+            t!("refusal-game-adjourned"),
+            Some(t!("refusal-game-adjourned-hint")),
+        ),
+        RefusalCode::GameNotStarted => (t!("refusal-game-not-started"), None),
+        RefusalCode::GameOver => (t!("refusal-game-over"), None),
+        RefusalCode::NotYourMove => (t!("refusal-not-your-move"), None),
+        RefusalCode::ChallengeSelf => (t!("refusal-challenge-self"), None),
+        RefusalCode::NoChallengeToAccept => (t!("refusal-no-challenge"), None),
+        RefusalCode::BadMove {
+            text,
+            kind,
+            reason,
+            conditional,
+            letters,
+            place,
+        } => bad_move(text, *kind, reason, *conditional, *letters, *place),
+        RefusalCode::NoDrawOffer => (t!("refusal-no-draw-offer"), None),
+        RefusalCode::ClaimNotOnMove => (t!("refusal-claim-not-on-move"), None),
+        RefusalCode::IntendedMoveIllegal => (t!("refusal-intended-illegal"), None),
+        RefusalCode::ClaimWhileAdjourned => (t!("refusal-claim-adjourned"), None),
+        RefusalCode::AbortTooLate => (t!("refusal-abort-too-late"), None),
+        RefusalCode::AcceptNotAllowed => (t!("refusal-accept-not-allowed"), None),
+        RefusalCode::DeclineNotAllowed => (t!("refusal-decline-not-allowed"), None),
+        RefusalCode::ColoursNotSettled => (t!("refusal-colours-not-settled"), None),
+        RefusalCode::OutOfTurn { colour } => (
+            t!("refusal-out-of-turn", colour = colour_word(colour)),
+            None,
+        ),
+        RefusalCode::NotLive { status } => {
+            (t!("refusal-not-live", status = status_word(status)), None)
+        }
+        RefusalCode::NoMoveInStatus { status } => (
+            t!("refusal-no-move-in-status", status = status_word(status)),
+            None,
+        ),
+        RefusalCode::OpenSealedMoveFirst => (t!("refusal-open-sealed-first"), None),
+        RefusalCode::NoLeaveInProgress => (t!("refusal-no-leave"), None),
+        RefusalCode::NotLeaguePlayer => (t!("refusal-not-league-player"), None),
+        RefusalCode::NotLeagueOrganiser { organiser, deputy } => (
+            match deputy {
+                Some(d) => t!(
+                    "refusal-not-organiser-deputy",
+                    organiser = organiser.as_str(),
+                    deputy = d.as_str()
+                ),
+                None => t!("refusal-not-organiser", organiser = organiser.as_str()),
+            },
+            None,
+        ),
+        RefusalCode::ResumptionMissing => (
+            t!("refusal-resumption-missing"),
+            Some(t!("refusal-resumption-missing-hint")),
+        ),
+        RefusalCode::ResumptionPast => (
+            t!("refusal-resumption-past"),
+            Some(t!("refusal-resumption-past-hint")),
+        ),
+        RefusalCode::ConditionalOnYourMove => (t!("refusal-conditional-your-move"), None),
+        RefusalCode::ConditionalTooShort => (t!("refusal-conditional-short"), None),
+        RefusalCode::ConditionalNoLine => (t!("refusal-conditional-no-line"), None),
+        RefusalCode::ChatTooLong => (t!("refusal-chat-too-long"), None),
+        RefusalCode::ChallengeColour { text } => {
+            (t!("refusal-challenge-colour", text = quoted(text)), None)
+        }
+        RefusalCode::UnknownColour { text } => (
+            t!("refusal-unknown-colour", text = quoted(text)),
+            Some(t!("refusal-unknown-colour-hint")),
+        ),
+        RefusalCode::BlockSelf => (t!("refusal-block-self"), None),
+        RefusalCode::ColoursFixed => (
+            t!("refusal-colours-fixed"),
+            Some(t!("refusal-colours-fixed-hint")),
+        ),
+        RefusalCode::StartFixed => (
+            t!("refusal-start-fixed"),
+            Some(t!("refusal-start-fixed-hint")),
+        ),
+        RefusalCode::AbortWithholdsCoin => (
+            t!("refusal-abort-coin"),
+            Some(t!("refusal-abort-coin-hint")),
+        ),
+        // The core's typed error, read again from the same text: worded by its variant.
+        RefusalCode::BadPlayerId { text } => {
+            let e = text.parse::<sobre_core::record::PlayerId>().err()?;
+            (super::errors::player_id(&e), None)
+        }
+        RefusalCode::BadTimeControl { text } => {
+            let e = text.parse::<sobre_core::clock::TimeControl>().err()?;
+            (super::errors::time_control(&e), None)
+        }
+        RefusalCode::AdjournCorrespondence => (
+            t!("refusal-adjourn-correspondence"),
+            Some(t!("refusal-adjourn-correspondence-hint")),
+        ),
+        RefusalCode::ResumptionTooFar => (
+            t!("refusal-resumption-too-far"),
+            Some(t!("refusal-resumption-too-far-hint")),
+        ),
+        RefusalCode::BeforeResumption => (t!("refusal-before-resumption"), None),
+        RefusalCode::ResponderAbsent => (t!("refusal-responder-absent"), None),
+        RefusalCode::Other => return None,
+    })
+}
+
+/// A move the node could not read as one legal move (FIDE 3.10, App. E). The reader's
+/// detail (`reason`) is the core's English: the Spanish words leave it out.
+fn bad_move(
+    text: &str,
+    kind: BadMoveKind,
+    reason: &str,
+    conditional: Option<usize>,
+    letters: bool,
+    place: MovePlace,
+) -> (String, Option<String>) {
+    let line = match kind {
+        BadMoveKind::Syntax => t!("refusal-move-syntax", text = text, reason = reason),
+        BadMoveKind::Illegal => t!("refusal-move-illegal", text = text, reason = reason),
+        BadMoveKind::Ambiguous => t!("refusal-move-ambiguous", text = text, reason = reason),
+    };
+    let context = match (place, conditional) {
+        (MovePlace::Sealed, _) => Some(t!("refusal-move-sealed")),
+        (MovePlace::Intended, _) => Some(t!("refusal-move-intended")),
+        (MovePlace::Played, Some(n)) => Some(t!("refusal-move-conditional", n = n)),
+        (MovePlace::Played, None) => None,
+    };
+    let message = match context {
+        Some(context) => t!("refusal-move-in", context = context, line = line),
+        None => line,
+    };
+    let hint = match (kind, letters) {
+        (BadMoveKind::Ambiguous, true) => t!("refusal-move-hint-letters"),
+        (BadMoveKind::Ambiguous, false) => t!("refusal-move-hint-origin"),
+        _ => t!("refusal-move-hint"),
+    };
+    (message, Some(hint))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Lang, with_lang};
+    use sobre_core::record::verify::RuleViolation;
+    use sobre_core::{Position, notation};
+
+    /// One refusal of each code, with the fields a player meets.
+    fn samples() -> Vec<RefusalCode> {
+        let pos = Position::new();
+        let read = |text: &str| notation::parse_move(&pos, text, sobre_core::Lang::Auto);
+        let illegal = read("e5").unwrap_err();
+        let syntax = read("zz9").unwrap_err();
+        let mut codes = vec![
+            RefusalCode::UnknownGame {
+                prefix: "3f2a".into(),
+            },
+            RefusalCode::AmbiguousGame {
+                prefix: "3".into(),
+                count: 2,
+            },
+            RefusalCode::NoGameId,
+            RefusalCode::GameNotKept,
+            RefusalCode::UnknownLeague {
+                text: "Club".into(),
+            },
+            RefusalCode::AmbiguousLeague {
+                text: "a".into(),
+                count: 3,
+            },
+            RefusalCode::NotInGame,
+            RefusalCode::GameAdjourned,
+            RefusalCode::GameNotStarted,
+            RefusalCode::GameOver,
+            RefusalCode::NotYourMove,
+            RefusalCode::ChallengeSelf,
+            RefusalCode::NoChallengeToAccept,
+            RefusalCode::NoLeaveInProgress,
+            RefusalCode::NotLeaguePlayer,
+            RefusalCode::NotLeagueOrganiser {
+                organiser: "12D3KooWA".into(),
+                deputy: None,
+            },
+            RefusalCode::NotLeagueOrganiser {
+                organiser: "12D3KooWA".into(),
+                deputy: Some("12D3KooWB".into()),
+            },
+            RefusalCode::ResumptionMissing,
+            RefusalCode::ResumptionPast,
+            RefusalCode::ConditionalOnYourMove,
+            RefusalCode::ConditionalTooShort,
+            RefusalCode::ConditionalNoLine,
+            RefusalCode::ChatTooLong,
+            RefusalCode::ChallengeColour {
+                text: "green".into(),
+            },
+            RefusalCode::UnknownColour {
+                text: "green".into(),
+            },
+            RefusalCode::BlockSelf,
+            RefusalCode::ColoursFixed,
+            RefusalCode::StartFixed,
+            RefusalCode::AbortWithholdsCoin,
+            RefusalCode::AdjournCorrespondence,
+            RefusalCode::ResumptionTooFar,
+            RefusalCode::BeforeResumption,
+            RefusalCode::ResponderAbsent,
+            RefusalCode::BadPlayerId { text: "ana".into() },
+            RefusalCode::BadTimeControl {
+                text: "0/50d".into(),
+            },
+            RefusalCode::bad_move(&illegal, MovePlace::Played, None),
+            RefusalCode::bad_move(&syntax, MovePlace::Played, Some(2)),
+            RefusalCode::bad_move(&illegal, MovePlace::Sealed, None),
+            RefusalCode::bad_move(&illegal, MovePlace::Intended, None),
+            RefusalCode::BadMove {
+                text: "Rd1".into(),
+                kind: BadMoveKind::Ambiguous,
+                reason: "two readings".into(),
+                conditional: None,
+                letters: true,
+                place: MovePlace::Played,
+            },
+            RefusalCode::BadMove {
+                text: "Nd7".into(),
+                kind: BadMoveKind::Ambiguous,
+                reason: "two knights".into(),
+                conditional: None,
+                letters: false,
+                place: MovePlace::Played,
+            },
+        ];
+        for rule in [
+            RuleViolation::NoDrawOffer,
+            RuleViolation::ClaimNotOnMove,
+            RuleViolation::IntendedMoveIllegal,
+            RuleViolation::ClaimWhileAdjourned,
+            RuleViolation::AbortTooLate,
+            RuleViolation::AcceptNotAllowed,
+            RuleViolation::DeclineNotAllowed,
+            RuleViolation::ColoursNotSettled,
+            RuleViolation::OutOfTurn(Color::White),
+            RuleViolation::NotLive(Status::Finished),
+            RuleViolation::NoMoveInStatus(Status::Cancelled),
+            RuleViolation::OpenSealedMoveFirst,
+        ] {
+            codes.push(RefusalCode::of_rule(&rule).expect("a coded rule"));
+        }
+        codes
+    }
+
+    /// In English a coded refusal reads exactly as the node words it: the English output
+    /// does not change.
+    #[test]
+    fn english_refusals_are_the_nodes_words() {
+        for code in samples() {
+            let en = with_lang(Lang::En, || refusal(&code)).expect("a known code");
+            assert_eq!(en, code.english(), "{code:?}");
+        }
+    }
+
+    /// In Spanish every coded refusal is translated, message and hint.
+    #[test]
+    fn spanish_refusals_are_translated() {
+        for code in samples() {
+            let (en, en_hint) = code.english();
+            let (es, es_hint) = with_lang(Lang::Es, || refusal(&code)).expect("a known code");
+            assert_ne!(es, en, "{code:?} is not translated");
+            assert_eq!(es_hint.is_some(), en_hint.is_some(), "{code:?}");
+            if let (Some(h), Some(e)) = (es_hint, en_hint) {
+                assert_ne!(h, e, "the hint of {code:?} is not translated");
+            }
+        }
+        let es = |c: RefusalCode| with_lang(Lang::Es, || refusal(&c)).unwrap().0;
+        assert_eq!(es(RefusalCode::NotYourMove), "no le toca mover");
+        assert_eq!(
+            es(RefusalCode::NotLive {
+                status: "finished".into()
+            }),
+            "no es posible en una partida terminada"
+        );
+    }
+
+    /// A code from a newer node is shown in the node's words, and so is a text the core
+    /// of this `sobre` reads differently from the node's (another version).
+    #[test]
+    fn an_unknown_code_is_not_worded() {
+        assert_eq!(refusal(&RefusalCode::Other), None);
+        let fine = RefusalCode::BadTimeControl { text: "3d".into() };
+        assert_eq!(refusal(&fine), None);
+    }
+}

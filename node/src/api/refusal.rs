@@ -1,0 +1,460 @@
+//! Why the node refused a request, as a typed code beside the English message: the `code`
+//! of an [`ApiError`](super::ApiError). A client words the refusal in its player's language
+//! from the code and its fields (never from the message, which stays English for API users
+//! who read it); a client that does not know a code (a newer node) falls back to the
+//! message ([`RefusalCode::Other`]).
+//!
+//! Wire form: an object tagged by `id`, e.g. `{"id":"unknown_game","prefix":"3f2a"}`.
+//! Append-only: a variant's name and fields never change meaning; new ones are added.
+
+use serde::{Deserialize, Serialize};
+use sobre_core::Color;
+use sobre_core::notation::{MoveError, MoveErrorKind};
+use sobre_core::record::Status;
+use sobre_core::record::verify::RuleViolation;
+use sobre_core::rules::adjournment::AdjournmentRule;
+
+/// A refusal the player commonly meets, by its kind and the data its words need.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "id", rename_all = "snake_case")]
+pub enum RefusalCode {
+    /// No game's id starts with `prefix`.
+    UnknownGame { prefix: String },
+    /// `count` games' ids start with `prefix`.
+    AmbiguousGame { prefix: String, count: usize },
+    /// An empty game id.
+    NoGameId,
+    /// The game named is not one this node keeps.
+    GameNotKept,
+    /// No league's id or name is `text`.
+    UnknownLeague { text: String },
+    /// `count` leagues match `text`.
+    AmbiguousLeague { text: String, count: usize },
+    /// The player does not play in the game.
+    NotInGame,
+    /// The game is adjourned (Appendix A): it goes on at the resumption.
+    GameAdjourned,
+    /// The challenge is not accepted yet.
+    GameNotStarted,
+    /// The game is finished or cancelled.
+    GameOver,
+    /// FIDE 1.1: the opponent is to move.
+    NotYourMove,
+    /// A game is between two players.
+    ChallengeSelf,
+    /// No challenge is pending in the game.
+    NoChallengeToAccept,
+    /// The text the player typed is not one legal move (FIDE 3.10, App. E): `kind` is
+    /// `syntax`, `illegal` or `ambiguous`; `reason` is the core's English detail;
+    /// `conditional` is the move's place in a conditional line; `letters` is true when the
+    /// text reads as different moves in English and Spanish letters (E2/E3).
+    BadMove {
+        text: String,
+        kind: BadMoveKind,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        conditional: Option<usize>,
+        #[serde(default)]
+        letters: bool,
+        #[serde(default, skip_serializing_if = "MovePlace::is_played")]
+        place: MovePlace,
+    },
+    /// 9.1: no standing draw offer from the opponent.
+    NoDrawOffer,
+    /// 9.2, 9.3: only the player to move claims a draw.
+    ClaimNotOnMove,
+    /// 9.2, 9.3: the move a claim announces is illegal.
+    IntendedMoveIllegal,
+    /// A7: a draw claim waits for the sealed move to be opened.
+    ClaimWhileAdjourned,
+    /// Abort is before Black's first move.
+    AbortTooLate,
+    /// Only the challenged player accepts, once.
+    AcceptNotAllowed,
+    /// Only the challenged player declines a pending game.
+    DeclineNotAllowed,
+    /// F1: the colours are not drawn yet.
+    ColoursNotSettled,
+    /// 1.1: out of turn; `colour` (`white`/`black`) is to move.
+    OutOfTurn { colour: String },
+    /// Not possible in a game in `status` (a state's name: `finished`…).
+    NotLive { status: String },
+    /// No move in a game in `status`.
+    NoMoveInStatus { status: String },
+    /// A7: the sealed move is opened first.
+    OpenSealedMoveFirst,
+    /// No leave is being taken.
+    NoLeaveInProgress,
+    /// The player is not one of the league's.
+    NotLeaguePlayer,
+    /// Only the league's organiser (and its deputy arbiter, for the organiser's games)
+    /// signs its decisions.
+    NotLeagueOrganiser {
+        organiser: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deputy: Option<String>,
+    },
+    /// A2.7: the envelope says when the game resumes.
+    ResumptionMissing,
+    /// A2.7: the resumption is ahead.
+    ResumptionPast,
+    /// Conditional moves answer the opponent's next move: not on the player's own move.
+    ConditionalOnYourMove,
+    /// A conditional line is the opponent's move then the reply.
+    ConditionalTooShort,
+    /// `conditional add` without a line.
+    ConditionalNoLine,
+    /// A chat line over the limit.
+    ChatTooLong,
+    /// A challenge's colour that is not white, black or random.
+    ChallengeColour { text: String },
+    /// A colour that is not white or black (the fair coin's default choice).
+    UnknownColour { text: String },
+    /// The player named themselves to block.
+    BlockSelf,
+    /// F1: the challenge fixed the colours.
+    ColoursFixed,
+    /// F1: the challenge fixed the start position.
+    StartFixed,
+    /// F1: an abort now would withhold the coin's draw.
+    AbortWithholdsCoin,
+    /// `text` is not a player id (the core's `PlayerIdError`: a client reads `text` again
+    /// with the core for the reason; the message is the core's words).
+    BadPlayerId { text: String },
+    /// `text` is not a time control (the core's `TimeControlError`, read again likewise).
+    BadTimeControl { text: String },
+    /// Appendix A1: a correspondence game is not adjourned (take leave instead).
+    AdjournCorrespondence,
+    /// A2.7: the resumption is more than 30 days after the sealing.
+    ResumptionTooFar,
+    /// A2.7, A7: the envelope opens at the agreed time, or earlier with both present.
+    BeforeResumption,
+    /// A7: the responder is not present: the envelope stays closed.
+    ResponderAbsent,
+    /// A code this client does not know (sent by a newer node): the message says it.
+    #[serde(other)]
+    Other,
+}
+
+/// What the move of a [`RefusalCode::BadMove`] was for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovePlace {
+    /// A move to play (or in a conditional line).
+    #[default]
+    Played,
+    /// The move sealed in an adjournment's envelope (A1).
+    Sealed,
+    /// The move a draw claim announces (9.2, 9.3).
+    Intended,
+}
+
+impl MovePlace {
+    fn is_played(&self) -> bool {
+        *self == MovePlace::Played
+    }
+}
+
+/// What kind of problem a [`RefusalCode::BadMove`] is (the core's [`MoveErrorKind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BadMoveKind {
+    Syntax,
+    Illegal,
+    Ambiguous,
+}
+
+impl RefusalCode {
+    /// The refusal of a move the player typed (`conditional`: its place in a conditional
+    /// line).
+    pub fn bad_move(e: &MoveError, place: MovePlace, conditional: Option<usize>) -> RefusalCode {
+        RefusalCode::BadMove {
+            text: e.input().to_owned(),
+            kind: match e.kind() {
+                MoveErrorKind::Syntax => BadMoveKind::Syntax,
+                MoveErrorKind::Illegal => BadMoveKind::Illegal,
+                MoveErrorKind::Ambiguous => BadMoveKind::Ambiguous,
+            },
+            reason: e.reason().to_owned(),
+            conditional,
+            letters: e.readings().is_some(),
+            place,
+        }
+    }
+
+    /// The code of a rule the core refused an authored event by, for the rules a player
+    /// commonly meets; `None` for the others (the message alone says them).
+    pub fn of_rule(rule: &RuleViolation) -> Option<RefusalCode> {
+        let name = |s: Status| s.name().to_owned();
+        Some(match rule {
+            RuleViolation::NoDrawOffer => RefusalCode::NoDrawOffer,
+            RuleViolation::ClaimNotOnMove => RefusalCode::ClaimNotOnMove,
+            RuleViolation::IntendedMoveIllegal => RefusalCode::IntendedMoveIllegal,
+            RuleViolation::ClaimWhileAdjourned => RefusalCode::ClaimWhileAdjourned,
+            RuleViolation::AbortTooLate => RefusalCode::AbortTooLate,
+            RuleViolation::AcceptNotAllowed => RefusalCode::AcceptNotAllowed,
+            RuleViolation::DeclineNotAllowed => RefusalCode::DeclineNotAllowed,
+            RuleViolation::ColoursNotSettled => RefusalCode::ColoursNotSettled,
+            RuleViolation::OutOfTurn(c) => RefusalCode::OutOfTurn {
+                colour: colour_name(*c).to_owned(),
+            },
+            RuleViolation::NotLive(s) => RefusalCode::NotLive { status: name(*s) },
+            RuleViolation::NoMoveInStatus(s) => RefusalCode::NoMoveInStatus { status: name(*s) },
+            RuleViolation::OpenSealedMoveFirst => RefusalCode::OpenSealedMoveFirst,
+            RuleViolation::Adjournment(AdjournmentRule::BeforeResumption) => {
+                RefusalCode::BeforeResumption
+            }
+            RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent) => {
+                RefusalCode::ResponderAbsent
+            }
+            _ => return None,
+        })
+    }
+
+    /// The English message and hint of the refusals the node words itself (not those of the
+    /// core's rules or move reader, whose words are the core's).
+    pub fn english(&self) -> (String, Option<String>) {
+        use sobre_core::clock::TimeControl;
+        use sobre_core::record::PlayerId;
+        let (m, h): (String, Option<&str>) = match self {
+            RefusalCode::UnknownGame { prefix } => (
+                format!("unknown game {prefix:?}"),
+                Some("list games with `sobre games`"),
+            ),
+            RefusalCode::AmbiguousGame { prefix, count } => (
+                format!("game id {prefix:?} is ambiguous: {count} games start with it"),
+                Some("type more of the id"),
+            ),
+            RefusalCode::NoGameId => ("no game id given".into(), None),
+            RefusalCode::GameNotKept => ("unknown game".into(), None),
+            RefusalCode::UnknownLeague { text } => (
+                format!("unknown league {text:?}"),
+                Some("list leagues with `sobre league list`"),
+            ),
+            RefusalCode::AmbiguousLeague { text, count } => (
+                format!("{text:?} matches {count} leagues"),
+                Some("give more of the league id"),
+            ),
+            RefusalCode::NotInGame => ("you do not play in this game".into(), None),
+            RefusalCode::GameAdjourned => (
+                "the game is adjourned".into(),
+                Some("`sobre resume GAME` at the resumption"),
+            ),
+            RefusalCode::GameNotStarted => ("the game has not started".into(), None),
+            RefusalCode::GameOver => ("the game is over".into(), None),
+            RefusalCode::NotYourMove => ("it is not your move".into(), None),
+            RefusalCode::ChallengeSelf => ("you cannot challenge yourself".into(), None),
+            RefusalCode::NoChallengeToAccept => {
+                ("there is no challenge to accept in this game".into(), None)
+            }
+            RefusalCode::BadMove {
+                text,
+                kind,
+                reason,
+                conditional,
+                letters,
+                place,
+            } => {
+                let context = match (place, conditional) {
+                    (MovePlace::Sealed, _) => "the sealed move: ".to_owned(),
+                    (MovePlace::Intended, _) => "intended move: ".to_owned(),
+                    (MovePlace::Played, Some(i)) => format!("conditional line, move {i}: "),
+                    (MovePlace::Played, None) => String::new(),
+                };
+                let line = match kind {
+                    BadMoveKind::Syntax => format!("cannot read `{text}` as a move: {reason}"),
+                    BadMoveKind::Illegal => format!("`{text}` is not a legal move: {reason}"),
+                    BadMoveKind::Ambiguous => format!("`{text}` is ambiguous: {reason}"),
+                };
+                let hint = match (kind, letters) {
+                    (BadMoveKind::Ambiguous, true) => {
+                        "say which letters you write: --notation en (R is a rook) or --notation es \
+                         (R is the king), or set \"notation\" in HOME/config.json"
+                    }
+                    (BadMoveKind::Ambiguous, false) => "write the origin file or rank, e.g. Nbd7",
+                    _ => "moves may be written Nf3, Cf3, g1f3 or 7163",
+                };
+                (format!("{context}{line}"), Some(hint))
+            }
+            RefusalCode::NoLeaveInProgress => ("no leave in progress".into(), None),
+            RefusalCode::NotLeaguePlayer => ("you are not a player of this league".into(), None),
+            // The core's rules: its own words.
+            RefusalCode::NoDrawOffer => (RuleViolation::NoDrawOffer.to_string(), None),
+            RefusalCode::ClaimNotOnMove => (RuleViolation::ClaimNotOnMove.to_string(), None),
+            RefusalCode::IntendedMoveIllegal => {
+                (RuleViolation::IntendedMoveIllegal.to_string(), None)
+            }
+            RefusalCode::ClaimWhileAdjourned => {
+                (RuleViolation::ClaimWhileAdjourned.to_string(), None)
+            }
+            RefusalCode::AbortTooLate => (RuleViolation::AbortTooLate.to_string(), None),
+            RefusalCode::AcceptNotAllowed => (RuleViolation::AcceptNotAllowed.to_string(), None),
+            RefusalCode::DeclineNotAllowed => (RuleViolation::DeclineNotAllowed.to_string(), None),
+            RefusalCode::ColoursNotSettled => (RuleViolation::ColoursNotSettled.to_string(), None),
+            RefusalCode::OutOfTurn { colour } => {
+                (format!("out of turn: it is {colour}'s move"), None)
+            }
+            RefusalCode::NotLive { status } => (format!("not possible in a {status} game"), None),
+            RefusalCode::NoMoveInStatus { status } => (format!("no move in a {status} game"), None),
+            RefusalCode::OpenSealedMoveFirst => {
+                (RuleViolation::OpenSealedMoveFirst.to_string(), None)
+            }
+            RefusalCode::NotLeagueOrganiser { organiser, deputy } => (
+                format!(
+                    "only the league's organiser ({organiser}) signs its decisions{}",
+                    deputy
+                        .as_ref()
+                        .map(|d| format!(
+                            ", and its deputy arbiter ({d}) those about the organiser's games"
+                        ))
+                        .unwrap_or_default()
+                ),
+                None,
+            ),
+            RefusalCode::ResumptionMissing => (
+                "the envelope must say when the game resumes (A2.7)".into(),
+                Some("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"),
+            ),
+            RefusalCode::ResumptionPast => (
+                "the resumption time is in the past (A2.7)".into(),
+                Some("give a time ahead, e.g. --resume-at +2d"),
+            ),
+            RefusalCode::ConditionalOnYourMove => (
+                "it is your move: conditional moves answer the opponent's next move".into(),
+                None,
+            ),
+            RefusalCode::ConditionalTooShort => (
+                "a conditional line is the opponent's move then your reply, e.g. \"Nf6 e5\"".into(),
+                None,
+            ),
+            RefusalCode::ConditionalNoLine => {
+                ("conditional add needs a line of moves".into(), None)
+            }
+            RefusalCode::ChatTooLong => ("chat lines are limited to 2000 bytes".into(), None),
+            RefusalCode::ChallengeColour { text } => {
+                (format!("colour {text:?}: white, black or random"), None)
+            }
+            RefusalCode::UnknownColour { text } => (
+                format!("unknown colour {text:?}"),
+                Some("say white or black"),
+            ),
+            RefusalCode::BlockSelf => ("you cannot block yourself".into(), None),
+            RefusalCode::ColoursFixed => (
+                "the challenge fixed the colours: there is no colour to choose".into(),
+                Some("leave out --colour"),
+            ),
+            RefusalCode::StartFixed => (
+                "the challenge fixed the start position: there is no Chess960 start to choose"
+                    .into(),
+                Some("leave out --position"),
+            ),
+            RefusalCode::AbortWithholdsCoin => (
+                "the challenge is accepted and the fair coin awaits your opening: an abort now \
+                 would withhold the draw and is ignored (F1)"
+                    .into(),
+                Some(
+                    "your node opens the coin by itself; `sobre abort` works once the game has started",
+                ),
+            ),
+            RefusalCode::BadPlayerId { text } => (
+                text.parse::<PlayerId>()
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default(),
+                None,
+            ),
+            RefusalCode::BadTimeControl { text } => (
+                text.parse::<TimeControl>()
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default(),
+                None,
+            ),
+            RefusalCode::AdjournCorrespondence => (
+                AdjournmentRule::Correspondence.to_string(),
+                Some("in correspondence play, take leave instead (sobre leave start --days N)"),
+            ),
+            RefusalCode::ResumptionTooFar => (
+                AdjournmentRule::ResumptionTooFar.to_string(),
+                Some("resume within 30 days"),
+            ),
+            RefusalCode::BeforeResumption => (AdjournmentRule::BeforeResumption.to_string(), None),
+            RefusalCode::ResponderAbsent => (AdjournmentRule::ResponderAbsent.to_string(), None),
+            RefusalCode::Other => (String::new(), None),
+        };
+        (m, h.map(str::to_owned))
+    }
+}
+
+fn colour_name(c: Color) -> &'static str {
+    c.name()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A node's refusal with a code still parses for a client that only knows the message,
+    /// and a client meets a code from a newer node as `Other` instead of failing the reply.
+    #[test]
+    fn refusal_codes_are_optional_and_forward_compatible() {
+        let old: super::super::ApiError =
+            serde_json::from_str(r#"{"kind":"user","message":"it is not your move"}"#).unwrap();
+        assert_eq!(old.code, None);
+        let newer: super::super::ApiError = serde_json::from_str(
+            r#"{"kind":"user","message":"x","code":{"id":"a_code_from_the_future","n":1}}"#,
+        )
+        .unwrap();
+        assert_eq!(newer.code, Some(Box::new(RefusalCode::Other)));
+        let e = super::super::ApiError::refused(RefusalCode::UnknownGame {
+            prefix: "3f".into(),
+        });
+        let json = serde_json::to_string(&e).unwrap();
+        assert_eq!(
+            json,
+            r#"{"kind":"user","message":"unknown game \"3f\"","hint":"list games with `sobre games`","code":{"id":"unknown_game","prefix":"3f"}}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<super::super::ApiError>(&json).unwrap(),
+            e
+        );
+    }
+
+    /// The English words of a coded rule are the core's own (the output does not change).
+    #[test]
+    fn coded_rules_keep_the_cores_words() {
+        for rule in [
+            RuleViolation::NoDrawOffer,
+            RuleViolation::ClaimNotOnMove,
+            RuleViolation::AbortTooLate,
+            RuleViolation::OutOfTurn(Color::Black),
+            RuleViolation::NotLive(Status::Finished),
+            RuleViolation::NoMoveInStatus(Status::Pending),
+            RuleViolation::OpenSealedMoveFirst,
+            RuleViolation::Adjournment(AdjournmentRule::BeforeResumption),
+            RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent),
+        ] {
+            let code = RefusalCode::of_rule(&rule).unwrap();
+            assert_eq!(code.english().0, rule.to_string(), "{rule:?}");
+        }
+    }
+
+    /// A move the reader refuses keeps the reader's line as its English message.
+    #[test]
+    fn bad_move_keeps_the_readers_line() {
+        let pos = sobre_core::Position::new();
+        let e = sobre_core::notation::parse_move(&pos, "e5", sobre_core::Lang::Auto).unwrap_err();
+        assert_eq!(
+            RefusalCode::bad_move(&e, MovePlace::Played, None)
+                .english()
+                .0,
+            e.to_string()
+        );
+        assert_eq!(
+            RefusalCode::bad_move(&e, MovePlace::Played, Some(2))
+                .english()
+                .0,
+            format!("conditional line, move 2: {e}")
+        );
+    }
+}
