@@ -5,7 +5,8 @@
 //! input to a file this test reads) and mail him through an SMTP server (a sink on
 //! 127.0.0.1 started here), both naming the game and the move; his desktop notification
 //! fails for want of a D-Bus session, which is a warning in his log and nothing more. Each
-//! reminder fires once, a restart included.
+//! reminder fires once, a restart included. With a session bus (a private `dbus-daemon` and a
+//! notification server started here), the move is shown on his desktop instead.
 //!
 //! With `auto_claim`, Ana's node claims a win on time (6.9) by itself once Bernardo, who
 //! received her move, lets his 12 seconds run out (`--classical 12s`): it reminds her first that a claim is
@@ -21,6 +22,7 @@ use std::process::Command;
 use std::time::Duration;
 
 mod common;
+use common::dbus::NotificationBus;
 use common::nodes::{Node, Nodes, wait_for};
 use common::smtp::SmtpSink;
 use common::{exec, run, run_text};
@@ -283,6 +285,40 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
         .filter(|m| unfolded(m).contains(&format!("move_arrived:{game}:1\"")))
         .count();
     assert_eq!(mails, 1, "one mail for e4");
+}
+
+/// With `desktop = true` and a desktop session (here a private bus with a notification server
+/// on it), a move by Ana is shown on Bernardo's desktop, naming the move and the game.
+#[test]
+fn a_move_is_shown_on_the_opponents_desktop_as_a_notification() {
+    let Some(bus) = NotificationBus::start() else {
+        assert!(
+            std::env::var_os("SOBRE_REQUIRE_DBUS").is_none(),
+            "SOBRE_REQUIRE_DBUS is set but dbus-daemon is not installed"
+        );
+        eprintln!("skipped: dbus-daemon is not installed (apt-get install dbus-daemon)");
+        return;
+    };
+    let mut nodes = Nodes::new();
+    write_settings(&nodes.home("bernardo"), "[reminders]\ndesktop = true\n");
+    let session = [("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str())];
+    let bernardo = nodes.start_with("bernardo", &[], None, &session);
+    let ana = nodes.start("ana", &[]);
+    let game = start_game(&ana, &bernardo, ["--per-move", "3d"]);
+    run_text(&ana.home, &["move", &game, "e4"]);
+
+    let shown = wait_for("the desktop notification of e4", || {
+        bus.shown().into_iter().find(|n| n.summary.contains("e4"))
+    });
+    assert_eq!(shown.app, "sobre", "{shown:?}");
+    assert_eq!(shown.summary, "sobre: your opponent played e4", "{shown:?}");
+    assert_eq!(
+        shown.body,
+        format!("your opponent played 1. e4 in game {}", &game[..8]),
+        "{shown:?}"
+    );
+    let log = std::fs::read_to_string(nodes.dir.path().join("bernardo.log")).expect("log");
+    assert!(!log.contains("desktop notification failed"), "{log}");
 }
 
 /// Ana's node with `auto_claim`, a hook writing to `hook_file`; Bernardo's under faketime
