@@ -187,13 +187,7 @@ fn card(game: &str, env: &EnvelopeView, arbiter: Option<&str>) -> String {
         "envelope-label-letters",
         "envelope-label-kept",
     ];
-    let width = LABELS
-        .iter()
-        .chain(&["envelope-label-commitment"])
-        .map(|k| crate::i18n::message(k, None).chars().count())
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let width = crate::i18n::label_width(LABELS.iter().chain(&["envelope-label-commitment"]), 2);
     let mut out = String::new();
     let mut row = |label: String, value: String| {
         out.push_str(&format!("{:<width$}{value}\n", format!("{label}:")));

@@ -321,12 +321,7 @@ fn status_text(home: &Path, v: &StatusReply, names: Option<&Names>, now_ms: u64)
         "status-label-reachable",
         "status-label-opponents",
     ];
-    let width = LABELS
-        .iter()
-        .map(|k| crate::i18n::message(k, None).chars().count())
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let width = crate::i18n::label_width(LABELS.iter(), 2);
     let row = |label: &str, value: String| format!("{:<width$}{value}\n", format!("{label}:"));
     let mut out = t!("status-running", home = home.display().to_string()) + "\n";
     out += &row(&t!("status-label-player"), v.player_id.clone());

@@ -412,7 +412,9 @@ fn clock_line(v: &GameView) -> Option<String> {
             colour = words::colour_subject(colour),
             time = clock_text(ms)
         );
-        if clocks.running.as_deref() == Some(name) {
+        // A finished game's last clock keeps its reading, but nothing runs any more.
+        let live = matches!(v.status.as_str(), "active" | "disputed");
+        if live && clocks.running.as_deref() == Some(name) {
             s = t!("show-clock-running", clock = s);
         }
         if clocks.flagged.as_deref() == Some(name) {
@@ -522,6 +524,16 @@ mod tests {
             notation,
             unread: 0,
         }
+    }
+
+    /// A finished game's clocks keep their last reading; none is said to run.
+    #[test]
+    fn no_clock_runs_once_the_game_is_over() {
+        let mut g = game();
+        g["status"] = "finished".into();
+        g["result"] = "1/2-1/2".into();
+        let out = render(&gv(&g), &Contacts::default(), view(Notation::English));
+        assert!(out.contains("Clocks: White 3d, Black 2d23h.\n"), "{out}");
     }
 
     #[test]

@@ -324,12 +324,7 @@ fn to_text(state: &GameState) -> String {
         "verify-label-coin",
         "verify-label-ignored",
     ];
-    let width = LABELS
-        .iter()
-        .map(|k| crate::i18n::message(k, None).chars().count())
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let width = crate::i18n::label_width(LABELS.iter(), 2);
     let row = |label: String, value: String| format!("{label:<width$}{value}");
     let name = |c: Color| {
         state

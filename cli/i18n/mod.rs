@@ -169,6 +169,16 @@ pub fn with_lang<R>(lang: Lang, f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// The width of a column of labels (the messages `keys`, in the current language) with
+/// `pad` columns after the longest: tables line up in either language.
+pub fn label_width<'a>(keys: impl IntoIterator<Item = &'a &'a str>, pad: usize) -> usize {
+    keys.into_iter()
+        .map(|k| message(k, None).chars().count())
+        .max()
+        .unwrap_or(0)
+        + pad
+}
+
 /// The message `key` in this run's language.
 pub fn message(key: &str, args: Option<&FluentArgs>) -> String {
     message_in(lang(), key, args)
