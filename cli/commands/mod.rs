@@ -26,6 +26,7 @@ pub mod invite;
 pub mod key;
 pub mod league;
 pub mod league_decide;
+pub mod league_tables;
 pub mod leave;
 pub mod man;
 pub mod r#move;
