@@ -123,17 +123,7 @@ fn time_control(args: &Args) -> CliResult<String> {
         Some(session) => format!("{text} session {}", session.trim()),
         None => text,
     };
-    let tc: TimeControl = text
-        .parse()
-        .map_err(|e: sobre_core::clock::TimeControlError| {
-            error::user_hint(
-                t!(
-                    "challenge-bad-time-control",
-                    error = crate::i18n::errors::time_control(&e)
-                ),
-                t!("challenge-hint-time-control"),
-            )
-        })?;
+    let tc: TimeControl = common::time_control(&text, t!("challenge-hint-time-control"))?;
     if !over_the_board && !tc.is_correspondence() && tc != TimeControl::Unlimited {
         return Err(error::user_hint(
             t!("challenge-not-correspondence", text = format!("{text:?}")),

@@ -445,3 +445,21 @@ fn read_config(home: &Path) -> Option<Value> {
     };
     Some(v)
 }
+
+/// Reads a time control a player typed, as the core reads it; a bad one is the user's error
+/// naming what is wrong, with `hint`.
+///
+/// # Errors
+/// [`crate::error::CliError`] (exit 2) when the core does not read it.
+pub fn time_control(text: &str, hint: String) -> CliResult<sobre_core::clock::TimeControl> {
+    text.parse()
+        .map_err(|e: sobre_core::clock::TimeControlError| {
+            crate::error::user_hint(
+                crate::t!(
+                    "challenge-bad-time-control",
+                    error = crate::i18n::errors::time_control(&e)
+                ),
+                hint,
+            )
+        })
+}

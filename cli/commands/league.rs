@@ -461,17 +461,7 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
         (None, Some(p)) => p.trim().to_owned(),
         (None, None) => "3d".to_owned(),
     };
-    let tc: TimeControl = text
-        .parse()
-        .map_err(|e: sobre_core::clock::TimeControlError| {
-            error::user_hint(
-                t!(
-                    "challenge-bad-time-control",
-                    error = crate::i18n::errors::time_control(&e)
-                ),
-                t!("league-hint-time-control"),
-            )
-        })?;
+    let tc: TimeControl = common::time_control(&text, t!("league-hint-time-control"))?;
     let start_ms = match &a.start {
         None => None,
         Some(s) => {

@@ -158,7 +158,7 @@ fn translate(mut cmd: Command, path: &[String]) -> Command {
         cmd = cmd.mut_subcommand(&name, |s| translate(s, &sub_path));
     }
     // The usage line as clap writes it, with its own words (`[OPTIONS]`, `<COMMAND>`) in
-    // Spanish; the placeholders are already.
+    // Spanish; the value names (`<PARTIDA>`) are translated already.
     let usage = cmd.render_usage().to_string();
     let usage = usage
         .strip_prefix("Usage: ")
@@ -214,7 +214,7 @@ fn spanish_notes(mut a: clap::Arg) -> clap::Arg {
     a
 }
 
-/// The placeholders an argument shows for its values (`<GAME>`, `--start <START>`): its
+/// The value names an argument shows (`<GAME>`, `--start <START>`): its
 /// value names, else its id in capitals; none for a flag.
 pub(crate) fn value_names(a: &clap::Arg) -> Vec<String> {
     if !a.get_num_args().is_some_and(|n| n.takes_values()) {
@@ -226,7 +226,7 @@ pub(crate) fn value_names(a: &clap::Arg) -> Vec<String> {
     }
 }
 
-/// The key of a placeholder: `value-GAME`, `value-MOVES_DURATION` (Fluent keys are letters,
+/// The catalogue key of a value name: `value-GAME`, `value-MOVES_DURATION` (Fluent keys are letters,
 /// digits, `-` and `_`).
 pub(crate) fn value_key(name: &str) -> String {
     let clean: String = name

@@ -320,7 +320,7 @@ mod tests {
     }
 
     /// A translation uses the same arguments as the English: a misspelt `{ $hom }` would
-    /// print as an unfilled placeholder.
+    /// print the argument's name instead of its value.
     #[test]
     fn translations_use_the_same_arguments() {
         let (en, es) = (variables(EN_FTL), variables(ES_FTL));
