@@ -302,6 +302,16 @@ impl EventLoop {
         reply: oneshot::Sender<Result<Response, NetworkError>>,
     ) {
         let exchange = Exchange::of(&request);
+        if !self.swarm.is_connected(&peer) {
+            // The behaviours that dial for a request or a stream (request-response, identify)
+            // forget an address as soon as one dial to it fails: a relayed address tried
+            // while the peer was restarting, before its new reservation, would be gone for
+            // good and the peer unreachable behind its NAT. Our own book keeps them all, and
+            // every delivery that has to dial offers them again.
+            for addr in self.known_addresses(&peer) {
+                self.swarm.add_peer_address(peer, addr);
+            }
+        }
         let (request, reply) = if exchange == Exchange::Deliver && self.stream_peers.contains(&peer)
         {
             match self.pipe_to(peer).try_send((request, reply)) {
