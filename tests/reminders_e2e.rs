@@ -143,6 +143,30 @@ fn unfolded(mail: &str) -> String {
     mail.replace("=\r\n", "").replace("=\n", "")
 }
 
+/// A mail's text as written: soft line breaks undone, quoted-printable `=XX` bytes decoded.
+fn decoded(mail: &str) -> String {
+    let bytes = unfolded(mail).into_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'=', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[test]
 fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
     let sink = SmtpSink::start();
@@ -257,7 +281,7 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
         )),
         "{offline}"
     );
-    std::fs::remove_file(&config).expect("config.json removed");
+    // The settings stay Spanish: what the restarted node delivers is worded from them.
     let bernardo = nodes.start_with("bernardo", &[], None, &no_bus);
     // Several reminder ticks (every 1.5 s, the first at once) after the restart.
     wait_for("a few ticks of Bernardo's restarted node", || {
@@ -275,6 +299,27 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
             .into_iter()
             .find(|r| r["kind"] == "move_arrived" && r["san"] == "Nf3")
     });
+    // The hook and the mail word it in Bernardo's language and letters (the hook's `text`
+    // stays the API's English line).
+    let nf3 = hooked(&hook_file)
+        .into_iter()
+        .find(|r| r["san"] == "Nf3")
+        .expect("Nf3 hooked");
+    let spanish_line = format!("su adversario jugó 2. Cf3 en la partida {}", &game[..8]);
+    assert_eq!(nf3["language"], "es", "{nf3}");
+    assert_eq!(nf3["line"], spanish_line.as_str(), "{nf3}");
+    assert_eq!(nf3["title"], "sobre: su adversario jugó Cf3", "{nf3}");
+    assert!(
+        nf3["text"].as_str().unwrap_or("").contains("2. Nf3"),
+        "{nf3}"
+    );
+    let nf3_mail = wait_for("the mail of Nf3", || {
+        sink.messages()
+            .into_iter()
+            .map(|m| decoded(&m))
+            .find(|m| m.contains(&format!("move_arrived:{game}:3\"")))
+    });
+    assert!(nf3_mail.contains(&spanish_line), "{nf3_mail}");
     let all = hooked(&hook_file);
     let count = |key: &str| all.iter().filter(|r| r["key"] == key).count();
     assert_eq!(count(&format!("move_arrived:{game}:1")), 1, "{all:?}");

@@ -359,15 +359,7 @@ impl Written {
 /// for `uci`/`iccf`, with no setting, or a text the core does not read, the node's SAN as
 /// it came.
 pub fn san_in(san: &str, notation: Option<sobre_core::notation::Notation>) -> String {
-    use sobre_core::notation::Notation;
-    use sobre_core::{Lang, SanPlus};
-    let read = || SanPlus::parse(san, Lang::English).ok();
-    match notation {
-        Some(Notation::Spanish) => read().map(|s| s.to_string_in(Lang::Spanish)),
-        Some(Notation::Figurine) => read().map(|s| s.to_figurine()),
-        _ => None,
-    }
-    .unwrap_or_else(|| san.to_owned())
+    notation.map_or_else(|| san.to_owned(), |n| n.san_of(san))
 }
 
 /// A colour a player asks for (`--colour white|black`).

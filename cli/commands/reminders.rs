@@ -6,7 +6,8 @@ use crate::t;
 use sobre_core::notation::Notation;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::RemindersReply;
-use sobre_node::reminders::{Reminder, ReminderKind, human_left, move_number};
+use sobre_node::reminders::words::Wording;
+use sobre_node::reminders::{Reminder, ReminderKind};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -76,52 +77,15 @@ pub fn kind_word(kind: &ReminderKind) -> String {
     }
 }
 
-/// The reminder's line in the run's language, worded from its kind and fields (the English
-/// is the node's own, [`ReminderKind::english`]); the move in the player's `notation`. A
+/// The reminder's line in the run's language, the move in the player's `notation`: the
+/// node's catalogue of reminder words ([`Wording`]), the one the node delivers with. A
 /// resumption recorded before its time left was kept is shown in the node's words.
 pub fn text(r: &Reminder, notation: Option<Notation>) -> String {
-    let game = r.game.as_deref().map_or("", short_game);
-    match &r.kind {
-        ReminderKind::MoveArrived { san, ply, .. } => {
-            let (number, dots) = move_number(*ply);
-            t!(
-                "reminder-move-arrived",
-                number = number,
-                dots = dots,
-                san = common::san_in(san, notation),
-                game = game
-            )
-        }
-        ReminderKind::ClockLow { ms_left, .. } => {
-            t!(
-                "reminder-clock-low",
-                game = game,
-                left = human_left(*ms_left)
-            )
-        }
-        ReminderKind::ClaimPossible { reason, .. } => t!(
-            "reminder-claim-possible",
-            game = game,
-            reason = reason.as_str(),
-            reason_word = super::games::claim_word(reason)
-        ),
-        ReminderKind::AutoClaim { reason } => t!(
-            "reminder-auto-claim",
-            game = game,
-            reason = reason.as_str(),
-            reason_word = super::games::claim_word(reason)
-        ),
-        ReminderKind::LeagueRound { name, round, .. } => t!(
-            "reminder-league-round",
-            round = *round,
-            name = name.as_str()
-        ),
-        ReminderKind::Resumption {
-            ms_left: Some(left),
-            ..
-        } => t!("reminder-resumption", game = game, left = human_left(*left)),
-        ReminderKind::Resumption { ms_left: None, .. } => r.text.clone(),
+    Wording {
+        lang: crate::i18n::lang().page(),
+        notation,
     }
+    .line(r)
 }
 
 #[cfg(test)]

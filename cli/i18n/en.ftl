@@ -658,12 +658,6 @@ reminder-kind-claim-possible = claim_possible
 reminder-kind-auto-claim = auto_claim
 reminder-kind-league-round = league_round
 reminder-kind-resumption = resumption
-reminder-move-arrived = your opponent played { $number }{ $dots } { $san } in game { $game }
-reminder-clock-low = your clock in game { $game } runs low: { $left } left to move
-reminder-claim-possible = you can claim game { $game } ({ $reason_word }): sobre claim { $game } { $reason }
-reminder-auto-claim = claiming game { $game } ({ $reason_word }) now, as auto_claim is set
-reminder-league-round = round { $round } of the league { $name } is open
-reminder-resumption = adjourned game { $game } resumes in { $left } (sobre resume GAME when you are there)
 
 ## More of the node's refusals, by their code (cli/i18n/refusals.rs)
 refusal-not-organiser = only the league's organiser ({ $organiser }) signs its decisions

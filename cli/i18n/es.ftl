@@ -674,12 +674,6 @@ reminder-kind-claim-possible = reclamación posible
 reminder-kind-auto-claim = reclamación automática
 reminder-kind-league-round = ronda de liga
 reminder-kind-resumption = reanudación
-reminder-move-arrived = su adversario jugó { $number }{ $dots } { $san } en la partida { $game }
-reminder-clock-low = su reloj en la partida { $game } va justo: le quedan { $left } para mover
-reminder-claim-possible = puede reclamar la partida { $game } ({ $reason_word }): sobre claim { $game } { $reason }
-reminder-auto-claim = reclamando la partida { $game } ({ $reason_word }) ahora, porque auto_claim está activado
-reminder-league-round = la ronda { $round } de la liga { $name } está abierta
-reminder-resumption = la partida aplazada { $game } se reanuda dentro de { $left } (sobre resume PARTIDA cuando esté presente)
 
 ## Más negativas del nodo, por su código (cli/i18n/refusals.rs)
 refusal-not-organiser = solo el organizador de la liga ({ $organiser }) firma sus decisiones

@@ -79,6 +79,22 @@ impl Notation {
     }
 }
 
+impl Notation {
+    /// A move recorded in English SAN (`Nf3`, as the record and the node keep it) written
+    /// in this notation when it is a SAN one: `Cf3` in Spanish letters (App. E2), `♘f3` in
+    /// figurines. Coordinate and ICCF notations need the position, so they (and a text that
+    /// is not SAN) keep the English SAN.
+    pub fn san_of(self, english_san: &str) -> String {
+        let read = || crate::SanPlus::parse(english_san, Lang::English).ok();
+        match self {
+            Notation::Spanish => read().map(|s| s.to_string_in(Lang::Spanish)),
+            Notation::Figurine => read().map(|s| s.to_figurine()),
+            Notation::English | Notation::Uci | Notation::Iccf => None,
+        }
+        .unwrap_or_else(|| english_san.to_owned())
+    }
+}
+
 impl From<Notation> for &'static str {
     fn from(n: Notation) -> &'static str {
         n.name()

@@ -5,9 +5,11 @@
 
 use super::Reminder;
 use super::settings::{EmailSettings, ReminderSettings, SmtpSecurity};
+use super::words::Wording;
 use lettre::message::header::ContentType;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
@@ -54,6 +56,16 @@ pub enum DeliveryError {
     SmtpTimeout(String, Duration),
 }
 
+/// What a hook reads: the reminder and its words in the player's language.
+#[derive(serde::Serialize)]
+struct HookInput<'a> {
+    #[serde(flatten)]
+    reminder: &'a Reminder,
+    language: &'static str,
+    title: String,
+    line: String,
+}
+
 /// The handle the service holds: a bounded queue to the delivery task.
 #[derive(Clone, Debug)]
 pub struct Deliverer {
@@ -61,9 +73,11 @@ pub struct Deliverer {
 }
 
 impl Deliverer {
-    /// Starts the delivery task for `settings` (none when no channel is enabled).
-    pub fn spawn(settings: &ReminderSettings) -> Deliverer {
-        let channels = Channels::of(settings);
+    /// Starts the delivery task for `settings` (none when no channel is enabled); each
+    /// reminder is worded in the language and notation of `home`'s settings
+    /// ([`Wording::for_home`]).
+    pub fn spawn(settings: &ReminderSettings, home: &Path) -> Deliverer {
+        let channels = Channels::of(settings, home);
         if channels.is_empty() {
             return Deliverer { tx: None };
         }
@@ -88,14 +102,17 @@ impl Deliverer {
 /// The channels enabled.
 #[derive(Clone, Debug)]
 struct Channels {
+    /// Whose settings say how a reminder is worded.
+    home: PathBuf,
     desktop: bool,
     hook: Option<(String, Duration)>,
     email: Option<EmailSettings>,
 }
 
 impl Channels {
-    fn of(s: &ReminderSettings) -> Channels {
+    fn of(s: &ReminderSettings, home: &Path) -> Channels {
         Channels {
+            home: home.to_owned(),
             desktop: s.desktop,
             hook: s
                 .on_reminder
@@ -111,16 +128,17 @@ impl Channels {
 
     /// Every channel at once; each logs its own failure.
     async fn deliver(&self, r: &Reminder) {
+        let words = Wording::for_home(&self.home);
         let desktop = async {
             if self.desktop
-                && let Err(e) = desktop(r).await
+                && let Err(e) = desktop(r, words).await
             {
                 warn!(key = %r.key, "{e}");
             }
         };
         let hook = async {
             if let Some((cmd, limit)) = &self.hook {
-                match run_hook(cmd, r, *limit).await {
+                match run_hook(cmd, r, words, *limit).await {
                     Ok(out) if out.is_empty() => {}
                     Ok(out) => info!(key = %r.key, "reminder command said: {out}"),
                     Err(e) => warn!(key = %r.key, "{e}"),
@@ -129,7 +147,7 @@ impl Channels {
         };
         let email = async {
             if let Some(settings) = &self.email {
-                match send_email(settings, r).await {
+                match send_email(settings, r, words).await {
                     Ok(()) => info!(key = %r.key, "reminder e-mailed to {}", settings.to.mailbox()),
                     Err(e) => warn!(key = %r.key, "{e}"),
                 }
@@ -139,14 +157,16 @@ impl Channels {
     }
 }
 
-/// Shows `r` as a desktop notification (freedesktop D-Bus).
+/// Shows `r` as a desktop notification (freedesktop D-Bus), worded by `words`.
 ///
 /// # Errors
 /// [`DeliveryError::Desktop`] without a session bus or notification server, or when they do
 /// not answer within [`CHANNEL_TIMEOUT`].
-pub async fn desktop(r: &Reminder) -> Result<(), DeliveryError> {
+pub async fn desktop(r: &Reminder, words: Wording) -> Result<(), DeliveryError> {
     let mut n = notify_rust::Notification::new();
-    n.appname("sobre").summary(&r.title()).body(&r.text);
+    n.appname("sobre")
+        .summary(&words.title(r))
+        .body(&words.line(r));
     match tokio::time::timeout(CHANNEL_TIMEOUT, n.show_async()).await {
         Ok(Ok(_)) => Ok(()),
         Ok(Err(e)) => Err(DeliveryError::Desktop(e.to_string())),
@@ -157,11 +177,26 @@ pub async fn desktop(r: &Reminder) -> Result<(), DeliveryError> {
 /// Runs `cmd` with `sh -c`, the reminder as one JSON line on its standard input, for at most
 /// `limit` (then it is killed). Returns what it printed, trimmed and capped.
 ///
+/// The JSON is the reminder as `sobre reminders --json` lists it (`text` in English, the
+/// API's line) with the player's words beside it: `language` (`en`/`es`), `title` and
+/// `line`, worded by `words`.
+///
 /// # Errors
 /// [`DeliveryError`] when it cannot start, does not read its input, runs too long or
 /// exits with a failure.
-pub async fn run_hook(cmd: &str, r: &Reminder, limit: Duration) -> Result<String, DeliveryError> {
-    let mut json = serde_json::to_vec(r).map_err(|e| DeliveryError::Message(e.to_string()))?;
+pub async fn run_hook(
+    cmd: &str,
+    r: &Reminder,
+    words: Wording,
+    limit: Duration,
+) -> Result<String, DeliveryError> {
+    let mut json = serde_json::to_vec(&HookInput {
+        reminder: r,
+        language: words.lang.tag(),
+        title: words.title(r),
+        line: words.line(r),
+    })
+    .map_err(|e| DeliveryError::Message(e.to_string()))?;
     json.push(b'\n');
     let mut child = tokio::process::Command::new("sh")
         .arg("-c")
@@ -215,19 +250,23 @@ pub async fn run_hook(cmd: &str, r: &Reminder, limit: Duration) -> Result<String
 }
 
 /// The e-mail of a reminder: its title as the subject; its line, then the reminder as JSON
-/// (for filters and scripts) as the body.
+/// (for filters and scripts) as the body; title and line worded by `words`.
 ///
 /// # Errors
 /// [`DeliveryError::Message`] if the message cannot be built.
-pub fn email_message(settings: &EmailSettings, r: &Reminder) -> Result<Message, DeliveryError> {
+pub fn email_message(
+    settings: &EmailSettings,
+    r: &Reminder,
+    words: Wording,
+) -> Result<Message, DeliveryError> {
     let json =
         serde_json::to_string_pretty(r).map_err(|e| DeliveryError::Message(e.to_string()))?;
     Message::builder()
         .from(settings.from.mailbox().clone())
         .to(settings.to.mailbox().clone())
-        .subject(r.title())
+        .subject(words.title(r))
         .header(ContentType::TEXT_PLAIN)
-        .body(format!("{}\n\n{json}\n", r.text))
+        .body(format!("{}\n\n{json}\n", words.line(r)))
         .map_err(|e| DeliveryError::Message(e.to_string()))
 }
 
@@ -236,8 +275,12 @@ pub fn email_message(settings: &EmailSettings, r: &Reminder) -> Result<Message, 
 /// # Errors
 /// [`DeliveryError`] when the password cannot be read, the server cannot be reached or
 /// refuses the message, or does not answer within [`CHANNEL_TIMEOUT`].
-pub async fn send_email(settings: &EmailSettings, r: &Reminder) -> Result<(), DeliveryError> {
-    let message = email_message(settings, r)?;
+pub async fn send_email(
+    settings: &EmailSettings,
+    r: &Reminder,
+    words: Wording,
+) -> Result<(), DeliveryError> {
+    let message = email_message(settings, r, words)?;
     let host = settings.host.clone();
     let port = settings.port();
     let smtp_error = |reason: String| DeliveryError::Smtp {
@@ -299,7 +342,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("got.json");
         let cmd = format!("cat > '{}'; echo \"$SOBRE_REMINDER_KIND\"", out.display());
-        let said = run_hook(&cmd, &reminder(), Duration::from_secs(20))
+        let said = run_hook(&cmd, &reminder(), Wording::ENGLISH, Duration::from_secs(20))
             .await
             .unwrap();
         assert_eq!(said, "move_arrived", "the kind is in the environment too");
@@ -309,9 +352,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_hook_running_past_its_time_is_killed_and_reported() {
-        let e = run_hook("exec sleep 600", &reminder(), Duration::from_millis(300))
-            .await
-            .unwrap_err();
+        let e = run_hook(
+            "exec sleep 600",
+            &reminder(),
+            Wording::ENGLISH,
+            Duration::from_millis(300),
+        )
+        .await
+        .unwrap_err();
         assert!(matches!(e, DeliveryError::HookTimeout(_)), "{e}");
     }
 
@@ -320,6 +368,7 @@ mod tests {
         let e = run_hook(
             "echo 'no mail today' >&2; exit 3",
             &reminder(),
+            Wording::ENGLISH,
             Duration::from_secs(20),
         )
         .await
@@ -336,9 +385,14 @@ mod tests {
     #[tokio::test]
     async fn a_hook_that_ignores_its_input_is_no_failure() {
         assert_eq!(
-            run_hook("echo done", &reminder(), Duration::from_secs(20))
-                .await
-                .unwrap(),
+            run_hook(
+                "echo done",
+                &reminder(),
+                Wording::ENGLISH,
+                Duration::from_secs(20)
+            )
+            .await
+            .unwrap(),
             "done"
         );
     }
@@ -349,8 +403,12 @@ mod tests {
             "host = \"localhost\"\nfrom = \"sobre <ana@example.org>\"\nto = \"ana@example.org\"\n",
         )
         .unwrap();
-        let text =
-            String::from_utf8(email_message(&settings, &reminder()).unwrap().formatted()).unwrap();
+        let text = String::from_utf8(
+            email_message(&settings, &reminder(), Wording::ENGLISH)
+                .unwrap()
+                .formatted(),
+        )
+        .unwrap();
         assert!(
             text.contains("Subject: sobre: your opponent played e4"),
             "{text}"

@@ -10,6 +10,7 @@
 
 pub mod deliver;
 pub mod settings;
+pub mod words;
 
 use serde::{Deserialize, Serialize};
 
@@ -48,31 +49,9 @@ impl ReminderKind {
     /// The reminder's line in English, about game `short` (its first 8 hex digits; unused
     /// for a league round): the node's [`Reminder::text`]. `None` for a resumption recorded
     /// without its `ms_left`. A client words the same line in its player's language from
-    /// these fields.
+    /// these fields ([`words::Wording`]).
     pub fn english(&self, short: &str) -> Option<String> {
-        Some(match self {
-            ReminderKind::MoveArrived { san, ply, .. } => {
-                let (number, dots) = move_number(*ply);
-                format!("your opponent played {number}{dots} {san} in game {short}")
-            }
-            ReminderKind::ClockLow { ms_left, .. } => format!(
-                "your clock in game {short} runs low: {} left to move",
-                human_left(*ms_left)
-            ),
-            ReminderKind::ClaimPossible { reason, .. } => {
-                format!("you can claim game {short} ({reason}): sobre claim {short} {reason}")
-            }
-            ReminderKind::AutoClaim { reason } => {
-                format!("claiming game {short} ({reason}) now, as auto_claim is set")
-            }
-            ReminderKind::LeagueRound { name, round, .. } => {
-                format!("round {round} of the league {name} is open")
-            }
-            ReminderKind::Resumption { ms_left, .. } => format!(
-                "adjourned game {short} resumes in {} (sobre resume GAME when you are there)",
-                human_left((*ms_left)?)
-            ),
-        })
+        words::Wording::ENGLISH.kind_line(self, short)
     }
 
     /// The kind's name in JSON (`move_arrived`, `clock_low`…).
@@ -120,24 +99,6 @@ pub fn human_left(ms: i64) -> String {
         (0, 0, m) => format!("{m}m"),
         (0, h, m) => format!("{h}h {m}m"),
         (d, h, _) => format!("{d}d {h}h"),
-    }
-}
-
-impl Reminder {
-    /// The subject of its notification or e-mail.
-    pub fn title(&self) -> String {
-        match &self.kind {
-            ReminderKind::MoveArrived { san, .. } => format!("sobre: your opponent played {san}"),
-            ReminderKind::ClockLow { .. } => "sobre: your clock is running low".to_owned(),
-            ReminderKind::ClaimPossible { reason, .. } => {
-                format!("sobre: you can claim the game ({reason})")
-            }
-            ReminderKind::AutoClaim { reason } => format!("sobre: claiming the game ({reason})"),
-            ReminderKind::LeagueRound { name, round, .. } => {
-                format!("sobre: round {round} of {name} is open")
-            }
-            ReminderKind::Resumption { .. } => "sobre: an adjourned game resumes soon".to_owned(),
-        }
     }
 }
 

@@ -365,7 +365,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
         instances: instance::Instances::new(own_instance),
-        deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders),
+        deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders, &home_dir),
         reminder_settings: config.reminders.clone(),
         claim_checked: reminders::ClaimChecks::default(),
         reminder_ticks: 0,

@@ -1,0 +1,352 @@
+//! A reminder's words in the player's language: the one catalogue of reminder texts, used
+//! by the node for what it delivers (desktop notification, e-mail, the hook's `line` and
+//! `title`) and by the CLI for `sobre reminders` and `watch`. Like the league's page
+//! ([`PageLang`]), a compile-time catalogue: a reminder's words are a handful of lines
+//! whose arguments are typed fields, checked by the compiler in both languages.
+//!
+//! The language and notation are the player's settings, read from `HOME/config.json` as the
+//! CLI reads them (`"language"`, `"notation"`), at each delivery so that changing them
+//! needs no restart; without a `"language"`, the environment's by the POSIX rule
+//! ([`PageLang::from_locale_vars`]). [`Reminder::text`] stays English: it is the API's
+//! line, what scripts match on.
+
+use super::{Reminder, ReminderKind, human_left, move_number};
+use sobre_core::league::render::PageLang;
+use sobre_core::notation::Notation;
+use sobre_core::record::ClaimReason;
+use std::path::Path;
+
+/// How a reminder is worded: a language and the notation its move is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wording {
+    pub lang: PageLang,
+    /// `None`: the move as the node keeps it (English SAN).
+    pub notation: Option<Notation>,
+}
+
+impl Wording {
+    /// English, moves in English SAN: the node's own [`Reminder::text`].
+    pub const ENGLISH: Wording = Wording {
+        lang: PageLang::English,
+        notation: None,
+    };
+
+    /// The player's wording for a home: `"language"` and `"notation"` of
+    /// `HOME/config.json`, the language falling back to the environment's. A missing or
+    /// damaged file means no settings (the CLI reports a damaged file; a reminder is no
+    /// place to).
+    pub fn for_home(home: &Path) -> Wording {
+        let settings = std::fs::read_to_string(home.join("config.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        let field = |k: &str| {
+            settings
+                .as_ref()
+                .and_then(|v| v[k].as_str())
+                .map(str::to_owned)
+        };
+        Wording {
+            lang: field("language")
+                .as_deref()
+                .and_then(parse_language)
+                .unwrap_or_else(|| PageLang::from_locale_vars(|k| std::env::var(k).ok())),
+            notation: field("notation").and_then(|n| n.parse().ok()),
+        }
+    }
+
+    fn spanish(self) -> bool {
+        self.lang == PageLang::Spanish
+    }
+
+    /// The move `san` (English SAN, as recorded) in the player's notation.
+    fn san(self, san: &str) -> String {
+        self.notation
+            .map_or_else(|| san.to_owned(), |n| n.san_of(san))
+    }
+
+    /// A claim's reason (`time`, `lateness`…) as words: in English its name, as typed
+    /// after `sobre claim`.
+    fn reason(self, reason: &str) -> String {
+        if !self.spanish() {
+            return reason.to_owned();
+        }
+        match reason.parse::<ClaimReason>() {
+            Ok(ClaimReason::Time) => "tiempo",
+            Ok(ClaimReason::Lateness) => "retraso",
+            Ok(ClaimReason::Threefold) => "triple repetición",
+            Ok(ClaimReason::FiftyMoves) => "cincuenta jugadas",
+            Ok(ClaimReason::DeadPosition) => "posición muerta",
+            Err(_) => reason,
+        }
+        .to_owned()
+    }
+
+    /// The line of a reminder of `kind` about game `short` (its first 8 hex digits; unused
+    /// for a league round). `None` for a resumption recorded without its `ms_left`: its
+    /// line cannot be rebuilt, only the recorded one shown ([`Wording::line`]).
+    pub fn kind_line(self, kind: &ReminderKind, short: &str) -> Option<String> {
+        let es = self.spanish();
+        Some(match kind {
+            ReminderKind::MoveArrived { san, ply, .. } => {
+                let (number, dots) = move_number(*ply);
+                let san = self.san(san);
+                if es {
+                    format!("su adversario jugó {number}{dots} {san} en la partida {short}")
+                } else {
+                    format!("your opponent played {number}{dots} {san} in game {short}")
+                }
+            }
+            ReminderKind::ClockLow { ms_left, .. } => {
+                let left = human_left(*ms_left);
+                if es {
+                    format!("su reloj en la partida {short} va justo: le quedan {left} para mover")
+                } else {
+                    format!("your clock in game {short} runs low: {left} left to move")
+                }
+            }
+            ReminderKind::ClaimPossible { reason, .. } => {
+                let word = self.reason(reason);
+                if es {
+                    format!(
+                        "puede reclamar la partida {short} ({word}): sobre claim {short} {reason}"
+                    )
+                } else {
+                    format!("you can claim game {short} ({word}): sobre claim {short} {reason}")
+                }
+            }
+            ReminderKind::AutoClaim { reason } => {
+                let word = self.reason(reason);
+                if es {
+                    format!(
+                        "reclamando la partida {short} ({word}) ahora, porque auto_claim está \
+                         activado"
+                    )
+                } else {
+                    format!("claiming game {short} ({word}) now, as auto_claim is set")
+                }
+            }
+            ReminderKind::LeagueRound { name, round, .. } => {
+                if es {
+                    format!("la ronda {round} de la liga {name} está abierta")
+                } else {
+                    format!("round {round} of the league {name} is open")
+                }
+            }
+            ReminderKind::Resumption { ms_left, .. } => {
+                let left = human_left((*ms_left)?);
+                if es {
+                    format!(
+                        "la partida aplazada {short} se reanuda dentro de {left} (sobre resume \
+                         PARTIDA cuando esté presente)"
+                    )
+                } else {
+                    format!(
+                        "adjourned game {short} resumes in {left} (sobre resume GAME when you \
+                         are there)"
+                    )
+                }
+            }
+        })
+    }
+
+    /// The reminder's line: rebuilt from its kind in this wording, or the recorded English
+    /// line when it cannot be.
+    pub fn line(self, r: &Reminder) -> String {
+        let short = r.game.as_deref().map_or("", |g| g.get(..8).unwrap_or(g));
+        self.kind_line(&r.kind, short)
+            .unwrap_or_else(|| r.text.clone())
+    }
+
+    /// The subject of its notification or e-mail.
+    pub fn title(self, r: &Reminder) -> String {
+        let es = self.spanish();
+        let body = match &r.kind {
+            ReminderKind::MoveArrived { san, .. } => {
+                let san = self.san(san);
+                if es {
+                    format!("su adversario jugó {san}")
+                } else {
+                    format!("your opponent played {san}")
+                }
+            }
+            ReminderKind::ClockLow { .. } if es => "su reloj va justo".to_owned(),
+            ReminderKind::ClockLow { .. } => "your clock is running low".to_owned(),
+            ReminderKind::ClaimPossible { reason, .. } => {
+                let word = self.reason(reason);
+                if es {
+                    format!("puede reclamar la partida ({word})")
+                } else {
+                    format!("you can claim the game ({word})")
+                }
+            }
+            ReminderKind::AutoClaim { reason } => {
+                let word = self.reason(reason);
+                if es {
+                    format!("reclamando la partida ({word})")
+                } else {
+                    format!("claiming the game ({word})")
+                }
+            }
+            ReminderKind::LeagueRound { name, round, .. } => {
+                if es {
+                    format!("la ronda {round} de {name} está abierta")
+                } else {
+                    format!("round {round} of {name} is open")
+                }
+            }
+            ReminderKind::Resumption { .. } if es => {
+                "una partida aplazada se reanuda pronto".to_owned()
+            }
+            ReminderKind::Resumption { .. } => "an adjourned game resumes soon".to_owned(),
+        };
+        format!("sobre: {body}")
+    }
+}
+
+/// `"es"`/`"en"` (or a locale such as `es_AR`) as `"language"` in the settings; `None`
+/// for anything else, which then means the environment's language (as in the CLI).
+pub fn parse_language(s: &str) -> Option<PageLang> {
+    let l = s.trim().to_ascii_lowercase();
+    match PageLang::from_locale(&l) {
+        PageLang::Spanish => Some(PageLang::Spanish),
+        PageLang::English if l == "en" || l.starts_with("en_") || l.starts_with("en-") => {
+            Some(PageLang::English)
+        }
+        PageLang::English => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reminder(kind: ReminderKind) -> Reminder {
+        Reminder {
+            key: "k".into(),
+            game: Some("3f2a9c1e0011".into()),
+            time_ms: 1,
+            text: kind.english("3f2a9c1e").unwrap_or_default(),
+            kind,
+        }
+    }
+
+    fn spanish(notation: Option<Notation>) -> Wording {
+        Wording {
+            lang: PageLang::Spanish,
+            notation,
+        }
+    }
+
+    /// The English wording is the node's recorded line, word for word.
+    #[test]
+    fn the_english_line_is_the_recorded_one() {
+        let r = reminder(ReminderKind::ClaimPossible {
+            reason: "lateness".into(),
+            opponent: "x".into(),
+        });
+        assert_eq!(Wording::ENGLISH.line(&r), r.text);
+        assert_eq!(
+            r.text,
+            "you can claim game 3f2a9c1e (lateness): sobre claim 3f2a9c1e lateness"
+        );
+    }
+
+    /// In Spanish the move is in the player's letters (FIDE App. E2) and the claim's reason
+    /// (6.9, A10) in words, while the command stays the one to type.
+    #[test]
+    fn a_spanish_players_reminder_is_in_spanish_with_spanish_letters() {
+        let arrived = reminder(ReminderKind::MoveArrived {
+            san: "Nxe5+".into(),
+            ply: 9,
+            by: "x".into(),
+        });
+        assert_eq!(
+            spanish(Some(Notation::Spanish)).line(&arrived),
+            "su adversario jugó 5. Cxe5+ en la partida 3f2a9c1e"
+        );
+        assert_eq!(
+            spanish(Some(Notation::Spanish)).title(&arrived),
+            "sobre: su adversario jugó Cxe5+"
+        );
+        assert_eq!(
+            spanish(Some(Notation::Figurine)).title(&arrived),
+            "sobre: su adversario jugó ♘xe5+"
+        );
+        let claim = reminder(ReminderKind::ClaimPossible {
+            reason: "time".into(),
+            opponent: "x".into(),
+        });
+        assert_eq!(
+            spanish(None).line(&claim),
+            "puede reclamar la partida 3f2a9c1e (tiempo): sobre claim 3f2a9c1e time"
+        );
+        assert_eq!(
+            spanish(None).title(&claim),
+            "sobre: puede reclamar la partida (tiempo)"
+        );
+    }
+
+    /// Every kind has its own Spanish line and title.
+    #[test]
+    fn every_kind_is_worded_in_spanish() {
+        let kinds = [
+            ReminderKind::MoveArrived {
+                san: "e4".into(),
+                ply: 1,
+                by: "x".into(),
+            },
+            ReminderKind::ClockLow {
+                ms_left: 60_000,
+                deadline_ms: 1,
+            },
+            ReminderKind::ClaimPossible {
+                reason: "time".into(),
+                opponent: "x".into(),
+            },
+            ReminderKind::AutoClaim {
+                reason: "lateness".into(),
+            },
+            ReminderKind::LeagueRound {
+                league: "ab".into(),
+                name: "Club".into(),
+                round: 2,
+                opens_ms: 1,
+            },
+            ReminderKind::Resumption {
+                resume_at_ms: 1,
+                ms_left: Some(3_600_000),
+            },
+        ];
+        for kind in kinds {
+            let r = reminder(kind);
+            let es = spanish(None);
+            assert_ne!(es.line(&r), Wording::ENGLISH.line(&r), "{r:?}");
+            assert_ne!(es.title(&r), Wording::ENGLISH.title(&r), "{r:?}");
+        }
+    }
+
+    /// The settings' `"language"` wins over the environment; `"notation"` is read too; an
+    /// unknown language or a damaged file falls back without failing.
+    #[test]
+    fn the_wording_comes_from_the_players_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("config.json"),
+            r#"{"language":"es","notation":"es"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            Wording::for_home(dir.path()),
+            Wording {
+                lang: PageLang::Spanish,
+                notation: Some(Notation::Spanish)
+            }
+        );
+        std::fs::write(dir.path().join("config.json"), r#"{"language":"en"}"#).unwrap();
+        assert_eq!(Wording::for_home(dir.path()).lang, PageLang::English);
+        std::fs::write(dir.path().join("config.json"), "{not json").unwrap();
+        assert_eq!(Wording::for_home(dir.path()).notation, None);
+        assert_eq!(parse_language("es_AR.UTF-8"), Some(PageLang::Spanish));
+        assert_eq!(parse_language("fr"), None);
+    }
+}
