@@ -305,8 +305,17 @@ fn e3_every_command_reads_rd1_in_the_players_letters() {
     let v = wait_until(&bruno.home, &en, "the announced move", |v| v["plies"] == 1);
     assert_eq!(moves(&v), ["a1d1"]);
     let es = game(&ana, &bruno, &["--fen", RD1]);
-    std::fs::write(ana.home.join("config.json"), r#"{"notation": "es"}"#).expect("config");
-    run_text(&ana.home, &["claim", &es, "threefold", "--move", "Rd1"]);
+    std::fs::write(
+        ana.home.join("config.json"),
+        r#"{"notation": "es", "language": "es"}"#,
+    )
+    .expect("config");
+    let said = run_text(&ana.home, &["claim", &es, "threefold", "--move", "Rd1"]);
+    // The verdict is worded in the player's language from the core's typed judgement.
+    assert!(
+        said.contains("la posición se da 1 vez/veces, no tres (9.2)"),
+        "{said}"
+    );
     let v = wait_until(&bruno.home, &es, "the announced move", |v| v["plies"] == 1);
     assert_eq!(moves(&v), ["e1d1"]);
     std::fs::remove_file(ana.home.join("config.json")).expect("config");
@@ -594,6 +603,11 @@ fn write_commands_answer_the_games_state_and_opponent_means_one_thing() {
     wait_until(&ana.home, &g, "the sealed move", |v| v["plies"] == 2);
     let v = run(&ana.home, &["claim", &g, "dead", "--json"]);
     assert_eq!(v["claim"]["correct"], false, "{v}");
+    assert_eq!(
+        v["claim"]["judgement"], "mate is still possible (9.6)",
+        "{v}"
+    );
+    assert_eq!(v["claim"]["judgement_code"]["id"], "not_dead", "{v}");
     same_game(&v, "active");
     let v = run(&bruno.home, &["resign", &g, "--json"]);
     same_game(&v, "finished");

@@ -49,9 +49,13 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 /// `claim correct (the position occurs 3 times (9.2)) in 3f2a9c1e: Finished: …`
 fn claim_line(v: &ClaimReply) -> String {
     let (game, state) = (game_tag(&v.view), state_line(&v.view));
-    // The judgement is the rules core's own sentence, as the node gives it.
-    let judgement = v.claim.as_ref().map_or("", |c| c.judgement.as_str());
-    match (v.claim.as_ref().map(|c| c.correct), judgement) {
+    // Worded from the typed verdict; a node that sends none: its own sentence.
+    let judgement = v.claim.as_ref().map_or_else(String::new, |c| {
+        c.judgement_code
+            .as_ref()
+            .map_or_else(|| c.judgement.clone(), crate::i18n::words::judgement)
+    });
+    match (v.claim.as_ref().map(|c| c.correct), judgement.as_str()) {
         (Some(true), "") => t!("claim-correct", game = game, state = state),
         (Some(false), "") => t!("claim-incorrect", game = game, state = state),
         (Some(true), j) => t!(

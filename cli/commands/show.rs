@@ -186,8 +186,12 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
             Some(false) => t!("show-claim-incorrect"),
             None => t!("show-claim-pending"),
         };
-        // The judgement is the rules core's own sentence, as the node gives it.
-        let line = match c.judgement.as_str() {
+        // Worded from the typed verdict; a node that sends none: its own sentence.
+        let judgement = c
+            .judgement_code
+            .as_ref()
+            .map_or_else(|| c.judgement.clone(), crate::i18n::words::judgement);
+        let line = match judgement.as_str() {
             "" => t!(
                 "show-claim",
                 colour = colour_subject_word(&c.by),

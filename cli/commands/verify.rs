@@ -233,7 +233,7 @@ fn report(state: &GameState) -> ArchiveReport {
                 reason: claim_reason_code(c.reason),
                 intended,
                 correct: c.correct,
-                judgement: c.judgement.clone(),
+                judgement: c.judgement.to_string(),
                 after_ply: before,
                 event: c.event.to_hex(),
             }
@@ -393,7 +393,7 @@ fn to_text(state: &GameState) -> String {
                 } else {
                     t!("verify-incorrect")
                 },
-                judgement = c.judgement.to_string()
+                judgement = words::judgement(&c.judgement)
             ),
         ));
     }

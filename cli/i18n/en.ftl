@@ -100,6 +100,32 @@ completions-hint = name it: sobre completions bash|zsh|fish|elvish|powershell
 watch-node-stopped = the node stopped
 watch-lagged = ({ $count } events missed; `sobre games` shows the current state)
 
+
+## a claim's verdict (cli/i18n/words.rs), from the rules core's typed judgement
+judgement-threefold = the position occurs { $occurrences } times (9.2)
+judgement-fifty-moves = fifty moves by each player without a capture or pawn move (9.3)
+judgement-dead = no series of legal moves can lead to mate (9.6)
+judgement-not-threefold = the position occurs { $occurrences } time(s), not three (9.2)
+judgement-not-fifty-moves = only { $moves } move(s) without a capture or pawn move, not fifty (9.3)
+judgement-not-dead = mate is still possible (9.6)
+judgement-game-over = the game is already over
+judgement-intended-move-illegal = the intended move is illegal
+judgement-not-a-draw-claim = not a claim of 9.2 or 9.3
+judgement-time-ran-out = { $flagged }'s time had run out (6.9)
+judgement-time-not-run-out = { $flagged }'s time had not run out (6.9)
+judgement-claimant-fell-first = { $claimant }'s own flag fell first (6.9; the order of the flags is established, 6.11)
+judgement-window-closed = { $claimant } moved after the flag fell without claiming: the claim window has closed (6.8)
+judgement-not-adjourned = the game is not adjourned (A10)
+judgement-opponent-late = { $late } did not appear within the limit (A10)
+judgement-claimant-lost-on-time = { $late } is late, but { $claimant }'s own time had run out: the game is decided by { $article } (A10c)
+judgement-sealer-cannot-open = { $sealer } did not open the sealed envelope within the limit: the sealed move cannot be read (A8, A10)
+judgement-no-resumption-time = no resumption time was set (A10)
+judgement-claimant-absent = the claimant has not announced presence (A10)
+judgement-opponent-present = the opponent is present (A10)
+judgement-within-limit = the opponent is not more than the limit late yet (A10)
+judgement-opponent-arrived-first = the opponent arrived before the claimant, who was late too (A10)
+judgement-played-on = the claimant played on after the late player arrived (A10)
+
 ## verify
 standard-input = standard input
 verify-does-not-verify = { $path }: does not verify: { $error }

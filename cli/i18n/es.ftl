@@ -100,6 +100,32 @@ completions-hint = nómbrelo: sobre completions bash|zsh|fish|elvish|powershell
 watch-node-stopped = el nodo se ha detenido
 watch-lagged = ({ $count } eventos perdidos; `sobre games` muestra el estado actual)
 
+
+## el veredicto de una reclamación (cli/i18n/words.rs), del veredicto tipado del núcleo de reglas
+judgement-threefold = la posición se repite { $occurrences } veces (9.2)
+judgement-fifty-moves = cincuenta jugadas de cada jugador sin captura ni movimiento de peón (9.3)
+judgement-dead = ninguna serie de jugadas legales puede llevar al mate (9.6)
+judgement-not-threefold = la posición se da { $occurrences } vez/veces, no tres (9.2)
+judgement-not-fifty-moves = solo { $moves } jugada(s) sin captura ni movimiento de peón, no cincuenta (9.3)
+judgement-not-dead = aún es posible dar mate (9.6)
+judgement-game-over = la partida ya ha terminado
+judgement-intended-move-illegal = la jugada anunciada es ilegal
+judgement-not-a-draw-claim = no es una reclamación de 9.2 ni de 9.3
+judgement-time-ran-out = el tiempo de las { $flagged } se había agotado (6.9)
+judgement-time-not-run-out = el tiempo de las { $flagged } no se había agotado (6.9)
+judgement-claimant-fell-first = la bandera de las { $claimant }, que reclaman, cayó antes (6.9; el orden de las banderas consta, 6.11)
+judgement-window-closed = las { $claimant } jugaron tras la caída de la bandera sin reclamar: el plazo para reclamar se cerró (6.8)
+judgement-not-adjourned = la partida no está aplazada (A10)
+judgement-opponent-late = las { $late } no se presentaron dentro del límite (A10)
+judgement-claimant-lost-on-time = las { $late } llegan tarde, pero el tiempo de las { $claimant } se había agotado: decide { $article } (A10c)
+judgement-sealer-cannot-open = las { $sealer } no abrieron el sobre cerrado dentro del límite: la jugada secreta no puede leerse (A8, A10)
+judgement-no-resumption-time = no se fijó la hora de reanudación (A10)
+judgement-claimant-absent = quien reclama no ha anunciado su presencia (A10)
+judgement-opponent-present = el adversario está presente (A10)
+judgement-within-limit = el adversario aún no pasa del límite de retraso (A10)
+judgement-opponent-arrived-first = el adversario llegó antes que quien reclama, que también llegó tarde (A10)
+judgement-played-on = quien reclama siguió jugando después de que llegara el jugador retrasado (A10)
+
 ## verify
 standard-input = la entrada estándar
 verify-does-not-verify = { $path }: no se verifica: { $error }

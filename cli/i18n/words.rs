@@ -5,6 +5,7 @@
 use crate::t;
 use sobre_core::Color;
 use sobre_core::record::Status;
+use sobre_core::record::verify::Judgement;
 use sobre_core::rules::Termination;
 use sobre_core::rules::claims::ClaimReason;
 
@@ -89,6 +90,59 @@ pub fn claim_reason(r: ClaimReason) -> String {
     }
 }
 
+/// A claim's verdict (the rules core's [`Judgement`]), the colours named as sides.
+pub fn judgement(j: &Judgement) -> String {
+    let side = |c: Color| colour(c);
+    match j {
+        Judgement::Threefold { occurrences } => {
+            t!("judgement-threefold", occurrences = *occurrences)
+        }
+        Judgement::FiftyMoves => t!("judgement-fifty-moves"),
+        Judgement::Dead => t!("judgement-dead"),
+        Judgement::NotThreefold { occurrences } => {
+            t!("judgement-not-threefold", occurrences = *occurrences)
+        }
+        Judgement::NotFiftyMoves { moves } => t!("judgement-not-fifty-moves", moves = *moves),
+        Judgement::NotDead => t!("judgement-not-dead"),
+        Judgement::GameOver => t!("judgement-game-over"),
+        Judgement::IntendedMoveIllegal => t!("judgement-intended-move-illegal"),
+        Judgement::NotADrawClaim => t!("judgement-not-a-draw-claim"),
+        Judgement::TimeRanOut { flagged } => {
+            t!("judgement-time-ran-out", flagged = side(*flagged))
+        }
+        Judgement::TimeNotRunOut { flagged } => {
+            t!("judgement-time-not-run-out", flagged = side(*flagged))
+        }
+        Judgement::ClaimantFellFirst { claimant } => {
+            t!("judgement-claimant-fell-first", claimant = side(*claimant))
+        }
+        Judgement::WindowClosed { claimant } => {
+            t!("judgement-window-closed", claimant = side(*claimant))
+        }
+        Judgement::NotAdjourned => t!("judgement-not-adjourned"),
+        Judgement::OpponentLate { late } => t!("judgement-opponent-late", late = side(*late)),
+        Judgement::ClaimantLostOnTime {
+            late,
+            claimant,
+            article,
+        } => t!(
+            "judgement-claimant-lost-on-time",
+            late = side(*late),
+            claimant = side(*claimant),
+            article = article.as_str()
+        ),
+        Judgement::SealerCannotOpen { sealer } => {
+            t!("judgement-sealer-cannot-open", sealer = side(*sealer))
+        }
+        Judgement::NoResumptionTime => t!("judgement-no-resumption-time"),
+        Judgement::ClaimantAbsent => t!("judgement-claimant-absent"),
+        Judgement::OpponentPresent => t!("judgement-opponent-present"),
+        Judgement::WithinLimit => t!("judgement-within-limit"),
+        Judgement::OpponentArrivedFirst => t!("judgement-opponent-arrived-first"),
+        Judgement::PlayedOn => t!("judgement-played-on"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +163,53 @@ mod tests {
             assert_eq!(en, sobre_core::record::export::claim_reason_words(r));
         }
         assert_eq!(message_in(Lang::Es, "term-checkmate", None), "jaque mate");
+    }
+
+    /// A claim's verdict reads in English exactly as the core's sentence (9.2, 9.3, 9.6, 6.9,
+    /// A8, A10), and in Spanish in Spanish words.
+    #[test]
+    fn every_claim_verdict_is_worded_in_both_languages() {
+        use Color::{Black, White};
+        let all = [
+            Judgement::Threefold { occurrences: 3 },
+            Judgement::FiftyMoves,
+            Judgement::Dead,
+            Judgement::NotThreefold { occurrences: 2 },
+            Judgement::NotFiftyMoves { moves: 12 },
+            Judgement::NotDead,
+            Judgement::GameOver,
+            Judgement::IntendedMoveIllegal,
+            Judgement::NotADrawClaim,
+            Judgement::TimeRanOut { flagged: Black },
+            Judgement::TimeNotRunOut { flagged: White },
+            Judgement::ClaimantFellFirst { claimant: White },
+            Judgement::WindowClosed { claimant: Black },
+            Judgement::NotAdjourned,
+            Judgement::OpponentLate { late: Black },
+            Judgement::ClaimantLostOnTime {
+                late: White,
+                claimant: Black,
+                article: "6.9".into(),
+            },
+            Judgement::SealerCannotOpen { sealer: White },
+            Judgement::NoResumptionTime,
+            Judgement::ClaimantAbsent,
+            Judgement::OpponentPresent,
+            Judgement::WithinLimit,
+            Judgement::OpponentArrivedFirst,
+            Judgement::PlayedOn,
+        ];
+        for j in all {
+            let en = crate::i18n::with_lang(Lang::En, || judgement(&j));
+            assert_eq!(en, j.to_string(), "{j:?}");
+            let es = crate::i18n::with_lang(Lang::Es, || judgement(&j));
+            assert_ne!(es, en, "{j:?} is not translated");
+        }
+        assert_eq!(
+            crate::i18n::with_lang(Lang::Es, || judgement(&Judgement::TimeRanOut {
+                flagged: Black
+            })),
+            "el tiempo de las negras se había agotado (6.9)"
+        );
     }
 }

@@ -2,8 +2,12 @@
 
 use std::fmt;
 
-/// The two sides. FIDE Art. 1.1: White moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The two sides. FIDE Art. 1.1: White moves first. In JSON `"white"`/`"black"`, as
+/// [`Color::name`] writes them.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Color {
     White = 0,
     Black = 1,

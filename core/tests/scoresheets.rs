@@ -148,8 +148,9 @@ fn fide_9_5b_incorrect_claim_is_recorded_and_the_announced_move_is_made() {
     let st = t.state();
     assert_eq!(st.status, Status::Active);
     assert!(!st.claims[0].correct);
-    assert!(
-        st.claims[0].judgement.contains("2 time(s)"),
+    assert_eq!(
+        st.claims[0].judgement,
+        sobre_core::record::verify::Judgement::NotThreefold { occurrences: 2 },
         "{}",
         st.claims[0].judgement
     );

@@ -152,7 +152,8 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
                 // its API word (`fifty`): scripts read it.
                 reason: format!("{:?}", c.reason).to_lowercase(),
                 correct: Some(c.correct),
-                judgement: c.judgement.clone(),
+                judgement: c.judgement.to_string(),
+                judgement_code: Some(c.judgement.clone()),
             })
             .collect(),
         chat: state
@@ -444,7 +445,8 @@ mod tests {
                 "by": c.by.name(),
                 "reason": format!("{:?}", c.reason).to_lowercase(),
                 "correct": c.correct,
-                "judgement": c.judgement,
+                "judgement": c.judgement.to_string(),
+                "judgement_code": c.judgement,
             })).collect::<Vec<_>>(),
             "chat": state.chat.iter().map(|(p, t, text)| json!({"by": p.to_string(), "time_ms": t, "text": text})).collect::<Vec<_>>(),
             "equivocations": state.equivocations.iter().map(|e| json!({"author": e.author.to_string(), "seq": e.seq})).collect::<Vec<_>>(),

@@ -11,6 +11,7 @@
 //! field reads as its default (null, false, empty).
 
 use serde::{Deserialize, Deserializer, Serialize};
+use sobre_core::record::verify::Judgement;
 
 /// The full view of one game (`show`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -97,7 +98,11 @@ pub struct ClaimView {
     pub by: String,
     /// Null while the verdict is pending (older views); else whether the claim was correct.
     pub correct: Option<bool>,
+    /// The verdict's English sentence.
     pub judgement: String,
+    /// The verdict, typed: a client words it from this (absent from older views).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judgement_code: Option<Judgement>,
     pub reason: String,
 }
 
@@ -228,6 +233,7 @@ mod tests {
                 by: "white".into(),
                 correct: Some(false),
                 judgement: "no".into(),
+                judgement_code: Some(Judgement::NotFiftyMoves { moves: 3 }),
                 reason: "fiftymoves".into(),
             }],
             clocks: Some(ClocksView {

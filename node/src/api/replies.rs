@@ -165,7 +165,11 @@ pub struct ClaimReply {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClaimVerdict {
     pub correct: bool,
+    /// The verdict's English sentence.
     pub judgement: String,
+    /// The verdict, typed: a client words it from this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judgement_code: Option<sobre_core::record::verify::Judgement>,
 }
 
 /// `move_preview`: the position a move would give, computed by the rules core from the
@@ -506,6 +510,7 @@ mod tests {
             claim: Some(ClaimVerdict {
                 correct: true,
                 judgement: "9.3".into(),
+                judgement_code: None,
             }),
         };
         let v = Reply::from(reply.clone()).to_value().unwrap();

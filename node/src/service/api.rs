@@ -208,7 +208,8 @@ impl Service {
                     view: self.show(&state),
                     claim: state.claims.last().map(|c| ClaimVerdict {
                         correct: c.correct,
-                        judgement: c.judgement.clone(),
+                        judgement: c.judgement.to_string(),
+                        judgement_code: Some(c.judgement.clone()),
                     }),
                 }
                 .into())

@@ -3,7 +3,7 @@
 //! feeds it the record's facts and applies what it decides.
 
 use super::violation::RuleViolation as V;
-use super::{Replay, RuleViolation, SealedEnvelope, Status, VerifyError};
+use super::{Judgement, Replay, RuleViolation, SealedEnvelope, Status, VerifyError};
 use crate::outcome::Outcome;
 use crate::record::event::{EventId, Seal, SealLetters};
 use crate::record::identity::PlayerId;
@@ -246,8 +246,8 @@ impl Replay {
         &self,
         me: Color,
         t: u64,
-    ) -> (bool, String, Option<(Outcome, Termination)>) {
-        let not_adjourned = || (false, "the game is not adjourned (A10)".to_owned(), None);
+    ) -> (bool, Judgement, Option<(Outcome, Termination)>) {
+        let not_adjourned = || (false, Judgement::NotAdjourned, None);
         let Some(a) = self.state.adjournments.last() else {
             return not_adjourned();
         };
@@ -274,7 +274,7 @@ impl Replay {
         match verdict {
             LatenessVerdict::OpponentLate => (
                 true,
-                format!("{} did not appear within the limit (A10)", (!me).name()),
+                Judgement::OpponentLate { late: !me },
                 Some((
                     Outcome::Decisive { winner: me },
                     Termination::LateForResumption,
@@ -282,29 +282,20 @@ impl Replay {
             ),
             LatenessVerdict::ClaimantLostOnTime { article } => (
                 false,
-                format!(
-                    "{} is late, but {}'s own time had run out: the game is decided by {article} \
-                     (A10c)",
-                    (!me).name(),
-                    me.name()
-                ),
+                Judgement::ClaimantLostOnTime {
+                    late: !me,
+                    claimant: me,
+                    article: article.to_owned(),
+                },
                 Some(flag_fall(pos, me)),
             ),
             LatenessVerdict::SealerCannotOpen => {
                 let sealer = !me;
                 // An envelope never opened cannot be read (A8b), with A8's exceptions.
                 let ending = adjournment::judge_invalid_sealed_move(edition, pos, sealer, &[]);
-                (
-                    true,
-                    format!(
-                        "{} did not open the sealed envelope within the limit: the sealed move \
-                         cannot be read (A8, A10)",
-                        sealer.name()
-                    ),
-                    Some(ending),
-                )
+                (true, Judgement::SealerCannotOpen { sealer }, Some(ending))
             }
-            LatenessVerdict::Incorrect(why) => (false, why.to_string(), None),
+            LatenessVerdict::Incorrect(why) => (false, why.into(), None),
         }
     }
 }

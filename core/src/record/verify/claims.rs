@@ -5,7 +5,7 @@
 use super::replay::Replay;
 use super::state::{ClaimRecord, Status};
 use super::violation::RuleViolation as V;
-use super::{RuleViolation, VerifyError};
+use super::{Judgement, RuleViolation, VerifyError};
 use crate::clock::ClockAdjustment;
 use crate::outcome::Outcome;
 use crate::position::Position;
@@ -59,20 +59,20 @@ impl Replay {
                 match claims::judge_draw_claim(reason, &pos, &self.keys, intended_move) {
                     Ok(ground) => (
                         true,
-                        ground.to_string(),
+                        ground.into(),
                         Some((Outcome::Draw, ground.termination())),
                     ),
-                    Err(why) => (false, why.to_string(), None),
+                    Err(why) => (false, why.into(), None),
                 }
             }
             ClaimReason::Time => self.judge_time(me, at, &pos),
             ClaimReason::DeadPosition => match claims::judge_dead_position(&pos) {
                 Ok(ground) => (
                     true,
-                    ground.to_string(),
+                    ground.into(),
                     Some((Outcome::Draw, ground.termination())),
                 ),
-                Err(why) => (false, why.to_string(), None),
+                Err(why) => (false, why.into(), None),
             },
             ClaimReason::Lateness => self.judge_lateness(me, at),
         };
@@ -129,28 +129,20 @@ impl Replay {
         me: Color,
         at: u64,
         pos: &Position,
-    ) -> (bool, String, Option<(Outcome, Termination)>) {
+    ) -> (bool, Judgement, Option<(Outcome, Termination)>) {
         let Some(clocks) = self.clocks_at(at) else {
-            return (
-                false,
-                format!("{}'s time had not run out (6.9)", (!me).name()),
-                None,
-            );
+            return (false, Judgement::TimeNotRunOut { flagged: !me }, None);
         };
         if !self.evidence {
             // Protocol version 1: the opponent to move with no time left.
             return if clocks.can_claim_time_forfeit(me) {
                 (
                     true,
-                    format!("{}'s time had run out (6.9)", (!me).name()),
+                    Judgement::TimeRanOut { flagged: !me },
                     Some(flag_fall(pos, !me)),
                 )
             } else {
-                (
-                    false,
-                    format!("{}'s time had not run out (6.9)", (!me).name()),
-                    None,
-                )
+                (false, Judgement::TimeNotRunOut { flagged: !me }, None)
             };
         }
         let fell_at = clocks.flag_at_ms.unwrap_or(u64::MAX);
@@ -173,11 +165,11 @@ impl Replay {
                 }
                 (
                     true,
-                    format!("{}'s time had run out (6.9)", (!me).name()),
+                    Judgement::TimeRanOut { flagged: !me },
                     Some(flag_fall(pos, !me)),
                 )
             }
-            Err(why) => (false, why.to_string(), None),
+            Err(why) => (false, why.into(), None),
         }
     }
 }

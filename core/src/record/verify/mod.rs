@@ -41,6 +41,7 @@ mod claims;
 mod clocks;
 mod coin;
 mod envelopes;
+mod judgement;
 mod order;
 mod replay;
 mod state;
@@ -52,6 +53,7 @@ use state::conclude;
 
 pub use crate::rules::adjournment::Adjournment;
 pub use coin::{CoinSettlement, CoinState};
+pub use judgement::Judgement;
 pub use order::Checkpoint;
 pub use state::{
     ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope, Status,

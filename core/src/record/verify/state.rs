@@ -71,8 +71,9 @@ pub struct ClaimRecord {
     pub reason: ClaimReason,
     pub intended: Option<Move>,
     pub correct: bool,
-    /// Why it is correct or not, in words.
-    pub judgement: String,
+    /// Why it is correct or not (its [`fmt::Display`](std::fmt::Display) is the English
+    /// sentence).
+    pub judgement: super::Judgement,
     pub event: EventId,
 }
 
