@@ -428,8 +428,26 @@ fn repair(home: &Path) -> CliResult<ExitCode> {
         "{}",
         t!("node-rebuilding", home = home.display().to_string())
     );
-    let summary = service::repair(home).map_err(|e| node_error(home, e))?;
-    println!("{summary}");
+    let s = service::repair(home).map_err(|e| node_error(home, e))?;
+    println!(
+        "{}",
+        t!(
+            "node-repaired",
+            games = s.games_kept,
+            events = s.events_kept,
+            fetch = s.to_fetch,
+            carried = s.carried.entries
+        )
+    );
+    if s.carried.lost > 0 {
+        println!("{}", t!("node-repair-lost", count = s.carried.lost));
+    }
+    if let Some(b) = &s.backup {
+        println!(
+            "{}",
+            t!("node-repair-backup", path = b.display().to_string())
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -26,7 +26,7 @@
 
 use crate::error::NodeError;
 use crate::home;
-use crate::store::{Store, StoreError};
+use crate::store::{Carried, Store, StoreError};
 use sobre_core::record::{GameId, PlayerId, SignedEvent, verify};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -327,7 +327,7 @@ pub fn restored(store: &Store, game: &GameId) -> Result<(), StoreError> {
 ///
 /// # Errors
 /// If the home has no key, or the fresh database cannot be written.
-pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
+pub fn repair(home_dir: &Path) -> Result<RepairSummary, NodeError> {
     let me = home::load_key(home_dir)?.player_id();
     let db = home::db_path(home_dir);
     let backup = home_dir.join(format!("db.broken-{}", crate::time::now_ms()));
@@ -378,19 +378,55 @@ pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
     // Dropped challenges stay dropped (and are no damage): see `Store::forget_game`.
     fresh.restore_forgotten(&forgotten)?;
     set_wanted(&fresh, &wanted)?;
+    // The player's own side records (leagues, conditional lines, coin choices, profiles,
+    // reminders fired), from the old database reopened where it was moved.
+    let carried = match Store::open(&backup) {
+        Ok(old) => fresh.carry_side_trees(&old)?,
+        Err(_) => Carried::default(),
+    };
     fresh.meta_set("repaired_ms", crate::time::now_ms().to_string().as_bytes())?;
     futures::executor::block_on(fresh.flush())?;
-    let old_note = if backup.exists() {
-        format!("; the old one is in {}", backup.display())
-    } else {
-        String::new()
-    };
-    Ok(format!(
-        "rebuilt the database: {} game(s) with {kept} event(s) kept, {} game(s) to fetch \
-         again from peers at the next `sobre node run`{old_note}",
-        keep.len(),
-        wanted.len()
-    ))
+    Ok(RepairSummary {
+        games_kept: keep.len(),
+        events_kept: kept,
+        to_fetch: wanted.len(),
+        carried,
+        backup: backup.exists().then_some(backup),
+    })
+}
+
+/// What `node repair` did, for the player's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepairSummary {
+    /// Games copied whole, and their events.
+    pub games_kept: usize,
+    pub events_kept: usize,
+    /// Games to fetch again from peers at the next start.
+    pub to_fetch: usize,
+    /// The side records carried (leagues, conditional lines, coin choices, profiles,
+    /// reminders).
+    pub carried: Carried,
+    /// Where the old database was moved, if there was one.
+    pub backup: Option<PathBuf>,
+}
+
+impl std::fmt::Display for RepairSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rebuilt the database: {} game(s) with {} event(s) kept, {} game(s) to fetch again \
+             from peers at the next `sobre node run`, {} record(s) of leagues, conditional \
+             lines, coin choices, profiles and reminders carried",
+            self.games_kept, self.events_kept, self.to_fetch, self.carried.entries
+        )?;
+        if self.carried.lost > 0 {
+            write!(f, " ({} unreadable, left behind)", self.carried.lost)?;
+        }
+        if let Some(b) = &self.backup {
+            write!(f, "; the old one is in {}", b.display())?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -490,5 +526,47 @@ mod tests {
             .open(ledger_path(home))
             .unwrap();
         f.write_all(&record(g, seq)).unwrap();
+    }
+
+    /// A repair keeps what no peer can send back: the reminders fired (so none fires twice)
+    /// and the player's conditional lines, while the database itself is rebuilt.
+    #[test]
+    fn a_repair_carries_the_reminders_and_the_conditional_lines() {
+        use crate::reminders::{Reminder, ReminderKind};
+        let dir = tempfile::tempdir().unwrap();
+        home::ensure(dir.path()).unwrap();
+        home::init_key(dir.path()).unwrap();
+        let game = EventId([7; 32]);
+        let fired = Reminder {
+            key: "league_round:ab:2".into(),
+            game: None,
+            time_ms: 5,
+            text: "round 2 of the league Club is open".into(),
+            kind: ReminderKind::LeagueRound {
+                league: "ab".into(),
+                name: "Club".into(),
+                round: 2,
+                opens_ms: 1,
+            },
+        };
+        {
+            let store = Store::open(&home::db_path(dir.path())).unwrap();
+            assert!(store.reminder_put(&fired).unwrap());
+            store
+                .set_conditional(&game, &[vec!["e4".into(), "e5".into()]])
+                .unwrap();
+            futures::executor::block_on(store.flush()).unwrap();
+        }
+        let summary = repair(dir.path()).unwrap();
+        assert_eq!(summary.carried.entries, 2, "{summary}");
+        assert_eq!(summary.carried.lost, 0, "{summary}");
+        assert!(summary.backup.is_some(), "{summary}");
+        let store = Store::open(&home::db_path(dir.path())).unwrap();
+        assert!(store.reminder_fired(&fired.key));
+        assert_eq!(store.reminders(10).unwrap(), vec![fired]);
+        assert_eq!(
+            store.conditional(&game).unwrap(),
+            vec![vec!["e4".to_owned(), "e5".to_owned()]]
+        );
     }
 }

@@ -67,7 +67,7 @@ async fn a_partial_copy_after_a_repair_does_not_let_the_node_sign_at_a_used_plac
     // Ana's database is lost (her ledger is not); the repair wants the game back.
     std::fs::remove_dir_all(da.path().join("db")).unwrap();
     let summary = sobre_node::service::repair(da.path()).expect("repair");
-    assert!(summary.contains("1 game(s) to fetch"), "{summary}");
+    assert_eq!(summary.to_fetch, 1, "{summary}");
 
     // Only the old copy is online: the game comes back four plies in, White to move.
     let old = TestNode::start(stale.path()).await;

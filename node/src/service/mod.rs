@@ -122,11 +122,13 @@ fn player_of_peer(peer: &PeerId) -> Option<PlayerId> {
     Some(PlayerId::from_bytes(ed.to_bytes()))
 }
 
+pub use crate::integrity::RepairSummary;
+
 /// Rebuilds the database (`sobre node repair`): see [`integrity::repair`].
 ///
 /// # Errors
 /// If the home has no key or the fresh database cannot be written.
-pub fn repair(home_dir: &Path) -> Result<String, NodeError> {
+pub fn repair(home_dir: &Path) -> Result<RepairSummary, NodeError> {
     integrity::repair(home_dir)
 }
 

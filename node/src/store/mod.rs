@@ -25,6 +25,8 @@ use serde::{Deserialize, Serialize};
 use sobre_core::record::{Event, EventId, GameId, SignedEvent, VerifiedEvent};
 use std::path::Path;
 
+mod carry;
+pub use carry::{CARRIED, Carried};
 pub mod equivocations;
 mod forgotten;
 pub mod leagues;
