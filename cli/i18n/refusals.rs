@@ -5,8 +5,13 @@
 
 use crate::t;
 use sobre_core::Color;
+use sobre_core::record::PlayerId;
 use sobre_core::record::Status;
-use sobre_node::api::refusal::{BadMoveKind, MovePlace, RefusalCode};
+use sobre_core::record::export::iso_utc;
+use sobre_node::api::refusal::{
+    BadMoveKind, CoinProblem, EscrowProblem, IdPlace, LeagueProblem, MovePlace, QuotaProblem,
+    RefusalCode,
+};
 
 /// Every state a game can be in, for reading the node's state names back.
 const STATUSES: [Status; 6] = [
@@ -36,7 +41,6 @@ fn colour_word(name: &str) -> String {
 
 /// The message and hint of a coded refusal; `None` for [`RefusalCode::Other`].
 pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
-    let quoted = |s: &str| format!("{s:?}");
     Some(match code {
         RefusalCode::UnknownGame { prefix } => (
             t!("refusal-unknown-game", prefix = quoted(prefix)),
@@ -166,8 +170,279 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
         ),
         RefusalCode::BeforeResumption => (t!("refusal-before-resumption"), None),
         RefusalCode::ResponderAbsent => (t!("refusal-responder-absent"), None),
+
+        RefusalCode::NoEnvelope => (t!("refusal-no-envelope"), None),
+        RefusalCode::EnvelopeInNobodysKeeping => (t!("refusal-envelope-unkept"), None),
+        RefusalCode::NotTheEnvelopesArbiter { arbiter } => (
+            t!("refusal-not-envelope-arbiter", arbiter = arbiter.as_str()),
+            None,
+        ),
+        RefusalCode::EnvelopeGameNotAdjourned => (t!("refusal-envelope-not-adjourned"), None),
+        RefusalCode::EnvelopeTooEarly { at_ms } => (
+            t!(
+                "refusal-envelope-too-early",
+                at = at_ms.map_or_else(|| t!("refusal-agreed-time"), iso_utc)
+            ),
+            Some(t!("refusal-envelope-too-early-hint")),
+        ),
+        RefusalCode::EnvelopeResponderAbsent => (
+            t!("refusal-envelope-responder-absent"),
+            Some(t!("refusal-envelope-responder-absent-hint")),
+        ),
+        RefusalCode::NotTheSealer => (t!("refusal-not-the-sealer"), None),
+        RefusalCode::ArbiterKeepsOpening { arbiter } => (
+            t!("refusal-arbiter-keeps-opening", arbiter = arbiter.as_str()),
+            Some(t!("refusal-arbiter-keeps-opening-hint")),
+        ),
+        RefusalCode::Escrow { problem, place } => {
+            let words = escrow_problem(problem)?;
+            (
+                match place {
+                    Some(place) => t!("refusal-at", place = place_word(*place), reason = words),
+                    None => words,
+                },
+                None,
+            )
+        }
+        RefusalCode::ReplyKeepsResumption => (
+            t!("refusal-reply-keeps-resumption"),
+            Some(t!("refusal-reply-keeps-resumption-hint")),
+        ),
+        RefusalCode::SealedMoveNotUnique { text, reason } => (
+            t!(
+                "refusal-sealed-not-unique",
+                text = quoted(text),
+                reason = reason.as_str()
+            ),
+            Some(t!("refusal-sealed-not-unique-hint")),
+        ),
+        RefusalCode::EscrowedMoveTooLong { max } => {
+            (t!("refusal-escrowed-move-too-long", max = *max), None)
+        }
+        RefusalCode::ArbiterIsPlayer => (
+            t!("refusal-arbiter-is-player"),
+            Some(t!("refusal-arbiter-is-player-hint")),
+        ),
+        // The core's typed error, read again from the same text: worded by its variant.
+        RefusalCode::PlayerIdAt { place, text } => {
+            let reason = super::errors::player_id(&text.parse::<PlayerId>().err()?);
+            let m = match place {
+                IdPlace::Block => t!("refusal-id-block", text = quoted(text), reason = reason),
+                other => t!("refusal-at", place = place_word(*other), reason = reason),
+            };
+            (m, None)
+        }
+        RefusalCode::LeaguePlayerNeeded => (t!("refusal-league-player-needed"), None),
+        RefusalCode::LeagueEntrantNeeded => (t!("refusal-league-entrant-needed"), None),
+        RefusalCode::NotALeaguePlayer { player, league } => (
+            t!(
+                "refusal-not-a-league-player",
+                player = player.as_str(),
+                league = league.as_str()
+            ),
+            None,
+        ),
+        RefusalCode::NoGameInRound { player, round } => (
+            t!(
+                "refusal-no-game-in-round",
+                player = player.as_str(),
+                round = *round
+            ),
+            None,
+        ),
+        RefusalCode::RoundNeeded => (t!("refusal-round-needed"), None),
+        RefusalCode::BadResult { text } => (t!("refusal-bad-result", text = quoted(text)), None),
+        RefusalCode::BadWithdrawalRule { text } => {
+            (t!("refusal-bad-withdrawal-rule", text = quoted(text)), None)
+        }
+        RefusalCode::UnknownDecision { text } => {
+            (t!("refusal-unknown-decision", text = quoted(text)), None)
+        }
+        RefusalCode::TooManyDecisions => (t!("refusal-too-many-decisions"), None),
+        RefusalCode::League { problem } => league_problem(problem)?,
+        RefusalCode::CoinRule { problem } => coin_problem(problem)?,
+        RefusalCode::CoinBeforeDeadline {
+            deadline_ms,
+            now_ms,
+            manual,
+        } => (
+            t!(
+                "refusal-coin-before-deadline",
+                at = iso_utc(*deadline_ms),
+                left = from_now(*deadline_ms, *now_ms)
+            ),
+            Some(if *manual {
+                t!("refusal-coin-before-deadline-hint-manual")
+            } else {
+                t!("refusal-coin-before-deadline-hint")
+            }),
+        ),
+        RefusalCode::BadMultiaddr { text, reason } => (
+            t!(
+                "refusal-bad-multiaddr",
+                text = quoted(text),
+                reason = reason.as_str()
+            ),
+            None,
+        ),
+        RefusalCode::AddrWithoutPeer { text } => {
+            (t!("refusal-addr-without-peer", text = text.as_str()), None)
+        }
+        RefusalCode::CannotReach { addr, reason } => (
+            t!(
+                "refusal-cannot-reach",
+                addr = addr.as_str(),
+                reason = reason.as_str()
+            ),
+            None,
+        ),
+        RefusalCode::MalformedFen { fen } => {
+            let e = sobre_core::Position::from_fen_auto(fen).err()?;
+            (
+                t!("refusal-malformed-fen", reason = super::errors::fen(&e)),
+                None,
+            )
+        }
+        RefusalCode::GameRestoring { game } => (
+            t!("refusal-game-restoring", game = game.as_str()),
+            Some(t!("refusal-game-restoring-hint")),
+        ),
+        RefusalCode::Quota { problem } => (quota_problem(problem)?, None),
+        RefusalCode::ReplacedPlayerNeeded => (
+            t!("refusal-league-player-needed"),
+            Some(t!("refusal-replaced-player-needed-hint")),
+        ),
         RefusalCode::Other => return None,
     })
+}
+
+/// Where an id (or an arbiter's key) was given, as the words before the reason.
+fn place_word(place: IdPlace) -> String {
+    match place {
+        IdPlace::Deputy => t!("refusal-place-deputy"),
+        IdPlace::Arbiter => t!("refusal-place-arbiter"),
+        IdPlace::ArbiterSetting => t!("refusal-place-arbiter-setting"),
+        IdPlace::Block => t!("refusal-place-block"),
+    }
+}
+
+/// "in 3h 20m", "in 42s": how far ahead `at_ms` is from `now` (the node's
+/// [`sobre_node::api::refusal::from_now`], in the run's language).
+fn from_now(at_ms: u64, now: u64) -> String {
+    let s = at_ms.saturating_sub(now).div_ceil(1000);
+    match s {
+        0..60 => t!("refusal-in-seconds", s = s),
+        60..3600 => t!("refusal-in-minutes", m = s / 60, s = s % 60),
+        _ => t!("refusal-in-hours", h = s / 3600, m = s % 3600 / 60),
+    }
+}
+
+/// A3: why an envelope cannot be escrowed or opened from the escrow.
+fn escrow_problem(p: &EscrowProblem) -> Option<String> {
+    Some(match p {
+        EscrowProblem::ArbiterKey { arbiter } => {
+            t!("refusal-escrow-arbiter-key", arbiter = arbiter.as_str())
+        }
+        EscrowProblem::MoveTooLong { len, max } => {
+            t!("refusal-escrow-move-too-long", len = *len, max = *max)
+        }
+        EscrowProblem::NotTheArbiter { arbiter } => {
+            t!("refusal-escrow-not-the-arbiter", arbiter = arbiter.as_str())
+        }
+        EscrowProblem::DoesNotOpen => t!("refusal-escrow-does-not-open"),
+        EscrowProblem::NotTheSealedMove => t!("refusal-escrow-not-the-sealed-move"),
+        EscrowProblem::Other => return None,
+    })
+}
+
+/// F1: why a coin default is refused, and what to do.
+fn coin_problem(p: &CoinProblem) -> Option<(String, Option<String>)> {
+    Some(match p {
+        CoinProblem::NotTheOpponent => (
+            t!("refusal-coin-not-the-opponent"),
+            Some(t!("refusal-coin-not-the-opponent-hint")),
+        ),
+        CoinProblem::NoAcceptedCoin => (
+            t!("refusal-coin-not-accepted"),
+            Some(t!("refusal-coin-not-accepted-hint")),
+        ),
+        CoinProblem::AlreadySettled => (t!("refusal-coin-settled"), None),
+        CoinProblem::NoSuchPosition { position } => (
+            t!("refusal-coin-no-such-position", position = *position),
+            Some(t!("refusal-coin-no-such-position-hint")),
+        ),
+        CoinProblem::Other => return None,
+    })
+}
+
+/// Why a league, a join or a decision is refused (the core's kinds).
+fn league_problem(p: &LeagueProblem) -> Option<(String, Option<String>)> {
+    Some(match p {
+        LeagueProblem::PlayerCount { count } => {
+            (t!("refusal-league-player-count", count = *count), None)
+        }
+        LeagueProblem::DuplicatePlayer { player } => (
+            t!("refusal-league-duplicate-player", player = player.as_str()),
+            None,
+        ),
+        LeagueProblem::Names { names, players } => (
+            t!("refusal-league-names", names = *names, players = *players),
+            None,
+        ),
+        LeagueProblem::OrganiserPlays => (
+            t!("refusal-league-organiser-plays"),
+            Some(t!("refusal-league-organiser-plays-hint")),
+        ),
+        LeagueProblem::DeputyIsOrganiser => (t!("refusal-league-deputy-is-organiser"), None),
+        LeagueProblem::DeputyPlays { deputy } => (
+            t!("refusal-league-deputy-plays", deputy = deputy.as_str()),
+            None,
+        ),
+        LeagueProblem::DeputyWithoutGames => (
+            t!("refusal-league-deputy-without-games"),
+            Some(t!("refusal-league-deputy-without-games-hint")),
+        ),
+        LeagueProblem::BadName => (t!("refusal-league-bad-name"), None),
+        LeagueProblem::NotAPlayer { player } => (
+            t!("refusal-league-not-a-player", player = player.as_str()),
+            None,
+        ),
+        LeagueProblem::AlreadyPlays { player } => (
+            t!("refusal-league-already-plays", player = player.as_str()),
+            None,
+        ),
+        LeagueProblem::PlayerName => (t!("refusal-league-player-name"), None),
+        LeagueProblem::Reason { max } => (t!("refusal-league-reason", max = *max), None),
+        LeagueProblem::UnknownTieBreak { name } => (
+            t!("refusal-league-unknown-tie-break", name = quoted(name)),
+            None,
+        ),
+        LeagueProblem::RepeatedTieBreak { name } => (
+            t!("refusal-league-repeated-tie-break", name = quoted(name)),
+            None,
+        ),
+        LeagueProblem::TieBreakCount { max } => {
+            (t!("refusal-league-tie-break-count", max = *max), None)
+        }
+        LeagueProblem::Other => return None,
+    })
+}
+
+/// Which of the node's limits on the player's own events a new one would pass.
+fn quota_problem(p: &QuotaProblem) -> Option<String> {
+    Some(match p {
+        QuotaProblem::GameEvents { max } => t!("refusal-quota-game-events", max = *max),
+        QuotaProblem::GameBytes { max } => t!("refusal-quota-game-bytes", max = *max),
+        QuotaProblem::Chat { max } => t!("refusal-quota-chat", max = *max),
+        QuotaProblem::ChatRate { max } => t!("refusal-quota-chat-rate", max = *max),
+        QuotaProblem::ChatAfterEnd => t!("refusal-quota-chat-after-end"),
+        QuotaProblem::Leaves => t!("refusal-quota-leaves"),
+        QuotaProblem::Other => return None,
+    })
+}
+
+fn quoted(s: &str) -> String {
+    format!("{s:?}")
 }
 
 /// A move the node could not read as one legal move (FIDE 3.10, App. E). The reader's
@@ -295,6 +570,7 @@ mod tests {
                 place: MovePlace::Played,
             },
         ];
+        codes.extend(newer_samples());
         for rule in [
             RuleViolation::NoDrawOffer,
             RuleViolation::ClaimNotOnMove,
@@ -310,6 +586,156 @@ mod tests {
             RuleViolation::OpenSealedMoveFirst,
         ] {
             codes.push(RefusalCode::of_rule(&rule).expect("a coded rule"));
+        }
+        codes
+    }
+
+    /// One refusal of each code for envelopes, arbiters, league decisions, coin defaults,
+    /// addresses and quotas (every kind of their typed problems).
+    fn newer_samples() -> Vec<RefusalCode> {
+        let id = "12D3KooWDpJ7As7BWAwRMfu1VU2WCqNjvq387JEYKDBj4kx6nXTN".to_owned();
+        let mut codes = vec![
+            RefusalCode::NoEnvelope,
+            RefusalCode::EnvelopeInNobodysKeeping,
+            RefusalCode::NotTheEnvelopesArbiter {
+                arbiter: id.clone(),
+            },
+            RefusalCode::EnvelopeGameNotAdjourned,
+            RefusalCode::EnvelopeTooEarly {
+                at_ms: Some(1_780_000_000_000),
+            },
+            RefusalCode::EnvelopeTooEarly { at_ms: None },
+            RefusalCode::EnvelopeResponderAbsent,
+            RefusalCode::NotTheSealer,
+            RefusalCode::ArbiterKeepsOpening {
+                arbiter: id.clone(),
+            },
+            RefusalCode::ReplyKeepsResumption,
+            RefusalCode::SealedMoveNotUnique {
+                text: "Qh9".into(),
+                reason: "no such square".into(),
+            },
+            RefusalCode::EscrowedMoveTooLong { max: 256 },
+            RefusalCode::ArbiterIsPlayer,
+            RefusalCode::LeaguePlayerNeeded,
+            RefusalCode::LeagueEntrantNeeded,
+            RefusalCode::ReplacedPlayerNeeded,
+            RefusalCode::NotALeaguePlayer {
+                player: id.clone(),
+                league: "Club".into(),
+            },
+            RefusalCode::NoGameInRound {
+                player: "Ana".into(),
+                round: 3,
+            },
+            RefusalCode::RoundNeeded,
+            RefusalCode::BadResult { text: "2-0".into() },
+            RefusalCode::BadWithdrawalRule { text: "x".into() },
+            RefusalCode::UnknownDecision { text: "win".into() },
+            RefusalCode::TooManyDecisions,
+            RefusalCode::CoinBeforeDeadline {
+                deadline_ms: 1_780_000_000_000,
+                now_ms: 1_780_000_000_000 - 12_000_000,
+                manual: false,
+            },
+            RefusalCode::CoinBeforeDeadline {
+                deadline_ms: 1_780_000_000_000,
+                now_ms: 1_780_000_000_000 - 42_000,
+                manual: true,
+            },
+            RefusalCode::CoinBeforeDeadline {
+                deadline_ms: 1_780_000_000_000,
+                now_ms: 1_780_000_000_000 - 200_000,
+                manual: true,
+            },
+            RefusalCode::BadMultiaddr {
+                text: "/ip9/x".into(),
+                reason: "invalid multiaddr".into(),
+            },
+            RefusalCode::AddrWithoutPeer {
+                text: "/ip4/127.0.0.1/tcp/4001".into(),
+            },
+            RefusalCode::CannotReach {
+                addr: "/ip4/127.0.0.1/tcp/4001".into(),
+                reason: "connection refused".into(),
+            },
+            RefusalCode::MalformedFen {
+                fen: "8/8/8 w".into(),
+            },
+            RefusalCode::GameRestoring {
+                game: "3f2a".into(),
+            },
+        ];
+        for place in [
+            IdPlace::Deputy,
+            IdPlace::Arbiter,
+            IdPlace::ArbiterSetting,
+            IdPlace::Block,
+        ] {
+            codes.push(RefusalCode::PlayerIdAt {
+                place,
+                text: "ana".into(),
+            });
+        }
+        for problem in [
+            EscrowProblem::ArbiterKey {
+                arbiter: id.clone(),
+            },
+            EscrowProblem::MoveTooLong { len: 300, max: 256 },
+            EscrowProblem::NotTheArbiter {
+                arbiter: id.clone(),
+            },
+            EscrowProblem::DoesNotOpen,
+            EscrowProblem::NotTheSealedMove,
+        ] {
+            codes.push(RefusalCode::Escrow {
+                problem: problem.clone(),
+                place: None,
+            });
+            codes.push(RefusalCode::Escrow {
+                problem,
+                place: Some(IdPlace::ArbiterSetting),
+            });
+        }
+        for problem in [
+            LeagueProblem::PlayerCount { count: 2 },
+            LeagueProblem::DuplicatePlayer { player: id.clone() },
+            LeagueProblem::Names {
+                names: 2,
+                players: 3,
+            },
+            LeagueProblem::OrganiserPlays,
+            LeagueProblem::DeputyIsOrganiser,
+            LeagueProblem::DeputyPlays { deputy: id.clone() },
+            LeagueProblem::DeputyWithoutGames,
+            LeagueProblem::BadName,
+            LeagueProblem::NotAPlayer { player: id.clone() },
+            LeagueProblem::AlreadyPlays { player: id.clone() },
+            LeagueProblem::PlayerName,
+            LeagueProblem::Reason { max: 200 },
+            LeagueProblem::UnknownTieBreak { name: "x".into() },
+            LeagueProblem::RepeatedTieBreak { name: "sb".into() },
+            LeagueProblem::TieBreakCount { max: 8 },
+        ] {
+            codes.push(RefusalCode::League { problem });
+        }
+        for problem in [
+            CoinProblem::NotTheOpponent,
+            CoinProblem::NoAcceptedCoin,
+            CoinProblem::AlreadySettled,
+            CoinProblem::NoSuchPosition { position: 999 },
+        ] {
+            codes.push(RefusalCode::CoinRule { problem });
+        }
+        for problem in [
+            QuotaProblem::GameEvents { max: 10_000 },
+            QuotaProblem::GameBytes { max: 4_000_000 },
+            QuotaProblem::Chat { max: 500 },
+            QuotaProblem::ChatRate { max: 60 },
+            QuotaProblem::ChatAfterEnd,
+            QuotaProblem::Leaves,
+        ] {
+            codes.push(RefusalCode::Quota { problem });
         }
         codes
     }
@@ -351,6 +777,23 @@ mod tests {
     #[test]
     fn an_unknown_code_is_not_worded() {
         assert_eq!(refusal(&RefusalCode::Other), None);
+        for code in [
+            RefusalCode::Escrow {
+                problem: EscrowProblem::Other,
+                place: None,
+            },
+            RefusalCode::League {
+                problem: LeagueProblem::Other,
+            },
+            RefusalCode::CoinRule {
+                problem: CoinProblem::Other,
+            },
+            RefusalCode::Quota {
+                problem: QuotaProblem::Other,
+            },
+        ] {
+            assert_eq!(refusal(&code), None, "{code:?}");
+        }
         let fine = RefusalCode::BadTimeControl { text: "3d".into() };
         assert_eq!(refusal(&fine), None);
     }

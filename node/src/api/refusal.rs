@@ -15,7 +15,9 @@ use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::adjournment::AdjournmentRule;
 
 mod kinds;
-pub use kinds::{CoinProblem, EscrowProblem, IdPlace, LeagueProblem, NOT_THE_SEALED_MOVE, QuotaProblem};
+pub use kinds::{
+    CoinProblem, EscrowProblem, IdPlace, LeagueProblem, NOT_THE_SEALED_MOVE, QuotaProblem,
+};
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,8 +209,9 @@ pub enum RefusalCode {
     AddrWithoutPeer { text: String },
     /// The node could not dial `addr` (`reason`: libp2p's English words).
     CannotReach { addr: String, reason: String },
-    /// The FEN given cannot be read (`reason`: the core's English detail).
-    MalformedFen { reason: String },
+    /// The FEN `fen` cannot be read (the core's `ParseFenError`: a client reads `fen` again
+    /// with the core for the reason, like [`RefusalCode::BadPlayerId`]).
+    MalformedFen { fen: String },
     /// The game is being restored after `sobre node repair`: the node signs nothing in it.
     GameRestoring { game: String },
     /// One of the node's limits on the player's own events in a game.
@@ -602,7 +605,16 @@ impl RefusalCode {
             RefusalCode::CannotReach { addr, reason } => {
                 (format!("cannot reach {addr}: {reason}"), None)
             }
-            RefusalCode::MalformedFen { reason } => (format!("malformed FEN: {reason}"), None),
+            RefusalCode::MalformedFen { fen } => (
+                format!(
+                    "malformed FEN: {}",
+                    sobre_core::Position::from_fen_auto(fen)
+                        .err()
+                        .map(|e| e.to_string())
+                        .unwrap_or_default()
+                ),
+                None,
+            ),
             RefusalCode::GameRestoring { game } => (
                 format!(
                     "game {game} is being restored after `sobre node repair`: your node signs \

@@ -103,24 +103,18 @@ impl Service {
                 Ok(self.block(player.as_deref(), unblock).await?.into())
             }
             ApiRequest::Connect { addr } => {
-                let a: Multiaddr = addr
-                    .parse()
-                    .map_err(|e: libp2p::multiaddr::Error| {
-                        ApiError::refused(RefusalCode::BadMultiaddr {
-                            text: addr.clone(),
-                            reason: e.to_string(),
-                        })
-                    })?;
-                let peer = self
-                    .net
-                    .dial(a.clone())
-                    .await
-                    .map_err(|e| {
-                        ApiError::refused(RefusalCode::CannotReach {
-                            addr: addr.clone(),
-                            reason: e.to_string(),
-                        })
-                    })?;
+                let a: Multiaddr = addr.parse().map_err(|e: libp2p::multiaddr::Error| {
+                    ApiError::refused(RefusalCode::BadMultiaddr {
+                        text: addr.clone(),
+                        reason: e.to_string(),
+                    })
+                })?;
+                let peer = self.net.dial(a.clone()).await.map_err(|e| {
+                    ApiError::refused(RefusalCode::CannotReach {
+                        addr: addr.clone(),
+                        reason: e.to_string(),
+                    })
+                })?;
                 let _ = self
                     .store
                     .remember_peer(&peer.to_string(), std::slice::from_ref(&addr));
@@ -425,11 +419,8 @@ impl Service {
         };
         let start = match (chess960, fen) {
             (_, Some(f)) => {
-                Position::from_fen_auto(&f).map_err(|e| {
-                    ApiError::refused(RefusalCode::MalformedFen {
-                        reason: e.to_string(),
-                    })
-                })?;
+                Position::from_fen_auto(&f)
+                    .map_err(|_| ApiError::refused(RefusalCode::MalformedFen { fen: f.clone() }))?;
                 StartPosition::Fen(f)
             }
             (true, None) => StartPosition::Chess960Random,

@@ -7,8 +7,8 @@
 
 use super::reads::ReadSide;
 use super::{Service, now_ms, opening_path, user};
-use crate::api::replies::EnvelopeLostReply;
 use crate::api::refusal::{EscrowProblem, NOT_THE_SEALED_MOVE, RefusalCode};
+use crate::api::replies::EnvelopeLostReply;
 use crate::api::{ApiError, GameView};
 use crate::secrets;
 use sobre_core::record::author::SealOpening;
@@ -101,9 +101,7 @@ impl Service {
         state: &GameState,
         env: &SealedEnvelope,
     ) -> Result<GameState, ApiError> {
-        let opening = self
-            .read_kept(state, env)
-            .map_err(|e| kept_refusal(&e))?;
+        let opening = self.read_kept(state, env).map_err(|e| kept_refusal(&e))?;
         let seal = env.event;
         let (_, st) = self
             .author(game, move |s, t| s.arbiter_open(seal, &opening, t))

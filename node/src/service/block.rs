@@ -4,8 +4,8 @@
 //! are dropped when they are blocked.
 
 use super::{Service, peer_of_player};
-use crate::api::replies::BlockReply;
 use crate::api::refusal::IdPlace;
+use crate::api::replies::BlockReply;
 use crate::api::{ApiError, RefusalCode};
 use sobre_core::record::{PlayerId, Status};
 use std::collections::BTreeSet;
@@ -35,15 +35,12 @@ impl Service {
         unblock: bool,
     ) -> Result<BlockReply, ApiError> {
         if let Some(text) = player {
-            let p: PlayerId = text
-                .trim()
-                .parse()
-                .map_err(|_| {
-                    ApiError::refused(RefusalCode::PlayerIdAt {
-                        place: IdPlace::Block,
-                        text: text.trim().to_owned(),
-                    })
-                })?;
+            let p: PlayerId = text.trim().parse().map_err(|_| {
+                ApiError::refused(RefusalCode::PlayerIdAt {
+                    place: IdPlace::Block,
+                    text: text.trim().to_owned(),
+                })
+            })?;
             if p == self.me {
                 return Err(ApiError::refused(RefusalCode::BlockSelf));
             }

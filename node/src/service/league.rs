@@ -486,14 +486,12 @@ impl Service {
                 };
                 let deputy = deputy
                     .map(|d| {
-                        d.trim()
-                            .parse::<PlayerId>()
-                            .map_err(|_| {
-                                ApiError::refused(RefusalCode::PlayerIdAt {
-                                    place: IdPlace::Deputy,
-                                    text: d.trim().to_owned(),
-                                })
+                        d.trim().parse::<PlayerId>().map_err(|_| {
+                            ApiError::refused(RefusalCode::PlayerIdAt {
+                                place: IdPlace::Deputy,
+                                text: d.trim().to_owned(),
                             })
+                        })
                     })
                     .transpose()?;
                 let now = now_ms();
@@ -507,10 +505,8 @@ impl Service {
                     round_days,
                     scoring: Scoring::default(),
                 };
-                let league =
-                    League::create_with_deputy(&self.key, def, deputy, now).map_err(|e| {
-                        league_refusal(&e)
-                    })?;
+                let league = League::create_with_deputy(&self.key, def, deputy, now)
+                    .map_err(|e| league_refusal(&e))?;
                 let mut docs = vec![league.signed.to_bytes().map_err(internal)?];
                 // An organiser who plays joins at once: the league's games are accepted in
                 // advance like every player's.

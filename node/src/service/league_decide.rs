@@ -5,8 +5,8 @@
 
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, user};
-use crate::api::replies::LeagueDecisionReply;
 use crate::api::refusal::LeagueProblem;
+use crate::api::replies::LeagueDecisionReply;
 use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use sobre_core::league::League;
 use sobre_core::league::decision::{self, Decision, Verdict, WithdrawalRule};
@@ -131,12 +131,11 @@ impl Service {
                 },
             },
             "tie-breaks" => Decision::TieBreaks {
-                order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or(""))
-                    .map_err(|e| {
-                        ApiError::refused(RefusalCode::League {
-                            problem: LeagueProblem::of_tie_breaks(&e),
-                        })
-                    })?,
+                order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or("")).map_err(|e| {
+                    ApiError::refused(RefusalCode::League {
+                        problem: LeagueProblem::of_tie_breaks(&e),
+                    })
+                })?,
             },
             "enter" => {
                 let player = parse_newcomer(player)?;
@@ -162,13 +161,11 @@ impl Service {
                 }));
             }
         };
-        let signed = league
-            .decide(&self.key, d, now_ms())
-            .map_err(|e| {
-                user(e.to_string()).coded(
-                    LeagueProblem::of_decision(&e).map(|problem| RefusalCode::League { problem }),
-                )
-            })?;
+        let signed = league.decide(&self.key, d, now_ms()).map_err(|e| {
+            user(e.to_string()).coded(
+                LeagueProblem::of_decision(&e).map(|problem| RefusalCode::League { problem }),
+            )
+        })?;
         if self.league_decisions(&league).len() >= super::league::MAX_DECISIONS {
             return Err(ApiError::refused(RefusalCode::TooManyDecisions));
         }

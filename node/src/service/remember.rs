@@ -11,8 +11,8 @@
 //! peer and in all (see [`crate::store::peers`]).
 
 use super::{Service, peer_of_addr, player_of_peer};
-use crate::api::{ApiError, RefusalCode};
 use crate::api::replies::{OpponentEntry, PeerEntry, PeersReply, StatusReply};
+use crate::api::{ApiError, RefusalCode};
 use crate::network::NatReach;
 use crate::network::NetworkHandle;
 use crate::store::Store;
@@ -75,14 +75,12 @@ impl Service {
     ) -> Result<PeersReply, ApiError> {
         let mut by_peer: Vec<(PeerId, Vec<Multiaddr>)> = Vec::new();
         for text in addrs {
-            let a: Multiaddr = text
-                .parse()
-                .map_err(|e: libp2p::multiaddr::Error| {
-                    ApiError::refused(RefusalCode::BadMultiaddr {
-                        text: text.clone(),
-                        reason: e.to_string(),
-                    })
-                })?;
+            let a: Multiaddr = text.parse().map_err(|e: libp2p::multiaddr::Error| {
+                ApiError::refused(RefusalCode::BadMultiaddr {
+                    text: text.clone(),
+                    reason: e.to_string(),
+                })
+            })?;
             let peer = peer_of_addr(&a).ok_or_else(|| {
                 ApiError::refused(RefusalCode::AddrWithoutPeer { text: text.clone() })
             })?;

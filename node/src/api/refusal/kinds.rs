@@ -4,8 +4,8 @@
 //! stay uncoded (the message alone says them). Append-only like [`super::RefusalCode`].
 
 use serde::{Deserialize, Serialize};
-use sobre_core::league::decision::{DecisionError, MAX_REASON_CHARS};
 use sobre_core::league::LeagueError;
+use sobre_core::league::decision::{DecisionError, MAX_REASON_CHARS};
 use sobre_core::league::tiebreak::{MAX_TIE_BREAKS, TieBreakError};
 use sobre_core::record::escrow::{EscrowError, MAX_ESCROWED_MOVE_BYTES};
 use sobre_core::rules::coin::CoinRule;
@@ -150,29 +150,50 @@ impl CoinProblem {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum LeagueProblem {
     /// A league has 3 to 64 players.
-    PlayerCount { count: usize },
-    DuplicatePlayer { player: String },
-    Names { names: usize, players: usize },
+    PlayerCount {
+        count: usize,
+    },
+    DuplicatePlayer {
+        player: String,
+    },
+    Names {
+        names: usize,
+        players: usize,
+    },
     /// The organiser plays without a deputy arbiter.
     OrganiserPlays,
     DeputyIsOrganiser,
-    DeputyPlays { deputy: String },
+    DeputyPlays {
+        deputy: String,
+    },
     DeputyWithoutGames,
     /// A league's name is empty or over 100 characters.
     BadName,
-    NotAPlayer { player: String },
+    NotAPlayer {
+        player: String,
+    },
     /// A decision: the entrant already plays.
-    AlreadyPlays { player: String },
+    AlreadyPlays {
+        player: String,
+    },
     /// A decision: a player's name is 1 to 100 characters.
     PlayerName,
     /// A decision: an adjudication's reason is 1 to `max` characters.
-    Reason { max: usize },
+    Reason {
+        max: usize,
+    },
     /// A tie-break order (the core's [`TieBreakError`]): an unknown name.
-    UnknownTieBreak { name: String },
+    UnknownTieBreak {
+        name: String,
+    },
     /// A tie-break listed twice.
-    RepeatedTieBreak { name: String },
+    RepeatedTieBreak {
+        name: String,
+    },
     /// Too few or too many tie-breaks (1 to `max`).
-    TieBreakCount { max: usize },
+    TieBreakCount {
+        max: usize,
+    },
     #[serde(other)]
     Other,
 }
@@ -257,8 +278,12 @@ impl LeagueProblem {
                 );
             }
             LeagueProblem::BadName => LeagueError::BadName.to_string(),
-            LeagueProblem::NotAPlayer { player } => format!("{player} is not a player of this league"),
-            LeagueProblem::AlreadyPlays { player } => format!("{player} already plays in this league"),
+            LeagueProblem::NotAPlayer { player } => {
+                format!("{player} is not a player of this league")
+            }
+            LeagueProblem::AlreadyPlays { player } => {
+                format!("{player} already plays in this league")
+            }
             LeagueProblem::PlayerName => DecisionError::Name.to_string(),
             LeagueProblem::Reason { max } => {
                 format!("an adjudication needs a reason of 1 to {max} characters")
@@ -311,7 +336,9 @@ impl QuotaProblem {
             }
             QuotaProblem::ChatRate { max } => format!("too much chat: at most {max} lines an hour"),
             QuotaProblem::ChatAfterEnd => "the game is over: no more chat".to_owned(),
-            QuotaProblem::Leaves => "too many leave periods for the time this game has run".to_owned(),
+            QuotaProblem::Leaves => {
+                "too many leave periods for the time this game has run".to_owned()
+            }
             QuotaProblem::Other => String::new(),
         }
     }
