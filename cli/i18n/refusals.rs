@@ -308,6 +308,22 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
             Some(t!("refusal-game-restoring-hint")),
         ),
         RefusalCode::Quota { problem } => (quota_problem(problem)?, None),
+        RefusalCode::BadRequest { reason } => {
+            (t!("refusal-bad-request", reason = reason.as_str()), None)
+        }
+        RefusalCode::RequestTooLong { max } => (t!("refusal-request-too-long", max = *max), None),
+        RefusalCode::RequestNotObject => (t!("refusal-request-not-object"), None),
+        RefusalCode::ApiVersionMissing { version } => {
+            (t!("refusal-api-version-missing", version = *version), None)
+        }
+        RefusalCode::ApiVersionUnsupported { given, version } => (
+            t!(
+                "refusal-api-version-unsupported",
+                given = given.as_str(),
+                version = *version
+            ),
+            Some(t!("refusal-api-version-unsupported-hint")),
+        ),
         RefusalCode::ReplacedPlayerNeeded => (
             t!("refusal-league-player-needed"),
             Some(t!("refusal-replaced-player-needed-hint")),
@@ -540,6 +556,16 @@ mod tests {
             },
             RefusalCode::GameRestoring {
                 game: "3f2a".into(),
+            },
+            RefusalCode::BadRequest {
+                reason: "expected value at line 1 column 2".into(),
+            },
+            RefusalCode::RequestTooLong { max: 1_048_576 },
+            RefusalCode::RequestNotObject,
+            RefusalCode::ApiVersionMissing { version: 1 },
+            RefusalCode::ApiVersionUnsupported {
+                given: "2".into(),
+                version: 1,
             },
         ];
         for place in [

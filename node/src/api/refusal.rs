@@ -218,6 +218,16 @@ pub enum RefusalCode {
     Quota { problem: QuotaProblem },
     /// A replacement names no player replaced (`--replaces`).
     ReplacedPlayerNeeded,
+    /// A control request line that is not a request (`reason`: serde's English detail).
+    BadRequest { reason: String },
+    /// A control request line over `max` bytes.
+    RequestTooLong { max: usize },
+    /// A control request line that is JSON but not an object.
+    RequestNotObject,
+    /// A control request without its API version (this node speaks `version`).
+    ApiVersionMissing { version: u32 },
+    /// A control request of API version `given` (JSON text); this node speaks `version`.
+    ApiVersionUnsupported { given: String, version: u32 },
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,
@@ -624,6 +634,19 @@ impl RefusalCode {
                 Some("keep the node running; it asks every peer that connects for the game"),
             ),
             RefusalCode::Quota { problem } => (problem.english(), None),
+            RefusalCode::BadRequest { reason } => (format!("bad request: {reason}"), None),
+            RefusalCode::RequestTooLong { max } => {
+                (format!("bad request: line longer than {max} bytes"), None)
+            }
+            RefusalCode::RequestNotObject => ("bad request: expected a JSON object".into(), None),
+            RefusalCode::ApiVersionMissing { version } => (
+                format!("bad request: missing \"v\" (the API version, {version})"),
+                None,
+            ),
+            RefusalCode::ApiVersionUnsupported { given, version } => (
+                format!("API version {given} is not supported: this node speaks version {version}"),
+                Some("use a `sobre` of the same release as the node"),
+            ),
             RefusalCode::ReplacedPlayerNeeded => (
                 "name the player (--player)".into(),
                 Some("name the player replaced with --replaces"),
@@ -675,6 +698,39 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<super::super::ApiError>(&json).unwrap(),
             e
+        );
+    }
+
+    /// The wire form of a code carrying a typed kind: the kind is tagged by `kind` inside
+    /// the code's object, and a kind from a newer node reads as its `Other` (the client
+    /// then shows the node's message).
+    #[test]
+    fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
+        let code = RefusalCode::Escrow {
+            problem: EscrowProblem::MoveTooLong { len: 300, max: 256 },
+            place: Some(IdPlace::ArbiterSetting),
+        };
+        let json = serde_json::to_string(&code).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":"escrow","problem":{"kind":"move_too_long","len":300,"max":256},"place":"arbiter_setting"}"#
+        );
+        assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
+        assert_eq!(
+            serde_json::to_string(&RefusalCode::CoinRule {
+                problem: CoinProblem::NoSuchPosition { position: 960 }
+            })
+            .unwrap(),
+            r#"{"id":"coin_rule","problem":{"kind":"no_such_position","position":960}}"#
+        );
+        let newer: RefusalCode =
+            serde_json::from_str(r#"{"id":"league","problem":{"kind":"from_the_future","n":1}}"#)
+                .unwrap();
+        assert_eq!(
+            newer,
+            RefusalCode::League {
+                problem: LeagueProblem::Other
+            }
         );
     }
 

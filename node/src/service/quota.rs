@@ -459,6 +459,25 @@ impl Service {
 mod tests {
     use super::*;
 
+    /// The player's own event over a limit is refused with its code, in the same words as
+    /// before; the limits a player does not meet while signing stay uncoded.
+    #[test]
+    fn own_quota_refusals_keep_their_words_with_a_code() {
+        for q in [
+            QuotaExceeded::GameEvents,
+            QuotaExceeded::GameBytes,
+            QuotaExceeded::Chat(50),
+            QuotaExceeded::ChatRate,
+            QuotaExceeded::ChatAfterEnd,
+            QuotaExceeded::Leaves,
+        ] {
+            let e = q.refusal();
+            assert_eq!(e.message, q.to_string());
+            assert!(e.code.is_some(), "{q:?}");
+        }
+        assert_eq!(QuotaExceeded::MailboxFull.refusal().code, None);
+    }
+
     fn event(author: u8, time_ms: u64, kind: EventKind) -> Event {
         Event {
             version: sobre_core::record::event::EVENT_VERSION,
