@@ -16,8 +16,8 @@ pub(super) fn place_word(place: IdPlace) -> String {
     }
 }
 
-/// "in 3h 20m", "in 42s": how far ahead `at_ms` is from `now` (the node's
-/// [`sobre_node::api::refusal::from_now`], in the run's language).
+/// "in 3h 20m", "in 42s": how far ahead `at_ms` is from `now` (as the node words it in
+/// English), in the run's language.
 pub(super) fn from_now(at_ms: u64, now: u64) -> String {
     let s = at_ms.saturating_sub(now).div_ceil(1000);
     match s {

@@ -658,7 +658,7 @@ impl RefusalCode {
 }
 
 /// "in 3h 20m", "in 42s": how far ahead `at_ms` is from `now`.
-pub fn from_now(at_ms: u64, now: u64) -> String {
+fn from_now(at_ms: u64, now: u64) -> String {
     let s = at_ms.saturating_sub(now).div_ceil(1000);
     match s {
         0..60 => format!("in {s}s"),
