@@ -54,6 +54,14 @@ fn the_nodes_refusals_are_worded_in_spanish() {
         .as_str()
         .expect("bruno's id")
         .to_owned();
+    let [carla, dora] = ["carla", "dora"].map(|name| {
+        let home = nodes.home(name);
+        run(&home, &["init", "--name", name, "--json"]);
+        run(&home, &["id", "--json"])["player_id"]
+            .as_str()
+            .expect("an id")
+            .to_owned()
+    });
     let game = run(&ana.home, &["challenge", &bruno, "--json"])["game"]
         .as_str()
         .expect("the game's id")
@@ -85,6 +93,49 @@ fn the_nodes_refusals_are_worded_in_spanish() {
         "solo el jugador desafiado resuelve por omisión una moneda sin abrir (F1)",
         "only the challenged player settles an unopened coin by default (F1)",
     );
+    // A league Ana organises: the core refuses a player listed twice and a deputy arbiter
+    // who plays; her decisions name a player, and a round the league has.
+    refused_as(
+        &ana.home,
+        &[
+            "league", "create", "Club", "--player", &bruno, "--player", &bruno, "--player", &carla,
+        ],
+        &format!("el jugador {bruno} aparece dos veces"),
+        &format!("player {bruno} is listed twice"),
+    );
+    refused_as(
+        &ana.home,
+        &[
+            "league", "create", "Club", "--player", &bruno, "--player", &carla, "--player",
+            &ana.id, "--deputy", &bruno,
+        ],
+        &format!("el árbitro adjunto {bruno} no puede jugar"),
+        &format!("the deputy arbiter {bruno} may not play"),
+    );
+    let league = run(
+        &ana.home,
+        &[
+            "league", "create", "Club", "--player", &bruno, "--player", &carla, "--player", &dora,
+            "--json",
+        ],
+    );
+    assert!(league.is_object(), "the league is created: {league}");
+    refused_as(
+        &ana.home,
+        &["league", "decide", "Club", "withdraw"],
+        "nombre al jugador (--player)",
+        "name the player (--player)",
+    );
+    // A round the league does not have: no pairing to decide.
+    refused_as(
+        &ana.home,
+        &[
+            "league", "decide", "Club", "forfeit", "--player", &bruno, "--round", "9",
+        ],
+        "no tiene partida en la ronda 9 (descansa, o no existe esa ronda)",
+        "has no game in round 9 (a bye, or no such round)",
+    );
+
     let (_, err) = refused_in("es_ES.UTF-8", &ana.home, &["coin", "default", &game]);
     assert!(
         err.contains("como desafiante, su nodo abre la moneda por sí solo"),
