@@ -337,6 +337,7 @@ mod tests {
             "refusal-move-syntax",
             "refusal-move-illegal",
             "refusal-move-ambiguous",
+            "refusal-sealed-not-unique",
         ];
         let differ: Vec<&String> = differ
             .into_iter()

@@ -5,8 +5,13 @@
 
 use crate::t;
 use sobre_core::Color;
+use sobre_core::record::PlayerId;
 use sobre_core::record::Status;
-use sobre_node::api::refusal::{BadMoveKind, MovePlace, RefusalCode};
+use sobre_core::record::export::iso_utc;
+use sobre_node::api::refusal::{BadMoveKind, IdPlace, MovePlace, RefusalCode};
+
+mod kinds;
+use kinds::{coin_problem, escrow_problem, from_now, league_problem, place_word, quota_problem};
 
 /// Every state a game can be in, for reading the node's state names back.
 const STATUSES: [Status; 6] = [
@@ -36,7 +41,6 @@ fn colour_word(name: &str) -> String {
 
 /// The message and hint of a coded refusal; `None` for [`RefusalCode::Other`].
 pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
-    let quoted = |s: &str| format!("{s:?}");
     Some(match code {
         RefusalCode::UnknownGame { prefix } => (
             t!("refusal-unknown-game", prefix = quoted(prefix)),
@@ -166,8 +170,170 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
         ),
         RefusalCode::BeforeResumption => (t!("refusal-before-resumption"), None),
         RefusalCode::ResponderAbsent => (t!("refusal-responder-absent"), None),
+
+        RefusalCode::NoEnvelope => (t!("refusal-no-envelope"), None),
+        RefusalCode::EnvelopeInNobodysKeeping => (t!("refusal-envelope-unkept"), None),
+        RefusalCode::NotTheEnvelopesArbiter { arbiter } => (
+            t!("refusal-not-envelope-arbiter", arbiter = arbiter.as_str()),
+            None,
+        ),
+        RefusalCode::EnvelopeGameNotAdjourned => (t!("refusal-envelope-not-adjourned"), None),
+        RefusalCode::EnvelopeTooEarly { at_ms } => (
+            t!(
+                "refusal-envelope-too-early",
+                at = at_ms.map_or_else(|| t!("refusal-agreed-time"), iso_utc)
+            ),
+            Some(t!("refusal-envelope-too-early-hint")),
+        ),
+        RefusalCode::EnvelopeResponderAbsent => (
+            t!("refusal-envelope-responder-absent"),
+            Some(t!("refusal-envelope-responder-absent-hint")),
+        ),
+        RefusalCode::NotTheSealer => (t!("refusal-not-the-sealer"), None),
+        RefusalCode::ArbiterKeepsOpening { arbiter } => (
+            t!("refusal-arbiter-keeps-opening", arbiter = arbiter.as_str()),
+            Some(t!("refusal-arbiter-keeps-opening-hint")),
+        ),
+        RefusalCode::Escrow { problem, place } => {
+            let words = escrow_problem(problem)?;
+            (
+                match place {
+                    Some(place) => t!("refusal-at", place = place_word(*place), reason = words),
+                    None => words,
+                },
+                None,
+            )
+        }
+        RefusalCode::ReplyKeepsResumption => (
+            t!("refusal-reply-keeps-resumption"),
+            Some(t!("refusal-reply-keeps-resumption-hint")),
+        ),
+        RefusalCode::SealedMoveNotUnique { text, reason } => (
+            t!(
+                "refusal-sealed-not-unique",
+                text = quoted(text),
+                reason = reason.as_str()
+            ),
+            Some(t!("refusal-sealed-not-unique-hint")),
+        ),
+        RefusalCode::EscrowedMoveTooLong { max } => {
+            (t!("refusal-escrowed-move-too-long", max = *max), None)
+        }
+        RefusalCode::ArbiterIsPlayer => (
+            t!("refusal-arbiter-is-player"),
+            Some(t!("refusal-arbiter-is-player-hint")),
+        ),
+        // The core's typed error, read again from the same text: worded by its variant.
+        RefusalCode::PlayerIdAt { place, text } => {
+            let reason = super::errors::player_id(&text.parse::<PlayerId>().err()?);
+            let m = match place {
+                IdPlace::Block => t!("refusal-id-block", text = quoted(text), reason = reason),
+                other => t!("refusal-at", place = place_word(*other), reason = reason),
+            };
+            (m, None)
+        }
+        RefusalCode::LeaguePlayerNeeded => (t!("refusal-league-player-needed"), None),
+        RefusalCode::LeagueEntrantNeeded => (t!("refusal-league-entrant-needed"), None),
+        RefusalCode::NotALeaguePlayer { player, league } => (
+            t!(
+                "refusal-not-a-league-player",
+                player = player.as_str(),
+                league = league.as_str()
+            ),
+            None,
+        ),
+        RefusalCode::NoGameInRound { player, round } => (
+            t!(
+                "refusal-no-game-in-round",
+                player = player.as_str(),
+                round = *round
+            ),
+            None,
+        ),
+        RefusalCode::RoundNeeded => (t!("refusal-round-needed"), None),
+        RefusalCode::BadResult { text } => (t!("refusal-bad-result", text = quoted(text)), None),
+        RefusalCode::BadWithdrawalRule { text } => {
+            (t!("refusal-bad-withdrawal-rule", text = quoted(text)), None)
+        }
+        RefusalCode::UnknownDecision { text } => {
+            (t!("refusal-unknown-decision", text = quoted(text)), None)
+        }
+        RefusalCode::TooManyDecisions => (t!("refusal-too-many-decisions"), None),
+        RefusalCode::League { problem } => league_problem(problem)?,
+        RefusalCode::CoinRule { problem } => coin_problem(problem)?,
+        RefusalCode::CoinBeforeDeadline {
+            deadline_ms,
+            now_ms,
+            manual,
+        } => (
+            t!(
+                "refusal-coin-before-deadline",
+                at = iso_utc(*deadline_ms),
+                left = from_now(*deadline_ms, *now_ms)
+            ),
+            Some(if *manual {
+                t!("refusal-coin-before-deadline-hint-manual")
+            } else {
+                t!("refusal-coin-before-deadline-hint")
+            }),
+        ),
+        RefusalCode::BadMultiaddr { text, reason } => (
+            t!(
+                "refusal-bad-multiaddr",
+                text = quoted(text),
+                reason = reason.as_str()
+            ),
+            None,
+        ),
+        RefusalCode::AddrWithoutPeer { text } => {
+            (t!("refusal-addr-without-peer", text = text.as_str()), None)
+        }
+        RefusalCode::CannotReach { addr, reason } => (
+            t!(
+                "refusal-cannot-reach",
+                addr = addr.as_str(),
+                reason = reason.as_str()
+            ),
+            None,
+        ),
+        RefusalCode::MalformedFen { fen } => {
+            let e = sobre_core::Position::from_fen_auto(fen).err()?;
+            (
+                t!("refusal-malformed-fen", reason = super::errors::fen(&e)),
+                None,
+            )
+        }
+        RefusalCode::GameRestoring { game } => (
+            t!("refusal-game-restoring", game = game.as_str()),
+            Some(t!("refusal-game-restoring-hint")),
+        ),
+        RefusalCode::Quota { problem } => (quota_problem(problem)?, None),
+        RefusalCode::BadRequest { reason } => {
+            (t!("refusal-bad-request", reason = reason.as_str()), None)
+        }
+        RefusalCode::RequestTooLong { max } => (t!("refusal-request-too-long", max = *max), None),
+        RefusalCode::RequestNotObject => (t!("refusal-request-not-object"), None),
+        RefusalCode::ApiVersionMissing { version } => {
+            (t!("refusal-api-version-missing", version = *version), None)
+        }
+        RefusalCode::ApiVersionUnsupported { given, version } => (
+            t!(
+                "refusal-api-version-unsupported",
+                given = given.as_str(),
+                version = *version
+            ),
+            Some(t!("refusal-api-version-unsupported-hint")),
+        ),
+        RefusalCode::ReplacedPlayerNeeded => (
+            t!("refusal-league-player-needed"),
+            Some(t!("refusal-replaced-player-needed-hint")),
+        ),
         RefusalCode::Other => return None,
     })
+}
+
+fn quoted(s: &str) -> String {
+    format!("{s:?}")
 }
 
 /// A move the node could not read as one legal move (FIDE 3.10, App. E). The reader's
@@ -209,6 +375,7 @@ mod tests {
     use crate::i18n::{Lang, with_lang};
     use sobre_core::record::verify::RuleViolation;
     use sobre_core::{Position, notation};
+    use sobre_node::api::refusal::{CoinProblem, EscrowProblem, LeagueProblem, QuotaProblem};
 
     /// One refusal of each code, with the fields a player meets.
     fn samples() -> Vec<RefusalCode> {
@@ -295,6 +462,7 @@ mod tests {
                 place: MovePlace::Played,
             },
         ];
+        codes.extend(newer_samples());
         for rule in [
             RuleViolation::NoDrawOffer,
             RuleViolation::ClaimNotOnMove,
@@ -310,6 +478,166 @@ mod tests {
             RuleViolation::OpenSealedMoveFirst,
         ] {
             codes.push(RefusalCode::of_rule(&rule).expect("a coded rule"));
+        }
+        codes
+    }
+
+    /// One refusal of each code for envelopes, arbiters, league decisions, coin defaults,
+    /// addresses and quotas (every kind of their typed problems).
+    fn newer_samples() -> Vec<RefusalCode> {
+        let id = "12D3KooWDpJ7As7BWAwRMfu1VU2WCqNjvq387JEYKDBj4kx6nXTN".to_owned();
+        let mut codes = vec![
+            RefusalCode::NoEnvelope,
+            RefusalCode::EnvelopeInNobodysKeeping,
+            RefusalCode::NotTheEnvelopesArbiter {
+                arbiter: id.clone(),
+            },
+            RefusalCode::EnvelopeGameNotAdjourned,
+            RefusalCode::EnvelopeTooEarly {
+                at_ms: Some(1_780_000_000_000),
+            },
+            RefusalCode::EnvelopeTooEarly { at_ms: None },
+            RefusalCode::EnvelopeResponderAbsent,
+            RefusalCode::NotTheSealer,
+            RefusalCode::ArbiterKeepsOpening {
+                arbiter: id.clone(),
+            },
+            RefusalCode::ReplyKeepsResumption,
+            RefusalCode::SealedMoveNotUnique {
+                text: "Qh9".into(),
+                reason: "no such square".into(),
+            },
+            RefusalCode::EscrowedMoveTooLong { max: 256 },
+            RefusalCode::ArbiterIsPlayer,
+            RefusalCode::LeaguePlayerNeeded,
+            RefusalCode::LeagueEntrantNeeded,
+            RefusalCode::ReplacedPlayerNeeded,
+            RefusalCode::NotALeaguePlayer {
+                player: id.clone(),
+                league: "Club".into(),
+            },
+            RefusalCode::NoGameInRound {
+                player: "Ana".into(),
+                round: 3,
+            },
+            RefusalCode::RoundNeeded,
+            RefusalCode::BadResult { text: "2-0".into() },
+            RefusalCode::BadWithdrawalRule { text: "x".into() },
+            RefusalCode::UnknownDecision { text: "win".into() },
+            RefusalCode::TooManyDecisions,
+            RefusalCode::CoinBeforeDeadline {
+                deadline_ms: 1_780_000_000_000,
+                now_ms: 1_780_000_000_000 - 12_000_000,
+                manual: false,
+            },
+            RefusalCode::CoinBeforeDeadline {
+                deadline_ms: 1_780_000_000_000,
+                now_ms: 1_780_000_000_000 - 42_000,
+                manual: true,
+            },
+            RefusalCode::CoinBeforeDeadline {
+                deadline_ms: 1_780_000_000_000,
+                now_ms: 1_780_000_000_000 - 200_000,
+                manual: true,
+            },
+            RefusalCode::BadMultiaddr {
+                text: "/ip9/x".into(),
+                reason: "invalid multiaddr".into(),
+            },
+            RefusalCode::AddrWithoutPeer {
+                text: "/ip4/127.0.0.1/tcp/4001".into(),
+            },
+            RefusalCode::CannotReach {
+                addr: "/ip4/127.0.0.1/tcp/4001".into(),
+                reason: "connection refused".into(),
+            },
+            RefusalCode::MalformedFen {
+                fen: "8/8/8 w".into(),
+            },
+            RefusalCode::GameRestoring {
+                game: "3f2a".into(),
+            },
+            RefusalCode::BadRequest {
+                reason: "expected value at line 1 column 2".into(),
+            },
+            RefusalCode::RequestTooLong { max: 1_048_576 },
+            RefusalCode::RequestNotObject,
+            RefusalCode::ApiVersionMissing { version: 1 },
+            RefusalCode::ApiVersionUnsupported {
+                given: "2".into(),
+                version: 1,
+            },
+        ];
+        for place in [
+            IdPlace::Deputy,
+            IdPlace::Arbiter,
+            IdPlace::ArbiterSetting,
+            IdPlace::Block,
+        ] {
+            codes.push(RefusalCode::PlayerIdAt {
+                place,
+                text: "ana".into(),
+            });
+        }
+        for problem in [
+            EscrowProblem::ArbiterKey {
+                arbiter: id.clone(),
+            },
+            EscrowProblem::MoveTooLong { len: 300, max: 256 },
+            EscrowProblem::NotTheArbiter {
+                arbiter: id.clone(),
+            },
+            EscrowProblem::DoesNotOpen,
+            EscrowProblem::NotTheSealedMove,
+        ] {
+            codes.push(RefusalCode::Escrow {
+                problem: problem.clone(),
+                place: None,
+            });
+            codes.push(RefusalCode::Escrow {
+                problem,
+                place: Some(IdPlace::ArbiterSetting),
+            });
+        }
+        for problem in [
+            LeagueProblem::PlayerCount { count: 2 },
+            LeagueProblem::DuplicatePlayer { player: id.clone() },
+            LeagueProblem::Names {
+                names: 2,
+                players: 3,
+            },
+            LeagueProblem::OrganiserPlays,
+            LeagueProblem::DeputyIsOrganiser,
+            LeagueProblem::DeputyPlays { deputy: id.clone() },
+            LeagueProblem::DeputyWithoutGames,
+            LeagueProblem::BadName,
+            LeagueProblem::NotAPlayer { player: id.clone() },
+            LeagueProblem::AlreadyPlays { player: id.clone() },
+            LeagueProblem::PlayerName,
+            LeagueProblem::Reason { max: 200 },
+            LeagueProblem::UnknownTieBreak { name: "x".into() },
+            LeagueProblem::RepeatedTieBreak { name: "sb".into() },
+            LeagueProblem::TieBreakCount { max: 8 },
+        ] {
+            codes.push(RefusalCode::League { problem });
+        }
+        for problem in [
+            CoinProblem::NotTheOpponent,
+            CoinProblem::NoAcceptedCoin,
+            CoinProblem::AlreadySettled,
+            CoinProblem::NoSuchPosition { position: 999 },
+        ] {
+            codes.push(RefusalCode::CoinRule { problem });
+        }
+        for problem in [
+            QuotaProblem::GameEvents { max: 10_000 },
+            QuotaProblem::GameBytes { max: 4_000_000 },
+            QuotaProblem::Chat { max: 500 },
+            QuotaProblem::ChatRate { max: 60 },
+            QuotaProblem::ChatAfterEnd,
+            QuotaProblem::Leaves,
+        ] {
+            codes.push(RefusalCode::Quota { problem });
         }
         codes
     }
@@ -351,6 +679,23 @@ mod tests {
     #[test]
     fn an_unknown_code_is_not_worded() {
         assert_eq!(refusal(&RefusalCode::Other), None);
+        for code in [
+            RefusalCode::Escrow {
+                problem: EscrowProblem::Other,
+                place: None,
+            },
+            RefusalCode::League {
+                problem: LeagueProblem::Other,
+            },
+            RefusalCode::CoinRule {
+                problem: CoinProblem::Other,
+            },
+            RefusalCode::Quota {
+                problem: QuotaProblem::Other,
+            },
+        ] {
+            assert_eq!(refusal(&code), None, "{code:?}");
+        }
         let fine = RefusalCode::BadTimeControl { text: "3d".into() };
         assert_eq!(refusal(&fine), None);
     }

@@ -10,7 +10,9 @@
 //! Limits: at most [`MAX_CONNECTIONS`] clients at once, request lines of at most
 //! [`MAX_LINE_BYTES`].
 
-use crate::api::{API_VERSION, ApiError, ApiRequest, MAX_LINE_BYTES, RequestLine, ResponseLine};
+use crate::api::{
+    API_VERSION, ApiError, ApiRequest, MAX_LINE_BYTES, RefusalCode, RequestLine, ResponseLine,
+};
 use crate::home;
 use serde_json::{Value, json};
 use std::future::Future;
@@ -187,9 +189,9 @@ impl Connection {
             let bytes = match line {
                 Line::Eof => return Ok(()),
                 Line::TooLong => {
-                    let error = ApiError::user(format!(
-                        "bad request: line longer than {MAX_LINE_BYTES} bytes"
-                    ));
+                    let error = ApiError::refused(RefusalCode::RequestTooLong {
+                        max: MAX_LINE_BYTES,
+                    });
                     write_response(&mut write, Err(error)).await?;
                     return Ok(());
                 }
@@ -309,27 +311,30 @@ async fn read_line<R: AsyncBufReadExt + Unpin>(read: &mut R) -> io::Result<Line>
 /// # Errors
 /// A user [`ApiError`] for bad JSON, a missing or other API version, or an unknown command.
 pub fn parse_request(bytes: &[u8]) -> Result<ApiRequest, ApiError> {
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| ApiError::user(format!("bad request: {e}")))?;
+    let bad = |e: serde_json::Error| {
+        ApiError::refused(RefusalCode::BadRequest {
+            reason: e.to_string(),
+        })
+    };
+    let value: Value = serde_json::from_slice(bytes).map_err(bad)?;
     let Some(object) = value.as_object() else {
-        return Err(ApiError::user("bad request: expected a JSON object"));
+        return Err(ApiError::refused(RefusalCode::RequestNotObject));
     };
     match object.get("v") {
         None => {
-            return Err(ApiError::user(format!(
-                "bad request: missing \"v\" (the API version, {API_VERSION})"
-            )));
+            return Err(ApiError::refused(RefusalCode::ApiVersionMissing {
+                version: API_VERSION,
+            }));
         }
         Some(v) if v.as_u64() != Some(u64::from(API_VERSION)) => {
-            return Err(ApiError::user(format!(
-                "API version {v} is not supported: this node speaks version {API_VERSION}"
-            ))
-            .hint("use a `sobre` of the same release as the node"));
+            return Err(ApiError::refused(RefusalCode::ApiVersionUnsupported {
+                given: v.to_string(),
+                version: API_VERSION,
+            }));
         }
         Some(_) => {}
     }
-    let line: RequestLine =
-        serde_json::from_value(value).map_err(|e| ApiError::user(format!("bad request: {e}")))?;
+    let line: RequestLine = serde_json::from_value(value).map_err(bad)?;
     Ok(line.request)
 }
 

@@ -14,6 +14,11 @@ use sobre_core::record::Status;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::adjournment::AdjournmentRule;
 
+mod kinds;
+pub use kinds::{
+    CoinProblem, EscrowProblem, IdPlace, LeagueProblem, NOT_THE_SEALED_MOVE, QuotaProblem,
+};
+
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "id", rename_all = "snake_case")]
@@ -131,6 +136,98 @@ pub enum RefusalCode {
     BeforeResumption,
     /// A7: the responder is not present: the envelope stays closed.
     ResponderAbsent,
+    /// A9, A11: no envelope is closed in the game.
+    NoEnvelope,
+    /// A3: no arbiter keeps the envelope: only its sealer opens it.
+    EnvelopeInNobodysKeeping,
+    /// A9: another arbiter (`arbiter`) keeps the envelope.
+    NotTheEnvelopesArbiter { arbiter: String },
+    /// A9c: the game is not adjourned: the envelope opens when the absent player arrives.
+    EnvelopeGameNotAdjourned,
+    /// A2.7, A7: the arbiter's envelope opens at the resumption (`at_ms`, when known).
+    EnvelopeTooEarly {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// A7: the responder is absent: the arbiter's envelope stays closed.
+    EnvelopeResponderAbsent,
+    /// A11: only the envelope's sealer loses its opening.
+    NotTheSealer,
+    /// A3, A11: the arbiter keeps the opening: nothing is lost (no resignation for it).
+    ArbiterKeepsOpening { arbiter: String },
+    /// A3: the envelope cannot be escrowed or opened from the escrow; `place` says where
+    /// the arbiter was named when it is their key that is unusable.
+    Escrow {
+        problem: EscrowProblem,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        place: Option<IdPlace>,
+    },
+    /// A9c: a reply in a second envelope keeps the adjournment's resumption.
+    ReplyKeepsResumption,
+    /// A8: the sealed move `text` is not one legal move (`reason`: the core's English
+    /// detail); sealed as written it would lose.
+    SealedMoveNotUnique { text: String, reason: String },
+    /// A3: a sealed move in escrow is at most `max` bytes.
+    EscrowedMoveTooLong { max: usize },
+    /// A3: the arbiter keeping the envelope is not a player of the game.
+    ArbiterIsPlayer,
+    /// `text`, given at `place`, is not a player id (read again with the core for the
+    /// reason, like [`RefusalCode::BadPlayerId`]).
+    PlayerIdAt { place: IdPlace, text: String },
+    /// A league decision names no player (`--player`).
+    LeaguePlayerNeeded,
+    /// A league decision names no player who enters (`--player`).
+    LeagueEntrantNeeded,
+    /// `player` is not a player of the league `league` (its name).
+    NotALeaguePlayer { player: String, league: String },
+    /// `player` (their name in the league) has no game in `round`.
+    NoGameInRound { player: String, round: u32 },
+    /// A league decision needs its round (`--round`).
+    RoundNeeded,
+    /// A result that is not 1-0, 1/2-1/2 or 0-1.
+    BadResult { text: String },
+    /// A withdrawal rule that is not fide or forfeit-remaining.
+    BadWithdrawalRule { text: String },
+    /// A league decision of no known kind.
+    UnknownDecision { text: String },
+    /// The league keeps no more decisions.
+    TooManyDecisions,
+    /// The core refused a league, a join or a decision (its typed kind).
+    League { problem: LeagueProblem },
+    /// F1: the core's coin rule refused the default (its typed kind).
+    CoinRule { problem: CoinProblem },
+    /// F1: the challenger may still open the coin until `deadline_ms` (`now_ms`: when the
+    /// node refused); `manual`: the player's node does not sign the default by itself.
+    CoinBeforeDeadline {
+        deadline_ms: u64,
+        now_ms: u64,
+        manual: bool,
+    },
+    /// `text` is not a multiaddr (`reason`: libp2p's English words).
+    BadMultiaddr { text: String, reason: String },
+    /// The address `text` does not end with /p2p/<peer id>.
+    AddrWithoutPeer { text: String },
+    /// The node could not dial `addr` (`reason`: libp2p's English words).
+    CannotReach { addr: String, reason: String },
+    /// The FEN `fen` cannot be read (the core's `ParseFenError`: a client reads `fen` again
+    /// with the core for the reason, like [`RefusalCode::BadPlayerId`]).
+    MalformedFen { fen: String },
+    /// The game is being restored after `sobre node repair`: the node signs nothing in it.
+    GameRestoring { game: String },
+    /// One of the node's limits on the player's own events in a game.
+    Quota { problem: QuotaProblem },
+    /// A replacement names no player replaced (`--replaces`).
+    ReplacedPlayerNeeded,
+    /// A control request line that is not a request (`reason`: serde's English detail).
+    BadRequest { reason: String },
+    /// A control request line over `max` bytes.
+    RequestTooLong { max: usize },
+    /// A control request line that is JSON but not an object.
+    RequestNotObject,
+    /// A control request without its API version (this node speaks `version`).
+    ApiVersionMissing { version: u32 },
+    /// A control request of API version `given` (JSON text); this node speaks `version`.
+    ApiVersionUnsupported { given: String, version: u32 },
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,
@@ -216,6 +313,7 @@ impl RefusalCode {
     pub fn english(&self) -> (String, Option<String>) {
         use sobre_core::clock::TimeControl;
         use sobre_core::record::PlayerId;
+        use sobre_core::record::export::iso_utc;
         let (m, h): (String, Option<&str>) = match self {
             RefusalCode::UnknownGame { prefix } => (
                 format!("unknown game {prefix:?}"),
@@ -380,9 +478,192 @@ impl RefusalCode {
             ),
             RefusalCode::BeforeResumption => (AdjournmentRule::BeforeResumption.to_string(), None),
             RefusalCode::ResponderAbsent => (AdjournmentRule::ResponderAbsent.to_string(), None),
+            RefusalCode::NoEnvelope => ("no envelope is closed in this game".into(), None),
+            RefusalCode::EnvelopeInNobodysKeeping => (
+                "this envelope is in nobody's keeping: only its sealer can open it".into(),
+                None,
+            ),
+            RefusalCode::NotTheEnvelopesArbiter { arbiter } => (
+                format!("this node is not the arbiter of this envelope: {arbiter} keeps it"),
+                None,
+            ),
+            RefusalCode::EnvelopeGameNotAdjourned => (
+                "the game is not adjourned: this envelope opens when the absent player arrives \
+                 (A9c)"
+                    .into(),
+                None,
+            ),
+            RefusalCode::EnvelopeTooEarly { at_ms } => (
+                format!(
+                    "too early: the envelope opens at the agreed resumption, {} (A2.7), or \
+                     earlier only when both players are present (A7)",
+                    at_ms.map_or_else(|| "the agreed time".to_owned(), iso_utc)
+                ),
+                Some("this node opens it by itself at that time"),
+            ),
+            RefusalCode::EnvelopeResponderAbsent => (
+                "the player who answers the sealed move is not present: the envelope stays \
+                 closed (A7)"
+                    .into(),
+                Some("it opens once they run `sobre resume GAME`; this node does it by itself"),
+            ),
+            RefusalCode::NotTheSealer => (
+                "you did not seal this envelope: only its sealer can lose the opening".into(),
+                None,
+            ),
+            RefusalCode::ArbiterKeepsOpening { arbiter } => (
+                format!(
+                    "the arbiter {arbiter} keeps the opening and opens the envelope at the \
+                     resumption: nothing is lost (A3, A11)"
+                ),
+                Some("to resign anyway: sobre resign GAME"),
+            ),
+            RefusalCode::Escrow { problem, place } => (
+                match place {
+                    Some(place) => format!("{}: {}", place.english(), problem.english()),
+                    None => problem.english(),
+                },
+                None,
+            ),
+            RefusalCode::ReplyKeepsResumption => (
+                "a reply in a second envelope keeps the adjournment's resumption (A9c)".into(),
+                Some("leave out --resume-at: the reply opens when the sealer arrives"),
+            ),
+            RefusalCode::SealedMoveNotUnique { text, reason } => (
+                format!(
+                    "the sealed move {text:?} is not a unique legal move ({reason}): under A8 it \
+                     would lose the game"
+                ),
+                Some("correct it, or seal it as written with --force"),
+            ),
+            RefusalCode::EscrowedMoveTooLong { max } => (
+                format!("a sealed move in escrow is at most {max} bytes"),
+                None,
+            ),
+            RefusalCode::ArbiterIsPlayer => (
+                "the arbiter keeping the envelope cannot be a player of the game (A3)".into(),
+                Some("name a club arbiter or another witness, or leave --arbiter out"),
+            ),
+            RefusalCode::PlayerIdAt { place, text } => {
+                let e = text
+                    .parse::<PlayerId>()
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default();
+                let m = match place {
+                    IdPlace::Block => format!("not a player id {text:?}: {e}"),
+                    other => format!("{}: {e}", other.english()),
+                };
+                (m, None)
+            }
+            RefusalCode::LeaguePlayerNeeded => ("name the player (--player)".into(), None),
+            RefusalCode::LeagueEntrantNeeded => {
+                ("name the player who enters (--player)".into(), None)
+            }
+            RefusalCode::NotALeaguePlayer { player, league } => {
+                (format!("{player} is not a player of {league}"), None)
+            }
+            RefusalCode::NoGameInRound { player, round } => (
+                format!("{player} has no game in round {round} (a bye, or no such round)"),
+                None,
+            ),
+            RefusalCode::RoundNeeded => ("give the round (--round)".into(), None),
+            RefusalCode::BadResult { text } => {
+                (format!("result {text:?}: give 1-0, 1/2-1/2 or 0-1"), None)
+            }
+            RefusalCode::BadWithdrawalRule { text } => (
+                format!("withdrawal rule {text:?}: give fide or forfeit-remaining"),
+                None,
+            ),
+            RefusalCode::UnknownDecision { text } => (
+                format!(
+                    "unknown decision {text:?}: forfeit, withdraw, adjudicate, settings, \
+                     tie-breaks, enter or replace"
+                ),
+                None,
+            ),
+            RefusalCode::TooManyDecisions => (
+                "this league has as many decisions as it may keep".into(),
+                None,
+            ),
+            RefusalCode::League { problem } => problem.english(),
+            RefusalCode::CoinRule { problem } => problem.english(),
+            RefusalCode::CoinBeforeDeadline {
+                deadline_ms,
+                now_ms,
+                manual,
+            } => (
+                format!(
+                    "the challenger may still open the coin until {} ({}): a default is possible \
+                     only after that (F1)",
+                    iso_utc(*deadline_ms),
+                    from_now(*deadline_ms, *now_ms)
+                ),
+                Some(if *manual {
+                    "run this again then"
+                } else {
+                    "your node signs it by itself then, with the choice given at `sobre accept` \
+                     (--colour, --position)"
+                }),
+            ),
+            RefusalCode::BadMultiaddr { text, reason } => {
+                (format!("bad multiaddr {text:?}: {reason}"), None)
+            }
+            RefusalCode::AddrWithoutPeer { text } => {
+                (format!("{text} does not end with /p2p/<peer id>"), None)
+            }
+            RefusalCode::CannotReach { addr, reason } => {
+                (format!("cannot reach {addr}: {reason}"), None)
+            }
+            RefusalCode::MalformedFen { fen } => (
+                format!(
+                    "malformed FEN: {}",
+                    sobre_core::Position::from_fen_auto(fen)
+                        .err()
+                        .map(|e| e.to_string())
+                        .unwrap_or_default()
+                ),
+                None,
+            ),
+            RefusalCode::GameRestoring { game } => (
+                format!(
+                    "game {game} is being restored after `sobre node repair`: your node signs \
+                     nothing in it until your opponent's node has sent its copy, which may hold \
+                     your latest move"
+                ),
+                Some("keep the node running; it asks every peer that connects for the game"),
+            ),
+            RefusalCode::Quota { problem } => (problem.english(), None),
+            RefusalCode::BadRequest { reason } => (format!("bad request: {reason}"), None),
+            RefusalCode::RequestTooLong { max } => {
+                (format!("bad request: line longer than {max} bytes"), None)
+            }
+            RefusalCode::RequestNotObject => ("bad request: expected a JSON object".into(), None),
+            RefusalCode::ApiVersionMissing { version } => (
+                format!("bad request: missing \"v\" (the API version, {version})"),
+                None,
+            ),
+            RefusalCode::ApiVersionUnsupported { given, version } => (
+                format!("API version {given} is not supported: this node speaks version {version}"),
+                Some("use a `sobre` of the same release as the node"),
+            ),
+            RefusalCode::ReplacedPlayerNeeded => (
+                "name the player (--player)".into(),
+                Some("name the player replaced with --replaces"),
+            ),
             RefusalCode::Other => (String::new(), None),
         };
         (m, h.map(str::to_owned))
+    }
+}
+
+/// "in 3h 20m", "in 42s": how far ahead `at_ms` is from `now`.
+fn from_now(at_ms: u64, now: u64) -> String {
+    let s = at_ms.saturating_sub(now).div_ceil(1000);
+    match s {
+        0..60 => format!("in {s}s"),
+        60..3600 => format!("in {}m {}s", s / 60, s % 60),
+        _ => format!("in {}h {}m", s / 3600, s % 3600 / 60),
     }
 }
 
@@ -417,6 +698,39 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<super::super::ApiError>(&json).unwrap(),
             e
+        );
+    }
+
+    /// The wire form of a code carrying a typed kind: the kind is tagged by `kind` inside
+    /// the code's object, and a kind from a newer node reads as its `Other` (the client
+    /// then shows the node's message).
+    #[test]
+    fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
+        let code = RefusalCode::Escrow {
+            problem: EscrowProblem::MoveTooLong { len: 300, max: 256 },
+            place: Some(IdPlace::ArbiterSetting),
+        };
+        let json = serde_json::to_string(&code).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":"escrow","problem":{"kind":"move_too_long","len":300,"max":256},"place":"arbiter_setting"}"#
+        );
+        assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
+        assert_eq!(
+            serde_json::to_string(&RefusalCode::CoinRule {
+                problem: CoinProblem::NoSuchPosition { position: 960 }
+            })
+            .unwrap(),
+            r#"{"id":"coin_rule","problem":{"kind":"no_such_position","position":960}}"#
+        );
+        let newer: RefusalCode =
+            serde_json::from_str(r#"{"id":"league","problem":{"kind":"from_the_future","n":1}}"#)
+                .unwrap();
+        assert_eq!(
+            newer,
+            RefusalCode::League {
+                problem: LeagueProblem::Other
+            }
         );
     }
 

@@ -6,7 +6,7 @@
 use super::moves::{letters, move_error};
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, opening_path, user};
-use crate::api::refusal::MovePlace;
+use crate::api::refusal::{EscrowProblem, IdPlace, MovePlace};
 use crate::api::replies::{AdjournReply, EscrowReply};
 use crate::api::{ApiError, RefusalCode};
 use crate::secrets;
@@ -56,10 +56,7 @@ impl Service {
         let (resume_at_ms, lateness_limit_ms) = match reply {
             Some(a) => {
                 if resume_at_ms.is_some_and(|r| Some(r) != a.resume_at_ms) {
-                    return Err(user(
-                        "a reply in a second envelope keeps the adjournment's resumption (A9c)",
-                    )
-                    .hint("leave out --resume-at: the reply opens when the sealer arrives"));
+                    return Err(ApiError::refused(RefusalCode::ReplyKeepsResumption));
                 }
                 (a.resume_at_ms, a.limit_ms)
             }
@@ -95,20 +92,19 @@ impl Service {
         if let Err(e) = &read
             && !force
         {
-            return Err(user(format!(
-                "the sealed move {text:?} is not a unique legal move ({}): under A8 it would lose the game",
-                e.reason()
-            ))
-            .hint("correct it, or seal it as written with --force"));
+            return Err(ApiError::refused(RefusalCode::SealedMoveNotUnique {
+                text: text.to_owned(),
+                reason: e.reason().to_owned(),
+            }));
         }
         let (Some(white), Some(black)) = (st.white, st.black) else {
             return Err(internal("colours not settled"));
         };
         let arbiter = self.choose_arbiter(&st, keeper)?;
         if arbiter.is_some() && text.len() > MAX_ESCROWED_MOVE_BYTES {
-            return Err(user(format!(
-                "a sealed move in escrow is at most {MAX_ESCROWED_MOVE_BYTES} bytes"
-            )));
+            return Err(ApiError::refused(RefusalCode::EscrowedMoveTooLong {
+                max: MAX_ESCROWED_MOVE_BYTES,
+            }));
         }
         let envelope = Envelope {
             white,
@@ -156,7 +152,7 @@ impl Service {
                         arbiter,
                     };
                     let sealed_box = escrow::seal_box(&ctx, &opening, ephemeral)
-                        .map_err(|e| user(e.to_string()))?;
+                        .map_err(|e| escrow_refusal(&e, None))?;
                     signed.push(
                         s.escrow(ctx.seal, arbiter, sealed_box, tm)
                             .map_err(internal)?,
@@ -180,23 +176,23 @@ impl Service {
     /// to.
     fn choose_arbiter(&self, st: &GameState, k: Keeper) -> Result<Option<PlayerId>, ApiError> {
         let players = [st.challenger, st.opponent];
-        let parse = |text: &str, what: &str| {
-            let p: PlayerId = text
-                .parse()
-                .map_err(|e: sobre_core::record::PlayerIdError| user(format!("{what}: {e}")))?;
-            escrow::check_arbiter(&p).map_err(|e| user(format!("{what}: {e}")))?;
+        let parse = |text: &str, place: IdPlace| {
+            let p: PlayerId = text.parse().map_err(|_| {
+                ApiError::refused(RefusalCode::PlayerIdAt {
+                    place,
+                    text: text.to_owned(),
+                })
+            })?;
+            escrow::check_arbiter(&p).map_err(|e| escrow_refusal(&e, Some(place)))?;
             Ok::<PlayerId, ApiError>(p)
         };
         if k.none {
             return Ok(None);
         }
         if let Some(text) = k.arbiter {
-            let p = parse(&text, "--arbiter")?;
+            let p = parse(&text, IdPlace::Arbiter)?;
             if players.contains(&p) {
-                return Err(user(
-                    "the arbiter keeping the envelope cannot be a player of the game (A3)",
-                )
-                .hint("name a club arbiter or another witness, or leave --arbiter out"));
+                return Err(ApiError::refused(RefusalCode::ArbiterIsPlayer));
             }
             return Ok(Some(p));
         }
@@ -208,7 +204,7 @@ impl Service {
         }
         match k.setting {
             Some(text) => {
-                let p = parse(&text, "the \"arbiter\" setting in HOME/config.json")?;
+                let p = parse(&text, IdPlace::ArbiterSetting)?;
                 // Your usual arbiter playing this game: nobody keeps this envelope.
                 Ok((!players.contains(&p)).then_some(p))
             }
@@ -343,4 +339,14 @@ fn seal_letters(lang: Lang) -> SealLetters {
         Lang::Spanish => SealLetters::Spanish,
         Lang::English | Lang::Auto => SealLetters::English,
     }
+}
+
+/// An envelope that cannot be escrowed (A3), coded by the escrow's kind when a player meets
+/// it; `place` says where the arbiter was named when their key is the problem.
+fn escrow_refusal(e: &escrow::EscrowError, place: Option<IdPlace>) -> ApiError {
+    let words = match place {
+        Some(place) => format!("{}: {e}", place.english()),
+        None => e.to_string(),
+    };
+    user(words).coded(EscrowProblem::of(e).map(|problem| RefusalCode::Escrow { problem, place }))
 }

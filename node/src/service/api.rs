@@ -103,14 +103,18 @@ impl Service {
                 Ok(self.block(player.as_deref(), unblock).await?.into())
             }
             ApiRequest::Connect { addr } => {
-                let a: Multiaddr = addr
-                    .parse()
-                    .map_err(|e| user(format!("bad multiaddr {addr:?}: {e}")))?;
-                let peer = self
-                    .net
-                    .dial(a.clone())
-                    .await
-                    .map_err(|e| user(format!("cannot reach {addr}: {e}")))?;
+                let a: Multiaddr = addr.parse().map_err(|e: libp2p::multiaddr::Error| {
+                    ApiError::refused(RefusalCode::BadMultiaddr {
+                        text: addr.clone(),
+                        reason: e.to_string(),
+                    })
+                })?;
+                let peer = self.net.dial(a.clone()).await.map_err(|e| {
+                    ApiError::refused(RefusalCode::CannotReach {
+                        addr: addr.clone(),
+                        reason: e.to_string(),
+                    })
+                })?;
                 let _ = self
                     .store
                     .remember_peer(&peer.to_string(), std::slice::from_ref(&addr));
@@ -288,7 +292,7 @@ impl Service {
                 if text.len() > 2000 {
                     return Err(ApiError::refused(RefusalCode::ChatTooLong));
                 }
-                self.own_quota(&g, false).map_err(|e| user(e.to_string()))?;
+                self.own_quota(&g, false).map_err(|e| e.refusal())?;
                 let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
                 Ok(self.show(&state).into())
             }
@@ -416,7 +420,8 @@ impl Service {
         };
         let start = match (chess960, fen) {
             (_, Some(f)) => {
-                Position::from_fen_auto(&f).map_err(|e| user(format!("malformed FEN: {e}")))?;
+                Position::from_fen_auto(&f)
+                    .map_err(|_| ApiError::refused(RefusalCode::MalformedFen { fen: f.clone() }))?;
                 StartPosition::Fen(f)
             }
             (true, None) => StartPosition::Chess960Random,

@@ -7,6 +7,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, now_ms, opening_path, user};
+use crate::api::refusal::{EscrowProblem, NOT_THE_SEALED_MOVE, RefusalCode};
 use crate::api::replies::EnvelopeLostReply;
 use crate::api::{ApiError, GameView};
 use crate::secrets;
@@ -27,11 +28,21 @@ enum KeptError {
     Escrow(#[from] escrow::EscrowError),
     /// The box opened, but its move is not the sealed one: the sealer escrowed something
     /// else, so the envelope cannot be opened from it (A3).
-    #[error(
-        "the escrowed opening does not match the seal's commitment: the sealer escrowed \
-         another move, so the envelope cannot be opened from it (A3)"
-    )]
+    #[error("{}", NOT_THE_SEALED_MOVE)]
     NotTheSealedMove,
+}
+
+/// The refusal of an envelope the arbiter's node cannot open from its escrow: coded by the
+/// escrow's kind when a player meets it.
+fn kept_refusal(e: &KeptError) -> ApiError {
+    let problem = match e {
+        KeptError::Escrow(e) => EscrowProblem::of(e),
+        KeptError::NotTheSealedMove => Some(EscrowProblem::NotTheSealedMove),
+    };
+    user(e.to_string()).coded(problem.map(|problem| RefusalCode::Escrow {
+        problem,
+        place: None,
+    }))
 }
 
 impl Service {
@@ -90,9 +101,7 @@ impl Service {
         state: &GameState,
         env: &SealedEnvelope,
     ) -> Result<GameState, ApiError> {
-        let opening = self
-            .read_kept(state, env)
-            .map_err(|e| user(e.to_string()))?;
+        let opening = self.read_kept(state, env).map_err(|e| kept_refusal(&e))?;
         let seal = env.event;
         let (_, st) = self
             .author(game, move |s, t| s.arbiter_open(seal, &opening, t))
@@ -153,47 +162,31 @@ impl Service {
         let g = self.resolve_game(game)?;
         let st = self.cache(&g)?.state.clone();
         let Some(env) = st.open_envelope().cloned() else {
-            return Err(user("no envelope is closed in this game"));
+            return Err(ApiError::refused(RefusalCode::NoEnvelope));
         };
         match &env.escrow {
             None => {
-                return Err(user(
-                    "this envelope is in nobody's keeping: only its sealer can open it",
-                ));
+                return Err(ApiError::refused(RefusalCode::EnvelopeInNobodysKeeping));
             }
             Some(kept) if kept.arbiter != self.me => {
-                return Err(user(format!(
-                    "this node is not the arbiter of this envelope: {} keeps it",
-                    kept.arbiter
-                )));
+                return Err(ApiError::refused(RefusalCode::NotTheEnvelopesArbiter {
+                    arbiter: kept.arbiter.to_string(),
+                }));
             }
             Some(_) => {}
         }
         if st.status != Status::Adjourned {
-            return Err(user(
-                "the game is not adjourned: this envelope opens when the absent player arrives (A9c)",
-            ));
+            return Err(ApiError::refused(RefusalCode::EnvelopeGameNotAdjourned));
         }
         match Service::may_open(&st, &env, now_ms()) {
             Ok(()) => {}
             Err(AdjournmentRule::BeforeResumption) => {
-                let at = env
-                    .seal
-                    .envelope
-                    .resume_at_ms
-                    .map_or_else(|| "the agreed time".to_owned(), iso_utc);
-                return Err(user(format!(
-                    "too early: the envelope opens at the agreed resumption, {at} (A2.7), or \
-                     earlier only when both players are present (A7)"
-                ))
-                .hint("this node opens it by itself at that time"));
+                return Err(ApiError::refused(RefusalCode::EnvelopeTooEarly {
+                    at_ms: env.seal.envelope.resume_at_ms,
+                }));
             }
             Err(AdjournmentRule::ResponderAbsent) => {
-                return Err(user(
-                    "the player who answers the sealed move is not present: the envelope \
-                     stays closed (A7)",
-                )
-                .hint("it opens once they run `sobre resume GAME`; this node does it by itself"));
+                return Err(ApiError::refused(RefusalCode::EnvelopeResponderAbsent));
             }
             Err(other) => return Err(user(other.to_string())),
         }
@@ -214,12 +207,10 @@ impl Service {
         let g = self.resolve_game(game)?;
         let st = self.cache(&g)?.state.clone();
         let Some(env) = st.open_envelope().cloned() else {
-            return Err(user("no envelope is closed in this game"));
+            return Err(ApiError::refused(RefusalCode::NoEnvelope));
         };
         if st.colour_of(&self.me) != Some(env.sealer) {
-            return Err(user(
-                "you did not seal this envelope: only its sealer can lose the opening",
-            ));
+            return Err(ApiError::refused(RefusalCode::NotTheSealer));
         }
         let held = secrets::read_secret(&opening_path(&self.home, &g, env.ply)).is_ok();
         let arbiter = env.escrow.as_ref().map(|k| k.arbiter);
@@ -233,11 +224,9 @@ impl Service {
             ),
             (false, Some(a), _) => {
                 if resign {
-                    return Err(user(format!(
-                        "the arbiter {a} keeps the opening and opens the envelope at the \
-                         resumption: nothing is lost (A3, A11)"
-                    ))
-                    .hint("to resign anyway: sobre resign GAME"));
+                    return Err(ApiError::refused(RefusalCode::ArbiterKeepsOpening {
+                        arbiter: a.to_string(),
+                    }));
                 }
                 (
                     format!(

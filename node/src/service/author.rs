@@ -2,6 +2,7 @@
 //! the events of the other player they refer to.
 
 use super::cache::GameCache;
+use super::refusal::Unavailable;
 use super::{Service, internal, now_ms, peer_of_player, rule_refusal, user};
 use crate::api::{ApiError, RefusalCode};
 use crate::protocol::Gossip;
@@ -116,7 +117,10 @@ impl Service {
         let me = self.me;
         let key = self.key.clone();
         self.refuse_while_restoring(game)?;
-        self.ensure_hot(game).map_err(|e| user(e.to_string()))?;
+        self.ensure_hot(game).map_err(|e| match e {
+            Unavailable::UnknownGame => ApiError::refused(RefusalCode::GameNotKept),
+            other => user(other.to_string()),
+        })?;
         let (signed, state) = {
             let cache = self
                 .hot

@@ -3,7 +3,8 @@
 //! sign is taken even when someone else forwards it. Their challenges waiting for an answer
 //! are dropped when they are blocked.
 
-use super::{Service, peer_of_player, user};
+use super::{Service, peer_of_player};
+use crate::api::refusal::IdPlace;
 use crate::api::replies::BlockReply;
 use crate::api::{ApiError, RefusalCode};
 use sobre_core::record::{PlayerId, Status};
@@ -34,10 +35,12 @@ impl Service {
         unblock: bool,
     ) -> Result<BlockReply, ApiError> {
         if let Some(text) = player {
-            let p: PlayerId = text
-                .trim()
-                .parse()
-                .map_err(|e| user(format!("not a player id {text:?}: {e}")))?;
+            let p: PlayerId = text.trim().parse().map_err(|_| {
+                ApiError::refused(RefusalCode::PlayerIdAt {
+                    place: IdPlace::Block,
+                    text: text.trim().to_owned(),
+                })
+            })?;
             if p == self.me {
                 return Err(ApiError::refused(RefusalCode::BlockSelf));
             }

@@ -17,14 +17,15 @@
 //! withholder who wants Black gets it only by handing the opponent White.
 
 use super::reads::ReadSide;
-use super::{Service, coin_path, internal, now_ms, user};
+use super::{Service, coin_path, internal, now_ms};
+use crate::api::refusal::CoinProblem;
 use crate::api::{ApiError, GameView, RefusalCode};
 use crate::secrets;
 use crate::store::CoinChoice;
 use rand::Rng;
 use sobre_core::Color;
 use sobre_core::record::{
-    CoinColour, ColourChoice, GameId, GameState, StartPosition, Status, VerifiedEvent, export,
+    CoinColour, ColourChoice, GameId, GameState, StartPosition, Status, VerifiedEvent,
 };
 use sobre_core::rules::coin::{self as rules, CoinRule};
 use tracing::{debug, info, warn};
@@ -53,20 +54,14 @@ fn check_choice(
         Some(_) if st.challenge.start != StartPosition::Chess960Random => {
             Err(ApiError::refused(RefusalCode::StartFixed))
         }
-        Some(n) if n >= 960 => Err(user(CoinRule::NoSuchPosition(n).to_string())
-            .hint("Chess960 positions are numbered 0 to 959 (518 is the standard one)")),
+        Some(n) if n >= 960 => Err(coin_refusal(CoinProblem::NoSuchPosition { position: n })),
         _ => Ok(()),
     }
 }
 
-/// "in 3h 20m", "in 42s": how far ahead a moment is.
-fn from_now(at_ms: u64, now: u64) -> String {
-    let s = at_ms.saturating_sub(now).div_ceil(1000);
-    match s {
-        0..60 => format!("in {s}s"),
-        60..3600 => format!("in {}m {}s", s / 60, s % 60),
-        _ => format!("in {}h {}m", s / 3600, s % 3600 / 60),
-    }
+/// A coin default refused by the core's rule (F1), in the code's words.
+fn coin_refusal(problem: CoinProblem) -> ApiError {
+    ApiError::refused(RefusalCode::CoinRule { problem })
 }
 
 impl Service {
@@ -121,8 +116,7 @@ impl Service {
         let colour = color.map(parse_colour).transpose()?;
         let st = self.cache(&g)?.state.clone();
         if st.opponent != self.me {
-            return Err(user(CoinRule::NotTheOpponent.to_string())
-                .hint("as the challenger, your node opens the coin by itself"));
+            return Err(coin_refusal(CoinProblem::NotTheOpponent));
         }
         check_choice(&st, colour, position)?;
         let state = self
@@ -160,29 +154,20 @@ impl Service {
         now: u64,
     ) -> Result<GameState, ApiError> {
         let Some(coin) = &st.coin else {
-            return Err(user(CoinRule::NoAcceptedCoin.to_string())
-                .hint("there is no coin to settle before `sobre accept`"));
+            return Err(coin_refusal(CoinProblem::NoAcceptedCoin));
         };
         if coin.settled.is_some() || st.status != Status::Pending {
-            return Err(user(CoinRule::AlreadySettled.to_string()));
+            return Err(coin_refusal(CoinProblem::AlreadySettled));
         }
         let challenged_ms = self.challenged_ms(game);
         if let Err(CoinRule::BeforeDeadline { deadline_ms }) =
             rules::check_coin_default(&st.time_control, challenged_ms, coin.accepted_ms, now)
         {
-            let hint = if self.manual_coin_default {
-                "run this again then"
-            } else {
-                "your node signs it by itself then, with the choice given at `sobre accept` \
-                 (--colour, --position)"
-            };
-            return Err(user(format!(
-                "the challenger may still open the coin until {} ({}): a default is possible \
-                 only after that (F1)",
-                export::iso_utc(deadline_ms),
-                from_now(deadline_ms, now)
-            ))
-            .hint(hint));
+            return Err(ApiError::refused(RefusalCode::CoinBeforeDeadline {
+                deadline_ms,
+                now_ms: now,
+                manual: self.manual_coin_default,
+            }));
         }
         let asked = self.coin_choice(game);
         let colour = (st.challenge.colour == ColourChoice::Random).then(|| {

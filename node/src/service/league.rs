@@ -25,6 +25,7 @@
 use super::deliver::Internal;
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, peer_of_player, user};
+use crate::api::refusal::{IdPlace, LeagueProblem};
 use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
@@ -485,9 +486,12 @@ impl Service {
                 };
                 let deputy = deputy
                     .map(|d| {
-                        d.trim()
-                            .parse::<PlayerId>()
-                            .map_err(|e| user(format!("--deputy: {e}")))
+                        d.trim().parse::<PlayerId>().map_err(|_| {
+                            ApiError::refused(RefusalCode::PlayerIdAt {
+                                place: IdPlace::Deputy,
+                                text: d.trim().to_owned(),
+                            })
+                        })
                     })
                     .transpose()?;
                 let now = now_ms();
@@ -501,30 +505,15 @@ impl Service {
                     round_days,
                     scoring: Scoring::default(),
                 };
-                let league =
-                    League::create_with_deputy(&self.key, def, deputy, now).map_err(|e| {
-                        let hint = match e {
-                            LeagueError::OrganiserPlays => {
-                                Some("name a deputy arbiter with --deputy PLAYER (not a player)")
-                            }
-                            LeagueError::DeputyWithoutGames => {
-                                Some("leave --deputy out, or list yourself with --player me")
-                            }
-                            _ => None,
-                        };
-                        let err = user(e.to_string());
-                        match hint {
-                            Some(h) => err.hint(h),
-                            None => err,
-                        }
-                    })?;
+                let league = League::create_with_deputy(&self.key, def, deputy, now)
+                    .map_err(|e| league_refusal(&e))?;
                 let mut docs = vec![league.signed.to_bytes().map_err(internal)?];
                 // An organiser who plays joins at once: the league's games are accepted in
                 // advance like every player's.
                 if league.def.players.contains(&self.me) {
                     let join = league
                         .join(&self.key, now)
-                        .map_err(|e| user(e.to_string()))?;
+                        .map_err(|e| league_refusal(&e))?;
                     docs.push(join.to_bytes().map_err(internal)?);
                 }
                 self.keep_league_docs(&docs).map_err(user)?;
@@ -542,7 +531,7 @@ impl Service {
                 if !self.joined(&league, &self.me) {
                     let join = league
                         .join(&self.key, now_ms())
-                        .map_err(|e| user(e.to_string()))?;
+                        .map_err(|e| league_refusal(&e))?;
                     let docs = [league.signed.to_bytes(), join.to_bytes()]
                         .into_iter()
                         .collect::<Result<Vec<_>, _>>()
@@ -565,5 +554,14 @@ impl Service {
             }
             _ => Err(user("not a league request")),
         }
+    }
+}
+
+/// The core's refusal of a league or a join: coded by its kind when a player meets it (the
+/// English words and hints are the code's), else in the core's words.
+fn league_refusal(e: &LeagueError) -> ApiError {
+    match LeagueProblem::of(e) {
+        Some(problem) => ApiError::refused(RefusalCode::League { problem }),
+        None => user(e.to_string()),
     }
 }

@@ -5,6 +5,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, user};
+use crate::api::refusal::LeagueProblem;
 use crate::api::replies::LeagueDecisionReply;
 use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use sobre_core::league::League;
@@ -24,21 +25,24 @@ fn pairing_of(
         .find(|(r, w, b)| *r == round && (w == player || b == player))
         .map(|(_, w, b)| (w, b))
         .ok_or_else(|| {
-            user(format!(
-                "{} has no game in round {round} (a bye, or no such round)",
-                league.name(player)
-            ))
+            ApiError::refused(RefusalCode::NoGameInRound {
+                player: league.name(player),
+                round,
+            })
         })
 }
 
 fn parse_player(league: &League, text: Option<String>) -> Result<PlayerId, ApiError> {
-    let text = text.ok_or_else(|| user("name the player (--player)"))?;
+    let text = text.ok_or_else(|| ApiError::refused(RefusalCode::LeaguePlayerNeeded))?;
     let p: PlayerId = text
         .trim()
         .parse()
         .map_err(|e| super::bad_player_id(text.trim(), &e))?;
     if league.number(&p).is_none() {
-        return Err(user(format!("{p} is not a player of {}", league.def.name)));
+        return Err(ApiError::refused(RefusalCode::NotALeaguePlayer {
+            player: p.to_string(),
+            league: league.def.name.clone(),
+        }));
     }
     Ok(p)
 }
@@ -46,7 +50,7 @@ fn parse_player(league: &League, text: Option<String>) -> Result<PlayerId, ApiEr
 /// A player id that is not (yet) one of the league's players: the one who enters or
 /// replaces another.
 fn parse_newcomer(text: Option<String>) -> Result<PlayerId, ApiError> {
-    let text = text.ok_or_else(|| user("name the player who enters (--player)"))?;
+    let text = text.ok_or_else(|| ApiError::refused(RefusalCode::LeagueEntrantNeeded))?;
     text.trim()
         .parse()
         .map_err(|e| super::bad_player_id(text.trim(), &e))
@@ -57,10 +61,9 @@ fn parse_verdict(text: Option<&str>) -> Result<Verdict, ApiError> {
         Some("1-0") => Ok(Verdict::WhiteWins),
         Some("1/2-1/2" | "½-½") => Ok(Verdict::Draw),
         Some("0-1") => Ok(Verdict::BlackWins),
-        other => Err(user(format!(
-            "result {:?}: give 1-0, 1/2-1/2 or 0-1",
-            other.unwrap_or("")
-        ))),
+        other => Err(ApiError::refused(RefusalCode::BadResult {
+            text: other.unwrap_or("").to_owned(),
+        })),
     }
 }
 
@@ -88,7 +91,7 @@ impl Service {
                 deputy: league.deputy.map(|d| d.to_string()),
             }));
         }
-        let need_round = || round.ok_or_else(|| user("give the round (--round)"));
+        let need_round = || round.ok_or_else(|| ApiError::refused(RefusalCode::RoundNeeded));
         let d = match kind.trim() {
             "forfeit" => {
                 let winner = parse_player(&league, player)?;
@@ -121,16 +124,18 @@ impl Service {
                     Some("fide") => WithdrawalRule::Fide,
                     Some("forfeit-remaining") => WithdrawalRule::ForfeitRemaining,
                     other => {
-                        return Err(user(format!(
-                            "withdrawal rule {:?}: give fide or forfeit-remaining",
-                            other.unwrap_or("")
-                        )));
+                        return Err(ApiError::refused(RefusalCode::BadWithdrawalRule {
+                            text: other.unwrap_or("").to_owned(),
+                        }));
                     }
                 },
             },
             "tie-breaks" => Decision::TieBreaks {
-                order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or(""))
-                    .map_err(|e| user(e.to_string()))?,
+                order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or("")).map_err(|e| {
+                    ApiError::refused(RefusalCode::League {
+                        problem: LeagueProblem::of_tie_breaks(&e),
+                    })
+                })?,
             },
             "enter" => {
                 let player = parse_newcomer(player)?;
@@ -142,23 +147,27 @@ impl Service {
             "replace" => {
                 let player = parse_newcomer(player)?;
                 Decision::Replace {
-                    out: parse_player(&league, replaces)
-                        .map_err(|e| e.hint("name the player replaced with --replaces"))?,
+                    out: match replaces {
+                        None => return Err(ApiError::refused(RefusalCode::ReplacedPlayerNeeded)),
+                        replaces => parse_player(&league, replaces)?,
+                    },
                     player,
                     name: name.unwrap_or_else(|| player.short()),
                 }
             }
             other => {
-                return Err(user(format!(
-                    "unknown decision {other:?}: forfeit, withdraw, adjudicate, settings, tie-breaks, enter or replace"
-                )));
+                return Err(ApiError::refused(RefusalCode::UnknownDecision {
+                    text: other.to_owned(),
+                }));
             }
         };
-        let signed = league
-            .decide(&self.key, d, now_ms())
-            .map_err(|e| user(e.to_string()))?;
+        let signed = league.decide(&self.key, d, now_ms()).map_err(|e| {
+            user(e.to_string()).coded(
+                LeagueProblem::of_decision(&e).map(|problem| RefusalCode::League { problem }),
+            )
+        })?;
         if self.league_decisions(&league).len() >= super::league::MAX_DECISIONS {
-            return Err(user("this league has as many decisions as it may keep"));
+            return Err(ApiError::refused(RefusalCode::TooManyDecisions));
         }
         self.store
             .decision_put(&league.id, &signed)

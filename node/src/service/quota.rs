@@ -20,6 +20,8 @@
 use super::cache::GameCache;
 use super::reads::ReadSide;
 use super::{Service, now_ms};
+use crate::api::refusal::QuotaProblem;
+use crate::api::{ApiError, RefusalCode};
 use libp2p::PeerId;
 use sobre_core::record::{Event, EventKind, GameId, PlayerId, Status};
 use std::collections::{HashMap, VecDeque};
@@ -77,6 +79,29 @@ pub(crate) enum QuotaExceeded {
     MailboxRate,
     #[error("too many challenges from strangers this hour: try later")]
     StrangerRate,
+}
+
+impl QuotaExceeded {
+    /// The refusal of the player's own event over a limit: coded by the limit when it is one
+    /// a player meets while signing, else in these words.
+    pub(super) fn refusal(&self) -> ApiError {
+        let problem = match self {
+            QuotaExceeded::GameEvents => QuotaProblem::GameEvents {
+                max: MAX_EVENTS_PER_GAME,
+            },
+            QuotaExceeded::GameBytes => QuotaProblem::GameBytes {
+                max: MAX_BYTES_PER_GAME,
+            },
+            QuotaExceeded::Chat(max) => QuotaProblem::Chat { max: *max },
+            QuotaExceeded::ChatRate => QuotaProblem::ChatRate {
+                max: MAX_CHAT_PER_HOUR,
+            },
+            QuotaExceeded::ChatAfterEnd => QuotaProblem::ChatAfterEnd,
+            QuotaExceeded::Leaves => QuotaProblem::Leaves,
+            other => return ApiError::user(other.to_string()),
+        };
+        ApiError::refused(RefusalCode::Quota { problem })
+    }
 }
 
 /// Arrivals per key in the last hour: the memory of an hourly rate limit. Bounded: one entry
@@ -433,6 +458,25 @@ impl Service {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The player's own event over a limit is refused with its code, in the same words as
+    /// before; the limits a player does not meet while signing stay uncoded.
+    #[test]
+    fn own_quota_refusals_keep_their_words_with_a_code() {
+        for q in [
+            QuotaExceeded::GameEvents,
+            QuotaExceeded::GameBytes,
+            QuotaExceeded::Chat(50),
+            QuotaExceeded::ChatRate,
+            QuotaExceeded::ChatAfterEnd,
+            QuotaExceeded::Leaves,
+        ] {
+            let e = q.refusal();
+            assert_eq!(e.message, q.to_string());
+            assert!(e.code.is_some(), "{q:?}");
+        }
+        assert_eq!(QuotaExceeded::MailboxFull.refusal().code, None);
+    }
 
     fn event(author: u8, time_ms: u64, kind: EventKind) -> Event {
         Event {

@@ -10,9 +10,9 @@
 //! league members, and any peer remembered before (`peers connect`, an invite). Bounded per
 //! peer and in all (see [`crate::store::peers`]).
 
-use super::{Service, peer_of_addr, player_of_peer, user};
-use crate::api::ApiError;
+use super::{Service, peer_of_addr, player_of_peer};
 use crate::api::replies::{OpponentEntry, PeerEntry, PeersReply, StatusReply};
+use crate::api::{ApiError, RefusalCode};
 use crate::network::NatReach;
 use crate::network::NetworkHandle;
 use crate::store::Store;
@@ -75,11 +75,15 @@ impl Service {
     ) -> Result<PeersReply, ApiError> {
         let mut by_peer: Vec<(PeerId, Vec<Multiaddr>)> = Vec::new();
         for text in addrs {
-            let a: Multiaddr = text
-                .parse()
-                .map_err(|e| user(format!("bad multiaddr {text:?}: {e}")))?;
-            let peer = peer_of_addr(&a)
-                .ok_or_else(|| user(format!("{text} does not end with /p2p/<peer id>")))?;
+            let a: Multiaddr = text.parse().map_err(|e: libp2p::multiaddr::Error| {
+                ApiError::refused(RefusalCode::BadMultiaddr {
+                    text: text.clone(),
+                    reason: e.to_string(),
+                })
+            })?;
+            let peer = peer_of_addr(&a).ok_or_else(|| {
+                ApiError::refused(RefusalCode::AddrWithoutPeer { text: text.clone() })
+            })?;
             match by_peer.iter_mut().find(|(p, _)| *p == peer) {
                 Some((_, list)) => list.push(a),
                 None => by_peer.push((peer, vec![a])),

@@ -9,8 +9,8 @@
 //! game's other players: every event of ours they ever received is in it (they receipt what
 //! they take), and an event they never received was never acted on by anyone.
 
-use super::{Service, user};
-use crate::api::ApiError;
+use super::Service;
+use crate::api::{ApiError, RefusalCode};
 use crate::integrity;
 use libp2p::PeerId;
 use sobre_core::record::GameId;
@@ -20,12 +20,9 @@ impl Service {
     /// Refuses to sign in `game` while it is being restored.
     pub(super) fn refuse_while_restoring(&self, game: &GameId) -> Result<(), ApiError> {
         if self.restoring.contains(game) {
-            return Err(user(format!(
-                "game {game} is being restored after `sobre node repair`: your node signs \
-                 nothing in it until your opponent's node has sent its copy, which may hold \
-                 your latest move"
-            ))
-            .hint("keep the node running; it asks every peer that connects for the game"));
+            return Err(ApiError::refused(RefusalCode::GameRestoring {
+                game: game.to_string(),
+            }));
         }
         Ok(())
     }
