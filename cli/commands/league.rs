@@ -34,6 +34,7 @@ pub enum LeagueCommand {
     ///          --player carmen --player diego --per-move 3d --round-days 14
     ///          sobre league create "Liga" --player me --player ana --player bruno
     ///          --deputy carlos
+    #[command(verbatim_doc_comment)]
     Create(CreateArgs),
     /// Join a league you are a player of: this accepts its games in advance; your node
     /// then challenges (with White) or accepts (with Black) each game when its round opens.
@@ -68,6 +69,7 @@ pub enum LeagueCommand {
     ///           sobre league decide LIGA tie-breaks --order before-fide
     ///           sobre league decide LIGA enter --player elena --name "Elena"
     ///           sobre league decide LIGA replace --replaces diego --player fermin
+    #[command(verbatim_doc_comment)]
     Decide(super::league_decide::DecideArgs),
 }
 
