@@ -462,6 +462,18 @@ fn reads_without_the_node_answer_from_its_database_and_say_they_may_be_stale() {
     let online_show = run(&ana.home, &["show", &game, "--json"]);
     let online_pgn = run_text(&ana.home, &["export", &game, "--pgn"]);
     assert!(online_show.get("stale").is_none(), "{online_show}");
+    // The league player she does not play now is blocked; her remembered peers as listed.
+    let third = if std::ptr::eq(opponent, &bruno) {
+        &carmen
+    } else {
+        &bruno
+    };
+    run_text(&ana.home, &["block", &third.id]);
+    let online_known = run(&ana.home, &["peers", "list", "--json"])["known"].clone();
+    assert!(
+        online_known.as_array().is_some_and(|k| !k.is_empty()),
+        "the mailbox at least is remembered: {online_known}"
+    );
 
     // Ana's node stops; what she reads comes from her home's database.
     run_text(&ana.home, &["node", "stop"]);
@@ -518,6 +530,23 @@ fn reads_without_the_node_answer_from_its_database_and_say_they_may_be_stale() {
     let out = exec(&ana.home, &["league", "standings", &lid]);
     assert!(out.success(), "{}", out.stderr);
     assert!(out.stderr.contains("may be stale"), "{}", out.stderr);
+
+    // The remembered peers and the blocked list, as the node left them; none connected.
+    let peers = run(&ana.home, &["peers", "list", "--json"]);
+    assert_stale_json(&peers, "peers list");
+    assert_eq!(peers["connected"], serde_json::json!([]), "{peers}");
+    assert_eq!(peers["known"], online_known, "{peers}");
+    let blocked = run(&ana.home, &["block", "--json"]);
+    assert_stale_json(&blocked, "block");
+    assert_eq!(
+        blocked["blocked"],
+        serde_json::json!([third.id]),
+        "{blocked}"
+    );
+    // Blocking someone else needs the node.
+    let out = exec(&ana.home, &["block", &org.id]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("node is not running"), "{}", out.stderr);
 
     // Writing still needs the node, and says so.
     let out = exec(&ana.home, &["move", &game, "Nf3", "--notation", "en"]);

@@ -9,14 +9,15 @@ use sobre_node::api::replies::BlockReply;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Refuse a player for good: their waiting challenges are dropped, their node is disconnected
-/// and refused, and nothing they sign is taken any more (also in games under way). Without a
-/// player, list the blocked players.
+/// Refuse a player for good: their waiting challenges are dropped, their node is
+/// disconnected and refused, and nothing they sign is taken any more (also in games
+/// under way). Without a player, list the blocked players.
 ///
 ///   sobre block 12D3KooWxyz…        refuse this player
 ///   sobre block pesado --remove     lift it (an alias from `sobre contacts` works too)
 ///   sobre block                     list
 #[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct Args {
     /// The player: a player id (12D3KooW…) or an alias from `sobre contacts`.
     player: Option<String>,
@@ -33,13 +34,15 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         Some(p) => Some(Contacts::load(home)?.resolve(p)),
         None => None,
     };
-    let v = common::call(
-        home,
-        ApiRequest::Block {
-            player,
-            unblock: args.remove,
-        },
-    )?;
+    let request = ApiRequest::Block {
+        player,
+        unblock: args.remove,
+    };
+    // The list is read from the database when the node is stopped; a change needs the node.
+    let v = match &request {
+        ApiRequest::Block { player: None, .. } => common::read(home, request)?,
+        _ => common::call(home, request)?,
+    };
     if args.json {
         print_json(&v);
         return Ok(ExitCode::SUCCESS);

@@ -42,7 +42,8 @@ pub fn run(home: &Path, cmd: PeersCommand) -> CliResult<ExitCode> {
             println!("{}", t!("peers-connected-to", peer = &v.peer));
         }
         PeersCommand::List(a) => {
-            let v = common::call(home, ApiRequest::Peers)?;
+            // With the node stopped: none connected, the remembered ones from its database.
+            let v = common::read(home, ApiRequest::Peers)?;
             if a.json {
                 print_json(&v);
                 return Ok(ExitCode::SUCCESS);

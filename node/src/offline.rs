@@ -1,6 +1,8 @@
 //! Reading a home while its node is stopped: `sobre games`, `show`, `export`, `envelope`,
 //! `league …` open the home's database themselves, answer with the node's own code
-//! (`service::reads`), and close it at once.
+//! (`service::reads`), and close it at once. `peers list` and `block` (the list) answer
+//! from the same database: no peer is connected, the remembered ones and the blocked
+//! players are as the node left them.
 //!
 //! sled allows one process at a time (an exclusive lock on its files): the read takes it
 //! only when no node answers on the home's socket, holds it for the one request, and a
@@ -9,6 +11,7 @@
 //! would have said when it stopped — only what peers sent since has not arrived: the view
 //! may be stale, and the CLI says so.
 
+use crate::api::replies::{BlockReply, PeerEntry, PeersReply, Reply};
 use crate::api::{ApiError, ApiRequest};
 use crate::home::{self, KeyError};
 use crate::service::reads::{self, ReadSide, Unavailable};
@@ -44,7 +47,7 @@ pub enum OfflineError {
 /// [`OfflineError`]: not a read, the database busy or unreadable, no key, or the node's own
 /// refusal ([`OfflineError::Api`]).
 pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineError> {
-    if !reads::is_read(&request) {
+    if !is_offline_read(&request) {
         return Err(OfflineError::NotARead);
     }
     let key = home::load_key(home_dir)?;
@@ -54,6 +57,32 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
         },
         other => OfflineError::Store(other),
     })?;
+    let listed = match request {
+        // Nothing is connected to a stopped node; what it remembers is in the store.
+        ApiRequest::Peers => Some(Reply::from(PeersReply {
+            connected: Vec::new(),
+            known: store
+                .peers()
+                .map_err(OfflineError::Store)?
+                .into_iter()
+                .map(|(peer, addresses)| PeerEntry { peer, addresses })
+                .collect(),
+        })),
+        ApiRequest::Block { player: None, .. } => Some(Reply::from(BlockReply {
+            blocked: store
+                .meta_list::<PlayerId>(crate::service::block::BLOCKED)
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        })),
+        _ => None,
+    };
+    if let Some(reply) = listed {
+        drop(store);
+        return reply
+            .to_value()
+            .map_err(|e| OfflineError::Api(ApiError::internal(e.to_string())));
+    }
     // Games that no longer verify are left out, as the node leaves them out.
     let games = reads::load_summaries(&store)
         .map_err(OfflineError::Store)?
@@ -85,6 +114,16 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
     reply
         .to_value()
         .map_err(|e| OfflineError::Api(ApiError::internal(e.to_string())))
+}
+
+/// Whether [`answer`] can answer `req` without the node: the node's reads
+/// ([`reads::is_read`]), the remembered peers and the blocked players' list.
+pub fn is_offline_read(req: &ApiRequest) -> bool {
+    reads::is_read(req)
+        || matches!(
+            req,
+            ApiRequest::Peers | ApiRequest::Block { player: None, .. }
+        )
 }
 
 /// A stopped node's home, read.

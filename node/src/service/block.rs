@@ -11,7 +11,7 @@ use sobre_core::record::{PlayerId, Status};
 use std::collections::BTreeSet;
 
 /// The `meta` key listing the blocked players (JSON list of player ids).
-const BLOCKED: &str = "blocked";
+pub(crate) const BLOCKED: &str = "blocked";
 
 impl Service {
     /// The blocked players, from the store.

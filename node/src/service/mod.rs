@@ -138,7 +138,7 @@ mod api;
 mod arbiter;
 mod author;
 mod auto;
-mod block;
+pub(crate) mod block;
 mod cache;
 mod coin;
 mod commit;
