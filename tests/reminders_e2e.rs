@@ -547,6 +547,27 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
             .contains("\"node_running\":true"))
         .then_some(())
     });
+    // Read without the node, by that clock: the game list says the lateness claim is
+    // possible (A10, judged by the rules core); by the real clock, not yet.
+    let claimable = |offset: Option<&str>| {
+        let mut cmd = match offset {
+            Some(o) => common::under_faketime(&bernardo.home, o),
+            None => {
+                let mut c = Command::new(env!("CARGO_BIN_EXE_sobre"));
+                c.arg("--home").arg(&bernardo.home);
+                c
+            }
+        };
+        let out = cmd.args(["games", "--json"]).output().expect("sobre games");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("games JSON");
+        v["games"]
+            .as_array()
+            .and_then(|l| l.iter().find(|g| g["game"] == game.as_str()))
+            .and_then(|g| g["claimable"].as_array().cloned())
+            .unwrap_or_default()
+    };
+    assert_eq!(claimable(None), Vec::<Value>::new());
+    assert_eq!(claimable(Some("+70m")), [Value::from("lateness")]);
     nodes.start_with("bernardo", &[], Some("+70m"), &[]);
     let finished = wait_for("Bernardo's node to claim", || {
         show(&bernardo.home, &game).filter(|v| v["status"] == "finished")

@@ -20,7 +20,8 @@ use std::process::ExitCode;
 /// commands), OPPONENT (your alias for them, else the name they signed, else short id), COLOUR (yours), MOVE (move number), LAST (last
 /// move), STATUS, TIME LEFT (of the player to move), and NOTES when a game needs your
 /// attention: a draw offer standing (yours or theirs), what you can claim now (a win on
-/// time, 6.9; a draw by repetition or fifty moves, 9.2/9.3), your opponent's leave, chat
+/// time, 6.9; a draw by repetition or fifty moves, 9.2/9.3; a win when the opponent is
+/// more than the limit late for a resumption, A10), your opponent's leave, chat
 /// lines you have not read (read: printed by `sobre show` or `sobre show --chat`), and when
 /// an adjourned game resumes.
 ///

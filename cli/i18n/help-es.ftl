@@ -335,7 +335,8 @@ sobre-games =
         corto), COLOR (el suyo), JUGADA (número de jugada), ÚLTIMA (última jugada), ESTADO,
         TIEMPO (del jugador al que le toca), y NOTAS cuando una partida pide su atención: una
         oferta de tablas en pie (suya o del rival), lo que puede reclamar ya (la victoria por
-        tiempo, 6.9; tablas por repetición o cincuenta jugadas, 9.2/9.3), el permiso del
+        tiempo, 6.9; tablas por repetición o cincuenta jugadas, 9.2/9.3; la victoria cuando
+        el rival llega a la reanudación más tarde del límite, A10), el permiso del
         rival, líneas de chat sin leer (leídas: las que imprimió `sobre show` o
         `sobre show --chat`), y cuándo se reanuda una partida aplazada.
 

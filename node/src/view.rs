@@ -12,6 +12,8 @@ use sobre_core::clock::{ClockState, LeavePeriod};
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::verify::CoinSettlement;
 use sobre_core::record::{GameId, GameState, PlayerId, Status};
+use sobre_core::rules::Edition;
+use sobre_core::rules::adjournment::{self, Adjournment};
 use sobre_core::{Color, Position};
 
 /// The moves of a game in coordinate notation (UCI), from its start position.
@@ -240,6 +242,9 @@ pub struct Summary {
     pub resume_at_ms: Option<u64>,
     /// When the game finished or was cancelled.
     pub ended_ms: Option<u64>,
+    /// The last adjournment, while a lateness claim on it can be judged (A10: a binding
+    /// seal, or a tag-10 seal whose envelope is still closed) and the game is not over.
+    pub adjournment: Option<Adjournment>,
 }
 
 impl Summary {
@@ -289,6 +294,17 @@ impl Summary {
                 })
                 .flatten(),
             ended_ms: state.ended_ms,
+            adjournment: state
+                .adjournments
+                .last()
+                .filter(|a| a.binding || state.open_envelope().is_some())
+                .filter(|_| {
+                    matches!(
+                        state.status,
+                        Status::Active | Status::Disputed | Status::Adjourned
+                    )
+                })
+                .cloned(),
         }
     }
 
@@ -353,6 +369,31 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
         }
         if c == s.turn {
             claimable.extend(s.draw_claims.iter().map(|r| r.name().to_owned()));
+        }
+    }
+    // A10: the opponent is more than the limit late for the resumption (or, A8, has not
+    // opened the envelope they owe), judged by the rules core on the last adjournment. My
+    // own flag counts as down when the opponent could claim time against me (A10c).
+    if let (Some(c), Some(a)) = (my_color, &s.adjournment) {
+        let claimant_flag_down = s
+            .clocks
+            .as_ref()
+            .is_some_and(|k| k.time_claim_possible_at(!c, now_ms));
+        let verdict = adjournment::judge_lateness(
+            Edition::PLAY,
+            adjournment::LatenessClaim {
+                adjournment: a,
+                claimant: c,
+                at_ms: now_ms,
+                claimant_flag_down,
+            },
+        );
+        if matches!(
+            verdict,
+            adjournment::LatenessVerdict::OpponentLate
+                | adjournment::LatenessVerdict::SealerCannotOpen
+        ) {
+            claimable.push(ClaimReason::Lateness.name().to_owned());
         }
     }
     let opponent_colour = my_color.map(|c| !c);
