@@ -128,6 +128,30 @@ fn time_attack_forward_dated_claim_is_judged_at_its_first_countersignature() {
     }
 }
 
+/// Attack (the mirror of the one above): the flagged player's node dates its receipt of a
+/// correct time claim (6.9) a day back, so that the claim would be judged before the flag
+/// fell. The opponent gains by an early verdict, so their countersignature moves it back by
+/// at most the tolerated skew: the claim stands, in the archive they assemble too. (Their
+/// honest node never signs such a receipt; the claimant's refuses it on arrival.)
+#[test]
+fn time_attack_backdated_receipt_of_a_correct_claim_cannot_make_it_incorrect() {
+    for receipt_at in [
+        T0 + HOUR,
+        T0 + 4 * DAY - sobre_core::record::time::MAX_CLOCK_SKEW_MS,
+    ] {
+        let mut r = Record::new("3d", 2);
+        let e4 = r.mv(W, "e4", T0 + MINUTE);
+        let got = r.receive(B, &e4, T0 + MINUTE + SECOND);
+        r.sheets[0].saw(got.id());
+        let claim = r.claim(W, ClaimReason::Time, T0 + 4 * DAY);
+        r.receive(B, &claim, receipt_at);
+        let st = r.state();
+        assert!(st.claims[0].correct, "{}", st.claims[0].judgement);
+        assert_eq!(st.termination, Some(Termination::TimeForfeit));
+        assert_eq!(st.result, Some(Outcome::Decisive { winner: W }));
+    }
+}
+
 /// Attack: the receiver signs its receipt a month ahead, to charge the mover for a month.
 /// The mailbox's receipt, earlier, is the move's first countersignature.
 #[test]

@@ -57,6 +57,10 @@ pub(super) struct Replay {
     /// author. Learnt from the whole record before replaying it, so a verdict sees the
     /// countersignatures that come after it in the timeline.
     pub(super) countersigned: HashMap<EventId, u64>,
+    /// Under `evidence`, the earliest countersignature of each event by a witness: someone
+    /// who is neither of the two players (a mailbox, an arbiter), with nothing to gain from
+    /// any verdict's time (see [`Replay::judged_at`]).
+    pub(super) witnessed: HashMap<EventId, u64>,
     /// Under `evidence`, the timeline index of the first time or lateness claim: a
     /// countersignature learnt later for an event at or before it may change that verdict.
     pub(super) first_timed_claim: Option<usize>,
@@ -160,6 +164,7 @@ impl Replay {
             evidence: version >= 2,
             effective: HashMap::new(),
             countersigned: HashMap::new(),
+            witnessed: HashMap::new(),
             first_timed_claim: None,
             adjustments: Vec::new(),
             leave_events: Vec::new(),
@@ -197,6 +202,11 @@ impl Replay {
                 if author.is_some_and(|a| a != v.event.author) {
                     let t = self.countersigned.entry(target).or_insert(u64::MAX);
                     *t = (*t).min(v.event.time_ms);
+                    let by = v.event.author;
+                    if by != self.state.challenger && by != self.state.opponent {
+                        let w = self.witnessed.entry(target).or_insert(u64::MAX);
+                        *w = (*w).min(v.event.time_ms);
+                    }
                 }
             }
         }
@@ -233,12 +243,25 @@ impl Replay {
     /// judged: its effective time, or its first countersignature if earlier — a claim dated
     /// ahead of the clock of whoever first held it is judged at that moment. Under protocol
     /// version 1, its signed time `t`.
+    ///
+    /// The other player gains by an early verdict, so their countersignature moves it back
+    /// by at most [`time::MAX_CLOCK_SKEW_MS`] (the skew every node tolerates, and the most an
+    /// honest node signs a receipt of the claim before it, see
+    /// [`crate::record::time::check_claim_countersignature`]): an opponent who dates their
+    /// receipt of a correct claim a day back cannot make it incorrect, in their own archive
+    /// either. A witness's (neither player: a mailbox, an arbiter) has no such bound: a claim
+    /// forward-dated by a lying clock is judged when the witness first held it.
     pub(super) fn judged_at(&self, id: &EventId, t: u64) -> u64 {
         if !self.evidence {
             return t;
         }
         let eff = self.effective.get(id).copied().unwrap_or(t);
-        self.countersigned.get(id).map_or(eff, |&c| c.min(eff))
+        let Some(&first) = self.countersigned.get(id) else {
+            return eff;
+        };
+        let by_player = first.max(t.saturating_sub(time::MAX_CLOCK_SKEW_MS));
+        let by_witness = self.witnessed.get(id).copied().unwrap_or(u64::MAX);
+        eff.min(by_player).min(by_witness)
     }
 
     fn over(&self) -> bool {
