@@ -24,7 +24,7 @@ use std::time::Duration;
 mod common;
 use common::dbus::NotificationBus;
 use common::nodes::{Node, Nodes, wait_for};
-use common::smtp::SmtpSink;
+use common::smtp::{SinkTls, SmtpSink};
 use common::{exec, run, run_text};
 
 /// The reminders the hook has been given, one JSON object per line.
@@ -330,6 +330,66 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
         .filter(|m| unfolded(m).contains(&format!("move_arrived:{game}:1\"")))
         .count();
     assert_eq!(mails, 1, "one mail for e4");
+}
+
+/// Through a server that wants TLS — STARTTLS on the submission port, or TLS from the first
+/// byte — with a certificate a private authority signed: the reminder is mailed encrypted
+/// once the player names that authority (`ca_file`), and not at all without it (the server's
+/// certificate is checked; the failure is a warning in the log, the node goes on).
+#[test]
+fn a_reminder_is_mailed_over_starttls_or_tls_to_a_server_the_player_trusts() {
+    for (security, mode, trusted) in [
+        ("starttls", SinkTls::Starttls, true),
+        ("tls", SinkTls::Wrapper, true),
+        ("starttls", SinkTls::Starttls, false),
+    ] {
+        let sink = SmtpSink::start_tls(mode);
+        let mut nodes = Nodes::new();
+        let ca = nodes.dir.path().join("club-ca.pem");
+        std::fs::write(&ca, sink.ca_pem.as_deref().expect("the authority")).expect("CA file");
+        let ca_line = if trusted {
+            format!("ca_file = \"{}\"\n", ca.display())
+        } else {
+            String::new()
+        };
+        write_settings(
+            &nodes.home("bernardo"),
+            &format!(
+                "[reminders.email]\n\
+                 host = \"localhost\"\n\
+                 port = {}\n\
+                 security = \"{security}\"\n\
+                 from = \"sobre <bernardo@example.org>\"\n\
+                 to = \"bernardo@example.org\"\n{ca_line}",
+                sink.port
+            ),
+        );
+        let bernardo = nodes.start("bernardo", &[]);
+        let ana = nodes.start("ana", &[]);
+        let game = start_game(&ana, &bernardo, ["--per-move", "3d"]);
+        run_text(&ana.home, &["move", &game, "e4"]);
+        if trusted {
+            let mail = wait_for("the reminder mail over TLS", || {
+                sink.mails()
+                    .into_iter()
+                    .find(|m| m.data.contains("move_arrived"))
+            });
+            assert!(mail.tls, "{security}: the mail came in the clear");
+            assert!(mail.data.contains(&game), "{security}: {}", mail.data);
+        } else {
+            let log = nodes.dir.path().join("bernardo.log");
+            let said = wait_for("the refused certificate in the log", || {
+                std::fs::read_to_string(&log)
+                    .ok()
+                    .filter(|l| l.contains("cannot reach the SMTP server"))
+            });
+            assert!(sink.mails().is_empty(), "mailed to an untrusted server");
+            assert!(
+                said.contains("localhost") && said.contains("certificate"),
+                "{said}"
+            );
+        }
+    }
 }
 
 /// With `desktop = true` and a desktop session (here a private bus with a notification server

@@ -8,6 +8,7 @@ use super::settings::{EmailSettings, ReminderSettings, SmtpSecurity};
 use super::words::Wording;
 use lettre::message::header::ContentType;
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -44,6 +45,8 @@ pub enum DeliveryError {
         path: String,
         source: std::io::Error,
     },
+    #[error("cannot use the certificate authorities in {path}: {reason}")]
+    CaFile { path: String, reason: String },
     #[error("cannot build the e-mail: {0}")]
     Message(String),
     #[error("cannot reach the SMTP server {host}:{port}: {reason}")]
@@ -288,12 +291,36 @@ pub async fn send_email(
         port,
         reason,
     };
-    let builder = match settings.security {
-        SmtpSecurity::Starttls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&host)
+    let builder = match (settings.security, &settings.ca_file) {
+        (SmtpSecurity::Starttls, None) => {
+            AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&host)
+                .map_err(|e| smtp_error(e.to_string()))?
+        }
+        (SmtpSecurity::Tls, None) => AsyncSmtpTransport::<Tokio1Executor>::relay(&host)
             .map_err(|e| smtp_error(e.to_string()))?,
-        SmtpSecurity::Tls => AsyncSmtpTransport::<Tokio1Executor>::relay(&host)
-            .map_err(|e| smtp_error(e.to_string()))?,
-        SmtpSecurity::Plain => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host),
+        // The system's authorities and the player's own, the host name checked as always.
+        (security @ (SmtpSecurity::Starttls | SmtpSecurity::Tls), Some(file)) => {
+            let pem = tokio::fs::read(file)
+                .await
+                .map_err(|source| DeliveryError::CaFile {
+                    path: file.display().to_string(),
+                    reason: source.to_string(),
+                })?;
+            let ca_error = |e: lettre::transport::smtp::Error| DeliveryError::CaFile {
+                path: file.display().to_string(),
+                reason: e.to_string(),
+            };
+            let params = TlsParameters::builder(host.clone())
+                .add_root_certificate(Certificate::from_pem(&pem).map_err(ca_error)?)
+                .build_rustls()
+                .map_err(ca_error)?;
+            let tls = match security {
+                SmtpSecurity::Tls => Tls::Wrapper(params),
+                _ => Tls::Required(params),
+            };
+            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host).tls(tls)
+        }
+        (SmtpSecurity::Plain, _) => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host),
     };
     let mut builder = builder.port(port).timeout(Some(CHANNEL_TIMEOUT));
     if let (Some(user), Some(file)) = (&settings.username, &settings.password_file) {

@@ -149,6 +149,10 @@ pub struct EmailSettings {
     /// which `node run --save` rewrites.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password_file: Option<PathBuf>,
+    /// A PEM file of certificate authorities trusted besides the system's, for a server
+    /// whose certificate a private authority signed (a club's own server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl EmailSettings {
