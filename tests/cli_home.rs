@@ -104,7 +104,7 @@ fn commands_that_need_the_node_say_it_is_not_running() {
         &["node", "status"],
         &["node", "stop"],
         &["move", "3f2a", "Cf3"],
-        &["peers", "list"],
+        &["block", "12D3KooWAbc"],
         &["challenge", "12D3KooWAbc"],
         &["draw", "offer", "3f2a"],
         &["claim", "3f2a", "threefold"],
