@@ -151,6 +151,36 @@ fn pgn_check_human_output_names_game_move_and_reason() {
     );
 }
 
+/// In Spanish, `pgn check` words why each game stopped from the core's typed error: the
+/// move reader's verdict (FIDE App. E), a null move, a bad `FEN` tag.
+#[test]
+fn pgn_check_says_in_spanish_why_a_game_stopped() {
+    let f = temp_pgn(
+        "1.e4 e5 2.Cf3 Cf6 3.d4 exd4 4.e5 Ce4 5.Dxd5 *\n\n\
+         1. e4 e5 2. Nf3 Nc6 3. -- Nf6 *\n\n\
+         [FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. Kb1 *\n",
+    );
+    let out = sobre()
+        .env("LC_ALL", "es_ES.UTF-8")
+        .args(["pgn", "check"])
+        .arg(f.path())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for said in [
+        "partida 1, jugada 5 (blancas): \"Dxd5\": no es una jugada legal en esta posición",
+        "partida 2, una jugada nula (`--`) en 3.: no es una jugada legal",
+        "partida 3, posición inicial: la etiqueta FEN no es válida: ",
+    ] {
+        assert!(text.contains(said), "{said:?} in {text}");
+    }
+    assert!(
+        !text.contains("no queen"),
+        "the reader's English detail: {text}"
+    );
+}
+
 #[test]
 fn pgn_check_accepts_null_moves_in_variations_and_reports_them_in_the_main_line() {
     let f = temp_pgn(

@@ -178,9 +178,57 @@ fn game_error(path: &str, index: u64, e: &sobre_core::pgn::replay::ReplayError) 
         "pgn-game-error",
         path = path,
         game = index + 1,
-        error = e.to_string(),
+        error = replay_error(e),
         line = e.line
     )
+}
+
+/// Why a game's replay stopped, in the run's language from the error's typed parts (in
+/// English, the core's own sentence: its `message` is the English detail, which Spanish
+/// leaves out for the move reader's verdict in words).
+fn replay_error(e: &sobre_core::pgn::replay::ReplayError) -> String {
+    use crate::i18n::{errors, words};
+    use sobre_core::notation::MoveErrorKind;
+    use sobre_core::pgn::replay::ReplayErrorKind;
+    let colour = words::colour(e.color);
+    match e.kind {
+        ReplayErrorKind::BadStart => t!(
+            "pgn-error-start",
+            message = e.message.as_str(),
+            fen_error = e
+                .start
+                .as_ref()
+                .map_or_else(|| e.message.clone(), errors::fen)
+        ),
+        ReplayErrorKind::NullMove => t!(
+            "pgn-error-null",
+            text = e.text.as_str(),
+            number = e.move_number,
+            dots = if e.color == sobre_core::Color::White {
+                "."
+            } else {
+                "..."
+            }
+        ),
+        ReplayErrorKind::NotText => t!(
+            "pgn-error-not-text",
+            number = e.move_number,
+            colour = colour,
+            text = e.text.as_str()
+        ),
+        ReplayErrorKind::Illegal => t!(
+            "pgn-error-move",
+            number = e.move_number,
+            colour = colour,
+            text = e.text.as_str(),
+            detail = e.message.as_str(),
+            reading = match e.reading {
+                Some(MoveErrorKind::Syntax) => t!("pgn-reading-syntax"),
+                Some(MoveErrorKind::Ambiguous) => t!("pgn-reading-ambiguous"),
+                Some(MoveErrorKind::Illegal) | None => t!("pgn-reading-illegal"),
+            }
+        ),
+    }
 }
 
 fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {

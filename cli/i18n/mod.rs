@@ -338,6 +338,8 @@ mod tests {
             "refusal-move-illegal",
             "refusal-move-ambiguous",
             "refusal-sealed-not-unique",
+            "pgn-error-start",
+            "pgn-error-move",
         ];
         let differ: Vec<&String> = differ
             .into_iter()

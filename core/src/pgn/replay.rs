@@ -7,8 +7,9 @@
 //! move stops the game and is reported precisely: ply, move number, side, the text as
 //! written, and why (e.g. `move 5 (white): "Dxd5": no queen can reach d5`).
 
+use crate::notation::fen::ParseFenError;
 use crate::notation::san::{self, Lang, ReadSanError};
-use crate::notation::{self, MoveError};
+use crate::notation::{self, MoveError, MoveErrorKind};
 use crate::outcome::Outcome;
 use crate::pgn::{GameStart, RawMove, RawTag, Skip, Visitor};
 use crate::position::{CastlingMode, Position};
@@ -69,6 +70,11 @@ pub struct ReplayError {
     pub message: String,
     /// Line in the file where the move stands.
     pub line: u64,
+    /// For [`ReplayErrorKind::Illegal`]: how the move reader refused the text (unreadable,
+    /// illegal or ambiguous), so a client words it without the English `message`.
+    pub reading: Option<MoveErrorKind>,
+    /// For [`ReplayErrorKind::BadStart`]: why the `FEN` tag is not a position.
+    pub start: Option<ParseFenError>,
 }
 
 impl fmt::Display for ReplayError {
@@ -166,7 +172,14 @@ impl Replayer {
         }
     }
 
-    fn fail(&mut self, kind: ReplayErrorKind, text: &str, message: String, line: u64) {
+    fn fail(
+        &mut self,
+        kind: ReplayErrorKind,
+        text: &str,
+        message: String,
+        line: u64,
+        reading: Option<MoveErrorKind>,
+    ) {
         let pos = &self.game.position;
         self.game.error = Some(ReplayError {
             kind,
@@ -176,6 +189,8 @@ impl Replayer {
             text: text.to_owned(),
             message,
             line,
+            reading,
+            start: None,
         });
         self.stopped = true;
     }
@@ -208,6 +223,8 @@ impl Replayer {
                     text: fen,
                     message: format!("bad FEN tag: {e}"),
                     line: self.game.line,
+                    reading: None,
+                    start: Some(e),
                 });
                 self.stopped = true;
             }
@@ -249,6 +266,7 @@ impl Replayer {
                         &shown,
                         "not valid UTF-8 text".to_owned(),
                         line,
+                        None,
                     );
                     return;
                 };
@@ -264,14 +282,15 @@ impl Replayer {
                     // Off the fast path: only a token no parser read gets here.
                     let text = text.to_owned();
                     let why = "not a legal move".to_owned();
-                    self.fail(ReplayErrorKind::NullMove, &text, why, line);
+                    self.fail(ReplayErrorKind::NullMove, &text, why, line, None);
                     return;
                 }
                 match resolve(&self.game.position, text, self.game.lang) {
                     Ok(m) => m,
                     Err(e) => {
                         let (text, reason) = (text.to_owned(), e.reason().to_owned());
-                        self.fail(ReplayErrorKind::Illegal, &text, reason, line);
+                        let reading = Some(e.kind());
+                        self.fail(ReplayErrorKind::Illegal, &text, reason, line, reading);
                         return;
                     }
                 }
