@@ -565,7 +565,18 @@ fn reads_without_the_node_answer_from_its_database_and_say_they_may_be_stale() {
     let peers = run(&ana.home, &["peers", "list", "--json"]);
     assert_stale_json(&peers, "peers list");
     assert_eq!(peers["connected"], serde_json::json!([]), "{peers}");
-    assert_eq!(peers["known"], online_known, "{peers}");
+    // The same peers (their addresses may have been refreshed by identify before the stop).
+    let ids = |v: &Value| -> std::collections::BTreeSet<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p["peer"].as_str().map(str::to_owned))
+            .collect()
+    };
+    assert!(
+        ids(&peers["known"]).is_superset(&ids(&online_known)),
+        "{peers} lacks some of {online_known}"
+    );
     let blocked = run(&ana.home, &["block", "--json"]);
     assert_stale_json(&blocked, "block");
     assert_eq!(
