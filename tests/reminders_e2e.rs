@@ -143,28 +143,12 @@ fn unfolded(mail: &str) -> String {
     mail.replace("=\r\n", "").replace("=\n", "")
 }
 
-/// A mail's text as written: soft line breaks undone, quoted-printable `=XX` bytes decoded.
+/// A mail's text as written: its quoted-printable body decoded (soft line breaks and `=XX`
+/// bytes; anything else, such as an encoded header, is kept as it came).
 fn decoded(mail: &str) -> String {
-    let bytes = unfolded(mail).into_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'=', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    let bytes = quoted_printable::decode(mail.as_bytes(), quoted_printable::ParseMode::Robust)
+        .unwrap_or_else(|_| mail.as_bytes().to_vec());
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[test]

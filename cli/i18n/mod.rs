@@ -40,17 +40,7 @@ const ES_FTL: &str = include_str!("es.ftl");
 impl Lang {
     /// `"es"`/`"en"` (a locale such as `es_AR` too), as in `"language"` of the settings.
     pub fn parse(s: &str) -> Option<Lang> {
-        let l = s.trim().to_ascii_lowercase();
-        if l.is_empty() {
-            return None;
-        }
-        Some(match PageLang::from_locale(&l) {
-            PageLang::Spanish => Lang::Es,
-            PageLang::English if l == "en" || l.starts_with("en_") || l.starts_with("en-") => {
-                Lang::En
-            }
-            PageLang::English => return None,
-        })
+        PageLang::from_setting(s).map(Lang::from_page)
     }
 
     /// The language of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`).

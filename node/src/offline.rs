@@ -11,7 +11,7 @@
 //! would have said when it stopped — only what peers sent since has not arrived: the view
 //! may be stale, and the CLI says so.
 
-use crate::api::replies::{BlockReply, PeerEntry, PeersReply, Reply};
+use crate::api::replies::{BlockReply, PeersReply, Reply};
 use crate::api::{ApiError, ApiRequest};
 use crate::home::{self, KeyError};
 use crate::service::reads::{self, ReadSide, Unavailable};
@@ -61,16 +61,10 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
         // Nothing is connected to a stopped node; what it remembers is in the store.
         ApiRequest::Peers => Some(Reply::from(PeersReply {
             connected: Vec::new(),
-            known: store
-                .peers()
-                .map_err(OfflineError::Store)?
-                .into_iter()
-                .map(|(peer, addresses)| PeerEntry { peer, addresses })
-                .collect(),
+            known: reads::known_peers(&store),
         })),
         ApiRequest::Block { player: None, .. } => Some(Reply::from(BlockReply {
-            blocked: store
-                .meta_list::<PlayerId>(crate::service::block::BLOCKED)
+            blocked: crate::service::block::stored_blocked(&store)
                 .iter()
                 .map(ToString::to_string)
                 .collect(),

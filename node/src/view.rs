@@ -373,12 +373,13 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
     }
     // A10: the opponent is more than the limit late for the resumption (or, A8, has not
     // opened the envelope they owe), judged by the rules core on the last adjournment. My
-    // own flag counts as down when the opponent could claim time against me (A10c).
+    // own flag counts as down, as `verify` counts it, when the opponent could claim time
+    // against me or my flag fell already (A10c; a fallen flag stays fallen, 6.8).
     if let (Some(c), Some(a)) = (my_color, &s.adjournment) {
         let claimant_flag_down = s
             .clocks
             .as_ref()
-            .is_some_and(|k| k.time_claim_possible_at(!c, now_ms));
+            .is_some_and(|k| k.time_claim_possible_at(!c, now_ms) || k.flagged == Some(c));
         let verdict = adjournment::judge_lateness(
             Edition::PLAY,
             adjournment::LatenessClaim {

@@ -5,7 +5,7 @@
 //! certificate authority made for the test, whose PEM the test hands to the node.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
 /// How the server secures its sessions.
@@ -107,15 +107,18 @@ impl SmtpSink {
     }
 }
 
-type Secured = rustls::StreamOwned<rustls::ServerConnection, TcpStream>;
-
-fn secured(config: Arc<rustls::ServerConfig>, stream: TcpStream) -> std::io::Result<Secured> {
+/// `stream` encrypted as the server of `config`.
+fn secured<S: Read + Write>(
+    config: Arc<rustls::ServerConfig>,
+    stream: S,
+) -> std::io::Result<rustls::StreamOwned<rustls::ServerConnection, S>> {
     let conn = rustls::ServerConnection::new(config).map_err(std::io::Error::other)?;
     Ok(rustls::StreamOwned::new(conn, stream))
 }
 
-/// One SMTP session on `stream`; `starttls`: offer STARTTLS with this configuration and
-/// refuse MAIL before it. `tls`: the stream is encrypted already.
+/// One SMTP session on `stream`; `starttls`: offer STARTTLS with this configuration, refuse
+/// MAIL before it, and go on encrypted after it (RFC 3207). `tls`: the stream is encrypted
+/// already.
 fn session<S: Read + Write>(
     stream: S,
     kept: &Mutex<Vec<Mail>>,
@@ -123,90 +126,60 @@ fn session<S: Read + Write>(
     tls: bool,
 ) -> std::io::Result<()> {
     let mut lines = BufReader::new(stream);
-    if !tls {
-        lines.get_mut().write_all(b"220 sink ESMTP ready\r\n")?;
-    } else {
-        lines
-            .get_mut()
-            .write_all(b"220 sink ESMTP ready (TLS)\r\n")?;
+    lines.get_mut().write_all(b"220 sink ESMTP ready\r\n")?;
+    let Some(config) = starttls else {
+        return commands(&mut lines, kept, tls, false).map(drop);
+    };
+    if !commands(&mut lines, kept, false, true)? {
+        return Ok(());
     }
+    // The client says nothing more until the handshake: nothing is buffered. The session
+    // starts again, encrypted, without a greeting.
+    let mut encrypted = BufReader::new(secured(config, lines.into_inner())?);
+    commands(&mut encrypted, kept, true, false).map(drop)
+}
+
+/// Answers commands until QUIT or the end (false), or until STARTTLS is accepted when
+/// `offer_starttls` (true: the caller upgrades the stream).
+fn commands<S: Read + Write>(
+    lines: &mut BufReader<S>,
+    kept: &Mutex<Vec<Mail>>,
+    tls: bool,
+    offer_starttls: bool,
+) -> std::io::Result<bool> {
     let mut line = String::new();
     loop {
         line.clear();
         if lines.read_line(&mut line)? == 0 {
-            return Ok(());
+            return Ok(false);
         }
         let verb = line.trim_end().to_ascii_uppercase();
         let out = lines.get_mut();
         if verb.starts_with("EHLO") {
-            if starttls.is_some() {
+            if offer_starttls {
                 out.write_all(b"250-sink\r\n250-STARTTLS\r\n250 8BITMIME\r\n")?;
             } else {
                 out.write_all(b"250-sink\r\n250 8BITMIME\r\n")?;
             }
-        } else if verb.starts_with("STARTTLS") {
-            let Some(config) = starttls else {
-                out.write_all(b"502 not offered\r\n")?;
-                continue;
-            };
+        } else if verb.starts_with("STARTTLS") && offer_starttls {
             out.write_all(b"220 go ahead\r\n")?;
             out.flush()?;
-            // The client says nothing more until the handshake: nothing is buffered.
-            let plain = lines.into_inner();
-            let mut s = rustls::StreamOwned::new(
-                rustls::ServerConnection::new(config).map_err(std::io::Error::other)?,
-                plain,
-            );
-            // The session starts again, encrypted (RFC 3207 4.2), without a greeting.
-            return session_after_starttls(&mut s, kept);
-        } else if verb.starts_with("MAIL") && starttls.is_some() {
+            return Ok(true);
+        } else if verb.starts_with("MAIL") && offer_starttls {
             out.write_all(b"530 must issue STARTTLS first\r\n")?;
         } else if verb.starts_with("DATA") {
             out.write_all(b"354 end with <CRLF>.<CRLF>\r\n")?;
-            let data = read_data(&mut lines)?;
+            let data = read_data(lines)?;
             if let Ok(mut m) = kept.lock() {
                 m.push(Mail { data, tls });
             }
             lines.get_mut().write_all(b"250 queued\r\n")?;
         } else if verb.starts_with("QUIT") {
             out.write_all(b"221 bye\r\n")?;
-            return Ok(());
+            return Ok(false);
         } else {
             // HELO, MAIL, RCPT, RSET, NOOP: all fine.
             out.write_all(b"250 OK\r\n")?;
-        }
-    }
-}
-
-/// The rest of a session upgraded by STARTTLS: the same commands, encrypted, no greeting.
-fn session_after_starttls<S: Read + Write>(
-    stream: &mut S,
-    kept: &Mutex<Vec<Mail>>,
-) -> std::io::Result<()> {
-    let mut lines = BufReader::new(stream);
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if lines.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        let verb = line.trim_end().to_ascii_uppercase();
-        if verb.starts_with("EHLO") {
-            lines.get_mut().write_all(b"250-sink\r\n250 8BITMIME\r\n")?;
-        } else if verb.starts_with("DATA") {
-            lines
-                .get_mut()
-                .write_all(b"354 end with <CRLF>.<CRLF>\r\n")?;
-            let data = read_data(&mut lines)?;
-            if let Ok(mut m) = kept.lock() {
-                m.push(Mail { data, tls: true });
-            }
-            lines.get_mut().write_all(b"250 queued\r\n")?;
-        } else if verb.starts_with("QUIT") {
-            lines.get_mut().write_all(b"221 bye\r\n")?;
-            return Ok(());
-        } else {
-            lines.get_mut().write_all(b"250 OK\r\n")?;
         }
     }
 }

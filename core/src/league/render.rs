@@ -119,6 +119,19 @@ impl PageLang {
         }
     }
 
+    /// The language a setting names (`"language"` in `HOME/config.json`): `es`/`en` or a
+    /// locale such as `es_AR`; `None` for anything else, which then means the environment's.
+    pub fn from_setting(setting: &str) -> Option<PageLang> {
+        let l = setting.trim().to_ascii_lowercase();
+        match PageLang::from_locale(&l) {
+            PageLang::Spanish => Some(PageLang::Spanish),
+            PageLang::English if l == "en" || l.starts_with("en_") || l.starts_with("en-") => {
+                Some(PageLang::English)
+            }
+            PageLang::English => None,
+        }
+    }
+
     /// The language of the environment, by the POSIX rule for messages: the first non-empty
     /// of `LC_ALL`, `LC_MESSAGES` and `LANG` (`var` reads one), then [`Self::from_locale`].
     /// The one rule for every language choice of sobre (the CLI's messages and this page).

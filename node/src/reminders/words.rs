@@ -48,7 +48,7 @@ impl Wording {
         Wording {
             lang: field("language")
                 .as_deref()
-                .and_then(parse_language)
+                .and_then(PageLang::from_setting)
                 .unwrap_or_else(|| PageLang::from_locale_vars(|k| std::env::var(k).ok())),
             notation: field("notation").and_then(|n| n.parse().ok()),
         }
@@ -203,19 +203,6 @@ impl Wording {
     }
 }
 
-/// `"es"`/`"en"` (or a locale such as `es_AR`) as `"language"` in the settings; `None`
-/// for anything else, which then means the environment's language (as in the CLI).
-pub fn parse_language(s: &str) -> Option<PageLang> {
-    let l = s.trim().to_ascii_lowercase();
-    match PageLang::from_locale(&l) {
-        PageLang::Spanish => Some(PageLang::Spanish),
-        PageLang::English if l == "en" || l.starts_with("en_") || l.starts_with("en-") => {
-            Some(PageLang::English)
-        }
-        PageLang::English => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,7 +333,10 @@ mod tests {
         assert_eq!(Wording::for_home(dir.path()).lang, PageLang::English);
         std::fs::write(dir.path().join("config.json"), "{not json").unwrap();
         assert_eq!(Wording::for_home(dir.path()).notation, None);
-        assert_eq!(parse_language("es_AR.UTF-8"), Some(PageLang::Spanish));
-        assert_eq!(parse_language("fr"), None);
+        assert_eq!(
+            PageLang::from_setting("es_AR.UTF-8"),
+            Some(PageLang::Spanish)
+        );
+        assert_eq!(PageLang::from_setting("fr"), None);
     }
 }

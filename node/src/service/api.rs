@@ -89,13 +89,7 @@ impl Service {
                             addresses: a.iter().map(ToString::to_string).collect(),
                         })
                         .collect(),
-                    known: self
-                        .store
-                        .peers()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|(peer, addresses)| PeerEntry { peer, addresses })
-                        .collect(),
+                    known: super::reads::known_peers(&self.store),
                 }
                 .into())
             }

@@ -11,12 +11,18 @@ use sobre_core::record::{PlayerId, Status};
 use std::collections::BTreeSet;
 
 /// The `meta` key listing the blocked players (JSON list of player ids).
-pub(crate) const BLOCKED: &str = "blocked";
+const BLOCKED: &str = "blocked";
+
+/// The blocked players as stored: what the node loads at start, and what a read with the
+/// node stopped lists.
+pub(crate) fn stored_blocked(store: &crate::store::Store) -> BTreeSet<PlayerId> {
+    store.meta_list(BLOCKED).into_iter().collect()
+}
 
 impl Service {
     /// The blocked players, from the store.
     pub(super) fn load_blocked(&self) -> BTreeSet<PlayerId> {
-        self.store.meta_list(BLOCKED).into_iter().collect()
+        stored_blocked(&self.store)
     }
 
     /// Tells the network to refuse every blocked player (at start).

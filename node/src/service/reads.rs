@@ -11,6 +11,7 @@
 use super::profile::view as profile_view;
 pub(crate) use super::refusal::Unavailable;
 use super::{internal, now_ms};
+use crate::api::replies::PeerEntry;
 use crate::api::replies::{
     ConditionalReply, EnvelopeReply, ExportReply, GameSummary, GamesReply, LeagueExportReply,
     LeagueView, LeaguesReply, ProfilesReply, RemindersReply,
@@ -48,6 +49,17 @@ pub fn is_read(req: &ApiRequest) -> bool {
                 ..
             }
     )
+}
+
+/// The remembered peers and their addresses, as `peers` lists them (the node beside its
+/// connections, a read with the node stopped alone).
+pub(crate) fn known_peers(store: &Store) -> Vec<PeerEntry> {
+    store
+        .peers()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(peer, addresses)| PeerEntry { peer, addresses })
+        .collect()
 }
 
 /// A game's events, verified again from the store, its state and the checkpoint a later
