@@ -41,6 +41,7 @@ use sobre_core::record::{
     EventKind, Keypair, LeagueRound, PlayerId, Reveal, Seal, SealLetters, SignedEvent,
     StartPosition, WireMove,
 };
+use sobre_core::record::{Terms, TermsEdition};
 
 // ---------------------------------------------------------------------------------------------
 // Fixed inputs
@@ -141,7 +142,29 @@ fn cases() -> Vec<(&'static str, Event, Keypair)> {
         e.kind = EventKind::Challenge(c);
         (name, e, w.clone())
     };
+    let on_terms = |name: &'static str, terms: Terms| {
+        let mut e = header(w, None, 0, None);
+        e.version = 3;
+        e.kind = EventKind::ChallengeOnTerms {
+            challenge: challenge(StartPosition::Standard, ColourChoice::ChallengerWhite, "3d"),
+            terms,
+        };
+        (name, e, w.clone())
+    };
     let mut out = vec![
+        on_terms("challenge_on_default_terms", Terms::default()),
+        on_terms(
+            "challenge_on_terms_timekeeper_arbiter_2005",
+            Terms {
+                timekeepers: vec![Keypair::from_secret_bytes(&[9; 32]).player_id()],
+                arbiter: Some(Keypair::from_secret_bytes(&[8; 32]).player_id()),
+                edition: TermsEdition::Fide2005,
+                lateness_limit_ms: 1_800_000,
+                min_notice_ms: 86_400_000,
+                correspondence_adjournment: true,
+                no_draw_before_move: 30,
+            },
+        ),
         challenge_event(
             "challenge_standard_challenger_white",
             challenge(StartPosition::Standard, ColourChoice::ChallengerWhite, "3d"),
@@ -401,6 +424,7 @@ fn declared_tag(kind: &EventKind) -> u32 {
         EventKind::Escrow { .. } => 18,
         EventKind::ArbiterOpen { .. } => 19,
         EventKind::CoinDefault { .. } => 20,
+        EventKind::ChallengeOnTerms { .. } => 21,
     }
 }
 
@@ -447,7 +471,61 @@ fn field_widths(e: &Event) -> Vec<usize> {
     w.extend(opt(&e.prev, 32));
     w.extend(opt(&e.seen, 32));
     w.extend([8, 4]);
-    match &e.kind {
+    let challenge = match &e.kind {
+        EventKind::ChallengeOnTerms { challenge, .. } => Some(challenge),
+        _ => None,
+    };
+    match (&e.kind, challenge) {
+        (_, Some(c)) => {
+            challenge_widths(&mut w, c);
+            let EventKind::ChallengeOnTerms { terms, .. } = &e.kind else {
+                unreachable!()
+            };
+            w.push(8);
+            w.extend(terms.timekeepers.iter().map(|_| 32));
+            w.extend(opt(&terms.arbiter, 32));
+            w.extend([4, 8, 8, 1, 4]);
+        }
+        (k, None) => kind_widths(&mut w, k),
+    }
+    w.retain(|&n| n > 0);
+    w
+}
+
+fn challenge_widths(w: &mut Vec<usize>, c: &Challenge) {
+    fn opt<T>(o: &Option<T>, inner: usize) -> Vec<usize> {
+        match o {
+            Some(_) => vec![1, inner],
+            None => vec![1],
+        }
+    }
+    w.extend([32, 4]);
+    w.extend([8, c.time_control.len()]);
+    w.push(4);
+    match &c.start {
+        StartPosition::Standard | StartPosition::Chess960Random => {}
+        StartPosition::Chess960(_) => w.push(2),
+        StartPosition::Fen(fen) => w.extend([8, fen.len()]),
+    }
+    w.extend(opt(&c.coin_commitment, 32));
+    match &c.league {
+        Some(_) => w.extend([1, 32, 4]),
+        None => w.push(1),
+    }
+}
+
+fn kind_widths(w: &mut Vec<usize>, kind: &EventKind) {
+    fn opt<T>(o: &Option<T>, inner: usize) -> Vec<usize> {
+        match o {
+            Some(_) => vec![1, inner],
+            None => vec![1],
+        }
+    }
+    fn string(s: &str) -> Vec<usize> {
+        vec![8, s.len()]
+    }
+    match kind {
+        EventKind::ChallengeOnTerms { .. } => unreachable!("handled by field_widths"),
         EventKind::Challenge(c) => {
             w.extend([32, 4]);
             w.extend(string(&c.time_control));
@@ -474,7 +552,7 @@ fn field_widths(e: &Event) -> Vec<usize> {
             }
         }
         EventKind::Seal(seal) | EventKind::SealIn { seal, .. } => {
-            if matches!(e.kind, EventKind::SealIn { .. }) {
+            if matches!(kind, EventKind::SealIn { .. }) {
                 w.push(4); // the letters' u32 tag
             }
             let env = &seal.envelope;
@@ -516,8 +594,6 @@ fn field_widths(e: &Event) -> Vec<usize> {
         | EventKind::Resign
         | EventKind::Presence => {}
     }
-    w.retain(|&n| n > 0);
-    w
 }
 
 /// The body split into its fields (see [`field_widths`]), as hex.
@@ -561,6 +637,64 @@ struct Snapshot {
 }
 
 const SNAPSHOTS: &[Snapshot] = &[
+    Snapshot {
+        name: "challenge_on_default_terms",
+        body: &[
+            "0300",
+            "00",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "0000000000000000",
+            "00",
+            "00",
+            "0068e5cf8b010000",
+            "15000000",
+            "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394",
+            "00000000",
+            "0200000000000000",
+            "3364",
+            "00000000",
+            "00",
+            "00",
+            "0000000000000000",
+            "00",
+            "00000000",
+            "80ee360000000000",
+            "c027090000000000",
+            "00",
+            "00000000",
+        ],
+        id: "2fd4cb6495a4c93ffee84dd86a8cbe3a106720890ed852cf46f2d575284c58eb",
+    },
+    Snapshot {
+        name: "challenge_on_terms_timekeeper_arbiter_2005",
+        body: &[
+            "0300",
+            "00",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "0000000000000000",
+            "00",
+            "00",
+            "0068e5cf8b010000",
+            "15000000",
+            "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394",
+            "00000000",
+            "0200000000000000",
+            "3364",
+            "00000000",
+            "00",
+            "00",
+            "0100000000000000",
+            "fd1724385aa0c75b64fb78cd602fa1d991fdebf76b13c58ed702eac835e9f618",
+            "01",
+            "1398f62c6d1a457c51ba6a4b5f3dbd2f69fca93216218dc8997e416bd17d93ca",
+            "01000000",
+            "40771b0000000000",
+            "005c260500000000",
+            "01",
+            "1e000000",
+        ],
+        id: "ab658bb9b368b707ae44bd678f274b57ae6a09ade399b1d696bc441fe928c9df",
+    },
     Snapshot {
         name: "challenge_standard_challenger_white",
         body: &[
@@ -1404,12 +1538,12 @@ fn every_event_kind_encodes_to_its_pinned_bytes_and_id() {
     );
 }
 
-/// Protocol version 2 changed what times mean, not the bytes: a version-2 event is the
-/// version-1 bytes with `02 00` in front; versions outside the supported range are refused
+/// Protocol versions 2 and 3 changed what times mean, not the bytes (3 added tag 21, the
+/// challenge on terms): a version-2 event is the version-1 bytes with `02 00` in front; versions outside the supported range are refused
 /// naming the version.
 #[test]
 fn protocol_versions_share_one_format_and_others_are_refused() {
-    assert_eq!((MIN_EVENT_VERSION, EVENT_VERSION), (1, 2));
+    assert_eq!((MIN_EVENT_VERSION, EVENT_VERSION), (1, 3));
     let (v1, key) = by(&challenger(), 3, EventKind::Resign);
     let v1_body = codec::encode(&v1).unwrap();
     let v2 = Event {
@@ -1419,7 +1553,7 @@ fn protocol_versions_share_one_format_and_others_are_refused() {
     let v2_body = codec::encode(&v2).unwrap();
     assert_eq!(&v2_body[..2], &[0x02, 0x00]);
     assert_eq!(&v2_body[2..], &v1_body[2..]);
-    for version in [1, 2] {
+    for version in [1, 2, 3] {
         let e = Event {
             version,
             ..v1.clone()
@@ -1427,7 +1561,7 @@ fn protocol_versions_share_one_format_and_others_are_refused() {
         let signed = SignedEvent::sign(&e, &key).unwrap();
         assert_eq!(signed.verify().unwrap().event, e);
     }
-    for version in [0, 3, u16::MAX] {
+    for version in [0, 4, u16::MAX] {
         let e = Event {
             version,
             ..v1.clone()
@@ -1473,7 +1607,7 @@ fn kind_tags_are_the_declaration_order() {
     }
     tags.sort_unstable();
     tags.dedup();
-    assert_eq!(tags, (0..=20).collect::<Vec<u32>>(), "every kind is pinned");
+    assert_eq!(tags, (0..=21).collect::<Vec<u32>>(), "every kind is pinned");
 }
 
 #[test]

@@ -248,6 +248,39 @@ impl TimeControl {
         }
     }
 
+    /// The transit allowance of protocol version 3 when the game has no timekeeper
+    /// (docs/time.md): how late after its signed time a move counts as having reached the
+    /// opponent at the latest, and so the most an absent receiver costs the mover, or a
+    /// receipt dated late gains the receiver. A twentieth of the time for one move (the
+    /// per-move time, or a block's time over its moves) capped at two hours, and at least
+    /// ten seconds; ten seconds over the board, where both players are online; none
+    /// without a clock.
+    ///
+    /// # Examples
+    /// ```
+    /// use sobre_core::clock::{TimeControl, HOUR, MINUTE, SECOND};
+    /// let per_day: TimeControl = "1d".parse()?;
+    /// assert_eq!(per_day.transit_allowance_ms(), 72 * MINUTE);
+    /// let three_days: TimeControl = "3d".parse()?;
+    /// assert_eq!(three_days.transit_allowance_ms(), 2 * HOUR);
+    /// let otb: TimeControl = "otb 5m".parse()?;
+    /// assert_eq!(otb.transit_allowance_ms(), 10 * SECOND);
+    /// # Ok::<(), sobre_core::clock::TimeControlError>(())
+    /// ```
+    pub fn transit_allowance_ms(&self) -> Millis {
+        const FLOOR: Millis = 10 * super::SECOND;
+        const CAP: Millis = 2 * super::HOUR;
+        let per_move = match self {
+            TimeControl::Unlimited => return 0,
+            TimeControl::Classical(_) => return FLOOR,
+            TimeControl::CorrespondencePerMove { per_move, .. } => *per_move,
+            TimeControl::CorrespondenceMoves { moves, period, .. } => {
+                *period / Millis::from(moves.get())
+            }
+        };
+        (per_move / 20).clamp(FLOOR, CAP)
+    }
+
     /// Whether this is a correspondence control (per move or ICCF blocks).
     pub fn is_correspondence(&self) -> bool {
         matches!(

@@ -14,11 +14,13 @@
 
 use super::codec::CodecError;
 use super::commit;
+use super::event::TERMLESS_VERSION;
 use super::event::{
     Accept, Challenge, Claim, ClaimReason, CoinColour, EVENT_VERSION, Envelope, Event, EventId,
     EventKind, GameId, Reveal, Seal, SealLetters, SignedEvent, WireMove,
 };
 use super::identity::{Keypair, PlayerId};
+use super::terms::Terms;
 use crate::types::Move;
 use serde::{Deserialize, Serialize};
 
@@ -88,7 +90,7 @@ impl Scoresheet {
         challenge: Challenge,
         time_ms: u64,
     ) -> Result<(Scoresheet, SignedEvent), CodecError> {
-        Scoresheet::challenge_under(key, challenge, time_ms, EVENT_VERSION)
+        Scoresheet::challenge_under(key, challenge, time_ms, TERMLESS_VERSION)
     }
 
     /// [`Scoresheet::challenge`] under an older protocol `version` (a game is judged under its
@@ -104,6 +106,35 @@ impl Scoresheet {
         time_ms: u64,
         version: u16,
     ) -> Result<(Scoresheet, SignedEvent), CodecError> {
+        Scoresheet::invite(key, EventKind::Challenge(challenge), time_ms, version)
+    }
+
+    /// Signs a challenge on agreed `terms` (wire tag 21, protocol version 3): the timekeepers,
+    /// the arbiter, the edition of the Laws and the adjournment terms the acceptance
+    /// countersigns. Otherwise as [`Scoresheet::challenge`].
+    ///
+    /// # Errors
+    /// As [`Scoresheet::challenge`].
+    pub fn challenge_on_terms(
+        key: Keypair,
+        challenge: Challenge,
+        terms: Terms,
+        time_ms: u64,
+    ) -> Result<(Scoresheet, SignedEvent), CodecError> {
+        Scoresheet::invite(
+            key,
+            EventKind::ChallengeOnTerms { challenge, terms },
+            time_ms,
+            EVENT_VERSION,
+        )
+    }
+
+    fn invite(
+        key: Keypair,
+        kind: EventKind,
+        time_ms: u64,
+        version: u16,
+    ) -> Result<(Scoresheet, SignedEvent), CodecError> {
         let event = Event {
             version,
             game: None,
@@ -112,7 +143,7 @@ impl Scoresheet {
             prev: None,
             seen: None,
             time_ms,
-            kind: EventKind::Challenge(challenge),
+            kind,
         };
         let signed = SignedEvent::sign(&event, &key)?;
         let id = signed.id();

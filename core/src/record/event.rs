@@ -15,6 +15,7 @@
 
 use super::codec::{self, CodecError, MAX_EVENT_BYTES};
 use super::identity::{Keypair, PlayerId};
+pub use super::terms::Terms;
 use crate::types::{Move, MoveKind, Role, Square};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -29,11 +30,20 @@ use std::fmt;
 ///   opponent's receipt, a witness's receipt, or an opponent event that saw it), so its
 ///   mover pays for transit; a time or lateness claim is judged no later than its first
 ///   countersignature; an event's time is bounded below by the events it refers to.
+/// - 3: agreed time (docs/time.md). The game's [`Terms`] (tag 21) name the timekeepers; with
+///   them an event counts at its earliest timekeeper receipt, without them transit is
+///   bounded both ways by the time control's allowance, so neither player's absence nor
+///   presence decides how long a move took. Starts, coin deadlines, seals, presences and
+///   claims are judged at evidence times; each overstep is its own flag fall.
 ///
 /// A game is judged under the version of its challenge, so every archive keeps the meaning it
 /// was signed under; a node accepts events of every version in [`MIN_EVENT_VERSION`]
 /// ..= [`EVENT_VERSION`] and refuses others naming the version.
-pub const EVENT_VERSION: u16 = 2;
+pub const EVENT_VERSION: u16 = 3;
+/// The version a challenge without terms (tag 0) is signed under: such a game keeps the
+/// meaning of protocol version 2. A challenge on agreed terms (tag 21) is signed under
+/// [`EVENT_VERSION`].
+pub const TERMLESS_VERSION: u16 = 2;
 /// The oldest protocol version this code still verifies.
 pub const MIN_EVENT_VERSION: u16 = 1;
 const SIGN_DOMAIN: &[u8] = b"sobre/event/v1\0";
@@ -183,13 +193,17 @@ pub enum EventKind {
         colour: Option<CoinColour>,
         position: Option<u16>,
     },
+    /// 21: an invitation to play on agreed [`Terms`] (protocol version 3): the acceptance
+    /// countersigns them. Its id is the game id, as for tag 0, which stays for games
+    /// without terms (they get [`Terms::default`]).
+    ChallengeOnTerms { challenge: Challenge, terms: Terms },
 }
 
 impl EventKind {
     /// Short name for messages and JSON.
     pub fn name(&self) -> &'static str {
         match self {
-            EventKind::Challenge(_) => "challenge",
+            EventKind::Challenge(_) | EventKind::ChallengeOnTerms { .. } => "challenge",
             EventKind::Accept(_) => "accept",
             EventKind::Decline { .. } => "decline",
             EventKind::Abort => "abort",
@@ -210,6 +224,20 @@ impl EventKind {
             EventKind::ArbiterOpen { .. } => "arbiter_open",
             EventKind::CoinDefault { .. } => "coin_default",
         }
+    }
+
+    /// The challenge an invitation carries (tag 0 or 21), with its terms if it names them.
+    pub fn challenge(&self) -> Option<(&Challenge, Option<&Terms>)> {
+        match self {
+            EventKind::Challenge(c) => Some((c, None)),
+            EventKind::ChallengeOnTerms { challenge, terms } => Some((challenge, Some(terms))),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an invitation to play (tag 0 or 21).
+    pub fn is_challenge(&self) -> bool {
+        self.challenge().is_some()
     }
 }
 
@@ -530,7 +558,7 @@ impl SignedEvent {
     pub fn game(&self) -> Option<GameId> {
         let ev = self.decode_unverified().ok()?;
         match ev.kind {
-            EventKind::Challenge(_) => Some(self.id()),
+            k if k.is_challenge() => Some(self.id()),
             _ => ev.game,
         }
     }

@@ -10,6 +10,7 @@ pub mod event;
 pub mod export;
 pub mod identity;
 pub mod profile;
+pub mod terms;
 pub mod time;
 pub mod verify;
 
@@ -24,6 +25,7 @@ pub use export::{
 };
 pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use profile::{Profile, ProfileError, SignedProfile, VerifiedProfile};
+pub use terms::{Terms, TermsEdition, TermsError};
 pub use verify::{
     ChainBreak, Checkpoint, ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove,
     RuleViolation, SealedEnvelope, Status, VerifyError, verify, verify_at, verify_continue,

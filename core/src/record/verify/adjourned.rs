@@ -10,7 +10,7 @@ use crate::record::identity::PlayerId;
 use crate::rules::adjournment::{
     self, Adjournment, AdjournmentRule, LatenessClaim, LatenessVerdict, Reply,
 };
-use crate::rules::{Edition, Termination, flag_fall};
+use crate::rules::{Termination, flag_fall};
 use crate::types::Color;
 
 /// What a seal is, by when it comes (decided by [`Replay::seal`]).
@@ -106,8 +106,13 @@ impl Replay {
                 // The reply answers the sealed move the responder has seen (`seen`).
                 self.check_turn(me, author, rule)?;
                 if let Some(a) = self.binding_adjournment() {
-                    a.check_reply_envelope(env.resume_at_ms, env.lateness_limit_ms)
-                        .map_err(|e| rule(e.into()))?;
+                    // It names what the first envelope named (under agreed terms the
+                    // adjournment's resumption may stand postponed for notice).
+                    let first = self.state.envelopes.get(a.envelope);
+                    let named = first.map_or(a.resume_at_ms, |f| f.seal.envelope.resume_at_ms);
+                    if env.resume_at_ms != named || env.lateness_limit_ms != a.limit_ms {
+                        return Err(rule(AdjournmentRule::ReplyResumption.into()));
+                    }
                 }
             }
             SealKind::First => {
@@ -123,9 +128,19 @@ impl Replay {
                 // resumption ahead: a sealer who never comes back cannot freeze the game,
                 // because the absent player's clock runs from that time (A9).
                 if binding {
-                    adjournment::check_sealing_allowed(self.state.time_control.is_correspondence())
+                    let correspondence = self.state.time_control.is_correspondence()
+                        && !(self.agreed && self.state.terms.correspondence_adjournment);
+                    adjournment::check_sealing_allowed(correspondence)
                         .and_then(|()| adjournment::check_resumption_time(env.resume_at_ms, t))
                         .map_err(|e| rule(e.into()))?;
+                    // A10: under agreed terms the limit is the terms', not the sealer's.
+                    let agreed_ms = self.state.terms.lateness_limit_ms;
+                    if self.agreed && env.lateness_limit_ms != agreed_ms {
+                        return Err(rule(V::EnvelopeLateness {
+                            envelope_ms: env.lateness_limit_ms,
+                            agreed_ms,
+                        }));
+                    }
                 }
             }
         }
@@ -140,6 +155,14 @@ impl Replay {
         if !matches!(kind, SealKind::Tag10Reply) {
             self.check_envelope_data(seal, t, rule)?;
         }
+        // Protocol version 3: the sealing counts at its evidence time (a seal dated back
+        // stops the sealer's clock no earlier than the evidence allows).
+        let t = if self.agreed {
+            let made = self.made_at(&id, t);
+            if made == u64::MAX { t } else { made }
+        } else {
+            t
+        };
         let ply = self.state.moves.len() + 1 + usize::from(matches!(kind, SealKind::Tag10Reply));
         let ply = u32::try_from(ply).unwrap_or(u32::MAX);
         let index = self.state.envelopes.len();
@@ -169,12 +192,18 @@ impl Replay {
                     })
                     .or(self.state.started_ms)
                     .unwrap_or(t);
+                let resume_at_ms = if self.agreed && binding {
+                    self.frozen.insert(id);
+                    env.resume_at_ms.map(|r| r.max(self.notice_ends(&id, t)))
+                } else {
+                    env.resume_at_ms
+                };
                 let mut adjournment = Adjournment::new(
                     me,
                     index,
                     ply,
                     t,
-                    env.resume_at_ms,
+                    resume_at_ms,
                     env.lateness_limit_ms,
                     binding,
                     self.state.presence_ms,
@@ -205,6 +234,26 @@ impl Replay {
             SealKind::Tag10Reply => {}
         }
         Ok(())
+    }
+
+    /// Under agreed terms, the earliest resumption the seal `id` (sealed at `t`) allows: the
+    /// terms' minimum notice after the seal reached the responder (A2.7: the resumption is
+    /// agreed, never the sealer's word alone). "Reached" is the responder's own
+    /// countersignature (their word favours only the sealer's opponent, who is them, and
+    /// costs the sealer nothing while the clocks are stopped), else the timekeeper's
+    /// receipt, else the seal's time plus the transit allowance. A resumption named with
+    /// less notice is postponed to this moment, so a sealer whose clock is behind cannot
+    /// make the responder late for a resumption they were never told of.
+    fn notice_ends(&self, id: &EventId, t: u64) -> u64 {
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        let reached = match self.countersigned.get(id) {
+            Some(&c) => c.max(eff),
+            None => match self.reached(id, t) {
+                u64::MAX => eff.saturating_add(self.allowance),
+                r => r,
+            },
+        };
+        reached.saturating_add(self.state.terms.min_notice_ms)
     }
 
     /// A2.2, A2.3, A2.5, A2.6 (checked as A3 has the arbiter do): the position, the clocks,
@@ -255,7 +304,7 @@ impl Replay {
         if !a.binding && self.state.open_envelope().is_none() {
             return not_adjourned();
         }
-        let edition = Edition::PLAY;
+        let edition = self.edition();
         // A10c: the present claimant has lost under 6.9 (under protocol version 2 a fallen flag
         // stays fallen, 6.8).
         let claimant_flag_down = self.clocks_at(t).is_some_and(|c| {

@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::record::event::{ClaimReason, EventId, WireMove};
 use crate::record::identity::PlayerId;
 use crate::rules::claims;
-use crate::rules::{Edition, Termination, flag, flag_fall};
+use crate::rules::{Termination, flag, flag_fall};
 use crate::types::Color;
 
 impl Replay {
@@ -40,8 +40,10 @@ impl Replay {
         // its first countersignature (README "Time").
         let at = match reason {
             ClaimReason::Time | ClaimReason::Lateness => {
-                if self.evidence && self.first_timed_claim.is_none() {
-                    self.first_timed_claim = Some(index);
+                if self.evidence {
+                    // Every timed claim, not only the first, is judged again when late
+                    // evidence arrives (the latest one bounds what may change).
+                    self.timed_claim = Some(index);
                 }
                 self.judged_at(&id, t)
             }
@@ -80,7 +82,7 @@ impl Replay {
             // 9.5b: an incorrect 9.2/9.3 claim gives the opponent time (and, in 2005, takes
             // some from the claimant); 9.1b/9.1c: it stands as the claimant's draw offer.
             let left = self.clocks_at(at).map_or(0, |c| c.remaining_ms[me.index()]);
-            let (bonus, taken) = claims::incorrect_claim_penalty(Edition::PLAY, left);
+            let (bonus, taken) = claims::incorrect_claim_penalty(self.edition(), left);
             self.adjustments.push(ClockAdjustment {
                 side: !me,
                 at_ms: at,

@@ -17,7 +17,16 @@ impl Replay {
             .moves
             .iter()
             .map(|m| {
-                if self.evidence {
+                if self.agreed {
+                    // Protocol version 3 (docs/time.md): made at its evidence time, and
+                    // reaching the opponent within the transit allowance (or at the
+                    // timekeeper's receipt).
+                    MoveTiming {
+                        side: m.by,
+                        made_at_ms: self.made_at(&m.event, m.time_ms),
+                        received_at_ms: Some(self.reached(&m.event, m.time_ms)),
+                    }
+                } else if self.evidence {
                     // The mover pays for transit: the move is made, and reaches the
                     // opponent, when it was first countersigned (README "Time").
                     let at = self.counted_at(&m.event, m.time_ms);
@@ -50,7 +59,7 @@ impl Replay {
     }
 
     pub(super) fn clocks_at(&self, t: u64) -> Option<ClockState> {
-        let start = self.state.started_ms?;
+        let start = self.start_ms()?;
         let first = self
             .state
             .start
@@ -74,8 +83,16 @@ impl Replay {
         if !self.evidence {
             return;
         }
+        if self.agreed {
+            // Late evidence (a receipt) may move the start: the state shows the one in force.
+            state.started_ms = self.start_ms().or(state.started_ms);
+        }
         for m in &mut state.moves {
-            m.countersigned_ms = self.countersigned.get(&m.event).copied();
+            m.countersigned_ms = if self.agreed && !self.state.terms.timekeepers.is_empty() {
+                self.stamped.get(&m.event).copied()
+            } else {
+                self.countersigned.get(&m.event).copied()
+            };
         }
         let mut kept = Vec::with_capacity(state.leave.len());
         for (i, &(side, period)) in state.leave.iter().enumerate() {

@@ -56,6 +56,14 @@ impl Replay {
     pub(super) fn coin_accepted(&mut self, accepted: EventId, accepted_ms: u64) {
         // The challenge is the first event of every timeline, so its time is known.
         let challenged_ms = self.times.get(&self.state.game).copied().unwrap_or(0);
+        // Protocol version 3: the deadline runs from when the acceptance reached the
+        // challenger (evidence time), never from its raw signed time (docs/time.md).
+        let accepted_ms = if self.agreed {
+            self.frozen.insert(accepted);
+            self.reached(&accepted, accepted_ms)
+        } else {
+            accepted_ms
+        };
         self.state.coin = Some(CoinState {
             accepted,
             accepted_ms,
@@ -192,11 +200,19 @@ impl Replay {
             None => {}
         }
         let challenged_ms = self.times.get(&self.state.game).copied().unwrap_or(0);
+        // Protocol version 3: a default gains by being late, so it is judged no later than
+        // its evidence (as a time claim is).
+        let default_ms = if self.agreed {
+            self.frozen.insert(v.id);
+            self.judged_at(&v.id, e.time_ms)
+        } else {
+            e.time_ms
+        };
         rules::check_coin_default(
             &self.state.time_control,
             challenged_ms,
             coin.accepted_ms,
-            e.time_ms,
+            default_ms,
         )
         .map_err(refuse)?;
         rules::check_default_choices(
@@ -220,7 +236,7 @@ impl Replay {
             self.state.start = Some(p);
         }
         self.coin_settled(CoinSettlement::Defaulted { event: v.id });
-        self.start_game(e.time_ms);
+        self.start_game(v.id, e.author, e.time_ms);
         Ok(())
     }
 }

@@ -216,7 +216,7 @@ impl Replay {
                     Vec::new()
                 };
                 let (outcome, termination) =
-                    adjournment::judge_invalid_sealed_move(Edition::PLAY, &pos, sealer, &readings);
+                    adjournment::judge_invalid_sealed_move(self.edition(), &pos, sealer, &readings);
                 self.end(outcome, termination);
                 self.state.sealed_move_error = Some(format!(
                     "the sealed move {:?} is invalid: {} (A8)",

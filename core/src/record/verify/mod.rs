@@ -263,7 +263,14 @@ fn verify_replay(
             (c.replay.clone(), c.order.len())
         }
         _ => (
-            Replay::new(p.game, p.challenger, p.opponent, p.challenge, p.version)?,
+            Replay::new(
+                p.game,
+                p.challenger,
+                p.opponent,
+                p.challenge,
+                p.terms,
+                p.version,
+            )?,
             0,
         ),
     };
@@ -279,7 +286,14 @@ fn verify_replay(
 fn verify_unique(unique: &[&VerifiedEvent], now_ms: Option<u64>) -> Result<GameState, VerifyError> {
     let p = prepare(unique)?;
     // 5. Apply.
-    let mut st = Replay::new(p.game, p.challenger, p.opponent, p.challenge, p.version)?;
+    let mut st = Replay::new(
+        p.game,
+        p.challenger,
+        p.opponent,
+        p.challenge,
+        p.terms,
+        p.version,
+    )?;
     st.learn_countersignatures(unique);
     for i in p.order {
         st.apply(unique[i])?;

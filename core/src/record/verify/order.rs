@@ -9,6 +9,7 @@ use super::state::{Equivocation, GameState, conclude};
 use super::{ChainBreak, VerifyError};
 use crate::record::event::{Challenge, EventId, EventKind, GameId, VerifiedEvent};
 use crate::record::identity::PlayerId;
+use crate::record::terms::Terms;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Where a replay of a verified record stands, to continue it when events are added (see
@@ -118,7 +119,7 @@ impl Checkpoint {
             };
             let known = |d: &EventId| st.position_in_timeline.contains_key(d) || before.contains(d);
             if st.rejudges(v)
-                || matches!(e.kind, EventKind::Challenge(_))
+                || e.kind.is_challenge()
                 || e.game != Some(game)
                 || (!is_player && !matches!(e.kind, EventKind::Receipt { .. }))
                 || !follows
@@ -184,6 +185,8 @@ pub(super) struct Prepared {
     pub(super) challenger: PlayerId,
     pub(super) opponent: PlayerId,
     pub(super) challenge: Challenge,
+    /// The terms the challenge names (tag 21), if any.
+    pub(super) terms: Option<Terms>,
     /// The challenge's protocol version: the game is judged under it.
     pub(super) version: u16,
     /// The timeline, as indexes of the events.
@@ -194,9 +197,7 @@ pub(super) struct Prepared {
 /// Steps 2 to 4 of [`super::verify_at`], on events whose signatures are checked and ids unique.
 pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
     // 2. The challenge names the game and its players.
-    let mut challenges = unique
-        .iter()
-        .filter(|v| matches!(v.event.kind, EventKind::Challenge(_)));
+    let mut challenges = unique.iter().filter(|v| v.event.kind.is_challenge());
     let root = challenges.next().ok_or(VerifyError::NoChallenge)?;
     if challenges.next().is_some() {
         return Err(VerifyError::TwoChallenges);
@@ -204,9 +205,10 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
     let game = root.id;
     let version = root.event.version;
     let challenger = root.event.author;
-    let EventKind::Challenge(challenge) = root.event.kind.clone() else {
+    let Some((challenge, terms)) = root.event.kind.challenge() else {
         return Err(VerifyError::NoChallenge);
     };
+    let (challenge, terms) = (challenge.clone(), terms.cloned());
     let opponent = challenge.opponent;
     // A3: a player may hand an envelope to an arbiter (tag 18), who may then sign its
     // opening (tag 19) besides receipts; the replay checks the escrow and that the opening
@@ -321,6 +323,7 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
         challenger,
         opponent,
         challenge,
+        terms,
         version,
         order,
         equivocations,

@@ -17,6 +17,7 @@ use crate::record::event::{
     Challenge, ColourChoice, EventId, EventKind, GameId, StartPosition, VerifiedEvent, WireMove,
 };
 use crate::record::identity::PlayerId;
+use crate::record::terms::Terms;
 use crate::record::time;
 use crate::rules::{Termination, automatic_end};
 use crate::types::{Color, Move};
@@ -61,9 +62,24 @@ pub(super) struct Replay {
     /// who is neither of the two players (a mailbox, an arbiter), with nothing to gain from
     /// any verdict's time (see [`Replay::judged_at`]).
     pub(super) witnessed: HashMap<EventId, u64>,
-    /// Under `evidence`, the timeline index of the first time or lateness claim: a
-    /// countersignature learnt later for an event at or before it may change that verdict.
-    pub(super) first_timed_claim: Option<usize>,
+    /// Under `evidence`, the timeline index of the latest time or lateness claim: a
+    /// countersignature learnt later for an event at or before it may change a verdict.
+    pub(super) timed_claim: Option<usize>,
+    /// Protocol version 3 or later: agreed time (docs/time.md). Events count at their
+    /// timekeepers' receipts ([`Replay::stamped`]) when the terms name timekeepers, and
+    /// within the time control's transit allowance of their signed time otherwise.
+    pub(super) agreed: bool,
+    /// [`crate::clock::TimeControl::transit_allowance_ms`] of the game's time control.
+    pub(super) allowance: u64,
+    /// Under `agreed`, the earliest receipt of each event by an agreed timekeeper.
+    pub(super) stamped: HashMap<EventId, u64>,
+    /// The event that started the game's clocks (the acceptance, or the coin's settlement)
+    /// and its author: the start is when it reached the first player to move.
+    pub(super) start_event: Option<(EventId, PlayerId)>,
+    /// Under `agreed`, events whose evidence time a verdict used when they were applied (the
+    /// acceptance that set a coin's deadline, a seal's resumption notice): a
+    /// countersignature of one learnt later replays the record.
+    pub(super) frozen: HashSet<EventId>,
     /// Clock corrections made by the rules (9.5b).
     pub(super) adjustments: Vec<ClockAdjustment>,
     /// For each entry of `state.leave`, the event that first signed it and whether it was a
@@ -82,6 +98,7 @@ impl Replay {
         challenger: PlayerId,
         opponent: PlayerId,
         challenge: Challenge,
+        terms: Option<Terms>,
         version: u16,
     ) -> Result<Replay, VerifyError> {
         let rule = |rule: RuleViolation| VerifyError::Rule {
@@ -117,6 +134,11 @@ impl Replay {
             ColourChoice::ChallengerBlack => (Some(opponent), Some(challenger)),
             ColourChoice::Random => (None, None),
         };
+        let terms = terms.unwrap_or_default();
+        terms
+            .check([challenger, opponent])
+            .map_err(|e| rule(V::Terms(e)))?;
+        let allowance = time_control.transit_allowance_ms();
         let position = start.clone().unwrap_or_default();
         Ok(Replay {
             keys: vec![position.repetition_key()],
@@ -125,6 +147,7 @@ impl Replay {
                 challenger,
                 opponent,
                 challenge,
+                terms,
                 white,
                 black,
                 time_control,
@@ -165,7 +188,12 @@ impl Replay {
             effective: HashMap::new(),
             countersigned: HashMap::new(),
             witnessed: HashMap::new(),
-            first_timed_claim: None,
+            timed_claim: None,
+            agreed: version >= 3,
+            allowance,
+            stamped: HashMap::new(),
+            start_event: None,
+            frozen: HashSet::new(),
             adjustments: Vec::new(),
             leave_events: Vec::new(),
             arrivals: HashSet::new(),
@@ -199,14 +227,28 @@ impl Replay {
                         .and_then(|&i| self.authors.get(i))
                         .map(|&(a, _)| a)
                 });
-                if author.is_some_and(|a| a != v.event.author) {
-                    let t = self.countersigned.entry(target).or_insert(u64::MAX);
-                    *t = (*t).min(v.event.time_ms);
-                    let by = v.event.author;
-                    if by != self.state.challenger && by != self.state.opponent {
-                        let w = self.witnessed.entry(target).or_insert(u64::MAX);
-                        *w = (*w).min(v.event.time_ms);
+                if author.is_none_or(|a| a == v.event.author) {
+                    continue;
+                }
+                let by = v.event.author;
+                let player = by == self.state.challenger || by == self.state.opponent;
+                let at = v.event.time_ms;
+                if self.agreed {
+                    // Protocol version 3: the other player's countersignature bounds transit;
+                    // an agreed timekeeper's receipt is the event's time; anyone else's
+                    // receipt is kept in the record but is no evidence (docs/time.md).
+                    if player {
+                        lower(&mut self.countersigned, target, at);
+                    } else if self.state.terms.is_timekeeper(&by)
+                        && matches!(v.event.kind, EventKind::Receipt { .. })
+                    {
+                        lower(&mut self.stamped, target, at);
                     }
+                    continue;
+                }
+                lower(&mut self.countersigned, target, at);
+                if !player {
+                    lower(&mut self.witnessed, target, at);
                 }
             }
         }
@@ -216,15 +258,66 @@ impl Replay {
     /// vouches for an event at or before the first time or lateness claim (which was judged
     /// on the evidence known then). The incremental paths replay the whole record instead.
     pub(super) fn rejudges(&self, v: &VerifiedEvent) -> bool {
-        if self.first_timed_claim.is_none() && self.arrivals.is_empty() {
+        if self.timed_claim.is_none() && self.arrivals.is_empty() && self.frozen.is_empty() {
             return false;
         }
-        let claim = self.first_timed_claim;
+        let claim = self.timed_claim;
         Self::vouched_by(v).into_iter().flatten().any(|target| {
             self.position_in_timeline.get(&target).is_some_and(|&i| {
                 self.authors[i].0 != v.event.author
-                    && (claim.is_some_and(|c| i <= c) || self.arrivals.contains(&target))
+                    && (claim.is_some_and(|c| i <= c)
+                        || self.arrivals.contains(&target)
+                        || self.frozen.contains(&target))
             })
+        })
+    }
+
+    /// Under protocol version 3, when event `id` (signed at `t`) counts for its author: with
+    /// timekeepers, its earliest timekeeper receipt (`u64::MAX` until one is known: a move
+    /// no timekeeper has seen is not yet made, as on a correspondence server); without, its
+    /// effective time (its signed time, never before the events it refers to).
+    pub(super) fn made_at(&self, id: &EventId, t: u64) -> u64 {
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        if self.state.terms.timekeepers.is_empty() {
+            return eff;
+        }
+        self.stamped.get(id).map_or(u64::MAX, |&s| s.max(eff))
+    }
+
+    /// Under protocol version 3, when event `id` (signed at `t`) reached the other player:
+    /// with timekeepers, when it counts ([`Replay::made_at`]); without, the other player's
+    /// first countersignature bounded to `[effective, effective + allowance]` — so an absent
+    /// receiver costs the mover at most the allowance, and a receipt dated ahead gains the
+    /// receiver at most the allowance. With no countersignature, effective + allowance.
+    pub(super) fn reached(&self, id: &EventId, t: u64) -> u64 {
+        if !self.state.terms.timekeepers.is_empty() {
+            return self.made_at(id, t);
+        }
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        let cap = eff.saturating_add(self.allowance);
+        self.countersigned
+            .get(id)
+            .map_or(cap, |&c| c.clamp(eff, cap))
+    }
+
+    /// The moment the game's clocks start: when the event that started the game reached
+    /// the first player to move (at once, if that player signed it). Under protocol versions
+    /// 1 and 2, the starting event's signed time.
+    pub(super) fn start_ms(&self) -> Option<u64> {
+        if !self.agreed {
+            return self.state.started_ms;
+        }
+        let (id, author) = self.start_event?;
+        let t = self.times.get(&id).copied().unwrap_or(0);
+        let first = self
+            .state
+            .start
+            .as_ref()
+            .map_or(Color::White, Position::turn);
+        Some(if self.state.player(first) == Some(author) {
+            self.made_at(&id, t)
+        } else {
+            self.reached(&id, t)
         })
     }
 
@@ -234,6 +327,9 @@ impl Replay {
     pub(super) fn counted_at(&self, id: &EventId, t: u64) -> u64 {
         if !self.evidence {
             return t;
+        }
+        if self.agreed {
+            return self.made_at(id, t);
         }
         let eff = self.effective.get(id).copied().unwrap_or(t);
         self.countersigned.get(id).map_or(eff, |&c| c.max(eff))
@@ -256,12 +352,31 @@ impl Replay {
             return t;
         }
         let eff = self.effective.get(id).copied().unwrap_or(t);
+        if self.agreed {
+            // Protocol version 3: as version 2, but only the agreed timekeepers are
+            // witnesses (a key one player named is no evidence).
+            let by_player = self.countersigned.get(id).map_or(u64::MAX, |&c| {
+                c.max(t.saturating_sub(time::MAX_CLOCK_SKEW_MS))
+            });
+            let by_timekeeper = self.stamped.get(id).copied().unwrap_or(u64::MAX);
+            return eff.min(by_player).min(by_timekeeper);
+        }
         let Some(&first) = self.countersigned.get(id) else {
             return eff;
         };
         let by_player = first.max(t.saturating_sub(time::MAX_CLOCK_SKEW_MS));
         let by_witness = self.witnessed.get(id).copied().unwrap_or(u64::MAX);
         eff.min(by_player).min(by_witness)
+    }
+
+    /// The text of the Laws the game is judged by: the agreed terms' (protocol version 3),
+    /// else the one play follows.
+    pub(super) fn edition(&self) -> crate::rules::Edition {
+        if self.agreed {
+            self.state.terms.edition.edition()
+        } else {
+            crate::rules::Edition::PLAY
+        }
     }
 
     fn over(&self) -> bool {
@@ -347,7 +462,7 @@ impl Replay {
             None
         };
         match &e.kind {
-            EventKind::Challenge(_) => {
+            EventKind::Challenge(_) | EventKind::ChallengeOnTerms { .. } => {
                 if index != 0 {
                     return Err(rule(V::ChallengeNotFirst));
                 }
@@ -361,7 +476,7 @@ impl Replay {
                         Some(a.coin_share.ok_or_else(|| rule(V::AcceptWithoutShare))?);
                     self.coin_accepted(v.id, e.time_ms);
                 } else {
-                    self.start_game(e.time_ms);
+                    self.start_game(v.id, author, e.time_ms);
                 }
             }
             EventKind::RandomReveal { secret } => {
@@ -394,7 +509,7 @@ impl Replay {
                     self.state.start = Some(p);
                 }
                 self.coin_settled(CoinSettlement::Opened { event: v.id });
-                self.start_game(e.time_ms);
+                self.start_game(v.id, author, e.time_ms);
             }
             EventKind::Decline { .. } => {
                 if author != self.state.opponent || self.state.status != Status::Pending {
@@ -609,9 +724,16 @@ impl Replay {
         }
     }
 
-    pub(super) fn start_game(&mut self, t: u64) {
+    /// The game starts with event `id` by `author`, signed at `t` (the acceptance, or the
+    /// coin's settlement). Under protocol version 3 the clocks start when it reached the
+    /// first player to move ([`Replay::start_ms`]), never at a raw signed time.
+    pub(super) fn start_game(&mut self, id: EventId, author: PlayerId, t: u64) {
         self.state.status = Status::Active;
+        self.start_event = Some((id, author));
         self.state.started_ms = Some(t);
+        if self.agreed {
+            self.state.started_ms = self.start_ms();
+        }
     }
 
     /// Checks that `me` may move now: it is their turn, and they had seen the opponent's last
@@ -702,4 +824,10 @@ impl Replay {
             self.end(outcome, termination);
         }
     }
+}
+
+/// Lowers the time kept for `id` in `map` to `at` (the earliest wins).
+fn lower(map: &mut HashMap<EventId, u64>, id: EventId, at: u64) {
+    let t = map.entry(id).or_insert(u64::MAX);
+    *t = (*t).min(at);
 }

@@ -9,6 +9,7 @@ use crate::record::event::{
     Challenge, ClaimReason, EventId, GameId, Seal, SealLetters, SignedEvent,
 };
 use crate::record::identity::PlayerId;
+use crate::record::terms::Terms;
 use crate::rules::Termination;
 use crate::rules::adjournment::Adjournment;
 use crate::types::{Color, Move};
@@ -124,6 +125,9 @@ pub struct GameState {
     pub challenger: PlayerId,
     pub opponent: PlayerId,
     pub challenge: Challenge,
+    /// The terms both players agreed to (the challenge's, tag 21; [`Terms::default`] for a
+    /// challenge that names none).
+    pub terms: Terms,
     /// Known once colours are settled (at acceptance, or when the fair coin is opened).
     pub white: Option<PlayerId>,
     pub black: Option<PlayerId>,

@@ -41,6 +41,16 @@ pub enum RuleViolation {
     /// The challenge's FEN start does not read or is not a legal position.
     #[error("start position: {0}")]
     StartPosition(ParseFenError),
+    /// The challenge's terms cannot be agreed to (a player as timekeeper or arbiter, …).
+    #[error("terms: {0}")]
+    Terms(crate::record::terms::TermsError),
+    /// Under agreed terms an envelope's lateness limit is the terms' (A10): the sealer
+    /// cannot set another.
+    #[error(
+        "the envelope names a lateness limit of {envelope_ms} ms, not the agreed {agreed_ms} ms \
+         (A10): the sealer cannot set it"
+    )]
+    EnvelopeLateness { envelope_ms: u64, agreed_ms: u64 },
 
     // --- The order of a game's opening events (the protocol's) ---
     /// The challenge is the game's first event.
@@ -234,6 +244,7 @@ impl RuleViolation {
             V::SelfChallenge
             | V::TimeControl(_)
             | V::StartPosition(_)
+            | V::Terms(_)
             | V::ChallengeNotFirst
             | V::AcceptNotAllowed
             | V::DeclineNotAllowed
@@ -258,6 +269,7 @@ impl RuleViolation {
             V::EnvelopePosition { .. } => "A2.2",
             V::EnvelopeTimes { .. } => "A2.3",
             V::EnvelopeSealer => "A2.4",
+            V::EnvelopeLateness { .. } => "A10",
             V::EnvelopeMoveNumber => "A2.5",
             V::EnvelopeDrawOffer => "A2.6",
             V::NoEnvelopeToEscrow
@@ -361,6 +373,11 @@ mod tests {
             V::CoinCommitmentMissing,
             V::NoSuchChess960(960),
             V::StartPosition(crate::Position::from_fen_auto("8/8").unwrap_err()),
+            V::Terms(crate::record::terms::TermsError::TooManyTimekeepers(5)),
+            V::EnvelopeLateness {
+                envelope_ms: 0,
+                agreed_ms: 3_600_000,
+            },
             V::ChallengeNotFirst,
             V::AcceptNotAllowed,
             V::DeclineNotAllowed,
