@@ -197,6 +197,22 @@ proptest! {
         } else {
             prop_assert!(state.flagged.is_none());
         }
+        // Each fall is in time order, none in the future; a waived one was waived after it
+        // fell and by `now`; the flag shown is the first fall still standing.
+        for pair in state.oversteps.windows(2) {
+            prop_assert!(pair[0].at_ms <= pair[1].at_ms);
+        }
+        for o in &state.oversteps {
+            prop_assert!(o.at_ms <= now);
+            prop_assert!(o.waived_at_ms.is_none_or(|w| o.at_ms <= w && w <= now));
+            prop_assert_eq!(
+                state.standing_overstep(o.side).is_some(),
+                state.oversteps.iter().any(|p| p.side == o.side && p.stands())
+            );
+        }
+        let first_standing = state.oversteps.iter().find(|o| o.stands());
+        prop_assert_eq!(state.flagged, first_standing.map(|o| o.side));
+        prop_assert_eq!(state.flag_at_ms, first_standing.map(|o| o.at_ms));
         // Nobody is charged more than the time that passed since the start.
         let elapsed = now.saturating_sub(start);
         prop_assert!(state.used_ms[0].saturating_add(state.used_ms[1]) <= elapsed);

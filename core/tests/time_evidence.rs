@@ -7,6 +7,7 @@
 
 use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
 use sobre_core::record::author::Scoresheet;
+use sobre_core::record::verify::Judgement;
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, GameState, SignedEvent, StartPosition, Status,
     VerifiedEvent, verify, verify_continue,
@@ -348,4 +349,94 @@ fn time_attack_back_dated_leave_is_bounded_by_its_countersignature() {
         "{:?}",
         st.claims
     );
+}
+
+/// Each overstep is its own flag fall (FIDE 6.1), standing until the opponent plays on (6.8).
+/// `side` moves `san` at `at`, and the opponent's node receipts it a second later (the other
+/// node then sees the receipt).
+fn exchange(r: &mut Record, side: Color, san: &str, at: u64) {
+    let e = r.mv(side, san, at);
+    let got = r.receive(!side, &e, at + SECOND);
+    r.sheets[side.index()].saw(got.id());
+}
+
+/// FIDE 6.8 with 6.9: Black oversteps once and White plays on without claiming (waiving that
+/// fall); ten days later Black vanishes and oversteps again. The later overstep is a new
+/// fall, and White's claim is correct (it used to be refused: "the claim window has closed").
+#[test]
+fn fide_6_8_a_later_overstep_can_be_claimed_after_playing_on() {
+    let mut r = Record::new("3d", 2);
+    exchange(&mut r, W, "e4", T0 + MINUTE);
+    // Black answers a day late.
+    exchange(&mut r, B, "e5", T0 + 4 * DAY);
+    exchange(&mut r, W, "Nf3", T0 + 4 * DAY + HOUR);
+    let st = r.state();
+    let clocks = st.clocks.as_ref().unwrap();
+    assert_eq!(clocks.flagged, None, "White played on: {clocks:?}");
+    assert_eq!(clocks.oversteps.len(), 1);
+    assert_eq!(
+        clocks.oversteps[0].waived_at_ms,
+        Some(T0 + 4 * DAY + HOUR + SECOND)
+    );
+    // Black never answers Nf3; White claims ten days later.
+    r.claim(W, ClaimReason::Time, T0 + 14 * DAY);
+    let st = r.state();
+    assert!(st.claims[0].correct, "{}", st.claims[0].judgement);
+    assert_eq!(st.termination, Some(Termination::TimeForfeit));
+    assert_eq!(st.result, Some(Outcome::Decisive { winner: W }));
+}
+
+/// FIDE 6.9 with 6.8 and 6.11: White was once late himself, and Black played on (waiving
+/// that fall); later Black oversteps. White's old fall no longer stands, so it does not
+/// come first: White's claim is correct (it used to be refused: "own flag fell first").
+#[test]
+fn fide_6_9_a_claimant_once_late_himself_can_claim_a_later_overstep() {
+    let mut r = Record::new("3d", 2);
+    // White's first move comes a day late.
+    exchange(&mut r, W, "e4", T0 + 4 * DAY);
+    exchange(&mut r, B, "e5", T0 + 4 * DAY + HOUR);
+    exchange(&mut r, W, "Nf3", T0 + 4 * DAY + 2 * HOUR);
+    // Black never answers; White claims.
+    r.claim(W, ClaimReason::Time, T0 + 10 * DAY);
+    let st = r.state();
+    assert!(st.claims[0].correct, "{}", st.claims[0].judgement);
+    assert_eq!(st.result, Some(Outcome::Decisive { winner: W }));
+}
+
+/// FIDE 6.8 with 6.9, over the board: White's flag falls, White moves, Black plays on
+/// (waiving that fall); White's clock is still down when his turn starts again, which is a
+/// new fall. An hour later Black claims it: correct (it used to be refused: "the claim window
+/// has closed").
+#[test]
+fn fide_6_8_otb_flag_still_down_an_hour_later_can_be_claimed() {
+    let mut r = Record::new("otb 5m", 2);
+    exchange(&mut r, W, "e4", T0 + 6 * MINUTE);
+    exchange(&mut r, B, "e5", T0 + 6 * MINUTE + 10 * SECOND);
+    r.claim(B, ClaimReason::Time, T0 + 66 * MINUTE);
+    let st = r.state();
+    assert!(st.claims[0].correct, "{}", st.claims[0].judgement);
+    assert_eq!(st.termination, Some(Termination::TimeForfeit));
+    assert_eq!(st.result, Some(Outcome::Decisive { winner: B }));
+}
+
+/// FIDE 6.11 (2009) / 6.12 (2005): both flags fall and both falls stand (nobody played on
+/// after the other's): the order is established by the signed clocks, and the first decides.
+/// White, whose fall came first, claims in vain; Black's claim is correct.
+#[test]
+fn fide_6_11_the_first_standing_fall_decides() {
+    let mut r = Record::new("3d", 2);
+    // White's first move comes a day late; Black, on move, lets his own three days run out.
+    exchange(&mut r, W, "e4", T0 + 4 * DAY);
+    let white_claim = r.claim(W, ClaimReason::Time, T0 + 8 * DAY);
+    r.sheets[1].saw(white_claim.id());
+    r.claim(B, ClaimReason::Time, T0 + 8 * DAY + SECOND);
+    let st = r.state();
+    assert!(!st.claims[0].correct);
+    assert_eq!(
+        st.claims[0].judgement,
+        Judgement::ClaimantFellFirst { claimant: W }
+    );
+    assert!(st.claims[1].correct, "{}", st.claims[1].judgement);
+    assert_eq!(st.termination, Some(Termination::TimeForfeit));
+    assert_eq!(st.result, Some(Outcome::Decisive { winner: B }));
 }

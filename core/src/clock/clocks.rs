@@ -1,5 +1,6 @@
 //! Both clocks at a given moment ([`clocks`]), from the start time, the moves' timestamps and
-//! the periods when clocks were stopped; the exact millisecond a flag fell (FIDE 6.1).
+//! the periods when clocks were stopped; the exact millisecond each flag fell (FIDE 6.1), and
+//! whether that fall still stands ([`Overstep`]).
 
 use crate::types::Color;
 
@@ -54,6 +55,43 @@ impl ClockStop {
     }
 }
 
+/// One flag fall: a turn of [`side`](Self::side) during which their remaining time was
+/// negative (FIDE 6.1: the flag falls when the allotted time has expired).
+///
+/// **Each overstep is its own flag fall.** A player who overstepped, completed the move late
+/// and overstepped again on a later turn has two oversteps; so has a player whose time stays
+/// negative over the board (the next turn starts with the time already negative).
+///
+/// An overstep *stands* until the opponent of `side` completes a move after it
+/// ([`waived_at_ms`](Self::waived_at_ms)): 6.8 counts a flag as fallen once a player validly
+/// claims it, and a player who plays on instead waives the fall that was on the board then
+/// (as a draw claim is forfeited by moving, 9.4) — only that one: a later overstep is a new
+/// fall, claimable in its turn. Until the opponent moves the fall stands, even when the late
+/// move brought the time back above zero (the next period's time, 6.3; the per-move reset of
+/// correspondence). A claim of a win on time (6.9) is correct while the opponent has a
+/// standing overstep, and the first standing fall decides when both have one (6.11 of 2009,
+/// 6.12 of 2005: with signed clocks the order is always established), see
+/// [`crate::rules::flag::judge_time_claim`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Overstep {
+    /// Whose flag fell.
+    pub side: Color,
+    /// The first millisecond of the turn at which `side`'s time was negative: the crossing
+    /// moment (a move with exactly 0 ms left is in time, one a millisecond later is not), or
+    /// the turn's start if the time was already negative then.
+    pub at_ms: u64,
+    /// When the opponent of `side` completed a move after the fall (waiving it, 6.8); `None`
+    /// while it stands. Never after [`ClockState::as_of_ms`].
+    pub waived_at_ms: Option<u64>,
+}
+
+impl Overstep {
+    /// Whether the fall still stands (nobody waived it by playing on).
+    pub fn stands(&self) -> bool {
+        self.waived_at_ms.is_none()
+    }
+}
+
 /// Both clocks at one moment ([`ClockState::as_of_ms`]), as computed by [`clocks`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ClockState {
@@ -67,12 +105,18 @@ pub struct ClockState {
     /// is in transit (made, not yet received), or while the clock of the player to move is
     /// stopped (leave, adjournment).
     pub running: Option<Color>,
-    /// The first player whose flag fell (FIDE 6.1) at or before `as_of_ms`, if any. It stays
-    /// set even if later moves and increments bring the time back above zero.
+    /// The player whose flag fell first among the falls still standing at `as_of_ms` (FIDE
+    /// 6.1, 6.8; [`Overstep`]): the one a time claim (6.9) is decided by, as 6.11 (2009) /
+    /// 6.12 (2005) decide by the first flag. It stays set after the late move, even if the
+    /// move's increment or the next period's time brought the time back above zero, until
+    /// the opponent plays on; a fall the opponent waived so is no longer here (it is in
+    /// [`oversteps`](Self::oversteps)).
     pub flagged: Option<Color>,
-    /// The first millisecond at which [`flagged`](Self::flagged)'s time was negative: a move
+    /// When [`flagged`](Self::flagged)'s standing fall happened ([`Overstep::at_ms`]): a move
     /// with exactly 0 ms left is in time, one a millisecond later is not.
     pub flag_at_ms: Option<u64>,
+    /// Every flag fall up to `as_of_ms`, standing or waived, in time order.
+    pub oversteps: Vec<Overstep>,
     /// When the player to move oversteps if they do not move: in the past if they already
     /// have, accounting for all known stops (including scheduled leave). `None` under
     /// [`TimeControl::Unlimited`]. Sort games by it for urgency.
@@ -94,23 +138,45 @@ impl ClockState {
             .map(|deadline| signed_difference(deadline, now_ms))
     }
 
+    /// The earliest fall of `side` still standing at `as_of_ms` ([`Overstep::at_ms`]), if
+    /// any: one the opponent may claim (6.9) because they have not played on since (6.8).
+    pub fn standing_overstep(&self, side: Color) -> Option<u64> {
+        self.oversteps
+            .iter()
+            .find(|o| o.side == side && o.stands())
+            .map(|o| o.at_ms)
+    }
+
     /// Whether `claimant` may claim a win on time (FIDE 6.9; the outcome, including the draw
     /// when the claimant cannot mate, is [`crate::rules::flag_fall`]) in this state, computed
-    /// as of the claim's time: the opponent is to move and their time had run out by then.
+    /// as of the claim's time: the first standing fall is the opponent's
+    /// ([`flagged`](Self::flagged)). Whoever is to move: under `40/2h` a move 40 completed
+    /// late may be claimed until the claimant moves (6.8). What
+    /// [`judge_time_claim`](crate::rules::flag::judge_time_claim) accepts.
     pub fn can_claim_time_forfeit(&self, claimant: Color) -> bool {
-        let opponent = !claimant;
-        self.to_move == opponent && self.remaining_ms[opponent.index()] < 0
+        self.flagged == Some(!claimant)
+    }
+
+    /// Whether `side` is to move with negative remaining time. The whole time rule of
+    /// protocol version 1 (a claim against `side` was correct exactly then); under the
+    /// current rule it is one case of a standing fall (it stands: the opponent has not moved
+    /// since), which decides unless the claimant's own fell earlier (6.11).
+    pub fn out_of_time_on_move(&self, side: Color) -> bool {
+        self.to_move == side && self.remaining_ms[side.index()] < 0
     }
 
     /// Whether `claimant` could claim a win on time (6.9) at `now_ms`, from this state
-    /// computed earlier (the last event's): the opponent is to move and their time had run
-    /// out by then, or their deadline (which counts every known stop: leave, adjournment)
-    /// has passed since. What `sobre games` flags as claimable; the claim itself is judged
-    /// by [`crate::rules::flag::judge_time_claim`] on the clocks as of the claim.
+    /// computed earlier (the last event's): [`Self::can_claim_time_forfeit`] already, or no
+    /// fall stands and the opponent is to move and their deadline (which counts every known
+    /// stop: leave, adjournment) has passed since. Nothing else can change in between:
+    /// without a move nobody plays on (6.8), so the only new fall is the opponent's. What
+    /// `sobre games` flags as claimable; the claim itself is judged by
+    /// [`crate::rules::flag::judge_time_claim`] on the clocks as of the claim.
     pub fn time_claim_possible_at(&self, claimant: Color, now_ms: u64) -> bool {
-        self.to_move == !claimant
-            && (self.can_claim_time_forfeit(claimant)
-                || self.deadline_ms.is_some_and(|deadline| now_ms > deadline))
+        self.can_claim_time_forfeit(claimant)
+            || (self.flagged.is_none()
+                && self.to_move == !claimant
+                && self.deadline_ms.is_some_and(|deadline| now_ms > deadline))
     }
 }
 
@@ -121,8 +187,10 @@ impl ClockState {
 /// clock and adds the increment or the next period's time (FIDE 6.2a/6.2b); the opponent's
 /// clock starts when the move reached them ([`MoveTiming::received_at_ms`]) or, if unknown,
 /// when it was made. With a delay (6.2b) the first `delay` of each move is not charged.
-/// During a [`ClockStop`] the affected clocks do not run. The first moment a player's time is
-/// negative on their own turn is the flag fall ([`ClockState::flag_at_ms`]).
+/// During a [`ClockStop`] the affected clocks do not run. Each turn during which the mover's
+/// time is negative is a flag fall ([`Overstep`], FIDE 6.1), at the first millisecond of the
+/// turn their time is negative; it stands until the opponent completes a move after it (6.8).
+/// [`ClockState::flagged`] is the first fall still standing (6.11).
 ///
 /// Inputs are taken as given, never rejected; to stay deterministic on inconsistent data:
 /// - moves are taken in slice order and must alternate from `first_to_move`; a move by the
@@ -199,6 +267,7 @@ pub fn clocks_adjusted(
         if made > now_ms {
             break;
         }
+        sim.begin_turn(to_move, turn_start);
         sim.charge_adjusted(
             to_move,
             &stopped[to_move.index()],
@@ -206,7 +275,7 @@ pub fn clocks_adjusted(
             made,
             &mut pending,
         );
-        sim.complete_move(to_move);
+        sim.complete_move(to_move, made);
         to_move = !to_move;
         turn_start = mv
             .received_at_ms
@@ -215,6 +284,10 @@ pub fn clocks_adjusted(
 
     let side = to_move.index();
     let at_turn_start = sim.remaining[side];
+    // While the last move is in transit the turn has not started, nor has any fall in it.
+    if turn_start <= now_ms {
+        sim.begin_turn(to_move, turn_start);
+    }
     sim.charge_adjusted(
         to_move,
         &stopped[side],
@@ -235,12 +308,14 @@ pub fn clocks_adjusted(
             ),
         }),
     };
+    let first_standing = sim.oversteps.iter().find(|o| o.stands()).copied();
     ClockState {
         remaining_ms: sim.remaining,
         to_move,
         running,
-        flagged: sim.flag.map(|(color, _)| color),
-        flag_at_ms: sim.flag.map(|(_, at)| at),
+        flagged: first_standing.map(|o| o.side),
+        flag_at_ms: first_standing.map(|o| o.at_ms),
+        oversteps: sim.oversteps,
         deadline_ms,
         used_ms: sim.used,
         moves_completed: sim.completed,
@@ -280,7 +355,11 @@ struct Simulation<'a> {
     reserve: [i64; 2],
     completed: [u32; 2],
     used: [Millis; 2],
-    flag: Option<(Color, u64)>,
+    /// Every flag fall so far, in time order.
+    oversteps: Vec<Overstep>,
+    /// The turn being charged (whose it is), with whether it already has its fall:
+    /// `None` between turns.
+    in_turn: Option<(Color, bool)>,
 }
 
 impl<'a> Simulation<'a> {
@@ -293,7 +372,27 @@ impl<'a> Simulation<'a> {
             reserve: [0; 2],
             completed: [0; 2],
             used: [0; 2],
-            flag: None,
+            oversteps: Vec::new(),
+            in_turn: None,
+        }
+    }
+
+    /// `side`'s turn starts at `at`: a time already negative then is a fall at once.
+    fn begin_turn(&mut self, side: Color, at: u64) {
+        self.in_turn = Some((side, false));
+        self.note_negative(side, at);
+    }
+
+    /// Records a fall of `side` at `at` if it is their turn, their time is negative and the
+    /// turn has no fall yet (one per turn: it is the same fall until they move).
+    fn note_negative(&mut self, side: Color, at: u64) {
+        if self.remaining[side.index()] < 0 && self.in_turn == Some((side, false)) {
+            self.in_turn = Some((side, true));
+            self.oversteps.push(Overstep {
+                side,
+                at_ms: at,
+                waived_at_ms: None,
+            });
         }
     }
 
@@ -306,15 +405,14 @@ impl<'a> Simulation<'a> {
             return;
         }
         let left = self.remaining[s];
-        if self.flag.is_none()
-            && let Ok(left_ms) = u64::try_from(left)
+        self.remaining[s] = left.saturating_sub(to_i64(charged));
+        if let Ok(left_ms) = u64::try_from(left)
             && charged > left_ms
         {
             // FIDE 6.2b: the delay runs first, then the main time.
             let ticks = self.delay.saturating_add(left_ms).saturating_add(1);
-            self.flag = Some((side, wall_after_ticking(stopped, from, ticks)));
+            self.note_negative(side, wall_after_ticking(stopped, from, ticks));
         }
-        self.remaining[s] = left.saturating_sub(to_i64(charged));
     }
 
     /// [`Simulation::charge`] with the corrections due before `to` applied at their moments.
@@ -336,13 +434,24 @@ impl<'a> Simulation<'a> {
             at = when;
             let s = first.side.index();
             self.remaining[s] = self.remaining[s].saturating_add(first.delta_ms);
+            // A correction that leaves the mover's time negative is a fall then; one on the
+            // other side's clock shows at the start of their turn. A correction never lifts a
+            // fall (6.8): the fall is an event, not the sign of the time.
+            self.note_negative(first.side, when);
             *pending = rest;
         }
         self.charge(side, stopped, at, to);
     }
 
-    /// `side` completed a move: increment, next period, or the per-move reset.
-    fn complete_move(&mut self, side: Color) {
+    /// `side` completed a move at `made`: increment, next period, or the per-move reset; the
+    /// opponent's standing falls are waived (6.8: `side` played on instead of claiming).
+    fn complete_move(&mut self, side: Color, made: u64) {
+        for o in &mut self.oversteps {
+            if o.side == !side && o.waived_at_ms.is_none() {
+                o.waived_at_ms = Some(made);
+            }
+        }
+        self.in_turn = None;
         let s = side.index();
         self.completed[s] = self.completed[s].saturating_add(1);
         let n = self.completed[s];

@@ -9,8 +9,9 @@
 //!   player's clock, checked against a yearly allowance (ICCF: 45 days).
 //! - [`clocks()`]: both clocks at a given moment, from the start time, the moves' timestamps
 //!   (including the signed receipt time in correspondence) and the periods when clocks were
-//!   stopped (leave; adjournment, FIDE Appendix A1/A5/A9). It finds the exact millisecond a
-//!   flag fell (FIDE 6.1: "caída de bandera"); what a flag fall *means* (6.9, including the
+//!   stopped (leave; adjournment, FIDE Appendix A1/A5/A9). It finds the exact millisecond each
+//!   flag fell (FIDE 6.1: "caída de bandera") — each overstep is its own fall, standing until
+//!   the opponent plays on ([`Overstep`], 6.8); what a flag fall *means* (6.9, including the
 //!   draw when the opponent cannot mate) is decided by [`crate::rules::flag_fall`].
 //!
 //! All arithmetic saturates: any input, even unordered or overlapping timestamps, gives a
@@ -29,7 +30,8 @@ mod tests;
 mod time_control;
 
 pub use clocks::{
-    ClockAdjustment, ClockState, ClockStop, MoveTiming, clocks, clocks_adjusted, time_used,
+    ClockAdjustment, ClockState, ClockStop, MoveTiming, Overstep, clocks, clocks_adjusted,
+    time_used,
 };
 pub use duration::{DurationError, DurationErrorKind, format_duration, parse_duration};
 pub use leave::{LeaveAllowance, LeaveError, LeavePeriod};

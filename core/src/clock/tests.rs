@@ -405,11 +405,22 @@ fn classical_40_in_2h_then_1h() {
     // FIDE 6.2a: move 40 completed with 0 left, in time; 1 hour added for the rest.
     assert_eq!(state.flagged, None);
     assert_eq!(left(&state, W), ms(HOUR));
-    // One millisecond more on move 40 is a flag fall (6.9 is decided elsewhere).
+    // One millisecond more on move 40 is a flag fall (6.9 is decided elsewhere); it stands
+    // until Black plays on (6.8).
     moves[78].made_at_ms += 1;
-    let late = clocks(&tc, W, 0, &moves, &[], t + 1);
+    let late = clocks(&tc, W, 0, &moves[..79], &[], t + 1);
     assert_eq!(late.flagged, Some(W));
     assert_eq!(late.flag_at_ms, Some(t + 1));
+    let answered = clocks(&tc, W, 0, &moves, &[], t + 1);
+    assert_eq!(answered.flagged, None);
+    assert_eq!(
+        answered.oversteps,
+        [Overstep {
+            side: W,
+            at_ms: t + 1,
+            waived_at_ms: Some(t + 1)
+        }]
+    );
 }
 
 #[test]
@@ -487,8 +498,69 @@ fn fide_6_9_claim_valid_only_while_the_flag_is_down_and_unanswered() {
     assert!(!at_claim.can_claim_time_forfeit(W));
     // Before the flag fell the claim is not valid.
     assert!(!clocks(&tc, W, 0, &moves, &[], 30_000).can_claim_time_forfeit(B));
-    // After White's (late) move the claim comes too late.
-    assert!(!clocks(&tc, W, 0, &moves, &[], 36_000).can_claim_time_forfeit(B));
+    // After White's (late) move the fall stands until Black plays on (6.8): the claim is
+    // still valid, though White is no longer on move with no time left (the version 1 rule).
+    let after_move = clocks(&tc, W, 0, &moves, &[], 36_000);
+    assert!(after_move.can_claim_time_forfeit(B));
+    assert!(!after_move.out_of_time_on_move(W));
+    assert!(at_claim.out_of_time_on_move(W));
+    let answered = [mv(W, 35_000), mv(B, 37_000)];
+    assert!(!clocks(&tc, W, 0, &answered, &[], 38_000).can_claim_time_forfeit(B));
+}
+
+#[test]
+fn fide_6_8_a_correction_is_a_fall_when_it_leaves_the_mover_below_zero_and_never_lifts_one() {
+    let tc = tc("otb 5m");
+    // White, on move with a minute left at 4:00, loses two minutes to a correction (the 2005
+    // penalty of an incorrect claim): the fall is at the correction.
+    let taken = [ClockAdjustment {
+        side: W,
+        at_ms: 4 * MINUTE,
+        delta_ms: -ms(2 * MINUTE),
+    }];
+    let st = clocks_adjusted(&tc, W, 0, &[], &[], &taken, 4 * MINUTE + SECOND);
+    assert_eq!(st.flagged, Some(W));
+    assert_eq!(st.flag_at_ms, Some(4 * MINUTE));
+    // White moves late at 6:00; three minutes given to White at 6:05 (Black's turn) bring
+    // the time back above zero, but the fall stands until Black plays on.
+    let given = [ClockAdjustment {
+        side: W,
+        at_ms: 6 * MINUTE + 5 * SECOND,
+        delta_ms: ms(3 * MINUTE),
+    }];
+    let moves = [mv(W, 6 * MINUTE)];
+    let st = clocks_adjusted(&tc, W, 0, &moves, &[], &given, 6 * MINUTE + 10 * SECOND);
+    assert!(left(&st, W) > 0);
+    assert_eq!(st.standing_overstep(W), Some(5 * MINUTE + 1));
+    assert!(st.can_claim_time_forfeit(B));
+    assert!(st.time_claim_possible_at(B, 6 * MINUTE + 20 * SECOND));
+    // Black plays on: waived; White's next turn starts above zero, no new fall.
+    let moves = [mv(W, 6 * MINUTE), mv(B, 6 * MINUTE + 10 * SECOND)];
+    let st = clocks_adjusted(&tc, W, 0, &moves, &[], &given, 6 * MINUTE + 20 * SECOND);
+    assert_eq!(st.flagged, None);
+    assert_eq!(st.oversteps.len(), 1);
+    assert!(!st.time_claim_possible_at(B, 6 * MINUTE + 30 * SECOND));
+}
+
+#[test]
+fn fide_6_9_a_claim_is_possible_once_the_deadline_passes_unless_the_claimant_fell_first() {
+    let tc = tc("corr 30s");
+    // White is late (fell at 30.001 s) and moves at 35 s; Black, on move, claims nothing and
+    // his own time runs out at 65.001 s.
+    let st = clocks(&tc, W, 0, &[mv(W, 35_000)], &[], 40_000);
+    assert!(st.time_claim_possible_at(B, 70_000));
+    assert!(
+        !st.time_claim_possible_at(W, 70_000),
+        "White's fall came first"
+    );
+    // Once Black has played on, that fall is waived; White's next one is claimable when it
+    // comes, and White never may.
+    let st = clocks(&tc, W, 0, &[mv(W, 35_000), mv(B, 36_000)], &[], 40_000);
+    assert_eq!(st.flagged, None);
+    assert_eq!(st.deadline_ms, Some(66_001));
+    assert!(!st.time_claim_possible_at(B, 66_000));
+    assert!(st.time_claim_possible_at(B, 66_002));
+    assert!(!st.time_claim_possible_at(W, 70_000));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use sobre_core::record::codec::CodecError;
 use sobre_core::record::commit;
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, Seal, SealLetters,
-    SignedEvent, StartPosition, VerifyError, verify, verify_at,
+    SignedEvent, StartPosition, Terms, VerifyError, verify, verify_at,
 };
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position};
@@ -53,7 +53,16 @@ impl Table {
         Table::from(tc, StartPosition::Standard)
     }
 
+    /// A game on agreed `terms` (wire tag 21, protocol version 3).
+    pub fn on_terms(tc: &str, terms: Terms) -> Table {
+        Table::with(tc, StartPosition::Standard, Some(terms))
+    }
+
     pub fn from(tc: &str, start: StartPosition) -> Table {
+        Table::with(tc, start, None)
+    }
+
+    fn with(tc: &str, start: StartPosition, on_terms: Option<Terms>) -> Table {
         let (w, b) = (key(1), key(2));
         let pos = match &start {
             StartPosition::Fen(f) => Position::from_fen_auto(f).unwrap(),
@@ -68,7 +77,10 @@ impl Table {
             coin_commitment: None,
             league: None,
         };
-        let (ws, ch) = Scoresheet::challenge(w, terms, T0).unwrap();
+        let (ws, ch) = match on_terms {
+            Some(agreed) => Scoresheet::challenge_on_terms(w, terms, agreed, T0).unwrap(),
+            None => Scoresheet::challenge(w, terms, T0).unwrap(),
+        };
         let mut bs = Scoresheet::join(b, ws.game());
         bs.saw(ch.id());
         let mut t = Table {

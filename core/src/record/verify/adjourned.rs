@@ -305,10 +305,15 @@ impl Replay {
             return not_adjourned();
         }
         let edition = self.edition();
-        // A10c: the present claimant has lost under 6.9 (under protocol version 2 a fallen flag
-        // stays fallen, 6.8).
+        // A10c: the present claimant has lost under 6.9: under protocol version 2 the first
+        // standing fall is theirs (a fallen flag stays fallen until the opponent plays on,
+        // 6.8; the first decides, 6.11); under version 1, they are on move with no time left.
         let claimant_flag_down = self.clocks_at(t).is_some_and(|c| {
-            c.can_claim_time_forfeit(!me) || (self.evidence && c.flagged == Some(me))
+            if self.evidence {
+                c.can_claim_time_forfeit(!me)
+            } else {
+                c.out_of_time_on_move(me)
+            }
         });
         let verdict = adjournment::judge_lateness(
             edition,

@@ -124,8 +124,11 @@ impl Replay {
     }
 
     /// A claim of a win on time by `me`, judged at `at` (6.9 with 6.8 and 6.11, see
-    /// [`flag::judge_time_claim`]). Under protocol version 2, a move by the flagged side
-    /// counted after the claim (a back-dated move delivered late) is kept as evidence only.
+    /// [`flag::judge_time_claim`]: on the clocks as of `at`, which count the moves counted by
+    /// then, so they know whose falls were waived by playing on). Under protocol version 2, a
+    /// move by the flagged side counted after the claim (a back-dated move delivered late) is
+    /// kept as evidence only. Under protocol version 1 the opponent had to be on move with no
+    /// time left ([`crate::clock::ClockState::out_of_time_on_move`]).
     fn judge_time(
         &mut self,
         me: Color,
@@ -137,7 +140,7 @@ impl Replay {
         };
         if !self.evidence {
             // Protocol version 1: the opponent to move with no time left.
-            return if clocks.can_claim_time_forfeit(me) {
+            return if clocks.out_of_time_on_move(!me) {
                 (
                     true,
                     Judgement::TimeRanOut { flagged: !me },
@@ -147,12 +150,7 @@ impl Replay {
                 (false, Judgement::TimeNotRunOut { flagged: !me }, None)
             };
         }
-        let fell_at = clocks.flag_at_ms.unwrap_or(u64::MAX);
-        let moved_since = self.state.moves.iter().any(|m| {
-            let counted = self.counted_at(&m.event, m.time_ms);
-            m.by == me && counted > fell_at && counted <= at
-        });
-        match flag::judge_time_claim(&clocks, me, moved_since) {
+        match flag::judge_time_claim(&clocks, me) {
             Ok(()) => {
                 for m in &self.state.moves {
                     let counted = self.counted_at(&m.event, m.time_ms);

@@ -12,7 +12,7 @@ use crate::record::commit;
 use crate::record::escrow;
 use crate::record::event::{EventId, SealLetters};
 use crate::record::identity::PlayerId;
-use crate::rules::{Edition, adjournment};
+use crate::rules::adjournment;
 use crate::types::{Color, Move};
 
 /// An opening as signed: the move as written and the salt, and where its event stands.

@@ -43,7 +43,11 @@ pub enum Judgement {
     TimeNotRunOut { flagged: Color },
     /// 6.9 with 6.11 refused: the claimant's own flag fell first.
     ClaimantFellFirst { claimant: Color },
-    /// 6.8 refused: the claimant moved after the flag fell without claiming.
+    /// 6.8 refused: the claimant moved after the flag fell without claiming. No longer
+    /// produced: each overstep is its own flag fall, and playing on waives only the one on
+    /// the board then ([`crate::clock::Overstep`]), so a claim against a waived fall is
+    /// [`TimeNotRunOut`](Self::TimeNotRunOut) or [`ClaimantFellFirst`](Self::ClaimantFellFirst).
+    /// Kept because the form is append-only (a client may still read it).
     WindowClosed { claimant: Color },
     /// A10 refused: the game is not adjourned.
     NotAdjourned,
@@ -101,7 +105,6 @@ impl From<TimeClaimError> for Judgement {
             TimeClaimError::ClaimantFellFirst(claimant) => {
                 Judgement::ClaimantFellFirst { claimant }
             }
-            TimeClaimError::WindowClosed(claimant) => Judgement::WindowClosed { claimant },
         }
     }
 }
@@ -140,7 +143,6 @@ impl fmt::Display for Judgement {
             Judgement::ClaimantFellFirst { claimant } => {
                 &TimeClaimError::ClaimantFellFirst(*claimant)
             }
-            Judgement::WindowClosed { claimant } => &TimeClaimError::WindowClosed(*claimant),
             Judgement::NoResumptionTime => &NotLate::NoResumptionTime,
             Judgement::ClaimantAbsent => &NotLate::ClaimantAbsent,
             Judgement::OpponentPresent => &NotLate::OpponentPresent,
@@ -149,6 +151,14 @@ impl fmt::Display for Judgement {
             Judgement::PlayedOn => &NotLate::PlayedOn,
             Judgement::TimeRanOut { flagged } => {
                 return write!(f, "{}'s time had run out (6.9)", flagged.name());
+            }
+            Judgement::WindowClosed { claimant } => {
+                return write!(
+                    f,
+                    "{} moved after the flag fell without claiming: the claim window has \
+                     closed (6.8)",
+                    claimant.name()
+                );
             }
             Judgement::NotAdjourned => return f.write_str("the game is not adjourned (A10)"),
             Judgement::OpponentLate { late } => {
