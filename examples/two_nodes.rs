@@ -65,6 +65,7 @@ async fn main() -> anyhow::Result<()> {
         time_control: "3d".into(),
         chess960: false,
         fen: None,
+        timekeepers: Vec::new(),
     };
     let game = call(&ana, challenge).await?["game"]
         .as_str()

@@ -54,6 +54,11 @@ pub struct Args {
     /// Start from this position instead (FEN).
     #[arg(long)]
     fen: Option<String>,
+    /// A timekeeper both players agree on (a player id or alias; typically the club's
+    /// mailbox). Repeat for more. Each move then counts when the timekeeper received it, for
+    /// both players, whether or not they are online (docs/time.md).
+    #[arg(long, value_name = "PLAYER")]
+    timekeeper: Vec<String>,
     /// Print the new game as one JSON object.
     #[arg(long)]
     json: bool,
@@ -81,7 +86,13 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     if let Some(fen) = &args.fen {
         super::parse_fen_arg(fen, false)?;
     }
-    let opponent = Contacts::load(home)?.resolve(&args.player);
+    let contacts = Contacts::load(home)?;
+    let opponent = contacts.resolve(&args.player);
+    let timekeepers = args
+        .timekeeper
+        .iter()
+        .map(|k| contacts.resolve(k))
+        .collect();
     let v: GameView = common::call_as(
         home,
         ApiRequest::Challenge {
@@ -90,6 +101,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             time_control,
             chess960: args.chess960,
             fen: args.fen,
+            timekeepers,
         },
     )?;
     common::Json { json: args.json }.answer(&v, || v.game.clone())

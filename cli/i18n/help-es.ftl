@@ -287,6 +287,10 @@ sobre-challenge--session =
 sobre-challenge--chess960 =
     Una posición inicial de Chess960, sorteada limpiamente por los dos nodos (Apéndice F FIDE)
 sobre-challenge--fen = Empieza en esta posición (FEN)
+sobre-challenge--timekeeper =
+    Un cronometrador que ambos jugadores aceptan (id o alias; normalmente el buzón del club).
+    Repítalo para más. Cada jugada cuenta entonces cuando el cronometrador la recibió, para
+    ambos jugadores, estén o no conectados (docs/time.md)
 sobre-challenge--json = Imprime la nueva partida como un objeto JSON
 
 sobre-accept =

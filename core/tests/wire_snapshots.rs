@@ -462,9 +462,6 @@ fn field_widths(e: &Event) -> Vec<usize> {
             None => vec![1],
         }
     }
-    fn string(s: &str) -> Vec<usize> {
-        vec![8, s.len()]
-    }
     let mut w = vec![2];
     w.extend(opt(&e.game, 32));
     w.extend([32, 8]);

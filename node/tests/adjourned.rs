@@ -22,6 +22,7 @@ async fn over_the_board(a: &TestNode, b: &TestNode) -> String {
             time_control: "otb 2h".into(),
             chess960: false,
             fen: None,
+            timekeepers: Vec::new(),
         })
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();

@@ -68,6 +68,11 @@ pub enum ApiRequest {
         chess960: bool,
         #[serde(default)]
         fen: Option<String>,
+        /// The timekeepers both players agree on (player ids; typically the club's
+        /// mailbox): with any, the challenge is on terms (protocol version 3,
+        /// docs/time.md) and each event counts at a timekeeper's receipt.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        timekeepers: Vec<String>,
     },
     /// Accept a challenge. Where the challenge leaves colours or the Chess960 start to the
     /// fair coin, `color` (`white` or `black`, the colour this player wants) and `position`

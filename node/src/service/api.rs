@@ -24,7 +24,7 @@ use sobre_core::clock::TimeControl;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     Challenge, ColourChoice, GameId, GameState, LeagueRound, PlayerId, SignedEvent, StartPosition,
-    Status, commit, verify_incremental,
+    Status, Terms, commit, verify_incremental,
 };
 use sobre_core::{Position, notation};
 use tracing::warn;
@@ -124,8 +124,17 @@ impl Service {
                 time_control,
                 chess960,
                 fen,
+                timekeepers,
             } => self
-                .challenge(&opponent, &color, &time_control, chess960, fen, None)
+                .challenge(
+                    &opponent,
+                    &color,
+                    &time_control,
+                    chess960,
+                    fen,
+                    None,
+                    &timekeepers,
+                )
                 .await
                 .map(Reply::from),
             ApiRequest::Accept {
@@ -382,6 +391,8 @@ impl Service {
         Ok(())
     }
 
+    // The challenge's terms as the API carries them, one by one.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn challenge(
         &mut self,
         opponent: &str,
@@ -390,10 +401,15 @@ impl Service {
         chess960: bool,
         fen: Option<String>,
         league: Option<LeagueRound>,
+        timekeepers: &[String],
     ) -> Result<GameView, ApiError> {
         let opp: PlayerId = opponent
             .parse()
             .map_err(|e| super::bad_player_id(opponent, &e))?;
+        let timekeepers = timekeepers
+            .iter()
+            .map(|k| k.parse().map_err(|e| super::bad_player_id(k, &e)))
+            .collect::<Result<Vec<PlayerId>, ApiError>>()?;
         if opp == self.me {
             return Err(ApiError::refused(RefusalCode::ChallengeSelf));
         }
@@ -432,8 +448,18 @@ impl Service {
             league,
         };
         let t = now_ms();
-        let (sheet, signed) =
-            Scoresheet::challenge(self.key.clone(), challenge, t).map_err(internal)?;
+        // With agreed timekeepers the challenge is on terms (protocol version 3, tag 21);
+        // verify checks them below (a player as timekeeper is refused).
+        let (sheet, signed) = if timekeepers.is_empty() {
+            Scoresheet::challenge(self.key.clone(), challenge, t)
+        } else {
+            let terms = Terms {
+                timekeepers,
+                ..Terms::default()
+            };
+            Scoresheet::challenge_on_terms(self.key.clone(), challenge, terms, t)
+        }
+        .map_err(internal)?;
         let game = sheet.game();
         if let Some(s) = secret {
             secrets::write_secret(&coin_path(&self.home, &game), &s).map_err(internal)?;

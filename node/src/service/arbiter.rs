@@ -80,18 +80,24 @@ impl Service {
         Ok(opening)
     }
 
-    /// A7 with A2.7: whether the envelope may be opened now (the rule `verify` applies).
+    /// A7 with A2.7: whether the envelope may be opened now, by the rule `verify` applies:
+    /// the current adjournment's ([`adjournment::Adjournment::check_opening`]: this
+    /// resumption's time and arrivals, not the game's first presences, which belong to an
+    /// earlier adjournment from the second one on); a tag-10 envelope keeps its old reading.
     fn may_open(
         state: &GameState,
         env: &SealedEnvelope,
         at_ms: u64,
     ) -> Result<(), AdjournmentRule> {
-        adjournment::check_opening(
-            env.letters.and(env.seal.envelope.resume_at_ms),
-            at_ms,
-            state.presence_ms[env.sealer.index()].is_some(),
-            state.presence_ms[(!env.sealer).index()].is_some(),
-        )
+        match state.adjournments.last() {
+            Some(a) if a.binding => a.check_opening(env.sealer, at_ms).map(|_| ()),
+            _ => adjournment::check_opening(
+                env.letters.and(env.seal.envelope.resume_at_ms),
+                at_ms,
+                state.presence_ms[env.sealer.index()].is_some(),
+                state.presence_ms[(!env.sealer).index()].is_some(),
+            ),
+        }
     }
 
     /// Signs the arbiter's opening of the envelope this node keeps (A9).
@@ -138,6 +144,9 @@ impl Service {
         let Some(state) = self.hot.peek(game).map(|c| c.state.clone()) else {
             return;
         };
+        // New events may make an opening that was refused valid (an arrival, a later
+        // adjournment): a refusal holds back the tick's retries, not the next events'.
+        self.escrow_refused.remove(game);
         let escrowed_now = fresh.iter().any(|e| {
             e.decode_unverified().is_ok_and(
                 |ev| matches!(ev.kind, EventKind::Escrow { arbiter, .. } if arbiter == self.me),

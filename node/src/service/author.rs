@@ -264,7 +264,8 @@ impl Service {
         Ok(recipients)
     }
 
-    /// Who must receive this game's events: the opponent and the mailboxes.
+    /// Who must receive this game's events: the opponent, the mailboxes, and the game's
+    /// witnesses (organiser, arbiters, agreed timekeepers).
     pub(super) fn recipients(&self, state: &GameState) -> Vec<PeerId> {
         let mut out = Vec::new();
         for p in [state.challenger, state.opponent] {
@@ -281,10 +282,14 @@ impl Service {
         }
         // A league game also goes to the league's organiser, its witness, and a game with an
         // envelope in escrow to the arbiter keeping it (A3), a witness too.
+        // The agreed timekeepers (and arbiter) of the terms receive every event: their
+        // receipts are the game's clock evidence (protocol version 3, docs/time.md).
         let witnesses = self
             .league_organiser(state)
             .into_iter()
-            .chain(view::arbiters(state));
+            .chain(view::arbiters(state))
+            .chain(state.terms.timekeepers.iter().copied())
+            .chain(state.terms.arbiter);
         for peer in witnesses.filter_map(|w| peer_of_player(&w)) {
             if !out.contains(&peer) && Some(peer) != peer_of_player(&self.me) {
                 out.push(peer);

@@ -42,6 +42,11 @@ impl Service {
         // arbiter keeping an envelope (A3).
         let organiser = known.and_then(|c| self.league_organiser(&c.state));
         let arbiters = known.map(|c| view::arbiters(&c.state)).unwrap_or_default();
+        // The game's agreed timekeepers (protocol version 3): their receipts are its clock
+        // evidence, kept and passed on so that every honest node judges the same times.
+        let timekeepers = known
+            .map(|c| c.state.terms.timekeepers.clone())
+            .unwrap_or_default();
         // Ids of everything sent (a delivery may be the whole game: then most of it is known).
         let mut incoming: Vec<EventId> = Vec::with_capacity(raw.len());
         let mut fresh: Vec<SignedEvent> = Vec::new();
@@ -90,8 +95,8 @@ impl Service {
                 });
             }
             // Anyone may sign a receipt in any game (witnesses do), so receipts by players
-            // other than the two, this node, its mailboxes, the league's organiser and the
-            // arbiters keeping its envelopes are not kept: a stranger cannot make a stored
+            // other than the two, this node, its mailboxes, the league's organiser, the
+            // agreed timekeepers and the arbiters keeping its envelopes are not kept: a stranger cannot make a stored
             // game grow.
             if let Some(players) = players
                 && matches!(ev.kind, EventKind::Receipt { .. })
@@ -99,6 +104,7 @@ impl Service {
                 && ev.author != self.me
                 && Some(ev.author) != organiser
                 && !arbiters.contains(&ev.author)
+                && !timekeepers.contains(&ev.author)
                 && !ev
                     .author
                     .peer_id()

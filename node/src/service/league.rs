@@ -320,6 +320,7 @@ impl Service {
                         false,
                         None,
                         Some(lr),
+                        &[],
                     )
                     .await
                 {

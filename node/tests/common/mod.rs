@@ -234,6 +234,7 @@ pub async fn start_game_with(white: &TestNode, black: &TestNode, tc: &str) -> St
             time_control: tc.into(),
             chess960: false,
             fen: None,
+            timekeepers: Vec::new(),
         })
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();
