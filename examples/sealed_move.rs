@@ -75,7 +75,7 @@ async fn main() -> anyhow::Result<()> {
         time_control: "40/2h:1h".into(),
         chess960: false,
         fen: None,
-        timekeepers: Vec::new(),
+        terms: Default::default(),
     };
     let game = call(&ana, challenge).await?["game"]
         .as_str()

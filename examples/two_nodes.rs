@@ -65,7 +65,7 @@ async fn main() -> anyhow::Result<()> {
         time_control: "3d".into(),
         chess960: false,
         fen: None,
-        timekeepers: Vec::new(),
+        terms: Default::default(),
     };
     let game = call(&ana, challenge).await?["game"]
         .as_str()

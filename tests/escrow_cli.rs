@@ -1,7 +1,7 @@
 //! The arbiter's envelope through the command line (FIDE A3, A9, A11): three `sobre node
 //! run` processes — Ana (the sealer), Bruno (the responder) and the club's arbiter. Ana's
-//! `HOME/config.json` names the arbiter (by alias), so `sobre adjourn` escrows the opening
-//! with them; Ana's node is stopped; at the agreed time the arbiter's node opens the
+//! `HOME/config.json` names the arbiter (by alias), so her challenge proposes them in its
+//! terms, Bruno's acceptance agrees, and `sobre adjourn` escrows the opening with them; Ana's node is stopped; at the agreed time the arbiter's node opens the
 //! envelope, refusing `sobre envelope open` before it; Bruno sees the sealed move played
 //! and replies.
 
@@ -73,6 +73,9 @@ fn a9c_a3_the_club_arbiter_opens_the_absent_sealers_envelope_from_the_command_li
             "40/2h+1h",
             "--color",
             "white",
+            // A resumption 15 s ahead needs a short agreed notice (A2.7, docs/time.md).
+            "--notice",
+            "5s",
             "--json",
         ],
     );

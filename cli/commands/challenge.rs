@@ -5,8 +5,9 @@ use super::contacts::Contacts;
 use crate::error::{self, CliResult};
 use crate::t;
 use sobre_core::clock::TimeControl;
-use sobre_node::api::ApiRequest;
+use sobre_core::record::TermsEdition;
 use sobre_node::api::GameView;
+use sobre_node::api::{ApiRequest, TermsRequest};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -59,6 +60,26 @@ pub struct Args {
     /// both players, whether or not they are online (docs/time.md).
     #[arg(long, value_name = "PLAYER")]
     timekeeper: Vec<String>,
+    /// The arbiter who may keep your sealed moves in escrow and open them when you are
+    /// absent (FIDE A3, A9): a player id or alias both players agree on.
+    #[arg(long, value_name = "PLAYER")]
+    arbiter: Option<String>,
+    /// The text of the FIDE Laws the game is judged by.
+    #[arg(long, value_enum, default_value_t = LawsEdition::Fide2009)]
+    edition: LawsEdition,
+    /// How late a player may be at a resumption (FIDE A10; default 1h).
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    lateness: Option<u64>,
+    /// The least notice a resumption gives the responder, from when the sealed move
+    /// reached them (FIDE A2.7; default 10m).
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    notice: Option<u64>,
+    /// Allow adjourning this correspondence game with a sealed move.
+    #[arg(long)]
+    adjournable: bool,
+    /// No draw by agreement before this move (FIDE 9.1a).
+    #[arg(long, value_name = "MOVE")]
+    no_draw_before: Option<u32>,
     /// Print the new game as one JSON object.
     #[arg(long)]
     json: bool,
@@ -88,11 +109,27 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     }
     let contacts = Contacts::load(home)?;
     let opponent = contacts.resolve(&args.player);
-    let timekeepers = args
-        .timekeeper
-        .iter()
-        .map(|k| contacts.resolve(k))
-        .collect();
+    let terms = TermsRequest {
+        timekeepers: args
+            .timekeeper
+            .iter()
+            .map(|k| contacts.resolve(k))
+            .collect(),
+        // The arbiter proposed: the one named now, else the player's usual arbiter
+        // (`"arbiter"` in config.json); the acceptance agrees to it with the rest.
+        arbiter: args
+            .arbiter
+            .or_else(|| common::Config::arbiter(home))
+            .map(|a| contacts.resolve(&a)),
+        edition: match args.edition {
+            LawsEdition::Fide2009 => None,
+            LawsEdition::Fide2005 => Some(TermsEdition::Fide2005),
+        },
+        lateness_ms: args.lateness,
+        notice_ms: args.notice,
+        correspondence_adjournment: args.adjournable,
+        no_draw_before_move: args.no_draw_before,
+    };
     let v: GameView = common::call_as(
         home,
         ApiRequest::Challenge {
@@ -101,7 +138,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             time_control,
             chess960: args.chess960,
             fen: args.fen,
-            timekeepers,
+            terms,
         },
     )?;
     common::Json { json: args.json }.answer(&v, || v.game.clone())
@@ -143,4 +180,20 @@ fn time_control(args: &Args) -> CliResult<String> {
         ));
     }
     Ok(tc.to_string())
+}
+
+/// The texts of the Laws a game may be judged by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum LawsEdition {
+    /// The Laws in force from 1 July 2009.
+    #[value(name = "2009")]
+    Fide2009,
+    /// The Laws in force from 1 July 2005.
+    #[value(name = "2005")]
+    Fide2005,
+}
+
+/// A duration argument (`90s`, `10m`, `1h`, `2d`) in milliseconds.
+fn duration(text: &str) -> Result<u64, String> {
+    sobre_core::clock::parse_duration(text).map_err(|e| e.to_string())
 }

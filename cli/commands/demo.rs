@@ -201,7 +201,7 @@ async fn demo(root: &Path) -> CliResult<()> {
             time_control: "40/2h+1h".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await?;
     let game = challenge.game;

@@ -291,6 +291,17 @@ sobre-challenge--timekeeper =
     Un cronometrador que ambos jugadores aceptan (id o alias; normalmente el buzón del club).
     Repítalo para más. Cada jugada cuenta entonces cuando el cronometrador la recibió, para
     ambos jugadores, estén o no conectados (docs/time.md)
+sobre-challenge--arbiter =
+    El árbitro que puede guardar sus jugadas selladas y abrirlas si usted no está (Apéndices
+    A3 y A9 FIDE): un id o alias que ambos jugadores aceptan
+sobre-challenge--edition = El texto de las Leyes FIDE con el que se juzga la partida
+sobre-challenge--lateness =
+    Cuánto puede retrasarse un jugador en la reanudación (Apéndice A10 FIDE; 1h por omisión)
+sobre-challenge--notice =
+    El aviso mínimo de una reanudación, desde que la jugada sellada llegó al rival (Apéndice
+    A2.7 FIDE; 10m por omisión)
+sobre-challenge--adjournable = Permite aplazar esta partida por correspondencia con una jugada sellada
+sobre-challenge--no_draw_before = Sin tablas de mutuo acuerdo antes de esta jugada (9.1a FIDE)
 sobre-challenge--json = Imprime la nueva partida como un objeto JSON
 
 sobre-accept =
@@ -856,6 +867,7 @@ value-CLUB = CLUB
 value-COLOR = COLOR
 value-COLOUR = COLOR
 value-DEPTH = PROFUNDIDAD
+value-EDITION = EDICIÓN
 value-DIR = DIR
 value-DURATION = DURACIÓN
 value-FEN = FEN

@@ -168,6 +168,10 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
             t!("refusal-resumption-too-far"),
             Some(t!("refusal-resumption-too-far-hint")),
         ),
+        RefusalCode::ResumptionNotice { notice } => (
+            t!("refusal-resumption-notice", notice = notice.clone()),
+            Some(t!("refusal-resumption-notice-hint")),
+        ),
         RefusalCode::BeforeResumption => (t!("refusal-before-resumption"), None),
         RefusalCode::ResponderAbsent => (t!("refusal-responder-absent"), None),
 
@@ -222,6 +226,13 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
         RefusalCode::ArbiterIsPlayer => (
             t!("refusal-arbiter-is-player"),
             Some(t!("refusal-arbiter-is-player-hint")),
+        ),
+        RefusalCode::ArbiterNotAgreed { agreed } => (
+            match agreed {
+                Some(a) => t!("refusal-arbiter-not-agreed", arbiter = a.clone()),
+                None => t!("refusal-arbiter-none-agreed"),
+            },
+            Some(t!("refusal-arbiter-not-agreed-hint")),
         ),
         // The core's typed error, read again from the same text: worded by its variant.
         RefusalCode::PlayerIdAt { place, text } => {
@@ -435,6 +446,9 @@ mod tests {
             RefusalCode::AbortWithholdsCoin,
             RefusalCode::AdjournCorrespondence,
             RefusalCode::ResumptionTooFar,
+            RefusalCode::ResumptionNotice {
+                notice: "10m".into(),
+            },
             RefusalCode::BeforeResumption,
             RefusalCode::ResponderAbsent,
             RefusalCode::BadPlayerId { text: "ana".into() },
@@ -509,6 +523,10 @@ mod tests {
             },
             RefusalCode::EscrowedMoveTooLong { max: 256 },
             RefusalCode::ArbiterIsPlayer,
+            RefusalCode::ArbiterNotAgreed {
+                agreed: Some("12D3KooWA".into()),
+            },
+            RefusalCode::ArbiterNotAgreed { agreed: None },
             RefusalCode::LeaguePlayerNeeded,
             RefusalCode::LeagueEntrantNeeded,
             RefusalCode::ReplacedPlayerNeeded,

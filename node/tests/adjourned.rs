@@ -5,7 +5,7 @@
 mod common;
 
 use common::{TestNode, play, tcp_addr};
-use sobre_node::api::ApiRequest;
+use sobre_node::api::{ApiRequest, TermsRequest};
 use sobre_node::time::now_ms;
 
 /// Ana (White) and Bea at a game over the board (2 hours each), connected.
@@ -22,7 +22,11 @@ async fn over_the_board(a: &TestNode, b: &TestNode) -> String {
             time_control: "otb 2h".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            // A resumption seconds ahead needs a short agreed notice (A2.7, docs/time.md).
+            terms: TermsRequest {
+                notice_ms: Some(1_000),
+                ..TermsRequest::default()
+            },
         })
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();

@@ -130,7 +130,7 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await;
     let game_hex = ch["game"].as_str().expect("game id").to_owned();

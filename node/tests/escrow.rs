@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::{STEP, TestNode, play, start_game_with, tcp_addr};
+use common::{STEP, TestNode, play, start_game_on, tcp_addr};
 use serde_json::Value;
-use sobre_node::api::ApiRequest;
+use sobre_node::api::{ApiRequest, TermsRequest};
 use sobre_node::time::now_ms;
 use std::path::Path;
 use tokio::time::Instant;
@@ -27,8 +27,16 @@ async fn connect(from: &TestNode, to: &TestNode) {
 
 /// White challenges Black to a game over the board (A1: only such games are adjourned),
 /// Black accepts, and 1.e4 e5 is played. Returns the game id.
-async fn classical_game(white: &TestNode, black: &TestNode) -> String {
-    let game = start_game_with(white, black, "otb 40/2h+1h").await;
+///
+/// The terms name `arbiter` (A3: only an agreed arbiter keeps an envelope) and a notice
+/// short enough for a resumption seconds ahead (A2.7, docs/time.md).
+async fn classical_game(white: &TestNode, black: &TestNode, arbiter: Option<&str>) -> String {
+    let terms = TermsRequest {
+        arbiter: arbiter.map(str::to_owned),
+        notice_ms: Some(1_000),
+        ..TermsRequest::default()
+    };
+    let game = start_game_on(white, black, "otb 40/2h+1h", terms).await;
     play(white, black, &game, 0, &["e4", "e5"]).await;
     game
 }
@@ -89,7 +97,7 @@ async fn a9c_a3_the_arbiters_node_opens_the_absent_sealers_envelope_at_the_resum
     connect(&sealer, &arbiter).await;
     connect(&responder, &arbiter).await;
     let (a_id, _) = arbiter.id().await;
-    let game = classical_game(&sealer, &responder).await;
+    let game = classical_game(&sealer, &responder, Some(&a_id)).await;
 
     // White seals Cf3 (Spanish letters) with the arbiter keeping the envelope.
     let resume_at = now_ms() + RESUME_IN_MS;
@@ -215,7 +223,7 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
     let resume_at = now_ms() + 86_400_000;
 
     // An arbiter who plays in the game would read the opponent's sealed move.
-    let kept = classical_game(&sealer, &responder).await;
+    let kept = classical_game(&sealer, &responder, Some(&a_id)).await;
     let refused = sealer
         .try_call(adjourn(&kept, "Nf3", resume_at, Some(r_id)))
         .await;
@@ -261,7 +269,7 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
     assert!(not_sealer.is_err(), "{not_sealer:?}");
 
     // Without an arbiter: the game goes on only with the sealed move; resign.
-    let alone = classical_game(&sealer, &responder).await;
+    let alone = classical_game(&sealer, &responder, None).await;
     let mut none = adjourn(&alone, "Nf3", resume_at, None);
     if let ApiRequest::Adjourn { no_arbiter, .. } = &mut none {
         *no_arbiter = true;

@@ -266,7 +266,7 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await;
     let game_hex = ch["game"].as_str().expect("game id").to_owned();

@@ -37,7 +37,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();
@@ -211,7 +211,7 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();

@@ -312,7 +312,7 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await["game"]
         .as_str()
@@ -394,7 +394,7 @@ async fn the_challenged_player_sees_the_challengers_name_before_accepting() {
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await;
     let game = ch["game"].as_str().expect("a game id").to_owned();

@@ -24,7 +24,7 @@ async fn two_nodes_play_a_complete_game_to_mate_with_identical_logs() {
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await;
     let game = ch["game"].as_str().unwrap().to_owned();
@@ -104,7 +104,7 @@ async fn a_move_made_while_the_opponent_is_offline_arrives_when_it_starts() {
             time_control: "3d".into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms: Default::default(),
         })
         .await;
     let game = ch["game"].as_str().unwrap().to_owned();

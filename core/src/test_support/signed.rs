@@ -170,7 +170,13 @@ impl GameBuilder {
             coin_commitment: None,
             league: None,
         };
-        let (white, challenge) = Scoresheet::challenge(self.white.clone(), terms, self.t0)?;
+        // On the default terms (protocol version 3), as a node signs every challenge.
+        let (white, challenge) = Scoresheet::challenge_on_terms(
+            self.white.clone(),
+            terms,
+            crate::record::Terms::default(),
+            self.t0,
+        )?;
         let game = white.game();
         let mut black = Scoresheet::join(self.black.clone(), game);
         black.saw(challenge.id());

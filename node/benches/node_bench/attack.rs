@@ -112,7 +112,7 @@ impl Honest {
                 time_control: "3d".into(),
                 chess960: false,
                 fen: None,
-                timekeepers: Vec::new(),
+                terms: Default::default(),
             })
             .await?;
         self.game = ch["game"].as_str().ok_or("no game id")?.to_owned();

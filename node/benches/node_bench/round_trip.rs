@@ -86,7 +86,7 @@ async fn node_round_trips(s: Sizes, settled: bool) -> Res<Timings> {
                 time_control: "3d".into(),
                 chess960: false,
                 fen: None,
-                timekeepers: Vec::new(),
+                terms: Default::default(),
             })
             .await?;
         let game = ch["game"].as_str().ok_or("no game id")?.to_owned();

@@ -24,7 +24,7 @@ pub use replies::Reply;
 
 use serde::{Deserialize, Serialize};
 use sobre_core::notation::Notation;
-use sobre_core::record::ClaimReason;
+use sobre_core::record::{ClaimReason, TermsEdition};
 
 /// The protocol version of this API.
 pub const API_VERSION: u32 = 1;
@@ -68,11 +68,10 @@ pub enum ApiRequest {
         chess960: bool,
         #[serde(default)]
         fen: Option<String>,
-        /// The timekeepers both players agree on (player ids; typically the club's
-        /// mailbox): with any, the challenge is on terms (protocol version 3,
-        /// docs/time.md) and each event counts at a timekeeper's receipt.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        timekeepers: Vec<String>,
+        /// The terms proposed with the challenge (the acceptance countersigns them;
+        /// docs/time.md). Omitted: the default terms.
+        #[serde(default, skip_serializing_if = "TermsRequest::is_default")]
+        terms: TermsRequest,
     },
     /// Accept a challenge. Where the challenge leaves colours or the Chess960 start to the
     /// fair coin, `color` (`white` or `black`, the colour this player wants) and `position`
@@ -317,6 +316,41 @@ pub enum ApiRequest {
 
 /// How many reminders `reminders` lists unless asked.
 pub const DEFAULT_REMINDERS: usize = 50;
+
+/// The terms a challenge proposes ([`sobre_core::record::Terms`]), as the control API
+/// carries them: players by id, times in milliseconds; what is left out takes the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TermsRequest {
+    /// The timekeepers both players agree on (typically the club's mailbox): each event
+    /// counts at a timekeeper's receipt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timekeepers: Vec<String>,
+    /// The arbiter who may keep sealed moves in escrow (A3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arbiter: Option<String>,
+    /// The text of the Laws the game is judged by (2009 unless said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edition: Option<TermsEdition>,
+    /// A10's limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lateness_ms: Option<u64>,
+    /// The least notice a resumption gives the responder (A2.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice_ms: Option<u64>,
+    /// Whether a correspondence game may be adjourned.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub correspondence_adjournment: bool,
+    /// 9.1a: no draw by agreement before this move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_draw_before_move: Option<u32>,
+}
+
+impl TermsRequest {
+    /// Whether nothing differs from the default terms (the field is then left out).
+    pub fn is_default(&self) -> bool {
+        *self == TermsRequest::default()
+    }
+}
 
 /// A request line: the version and the request.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

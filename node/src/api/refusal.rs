@@ -132,6 +132,9 @@ pub enum RefusalCode {
     AdjournCorrespondence,
     /// A2.7: the resumption is more than 30 days after the sealing.
     ResumptionTooFar,
+    /// A2.7 under the game's terms: the resumption gives the responder less than the agreed
+    /// notice (`notice`: the terms' minimum, as a duration like `10m`).
+    ResumptionNotice { notice: String },
     /// A2.7, A7: the envelope opens at the agreed time, or earlier with both present.
     BeforeResumption,
     /// A7: the responder is not present: the envelope stays closed.
@@ -171,6 +174,8 @@ pub enum RefusalCode {
     EscrowedMoveTooLong { max: usize },
     /// A3: the arbiter keeping the envelope is not a player of the game.
     ArbiterIsPlayer,
+    /// A3 under the game's terms: only the agreed arbiter (if any) keeps an envelope.
+    ArbiterNotAgreed { agreed: Option<String> },
     /// `text`, given at `place`, is not a player id (read again with the core for the
     /// reason, like [`RefusalCode::BadPlayerId`]).
     PlayerIdAt { place: IdPlace, text: String },
@@ -476,6 +481,13 @@ impl RefusalCode {
                 AdjournmentRule::ResumptionTooFar.to_string(),
                 Some("resume within 30 days"),
             ),
+            RefusalCode::ResumptionNotice { notice } => (
+                format!(
+                    "the resumption gives your opponent less than the agreed notice of {notice} \
+                     (A2.7)"
+                ),
+                Some("give a later time, e.g. --resume-at +1d"),
+            ),
             RefusalCode::BeforeResumption => (AdjournmentRule::BeforeResumption.to_string(), None),
             RefusalCode::ResponderAbsent => (AdjournmentRule::ResponderAbsent.to_string(), None),
             RefusalCode::NoEnvelope => ("no envelope is closed in this game".into(), None),
@@ -543,6 +555,17 @@ impl RefusalCode {
             RefusalCode::ArbiterIsPlayer => (
                 "the arbiter keeping the envelope cannot be a player of the game (A3)".into(),
                 Some("name a club arbiter or another witness, or leave --arbiter out"),
+            ),
+            RefusalCode::ArbiterNotAgreed { agreed } => (
+                match agreed {
+                    Some(a) => format!(
+                        "only the arbiter both players agreed on ({a}) may keep the envelope (A3)"
+                    ),
+                    None => "this game's terms name no arbiter: nobody may keep the envelope \
+                             (A3)"
+                        .into(),
+                },
+                Some("leave --arbiter out; the agreed arbiter, if any, keeps it"),
             ),
             RefusalCode::PlayerIdAt { place, text } => {
                 let e = text

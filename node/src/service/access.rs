@@ -95,10 +95,12 @@ impl Service {
         if self.mailbox {
             return false;
         }
-        let Some((challenger, challenge)) = fresh.iter().find_map(|(e, _)| match &e.kind {
-            EventKind::Challenge(c) if e.game.is_none() => Some((e.author, c)),
-            _ => None,
-        }) else {
+        let Some((challenger, challenge)) =
+            fresh.iter().find_map(|(e, _)| match e.kind.challenge() {
+                Some((c, _)) if e.game.is_none() => Some((e.author, c)),
+                _ => None,
+            })
+        else {
             // Without its challenge the delivery is refused as missing history anyway.
             return false;
         };

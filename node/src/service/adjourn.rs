@@ -60,9 +60,10 @@ impl Service {
                 }
                 (a.resume_at_ms, a.limit_ms)
             }
+            // The lateness limit is the game's terms' (A10; one hour unless agreed).
             None => (
                 self.resumption(&st, resume_at_ms, t)?,
-                sobre_core::record::verify::DEFAULT_LATENESS_MS,
+                st.terms.lateness_limit_ms,
             ),
         };
         // The letters are fixed now and signed in the seal (App. E2/E3): the player's, or,
@@ -189,6 +190,20 @@ impl Service {
         if k.none {
             return Ok(None);
         }
+        // Protocol version 3: only the arbiter both players agreed on keeps the envelope
+        // (docs/time.md); the sealer names nobody else.
+        if st.version >= 3 {
+            let agreed = st.terms.arbiter;
+            if let Some(text) = k.arbiter {
+                let p = parse(&text, IdPlace::Arbiter)?;
+                if Some(p) != agreed {
+                    return Err(ApiError::refused(RefusalCode::ArbiterNotAgreed {
+                        agreed: agreed.map(|a| a.to_string()),
+                    }));
+                }
+            }
+            return Ok(agreed.filter(|a| escrow::check_arbiter(a).is_ok()));
+        }
         if let Some(text) = k.arbiter {
             let p = parse(&text, IdPlace::Arbiter)?;
             if players.contains(&p) {
@@ -220,22 +235,29 @@ impl Service {
         resume_at_ms: Option<u64>,
         t: u64,
     ) -> Result<Option<u64>, ApiError> {
-        adjournment::check_sealing_allowed(st.time_control.is_correspondence()).map_err(
-            |e| match e {
-                adjournment::AdjournmentRule::Correspondence => {
-                    ApiError::refused(RefusalCode::AdjournCorrespondence)
-                }
-                other => user(other.to_string()).hint(
-                    "in correspondence play, take leave instead (sobre leave start --days N)",
-                ),
-            },
-        )?;
+        let correspondence =
+            st.time_control.is_correspondence() && !st.terms.correspondence_adjournment;
+        adjournment::check_sealing_allowed(correspondence).map_err(|e| match e {
+            adjournment::AdjournmentRule::Correspondence => {
+                ApiError::refused(RefusalCode::AdjournCorrespondence)
+            }
+            other => user(other.to_string())
+                .hint("in correspondence play, take leave instead (sobre leave start --days N)"),
+        })?;
         let resume_at_ms = match resume_at_ms {
             None => {
                 return Err(ApiError::refused(RefusalCode::ResumptionMissing));
             }
             Some(r) if r <= t => {
                 return Err(ApiError::refused(RefusalCode::ResumptionPast));
+            }
+            // A2.7: the resumption is agreed, never the sealer's word alone; a time without
+            // the terms' notice would be postponed by verify anyway (docs/time.md), so an
+            // honest node does not sign it.
+            Some(r) if r < t.saturating_add(st.terms.min_notice_ms) => {
+                return Err(ApiError::refused(RefusalCode::ResumptionNotice {
+                    notice: sobre_core::clock::format_duration(st.terms.min_notice_ms),
+                }));
             }
             Some(r) => Some(r),
         };

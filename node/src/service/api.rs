@@ -14,6 +14,7 @@ use crate::api::replies::{
 };
 use crate::api::{
     ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, RefusalCode, Reply,
+    TermsRequest,
 };
 use crate::protocol::Gossip;
 use crate::view::Summary;
@@ -124,7 +125,7 @@ impl Service {
                 time_control,
                 chess960,
                 fen,
-                timekeepers,
+                terms,
             } => self
                 .challenge(
                     &opponent,
@@ -133,7 +134,7 @@ impl Service {
                     chess960,
                     fen,
                     None,
-                    &timekeepers,
+                    terms_of(&terms)?,
                 )
                 .await
                 .map(Reply::from),
@@ -401,15 +402,11 @@ impl Service {
         chess960: bool,
         fen: Option<String>,
         league: Option<LeagueRound>,
-        timekeepers: &[String],
+        terms: Terms,
     ) -> Result<GameView, ApiError> {
         let opp: PlayerId = opponent
             .parse()
             .map_err(|e| super::bad_player_id(opponent, &e))?;
-        let timekeepers = timekeepers
-            .iter()
-            .map(|k| k.parse().map_err(|e| super::bad_player_id(k, &e)))
-            .collect::<Result<Vec<PlayerId>, ApiError>>()?;
         if opp == self.me {
             return Err(ApiError::refused(RefusalCode::ChallengeSelf));
         }
@@ -448,18 +445,10 @@ impl Service {
             league,
         };
         let t = now_ms();
-        // With agreed timekeepers the challenge is on terms (protocol version 3, tag 21);
-        // verify checks them below (a player as timekeeper is refused).
-        let (sheet, signed) = if timekeepers.is_empty() {
-            Scoresheet::challenge(self.key.clone(), challenge, t)
-        } else {
-            let terms = Terms {
-                timekeepers,
-                ..Terms::default()
-            };
-            Scoresheet::challenge_on_terms(self.key.clone(), challenge, terms, t)
-        }
-        .map_err(internal)?;
+        // Every challenge is on terms (protocol version 3, tag 21, docs/time.md); verify
+        // checks them below (a player as timekeeper or arbiter is refused).
+        let (sheet, signed) = Scoresheet::challenge_on_terms(self.key.clone(), challenge, terms, t)
+            .map_err(internal)?;
         let game = sheet.game();
         if let Some(s) = secret {
             secrets::write_secret(&coin_path(&self.home, &game), &s).map_err(internal)?;
@@ -488,4 +477,29 @@ impl Service {
         self.notify(&game, "challenge", json!({"by": self.me.to_string()}));
         Ok(self.show(&state))
     }
+}
+
+/// The terms a challenge request proposes: what it leaves out takes [`Terms::default`].
+///
+/// # Errors
+/// A refusal naming a player id that does not parse.
+pub(super) fn terms_of(req: &TermsRequest) -> Result<Terms, ApiError> {
+    let parse = |k: &String| {
+        k.parse::<PlayerId>()
+            .map_err(|e| super::bad_player_id(k, &e))
+    };
+    let default = Terms::default();
+    Ok(Terms {
+        timekeepers: req
+            .timekeepers
+            .iter()
+            .map(parse)
+            .collect::<Result<_, _>>()?,
+        arbiter: req.arbiter.as_ref().map(parse).transpose()?,
+        edition: req.edition.unwrap_or(default.edition),
+        lateness_limit_ms: req.lateness_ms.unwrap_or(default.lateness_limit_ms),
+        min_notice_ms: req.notice_ms.unwrap_or(default.min_notice_ms),
+        correspondence_adjournment: req.correspondence_adjournment,
+        no_draw_before_move: req.no_draw_before_move.unwrap_or(0),
+    })
 }

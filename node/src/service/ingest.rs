@@ -66,7 +66,7 @@ impl Service {
                 return Err(Refusal::Blocked(ev.author));
             }
             let of_game = match ev.kind {
-                EventKind::Challenge(_) => id == game,
+                EventKind::Challenge(_) | EventKind::ChallengeOnTerms { .. } => id == game,
                 _ => ev.game == Some(game),
             };
             if !of_game {

@@ -320,7 +320,7 @@ impl Service {
                         false,
                         None,
                         Some(lr),
-                        &[],
+                        league_terms(league, &[w, bl]),
                     )
                     .await
                 {
@@ -431,6 +431,17 @@ impl Service {
                 warn!(league = %league.id, %game, "league game not loaded");
                 continue;
             };
+            // A league game is played on the league's terms (its arbiter keeps time): a
+            // challenge that names others is not the pairing's game.
+            let expected = league_terms(league, &[white, black]);
+            if self
+                .hot
+                .peek(&game)
+                .is_some_and(|c| c.state.terms != expected)
+            {
+                warn!(league = %league.id, %game, "league challenge on other terms: not accepted");
+                continue;
+            }
             let mut mine_first = false;
             for (g, _) in &others {
                 if self.games.get(g).is_some_and(|s| s.challenger == self.me)
@@ -564,5 +575,18 @@ fn league_refusal(e: &LeagueError) -> ApiError {
     match LeagueProblem::of(e) {
         Some(problem) => ApiError::refused(RefusalCode::League { problem }),
         None => user(e.to_string()),
+    }
+}
+
+/// The terms of a league game between `players`: the league's arbiter for them (the
+/// organiser, or the deputy in the organiser's own games) keeps time, as a correspondence
+/// server would (docs/time.md), and keeps escrowed envelopes (A3); the rest are the
+/// default terms.
+fn league_terms(league: &League, players: &[PlayerId]) -> sobre_core::record::Terms {
+    let arbiter = league.arbiter_for(players);
+    sobre_core::record::Terms {
+        timekeepers: vec![arbiter],
+        arbiter: Some(arbiter),
+        ..sobre_core::record::Terms::default()
     }
 }

@@ -367,8 +367,8 @@ impl Service {
                 c.state.opponent,
                 c.state.status == Status::Pending,
             ),
-            None => match new.iter().find_map(|(e, _)| match &e.kind {
-                EventKind::Challenge(c) if e.game.is_none() => Some((e.author, c.opponent)),
+            None => match new.iter().find_map(|(e, _)| match e.kind.challenge() {
+                Some((c, _)) if e.game.is_none() => Some((e.author, c.opponent)),
                 _ => None,
             }) {
                 Some((challenger, opponent)) => (challenger, opponent, true),

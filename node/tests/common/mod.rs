@@ -11,7 +11,7 @@ use sobre_core::Position;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::{Archive, GameState, read_archive};
 use sobre_core::test_support::Lines;
-use sobre_node::api::ApiRequest;
+use sobre_node::api::{ApiRequest, TermsRequest};
 use sobre_node::client::{self, ClientError};
 use sobre_node::service::{NodeConfig, run};
 use std::path::{Path, PathBuf};
@@ -226,6 +226,16 @@ pub async fn start_game(white: &TestNode, black: &TestNode) -> String {
 
 /// [`start_game`] with the time control `tc` (e.g. `otb 2h` for a game that can be adjourned).
 pub async fn start_game_with(white: &TestNode, black: &TestNode, tc: &str) -> String {
+    start_game_on(white, black, tc, TermsRequest::default()).await
+}
+
+/// [`start_game_with`] on the agreed `terms` (docs/time.md).
+pub async fn start_game_on(
+    white: &TestNode,
+    black: &TestNode,
+    tc: &str,
+    terms: TermsRequest,
+) -> String {
     let (b_id, _) = black.id().await;
     let ch = white
         .call(ApiRequest::Challenge {
@@ -234,7 +244,7 @@ pub async fn start_game_with(white: &TestNode, black: &TestNode, tc: &str) -> St
             time_control: tc.into(),
             chess960: false,
             fen: None,
-            timekeepers: Vec::new(),
+            terms,
         })
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();

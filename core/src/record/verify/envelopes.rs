@@ -66,6 +66,9 @@ impl Replay {
         if self.state.white == Some(*arbiter) || self.state.black == Some(*arbiter) {
             return Err(rule(V::ArbiterIsPlayer));
         }
+        if self.agreed && self.state.terms.arbiter != Some(*arbiter) {
+            return Err(rule(V::ArbiterNotAgreed));
+        }
         escrow::check_arbiter(arbiter)
             .and_then(|()| escrow::check_box_size(sealed_box))
             .map_err(|e| rule(e.into()))?;

@@ -148,6 +148,7 @@ impl Replay {
                 opponent,
                 challenge,
                 terms,
+                version,
                 white,
                 black,
                 time_control,

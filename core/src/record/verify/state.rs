@@ -128,6 +128,8 @@ pub struct GameState {
     /// The terms both players agreed to (the challenge's, tag 21; [`Terms::default`] for a
     /// challenge that names none).
     pub terms: Terms,
+    /// The protocol version the game is judged under (its challenge's).
+    pub version: u16,
     /// Known once colours are settled (at acceptance, or when the fair coin is opened).
     pub white: Option<PlayerId>,
     pub black: Option<PlayerId>,

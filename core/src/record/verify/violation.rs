@@ -212,6 +212,10 @@ pub enum RuleViolation {
     /// read it).
     #[error("the arbiter keeping an envelope is neither player (A3)")]
     ArbiterIsPlayer,
+    /// A3 under agreed terms: the envelope is escrowed only with the arbiter both players
+    /// agreed on (a key one side named would read the other's sealed move).
+    #[error("the envelope may be kept only by the arbiter both players agreed on (A3)")]
+    ArbiterNotAgreed,
     /// A3: the arbiter's key or the sealed box refused by [`crate::record::escrow`].
     #[error(transparent)]
     Escrow(EscrowError),
@@ -278,6 +282,7 @@ impl RuleViolation {
             | V::EscrowNotBinding
             | V::AlreadyEscrowed
             | V::ArbiterIsPlayer
+            | V::ArbiterNotAgreed
             | V::Escrow(_)
             | V::NoSuchSeal
             | V::OpenNotArbiter => "A3",
@@ -430,6 +435,7 @@ mod tests {
             V::EscrowNotBinding,
             V::AlreadyEscrowed,
             V::ArbiterIsPlayer,
+            V::ArbiterNotAgreed,
             V::Escrow(EscrowError::BoxSize { len: 3 }),
             V::NoEnvelopeToOpen,
             V::OpenNotSealer,
