@@ -50,20 +50,12 @@ fn show(home: &Path, game: &str) -> Option<Value> {
 
 /// Ana challenges Bernardo (she is White) with `control` (`["--per-move", "3d"]`) and he
 /// accepts.
-fn start_game(ana: &Node, bernardo: &Node, control: [&str; 2]) -> String {
+fn start_game(ana: &Node, bernardo: &Node, control: &[&str]) -> String {
     run_text(&ana.home, &["peers", "connect", &bernardo.addr]);
-    let game = run(
-        &ana.home,
-        &[
-            "challenge",
-            &bernardo.id,
-            control[0],
-            control[1],
-            "--color",
-            "white",
-            "--json",
-        ],
-    )["game"]
+    let mut args = vec!["challenge", bernardo.id.as_str()];
+    args.extend_from_slice(control);
+    args.extend(["--color", "white", "--json"]);
+    let game = run(&ana.home, &args)["game"]
         .as_str()
         .expect("the game id")
         .to_owned();
@@ -178,7 +170,7 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
     let no_bus = [("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")];
     let bernardo = nodes.start_with("bernardo", &[], None, &no_bus);
     let ana = nodes.start("ana", &[]);
-    let game = start_game(&ana, &bernardo, ["--per-move", "3d"]);
+    let game = start_game(&ana, &bernardo, &["--per-move", "3d"]);
     let watch = Watch::start(&bernardo.home, &game);
     run_text(&ana.home, &["move", &game, "e4"]);
 
@@ -350,7 +342,7 @@ fn a_reminder_is_mailed_over_starttls_or_tls_to_a_server_the_player_trusts() {
         );
         let bernardo = nodes.start("bernardo", &[]);
         let ana = nodes.start("ana", &[]);
-        let game = start_game(&ana, &bernardo, ["--per-move", "3d"]);
+        let game = start_game(&ana, &bernardo, &["--per-move", "3d"]);
         run_text(&ana.home, &["move", &game, "e4"]);
         if trusted {
             let mail = wait_for("the reminder mail over TLS", || {
@@ -393,7 +385,7 @@ fn a_move_is_shown_on_the_opponents_desktop_as_a_notification() {
     let session = [("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str())];
     let bernardo = nodes.start_with("bernardo", &[], None, &session);
     let ana = nodes.start("ana", &[]);
-    let game = start_game(&ana, &bernardo, ["--per-move", "3d"]);
+    let game = start_game(&ana, &bernardo, &["--per-move", "3d"]);
     run_text(&ana.home, &["move", &game, "e4"]);
 
     let shown = wait_for("the desktop notification of e4", || {
@@ -426,7 +418,7 @@ fn auto_claim_against(offset: Option<&str>) {
     );
     let ana = nodes.start("ana", &[]);
     let mut bernardo = nodes.start("bernardo", &[]);
-    let game = start_game(&ana, &bernardo, ["--classical", "12s"]);
+    let game = start_game(&ana, &bernardo, &["--classical", "12s"]);
     run_text(&ana.home, &["move", &game, "e4"]);
     wait_for("Bernardo's node to receive e4", || {
         show(&bernardo.home, &game).filter(|v| v["plies"] == 1)
@@ -558,7 +550,12 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
     );
     let ana = nodes.start("ana", &[]);
     let bernardo = nodes.start("bernardo", &[]);
-    let game = start_game(&ana, &bernardo, ["--classical", "3h"]);
+    let game = start_game(
+        &ana,
+        &bernardo,
+        // A resumption a minute ahead needs a short agreed notice (A2.7, docs/time.md).
+        &["--classical", "3h", "--notice", "30s"],
+    );
     run_text(
         &ana.home,
         &[

@@ -139,6 +139,9 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
     let black = player(Color::Black, v.black.as_deref());
     let _ = writeln!(out, "{}", t!("show-black", player = black));
     let _ = writeln!(out, "{}", t!("show-time-control", tc = &v.time_control));
+    if let Some(terms) = &v.terms {
+        let _ = writeln!(out, "{}", terms_line(terms));
+    }
     out.push('\n');
 
     match position(&v.fen, v.chess960) {
@@ -482,6 +485,33 @@ fn claim_word(reason: &str) -> String {
 /// The first 8 characters of the game id, for one-line confirmations.
 pub fn game_tag(v: &GameView) -> &str {
     short_game(&v.game)
+}
+
+/// The agreed terms in one line (docs/time.md): who keeps time, the arbiter, the Laws'
+/// edition and the limits of an adjournment.
+fn terms_line(t: &sobre_node::api::TermsView) -> String {
+    let none = || t!("show-terms-none");
+    let keepers = if t.timekeepers.is_empty() {
+        none()
+    } else {
+        t.timekeepers
+            .iter()
+            .map(|k| k.get(..16).unwrap_or(k).to_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let arbiter = t
+        .arbiter
+        .as_deref()
+        .map_or_else(none, |a| a.get(..16).unwrap_or(a).to_owned());
+    t!(
+        "show-terms",
+        timekeepers = keepers,
+        arbiter = arbiter,
+        edition = t.edition.to_string(),
+        lateness = sobre_core::clock::format_duration(t.lateness_ms),
+        notice = sobre_core::clock::format_duration(t.notice_ms)
+    )
 }
 
 #[cfg(test)]

@@ -238,3 +238,69 @@ fn case_4_a10_the_sealer_cannot_set_the_lateness_limit() {
     );
     assert!(matches!(err, VerifyError::Rule { .. }));
 }
+
+/// Case 3 (F1): the acceptor waits out the coin's opening deadline, accepts dated back to
+/// just after the challenge and defaults at once, choosing the colours. With the club
+/// mailbox as agreed timekeeper the deadline runs from when the mailbox received the
+/// acceptance and the default counts when the mailbox received it: the early default is
+/// refused, and the challenger's opening (made as soon as the acceptance reached her) stands.
+#[test]
+fn case_3_f1_a_back_dated_acceptance_cannot_bias_the_coin_through_the_timekeeper() {
+    use sobre_core::record::verify::CoinSettlement;
+    use sobre_core::record::{CoinColour, commit};
+    let keeper = key(9);
+    let secret = [7u8; 32];
+    let challenge = Challenge {
+        opponent: key(2).player_id(),
+        colour: ColourChoice::Random,
+        time_control: "3d".into(),
+        start: StartPosition::Standard,
+        coin_commitment: Some(commit::coin_commitment(&secret)),
+        league: None,
+    };
+    let terms = Terms {
+        timekeepers: vec![keeper.player_id()],
+        ..Terms::default()
+    };
+    let (mut w, ch) = Scoresheet::challenge_on_terms(key(1), challenge, terms, T0).unwrap();
+    let mut mailbox = Scoresheet::join(keeper, w.game());
+    let stamp_ch = mailbox.receipt(ch.id(), T0).unwrap();
+    let mut b = Scoresheet::join(key(2), w.game());
+    b.saw(ch.id());
+    // Two days later Black accepts, dated a second after the challenge, and at once
+    // defaults dated just after the 24-hour deadline that back-dating would give.
+    let real = T0 + 2 * DAY;
+    let accept = b.accept(Some([8; 32]), T0 + SECOND).unwrap();
+    let default = b
+        .coin_default(Some(CoinColour::White), None, T0 + DAY + 2 * SECOND)
+        .unwrap();
+    let stamp_accept = mailbox.receipt(accept.id(), real).unwrap();
+    let stamp_default = mailbox.receipt(default.id(), real + SECOND).unwrap();
+    let record = [
+        ch.clone(),
+        stamp_ch,
+        accept.clone(),
+        default,
+        stamp_accept,
+        stamp_default,
+    ];
+    let err = verify(&record).unwrap_err();
+    assert!(
+        matches!(err.violation(), Some(RuleViolation::Coin(_))),
+        "the early default is refused: {err}"
+    );
+
+    // The honest record: White's node opened the coin when the acceptance reached it.
+    w.saw(accept.id());
+    let open = w.random_reveal(secret, real).unwrap();
+    let mut mailbox = Scoresheet::join(key(9), w.game());
+    let stamps = [&ch, &accept, &open].map(|e| mailbox.receipt(e.id(), real).unwrap());
+    let mut honest = vec![ch, accept, open];
+    honest.extend(stamps);
+    let st = verify(&honest).unwrap();
+    assert!(matches!(
+        st.coin.and_then(|c| c.settled),
+        Some(CoinSettlement::Opened { .. })
+    ));
+    assert_eq!(st.started_ms, Some(real));
+}

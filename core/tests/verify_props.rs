@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::commit;
 use sobre_core::record::{
-    Event, EventKind, SignedEvent, VerifiedEvent, verify, verify_at, verify_continue,
-    verify_extend, verify_incremental,
+    Event, SignedEvent, VerifiedEvent, verify, verify_at, verify_continue, verify_extend,
+    verify_incremental,
 };
 use sobre_core::test_support::{GameBuilder, Lines, Receipts, key};
 use sobre_core::{Color, Position};
@@ -230,7 +230,7 @@ fn a_foreign_author_event_is_rejected() {
     let events = random_game(11, 10);
     let mut intruder = Scoresheet::join(key(9), {
         let first: Event = events[0].decode_unverified().expect("valid");
-        assert!(matches!(first.kind, EventKind::Challenge(_)));
+        assert!(first.kind.is_challenge());
         events[0].id()
     });
     let mut with = events.clone();

@@ -74,6 +74,7 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
     });
     let envelope = state.envelopes.last().map(|e| {
         let env = &e.seal.envelope;
+        let index = state.envelopes.len() - 1;
         EnvelopeView {
             sealer: e.sealer.name().to_owned(),
             sealed_at_ms: e.sealed_at_ms,
@@ -81,7 +82,7 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
             fen_before: env.fen_before.clone(),
             time_used_ms: env.time_used_ms,
             draw_offer_by: id_string(env.draw_offer_by),
-            resume_at_ms: env.resume_at_ms,
+            resume_at_ms: agreed_resumption(state, index),
             place: env.place.clone(),
             opened: e.opened.clone(),
             // The letters the sealed move is read in (App. E2/E3); null for a seal signed
@@ -138,6 +139,18 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
         turn: state.position.turn().name().to_owned(),
         my_move: my_color.is_some_and(|c| c == state.position.turn())
             && matches!(state.status, Status::Active | Status::Disputed),
+        terms: (state.terms != sobre_core::record::Terms::default()).then(|| {
+            let t = &state.terms;
+            crate::api::TermsView {
+                timekeepers: t.timekeepers.iter().map(ToString::to_string).collect(),
+                arbiter: t.arbiter.map(|a| a.to_string()),
+                edition: t.edition.edition().year(),
+                lateness_ms: t.lateness_limit_ms,
+                notice_ms: t.min_notice_ms,
+                correspondence_adjournment: t.correspondence_adjournment,
+                no_draw_before_move: t.no_draw_before_move,
+            }
+        }),
         time_control: state.time_control.to_string(),
         clocks,
         draw_offer: state.draw_offer.map(|c| c.name().to_owned()),
@@ -286,12 +299,7 @@ impl Summary {
                     .count(),
             ],
             resume_at_ms: (state.status == Status::Adjourned)
-                .then(|| {
-                    state
-                        .envelopes
-                        .last()
-                        .and_then(|e| e.seal.envelope.resume_at_ms)
-                })
+                .then(|| agreed_resumption(state, state.envelopes.len().checked_sub(1)?))
                 .flatten(),
             ended_ms: state.ended_ms,
             adjournment: state
@@ -427,6 +435,20 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
             .and_then(|c| if live { c.ms_to_deadline(now_ms) } else { None }),
         time_control: s.time_control.clone(),
     }
+}
+
+/// When the game resumes after the envelope at `index`: the adjournment's agreed time (under
+/// agreed terms, the named time or the minimum notice after the seal reached the responder,
+/// whichever is later; docs/time.md), else the time the envelope names (A2.7).
+fn agreed_resumption(state: &GameState, index: usize) -> Option<u64> {
+    let named = state.envelopes.get(index)?.seal.envelope.resume_at_ms;
+    state
+        .adjournments
+        .iter()
+        .rev()
+        .find(|a| a.envelope == index)
+        .and_then(|a| a.resume_at_ms)
+        .or(named)
 }
 
 #[cfg(test)]

@@ -77,6 +77,10 @@ pub struct GameView {
     /// The termination's code (`checkmate`, `resignation`…).
     pub termination: Option<String>,
     pub termination_text: Option<String>,
+    /// The terms both players agreed to, when they differ from the default ones
+    /// (docs/time.md): who keeps time, the arbiter, the Laws' edition, the limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms: Option<TermsView>,
     pub time_control: String,
     pub turn: String,
     pub white: Option<String>,
@@ -104,6 +108,27 @@ pub struct ClaimView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judgement_code: Option<Judgement>,
     pub reason: String,
+}
+
+/// The terms of a game (`sobre_core::record::Terms`), players by id; fields in the order
+/// `serde_json` sorts keys, as [`GameView`]'s.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TermsView {
+    /// The arbiter who may keep sealed moves in escrow (A3).
+    pub arbiter: Option<String>,
+    /// Whether the correspondence game may be adjourned.
+    pub correspondence_adjournment: bool,
+    /// The year of the FIDE Laws the game is judged by (2009 or 2005).
+    pub edition: u16,
+    /// A10's limit.
+    pub lateness_ms: u64,
+    /// 9.1a: no draw by agreement before this move (0: none).
+    pub no_draw_before_move: u32,
+    /// The least notice of a resumption (A2.7).
+    pub notice_ms: u64,
+    /// The agreed timekeepers: each event counts at their receipt.
+    pub timekeepers: Vec<String>,
 }
 
 /// The clocks of a game (6.1), in milliseconds; colours by name.
@@ -308,6 +333,15 @@ mod tests {
             status: "active".into(),
             termination: None,
             termination_text: None,
+            terms: Some(TermsView {
+                arbiter: Some("a".into()),
+                correspondence_adjournment: false,
+                edition: 2009,
+                lateness_ms: 3_600_000,
+                no_draw_before_move: 0,
+                notice_ms: 600_000,
+                timekeepers: vec!["k".into()],
+            }),
             time_control: "3d".into(),
             turn: "black".into(),
             white: Some("w".into()),

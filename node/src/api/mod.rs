@@ -18,7 +18,7 @@ pub mod game;
 pub mod refusal;
 pub mod replies;
 
-pub use game::GameView;
+pub use game::{GameView, TermsView};
 pub use refusal::RefusalCode;
 pub use replies::Reply;
 
