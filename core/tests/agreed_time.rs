@@ -304,3 +304,38 @@ fn case_3_f1_a_back_dated_acceptance_cannot_bias_the_coin_through_the_timekeeper
     ));
     assert_eq!(st.started_ms, Some(real));
 }
+
+/// Case 9 (6.9): a second time claim is judged again when the evidence of its time arrives
+/// late. White claims too early (incorrect), then claims again with a clock a day ahead;
+/// the mailbox's receipt of that claim, which dates it two hours after the last move,
+/// arrives after the claim was judged. Continuing the verification from a checkpoint gives
+/// what verifying the whole record gives: the second claim is incorrect too.
+#[test]
+fn case_9_6_9_a_later_timed_claim_is_judged_again_when_late_evidence_arrives() {
+    use sobre_core::clock::HOUR;
+    use sobre_core::record::{VerifiedEvent, verify_continue};
+    let (mut t, mut mailbox) = with_timekeeper();
+    for (i, san) in ["e4", "e5", "Nf3"].into_iter().enumerate() {
+        let at = T0 + (i as u64 + 1) * MINUTE;
+        let e = t.mv_at(at, san);
+        countersign(&mut t, &mut mailbox, &e, at);
+    }
+    let last_move = T0 + 3 * MINUTE;
+    claim_time(&mut t, W, last_move + HOUR);
+    let early = t.events.last().unwrap().clone();
+    countersign(&mut t, &mut mailbox, &early, last_move + HOUR);
+    claim_time(&mut t, W, last_move + DAY + HOUR);
+    let ahead = t.events.last().unwrap().clone();
+    let verified = |events: &[SignedEvent]| -> Vec<VerifiedEvent> {
+        events.iter().map(|e| e.verify().unwrap()).collect()
+    };
+    let (judged, checkpoint) = verify_continue(&verified(&t.events), None, None).unwrap();
+    assert!(judged.claims[1].correct, "judged at its own time, as yet");
+
+    countersign(&mut t, &mut mailbox, &ahead, last_move + 2 * HOUR);
+    let (again, _) = verify_continue(&verified(&t.events), Some(&checkpoint), None).unwrap();
+    let whole = t.state();
+    assert!(!whole.claims[1].correct, "{}", whole.claims[1].judgement);
+    assert_eq!(again.claims, whole.claims);
+    assert_eq!(again.status, Status::Active);
+}
