@@ -607,8 +607,6 @@ fn case_5_two_honest_nodes_agree_when_only_one_player_uses_a_mailbox() {
 /// the mailbox as well and keeps its receipts, so both nodes hold the same evidence: every
 /// move counts at the mailbox's receipt on both, and both show the same clocks.
 #[test]
-#[ignore = "fails: a timekeeper's receipt reaches only the node that sent it the event (its \
-            opponent's node waits for its next delivery); run with --ignored"]
 fn case_5_6_with_an_agreed_timekeeper_both_nodes_count_the_timekeepers_receipts() {
     let started = Instant::now();
     let mut t = Table::open(true);

@@ -242,6 +242,8 @@ pub struct Summary {
     pub coin_deadline_ms: Option<u64>,
     /// The arbiters envelopes of this game are escrowed to (A3): witnesses of the game.
     pub arbiters: Vec<PlayerId>,
+    /// The game's agreed timekeepers (docs/time.md): witnesses who may read it.
+    pub timekeepers: Vec<PlayerId>,
     /// The colour whose draw offer stands (9.1).
     pub draw_offer: Option<Color>,
     /// The draws the player to move could claim on the position on the board (9.2, 9.3), as
@@ -283,6 +285,7 @@ impl Summary {
                 .filter(|c| c.settled.is_none())
                 .map(|c| c.deadline_ms),
             arbiters: arbiters(state),
+            timekeepers: state.terms.timekeepers.clone(),
             draw_offer: state.draw_offer,
             draw_claims: draw_claims(state),
             leave: state.leave.clone(),

@@ -48,7 +48,11 @@ impl Service {
         let Some(who) = player_of_peer(peer) else {
             return false;
         };
-        if who == summary.challenger || who == summary.opponent || summary.arbiters.contains(&who) {
+        if who == summary.challenger
+            || who == summary.opponent
+            || summary.arbiters.contains(&who)
+            || summary.timekeepers.contains(&who)
+        {
             return true;
         }
         // A league game: its organiser and the league's players hold every game of it (see

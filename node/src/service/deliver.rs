@@ -2,7 +2,7 @@
 //! outbox, retries with backoff, and what the answers (receipts or refusals) tell us.
 
 use super::cache::Sent;
-use super::{Service, now_ms, player_of_peer, refusal};
+use super::{Service, now_ms, peer_of_player, player_of_peer, refusal};
 use crate::network::NetworkError;
 use crate::protocol::{MAX_EVENTS_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
@@ -173,6 +173,7 @@ impl Service {
                         let answered_ms = now_ms();
                         let fresh = self.fresh_receipts(&game, &receipts);
                         let _ = self.ingest(game, &receipts, Some(peer), false).await;
+                        self.pass_on_timekeeping(&game, &peer, &fresh);
                         self.measure_skew(&game, &peer, &sent.ids, &fresh, sent_ms, answered_ms);
                         self.note_unreceipted(&game, &peer, &sent.ids);
                         self.clear_outbox(&game, &peer).await;
@@ -203,7 +204,7 @@ impl Service {
                     self.send(game, peer, true);
                 } else if again
                     && !self.in_flight.contains(&(game, peer))
-                    && self.outbox_waits(&game, &peer)
+                    && (self.outbox_waits(&game, &peer) || self.lacks(&game, &peer))
                 {
                     // After the answer, so that it starts from the new watermark; not when the
                     // answer's receipts cleared everything that was waiting.
@@ -245,6 +246,35 @@ impl Service {
                 peer,
                 result,
             } => self.league_listed(league, peer, result),
+        }
+    }
+
+    /// Whether `peer` may lack events of a hot `game` that are not ours (a timekeeper's
+    /// receipts passed on): some came after what it last acknowledged.
+    fn lacks(&self, game: &GameId, peer: &PeerId) -> bool {
+        self.hot
+            .peek(game)
+            .is_some_and(|c| c.acked.get(peer).copied().unwrap_or(0) < c.kept)
+    }
+
+    /// After an answer from `peer` that brought the `fresh` receipts: when `peer` is an agreed
+    /// timekeeper of `game`, its receipts are the game's clock evidence (docs/time.md), so
+    /// the opponent's node gets them now rather than with this node's next event — until
+    /// then it would not count this node's last event as made, and the two would disagree.
+    fn pass_on_timekeeping(&mut self, game: &GameId, peer: &PeerId, fresh: &[EventId]) {
+        if fresh.is_empty() {
+            return;
+        }
+        let Some(summary) = self.games.get(game) else {
+            return;
+        };
+        let keeper = player_of_peer(peer).is_some_and(|p| summary.timekeepers.contains(&p));
+        let opponent = [summary.challenger, summary.opponent]
+            .into_iter()
+            .find(|p| *p != self.me)
+            .and_then(|p| peer_of_player(&p));
+        if keeper && let Some(opponent) = opponent {
+            self.deliver(*game, opponent);
         }
     }
 
