@@ -339,3 +339,28 @@ fn case_9_6_9_a_later_timed_claim_is_judged_again_when_late_evidence_arrives() {
     assert_eq!(again.claims, whole.claims);
     assert_eq!(again.status, Status::Active);
 }
+
+/// 9.1a: terms that allow no draw before move 2 refuse an offer on move 1, and take one once
+/// each player has completed two moves.
+#[test]
+fn fide_9_1a_no_draw_before_the_agreed_move() {
+    let terms = Terms {
+        no_draw_before_move: 2,
+        ..Terms::default()
+    };
+    let mut early = Table::on_terms("otb 2h", terms.clone());
+    early.moves("e4 e5");
+    early.act(W, |s, at| s.offer_draw(at));
+    assert!(
+        matches!(
+            early.err().violation(),
+            Some(RuleViolation::DrawTooEarly { move_number: 2 })
+        ),
+        "{}",
+        early.err()
+    );
+    let mut t = Table::on_terms("otb 2h", terms);
+    t.moves("e4 e5 Nf3 Nc6");
+    t.act(W, |s, at| s.offer_draw(at));
+    assert_eq!(t.state().draw_offer, Some(W));
+}

@@ -569,6 +569,7 @@ impl Replay {
             EventKind::DrawOffer => {
                 let me = self.require_player(me, &rule)?;
                 self.require_live(&rule)?;
+                self.check_draw_allowed(&rule)?;
                 if self.state.draw_offer == Some(!me) {
                     // Both sides offered: that is agreement.
                     self.end(Outcome::Draw, Termination::Agreement);
@@ -580,6 +581,7 @@ impl Replay {
             EventKind::DrawAccept => {
                 let me = self.require_player(me, &rule)?;
                 self.require_live(&rule)?;
+                self.check_draw_allowed(&rule)?;
                 if self.state.draw_offer != Some(!me) {
                     return Err(rule(V::NoDrawOffer));
                 }
@@ -716,6 +718,19 @@ impl Replay {
         rule: &dyn Fn(RuleViolation) -> VerifyError,
     ) -> Result<Color, VerifyError> {
         me.ok_or_else(|| rule(V::ColoursNotSettled))
+    }
+
+    /// 9.1a: under agreed terms with a limit, no draw is offered or agreed before each
+    /// player has completed that many moves.
+    fn check_draw_allowed(
+        &self,
+        rule: &dyn Fn(RuleViolation) -> VerifyError,
+    ) -> Result<(), VerifyError> {
+        let n = self.state.terms.no_draw_before_move;
+        if self.agreed && n > 0 && (self.state.moves.len() as u64) < 2 * u64::from(n) {
+            return Err(rule(V::DrawTooEarly { move_number: n }));
+        }
+        Ok(())
     }
 
     fn require_live(&self, rule: &dyn Fn(RuleViolation) -> VerifyError) -> Result<(), VerifyError> {

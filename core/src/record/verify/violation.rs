@@ -120,6 +120,9 @@ pub enum RuleViolation {
     /// 9.1: a draw offer is accepted or declined only when the opponent made one that stands.
     #[error("no standing draw offer from the opponent (9.1)")]
     NoDrawOffer,
+    /// 9.1a: the agreed terms allow no draw by agreement before move `move_number`.
+    #[error("no draw may be offered or agreed before move {move_number} (9.1a, the game's terms)")]
+    DrawTooEarly { move_number: u32 },
     /// 9.2, 9.3: the move a claim announces must be legal.
     #[error("the intended move is illegal")]
     IntendedMoveIllegal,
@@ -266,6 +269,7 @@ impl RuleViolation {
             V::OutOfTurn(_) | V::UnseenMove => "1.1",
             V::IllegalMove { .. } => "3",
             V::NoDrawOffer => "9.1",
+            V::DrawTooEarly { .. } => "9.1a",
             V::IntendedMoveIllegal | V::ClaimNotOnMove => "9.2",
             V::Adjournment(rule) => adjournment_article(*rule),
             V::CannotSeal(_) | V::SealNotOnMove => "A1",
@@ -404,6 +408,7 @@ mod tests {
             },
             V::NoMoveInStatus(Status::Pending),
             V::NoDrawOffer,
+            V::DrawTooEarly { move_number: 30 },
             V::IntendedMoveIllegal,
             V::ClaimNotOnMove,
             V::ClaimWhileAdjourned,
