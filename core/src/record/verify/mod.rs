@@ -41,6 +41,7 @@ mod claims;
 mod clocks;
 mod coin;
 mod envelopes;
+mod evidence;
 mod judgement;
 mod order;
 mod replay;
