@@ -19,7 +19,7 @@
 mod common;
 
 use common::nodes::{Node, Nodes, now_ms, wait_for};
-use common::{exec, run, run_text};
+use common::{exec, run, run_text, show, wait_within};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -131,43 +131,6 @@ impl Net {
             "{}'s node still answers",
             p.name
         );
-    }
-}
-
-/// `sobre show GAME --json`, or `None` while the node does not know the game.
-fn show(home: &Path, game: &str) -> Option<Value> {
-    let out = exec(home, &["show", game, "--json"]);
-    if !out.success() {
-        return None;
-    }
-    serde_json::from_str(out.stdout.trim()).ok()
-}
-
-/// Polls `show` in `home` until `pred` holds, for up to `within`; fails naming `what` and
-/// the last view.
-fn wait_within(
-    home: &Path,
-    game: &str,
-    within: Duration,
-    what: &str,
-    pred: impl Fn(&Value) -> bool,
-) -> Value {
-    let deadline = Instant::now() + within;
-    let mut last = None;
-    loop {
-        if let Some(v) = show(home, game) {
-            if pred(&v) {
-                return v;
-            }
-            last = Some(v);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what} in {}; last view: {}",
-            home.display(),
-            last.map_or_else(|| "none".to_owned(), |v| v.to_string())
-        );
-        std::thread::sleep(POLL);
     }
 }
 

@@ -24,7 +24,7 @@
 mod common;
 
 use common::nodes::{Node, Nodes};
-use common::{exec, run, run_text};
+use common::{run, run_text, show, wait_within};
 use serde_json::Value;
 use sobre_core::record::{EventId, EventKind, GameState, read_archive};
 use std::path::Path;
@@ -57,35 +57,9 @@ struct Table {
     _serial: MutexGuard<'static, ()>,
 }
 
-/// `sobre show GAME --json`, or `None` while the node does not know the game.
-fn show(home: &Path, game: &str) -> Option<Value> {
-    let out = exec(home, &["show", game, "--json"]);
-    if !out.success() {
-        return None;
-    }
-    serde_json::from_str(out.stdout.trim()).ok()
-}
-
-/// Polls `show` in `home` until `pred` holds, for up to [`WAIT`]; fails naming `what` and the
-/// last view.
+/// [`wait_within`] the usual [`WAIT`].
 fn wait_view(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + WAIT;
-    let mut last = None;
-    loop {
-        if let Some(v) = show(home, game) {
-            if pred(&v) {
-                return v;
-            }
-            last = Some(v);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what} in {}; last view: {}",
-            home.display(),
-            last.map_or_else(|| "none".to_owned(), |v| v.to_string())
-        );
-        std::thread::sleep(POLL);
-    }
+    wait_within(home, game, WAIT, what, pred)
 }
 
 /// The used time of `side` ("white" or "black") in a `show --json` view.

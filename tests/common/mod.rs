@@ -108,19 +108,44 @@ impl Drop for NodeProcess {
     }
 }
 
+/// `sobre show GAME --json` in `home`, or `None` while the node does not know the game.
+pub fn show(home: &Path, game: &str) -> Option<Value> {
+    let out = exec(home, &["show", game, "--json"]);
+    if !out.success() {
+        return None;
+    }
+    serde_json::from_str(out.stdout.trim()).ok()
+}
+
 /// Polls `sobre show GAME --json` in `home` (every 100 ms, for up to 30 s) until `pred`
 /// holds; returns that view.
 pub fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    wait_within(home, game, Duration::from_secs(30), what, pred)
+}
+
+/// [`wait_until`] for up to `within`; fails naming `what` and the last view.
+pub fn wait_within(
+    home: &Path,
+    game: &str,
+    within: Duration,
+    what: &str,
+    pred: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + within;
+    let mut last = None;
     loop {
-        let out = exec(home, &["show", game, "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && pred(&v)
-        {
-            return v;
+        if let Some(v) = show(home, game) {
+            if pred(&v) {
+                return v;
+            }
+            last = Some(v);
         }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what} in {}; last view: {}",
+            home.display(),
+            last.map_or_else(|| "none".to_owned(), |v| v.to_string())
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
