@@ -128,7 +128,16 @@ impl Service {
         {
             return;
         }
+        let early = state
+            .adjournments
+            .last()
+            .and_then(|a| a.resume_at_ms)
+            .is_some_and(|r| now_ms() < r);
         match self.open_kept(game, state, &env).await {
+            Ok(_) if early => info!(
+                %game,
+                "the envelope kept in escrow was opened early, both players being present (A7)"
+            ),
             Ok(_) => info!(%game, "the envelope kept in escrow was opened at the resumption (A9)"),
             Err(e) => {
                 warn!(%game, "cannot open the envelope kept in escrow: {}", e.message);
