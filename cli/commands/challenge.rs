@@ -61,7 +61,8 @@ pub struct Args {
     #[arg(long, value_name = "PLAYER")]
     timekeeper: Vec<String>,
     /// The arbiter who may keep your sealed moves in escrow and open them when you are
-    /// absent (FIDE A3, A9): a player id or alias both players agree on.
+    /// absent (FIDE A3, A9): a player id or alias both players agree on (default: your
+    /// "arbiter" setting).
     #[arg(long, value_name = "PLAYER")]
     arbiter: Option<String>,
     /// The text of the FIDE Laws the game is judged by.

@@ -293,7 +293,7 @@ sobre-challenge--timekeeper =
     ambos jugadores, estén o no conectados (docs/time.md)
 sobre-challenge--arbiter =
     El árbitro que puede guardar sus jugadas selladas y abrirlas si usted no está (Apéndices
-    A3 y A9 FIDE): un id o alias que ambos jugadores aceptan
+    A3 y A9 FIDE): un id o alias que ambos jugadores aceptan (por omisión: su ajuste "arbiter")
 sobre-challenge--edition = El texto de las Leyes FIDE con el que se juzga la partida
 sobre-challenge--lateness =
     Cuánto puede retrasarse un jugador en la reanudación (Apéndice A10 FIDE; 1h por omisión)
