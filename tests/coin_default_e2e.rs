@@ -22,12 +22,17 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{NodeProcess as Node, exec, run, run_text, sobre};
+use common::{NodeProcess as Node, exec, run, run_text, show, sobre};
 
 /// How long anything may take to travel between nodes (and the 12 s deadline to pass).
 const WAIT: Duration = Duration::from_secs(40);
 const POLL: Duration = Duration::from_millis(100);
 const CONTROL: &str = "12s";
+
+/// [`common::wait_within`] this file's [`WAIT`].
+fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    common::wait_within(home, game, WAIT, what, pred)
+}
 
 /// Starts `sobre node run` in `home` and waits for its TCP address.
 fn start(home: &Path, log: PathBuf, extra: &[&str]) -> (Node, String) {
@@ -56,32 +61,6 @@ fn start(home: &Path, log: PathBuf, extra: &[&str]) -> (Node, String) {
         assert!(
             Instant::now() < deadline,
             "the node in {} did not start",
-            home.display()
-        );
-        std::thread::sleep(POLL);
-    }
-}
-
-fn show(home: &Path, game: &str) -> Option<Value> {
-    let out = exec(home, &["show", game, "--json"]);
-    out.success()
-        .then(|| serde_json::from_str(out.stdout.trim()).ok())
-        .flatten()
-}
-
-fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + WAIT;
-    let mut last = None;
-    loop {
-        if let Some(v) = show(home, game) {
-            if pred(&v) {
-                return v;
-            }
-            last = Some(v);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what} in {}; last view: {last:?}",
             home.display()
         );
         std::thread::sleep(POLL);

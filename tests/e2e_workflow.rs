@@ -24,37 +24,7 @@ static SERIAL: Mutex<()> = Mutex::new(());
 // ----- the harness -----
 
 mod common;
-use common::{exec, run, run_text, sobre};
-
-/// `sobre show GAME --json`, or `None` while the node does not know the game.
-fn show(home: &Path, game: &str) -> Option<Value> {
-    let out = exec(home, &["show", game, "--json"]);
-    if !out.success() {
-        return None;
-    }
-    serde_json::from_str(out.stdout.trim()).ok()
-}
-
-/// Polls `sobre show GAME --json` in `home` until `pred` holds; fails after [`WAIT`].
-fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + WAIT;
-    let mut last = None;
-    loop {
-        if let Some(v) = show(home, game) {
-            if pred(&v) {
-                return v;
-            }
-            last = Some(v);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what} in {}; last view: {}",
-            home.display(),
-            last.map_or_else(|| "none".to_owned(), |v| v.to_string())
-        );
-        std::thread::sleep(POLL);
-    }
-}
+use common::{exec, run, run_text, show, sobre};
 
 /// A player's home and who they are.
 struct Player {
@@ -176,6 +146,11 @@ impl Net {
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
+}
+
+/// [`common::wait_within`] this file's [`WAIT`].
+fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    common::wait_within(home, game, WAIT, what, pred)
 }
 
 /// `sobre init`, then `sobre node run` as a child; waits until `sobre id` reports an address.

@@ -263,17 +263,7 @@ fn verify_replay(
         {
             (c.replay.clone(), c.order.len())
         }
-        _ => (
-            Replay::new(
-                p.game,
-                p.challenger,
-                p.opponent,
-                p.challenge,
-                p.terms,
-                p.version,
-            )?,
-            0,
-        ),
+        _ => (p.replay()?, 0),
     };
     st.learn_countersignatures(&unique);
     for &i in &p.order[done..] {
@@ -287,14 +277,7 @@ fn verify_replay(
 fn verify_unique(unique: &[&VerifiedEvent], now_ms: Option<u64>) -> Result<GameState, VerifyError> {
     let p = prepare(unique)?;
     // 5. Apply.
-    let mut st = Replay::new(
-        p.game,
-        p.challenger,
-        p.opponent,
-        p.challenge,
-        p.terms,
-        p.version,
-    )?;
+    let mut st = p.replay()?;
     st.learn_countersignatures(unique);
     for i in p.order {
         st.apply(unique[i])?;

@@ -194,6 +194,20 @@ pub(super) struct Prepared {
     pub(super) equivocations: Vec<Equivocation>,
 }
 
+impl Prepared {
+    /// The replay this record starts from: its challenge, terms and version.
+    pub(super) fn replay(&self) -> Result<Replay, VerifyError> {
+        Replay::new(
+            self.game,
+            self.challenger,
+            self.opponent,
+            self.challenge.clone(),
+            self.terms.clone(),
+            self.version,
+        )
+    }
+}
+
 /// Steps 2 to 4 of [`super::verify_at`], on events whose signatures are checked and ids unique.
 pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError> {
     // 2. The challenge names the game and its players.
