@@ -204,7 +204,7 @@ impl Service {
                     self.send(game, peer, true);
                 } else if again
                     && !self.in_flight.contains(&(game, peer))
-                    && (self.outbox_waits(&game, &peer) || self.lacks(&game, &peer))
+                    && (self.outbox_waits(&game, &peer) || self.lacks_timekeeping(&game, &peer))
                 {
                     // After the answer, so that it starts from the new watermark; not when the
                     // answer's receipts cleared everything that was waiting.
@@ -249,12 +249,15 @@ impl Service {
         }
     }
 
-    /// Whether `peer` may lack events of a hot `game` that are not ours (a timekeeper's
-    /// receipts passed on): some came after what it last acknowledged.
-    fn lacks(&self, game: &GameId, peer: &PeerId) -> bool {
-        self.hot
-            .peek(game)
-            .is_some_and(|c| c.acked.get(peer).copied().unwrap_or(0) < c.kept)
+    /// Whether `peer` may lack a timekeeper's receipts of a hot `game` with agreed
+    /// timekeepers (passed on by [`Service::pass_on_timekeeping`] while a delivery was in
+    /// flight): events came after what it last acknowledged. Other games redeliver only for
+    /// the outbox, so their deliveries stay the deltas they were.
+    fn lacks_timekeeping(&self, game: &GameId, peer: &PeerId) -> bool {
+        self.hot.peek(game).is_some_and(|c| {
+            !c.state.terms.timekeepers.is_empty()
+                && c.acked.get(peer).copied().unwrap_or(0) < c.kept
+        })
     }
 
     /// After an answer from `peer` that brought the `fresh` receipts: when `peer` is an agreed
