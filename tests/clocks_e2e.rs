@@ -15,29 +15,10 @@
 mod common;
 
 use common::nodes::{Node, Nodes, wait_for};
-use common::{exec, run, run_text, under_faketime, wait_until};
+use common::{exec, faketime_missing, run, run_text, under_faketime, wait_until};
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Whether Debian's `faketime` runs here; when it does not, the caller skips its test (and
-/// fails instead under `SOBRE_REQUIRE_FAKETIME`).
-fn faketime_missing() -> bool {
-    let found = Command::new("faketime")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        assert!(
-            std::env::var_os("SOBRE_REQUIRE_FAKETIME").is_none(),
-            "SOBRE_REQUIRE_FAKETIME is set but faketime is not installed"
-        );
-        eprintln!("skipped: faketime is not installed (apt-get install faketime)");
-    }
-    !found
-}
 
 fn show(node: &Node, game: &str) -> Value {
     run(&node.home, &["show", game, "--json"])

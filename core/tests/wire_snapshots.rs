@@ -456,53 +456,38 @@ fn unhex(s: &str) -> Vec<u8> {
 /// statement of the layout: it must add up to the encoded length, and it splits the
 /// snapshot tables into readable fields.
 fn field_widths(e: &Event) -> Vec<usize> {
-    fn opt<T>(o: &Option<T>, inner: usize) -> Vec<usize> {
-        match o {
-            Some(_) => vec![1, inner],
-            None => vec![1],
-        }
-    }
     let mut w = vec![2];
     w.extend(opt(&e.game, 32));
     w.extend([32, 8]);
     w.extend(opt(&e.prev, 32));
     w.extend(opt(&e.seen, 32));
     w.extend([8, 4]);
-    let challenge = match &e.kind {
-        EventKind::ChallengeOnTerms { challenge, .. } => Some(challenge),
-        _ => None,
-    };
-    match (&e.kind, challenge) {
-        (_, Some(c)) => {
-            challenge_widths(&mut w, c);
-            let EventKind::ChallengeOnTerms { terms, .. } = &e.kind else {
-                unreachable!()
-            };
-            w.push(8);
-            w.extend(terms.timekeepers.iter().map(|_| 32));
-            w.extend(opt(&terms.arbiter, 32));
-            w.extend([4, 8, 8, 1, 4]);
-        }
-        (k, None) => kind_widths(&mut w, k),
-    }
+    kind_widths(&mut w, &e.kind);
     w.retain(|&n| n > 0);
     w
 }
 
-fn challenge_widths(w: &mut Vec<usize>, c: &Challenge) {
-    fn opt<T>(o: &Option<T>, inner: usize) -> Vec<usize> {
-        match o {
-            Some(_) => vec![1, inner],
-            None => vec![1],
-        }
+/// An `Option`'s widths: its tag, and `inner` bytes when present.
+fn opt<T>(o: &Option<T>, inner: usize) -> Vec<usize> {
+    match o {
+        Some(_) => vec![1, inner],
+        None => vec![1],
     }
+}
+
+/// A string's widths: its u64 length and its bytes.
+fn string(s: &str) -> Vec<usize> {
+    vec![8, s.len()]
+}
+
+fn challenge_widths(w: &mut Vec<usize>, c: &Challenge) {
     w.extend([32, 4]);
-    w.extend([8, c.time_control.len()]);
+    w.extend(string(&c.time_control));
     w.push(4);
     match &c.start {
         StartPosition::Standard | StartPosition::Chess960Random => {}
         StartPosition::Chess960(_) => w.push(2),
-        StartPosition::Fen(fen) => w.extend([8, fen.len()]),
+        StartPosition::Fen(fen) => w.extend(string(fen)),
     }
     w.extend(opt(&c.coin_commitment, 32));
     match &c.league {
@@ -512,32 +497,15 @@ fn challenge_widths(w: &mut Vec<usize>, c: &Challenge) {
 }
 
 fn kind_widths(w: &mut Vec<usize>, kind: &EventKind) {
-    fn opt<T>(o: &Option<T>, inner: usize) -> Vec<usize> {
-        match o {
-            Some(_) => vec![1, inner],
-            None => vec![1],
-        }
-    }
-    fn string(s: &str) -> Vec<usize> {
-        vec![8, s.len()]
-    }
     match kind {
-        EventKind::ChallengeOnTerms { .. } => unreachable!("handled by field_widths"),
-        EventKind::Challenge(c) => {
-            w.extend([32, 4]);
-            w.extend(string(&c.time_control));
-            w.push(4);
-            match &c.start {
-                StartPosition::Standard | StartPosition::Chess960Random => {}
-                StartPosition::Chess960(_) => w.push(2),
-                StartPosition::Fen(fen) => w.extend(string(fen)),
-            }
-            w.extend(opt(&c.coin_commitment, 32));
-            match &c.league {
-                Some(_) => w.extend([1, 32, 4]),
-                None => w.push(1),
-            }
+        EventKind::ChallengeOnTerms { challenge, terms } => {
+            challenge_widths(w, challenge);
+            w.push(8);
+            w.extend(terms.timekeepers.iter().map(|_| 32));
+            w.extend(opt(&terms.arbiter, 32));
+            w.extend([4, 8, 8, 1, 4]);
         }
+        EventKind::Challenge(c) => challenge_widths(w, c),
         EventKind::Accept(a) => w.extend(opt(&a.coin_share, 32)),
         EventKind::Decline { reason } => w.extend(string(reason)),
         EventKind::Move(_) => w.extend([1, 1, 1]),

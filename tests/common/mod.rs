@@ -149,3 +149,22 @@ pub fn wait_within(
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Whether Debian's `faketime` runs here; when it does not, the caller skips its test (and
+/// fails instead under `SOBRE_REQUIRE_FAKETIME`).
+pub fn faketime_missing() -> bool {
+    let found = std::process::Command::new("faketime")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            std::env::var_os("SOBRE_REQUIRE_FAKETIME").is_none(),
+            "SOBRE_REQUIRE_FAKETIME is set but faketime is not installed"
+        );
+        eprintln!("skipped: faketime is not installed (apt-get install faketime)");
+    }
+    !found
+}
