@@ -1,14 +1,17 @@
 //! End to end, the real `sobre` binary: a challenger who never opens the fair coin (FIDE
 //! Appendix F1: colours and a Chess960 start drawn by lot) loses the draw. Ana challenges
-//! Bernardo (random colours) and Carmen (a Chess960 start drawn at random), and her node is
-//! stopped before the acceptances reach it, so it never opens the coin. Bernardo's node
-//! settles its coin by itself after the deadline with the colour he asked for at
-//! acceptance; Carmen's node runs with `--manual-coin-default`, so she settles hers with
-//! `sobre coin default` — refused before the deadline, accepted after it. When Ana's node
-//! comes back, both games have started with the opponents' choices, and it does not open.
-//! A third game's coin secret is lost while Ana's node runs: it cannot open, refuses to
-//! abort (an abort after seeing the share would withhold the draw), and Bernardo's default
-//! starts the game.
+//! Bernardo (random colours) and Carmen (a Chess960 start drawn at random), and her node
+//! loses the coins' secrets, so it receives the acceptances (and signs its receipts) but
+//! never opens. Bernardo's node settles its coin by itself after the deadline with the
+//! colour he asked for at acceptance; Carmen's node runs with `--manual-coin-default`, so
+//! she settles hers with `sobre coin default` — refused before the deadline, accepted after
+//! it. A third game's coin secret is lost too: Ana's node refuses to abort (an abort after
+//! seeing the share would withhold the draw), and Bernardo's default starts the game.
+//!
+//! A fourth game is accepted while Ana's node is off: her day to open starts only with her
+//! receipt (docs/time.md, clocks issue case 3), so Bernardo's node does not settle it by
+//! default however long she is away, a default by hand is refused, and when her node comes
+//! back it opens the coin and the game starts with the drawn colours.
 //!
 //! The deadline is the real rule's (`rules::coin`): a day, or the game's time for a move
 //! when shorter — so these games are over the board with 12 seconds for the game
@@ -114,8 +117,11 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     // A third game whose coin secret Ana's node has lost: it holds the acceptance but cannot
     // open, and it refuses to abort (that would withhold a draw it could know).
     let lost = challenge(&ana, &bernardo_id, &["--color", "random"]);
-    std::fs::remove_file(ana.join("openings").join(format!("{lost}.coin")))
-        .expect("the coin's secret is kept beside the openings");
+    let away = challenge(&ana, &bernardo_id, &["--color", "random"]);
+    for game in [&colours, &chess960, &lost] {
+        std::fs::remove_file(ana.join("openings").join(format!("{game}.coin")))
+            .expect("the coin's secret is kept beside the openings");
+    }
     wait_until(&bernardo, &lost, "the challenge", |v| {
         v["status"] == "pending"
     });
@@ -125,19 +131,31 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     assert_eq!(abort.code, Some(2), "{}{}", abort.stdout, abort.stderr);
     assert!(abort.stderr.contains("withhold"), "{}", abort.stderr);
 
-    // Ana's node stops before any acceptance reaches it: it can never open the coin.
-    run_text(&ana, &["node", "stop"]);
-    let _ = a_node.child.wait();
-    drop(a_node);
-
+    // The acceptances reach Ana's node, which signs its receipts but cannot open.
     run_text(&bernardo, &["accept", &colours, "--colour", "black"]);
     run_text(&carmen, &["accept", &chess960]);
-    let v = show(&bernardo, &colours).expect("Bernardo holds the game");
+    let v = wait_until(&bernardo, &colours, "Ana's receipt", |v| {
+        v["coin"]["deadline_ms"].is_u64()
+    });
+    wait_until(&carmen, &chess960, "Ana's receipt", |v| {
+        v["coin"]["deadline_ms"].is_u64()
+    });
     assert_eq!(v["status"], "pending");
     assert_eq!(v["coin"]["settled"], Value::Null, "{v}");
     let accepted_ms = v["coin"]["accepted_ms"]
         .as_u64()
-        .expect("the acceptance's time");
+        .expect("when the acceptance reached Ana");
+
+    // Ana's node stops; Bernardo accepts the fourth game while it is off.
+    run_text(&ana, &["node", "stop"]);
+    let _ = a_node.child.wait();
+    drop(a_node);
+    run_text(&bernardo, &["accept", &away]);
+    let v = show(&bernardo, &away).expect("Bernardo holds the game");
+    assert_eq!(v["coin"]["deadline_ms"], Value::Null, "no receipt yet: {v}");
+    let text = run_text(&bernardo, &["show", &away]);
+    assert!(text.contains("not yet reached the challenger"), "{text}");
+    let v = show(&bernardo, &colours).expect("Bernardo holds the game");
     assert_eq!(
         v["coin"]["deadline_ms"].as_u64(),
         Some(accepted_ms + 12_000)
@@ -173,6 +191,16 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     assert_eq!(v["my_color"], "black", "{v}");
     assert_eq!(v["coin"]["settled"], "default");
     assert!(v["started_ms"].as_u64() > Some(accepted_ms + 12_000), "{v}");
+    // The game accepted while Ana was away is not: her time to open has not started.
+    let v = show(&bernardo, &away).expect("Bernardo holds the game");
+    assert_eq!(v["status"], "pending", "{v}");
+    let early = exec(&bernardo, &["coin", "default", &away]);
+    assert_eq!(early.code, Some(2), "{}{}", early.stdout, early.stderr);
+    assert!(
+        early.stderr.contains("has not yet received the acceptance"),
+        "{}",
+        early.stderr
+    );
 
     // Carmen's runs with --manual-coin-default: still pending past the deadline, until she
     // settles it herself.
@@ -216,6 +244,11 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     ] {
         let v = show(home, game).expect("the game");
         assert_eq!(v["coin"]["settled"], "default", "no late opening: {v}");
+    }
+    // The game accepted while she was away: her node opens the coin on its return.
+    for home in [&ana, &bernardo] {
+        let v = wait_until(home, &away, "the opening", |v| v["status"] == "active");
+        assert_eq!(v["coin"]["settled"], "opened", "{v}");
     }
     // The game whose secret was lost started by Bernardo's default too (White for him: he
     // named no colour).

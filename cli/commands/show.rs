@@ -297,6 +297,7 @@ fn leave_line(v: &GameView, names: &Names) -> Option<String> {
 fn coin_line(v: &GameView) -> Option<String> {
     let coin = v.coin.as_ref()?;
     match coin.settled.as_deref() {
+        None if coin.deadline_ms.is_none() => Some(t!("show-coin-not-received")),
         None => Some(t!(
             "show-coin-awaits",
             deadline = coin.deadline_ms.map_or_else(String::new, common::rfc3339)
@@ -664,6 +665,8 @@ mod tests {
             out.contains("Fair coin: the challenger may open it until 2026-12-01T18:00:00Z;"),
             "{out}"
         );
+        v["coin"]["deadline_ms"] = Value::Null;
+        assert!(coin_line(&gv(&v)).is_some_and(|l| l.contains("not yet reached the challenger")));
         v["coin"]["settled"] = json!("default");
         assert!(coin_line(&gv(&v)).is_some_and(|l| l.contains("not opened in time")));
         v["coin"]["settled"] = json!("opened");

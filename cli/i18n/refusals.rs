@@ -642,6 +642,7 @@ mod tests {
         for problem in [
             CoinProblem::NotTheOpponent,
             CoinProblem::NoAcceptedCoin,
+            CoinProblem::NotReceived,
             CoinProblem::AlreadySettled,
             CoinProblem::NoSuchPosition { position: 999 },
         ] {

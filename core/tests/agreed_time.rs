@@ -7,7 +7,7 @@
 mod common;
 
 use common::{T0, Table, key};
-use sobre_core::clock::{DAY, MINUTE, SECOND};
+use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     Challenge, ClaimReason, ColourChoice, RuleViolation, SignedEvent, StartPosition, Status, Terms,
@@ -305,6 +305,82 @@ fn case_3_f1_a_back_dated_acceptance_cannot_bias_the_coin_through_the_timekeeper
     assert_eq!(st.started_ms, Some(real));
 }
 
+/// Case 3 (F1) without a timekeeper: an acceptor who back-dates the acceptance by two days
+/// and defaults at once, while the challenger's node was off, does not take the draw. The
+/// opening deadline runs from the challenger's own receipt of the acceptance; a challenger
+/// who then withholds the opening still loses the draw a day later.
+#[test]
+fn case_3_f1_a_back_dated_acceptance_cannot_bias_the_coin_without_a_timekeeper() {
+    use sobre_core::record::verify::CoinSettlement;
+    use sobre_core::record::{CoinColour, commit};
+    let secret = [7u8; 32];
+    let challenge = Challenge {
+        opponent: key(2).player_id(),
+        colour: ColourChoice::Random,
+        time_control: "3d".into(),
+        start: StartPosition::Standard,
+        coin_commitment: Some(commit::coin_commitment(&secret)),
+        league: None,
+    };
+    let (mut w, ch) =
+        Scoresheet::challenge_on_terms(key(1), challenge, Terms::default(), T0).unwrap();
+    let mut b = Scoresheet::join(key(2), w.game());
+    b.saw(ch.id());
+    let real = T0 + 2 * DAY;
+    let accept = b.accept(Some([8; 32]), T0 + SECOND).unwrap();
+    // Past the deadline that back-dating would give (the acceptance's time, plus the 2-hour
+    // allowance, plus the day to open).
+    let default = b
+        .coin_default(Some(CoinColour::White), None, T0 + DAY + 3 * HOUR)
+        .unwrap();
+    // Both reach White's node together when it comes back on, two days later.
+    let got_accept = w.receipt(accept.id(), real).unwrap();
+    let got_default = w.receipt(default.id(), real).unwrap();
+    let attack = [
+        ch.clone(),
+        accept.clone(),
+        default,
+        got_accept.clone(),
+        got_default,
+    ];
+    // Without White's receipt her time to open has not started: no default is valid.
+    let unreceived = verify(&attack[..3]).unwrap_err();
+    assert!(
+        matches!(
+            unreceived.violation(),
+            Some(RuleViolation::Coin(
+                sobre_core::rules::coin::CoinRule::NotReceived
+            ))
+        ),
+        "{unreceived}"
+    );
+    let err = verify(&attack).unwrap_err();
+    assert!(
+        matches!(
+            err.violation(),
+            Some(RuleViolation::Coin(sobre_core::rules::coin::CoinRule::BeforeDeadline { deadline_ms }))
+                if *deadline_ms == real + DAY
+        ),
+        "the early default is refused, the deadline a day after White's receipt: {err}"
+    );
+
+    // White withholds the opening: the default a day after her receipt stands.
+    let mut b = Scoresheet::join(key(2), w.game());
+    b.saw(ch.id());
+    assert_eq!(
+        b.accept(Some([8; 32]), T0 + SECOND).unwrap().id(),
+        accept.id()
+    );
+    let late = b
+        .coin_default(Some(CoinColour::White), None, real + DAY + SECOND)
+        .unwrap();
+    let st = verify(&[ch, accept, got_accept, late]).unwrap();
+    assert!(matches!(
+        st.coin.and_then(|c| c.settled),
+        Some(CoinSettlement::Defaulted { .. })
+    ));
+}
+
 /// Case 9 (6.9): a second time claim is judged again when the evidence of its time arrives
 /// late. White claims too early (incorrect), then claims again with a clock a day ahead;
 /// the mailbox's receipt of that claim, which dates it two hours after the last move,
@@ -312,7 +388,6 @@ fn case_3_f1_a_back_dated_acceptance_cannot_bias_the_coin_through_the_timekeeper
 /// what verifying the whole record gives: the second claim is incorrect too.
 #[test]
 fn case_9_6_9_a_later_timed_claim_is_judged_again_when_late_evidence_arrives() {
-    use sobre_core::clock::HOUR;
     use sobre_core::record::{VerifiedEvent, verify_continue};
     let (mut t, mut mailbox) = with_timekeeper();
     for (i, san) in ["e4", "e5", "Nf3"].into_iter().enumerate() {

@@ -202,7 +202,7 @@ fn coin_view(state: &GameState, now_ms: u64) -> Option<CoinView> {
     let c = state.coin.as_ref()?;
     Some(CoinView {
         accepted_ms: c.accepted_ms,
-        deadline_ms: Some(c.deadline_ms),
+        deadline_ms: c.received.then_some(c.deadline_ms),
         ms_to_deadline: i64::try_from(c.deadline_ms)
             .unwrap_or(i64::MAX)
             .saturating_sub(i64::try_from(now_ms).unwrap_or(i64::MAX)),
@@ -238,7 +238,9 @@ pub struct Summary {
     /// How the challenge chose colours.
     pub colour_choice: sobre_core::record::ColourChoice,
     /// While the fair coin awaits the challenger's opening: the last moment it is awaited,
-    /// after which the opponent may settle it by default (F1, `sobre_core::rules::coin`).
+    /// after which the opponent may settle it by default (F1, `sobre_core::rules::coin`);
+    /// `u64::MAX` while the acceptance is not shown to have reached the challenger (her
+    /// time to open has not started, docs/time.md).
     pub coin_deadline_ms: Option<u64>,
     /// The arbiters envelopes of this game are escrowed to (A3): witnesses of the game.
     pub arbiters: Vec<PlayerId>,
@@ -283,7 +285,7 @@ impl Summary {
                 .coin
                 .as_ref()
                 .filter(|c| c.settled.is_none())
-                .map(|c| c.deadline_ms),
+                .map(|c| if c.received { c.deadline_ms } else { u64::MAX }),
             arbiters: arbiters(state),
             timekeepers: state.terms.timekeepers.clone(),
             draw_offer: state.draw_offer,

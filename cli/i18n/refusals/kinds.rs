@@ -56,6 +56,10 @@ pub(super) fn coin_problem(p: &CoinProblem) -> Option<(String, Option<String>)> 
             t!("refusal-coin-not-accepted"),
             Some(t!("refusal-coin-not-accepted-hint")),
         ),
+        CoinProblem::NotReceived => (
+            t!("refusal-coin-not-received"),
+            Some(t!("refusal-coin-not-received-hint")),
+        ),
         CoinProblem::AlreadySettled => (t!("refusal-coin-settled"), None),
         CoinProblem::NoSuchPosition { position } => (
             t!("refusal-coin-no-such-position", position = *position),

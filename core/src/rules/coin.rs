@@ -11,9 +11,8 @@
 //! challenger had lost the coin entirely.
 //!
 //! `verify` and the node both ask [`check_coin_default`], the one place that says when a
-//! default may be signed; it judges on the signed times of the challenge, the acceptance and
-//! the default, and is the function to switch to evidence times (times bounded by
-//! countersignatures) when those arrive.
+//! default may be signed; `verify` gives it evidence times (protocol version 3,
+//! docs/time.md): when the acceptance reached the challenger and when the default was made.
 
 use crate::clock::{DAY, Millis, TimeControl};
 use crate::types::Color;
@@ -50,6 +49,13 @@ pub enum CoinRule {
         /// The last moment an opening is awaited; a default must be signed after it.
         deadline_ms: u64,
     },
+    /// No evidence yet that the acceptance reached the challenger (protocol version 3
+    /// without a timekeeper: her countersignature of it): her time to open has not started.
+    #[error(
+        "the challenger has not yet received the acceptance (no receipt of it): her time to \
+         open the coin has not started (F1)"
+    )]
+    NotReceived,
     /// The coin is settled once.
     #[error("the coin is already settled")]
     AlreadySettled,

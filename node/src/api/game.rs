@@ -151,6 +151,8 @@ pub struct ClocksView {
 #[serde(default)]
 pub struct CoinView {
     pub accepted_ms: u64,
+    /// Null while the acceptance is not shown to have reached the challenger (no receipt of
+    /// it, no timekeeper): her time to open has not started.
     pub deadline_ms: Option<u64>,
     pub ms_to_deadline: i64,
     pub settled: Option<String>,

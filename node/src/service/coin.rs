@@ -159,6 +159,9 @@ impl Service {
         if coin.settled.is_some() || st.status != Status::Pending {
             return Err(coin_refusal(CoinProblem::AlreadySettled));
         }
+        if !coin.received {
+            return Err(coin_refusal(CoinProblem::NotReceived));
+        }
         let challenged_ms = self.challenged_ms(game);
         if let Err(CoinRule::BeforeDeadline { deadline_ms }) =
             rules::check_coin_default(&st.time_control, challenged_ms, coin.accepted_ms, now)

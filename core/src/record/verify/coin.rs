@@ -24,8 +24,13 @@ use crate::rules::coin::{self as rules, CoinRule};
 pub struct CoinState {
     /// The acceptance that carried the opponent's share.
     pub accepted: EventId,
-    /// The acceptance's signed time.
+    /// When the challenger's time to open starts: the acceptance's signed time (versions 1
+    /// and 2), or when it reached her (version 3, [`Replay::coin_reached`]).
     pub accepted_ms: u64,
+    /// Whether the acceptance is shown to have reached the challenger: always under
+    /// versions 1 and 2 and with timekeepers; without, once she countersigned it. Until
+    /// then the deadline does not run and no default is valid (docs/time.md, case 3).
+    pub received: bool,
     /// The last moment the challenger's opening is awaited ([`rules::opening_deadline`]); a
     /// default signed after it settles the coin.
     pub deadline_ms: u64,
@@ -58,15 +63,19 @@ impl Replay {
         let challenged_ms = self.times.get(&self.state.game).copied().unwrap_or(0);
         // Protocol version 3: the deadline runs from when the acceptance reached the
         // challenger (evidence time), never from its raw signed time (docs/time.md).
-        let accepted_ms = if self.agreed {
+        let (accepted_ms, received) = if self.agreed {
             self.frozen.insert(accepted);
-            self.reached(&accepted, accepted_ms)
+            match self.coin_reached(&accepted, accepted_ms) {
+                Some(t) => (t, true),
+                None => (accepted_ms, false),
+            }
         } else {
-            accepted_ms
+            (accepted_ms, true)
         };
         self.state.coin = Some(CoinState {
             accepted,
             accepted_ms,
+            received,
             deadline_ms: rules::opening_deadline(
                 &self.state.time_control,
                 challenged_ms,
@@ -198,6 +207,9 @@ impl Replay {
                 return Err(refuse(CoinRule::AlreadySettled));
             }
             None => {}
+        }
+        if !coin.received {
+            return Err(refuse(CoinRule::NotReceived));
         }
         let challenged_ms = self.times.get(&self.state.game).copied().unwrap_or(0);
         // Protocol version 3: a default gains by being late, so it is judged no later than

@@ -113,6 +113,25 @@ impl Replay {
             .map_or(cap, |&c| c.clamp(eff, cap))
     }
 
+    /// When the challenger's time to open the coin starts (F1): when the acceptance reached
+    /// her, by the timekeepers if any, else by her own first countersignature, *not* capped
+    /// by the allowance; `None` while she has not countersigned it (no default is valid yet).
+    ///
+    /// Unlike a clock, this deadline gives the challenger no choice worth having: the draw is
+    /// fixed by her commitment and the opponent's share, and withholding the opening still
+    /// costs her the draw, so a late countersignature can only delay the game. Capping it
+    /// instead would let an acceptor who back-dates the acceptance and defaults at once
+    /// take the draw from an honest challenger whose node was off (clocks issue, case 3).
+    /// Requiring her countersignature keeps the verdict monotone: more evidence only makes
+    /// the deadline earlier, so a default once valid stays valid.
+    pub(super) fn coin_reached(&self, id: &EventId, t: u64) -> Option<u64> {
+        if !self.state.terms.timekeepers.is_empty() {
+            return Some(self.made_at(id, t));
+        }
+        let eff = self.effective.get(id).copied().unwrap_or(t);
+        self.countersigned.get(id).map(|&c| c.max(eff))
+    }
+
     /// The moment the game's clocks start: when the event that started the game reached
     /// the first player to move (at once, if that player signed it). Under protocol versions
     /// 1 and 2, the starting event's signed time.

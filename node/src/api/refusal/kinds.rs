@@ -104,6 +104,7 @@ pub const NOT_THE_SEALED_MOVE: &str = "the escrowed opening does not match the s
 pub enum CoinProblem {
     NotTheOpponent,
     NoAcceptedCoin,
+    NotReceived,
     AlreadySettled,
     NoSuchPosition {
         position: u16,
@@ -117,6 +118,7 @@ impl CoinProblem {
         Some(match rule {
             CoinRule::NotTheOpponent => CoinProblem::NotTheOpponent,
             CoinRule::NoAcceptedCoin => CoinProblem::NoAcceptedCoin,
+            CoinRule::NotReceived => CoinProblem::NotReceived,
             CoinRule::AlreadySettled => CoinProblem::AlreadySettled,
             CoinRule::NoSuchPosition(n) => CoinProblem::NoSuchPosition { position: *n },
             _ => return None,
@@ -133,6 +135,10 @@ impl CoinProblem {
             CoinProblem::NoAcceptedCoin => (
                 CoinRule::NoAcceptedCoin.to_string(),
                 Some("there is no coin to settle before `sobre accept`"),
+            ),
+            CoinProblem::NotReceived => (
+                CoinRule::NotReceived.to_string(),
+                Some("your node settles it by default a day after the challenger's receipt"),
             ),
             CoinProblem::AlreadySettled => (CoinRule::AlreadySettled.to_string(), None),
             CoinProblem::NoSuchPosition { position } => (
@@ -365,6 +371,7 @@ mod tests {
         for r in [
             CoinRule::NotTheOpponent,
             CoinRule::NoAcceptedCoin,
+            CoinRule::NotReceived,
             CoinRule::AlreadySettled,
             CoinRule::NoSuchPosition(999),
         ] {
