@@ -316,7 +316,24 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
         .as_str()
         .expect("id")
         .to_owned();
-    let mut create = vec!["league", "create", "Liga", "--per-move", "3d", "--json"];
+    // Round 1 opens a few seconds from now, so that the organiser can set the tie-break
+    // order first: it is one of the competition's rules, fixed before round 1.
+    let opens = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis() as u64
+        + 4_000;
+    let start = rfc3339(opens);
+    let mut create = vec![
+        "league",
+        "create",
+        "Liga",
+        "--per-move",
+        "3d",
+        "--start",
+        &start,
+        "--json",
+    ];
     for p in &players {
         create.extend(["--player", &p.id]);
     }
@@ -325,6 +342,19 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
         .as_str()
         .expect("league id")
         .to_owned();
+    let t = run(
+        &org.home,
+        &[
+            "league",
+            "decide",
+            &lid,
+            "tie-breaks",
+            "--order",
+            "before-fide",
+            "--json",
+        ],
+    );
+    assert_eq!(t["effective"], true, "{t}");
     for p in &players {
         wait_for("the league to arrive", || {
             let v = run(&p.home, &["league", "list", "--json"]);
@@ -431,11 +461,11 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
             (standings(&p.home, &lid) == table).then_some(())
         });
     }
-    // The organiser chooses the tie-break order (FIDE's by default); every node ranks by
-    // it. An order naming an unknown tie-break is refused, naming it.
+    // The organiser chose the tie-break order before round 1 (FIDE's by default); every
+    // node ranks by it. An order naming an unknown tie-break is refused, naming it.
     assert_eq!(
         table["tie_breaks"],
-        serde_json::json!(["de", "wins", "sb", "koya"]),
+        serde_json::json!(["sb", "wins", "de"]),
         "{table}"
     );
     let bad = exec(
@@ -451,8 +481,17 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
     );
     assert!(!bad.success());
     assert!(bad.stderr.contains("buchholz"), "{}", bad.stderr);
-    let t = decide(&["tie-breaks", "--order", "before-fide"]);
-    assert_eq!(t["effective"], true, "{t}");
+    // Once round 1 has opened, the order cannot change any more (results are known).
+    let late = exec(
+        &org.home,
+        &["league", "decide", &lid, "tie-breaks", "--order", "fide"],
+    );
+    assert!(!late.success());
+    assert!(
+        late.stderr.contains("only before round 1"),
+        "{}",
+        late.stderr
+    );
     let table = standings(&org.home, &lid);
     assert_eq!(
         table["tie_breaks"],

@@ -632,6 +632,7 @@ mod tests {
             LeagueProblem::NotAPlayer { player: id.clone() },
             LeagueProblem::AlreadyPlays { player: id.clone() },
             LeagueProblem::PlayerName,
+            LeagueProblem::RoundOneStarted { start_ms: 1 },
             LeagueProblem::Reason { max: 200 },
             LeagueProblem::UnknownTieBreak { name: "x".into() },
             LeagueProblem::RepeatedTieBreak { name: "sb".into() },

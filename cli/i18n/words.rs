@@ -53,11 +53,12 @@ pub fn termination(term: Termination) -> String {
         Termination::TimeForfeitInsufficientMaterial => t!("term-time-forfeit-no-mate"),
         Termination::IllegalSealedMove => t!("term-illegal-sealed"),
         Termination::LateForResumption => t!("term-late"),
+        Termination::Equivocation => t!("term-equivocation"),
     }
 }
 
 /// Every way a game ends, for reading the node's codes back ([`termination_of_code`]).
-pub const TERMINATIONS: [Termination; 13] = [
+pub const TERMINATIONS: [Termination; 14] = [
     Termination::Checkmate,
     Termination::Stalemate,
     Termination::DeadPosition,
@@ -71,6 +72,7 @@ pub const TERMINATIONS: [Termination; 13] = [
     Termination::TimeForfeitInsufficientMaterial,
     Termination::IllegalSealedMove,
     Termination::LateForResumption,
+    Termination::Equivocation,
 ];
 
 /// The termination the node names by its code (`resignation`, `dead_position`…;

@@ -187,5 +187,6 @@ fn game(
     Ok(GameEntry {
         game: events[0].id(),
         events,
+        proofs: Vec::new(),
     })
 }

@@ -402,7 +402,7 @@ fn fide_9_5b_incorrect_claim_is_commented_on_its_ply() {
 }
 
 #[test]
-fn equivocation_is_a_disputed_comment() {
+fn fide_12_8_equivocation_is_the_reason_of_the_result_in_a_comment() {
     let mut t = Table::standard();
     t.mv("e4");
     let (seq, last, seen) = (t.sheets[1].seq(), t.sheets[1].last(), t.sheets[1].seen());
@@ -412,13 +412,14 @@ fn equivocation_is_a_disputed_comment() {
     t.mv("e5");
     t.events.push(other);
     let state = verify_text(&t.archive());
-    assert_eq!(state.status, Status::Disputed);
+    assert_eq!(state.status, Status::Finished, "12.8: Black loses");
     let pgn = to_pgn(&state, &named);
     let moves = movetext(&pgn);
     assert!(
-        moves.contains("disputed: equivocation by Lasker, Emanuel at seq 1"),
+        moves.contains("equivocation by Lasker, Emanuel at seq 1"),
         "{pgn}"
     );
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
 }
 
 // ----- errors -----

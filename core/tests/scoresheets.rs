@@ -376,8 +376,51 @@ fn a_third_key_cannot_move() {
     assert!(matches!(t.err(), VerifyError::NotAPlayer { .. }));
 }
 
+/// 12.9 (2009; 12.8 in 2005): both players signed twins, so the game is lost for both: no
+/// outcome, the status disputed, the reason the equivocation.
 #[test]
-fn equivocation_marks_the_game_disputed_with_proof() {
+fn fide_12_9_both_players_equivocate_and_both_lose() {
+    let mut t = Table::new("3d");
+    t.receipts = false;
+    t.mv("e4");
+    t.mv("e5");
+    let mut twins: Vec<SignedEvent> = Vec::new();
+    for (i, [a, b]) in [(0usize, ["Nf3", "Bc4"]), (1, ["Nc6", "Nf6"])] {
+        let (seq, last) = (t.sheets[i].seq(), t.sheets[i].last());
+        // Black's twins both answer White's first twin (Nf3), which the replay then keeps.
+        let seen = if i == 0 {
+            t.sheets[i].seen()
+        } else {
+            Some(twins[0].id())
+        };
+        for (k, san) in [a, b].into_iter().enumerate() {
+            let pos = if i == 0 {
+                t.pos.clone()
+            } else {
+                // Black's replies are legal after either of White's twins.
+                let mut p = t.pos.clone();
+                p.play(parse_san(&p, "Nf3", Lang::English).unwrap())
+                    .unwrap();
+                p
+            };
+            let m = parse_san(&pos, san, Lang::English).unwrap();
+            let mut sheet =
+                Scoresheet::resume(key(i as u8 + 1), t.sheets[i].game(), seq, last, seen);
+            let at = t.t + (i as u64 * 10 + k as u64 + 1) * SECOND;
+            twins.push(sheet.play(m, at).unwrap());
+        }
+    }
+    t.events.extend(twins);
+    let st = t.state();
+    assert_eq!(st.equivocations.len(), 2);
+    assert_eq!(st.status, Status::Disputed);
+    assert_eq!(st.result, None);
+    assert_eq!(st.termination, Some(Termination::Equivocation));
+    assert!(st.lost_by_both());
+}
+
+#[test]
+fn fide_12_8_an_equivocator_loses_the_game_and_the_proof_is_kept() {
     let mut t = Table::new("3d");
     t.mv("e4");
     // Black signs two different replies at the same place in their scoresheet.
@@ -391,7 +434,14 @@ fn equivocation_marks_the_game_disputed_with_proof() {
     t.mv("e5");
     t.events.push(other.clone());
     let st = t.state();
-    assert_eq!(st.status, Status::Disputed);
+    assert_eq!(st.status, Status::Finished);
+    assert_eq!(st.termination, Some(Termination::Equivocation));
+    assert_eq!(
+        st.result,
+        Some(Outcome::Decisive {
+            winner: Color::White
+        })
+    );
     assert_eq!(st.equivocations.len(), 1);
     let proof = &st.equivocations[0];
     assert_ne!(proof.first, proof.second);

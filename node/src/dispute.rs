@@ -15,7 +15,7 @@ use crate::network::NetworkHandle;
 use crate::protocol::Request;
 use crate::store::{Equivocation, Store, StoreError};
 use libp2p::PeerId;
-use sobre_core::record::{GameId, Status};
+use sobre_core::record::GameId;
 use tracing::{debug, warn};
 
 /// Why a message carrying only the twin of a known event was not taken (not the sender's
@@ -99,13 +99,13 @@ pub fn proofs(store: &Store, game: &GameId) -> Vec<Proof> {
     out
 }
 
-/// Marks a `show` answer: status `disputed` and the proofs, if the node holds any.
+/// Lists the proofs in a `show` answer, if the node holds any (the ruling itself is
+/// `sobre_core::record::equivocation::verify_with_proofs`'s).
 pub fn annotate(store: &Store, game: &GameId, v: &mut GameView) {
     let proofs = proofs(store, game);
     if proofs.is_empty() {
         return;
     }
-    v.status = Status::Disputed.name().to_owned();
     v.equivocations = proofs.iter().map(view).collect();
 }
 

@@ -2,8 +2,8 @@
 //! client holding White's real key signs two different moves at the same place of White's
 //! scoresheet (bypassing the `Scoresheet` guard by resuming it twice) and delivers one to
 //! the opponent and the other to the mailbox. Every honest node must end up showing the game
-//! as disputed with both signed events as proof, while its own log stays one verifiable
-//! scoresheet per player (the twin is never taken in or passed on as valid).
+//! lost by the equivocator (12.8) with both signed events as proof, while its own log stays
+//! one verifiable scoresheet per player (the twin is never taken in or passed on as valid).
 
 mod common;
 
@@ -13,6 +13,7 @@ use sobre_core::notation::parse_move;
 use sobre_core::record::{
     Archive, EventId, GameState, Keypair, PlayerId, Scoresheet, SignedEvent, Status, verify,
 };
+use sobre_core::rules::Termination;
 use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
 use sobre_node::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
@@ -54,7 +55,10 @@ fn from_hex(s: &str) -> Vec<u8> {
 /// Checks the proof a node shows: both events signed by `cheat`, at one seq, different, and
 /// exactly the two twins.
 fn check_proof(who: &str, v: &Value, cheat: &PlayerId, twins: [&SignedEvent; 2]) {
-    assert_eq!(v["status"], "disputed", "{who}: {v}");
+    // 12.8: the equivocator (White) loses the game.
+    assert_eq!(v["status"], "finished", "{who}: {v}");
+    assert_eq!(v["result"], "0-1", "{who}: {v}");
+    assert_eq!(v["termination"], "equivocation", "{who}: {v}");
     let list = v["equivocations"].as_array().expect("equivocations listed");
     assert_eq!(list.len(), 1, "{who}: one proof: {v}");
     let p = &list[0];
@@ -138,7 +142,7 @@ fn delivery(archive: &Archive, extra: &[&SignedEvent]) -> Request {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disputed_with_proof() {
+async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_node_with_proof() {
     let (dm, da, db) = (
         tempfile::tempdir().unwrap(),
         tempfile::tempdir().unwrap(),
@@ -179,7 +183,9 @@ async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disp
     // The core sees the equivocation when both are in one record.
     let mut both = archive.events.clone();
     both.extend([twin1.clone(), twin2.clone()]);
-    assert_eq!(verify(&both).expect("verifies").status, Status::Disputed);
+    let ruled = verify(&both).expect("verifies");
+    assert_eq!(ruled.status, Status::Finished, "12.8: White loses");
+    assert_eq!(ruled.termination, Some(Termination::Equivocation));
 
     // One twin to the opponent, the other to the mailbox; each is taken as a normal move.
     let client = start_client(&key).await;
@@ -212,13 +218,13 @@ async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disp
     client.shutdown().await;
     let vb2 = b
         .wait_for(&game2, "Black to find both twins", |v| {
-            v["status"] == "disputed"
+            v["termination"] == "equivocation"
         })
         .await;
     check_proof("Black, game 2", &vb2, &cheat, [&twin3, &twin4]);
     let vm2 = m
         .wait_for(&game2, "the mailbox to get the proof", |v| {
-            v["status"] == "disputed"
+            v["termination"] == "equivocation"
         })
         .await;
     check_proof("mailbox, game 2", &vm2, &cheat, [&twin3, &twin4]);
@@ -246,13 +252,13 @@ async fn two_moves_signed_at_one_place_make_every_honest_node_show_the_game_disp
     .await;
     let vm = m
         .wait_for(&game, "the mailbox to find the dispute", |v| {
-            v["status"] == "disputed"
+            v["termination"] == "equivocation"
         })
         .await;
     check_proof("mailbox", &vm, &cheat, [&twin1, &twin2]);
     let vb = b
         .wait_for(&game, "Black to learn of the dispute", |v| {
-            v["status"] == "disputed"
+            v["termination"] == "equivocation"
         })
         .await;
     check_proof("Black", &vb, &cheat, [&twin1, &twin2]);

@@ -106,6 +106,13 @@ pub(super) fn league_problem(p: &LeagueProblem) -> Option<(String, Option<String
             None,
         ),
         LeagueProblem::PlayerName => (t!("refusal-league-player-name"), None),
+        LeagueProblem::RoundOneStarted { start_ms } => (
+            t!(
+                "refusal-league-round-one-started",
+                at = sobre_core::record::export::iso_utc(*start_ms)
+            ),
+            None,
+        ),
         LeagueProblem::Reason { max } => (t!("refusal-league-reason", max = *max), None),
         LeagueProblem::UnknownTieBreak { name } => (
             t!("refusal-league-unknown-tie-break", name = quoted(name)),

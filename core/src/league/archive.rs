@@ -133,6 +133,7 @@ pub fn read(text: &str) -> Result<LeagueArchive, LeagueArchiveError> {
                 games.push(GameEntry {
                     game,
                     events: Vec::new(),
+                    proofs: Vec::new(),
                 });
             }
             "event" => {

@@ -9,9 +9,11 @@
 //!   otherwise their results stand and every game of theirs without a result is forfeited
 //!   to the opponent. [`WithdrawalRule::ForfeitRemaining`] always does the latter.
 //! - **Adjudication** of an unfinished game, with a short reason.
-//! - **Settings**: the league's withdrawal rule (the latest signed settings apply).
+//! - **Settings**: the league's withdrawal rule (the latest signed settings apply), only
+//!   before round 1: the rule that may annul signed results is part of the competition's
+//!   rules, known to every player before the first game.
 //! - **TieBreaks**: the order of the league's tie-breaks (the latest signed one applies;
-//!   without one, FIDE's for round robins, see [`super::tiebreak`]).
+//!   without one, FIDE's for round robins, see [`super::tiebreak`]), only before round 1.
 //! - **Enter** (a late entry) and **Replace** (a player replaced by another, who takes
 //!   their Berger number and so their pairings), only before round 1 (see below); the
 //!   pairings then follow the new list of players (Berger tables, FIDE C.05 Annex 1: with
@@ -175,7 +177,7 @@ pub enum DecisionError {
     #[error("signed by the deputy arbiter {0}, who decides only the organiser's own games")]
     DeputyOutsideRemit(PlayerId),
     #[error(
-        "signed at {signed_ms} ms since the epoch, once round 1 had opened ({start_ms}): players enter or are replaced only before round 1"
+        "signed at {signed_ms} ms since the epoch, once round 1 had opened ({start_ms}): the players, the withdrawal rule and the tie-breaks change only before round 1"
     )]
     RoundOneStarted { signed_ms: u64, start_ms: u64 },
     #[error("{0} already plays in this league")]
@@ -344,8 +346,12 @@ impl League {
                     return Err(DecisionError::Reason);
                 }
             }
-            Decision::Settings { .. } => {}
+            // The rules of the competition are fixed before it starts: a withdrawal rule that
+            // annuls signed results, or a tie-break order, chosen once the results are known
+            // would decide the table (issue: league decisions bounded).
+            Decision::Settings { .. } => before_round_one()?,
             Decision::TieBreaks { order } => {
+                before_round_one()?;
                 if !valid_order(order) {
                     return Err(DecisionError::TieBreakOrder);
                 }

@@ -69,6 +69,7 @@ pub(crate) fn game(
     GameEntry {
         game: events[0].id(),
         events,
+        proofs: Vec::new(),
     }
 }
 
@@ -329,7 +330,7 @@ fn the_withdrawal_rule_is_a_league_setting() {
             Decision::Settings {
                 withdrawal: WithdrawalRule::ForfeitRemaining,
             },
-            NOW,
+            league.def.start_ms - 1,
         )
         .expect("signed");
     let w = league
@@ -339,6 +340,44 @@ fn the_withdrawal_rule_is_a_league_setting() {
     assert_eq!(points(&s, &league, 1), 2, "the one win stands");
     let row = s.rows.iter().find(|r| r.player == p1).expect("row");
     assert_eq!(row.losses, 4);
+}
+
+/// The withdrawal rule decides whether signed results are annulled: it is one of the
+/// competition's rules, fixed before round 1. Signed once the results are known, it is
+/// refused; slipped into a league archive by hand, it is left out and named.
+#[test]
+fn the_withdrawal_rule_cannot_change_once_round_1_has_opened() {
+    let (org, players, league) = six_player_league();
+    let p1 = league.player(1).unwrap();
+    let games = first_games(&league, &players, 1, 1);
+    let late = Decision::Settings {
+        withdrawal: WithdrawalRule::ForfeitRemaining,
+    };
+    assert!(matches!(
+        league.decide(&org, late.clone(), NOW),
+        Err(DecisionError::RoundOneStarted { .. })
+    ));
+    let forged = SignedLeagueDoc::sign(
+        &crate::league::LeagueDoc {
+            version: crate::league::LEAGUE_VERSION,
+            author: org.player_id(),
+            time_ms: NOW,
+            kind: LeagueKind::Decision {
+                league: league.id,
+                decision: late,
+            },
+        },
+        &org,
+    )
+    .expect("signed");
+    let w = league
+        .decide(&org, Decision::Withdraw { player: p1 }, NOW + 1)
+        .expect("signed");
+    let s = apply(&league, standings(&league, &games, NOW), &[w, forged]);
+    assert_eq!(s.bad_decisions.len(), 1, "{:?}", s.bad_decisions);
+    assert!(s.bad_decisions[0].text.contains("only before round 1"));
+    // The FIDE rule applied: one game of five played, all results annulled.
+    assert_eq!(points(&s, &league, 1), 0);
 }
 
 #[test]

@@ -79,6 +79,7 @@ mod tests {
         let entry = GameEntry {
             game: c.id(),
             events: vec![c, a, e, r],
+            proofs: Vec::new(),
         };
         let s = standings(&league, std::slice::from_ref(&entry), t + 5);
         let text = pgn(&league, &[entry], &s);

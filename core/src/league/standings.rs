@@ -12,7 +12,8 @@
 use super::{Board, League};
 use crate::outcome::Outcome;
 use crate::record::PlayerId;
-use crate::record::{GameId, GameState, SignedEvent, Status, verify};
+use crate::record::equivocation::verify_with_proofs;
+use crate::record::{GameId, GameState, SignedEvent, Status};
 use crate::types::Color;
 use std::collections::BTreeMap;
 
@@ -21,6 +22,10 @@ use std::collections::BTreeMap;
 pub struct GameEntry {
     pub game: GameId,
     pub events: Vec<SignedEvent>,
+    /// Equivocation proofs the node keeps beside its log of the game: ruled as `verify`
+    /// rules twins in the record (12.8/12.9), so every member's table is the same whichever
+    /// twin its log holds.
+    pub proofs: Vec<crate::record::equivocation::Proof>,
 }
 
 /// A league game that counts (finished or not).
@@ -126,7 +131,7 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
     // (round, white, black) → the game that counts for that pairing.
     let mut chosen: BTreeMap<(u32, usize, usize), GameState> = BTreeMap::new();
     for entry in offered {
-        let state = match verify(&entry.events) {
+        let state = match verify_with_proofs(&entry.events, &entry.proofs) {
             Ok(s) => s,
             Err(e) => {
                 excluded.push(GameNote {
@@ -188,9 +193,18 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
                     .first()
                     .map(|e| league.name(&e.author))
                     .unwrap_or_default();
+                // One equivocator's game is finished, lost by them (12.8, `rule_misconduct`);
+                // here both players equivocated (12.9), or one did before colours were set.
+                let reason = if state.lost_by_both() {
+                    "lost for both: each player signed two different events at one point \
+                     (12.9); no result scores it"
+                        .to_owned()
+                } else {
+                    format!("disputed: {who} signed two different events at one point")
+                };
                 excluded.push(GameNote {
                     game: entry.game,
-                    reason: format!("disputed: {who} signed two different events at one point"),
+                    reason,
                 });
                 continue;
             }
@@ -334,6 +348,7 @@ mod tests {
     use super::*;
     use crate::league::tests::six_player_league;
     use crate::league::{League, LeagueDef, Scoring};
+    use crate::record::verify;
     use crate::record::{
         Challenge, ColourChoice, EventKind, Keypair, LeagueRound, Scoresheet, StartPosition,
         WireMove,
@@ -419,7 +434,11 @@ mod tests {
         }
         let game = events[0].id();
         assert!(verify(&events).is_ok(), "the test game verifies");
-        GameEntry { game, events }
+        GameEntry {
+            game,
+            events,
+            proofs: Vec::new(),
+        }
     }
 
     /// Six players, every game of the single round robin, results chosen so that all three
@@ -566,6 +585,7 @@ mod tests {
         let pending = GameEntry {
             game: c.id(),
             events: vec![c],
+            proofs: Vec::new(),
         };
         let now = league.def.start_ms + 100 * super::super::DAY_MS;
         for offered in [
@@ -603,6 +623,49 @@ mod tests {
         assert!(s.excluded.is_empty(), "{:?}", s.excluded);
         assert_eq!(s.games.len(), 1);
         let ana = s.rows.iter().find(|r| r.name == "Ana").expect("a row");
+        assert_eq!(ana.points_halves, 2);
+    }
+
+    /// 12.8: a player who signs a twin of an event (here Black, beside the resignation
+    /// that lost the game, a draw offer at the same place) loses the game: it is no longer
+    /// left out as disputed. Nodes holding either twin, with the other kept as proof, show
+    /// one table.
+    #[test]
+    fn fide_12_8_an_equivocator_loses_the_game_in_every_table() {
+        let (_, keys, league) = six_player_league();
+        let entry = game(&league, 1, &keys[0], &keys[5], End::WhiteWins);
+        let n = entry.events.len();
+        let (resign, e5) = (&entry.events[n - 1], &entry.events[n - 2]);
+        let seen = entry.events[n - 3].id();
+        let mut twin_sheet =
+            Scoresheet::resume(keys[5].clone(), entry.game, 2, Some(e5.id()), Some(seen));
+        let t = league.def.start_ms + 10 * super::super::DAY_MS;
+        let twin = twin_sheet.offer_draw(t).expect("sign");
+        let mut holds_resignation = entry.clone();
+        holds_resignation.events.push(twin.clone());
+        let mut holds_offer = entry.clone();
+        holds_offer.events[n - 1] = twin;
+        holds_offer.events.push(resign.clone());
+        let mut tables = Vec::new();
+        for e in [&holds_resignation, &holds_offer] {
+            let state = verify(&e.events).expect("verifies");
+            assert_eq!(state.status, Status::Finished);
+            assert_eq!(
+                state.termination,
+                Some(crate::rules::Termination::Equivocation)
+            );
+            assert_eq!(
+                state.result,
+                Some(Outcome::Decisive {
+                    winner: Color::White
+                })
+            );
+            let s = standings(&league, &[e.clone()], t);
+            assert!(s.excluded.is_empty(), "{:?}", s.excluded);
+            tables.push(s.rows);
+        }
+        assert_eq!(tables[0], tables[1]);
+        let ana = tables[0].iter().find(|r| r.name == "Ana").expect("a row");
         assert_eq!(ana.points_halves, 2);
     }
 

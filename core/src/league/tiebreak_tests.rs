@@ -169,9 +169,21 @@ fn the_order_is_the_organisers_signed_setting() {
     assert_eq!(s.tie_breaks, FIDE_ROUND_ROBIN);
     s.games = games(&league);
     let order = TieBreak::parse_order("before-fide").expect("an order");
+    // The order is fixed before round 1 (signed after, it is refused: see below).
+    let before = league.def.start_ms - 1;
     let d = league
-        .decide(&org, Decision::TieBreaks { order }, now)
+        .decide(
+            &org,
+            Decision::TieBreaks {
+                order: order.clone(),
+            },
+            before,
+        )
         .expect("signed");
+    assert!(matches!(
+        league.decide(&org, Decision::TieBreaks { order }, now),
+        Err(crate::league::decision::DecisionError::RoundOneStarted { .. })
+    ));
     let s = apply(&league, s, &[d]);
     assert_eq!(s.tie_breaks, BEFORE_FIDE);
     assert_eq!(s.decisions[0].text, "tie-breaks: sb, wins, de");
@@ -179,7 +191,7 @@ fn the_order_is_the_organisers_signed_setting() {
     // An empty or repeated order cannot be signed.
     for bad in [vec![], vec![TieBreak::Wins, TieBreak::Wins]] {
         assert!(matches!(
-            league.decide(&org, Decision::TieBreaks { order: bad }, now),
+            league.decide(&org, Decision::TieBreaks { order: bad }, before),
             Err(crate::league::decision::DecisionError::TieBreakOrder)
         ));
     }

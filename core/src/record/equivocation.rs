@@ -102,3 +102,40 @@ pub fn take_conflicts<'a>(
     });
     proofs
 }
+
+/// Verifies a game's `events` and rules the equivocations `proofs` prove (12.8/12.9,
+/// [`super::GameState::rule_misconduct`]), as `verify` rules a record holding both twins.
+///
+/// A node keeps one twin in its log and the proof aside: the twins join the replay when the
+/// record still verifies with them, else (a later event saw the twin the log does not
+/// follow) the log alone is verified and the proven authors are ruled on. Proofs that do not
+/// hold, or are of another game, are ignored.
+///
+/// # Errors
+/// As [`super::verify()`] on `events`.
+pub fn verify_with_proofs(
+    events: &[SignedEvent],
+    proofs: &[Proof],
+) -> Result<super::GameState, super::VerifyError> {
+    let valid: Vec<&Proof> = proofs.iter().filter(|p| p.holds()).collect();
+    if valid.is_empty() {
+        return super::verify(events);
+    }
+    let mut all = events.to_vec();
+    all.extend(
+        valid
+            .iter()
+            .flat_map(|p| [p.first.clone(), p.second.clone()]),
+    );
+    if let Ok(state) = super::verify(&all) {
+        return Ok(state);
+    }
+    let mut state = super::verify(events)?;
+    let authors: Vec<PlayerId> = valid
+        .iter()
+        .filter(|p| p.game == state.game)
+        .map(|p| p.author)
+        .collect();
+    state.rule_misconduct(&authors);
+    Ok(state)
+}

@@ -61,6 +61,9 @@ pub enum Termination {
     IllegalSealedMove,
     /// Appendix A10: a player came too late to the resumption.
     LateForResumption,
+    /// 12.8/12.9 (2009): a player signed two different events at one place of their
+    /// scoresheet (an equivocation) and loses the game; both did, and both lose.
+    Equivocation,
 }
 
 impl Termination {
@@ -82,6 +85,7 @@ impl Termination {
             }
             Termination::IllegalSealedMove => "invalid sealed move (A8)",
             Termination::LateForResumption => "late for the resumption (A10)",
+            Termination::Equivocation => "signed two different events at one point (12.8)",
         }
     }
 
@@ -101,6 +105,7 @@ impl Termination {
             Termination::TimeForfeitInsufficientMaterial => "time_forfeit_insufficient_material",
             Termination::IllegalSealedMove => "illegal_sealed_move",
             Termination::LateForResumption => "late_for_resumption",
+            Termination::Equivocation => "equivocation",
         }
     }
 }

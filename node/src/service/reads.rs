@@ -24,8 +24,8 @@ use crate::view::{self, Summary};
 use crate::{dispute, home};
 use sobre_core::league::{GameEntry, League, LeagueId, SignedLeagueDoc, archive, decision};
 use sobre_core::record::{
-    GameId, GameState, PlayerId, Profile, SignedEvent, Status, VerifiedEvent, export, verify,
-    verify_all, verify_continue, verify_incremental,
+    GameId, GameState, PlayerId, Profile, SignedEvent, Status, VerifiedEvent, equivocation, export,
+    verify, verify_all, verify_continue, verify_incremental,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -147,8 +147,17 @@ pub(crate) trait ReadSide {
             ApiRequest::Games => Ok(self.games_reply().into()),
             ApiRequest::Show { game } => {
                 let g = self.resolve_game(&game)?;
+                let proofs = dispute::proofs(self.db(), &g);
                 let (events, _) = self.hot(&g)?;
-                let state = verify_incremental(events, &[], Some(now_ms())).map_err(internal)?;
+                let mut state =
+                    verify_incremental(events, &[], Some(now_ms())).map_err(internal)?;
+                // Stored equivocation proofs are ruled as `verify` rules a record holding
+                // both twins (12.8/12.9).
+                if !proofs.is_empty() {
+                    let signed: Vec<SignedEvent> =
+                        events.iter().map(|v| v.signed.clone()).collect();
+                    state = equivocation::verify_with_proofs(&signed, &proofs).map_err(internal)?;
+                }
                 let mut v = self.show(&state);
                 dispute::annotate(self.db(), &g, &mut v);
                 Ok(v.into())
@@ -488,11 +497,17 @@ pub(crate) trait ReadSide {
             // when both players' nodes challenged is no part of the league's record.
             .filter(|(_, s)| s.status != Status::Cancelled)
             .filter_map(|(g, _)| {
-                let events = match self.in_memory(g) {
+                let events: Vec<SignedEvent> = match self.in_memory(g) {
                     Some((events, _)) => events.iter().map(|v| v.signed.clone()).collect(),
                     None => self.db().events(g).ok()?,
                 };
-                Some(GameEntry { game: *g, events })
+                // Stored equivocation proofs count in every member's table alike (12.8).
+                let proofs = dispute::proofs(self.db(), g);
+                Some(GameEntry {
+                    game: *g,
+                    events,
+                    proofs,
+                })
             })
             .collect();
         out.sort_by_key(|g| g.game);

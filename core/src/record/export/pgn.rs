@@ -6,7 +6,7 @@ use crate::notation::fen::STARTING_FEN;
 use crate::pgn::{GameRecord, WrittenMove};
 use crate::record::event::{ClaimReason, EventId};
 use crate::record::identity::PlayerId;
-use crate::record::verify::{ClaimRecord, GameState, Status};
+use crate::record::verify::{ClaimRecord, GameState};
 use crate::types::Color;
 use std::collections::HashMap;
 
@@ -186,14 +186,14 @@ pub(super) fn move_notes(
     if let Some(e) = &state.sealed_move_error {
         final_notes.push(e.clone());
     }
-    if state.status == Status::Disputed {
-        for e in &state.equivocations {
-            final_notes.push(format!(
-                "disputed: equivocation by {} at seq {}",
-                names(&e.author),
-                e.seq
-            ));
-        }
+    // A player's equivocation is the reason of the result (12.8/12.9); a witness's twins
+    // change nothing and are noted as well, so the PGN tells every reader what the proof is.
+    for e in &state.equivocations {
+        final_notes.push(format!(
+            "equivocation by {} at seq {}: two different events signed at one point (12.8)",
+            names(&e.author),
+            e.seq
+        ));
     }
     (notes, final_notes)
 }

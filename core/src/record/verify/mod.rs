@@ -19,8 +19,8 @@
 //! Laws allow to go wrong are facts in the state: an incorrect draw claim (9.5b: the game goes
 //! on, and an announced move is played), a sealed move that is ambiguous or illegal (A8: the
 //! sealer loses), a late player (A10). Two different events with the same author and sequence
-//! number are an equivocation: the state is [`Status::Disputed`] and both signed events are
-//! the proof.
+//! number are an equivocation, ruled as misconduct (12.8: the equivocator loses; 12.9: both
+//! did, [`Status::Disputed`]); both signed events are the proof.
 //!
 //! # Where things are
 //! This file holds the entry points and [`VerifyError`], with what it carries in

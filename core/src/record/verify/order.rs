@@ -257,7 +257,14 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
         }
     }
     // 3. Scoresheets: per author, seq from 0 without gaps, each `prev` the previous id.
-    //    Two events at one seq are an equivocation: keep the proof, use the first by id.
+    //    Two events at one seq are an equivocation: keep the proof, use the twin that later
+    //    events follow or saw (a node holding the proof logs the chain it accepted first and
+    //    keeps only the other twin aside), else the first by id.
+    let followed: HashSet<EventId> = unique
+        .iter()
+        .flat_map(|v| [v.event.prev, v.event.seen])
+        .flatten()
+        .collect();
     let mut by_author: HashMap<PlayerId, Vec<usize>> = HashMap::new();
     for (i, v) in unique.iter().enumerate() {
         by_author.entry(v.event.author).or_default().push(i);
@@ -272,7 +279,10 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
             .map(std::mem::take)
             .unwrap_or_default();
         let mut sorted = idx;
-        sorted.sort_by_key(|&i| (unique[i].event.seq, unique[i].id));
+        sorted.sort_by_key(|&i| {
+            let v = &unique[i];
+            (v.event.seq, !followed.contains(&v.id), v.id)
+        });
         let mut expected_seq = 0u64;
         let mut prev: Option<EventId> = None;
         let mut last_seq: Option<u64> = None;

@@ -212,17 +212,64 @@ impl GameState {
     }
 }
 
-/// An equivocation taints the whole game, whatever else happened: the record shows the moves
-/// and result as merged, and the proof.
+/// A player's equivocation is ruled as misconduct ([`GameState::rule_misconduct`]); the record
+/// keeps the moves as merged, and the proof.
 ///
-/// Only a *player's* equivocation disputes the game: a witness (a club mailbox, an organiser)
-/// signs only receipts, which decide nothing here, so its twins are kept as proof against
-/// the witness and leave the game, and the players' result, as they are.
+/// Only a *player's* equivocation is ruled: a witness (a club mailbox, an organiser) signs
+/// only receipts, which decide nothing here, so its twins are kept as proof against the
+/// witness and leave the game, and the players' result, as they are.
 pub(super) fn conclude(mut state: GameState, equivocations: Vec<Equivocation>) -> GameState {
-    let players = [state.challenger, state.opponent];
-    if equivocations.iter().any(|e| players.contains(&e.author)) {
-        state.status = Status::Disputed;
-    }
+    let authors: Vec<PlayerId> = equivocations.iter().map(|e| e.author).collect();
     state.equivocations = equivocations;
+    state.rule_misconduct(&authors);
     state
+}
+
+impl GameState {
+    /// Rules on players proven to have signed two different events at one place of their
+    /// scoresheet (an equivocation: a second move, result or claim where one was signed).
+    /// Nobody else can make such a pair, so the proof is the arbiter's evidence.
+    ///
+    /// - One player: 12.8 (2009; 12.7 in 2005, seeds 003 and 002): the persistent refusal to comply
+    ///   with the Laws is penalised by the loss of the game, and the arbiter decides the
+    ///   opponent's score — here always the win, as for a forfeit (11.1), so that signing a
+    ///   twin can never turn a lost game into an annulled one
+    ///   ([`Termination::Equivocation`]). A result the game already had is replaced.
+    /// - Both players: 12.9 (2005: 12.8), the game is lost for both: the status stays
+    ///   [`Status::Disputed`] (no outcome says 0–0) and league tables score it 0–0.
+    /// - Before colours are settled there is no game to lose: [`Status::Disputed`].
+    ///
+    /// `equivocators` may name anyone: only the two players count. Idempotent, and applied
+    /// the same by `verify` (twins in the record) and by a node holding stored proofs.
+    pub fn rule_misconduct(&mut self, equivocators: &[PlayerId]) {
+        let proven = |p: &PlayerId| equivocators.contains(p);
+        let (white, black) = match (self.white, self.black) {
+            (Some(w), Some(b)) => (w, b),
+            _ => {
+                if proven(&self.challenger) || proven(&self.opponent) {
+                    self.status = Status::Disputed;
+                }
+                return;
+            }
+        };
+        let winner = match (proven(&white), proven(&black)) {
+            (false, false) => return,
+            (true, true) => {
+                self.status = Status::Disputed;
+                self.result = None;
+                self.termination = Some(Termination::Equivocation);
+                return;
+            }
+            (true, false) => Color::Black,
+            (false, true) => Color::White,
+        };
+        self.status = Status::Finished;
+        self.result = Some(Outcome::Decisive { winner });
+        self.termination = Some(Termination::Equivocation);
+    }
+
+    /// Both players proven to have equivocated: the game is lost for both (12.9).
+    pub fn lost_by_both(&self) -> bool {
+        self.status == Status::Disputed && self.termination == Some(Termination::Equivocation)
+    }
 }

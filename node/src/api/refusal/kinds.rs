@@ -184,6 +184,11 @@ pub enum LeagueProblem {
     },
     /// A decision: a player's name is 1 to 100 characters.
     PlayerName,
+    /// A decision that changes the players, the withdrawal rule or the tie-breaks, signed
+    /// once round 1 had opened at `start_ms`.
+    RoundOneStarted {
+        start_ms: u64,
+    },
     /// A decision: an adjudication's reason is 1 to `max` characters.
     Reason {
         max: usize,
@@ -236,6 +241,9 @@ impl LeagueProblem {
                 player: p.to_string(),
             },
             DecisionError::Name => LeagueProblem::PlayerName,
+            DecisionError::RoundOneStarted { start_ms, .. } => LeagueProblem::RoundOneStarted {
+                start_ms: *start_ms,
+            },
             DecisionError::Reason => LeagueProblem::Reason {
                 max: MAX_REASON_CHARS,
             },
@@ -291,6 +299,11 @@ impl LeagueProblem {
                 format!("{player} already plays in this league")
             }
             LeagueProblem::PlayerName => DecisionError::Name.to_string(),
+            LeagueProblem::RoundOneStarted { start_ms } => format!(
+                "round 1 opened at {}: the players, the withdrawal rule and the tie-breaks \
+                 change only before round 1",
+                sobre_core::record::export::iso_utc(*start_ms)
+            ),
             LeagueProblem::Reason { max } => {
                 format!("an adjudication needs a reason of 1 to {max} characters")
             }
