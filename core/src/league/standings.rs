@@ -660,7 +660,7 @@ mod tests {
                     winner: Color::White
                 })
             );
-            let s = standings(&league, &[e.clone()], t);
+            let s = standings(&league, std::slice::from_ref(e), t);
             assert!(s.excluded.is_empty(), "{:?}", s.excluded);
             tables.push(s.rows);
         }
