@@ -86,6 +86,11 @@ fn fide_9_2_2005_vs_2009_castling_temporarily_impossible() {
             }
         }
     }
+    // A record signed before terms named a text keeps the meaning it was signed under.
+    let mut old = Table::new("otb 2h");
+    old.moves(line);
+    claim(&mut old, ClaimReason::Threefold, Some("Ng8"));
+    assert!(!old.state().claims[0].correct);
 }
 
 /// 9.2 where the texts agree: a right that could be used makes the positions different under

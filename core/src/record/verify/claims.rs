@@ -11,8 +11,8 @@ use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::record::event::{ClaimReason, EventId, WireMove};
 use crate::record::identity::PlayerId;
+use crate::rules::{Edition, claims, repetition};
 use crate::rules::{Termination, flag, flag_fall};
-use crate::rules::{claims, repetition};
 use crate::types::Color;
 
 impl Replay {
@@ -68,7 +68,14 @@ impl Replay {
                 }
                 // 9.2: the game's text says which positions are the same (2005 and 2009
                 // differ on castling rights that cannot be used at the moment).
-                let edition = self.edition();
+                // A record signed before terms named a text (protocol versions 1 and 2)
+                // keeps the identity it was signed under: castling rights, usable or not, as
+                // 2005 reads them (archives keep their meaning).
+                let edition = if self.agreed {
+                    self.edition()
+                } else {
+                    Edition::Fide2005
+                };
                 let start = self.state.start.clone().unwrap_or_default();
                 let keys = repetition::repetition_keys(
                     edition,
