@@ -6,7 +6,8 @@
 //!
 //! Where the texts differ in what the rules core judges (articles numbered per text):
 //! - **9.2** "the same position": 2005 counts a changed castling right "temporarily or
-//!   permanently", 2009 only the possible moves ([`super::repetition`]).
+//!   permanently", 2009 only the possible moves ([`super::repetition`]). Records signed
+//!   before terms named a text keep the rights identity they were judged by then.
 //! - **9.5b** an incorrect claim: 2005 also takes time from the claimant
 //!   ([`super::claims::incorrect_claim_penalty`]).
 //! - **A8** an invalid sealed move: 2009 adds Art. 5's exception (a mate or stalemate by
