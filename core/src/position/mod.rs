@@ -412,9 +412,29 @@ impl Position {
         self.ep_square
     }
 
-    /// Zobrist hash of what FIDE 9.2 calls "the same position": pieces, side to move,
-    /// castling rights and *legal* en passant captures. Move counters are not included.
+    /// Zobrist hash of "the same position" as FIDE 9.2 of 2005 reads (seed 002): pieces,
+    /// side to move, *legal* en passant captures and the castling *rights*, which make
+    /// positions different when they have changed "temporarily or permanently" — also while
+    /// castling is only temporarily impossible. Current FIDE practice (fivefold repetition)
+    /// counts rights the same way. Move counters are not included.
     pub fn repetition_key(&self) -> u64 {
+        self.identity_key(self.castling)
+    }
+
+    /// Zobrist hash of "the same position" as FIDE 9.2 of 2009 reads (seed 003): pieces, side
+    /// to move and "the possible moves of all the pieces of both players" — *legal* en
+    /// passant captures and the castling moves possible now ([`Position::castling_possible`]).
+    /// A right that cannot be used at the moment adds no possible move, so it does not make
+    /// the position different (2009 dropped 2005's "temporarily or permanently"). Equal to
+    /// [`Position::repetition_key`] whenever every right can be used, or there is none.
+    pub fn possible_moves_key(&self) -> u64 {
+        if self.castling.is_empty() {
+            return self.repetition_key();
+        }
+        self.identity_key(self.castling_possible())
+    }
+
+    fn identity_key(&self, castling: Bitboard) -> u64 {
         let mut h = 0u64;
         for c in Color::ALL {
             for r in Role::ALL {
@@ -423,7 +443,7 @@ impl Position {
                 }
             }
         }
-        for sq in self.castling {
+        for sq in castling {
             h ^= zobrist::castling(sq);
         }
         if let Some(ep) = self.legal_ep_square() {

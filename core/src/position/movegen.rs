@@ -370,40 +370,73 @@ impl Position {
             }
         }
 
-        // Castling (FIDE 3.8b, Appendix F3): never out of check; every square between king
-        // and its destination and between rook and its destination empty but for the pair;
-        // no square the king crosses or lands on attacked.
+        // Castling (FIDE 3.8b, Appendix F3): never out of check.
         if checkers.is_empty() {
             for rook in self.castling & ours {
-                let king_side = rook.file() > king.file();
-                let rank = king.rank();
-                let king_dest = Square::from_coords(if king_side { 6 } else { 2 }, rank);
-                let rook_dest = Square::from_coords(if king_side { 5 } else { 3 }, rank);
-                let pair = Bitboard::from_square(king) | Bitboard::from_square(rook);
-                let must_be_empty = (between(king, king_dest)
-                    | Bitboard::from_square(king_dest)
-                    | between(rook, rook_dest)
-                    | Bitboard::from_square(rook_dest))
-                    & !pair;
-                if (must_be_empty & occ).any() {
-                    continue;
+                if self.castling_unhindered(king, rook, them, occ) {
+                    sink(PieceMoves {
+                        from: king,
+                        to: Bitboard::from_square(rook),
+                        kind: GenKind::Castle,
+                    });
                 }
-                let occ_without = occ & !pair;
-                let king_path = between(king, king_dest) | Bitboard::from_square(king_dest);
-                if Iterator::any(&mut king_path.into_iter(), |sq| {
-                    self.attackers_to(sq, them, occ_without).any()
-                }) {
-                    continue;
-                }
-                // A castling rook pinned along the first rank cannot expose the king: the
-                // attacker would then hit the king's destination, checked above.
-                sink(PieceMoves {
-                    from: king,
-                    to: Bitboard::from_square(rook),
-                    kind: GenKind::Castle,
-                });
             }
         }
+    }
+
+    /// FIDE 3.8b / Appendix F3, all but the check on the king's own square (the callers have
+    /// it at hand): every square between king and its destination and between rook and its
+    /// destination is empty but for the pair, and no square the king crosses or lands on is
+    /// attacked by `them`.
+    #[inline]
+    fn castling_unhindered(&self, king: Square, rook: Square, them: Color, occ: Bitboard) -> bool {
+        let king_side = rook.file() > king.file();
+        let rank = king.rank();
+        let king_dest = Square::from_coords(if king_side { 6 } else { 2 }, rank);
+        let rook_dest = Square::from_coords(if king_side { 5 } else { 3 }, rank);
+        let pair = Bitboard::from_square(king) | Bitboard::from_square(rook);
+        let must_be_empty = (between(king, king_dest)
+            | Bitboard::from_square(king_dest)
+            | between(rook, rook_dest)
+            | Bitboard::from_square(rook_dest))
+            & !pair;
+        if (must_be_empty & occ).any() {
+            return false;
+        }
+        // A castling rook pinned along the first rank cannot expose the king: the attacker
+        // would then hit the king's destination, checked here.
+        let occ_without = occ & !pair;
+        let king_path = between(king, king_dest) | Bitboard::from_square(king_dest);
+        !Iterator::any(&mut king_path.into_iter(), |sq| {
+            self.attackers_to(sq, them, occ_without).any()
+        })
+    }
+
+    /// The castling rights that could be used now: the rooks with a right (3.8b) whose side
+    /// could castle with them in this placement were it that side's move — its king not in
+    /// check, the squares between empty, no square the king crosses attacked. A right that
+    /// is only temporarily impossible (3.8b(2)) is left out. The side not to move is judged
+    /// as if it were on move: FIDE 9.2 of 2009 (seed 003) compares "the possible moves of
+    /// all the pieces of both players".
+    pub fn castling_possible(&self) -> Bitboard {
+        let occ = self.occupied();
+        let mut possible = Bitboard::EMPTY;
+        for us in Color::ALL {
+            let rooks = self.castling & self.by_color[us.index()];
+            if rooks.is_empty() {
+                continue;
+            }
+            let king = self.king_of(us);
+            if self.attackers_to(king, !us, occ).any() {
+                continue;
+            }
+            for rook in rooks {
+                if self.castling_unhindered(king, rook, !us, occ) {
+                    possible |= Bitboard::from_square(rook);
+                }
+            }
+        }
+        possible
     }
 }
 

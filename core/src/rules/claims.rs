@@ -3,6 +3,7 @@
 //! draw offer). `verify` and [`super::Game::check_claim`] both call these, so each rule has one
 //! home.
 
+use super::repetition::repetition_key;
 use super::{Termination, edition::Edition};
 use crate::position::Position;
 use crate::types::Move;
@@ -109,12 +110,14 @@ impl ClaimGround {
 
 /// FIDE 9.2 / 9.3: the claim of the player to move about the position on the board ("has
 /// occurred", 9.2b / 9.3b) or, with `intended`, about the position after the move they wrote
-/// down and declared (9.2a / 9.3a). `keys` are the 9.2 identities of every position of the
-/// game so far, the current one last ([`Position::repetition_key`]).
+/// down and declared (9.2a / 9.3a). `keys` are the 9.2 identities under `edition` of every
+/// position of the game so far, the current one last ([`super::repetition::repetition_keys`]):
+/// the texts differ on castling rights that cannot be used at the moment.
 ///
 /// # Errors
 /// A [`ClaimError`] saying why the claim is incorrect.
 pub fn judge_draw_claim(
+    edition: Edition,
     kind: ClaimReason,
     position: &Position,
     keys: &[u64],
@@ -127,13 +130,13 @@ pub fn judge_draw_claim(
             count(
                 keys.last()
                     .copied()
-                    .unwrap_or_else(|| position.repetition_key()),
+                    .unwrap_or_else(|| repetition_key(edition, position)),
             ),
         ),
         Some(m) => {
             let mut p = position.clone();
             p.play(m).map_err(|_| ClaimError::IllegalIntendedMove)?;
-            let key = p.repetition_key();
+            let key = repetition_key(edition, &p);
             (p, count(key) + 1)
         }
     };

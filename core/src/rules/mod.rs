@@ -5,7 +5,8 @@
 //!   by material ([`Position::is_insufficient_material`]).
 //! - FIDE 9.2 / 9.3: threefold repetition and fifty moves are *claims* by the player to move,
 //!   either about the position on the board ("has appeared") or with an intended move
-//!   ("will appear"); an incorrect claim changes nothing.
+//!   ("will appear"); an incorrect claim changes nothing. What "the same position" is
+//!   depends on the game's text of the Laws ([`repetition`], [`Edition`]).
 //! - Current FIDE practice on top of the 2009 text (seeds README): fivefold repetition and 75
 //!   moves without capture or pawn move end the game drawn without a claim; a mate on that
 //!   move takes precedence.
@@ -20,6 +21,7 @@ pub mod coin;
 pub mod dead;
 pub mod edition;
 pub mod flag;
+pub mod repetition;
 pub mod scoring;
 
 pub use claims::{ClaimError, ClaimReason};
@@ -119,17 +121,27 @@ impl fmt::Display for Termination {
 /// A game in progress from some start position: the moves and every position's identity.
 #[derive(Clone, Debug)]
 pub struct Game {
+    /// The text its claims are judged by (9.2's "same position" differs, [`repetition`]).
+    edition: Edition,
     start: Position,
     position: Position,
     moves: Vec<Move>,
-    /// `keys[i]` identifies the position before ply `i` (9.2); the last is the current one.
+    /// `keys[i]` identifies the position before ply `i` ([`Position::repetition_key`]); the
+    /// last is the current one.
     keys: Vec<u64>,
 }
 
 impl Game {
+    /// A game under the text play follows ([`Edition::PLAY`]); [`Game::under`] names another.
     pub fn new(start: Position) -> Game {
+        Game::under(Edition::PLAY, start)
+    }
+
+    /// A game whose claims are judged by `edition` (a game's agreed terms name it).
+    pub fn under(edition: Edition, start: Position) -> Game {
         let key = start.repetition_key();
         Game {
+            edition,
             position: start.clone(),
             start,
             moves: Vec::new(),
@@ -139,6 +151,11 @@ impl Game {
 
     pub fn start(&self) -> &Position {
         &self.start
+    }
+
+    /// The text of the Laws its claims are judged by.
+    pub fn edition(&self) -> Edition {
+        self.edition
     }
 
     pub fn position(&self) -> &Position {
@@ -165,7 +182,9 @@ impl Game {
         Ok(())
     }
 
-    /// How many times the current position has occurred (9.2 identity), counting now.
+    /// How many times the current position has occurred, counting now, by the identity
+    /// current FIDE practice counts fivefold repetition with (castling rights, as 9.2 of
+    /// 2005 reads; [`Position::repetition_key`]).
     pub fn repetitions(&self) -> u32 {
         let Some(&current) = self.keys.last() else {
             return 0;
@@ -180,7 +199,7 @@ impl Game {
         automatic_end(&self.position, self.repetitions())
     }
 
-    /// Checks a draw claim by the player to move (9.2, 9.3), optionally with the move they
+    /// Checks a draw claim by the player to move (9.2, 9.3) under the game's edition, optionally with the move they
     /// intend to play (written but not yet played: the claim is about the position after it).
     ///
     /// # Errors
@@ -193,7 +212,13 @@ impl Game {
         if self.automatic_end().is_some() {
             return Err(ClaimError::GameOver);
         }
-        claims::judge_draw_claim(kind, &self.position, &self.keys, intended)
+        let keys = repetition::repetition_keys(
+            self.edition,
+            &self.start,
+            self.moves.iter().copied(),
+            &self.keys,
+        );
+        claims::judge_draw_claim(self.edition, kind, &self.position, &keys, intended)
             .map(claims::ClaimGround::termination)
     }
 
@@ -364,6 +389,31 @@ mod tests {
         }
         // The start (with rights) occurred once; the rightless copy twice.
         assert_eq!(g.repetitions(), 2);
+    }
+
+    #[test]
+    fn fide_9_2_a_game_judges_by_its_edition() {
+        // The right h1 is blocked by the knight on g1, and lost by the king's walk.
+        let start = fen("4k3/8/8/8/8/8/8/4K1NR w K - 0 1");
+        let walk = [("e1", "f1"), ("e8", "d8"), ("f1", "e1"), ("d8", "e8")];
+        let judge = |edition| {
+            let mut g = Game::under(edition, start.clone());
+            for _ in 0..2 {
+                for (a, b) in walk {
+                    g.play(mv(a, b)).unwrap();
+                }
+            }
+            g.check_claim(ClaimReason::Threefold, None)
+        };
+        assert_eq!(
+            judge(Edition::Fide2009),
+            Ok(Termination::ThreefoldRepetition)
+        );
+        assert_eq!(
+            judge(Edition::Fide2005),
+            Err(ClaimError::NotThreefold { occurrences: 2 })
+        );
+        assert_eq!(Game::new(start).edition(), Edition::PLAY);
     }
 
     #[test]

@@ -58,6 +58,11 @@ impl Table {
         Table::with(tc, StartPosition::Standard, Some(terms))
     }
 
+    /// A game from `start` on agreed `terms` (protocol version 3).
+    pub fn from_on_terms(tc: &str, start: StartPosition, terms: Terms) -> Table {
+        Table::with(tc, start, Some(terms))
+    }
+
     pub fn from(tc: &str, start: StartPosition) -> Table {
         Table::with(tc, start, None)
     }

@@ -11,11 +11,19 @@ use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::record::event::{ClaimReason, EventId, WireMove};
 use crate::record::identity::PlayerId;
-use crate::rules::claims;
+use crate::rules::{Edition, claims, repetition};
 use crate::rules::{Termination, flag, flag_fall};
 use crate::types::Color;
 
 impl Replay {
+    /// A claim signed by `me`, judged under the game's text of the Laws.
+    ///
+    /// 9.4 (the right to claim a draw under 9.2 / 9.3 is lost "on that move") as far as a
+    /// signed record can express it, the same under both texts: 2005 loses it by making a
+    /// move without claiming, 2009 already by touching a piece (4.3). A signed record has no
+    /// touched piece and no move made before it is signed, so the claim comes with the
+    /// written move (`intended`, 9.2a / 9.3a) or instead of it; one signed after the
+    /// claimant's own move is not by the player to move, and refused.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn claim(
         &mut self,
@@ -58,7 +66,24 @@ impl Replay {
                 if self.state.status == Status::Adjourned {
                     return Err(rule(V::ClaimWhileAdjourned));
                 }
-                match claims::judge_draw_claim(reason, &pos, &self.keys, intended_move) {
+                // 9.2: the game's text says which positions are the same (2005 and 2009
+                // differ on castling rights that cannot be used at the moment).
+                // A record signed before terms named a text (protocol versions 1 and 2)
+                // keeps the identity it was signed under: castling rights, usable or not, as
+                // 2005 reads them (archives keep their meaning).
+                let edition = if self.agreed {
+                    self.edition()
+                } else {
+                    Edition::Fide2005
+                };
+                let start = self.state.start.clone().unwrap_or_default();
+                let keys = repetition::repetition_keys(
+                    edition,
+                    &start,
+                    self.state.moves.iter().map(|m| m.mv),
+                    &self.keys,
+                );
+                match claims::judge_draw_claim(edition, reason, &pos, &keys, intended_move) {
                     Ok(ground) => (
                         true,
                         ground.into(),
