@@ -12,7 +12,7 @@
 
 use crate::outcome::Outcome;
 use crate::position::Position;
-use crate::rules::{Edition, Termination};
+use crate::rules::{Edition, Termination, dead};
 use crate::types::{Color, Move};
 
 /// A8: how the game ends when `sealer`'s sealed move cannot be played as written in
@@ -40,10 +40,10 @@ pub fn judge_invalid_sealed_move(
             return (Outcome::Draw, Termination::Stalemate);
         }
     }
-    if all(&Position::is_insufficient_material) {
+    if all(&dead::is_dead) {
         return (Outcome::Draw, Termination::DeadPosition);
     }
-    if position.has_insufficient_material(!sealer) {
+    if dead::cannot_checkmate(position, !sealer) {
         return (Outcome::Draw, Termination::IllegalSealedMove);
     }
     (
