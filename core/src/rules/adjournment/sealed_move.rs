@@ -162,6 +162,32 @@ mod tests {
     }
 
     #[test]
+    fn a8_9_6_a_reading_that_locks_the_pawn_chain_draws_in_both_editions() {
+        // "g4" locks the chain: no king can cross it, so no mate is possible (9.6).
+        let p = pos("8/8/2k5/p1p1p1p1/P1P1P3/2K3P1/8/8 w - - 0 1");
+        let locking = readings(&p, &["g4"]);
+        for edition in BOTH {
+            assert_eq!(
+                judge_invalid_sealed_move(edition, &p, Color::White, &locking),
+                (Outcome::Draw, Termination::DeadPosition),
+                "{edition:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a8_6_9_in_a_locked_chain_the_responder_cannot_mate_so_a_draw() {
+        let p = pos("8/8/2k5/p1p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1");
+        for edition in BOTH {
+            assert_eq!(
+                judge_invalid_sealed_move(edition, &p, Color::White, &[]),
+                (Outcome::Draw, Termination::IllegalSealedMove),
+                "{edition:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a8_6_9_6_10_the_responder_cannot_mate_so_a_draw_in_both_editions() {
         let p = pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
         for edition in BOTH {
