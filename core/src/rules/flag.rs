@@ -2,16 +2,18 @@
 //! 6.8 (a flag has fallen once a player validly claims it; playing on waives the fall on the
 //! board), 6.11 (2009) / 6.12 (2005) (both flags fallen: the first standing fall decides).
 
-use super::Termination;
+use super::{Termination, dead};
 use crate::clock::ClockState;
 use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::types::Color;
 
 /// FIDE 6.9: the flag of `loser` has fallen. The game is lost, unless the opponent cannot
-/// checkmate by any series of legal moves, in which case it is drawn.
+/// checkmate by any series of legal moves ([`dead::cannot_checkmate`]: the opponent's
+/// material, or a locked structure where no one can ever give check), in which case it is
+/// drawn.
 pub fn flag_fall(position: &Position, loser: Color) -> (Outcome, Termination) {
-    if position.has_insufficient_material(!loser) {
+    if dead::cannot_checkmate(position, !loser) {
         (Outcome::Draw, Termination::TimeForfeitInsufficientMaterial)
     } else {
         (

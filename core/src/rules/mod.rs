@@ -1,8 +1,9 @@
 //! Game-level rules: the history of positions, automatic endings and draw claims.
 //!
 //! - FIDE 5.1a / 5.2a: checkmate and stalemate end the game at once.
-//! - FIDE 9.6 (2009; seed 004's list): a dead position ends the game drawn. sobre decides it
-//!   by material ([`Position::is_insufficient_material`]).
+//! - FIDE 9.6 (2009) / 5.2b: a dead position ends the game drawn. sobre calls a position
+//!   dead only with a proof: insufficient material (seed 004's list) or a blocked structure
+//!   of kings and pawns no king can cross ([`dead`]).
 //! - FIDE 9.2 / 9.3: threefold repetition and fifty moves are *claims* by the player to move,
 //!   either about the position on the board ("has appeared") or with an intended move
 //!   ("will appear"); an incorrect claim changes nothing. What "the same position" is
@@ -25,6 +26,7 @@ pub mod repetition;
 pub mod scoring;
 
 pub use claims::{ClaimError, ClaimReason};
+pub use dead::{DeadVerdict, dead_verdict};
 pub use edition::Edition;
 pub use flag::flag_fall;
 
@@ -40,7 +42,8 @@ pub enum Termination {
     Checkmate,
     /// 5.2a.
     Stalemate,
-    /// 9.6 (2009) / 5.2b: no series of legal moves can lead to mate (decided by material).
+    /// 9.6 (2009) / 5.2b: no series of legal moves can lead to mate (proven by
+    /// [`dead::is_dead`]: insufficient material or a locked pawn structure).
     DeadPosition,
     /// Current FIDE 9.6.1: the same position for the fifth time.
     FivefoldRepetition,
@@ -74,7 +77,7 @@ impl Termination {
         match self {
             Termination::Checkmate => "checkmate",
             Termination::Stalemate => "stalemate",
-            Termination::DeadPosition => "dead position (insufficient material)",
+            Termination::DeadPosition => "dead position (no mate possible)",
             Termination::FivefoldRepetition => "fivefold repetition",
             Termination::SeventyFiveMoves => "75-move rule",
             Termination::ThreefoldRepetition => "threefold repetition (claimed)",
@@ -247,7 +250,7 @@ pub fn automatic_end(position: &Position, repetitions: u32) -> Option<(Outcome, 
             (Outcome::Draw, Termination::Stalemate)
         });
     }
-    if position.is_insufficient_material() {
+    if dead::is_dead(position) {
         return Some((Outcome::Draw, Termination::DeadPosition));
     }
     if repetitions >= 5 {

@@ -12,7 +12,7 @@
 
 use crate::outcome::Outcome;
 use crate::position::Position;
-use crate::rules::{Edition, Termination};
+use crate::rules::{Edition, Termination, dead};
 use crate::types::{Color, Move};
 
 /// A8: how the game ends when `sealer`'s sealed move cannot be played as written in
@@ -40,10 +40,10 @@ pub fn judge_invalid_sealed_move(
             return (Outcome::Draw, Termination::Stalemate);
         }
     }
-    if all(&Position::is_insufficient_material) {
+    if all(&dead::is_dead) {
         return (Outcome::Draw, Termination::DeadPosition);
     }
-    if position.has_insufficient_material(!sealer) {
+    if dead::cannot_checkmate(position, !sealer) {
         return (Outcome::Draw, Termination::IllegalSealedMove);
     }
     (
@@ -156,6 +156,32 @@ mod tests {
             assert_eq!(
                 judge_invalid_sealed_move(edition, &p, Color::White, &both),
                 (Outcome::Draw, Termination::DeadPosition),
+                "{edition:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a8_9_6_a_reading_that_locks_the_pawn_chain_draws_in_both_editions() {
+        // "g4" locks the chain: no king can cross it, so no mate is possible (9.6).
+        let p = pos("8/8/2k5/p1p1p1p1/P1P1P3/2K3P1/8/8 w - - 0 1");
+        let locking = readings(&p, &["g4"]);
+        for edition in BOTH {
+            assert_eq!(
+                judge_invalid_sealed_move(edition, &p, Color::White, &locking),
+                (Outcome::Draw, Termination::DeadPosition),
+                "{edition:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a8_6_9_in_a_locked_chain_the_responder_cannot_mate_so_a_draw() {
+        let p = pos("8/8/2k5/p1p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1");
+        for edition in BOTH {
+            assert_eq!(
+                judge_invalid_sealed_move(edition, &p, Color::White, &[]),
+                (Outcome::Draw, Termination::IllegalSealedMove),
                 "{edition:?}"
             );
         }
