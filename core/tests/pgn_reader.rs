@@ -852,6 +852,7 @@ fn writer_output_reads_back_to_the_same_game() {
         .collect();
     moves[1].comment = Some("the Sicilian } defence".into());
     moves[3].nags = vec![1, 14];
+    moves[6].draw_offer = true;
     let game = GameRecord {
         tags: vec![
             ("White".into(), "Kasparov, \"G\"".into()),
@@ -889,6 +890,7 @@ fn writer_output_reads_back_to_the_same_game() {
             "d4",
             "cxd4",
             "Nxd4",
+            "(=)",
             "Nf6"
         ]
     );
@@ -910,8 +912,14 @@ fn written_move_strategy() -> impl Strategy<Value = WrittenMove> {
         san_strategy(),
         proptest::option::of("[a-zA-Z0-9 ,.!?()\\[\\]]{0,120}"),
         proptest::collection::vec(0u8..=255, 0..3),
+        any::<bool>(),
     )
-        .prop_map(|(san, comment, nags)| WrittenMove { san, comment, nags })
+        .prop_map(|(san, comment, nags, draw_offer)| WrittenMove {
+            san,
+            comment,
+            nags,
+            draw_offer,
+        })
 }
 
 proptest! {
@@ -955,6 +963,9 @@ proptest! {
         for mv in &moves {
             expected.push(mv.san.clone());
             expected.extend(mv.nags.iter().map(|n| format!("${n}")));
+            if mv.draw_offer {
+                expected.push("(=)".to_owned());
+            }
             if let Some(comment) = &mv.comment {
                 let words: Vec<&str> = comment.split_whitespace().collect();
                 expected.push(format!("{{{}}}", words.join(" ")));
