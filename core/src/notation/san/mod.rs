@@ -8,8 +8,10 @@
 //!    [`SanError`] (illegal or ambiguous) giving a reason a player understands.
 //!
 //! [`parse_san`] does both, including [`Lang::Auto`], where `R` may be a rook (English) or
-//! a king (Spanish, *rey*). Reading is tolerant of what players really write (`0-0`,
-//! `exd6 a.p.`, `d8D`, `e4:d5`, `Cg1-f3`, `1.e4`, `5…Cf6`, a missing or surplus `x` or `+`);
+//! a king (Spanish, *rey*). Reading is tolerant of what players really write (`0-0`, `0–0`,
+//! `00`, `exd6 a.p.`, `exd6 (e.p.)`, `Pxd5`, `d8D`, `e4:d5`, `Cg1-f3`, `1.e4`, `5…Cf6`,
+//! `Cf3(=)`, a missing or surplus `x` or `+`), but not of marks that say something false: an
+//! en passant mark on another move, or a promotion to a king (Spanish `d8R`), is refused;
 //! writing ([`to_san`], [`to_figurine`]) is canonical: minimal disambiguation, `x`, `=Q`,
 //! `O-O`, `+`/`#`.
 //!
