@@ -489,6 +489,42 @@ fn a8_e3_sealed_move_is_read_in_the_letters_it_was_sealed_in() {
     }
 }
 
+/// A8 with FIDE 3.7e and Appendix C12/E12: in Spanish letters `c8R` asks for a king (*rey*),
+/// an illegal promotion, so the sealed move loses (A8c); it is never read as the English
+/// rook. The same text sealed in English letters is the rook promotion.
+#[test]
+fn a8_c12_spanish_sealed_promotion_to_r_is_a_king_and_loses() {
+    let fen = "4k3/2P5/8/8/8/8/p7/4K3 w - - 0 1";
+    for letters in [SealLetters::Spanish, SealLetters::English] {
+        let mut t = Table::from("otb 2h", StartPosition::Fen(fen.into()));
+        let at = t.t + SECOND;
+        let env = t.envelope_at(at, at + SECOND);
+        let mut opening = None;
+        t.act_at(Color::White, at, |s, t| {
+            let (ev, o) = s.seal("c8R", letters, [5; 32], env, 1, t)?;
+            opening = Some(o);
+            Ok(ev)
+        });
+        let opening = opening.unwrap();
+        t.act(Color::Black, |s, t| s.presence(t));
+        t.act(Color::White, |s, t| s.reveal(&opening, t));
+        let st = t.state();
+        match letters {
+            SealLetters::Spanish => {
+                assert_eq!(st.termination, Some(Termination::IllegalSealedMove));
+                assert_eq!(st.result, win(Color::Black));
+                let why = st.sealed_move_error.unwrap();
+                assert!(why.contains("cannot promote to a king"), "{why}");
+                assert!(st.moves.is_empty());
+            }
+            SealLetters::English => {
+                assert_eq!(st.status, Status::Active);
+                assert_eq!(st.moves[0].mv.promotion(), Some(sobre_core::Role::Rook));
+            }
+        }
+    }
+}
+
 /// A seal signed before the letters were recorded (wire tag 10) keeps its meaning: its
 /// opening is read in either language, and `Rd2` there, legal both ways, is ambiguous (A8).
 #[test]

@@ -351,6 +351,45 @@ fn a9a_sealed_move_is_marked_in_the_pgn() {
     assert!(replay_pgn(&pgn).ok());
 }
 
+/// FIDE Art. 9.1b and Appendix C13/E13: an offer made with one's own move is recorded in the
+/// score as `(=)` after it, and the comment says it in words for readers that skip the mark;
+/// an offer made by the player to move, before moving, has no move to mark and is only noted.
+/// The crate's own reader reads the marks back as offers.
+#[test]
+fn fide_e13_draw_offer_marked_in_the_exported_score() {
+    let mut t = Table::standard();
+    t.moves("e4 e5 Nf3");
+    t.act(Color::White, |s, t| s.offer_draw(t));
+    t.act(Color::Black, |s, t| s.decline_draw(t));
+    t.mv("Nc6");
+    t.act(Color::Black, |s, t| s.offer_draw(t));
+    t.mv("Bb5");
+    t.act(Color::Black, |s, t| s.offer_draw(t));
+    t.mv("a6");
+    let state = verify_text(&t.archive());
+    let offers: Vec<(Color, usize)> = state.draw_offers.iter().map(|o| (o.by, o.ply)).collect();
+    assert_eq!(
+        offers,
+        [(Color::White, 3), (Color::Black, 4), (Color::Black, 5)]
+    );
+    let pgn = to_pgn(&state, &player_id_name);
+    let moves = movetext(&pgn);
+    assert!(
+        moves.contains("2. Nf3 (=) {[%sobre-time 2026-11-21T23:44:37Z] White offers a draw (9.1)}"),
+        "{pgn}"
+    );
+    assert!(moves.contains(" Nc6 (=) {"), "{pgn}");
+    assert!(moves.contains("3. Bb5 {"), "{pgn}");
+    assert!(
+        moves.contains("Black offers a draw (9.1)} 3... a6"),
+        "{pgn}"
+    );
+    let back = replay_pgn(&pgn);
+    assert!(back.ok(), "{:?}", back.error);
+    assert_eq!(back.plies, 6);
+    assert_eq!(back.draw_offers, [3, 4]);
+}
+
 #[test]
 fn a8_invalid_sealed_move_is_the_final_comment() {
     let mut t = Table::new("otb 2h", StartPosition::Standard, None);

@@ -526,3 +526,209 @@ fn fast_san_path_agrees_with_the_full_reader() {
     }
     assert!(checked > 20_000, "{checked}");
 }
+
+// ---- what players really write (issue 29) --------------------------------------------------
+
+fn fen(f: &str) -> Position {
+    Position::from_fen(f, CastlingMode::Standard).unwrap()
+}
+
+/// `e4d5`: where a move goes from and to.
+fn squares(m: Move) -> String {
+    format!("{}{}", m.from, m.to)
+}
+
+/// Both ways of saying which letters a move is in: the declared language and none (`Auto`).
+const READERS: [Lang; 3] = [Lang::English, Lang::Spanish, Lang::Auto];
+
+/// Appendix C, "Abreviaturas esenciales" (E in 2005): castling is `0-0` / `0-0-0`, also typed
+/// without dashes or typeset with en or em dashes. Castling has no letters: every language
+/// reads it the same.
+#[test]
+fn fide_c13_castling_with_typographic_dashes() {
+    let p = fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    for lang in READERS {
+        for t in ["0\u{2013}0", "O\u{2014}O", "00", "OO", "0\u{2212}0", "0-0+"] {
+            let m = parse_san(&p, t, lang).unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert!(m.is_king_side_castle(), "{t} {lang:?}");
+            assert_eq!(parse_move(&p, t, lang).unwrap(), m, "{t} {lang:?}");
+        }
+        for t in [
+            "0\u{2013}0\u{2013}0",
+            "O\u{2014}O\u{2014}O",
+            "000",
+            "10.000",
+        ] {
+            let m = parse_san(&p, t, lang).unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert!(m.is_castle() && !m.is_king_side_castle(), "{t} {lang:?}");
+            assert_eq!(parse_move(&p, t, lang).unwrap(), m, "{t} {lang:?}");
+        }
+        for t in ["0\u{2013}\u{2013}0", "\u{2013}00", "0000"] {
+            let e = parse_san(&p, t, lang).unwrap_err();
+            assert!(matches!(e, ReadSanError::Syntax(_)), "{t}: {e}");
+        }
+    }
+}
+
+/// Appendix C4/E4 leaves the pawn without a letter, but players write `P` (pawn, and *peón*
+/// in Spanish: the same letter in both languages). With the letter, a capture need not name
+/// the pawn's file: the position tells which pawn takes.
+#[test]
+fn fide_c4_pawn_written_with_its_letter_p_in_both_languages() {
+    let p = fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    for lang in READERS {
+        let m = parse_san(&p, "Pxd5", lang).unwrap();
+        assert_eq!(squares(m), "e4d5", "{lang:?}");
+        assert_eq!(to_san(&p, m, lang), "exd5");
+        let push = parse_san(&p, "Pe5", lang).unwrap();
+        assert_eq!(squares(push), "e4e5", "{lang:?}");
+        // No pawn can take on e5 (nothing stands there): no straight push instead.
+        let e = parse_san(&p, "Pxe5", lang).unwrap_err();
+        assert!(e.to_string().ends_with("no pawn can capture on e5"), "{e}");
+    }
+    // Two pawns can take: ambiguous, and both named (C11/E11 asks for the file).
+    let two = fen("4k3/8/8/3p4/2P1P3/8/8/4K3 w - - 0 1");
+    match parse_san(&two, "Pxd5", Lang::Spanish) {
+        Err(ReadSanError::Rules(SanError::Ambiguous { candidates, .. })) => {
+            assert_eq!(candidates.len(), 2)
+        }
+        other => panic!("{other:?}"),
+    }
+    // Without the letter a capture still names its file.
+    assert!(matches!(
+        parse_san(&p, "xd5", Lang::English),
+        Err(ReadSanError::Syntax(_))
+    ));
+}
+
+/// FIDE 3.7d and Appendix C9/E9: `exd6 a.p.` (Spanish, *al paso*) or `e.p.`, however it is
+/// glued or bracketed.
+#[test]
+fn fide_c9_en_passant_marks_written_every_way() {
+    let p = fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    for lang in READERS {
+        for t in [
+            "exd6 (a.p.)",
+            "exd6(a.p.)",
+            "exd6 a.p.",
+            "exd6 a. p.",
+            "exd6 e.p.",
+            "exd6e.p.",
+            "exd6 (e.p.)",
+            "Pxd6 a.p.",
+        ] {
+            let m = parse_san(&p, t, lang).unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert!(m.is_en_passant(), "{t} {lang:?}");
+            assert_eq!(parse_move(&p, t, lang).unwrap(), m, "{t} {lang:?}");
+        }
+    }
+    assert!(
+        SanPlus::parse("exd6 (a.p.)", Lang::Spanish)
+            .unwrap()
+            .en_passant_marker
+    );
+}
+
+/// FIDE 3.7d, C9/E9: the mark is part of the score; on a move that is no en passant
+/// capture it is refused (typed), not ignored.
+#[test]
+fn fide_c9_en_passant_mark_on_another_move_is_refused() {
+    let p = fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    for lang in READERS {
+        for t in ["exd5 e.p.", "exd5 (a.p.)", "e5 a.p."] {
+            match parse_san(&p, t, lang) {
+                Err(ReadSanError::Rules(SanError::NotEnPassant { san, played })) => {
+                    assert_eq!(san, t);
+                    assert!(!played.is_en_passant());
+                }
+                other => panic!("{t} {lang:?}: {other:?}"),
+            }
+            let e = parse_move(&p, t, lang).unwrap_err();
+            assert_eq!(e.kind(), MoveErrorKind::Illegal, "{t}");
+            assert!(e.to_string().contains("en passant"), "{e}");
+        }
+    }
+}
+
+/// FIDE 3.7e and Appendix C12/E12 (`d8D, f8C, b1A, g1T`): Spanish promotion letters. `R` is
+/// the king (*rey*) in Spanish: `c8R` asks for a king, which is illegal, and is never read
+/// as a rook when the letters are Spanish.
+#[test]
+fn fide_c12_spanish_promotion_letters() {
+    let p = fen("4k3/2P5/8/8/8/8/8/4K3 w - - 0 1");
+    for (t, role) in [
+        ("c8D", Role::Queen),
+        ("c8T", Role::Rook),
+        ("c8A", Role::Bishop),
+        ("c8C", Role::Knight),
+    ] {
+        for lang in [Lang::Spanish, Lang::Auto] {
+            assert_eq!(
+                parse_san(&p, t, lang).unwrap().promotion(),
+                Some(role),
+                "{t}"
+            );
+            assert_eq!(
+                parse_move(&p, t, lang).unwrap().promotion(),
+                Some(role),
+                "{t}"
+            );
+        }
+    }
+    for t in ["c8R", "c8=R", "c8(R)"] {
+        match parse_san(&p, t, Lang::Spanish) {
+            Err(ReadSanError::Rules(SanError::IllegalPromotion { role, .. })) => {
+                assert_eq!(role, Role::King, "{t}")
+            }
+            other => panic!("{t}: {other:?}"),
+        }
+        // The declared language decides: no fallback to the English rook.
+        let e = parse_move(&p, t, Lang::Spanish).unwrap_err();
+        assert_eq!(e.kind(), MoveErrorKind::Illegal, "{t}");
+        assert_eq!(e.reason(), "a pawn cannot promote to a king");
+        // In English it is the rook.
+        let rook = parse_move(&p, t, Lang::English).unwrap();
+        assert_eq!(rook.promotion(), Some(Role::Rook), "{t}");
+    }
+    // In English letters a king is `K`: as illegal.
+    assert!(matches!(
+        parse_san(&p, "c8=K", Lang::English),
+        Err(ReadSanError::Rules(SanError::IllegalPromotion {
+            role: Role::King,
+            ..
+        }))
+    ));
+}
+
+/// FIDE Art. 9.1b and Appendix C13/E13: a draw offer is recorded in the score as `(=)`,
+/// glued (seed 002, `11.Rb1(=)`) or not (seed 003, `11. Rb1 (=)`). It is read as the move
+/// plus the offer; a bare `=` is not an offer and is refused.
+#[test]
+fn fide_e13_draw_offer_marked_in_the_score() {
+    for (t, lang) in [
+        ("Cf3(=)", Lang::Spanish),
+        ("Cf3 (=)", Lang::Auto),
+        ("Nf3 (=)", Lang::English),
+        ("Nf3(=)", Lang::Auto),
+        ("2.Nf3+(=)", Lang::English),
+    ] {
+        let sp = SanPlus::parse(t, lang).unwrap_or_else(|e| panic!("{t}: {e}"));
+        assert!(sp.draw_offer, "{t}");
+        let p = Position::new();
+        let m = parse_san(&p, t, lang).unwrap();
+        assert_eq!(m, parse_san(&p, "Nf3", Lang::English).unwrap(), "{t}");
+    }
+    let sp = SanPlus::parse("e8=Q(=)", Lang::English).unwrap();
+    assert!(sp.draw_offer);
+    assert!(matches!(
+        sp.san,
+        San::Normal {
+            promotion: Some(Role::Queen),
+            ..
+        }
+    ));
+    for t in ["Nf3=", "Cf3 ="] {
+        let e = SanPlus::parse(t, Lang::Auto).unwrap_err();
+        assert!(e.reason().contains("(=)"), "{t}: {e}");
+    }
+}

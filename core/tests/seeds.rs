@@ -85,5 +85,7 @@ fn corrected_fide_examples_replay_to_the_end() {
         assert!(g.ok(), "{}", g.error.as_ref().unwrap());
         assert_eq!(g.plies, 21);
         assert_eq!(g.position.fen(), final_fen);
+        // `11. Rb1 (=)`: White offered a draw with the last move (E13 / C13).
+        assert_eq!(g.draw_offers, [21]);
     }
 }

@@ -220,6 +220,10 @@ impl From<ReadSanError> for MoveError {
             ReadSanError::Rules(SanError::Ambiguous { san, reason, .. }) => {
                 MoveError::new(&san, MoveErrorKind::Ambiguous, reason)
             }
+            // A wrong en passant mark or a promotion to a king: legible, not legal.
+            ReadSanError::Rules(
+                e @ (SanError::NotEnPassant { .. } | SanError::IllegalPromotion { .. }),
+            ) => MoveError::new(e.san(), MoveErrorKind::Illegal, e.reason()),
         }
     }
 }
@@ -294,7 +298,9 @@ pub fn parse_move(pos: &Position, text: &str, hint: Lang) -> Result<Move, MoveEr
     if t.is_empty() {
         return Err(MoveError::new(t, MoveErrorKind::Syntax, "nothing written"));
     }
-    if t.bytes().all(|b| b.is_ascii_digit()) {
+    // Digits alone are ICCF numeric notation, except castling written with zeros and no
+    // dashes (`00`, `000`), which is SAN.
+    if t.bytes().all(|b| b.is_ascii_digit()) && !t.bytes().all(|b| b == b'0') {
         return Ok(iccf::parse_iccf(pos, t)?);
     }
     if t.parse::<Uci>().is_ok() {

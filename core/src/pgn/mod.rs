@@ -21,8 +21,10 @@
 //! | `e4!?` (glued suffix annotation)     | [`Visitor::san`] with `e4`, then [`Visitor::nag`] 5 |
 //! | `!`, `?`, `!!`, `??`, `!?`, `?!`    | [`Visitor::nag`] 1 to 6                           |
 //! | `$12`                               | [`Visitor::nag`] 12                               |
-//! | `exd6 e.p.`, `exd6 a.p.`, `exd6e.p.` | one token `exd6` with [`RawMove::has_en_passant_suffix`] |
-//! | `0-0`, `0-0-0`, `O-O`, `--`, `Z0`   | move tokens, unchanged ([`RawMove::is_null_move`] for the last two) |
+//! | `exd6 e.p.`, `exd6 a.p.`, `exd6e.p.`, `exd6 a. p.`, `exd6 (a.p.)` | one token `exd6` with [`RawMove::has_en_passant_suffix`] |
+//! | `Nf3(=)`, `Nf3 (=)`                 | `Nf3`, then [`Visitor::draw_offer`] (FIDE C13/E13; not a variation) |
+//! | `0-0`, `0-0-0`, `O-O`, `00`, `000`, `0–0`, `--`, `Z0` | move tokens, unchanged ([`RawMove::is_null_move`] for the last two) |
+//! | `5254`, `57581` (four or five digits) | move tokens: ICCF numeric notation, not move numbers |
 //! | `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*` | [`Visitor::outcome`]; ends the game               |
 //! | `{…}`, `; …`                        | [`Visitor::comment`]                              |
 //! | `%…` at column 0                    | nothing (escape line)                             |
@@ -73,6 +75,9 @@ pub fn fuzz_read_all(bytes: &[u8]) -> usize {
             self.0 += 1;
         }
         fn nag(&mut self, _nag: u8) {
+            self.0 += 1;
+        }
+        fn draw_offer(&mut self) {
             self.0 += 1;
         }
         fn comment(&mut self, _comment: RawComment<'_>) {

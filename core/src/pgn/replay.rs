@@ -3,13 +3,19 @@
 //!
 //! Every move token is resolved against the current position in the game's language: a game's
 //! letters decide it (`D T A C` are only Spanish, `Q B N K` only English; `R` is a rook in
-//! English and the king in Spanish, so it waits for another letter). The first impossible
+//! English and the king in Spanish, so it waits for another letter), promotion letters
+//! included (`e8D`); see [`Replayer`] for a game with no telling letter. The first impossible
 //! move stops the game and is reported precisely: ply, move number, side, the text as
 //! written, and why (e.g. `move 5 (white): "Dxd5": no queen can reach d5`).
+//!
+//! What a scoresheet adds to a move is read too: an en passant mark (`exd6 a.p.`) must mark
+//! an en passant capture, and a draw offer (`Nf3 (=)`, FIDE Art. 9.1b, Appendix C13/E13) is
+//! kept in [`ReplayedGame::draw_offers`]. Moves in ICCF numeric notation (`5254`) are read as
+//! such, also mixed with SAN in one game (each token says which notation it is in).
 
 use crate::notation::fen::ParseFenError;
-use crate::notation::san::{self, Lang, ReadSanError};
-use crate::notation::{self, MoveError, MoveErrorKind};
+use crate::notation::san::{self, Lang, ReadSanError, SanError};
+use crate::notation::{self, MoveError, MoveErrorKind, iccf};
 use crate::outcome::Outcome;
 use crate::pgn::{GameStart, RawMove, RawTag, Skip, Visitor};
 use crate::position::{CastlingMode, Position};
@@ -123,12 +129,20 @@ pub struct ReplayedGame {
     pub lang: Lang,
     /// The result written at the end of the movetext (`None` for `*` or none).
     pub outcome: Option<Outcome>,
+    /// The plies (1-based) after which the mover offered a draw, marked `(=)` in the score
+    /// (FIDE Art. 9.1b, Appendix C13/E13), in order. Kept whatever the [`ReplayOptions`].
+    pub draw_offers: Vec<u32>,
     pub error: Option<ReplayError>,
 }
 
 impl ReplayedGame {
     pub fn ok(&self) -> bool {
         self.error.is_none()
+    }
+
+    /// Whether the move of `ply` (1-based) is marked with a draw offer, `(=)` (FIDE C13/E13).
+    pub fn draw_offered_after(&self, ply: u32) -> bool {
+        self.draw_offers.binary_search(&ply).is_ok()
     }
 
     /// The value of a tag, if kept and present.
@@ -140,7 +154,31 @@ impl ReplayedGame {
     }
 }
 
+/// A move token kept until the end of its game: where its bytes are in the arena, its line,
+/// and what was written after it.
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    start: usize,
+    end: usize,
+    line: u64,
+    /// Followed by `e.p.` / `a.p.` (FIDE C9/E9).
+    en_passant: bool,
+    /// Followed by `(=)` (FIDE C13/E13).
+    draw_offer: bool,
+}
+
 /// A [`Visitor`] that replays each game; see the module docs.
+///
+/// # The language of a game
+///
+/// A game is read in one language, decided from all its move tokens before the first move is
+/// played: piece letters and promotion letters that only one language has decide it
+/// (`Cf3` or `e8D` Spanish, `Nf3` or `e8=Q` English); a game with both is read move by move
+/// ([`Lang::Auto`]). A game with no telling letter (only pawn moves, castling and `R`) is
+/// English, as PGN's export format prescribes; but if it cannot be replayed in English, it
+/// is replayed again in Spanish (where `R` is the king, *rey*) and the reading that gets
+/// further is kept (all of it if one replays), so that `Rd2` of a Spanish endgame is the
+/// king's move rather than a missing rook's.
 pub struct Replayer {
     opts: ReplayOptions,
     game: ReplayedGame,
@@ -152,7 +190,7 @@ pub struct Replayer {
     /// The game's move tokens, kept until the end of the game so that its language is known
     /// before the first move is resolved (one buffer reused for every game).
     arena: Vec<u8>,
-    tokens: Vec<(usize, usize, u64)>,
+    tokens: Vec<Token>,
     /// The comment after each token (when comments are kept).
     token_comments: Vec<Option<String>>,
 }
@@ -232,27 +270,64 @@ impl Replayer {
     }
 
     /// Decides the game's language from all its move tokens: letters only one language
-    /// uses decide it; a game that uses both stays [`Lang::Auto`] (each move on its own); a
-    /// game with no telling letter is English, as PGN's export format prescribes.
-    fn detect_language(&self) -> Lang {
+    /// uses decide it, as piece letters or as promotion letters; a game that uses both is
+    /// [`Lang::Auto`] (each move on its own). `None` for a game with no telling letter.
+    fn detect_language(&self) -> Option<Lang> {
         let (mut en, mut es) = (false, false);
-        for &(a, b, _) in &self.tokens {
-            match self.arena[a..b].first() {
-                Some(b'Q' | b'B' | b'N' | b'K') => en = true,
-                Some(b'D' | b'T' | b'A' | b'C') => es = true,
-                _ => {}
+        for t in &self.tokens {
+            let bytes = &self.arena[t.start..t.end];
+            for letter in [bytes.first().copied(), promotion_letter(bytes)]
+                .into_iter()
+                .flatten()
+            {
+                match letter {
+                    b'Q' | b'B' | b'N' | b'K' => en = true,
+                    b'D' | b'T' | b'A' | b'C' => es = true,
+                    _ => {}
+                }
             }
         }
         match (en, es) {
-            (true, false) | (false, false) => Lang::English,
-            (false, true) => Lang::Spanish,
-            (true, true) => Lang::Auto,
+            (false, false) => None,
+            (true, false) => Some(Lang::English),
+            (false, true) => Some(Lang::Spanish),
+            (true, true) => Some(Lang::Auto),
         }
     }
 
+    /// Plays every token of the game in `lang` from the start position, until the first
+    /// error.
+    fn play_all(&mut self, lang: Lang) {
+        self.game.lang = lang;
+        for i in 0..self.tokens.len() {
+            if self.stopped {
+                break;
+            }
+            self.play_token(i);
+        }
+    }
+
+    /// Undoes [`Replayer::play_all`], back to the start position.
+    fn rewind(&mut self) {
+        self.game.position = self.game.start.clone();
+        self.game.plies = 0;
+        self.game.moves.clear();
+        self.game.comments.clear();
+        self.game.draw_offers.clear();
+        self.game.error = None;
+        self.stopped = false;
+    }
+
     fn play_token(&mut self, i: usize) {
-        let (a, b, line) = self.tokens[i];
-        let comment = self.token_comments.get_mut(i).and_then(Option::take);
+        let Token {
+            start: a,
+            end: b,
+            line,
+            en_passant,
+            draw_offer,
+        } = self.tokens[i];
+        // Cloned, not taken: a game may be replayed a second time in the other language.
+        let comment = self.token_comments.get(i).cloned().flatten();
         // The common case first: plain SAN in the game's letters (no allocation).
         let fast = san::parse_san_fast(&self.game.position, &self.arena[a..b], self.game.lang);
         let mv = match fast {
@@ -276,6 +351,11 @@ impl Replayer {
                         last.push(' ');
                         last.push_str(&c);
                     }
+                    // So does a draw offer.
+                    let plies = self.game.plies;
+                    if draw_offer && plies > 0 && self.game.draw_offers.last() != Some(&plies) {
+                        self.game.draw_offers.push(plies);
+                    }
                     return;
                 }
                 if crate::pgn::is_null_move(bytes) {
@@ -296,8 +376,23 @@ impl Replayer {
                 }
             }
         };
+        if en_passant && !mv.is_en_passant() {
+            // FIDE C9/E9: the mark says en passant; a score that says so of another move is
+            // wrong, and the arbiter would ask which move was meant.
+            let text = String::from_utf8_lossy(&self.arena[a..b]).into_owned();
+            let e = MoveError::from(ReadSanError::Rules(SanError::NotEnPassant {
+                san: text.clone(),
+                played: mv,
+            }));
+            let (reason, reading) = (e.reason().to_owned(), Some(e.kind()));
+            self.fail(ReplayErrorKind::Illegal, &text, reason, line, reading);
+            return;
+        }
         self.game.position.play_unchecked(mv);
         self.game.plies += 1;
+        if draw_offer {
+            self.game.draw_offers.push(self.game.plies);
+        }
         if self.opts.keep_moves {
             self.game.moves.push(mv);
         }
@@ -305,6 +400,25 @@ impl Replayer {
             self.game.comments.push(comment);
         }
     }
+}
+
+/// The promotion letter at the end of a move token (`e8D`, `e8=Q+`, `exd8(T)`), if any.
+fn promotion_letter(token: &[u8]) -> Option<u8> {
+    let mut t = token;
+    while let [rest @ .., b'+' | b'#' | b')'] = t {
+        t = rest;
+    }
+    let [rest @ .., letter] = t else {
+        return None;
+    };
+    if !letter.is_ascii_uppercase() {
+        return None;
+    }
+    let rest = match rest {
+        [r @ .., b'=' | b'/' | b'('] => r,
+        r => r,
+    };
+    matches!(rest.last(), Some(b'1' | b'8')).then_some(*letter)
 }
 
 fn empty_game(line: u64) -> ReplayedGame {
@@ -318,6 +432,7 @@ fn empty_game(line: u64) -> ReplayedGame {
         position: Position::new(),
         lang: Lang::Auto,
         outcome: None,
+        draw_offers: Vec::new(),
         error: None,
     }
 }
@@ -331,8 +446,12 @@ fn is_annotation(t: &str) -> bool {
     )
 }
 
-/// Resolves one move token in `pos`: SAN first (the PGN case), then any notation.
+/// Resolves one move token in `pos`: SAN first (the PGN case), then any notation. Digits
+/// alone are ICCF numeric notation (`5254`), but for castling written with zeros (`00`).
 pub fn resolve(pos: &Position, text: &str, lang: Lang) -> Result<Move, MoveError> {
+    if text.bytes().all(|b| b.is_ascii_digit()) && !text.bytes().all(|b| b == b'0') {
+        return Ok(iccf::parse_iccf(pos, text)?);
+    }
     match san::parse_san(pos, text, lang) {
         Ok(m) => Ok(m),
         Err(ReadSanError::Syntax(e)) => match notation::parse_move(pos, text, lang) {
@@ -379,9 +498,22 @@ impl Visitor for Replayer {
     fn san(&mut self, token: RawMove<'_>) {
         let start = self.arena.len();
         self.arena.extend_from_slice(token.as_bytes());
-        self.tokens.push((start, self.arena.len(), token.line()));
+        self.tokens.push(Token {
+            start,
+            end: self.arena.len(),
+            line: token.line(),
+            en_passant: token.has_en_passant_suffix(),
+            draw_offer: false,
+        });
         if self.opts.keep_comments {
             self.token_comments.push(None);
+        }
+    }
+
+    fn draw_offer(&mut self) {
+        // A mark before the first move offers nothing a score can show: it is dropped.
+        if let Some(t) = self.tokens.last_mut() {
+            t.draw_offer = true;
         }
     }
 
@@ -404,12 +536,22 @@ impl Visitor for Replayer {
 
     fn end_game(&mut self) -> ReplayedGame {
         self.start();
-        self.game.lang = self.detect_language();
-        for i in 0..self.tokens.len() {
-            if self.stopped {
-                break;
+        let detected = self.detect_language();
+        self.play_all(detected.unwrap_or(Lang::English));
+        let retry = detected.is_none()
+            && self
+                .game
+                .error
+                .as_ref()
+                .is_some_and(|e| e.kind == ReplayErrorKind::Illegal);
+        if retry {
+            // No letter told the language and English fails: try Spanish (see [`Replayer`]).
+            let english = self.game.clone();
+            self.rewind();
+            self.play_all(Lang::Spanish);
+            if self.game.error.is_some() && self.game.plies <= english.plies {
+                self.game = english;
             }
-            self.play_token(i);
         }
         self.arena.clear();
         self.tokens.clear();

@@ -27,6 +27,9 @@ pub struct WrittenMove {
     pub comment: Option<String>,
     /// Numeric annotation glyphs after the move, written as `$n`.
     pub nags: Vec<u8>,
+    /// The mover offered a draw with this move (FIDE Art. 9.1b): written `(=)` after it, as
+    /// Appendix C13/E13 marks an offer in the score.
+    pub draw_offer: bool,
 }
 
 impl WrittenMove {
@@ -36,6 +39,7 @@ impl WrittenMove {
             san: san.into(),
             comment: None,
             nags: Vec::new(),
+            draw_offer: false,
         }
     }
 }
@@ -85,7 +89,10 @@ impl fmt::Display for GameRecord {
 /// control characters in a value become spaces.
 ///
 /// Moves are numbered `1. e4 e5 2. Nf3`; a Black move gets its own number (`3... Nc6`) when it
-/// is the first move or follows a comment.
+/// is the first move or follows a comment. A move with a draw offer is followed by `(=)`
+/// (FIDE Appendix C13/E13), which [`crate::pgn::PgnReader`] reads back as
+/// [`crate::pgn::Visitor::draw_offer`] (a reader that does not know the mark sees an empty
+/// variation).
 ///
 /// # Errors
 /// Whatever `out` returns; a `String` never fails.
@@ -151,6 +158,9 @@ pub fn write_game(game: &GameRecord, out: &mut impl Write) -> fmt::Result {
         line.token(mv.san.trim())?;
         for nag in &mv.nags {
             line.token(&format!("${nag}"))?;
+        }
+        if mv.draw_offer {
+            line.token("(=)")?;
         }
         needs_number = false;
         if let Some(comment) = &mv.comment {

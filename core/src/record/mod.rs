@@ -27,7 +27,7 @@ pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use profile::{Profile, ProfileError, SignedProfile, VerifiedProfile};
 pub use terms::{Terms, TermsEdition, TermsError};
 pub use verify::{
-    ChainBreak, Checkpoint, ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove,
-    RuleViolation, SealedEnvelope, Status, VerifyError, verify, verify_at, verify_continue,
-    verify_extend, verify_incremental,
+    ChainBreak, Checkpoint, ClaimRecord, DrawOfferRecord, Equivocation, Escrowed, GameState,
+    PlayedMove, RuleViolation, SealedEnvelope, Status, VerifyError, verify, verify_at,
+    verify_continue, verify_extend, verify_incremental,
 };

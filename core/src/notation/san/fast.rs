@@ -52,14 +52,18 @@ pub fn parse_san_fast(pos: &Position, text: &[u8], lang: Lang) -> Option<Move> {
         }
         _ => return None,
     };
-    let b = match b {
-        [rest @ .., b'x'] => rest,
-        _ => b,
+    let (b, capture) = match b {
+        [rest @ .., b'x'] => (rest, true),
+        _ => (b, false),
     };
     let mut mask = Bitboard::FULL;
     match b {
         [] => {
             if role == Role::Pawn {
+                // `Pxd5` (or a bare `xd5`) leaves the pawn to find: not simple.
+                if capture {
+                    return None;
+                }
                 // A pawn written without its file moves straight ahead (FIDE E8/E9).
                 mask = Bitboard::file(to.file());
             }

@@ -8,8 +8,10 @@
 //!    [`SanError`] (illegal or ambiguous) giving a reason a player understands.
 //!
 //! [`parse_san`] does both, including [`Lang::Auto`], where `R` may be a rook (English) or
-//! a king (Spanish, *rey*). Reading is tolerant of what players really write (`0-0`,
-//! `exd6 a.p.`, `d8D`, `e4:d5`, `Cg1-f3`, `1.e4`, `5…Cf6`, a missing or surplus `x` or `+`);
+//! a king (Spanish, *rey*). Reading is tolerant of what players really write (`0-0`, `0–0`,
+//! `00`, `exd6 a.p.`, `exd6 (e.p.)`, `Pxd5`, `d8D`, `e4:d5`, `Cg1-f3`, `1.e4`, `5…Cf6`,
+//! `Cf3(=)`, a missing or surplus `x` or `+`), but not of marks that say something false: an
+//! en passant mark on another move, or a promotion to a king (Spanish `d8R`), is refused;
 //! writing ([`to_san`], [`to_figurine`]) is canonical: minimal disambiguation, `x`, `=Q`,
 //! `O-O`, `+`/`#`.
 //!
@@ -151,6 +153,25 @@ pub enum SanError {
         /// The legal moves it could mean.
         candidates: Vec<Move>,
     },
+    /// Marked en passant (`e.p.`, `a.p.`, FIDE 3.7d and Appendix C9/E9) but the move it names
+    /// is no en passant capture. A mark is part of what was written: a wrong one is refused
+    /// rather than ignored, as an arbiter reading the score would query it.
+    #[error("{san} is marked en passant, but the move from {} to {} is not an en passant capture", played.from, played.to)]
+    NotEnPassant {
+        /// The move as written.
+        san: String,
+        /// The legal move the text names without its mark.
+        played: Move,
+    },
+    /// A promotion to a piece a pawn may not become (FIDE 3.7e: queen, rook, bishop or knight
+    /// only): `c8=K`, or `c8R` in Spanish letters, where `R` is the king (*rey*).
+    #[error("{san} is illegal: a pawn cannot promote to a {}", role.name())]
+    IllegalPromotion {
+        /// The move as written.
+        san: String,
+        /// The piece written (a king or a pawn).
+        role: Role,
+    },
 }
 
 impl SanError {
@@ -158,13 +179,33 @@ impl SanError {
     pub fn reason(&self) -> &str {
         match self {
             SanError::Illegal { reason, .. } | SanError::Ambiguous { reason, .. } => reason,
+            SanError::NotEnPassant { .. } => {
+                "it is marked en passant (e.p., a.p.) but is not an en passant capture"
+            }
+            SanError::IllegalPromotion { role, .. } => match role {
+                Role::King => "a pawn cannot promote to a king",
+                _ => "a pawn cannot promote to a pawn",
+            },
+        }
+    }
+
+    /// The move as written.
+    pub fn san(&self) -> &str {
+        match self {
+            SanError::Illegal { san, .. }
+            | SanError::Ambiguous { san, .. }
+            | SanError::NotEnPassant { san, .. }
+            | SanError::IllegalPromotion { san, .. } => san,
         }
     }
 
     fn with_text(mut self, text: &str) -> SanError {
         let t = text.trim().to_owned();
         match &mut self {
-            SanError::Illegal { san, .. } | SanError::Ambiguous { san, .. } => *san = t,
+            SanError::Illegal { san, .. }
+            | SanError::Ambiguous { san, .. }
+            | SanError::NotEnPassant { san, .. }
+            | SanError::IllegalPromotion { san, .. } => *san = t,
         }
         self
     }
@@ -198,6 +239,22 @@ impl SanPlus {
                 .or_else(|_| raw.reading(Lang::Spanish)),
         }
         .map_err(|r| ParseSanError::new(text, r))
+    }
+
+    /// The one legal move this names in `pos`, as [`San::to_move`], with the en passant mark
+    /// checked: `exd6 e.p.` must be an en passant capture (FIDE 3.7d, Appendix C9/E9).
+    ///
+    /// # Errors
+    /// As [`San::to_move`], and [`SanError::NotEnPassant`] for a wrong mark.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        let mv = self.san.to_move(pos)?;
+        if self.en_passant_marker && !mv.is_en_passant() {
+            return Err(SanError::NotEnPassant {
+                san: self.to_string(),
+                played: mv,
+            });
+        }
+        Ok(mv)
     }
 
     /// The SAN of a legal move, with `+` or `#` if it gives check or mate.
@@ -289,19 +346,19 @@ pub fn parse_san(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadSan
     match lang {
         Lang::English | Lang::Spanish => {
             let sp = raw.reading(lang).map_err(|r| ParseSanError::new(text, r))?;
-            Ok(sp.san.to_move(pos).map_err(|e| e.with_text(text))?)
+            Ok(sp.to_move(pos).map_err(|e| e.with_text(text))?)
         }
         Lang::Auto if !raw.has_letters() => {
             let sp = raw
                 .reading(Lang::English)
                 .map_err(|r| ParseSanError::new(text, r))?;
-            Ok(sp.san.to_move(pos).map_err(|e| e.with_text(text))?)
+            Ok(sp.to_move(pos).map_err(|e| e.with_text(text))?)
         }
         Lang::Auto => match (raw.reading(Lang::English), raw.reading(Lang::Spanish)) {
             (Ok(en), Ok(es)) if en.san == es.san => {
-                Ok(en.san.to_move(pos).map_err(|e| e.with_text(text))?)
+                Ok(en.to_move(pos).map_err(|e| e.with_text(text))?)
             }
-            (Ok(en), Ok(es)) => match (en.san.to_move(pos), es.san.to_move(pos)) {
+            (Ok(en), Ok(es)) => match (en.to_move(pos), es.to_move(pos)) {
                 (Ok(a), Ok(b)) if a == b => Ok(a),
                 (Ok(a), Ok(b)) => Err(SanError::Ambiguous {
                     san: text.trim().to_owned(),
@@ -328,7 +385,7 @@ pub fn parse_san(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadSan
                 .into()),
             },
             (Ok(sp), Err(_)) | (Err(_), Ok(sp)) => {
-                Ok(sp.san.to_move(pos).map_err(|e| e.with_text(text))?)
+                Ok(sp.to_move(pos).map_err(|e| e.with_text(text))?)
             }
             (Err(_), Err(_)) => Err(ParseSanError::new(
                 text,

@@ -63,8 +63,28 @@ fn strip_move_number(s: &str) -> &str {
     s.trim_start_matches(['.', '…']).trim_start()
 }
 
-/// Markers of an en passant capture (FIDE E9 writes `a.p.` in Spanish, `e.p.` in English).
-const EP_MARKERS: [&str; 8] = ["a. p.", "e. p.", "a.p.", "e.p.", "a.p", "e.p", "ep", "ap"];
+/// The dashes castling is written with: the hyphen of a keyboard, and the hyphens, en and
+/// em dashes and minus sign that word processors and typeset books put in its place
+/// (`0–0`, `O—O`). No dash at all (`00`, `000`) is read too, as players write it.
+fn is_castling_dash(c: char) -> bool {
+    matches!(
+        c,
+        '-' | '\u{2010}'
+            | '\u{2011}'
+            | '\u{2012}'
+            | '\u{2013}'
+            | '\u{2014}'
+            | '\u{2015}'
+            | '\u{2212}'
+    )
+}
+
+/// Markers of an en passant capture (FIDE C9/E9 writes `a.p.` in Spanish, `e.p.` in
+/// English), also in parentheses as some scoresheets have them; longest first.
+const EP_MARKERS: [&str; 12] = [
+    "(a. p.)", "(e. p.)", "(a.p.)", "(e.p.)", "a. p.", "e. p.", "a.p.", "e.p.", "a.p", "e.p", "ep",
+    "ap",
+];
 
 fn strip_ep_marker(s: &str) -> Option<&str> {
     EP_MARKERS.iter().find_map(|m| s.strip_suffix(m))
@@ -183,9 +203,28 @@ pub(super) fn parse_general(text: &str) -> Result<Raw, String> {
         return Err("no move written".into());
     }
 
-    let body = if s.chars().all(|c| matches!(c, 'O' | 'o' | '0' | '-')) {
-        let letters = s.chars().filter(|&c| c != '-').count();
-        if s.starts_with('-') || s.ends_with('-') || s.contains("--") {
+    if s.ends_with('=') {
+        // FIDE C13/E13 marks a draw offer `(=)`; a bare `=` is neither that nor a promotion.
+        return Err(
+            "a `=` alone marks nothing: a draw offer is written (=), a promotion names its \
+             piece (like e8=Q)"
+                .into(),
+        );
+    }
+
+    let body = if s
+        .chars()
+        .all(|c| matches!(c, 'O' | 'o' | '0') || is_castling_dash(c))
+    {
+        let letters = s.chars().filter(|&c| !is_castling_dash(c)).count();
+        let mut dashes = s.chars().map(is_castling_dash);
+        let first = dashes.next().unwrap_or(false);
+        let (mut last, mut doubled) = (first, false);
+        for d in dashes {
+            doubled |= d && last;
+            last = d;
+        }
+        if first || last || doubled {
             return Err("castling is written O-O or O-O-O".into());
         }
         match letters {
@@ -332,9 +371,9 @@ impl Raw {
                         if role != Role::Pawn {
                             return Err("only a pawn can promote".into());
                         }
-                        if !Role::PROMOTIONS.contains(&p) {
-                            return Err(format!("a pawn cannot promote to a {}", p.name()));
-                        }
+                        // A promotion to a king or a pawn is read, and refused as illegal
+                        // (FIDE 3.7e) when resolved: `c8R` in Spanish is legible, it names
+                        // the king (*rey*), and must never fall back to another reading.
                         Some(p)
                     }
                     None => None,
@@ -343,7 +382,9 @@ impl Raw {
                     if file.is_none() && rank.is_some() {
                         return Err("a pawn move names the pawn's file, not its rank".into());
                     }
-                    if capture && file.is_none() {
+                    // `Pxd5`: with the pawn's letter written (P, *peón* too), the position
+                    // tells which pawn captures; a bare `xd5` names no piece at all.
+                    if capture && file.is_none() && piece.is_none() {
                         return Err("a pawn capture names the pawn's file (like exd5)".into());
                     }
                 }

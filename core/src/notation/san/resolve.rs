@@ -62,7 +62,9 @@ impl San {
                 to,
                 promotion,
             } => {
-                if role != Role::Pawn {
+                // A pawn capture read without its file (`Pxd5`) keeps its letter, so that it
+                // reads back; canonical SAN always names the file instead.
+                if role != Role::Pawn || (capture && file.is_none()) {
                     out.push(letters.piece(role));
                 }
                 if let Some(f) = file {
@@ -104,9 +106,9 @@ impl San {
                 role,
                 file,
                 rank,
+                capture,
                 to,
                 promotion,
-                ..
             } => {
                 // Fast path: one legal origin and a consistent promotion. Anything else
                 // (errors, ambiguity) goes through full generation for a precise reason.
@@ -118,8 +120,7 @@ impl San {
                     mask &= Bitboard::rank(r);
                 }
                 if role == Role::Pawn && file.is_none() {
-                    // A pawn written without its file moves straight ahead (FIDE E8/E9).
-                    mask &= Bitboard::file(to.file());
+                    mask &= pawn_files(to, capture);
                 }
                 if let Some(from) = legal_origins(pos, role, to, mask).single() {
                     let last_rank = to.rank() == (!pos.turn()).back_rank();
@@ -158,16 +159,17 @@ impl San {
                 role,
                 file,
                 rank,
+                capture,
                 to,
                 promotion,
-                ..
             } => {
                 if let Some(p) = promotion
                     && !Role::PROMOTIONS.contains(&p)
                 {
-                    return Err(SanError::Illegal {
+                    // FIDE 3.7e: a queen, rook, bishop or knight, nothing else.
+                    return Err(SanError::IllegalPromotion {
                         san: self.to_string(),
-                        reason: format!("a pawn cannot promote to a {}", p.name()),
+                        role: p,
                     });
                 }
                 let list = pos.legal_moves_filtered(Some(role), Bitboard::from_square(to));
@@ -179,8 +181,9 @@ impl San {
                     if m.is_castle()
                         || file.is_some_and(|f| m.from.file() != f)
                         || rank.is_some_and(|r| m.from.rank() != r)
-                        // A pawn written without its file moves straight ahead (FIDE E8/E9).
-                        || (role == Role::Pawn && file.is_none() && m.from.file() != to.file())
+                        || (role == Role::Pawn
+                            && file.is_none()
+                            && !pawn_files(to, capture).contains(m.from))
                     {
                         continue;
                     }
@@ -214,7 +217,7 @@ impl San {
                         } else if cannot_promote {
                             "only a pawn reaching the last rank can promote".into()
                         } else {
-                            why_unreachable(pos, role, file, rank, to)
+                            why_unreachable(pos, role, file, rank, capture, to)
                         },
                     }),
                 }
@@ -227,9 +230,9 @@ impl San {
             role,
             file,
             rank,
+            capture,
             to,
             promotion,
-            ..
         } = *self
         else {
             return SanError::Illegal {
@@ -244,7 +247,9 @@ impl San {
                 !m.is_castle()
                     && file.is_none_or(|f| m.from.file() == f)
                     && rank.is_none_or(|r| m.from.rank() == r)
-                    && (role != Role::Pawn || file.is_some() || m.from.file() == to.file())
+                    && (role != Role::Pawn
+                        || file.is_some()
+                        || pawn_files(to, capture).contains(m.from))
                     && m.promotion() == promotion
             })
             .collect();
@@ -331,6 +336,16 @@ pub(crate) fn legal_origins(
     legal
 }
 
+/// Where a pawn written without its file may come from: straight behind `to` (FIDE C8/E8:
+/// `e4`), or for a capture written with the pawn's letter (`Pxd5`), from a neighbouring file.
+fn pawn_files(to: Square, capture: bool) -> Bitboard {
+    if capture {
+        !Bitboard::file(to.file())
+    } else {
+        Bitboard::file(to.file())
+    }
+}
+
 /// `b8`, `b8 and f6`, `a1, b2 and c3`.
 fn list_squares(squares: &[Square]) -> String {
     let mut out = String::new();
@@ -384,11 +399,14 @@ fn why_unreachable(
     role: Role,
     file: Option<u8>,
     rank: Option<u8>,
+    capture: bool,
     to: Square,
 ) -> String {
     let us = pos.turn();
     let name = role.name();
-    let verb = if role == Role::Pawn && file.is_some_and(|f| f != to.file()) {
+    let verb = if role == Role::Pawn
+        && (file.is_some_and(|f| f != to.file()) || (file.is_none() && capture))
+    {
         "capture on"
     } else if role == Role::Pawn {
         "move to"

@@ -134,8 +134,19 @@ fn promotion_missing_is_illegal() {
     let p = pos("4k3/2P5/8/8/8/8/8/4K3 w - - 0 1");
     let err = parse_san(&p, "c8", Lang::English).unwrap_err().to_string();
     assert!(err.contains("must promote"), "{err}");
+    // A promotion to a king is legible and illegal (3.7e), not unreadable: A8 tells the two
+    // apart, and Spanish `c8R` must not fall back to another language's reading.
     let err = parse_san(&p, "c8=K", Lang::English).unwrap_err();
-    assert!(matches!(err, ReadSanError::Syntax(_)), "{err}");
+    assert!(
+        matches!(
+            err,
+            ReadSanError::Rules(SanError::IllegalPromotion {
+                role: Role::King,
+                ..
+            })
+        ),
+        "{err}"
+    );
 }
 
 // FIDE Appendix E10: disambiguation by file, then rank.

@@ -14,6 +14,10 @@ use super::{PgnError, PgnReader};
 /// every token and its one-token look-ahead (`exd6 e.p.`) are found without a refill check.
 const WINDOW: usize = 1024;
 
+/// The mark of a draw offer in the score (FIDE Art. 9.1b, Appendix C13/E13): after a move,
+/// glued (`11.Rb1(=)`, seed 002) or not (`11. Rb1 (=)`, seed 003). Not a variation.
+const DRAW_OFFER: &[u8] = b"(=)";
+
 /// The UTF-8 byte order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -142,6 +146,12 @@ impl<R: Read> PgnReader<R> {
                 b';' => self.read_comment(visitor, emit, true)?,
                 // The next game's tags: the current game had no result token.
                 b'[' => break,
+                b'(' if self.buf[self.pos..self.end].starts_with(DRAW_OFFER) => {
+                    self.pos += DRAW_OFFER.len();
+                    if emit {
+                        visitor.draw_offer();
+                    }
+                }
                 b'(' => {
                     self.pos += 1;
                     nesting.open(visitor, emit);
@@ -205,8 +215,18 @@ impl<R: Read> PgnReader<R> {
             let emit = !skip_all && nesting.hidden == 0;
             match buf[pos] {
                 b'(' => {
-                    pos += 1;
-                    nesting.open(visitor, emit);
+                    if !at_eof && end - pos < DRAW_OFFER.len() {
+                        break Stop::Careful;
+                    }
+                    if buf[pos..].starts_with(DRAW_OFFER) {
+                        pos += DRAW_OFFER.len();
+                        if emit {
+                            visitor.draw_offer();
+                        }
+                    } else {
+                        pos += 1;
+                        nesting.open(visitor, emit);
+                    }
                 }
                 b')' => {
                     pos += 1;

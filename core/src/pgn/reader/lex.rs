@@ -92,6 +92,16 @@ fn is_en_passant_suffix(token: &[u8]) -> bool {
         .any(|suffix| token.eq_ignore_ascii_case(suffix))
 }
 
+/// A token of digits alone that is a move, not a move number: castling written with zeros
+/// and no dashes (`00`, `000`), or ICCF numeric notation (`5254`, `57581`; four digits, five
+/// for a promotion). A move number never starts with `0`, and one of four digits without its
+/// dot is no real game's; a token of that shape that is no ICCF move is then refused by the
+/// move reader rather than dropped.
+#[inline]
+fn is_digit_move(digits: &[u8]) -> bool {
+    matches!(digits, b"00" | b"000") || matches!(digits.len(), 4 | 5)
+}
+
 /// Strips leading `.` and `…`.
 fn strip_dots(mut token: &[u8]) -> &[u8] {
     loop {
@@ -166,6 +176,11 @@ pub(super) fn classify(token: &[u8]) -> Token<'_> {
         Some(first) if first.is_ascii_digit() => {
             let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
             match &token[digits..] {
+                b"" if is_digit_move(token) => Token::Move {
+                    bytes: token,
+                    nag: None,
+                    en_passant: false,
+                },
                 b"" | b"." | b"..." => Token::Nothing,
                 _ => classify_slow(token),
             }
@@ -198,6 +213,7 @@ fn classify_slow(mut token: &[u8]) -> Token<'_> {
                 continue;
             }
             match rest.first() {
+                None if is_digit_move(token) => return move_token(token),
                 None => return Token::Nothing,
                 // `1e4`: a move number run into its move.
                 Some(b) if b.is_ascii_alphabetic() => {
@@ -222,8 +238,10 @@ fn classify_slow(mut token: &[u8]) -> Token<'_> {
     }
 }
 
-/// Looks past a move token ending at `at` for a separate `e.p.` / `a.p.` token. Returns the
-/// bytes to skip after the move and the line breaks among them.
+/// Looks past a move token ending at `at` for a separate en passant mark: `e.p.`, `a.p.`
+/// (FIDE C9/E9), spaced out as the 2009 text prints it (`a. p.`), or in parentheses
+/// (`(a.p.)`, glued or not). Returns the bytes to skip after the move and the line breaks
+/// among them.
 ///
 /// Only the next [`LOOKAHEAD`] bytes are examined, so that the answer does not depend on how
 /// the input happened to be split into reads; `at_eof` says `buf` ends where the input ends.
@@ -238,11 +256,14 @@ pub(super) fn peek_en_passant(
     // token that does not start with `e` or `a`: reject that case without a loop.
     match (buf.get(at), buf.get(at + 1)) {
         (Some(&gap), Some(&next))
-            if is_space(gap) && !is_space(next) && !matches!(next | 0x20, b'e' | b'a') =>
+            if is_space(gap)
+                && !is_space(next)
+                && !matches!(next | 0x20, b'e' | b'a')
+                && next != b'(' =>
         {
             None
         }
-        (Some(&gap), _) if !is_space(gap) => None,
+        (Some(&gap), _) if !is_space(gap) && gap != b'(' => None,
         _ => peek_en_passant_slow(buf, at, prev, at_eof),
     }
 }
@@ -251,8 +272,24 @@ pub(super) fn peek_en_passant(
 fn peek_en_passant_slow(buf: &[u8], at: usize, prev: u8, at_eof: bool) -> Option<(usize, u64)> {
     let limit = buf.len().min(at + LOOKAHEAD);
     let window = &buf[..limit];
-    let mut i = at;
-    while i < limit && is_space(window[i]) {
+    let skip_spaces = |mut i: usize| {
+        while i < limit && is_space(window[i]) {
+            i += 1;
+        }
+        i
+    };
+    // The end of the token starting at `i`, if it ends inside the window (or at the end of
+    // the input), so that the answer never depends on where a read happened to stop.
+    let token_end = |i: usize| {
+        let mut j = i;
+        while j < limit && !is_delimiter(window[j]) {
+            j += 1;
+        }
+        (j < limit || (limit == buf.len() && at_eof)).then_some(j)
+    };
+    let mut i = skip_spaces(at);
+    let parenthesised = window.get(i) == Some(&b'(');
+    if parenthesised {
         i += 1;
     }
     // Cheap rejection first: this runs after every move, and most are followed by a move.
@@ -260,15 +297,28 @@ fn peek_en_passant_slow(buf: &[u8], at: usize, prev: u8, at_eof: bool) -> Option
     if (first != b'e' && first != b'a') || window.get(i + 1) != Some(&b'.') {
         return None;
     }
-    let mut j = i;
-    while j < limit && !is_delimiter(window[j]) {
-        j += 1;
-    }
-    let token_complete = j < limit || (limit == buf.len() && at_eof);
-    if !token_complete || !is_en_passant_suffix(&window[i..j]) {
+    let j = token_end(i)?;
+    let mut end = if is_en_passant_suffix(&window[i..j]) {
+        j
+    } else if j == i + 2 {
+        // `a. p.`: the mark in two tokens.
+        let k = skip_spaces(j);
+        let l = token_end(k)?;
+        let second = &window[k..l];
+        if !(second.eq_ignore_ascii_case(b"p.") || second.eq_ignore_ascii_case(b"p")) {
+            return None;
+        }
+        l
+    } else {
         return None;
+    };
+    if parenthesised {
+        if window.get(end) != Some(&b')') {
+            return None;
+        }
+        end += 1;
     }
-    Some((j - at, count_newlines(prev, &window[at..i])))
+    Some((end - at, count_newlines(prev, &window[at..end])))
 }
 
 /// Where the parts of a tag line are, relative to the line's `[`.

@@ -169,6 +169,11 @@ pub trait Visitor {
     /// A move token (see [`RawMove`] for what has been cut off).
     fn san(&mut self, _token: RawMove<'_>) {}
 
+    /// The draw-offer mark `(=)` after the move just delivered (FIDE Art. 9.1b: the offer is
+    /// recorded in the score; Appendix C13/E13: as `(=)`). It is not a variation. Inside a
+    /// variation the visitor entered, it belongs to that variation's move.
+    fn draw_offer(&mut self) {}
+
     /// A numeric annotation glyph: `$n`, or `!` `?` `!!` `??` `!?` `?!` as 1 to 6.
     fn nag(&mut self, _nag: u8) {}
 

@@ -42,7 +42,8 @@ pub fn to_pgn(state: &GameState, names: &dyn Fn(&PlayerId) -> String) -> String 
 ///   `SetUp`/`FEN` for any start other than the standard position;
 /// - each move in English SAN with a comment: its signed time `[%sobre-time …]`, the
 ///   opponent's receipt `[%sobre-received …]` when there is one, and notes for a sealed move,
-///   a lost envelope (A11) and claims made after it;
+///   a lost envelope (A11), draw offers (9.1) and claims made after it;
+/// - a move after which its mover offered a draw marked `(=)` (9.1b, Appendix C13/E13);
 /// - after the last move: an invalid sealed move (A8) and equivocations, if any.
 pub fn to_game_record(state: &GameState, names: &dyn Fn(&PlayerId) -> String) -> GameRecord {
     let start = state.start.clone().unwrap_or_default();
@@ -106,8 +107,20 @@ pub fn to_game_record(state: &GameState, names: &dyn Fn(&PlayerId) -> String) ->
             san: m.san.clone(),
             comment: Some(notes.join(" ")),
             nags: Vec::new(),
+            draw_offer: false,
         })
         .collect();
+    for offer in &state.draw_offers {
+        // 9.1b, C13/E13: an offer made after one's own move is marked `(=)` on that move.
+        // An offer made by the player to move, before moving, has no move of its own to mark:
+        // the note in the comment (from `move_notes`) says it.
+        if let Some(i) = offer.ply.checked_sub(1)
+            && state.moves.get(i).is_some_and(|m| m.by == offer.by)
+            && let Some(m) = moves.get_mut(i)
+        {
+            m.draw_offer = true;
+        }
+    }
     if !final_notes.is_empty() {
         let text = final_notes.join("; ");
         match moves.last_mut().and_then(|m| m.comment.as_mut()) {
@@ -171,6 +184,14 @@ pub(super) fn move_notes(
         {
             Some(n) => n.push("envelope lost (A11)".to_owned()),
             None => final_notes.push("envelope lost (A11)".to_owned()),
+        }
+    }
+    for offer in &state.draw_offers {
+        // In words as well as `(=)`: a reader that does not know the mark skips it.
+        let text = format!("{} offers a draw (9.1)", capitalised(offer.by.name()));
+        match offer.ply.checked_sub(1).and_then(|i| notes.get_mut(i)) {
+            Some(n) => n.push(text),
+            None => final_notes.push(text),
         }
     }
     for claim in &state.claims {

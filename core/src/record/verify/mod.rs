@@ -57,7 +57,8 @@ pub use coin::{CoinSettlement, CoinState};
 pub use judgement::Judgement;
 pub use order::Checkpoint;
 pub use state::{
-    ClaimRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope, Status,
+    ClaimRecord, DrawOfferRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope,
+    Status,
 };
 pub use violation::{ChainBreak, RuleViolation};
 

@@ -5,7 +5,7 @@
 
 use super::coin::CoinSettlement;
 use super::envelopes;
-use super::state::{GameState, PlayedMove, Status};
+use super::state::{DrawOfferRecord, GameState, PlayedMove, Status};
 use super::violation::RuleViolation as V;
 use super::{RuleViolation, VerifyError};
 use crate::clock::{self, ClockAdjustment, LeaveAllowance, LeavePeriod, TimeControl};
@@ -159,6 +159,7 @@ impl Replay {
                 result: None,
                 termination: None,
                 draw_offer: None,
+                draw_offers: Vec::new(),
                 envelopes: Vec::new(),
                 adjournments: Vec::new(),
                 envelope_lost: false,
@@ -401,6 +402,12 @@ impl Replay {
                 let me = self.require_player(me, &rule)?;
                 self.require_live(&rule)?;
                 self.check_draw_allowed(&rule)?;
+                self.state.draw_offers.push(DrawOfferRecord {
+                    by: me,
+                    ply: self.state.moves.len(),
+                    event: v.id,
+                    time_ms: e.time_ms,
+                });
                 if self.state.draw_offer == Some(!me) {
                     // Both sides offered: that is agreement.
                     self.end(Outcome::Draw, Termination::Agreement);

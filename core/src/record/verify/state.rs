@@ -78,6 +78,17 @@ pub struct ClaimRecord {
     pub event: EventId,
 }
 
+/// A draw offer (FIDE 9.1) and where in the game it was made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawOfferRecord {
+    pub by: Color,
+    /// How many moves had been played when it was made. An offer that follows the offerer's
+    /// own move (as 9.1b asks) is recorded with that move: `Nf3 (=)`, Appendix C13/E13.
+    pub ply: usize,
+    pub event: EventId,
+    pub time_ms: u64,
+}
+
 /// A sealed move in its envelope.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SealedEnvelope {
@@ -143,6 +154,9 @@ pub struct GameState {
     pub termination: Option<Termination>,
     /// A standing draw offer and who made it (9.1, A4).
     pub draw_offer: Option<Color>,
+    /// Every draw offer made, standing or not, in the order applied (9.1b: each is recorded
+    /// in the score).
+    pub draw_offers: Vec<DrawOfferRecord>,
     pub envelopes: Vec<SealedEnvelope>,
     /// Each adjournment (Appendix A1), in the order sealed: the facts its verdicts are
     /// judged on (resumption, arrivals, openings, a reply in a second envelope).
