@@ -76,6 +76,25 @@ fn position_reports_dead_position_and_stalemate() {
     ])))
     .expect("json");
     assert_eq!(v["insufficient_material"], true); // seed 004: K+B v K
+    assert_eq!(v["dead_position"], true);
+    // 9.6: a locked pawn chain no king can cross is dead with all its material on board.
+    let out = stdout_of(sobre().args(["position", "8/8/2k5/p1p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1"]));
+    assert!(out.contains("dead position"), "{out}");
+    let v: Value = serde_json::from_str(&stdout_of(sobre().args([
+        "position",
+        "8/8/2k5/p1p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1",
+        "--json",
+    ])))
+    .expect("json");
+    assert_eq!(v["insufficient_material"], false);
+    assert_eq!(v["dead_position"], true);
+    let v: Value = serde_json::from_str(&stdout_of(sobre().args([
+        "position",
+        "8/8/2k5/p1p1p1p1/P1P1P1P1/2K5/8/7N w - - 0 1",
+        "--json",
+    ])))
+    .expect("json");
+    assert_eq!(v["dead_position"], false, "a knight can break the chain");
     let v: Value = serde_json::from_str(&stdout_of(sobre().args([
         "position",
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
@@ -254,6 +273,38 @@ fn pgn_convert_rewrites_spanish_into_every_notation() {
         assert!(out.contains("[White \"Ana\"]"), "{out}");
         assert!(out.contains(movetext), "{notation}: {out}");
     }
+}
+
+/// Art. 8 / App. E13: a draw offer written `(=)` after a move is read as the offer, kept by
+/// `pgn convert` in any notation and listed by `pgn check --json`; typographic castling, `00`,
+/// `Pxd5`-style pawn letters and `a.p.` marks read as an arbiter reads them (App. C/E).
+#[test]
+fn fide_e13_pgn_keeps_draw_offers_and_reads_the_forms_players_write() {
+    let f = temp_pgn("[White \"Ana\"]\n\n1.e4 e5 2.Cf3(=) Cc6 3.Ab5 a6 4.0\u{2013}0 *\n");
+    let out = stdout_of(
+        sobre()
+            .args(["pgn", "convert", "--notation", "en"])
+            .arg(f.path()),
+    );
+    assert!(out.contains("2. Nf3 (=) Nc6 3. Bb5 a6 4. O-O *"), "{out}");
+    let v: Value = serde_json::from_str(
+        stdout_of(sobre().args(["pgn", "check", "--json"]).arg(f.path()))
+            .lines()
+            .next()
+            .expect("a line"),
+    )
+    .expect("json");
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["draw_offers"], serde_json::json!([3]), "{v}");
+    let g = temp_pgn("1.e4 d5 2.e5 f5 3.Pxf6 a.p. Cf6 4.Cf3 e6 5.Ae2 Ae7 6.00 *\n");
+    let v: Value = serde_json::from_str(
+        stdout_of(sobre().args(["pgn", "check", "--json"]).arg(g.path()))
+            .lines()
+            .next()
+            .expect("a line"),
+    )
+    .expect("json");
+    assert_eq!(v["plies"], 11, "{v}");
 }
 
 #[test]

@@ -240,6 +240,8 @@ fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {
         "plies": g.plies,
         "final_fen": g.position.fen(),
         "result": g.outcome.map(|o| o.as_str()),
+        // Art. 8 / App. E13: the plies (1-based) after which a draw was offered, `(=)`.
+        "draw_offers": g.draw_offers,
     });
     if let Some(e) = &g.error {
         v["error"] = json!({
@@ -289,6 +291,8 @@ fn convert(args: ConvertArgs) -> CliResult<ExitCode> {
         for (i, &m) in game.moves.iter().enumerate() {
             let mut w = WrittenMove::new(format_move(&pos, m, args.notation));
             w.comment = game.comments.get(i).cloned().flatten();
+            // The offer marks (=) are kept (E13), in the notation the file is written in.
+            w.draw_offer = game.draw_offered_after(i as u32 + 1);
             moves.push(w);
             pos.play_unchecked(m);
         }

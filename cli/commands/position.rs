@@ -13,7 +13,8 @@ use std::process::ExitCode;
 /// insufficient material (FIDE 5.1, 5.2, 9.6).
 ///
 /// With --json, one JSON object: `fen`, `turn` ("white"/"black"), `legal_moves` (UCI),
-/// `check`, `checkmate`, `stalemate`, `insufficient_material`, and more.
+/// `check`, `checkmate`, `stalemate`, `insufficient_material`, `dead_position` (5.2b/9.6:
+/// no series of legal moves can lead to mate), and more.
 #[derive(clap::Args)]
 pub struct Args {
     /// The position as FEN, X-FEN or Shredder-FEN (or `startpos`).
@@ -42,6 +43,9 @@ pub fn run(args: Args) -> CliResult<ExitCode> {
     let checkmate = check && moves.is_empty();
     let stalemate = !check && moves.is_empty();
     let insufficient = pos.is_insufficient_material();
+    // 5.2b / 9.6: the rules core's judge (material, or a locked structure no king can
+    // cross); a position it cannot decide counts as not dead here, as in play.
+    let dead = sobre_core::rules::dead::is_dead(&pos);
     if args.json {
         let uci: Vec<String> = moves
             .iter()
@@ -62,6 +66,7 @@ pub fn run(args: Args) -> CliResult<ExitCode> {
             "checkmate": checkmate,
             "stalemate": stalemate,
             "insufficient_material": insufficient,
+            "dead_position": dead,
             "halfmove_clock": pos.halfmove_clock(),
             "fullmove_number": pos.fullmove_number(),
         });
@@ -101,7 +106,7 @@ pub fn run(args: Args) -> CliResult<ExitCode> {
     } else if check {
         println!("{}", t!("position-check", side = &side, colour = &colour));
     }
-    if insufficient {
+    if dead {
         println!("{}", t!("position-dead"));
     }
     let list: Vec<String> = moves

@@ -30,7 +30,11 @@ pub fn uci_moves(state: &GameState) -> Vec<String> {
 /// The game as the rules core replays it ([`sobre_core::Game`]: every position's 9.2
 /// identity), from its start position: what a move would do, and which draw claims hold.
 pub fn replay(state: &GameState) -> sobre_core::Game {
-    let mut game = sobre_core::Game::new(state.start.clone().unwrap_or_default());
+    // The game's text decides which positions are the same (9.2 differs between editions).
+    let mut game = sobre_core::Game::under(
+        state.repetition_edition(),
+        state.start.clone().unwrap_or_default(),
+    );
     for m in &state.moves {
         // The moves of a verified state are legal; one that is not stops the replay (the
         // history is then shorter, never wrong).

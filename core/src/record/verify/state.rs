@@ -282,6 +282,17 @@ impl GameState {
         self.termination = Some(Termination::Equivocation);
     }
 
+    /// The text whose 9.2 identity of positions the game's repetitions are judged by: the
+    /// terms' edition, or for a record signed before terms named one (protocol versions 1
+    /// and 2) castling rights as 2005 reads them, as `verify` does.
+    pub fn repetition_edition(&self) -> crate::rules::Edition {
+        if self.version >= 3 {
+            self.terms.edition.edition()
+        } else {
+            crate::rules::Edition::Fide2005
+        }
+    }
+
     /// Both players proven to have equivocated: the game is lost for both (12.9).
     pub fn lost_by_both(&self) -> bool {
         self.status == Status::Disputed && self.termination == Some(Termination::Equivocation)
