@@ -2,7 +2,7 @@
 //! player whose node's clock runs four days ahead (libfaketime, `FAKETIME=+4d`) claims a win
 //! on time (FIDE 6.9) right after her first move in a 3-days-per-move game. Her node signs
 //! the claim and believes it; the honest opponent's node must refuse it (an event dated more
-//! than `MAX_CLOCK_SKEW_MS` ahead of its clock, README "Time"): the game stays active there and
+//! than `MAX_CLOCK_SKEW_MS` ahead of its clock, docs/time.md): the game stays active there and
 //! the honest player can move.
 //!
 //! Needs Debian's `faketime`; without it the test says so and passes, unless

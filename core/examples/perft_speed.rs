@@ -1,4 +1,5 @@
-//! Prints perft figures for the README: `cargo run --release -p sobre-core --example perft_speed`.
+//! Prints perft figures for docs/performance.md:
+//! `cargo run --release -p sobre-core --example perft_speed`.
 
 use sobre_core::{CastlingMode, Position};
 use std::time::Instant;

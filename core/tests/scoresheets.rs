@@ -255,7 +255,7 @@ fn fide_6_9_time_claim_before_the_flag_falls_is_incorrect() {
     assert!(!st.claims[0].correct);
 }
 
-/// The time rule (README, "Time"; FIDE 6.9 with the protocol's leave): a leave cannot stop
+/// The time rule (docs/time.md; FIDE 6.9 with the protocol's leave): a leave cannot stop
 /// time already past. Black, whose 3-day flag fell a day ago, signs a week's leave starting
 /// four days back: it is kept as evidence, not applied, and White's time claim wins.
 #[test]

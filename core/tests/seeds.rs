@@ -1,4 +1,4 @@
-//! The games printed in the rule texts (../shared/seeds, copied to tests/data/seeds with the
+//! The games printed in the rule texts (FIDE 2005 and 2009, copied to tests/data/seeds with the
 //! oracle EXPECTED.md, computed independently with python-chess).
 
 use sobre_core::pgn::PgnReader;

@@ -1,5 +1,5 @@
-//! The time rule (README, Protocol, "Time: evidence, never one party's word"; DESIGN "The
-//! protocol"): under protocol version 2 a move counts as made when it was first countersigned,
+//! The time rule (docs/time.md, "Protocol version 2: the first countersignature"):
+//! under protocol version 2 a move counts as made when it was first countersigned,
 //! a time claim (FIDE 6.9) is judged no later than its first countersignature, and an event's
 //! time is bounded below by the events it refers to. Each attack of a player whose node signs
 //! any time it likes is a test here, written as the record an archive would hold; the same

@@ -559,7 +559,7 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
     b.stop().await;
 }
 
-/// Time is evidence (README, "Time"): a receipt signed with the opponent's own key but dated
+/// Time is evidence (docs/time.md): a receipt signed with the opponent's own key but dated
 /// a month ahead — which would start the receiver's clock a month late, free thinking time —
 /// is refused on arrival (the sender takes a strike), and the record is unchanged. Likewise
 /// a time claim (6.9) dated four days ahead. Delivered by a real libp2p peer, as anyone can
@@ -640,7 +640,7 @@ async fn start_withholding_receipts(
     .await
 }
 
-/// The time rule's refused receipt (README, "Time"): under protocol version 2 a move counts
+/// The time rule's refused receipt (docs/time.md): under protocol version 2 a move counts
 /// from its first countersignature, so a receiver whose node takes the move but withholds the
 /// receipt, and later signs an event that saw it, would charge the mover for the time it held
 /// the move. Black's key runs a node that answers A's delivery of `Nf3` without its receipt;
@@ -730,7 +730,7 @@ async fn attack_refused_receipt_cannot_be_made_up_by_a_later_countersignature() 
     assert!(v["claims"].as_array().is_none_or(|c| c.is_empty()), "{v}");
 }
 
-/// Time is evidence (README, "Time"): a claim on time (6.9) is judged no later than its first
+/// Time is evidence (docs/time.md): a claim on time (6.9) is judged no later than its first
 /// countersignature, so the opponent's key signing a receipt of the player's correct claim
 /// dated five minutes before it — "I held it before your flag claim was made" — would turn
 /// it into an incorrect one. No honest node holds an event dated that far ahead of its clock

@@ -5,8 +5,8 @@
 //! turns an [`EventKind`] into a signed, chained [`SignedEvent`].
 //!
 //! **Never two events at one seq.** Two different signed events with the same
-//! `(author, seq)` are an *equivocation*: the verifier keeps both, marks the game disputed and
-//! shows them as proof against the author (DESIGN, "The protocol"). So a scoresheet is not
+//! `(author, seq)` are an *equivocation*: the verifier keeps both as proof against the
+//! author, who loses the game (12.8; docs/rules.md). So a scoresheet is not
 //! `Clone`, the sequence number only moves forward (it advances after every successful
 //! signature, and an error leaves the sheet untouched with nothing signed), and the only
 //! way to rewind is [`Scoresheet::resume`], whose caller (the node restoring from disk)

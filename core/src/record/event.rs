@@ -22,8 +22,7 @@ use sha2::{Digest, Sha256};
 use std::fmt;
 
 /// The protocol version every new event carries. The format of the bytes is the same in every
-/// version; what changes is the meaning the game's rules give to times (README, Protocol,
-/// "Time"):
+/// version; what changes is the meaning the game's rules give to times (docs/time.md):
 /// - 1: a move counts as made at its author's signed time and reaches the opponent at their
 ///   receipt (nobody's clock runs in transit); claims are judged at the claimant's time.
 /// - 2: time is evidence. A move counts as made when it was first countersigned (the

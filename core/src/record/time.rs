@@ -1,4 +1,4 @@
-//! Time is evidence, never one party's word (DESIGN, "The protocol"; README, "Time").
+//! Time is evidence, never one party's word (docs/time.md).
 //!
 //! An author's `time_ms` is a claim about their own clock. A node that signs anything it likes
 //! could date a time claim (FIDE 6.9) four days ahead and "win" on time right after its first

@@ -1,6 +1,6 @@
 //! The texts of the FIDE Laws this project implements: the Laws in force from 1 July 2005
 //! (seed 002) and from 1 July 2009 (seed 003). A game's agreed terms name its text
-//! (`record::Terms::edition`, 2009 by default: the newest text wins, seeds README); a rules
+//! (`record::Terms::edition`, 2009 by default: the newest text wins, docs/architecture.md); a rules
 //! function whose verdict depends on the text takes an [`Edition`], and its tests cover both
 //! (`core/tests/editions.rs` judges each difference on a signed record).
 //!

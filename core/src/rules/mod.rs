@@ -8,9 +8,9 @@
 //!   either about the position on the board ("has appeared") or with an intended move
 //!   ("will appear"); an incorrect claim changes nothing. What "the same position" is
 //!   depends on the game's text of the Laws ([`repetition`], [`Edition`]).
-//! - Current FIDE practice on top of the 2009 text (seeds README): fivefold repetition and 75
-//!   moves without capture or pawn move end the game drawn without a claim; a mate on that
-//!   move takes precedence.
+//! - Current FIDE practice on top of the 2009 text (docs/architecture.md): fivefold repetition
+//!   and 75 moves without capture or pawn move end the game drawn without a claim; a mate on
+//!   that move takes precedence.
 //! - FIDE 6.9: a flag fall loses, unless the opponent cannot mate by any series of legal moves.
 //! - Appendix F1 (colours and a Chess960 start drawn by lot): when the challenger's fair coin
 //!   may be settled by the opponent's default ([`coin`]); Appendix A's verdicts are in

@@ -25,7 +25,7 @@ pub fn key(n: u8) -> Keypair {
     Keypair::from_secret_bytes(&[n; 32])
 }
 
-/// Which moves the opponent countersigns (a receipt, README "Time").
+/// Which moves the opponent countersigns (a receipt, docs/time.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Receipts {
     /// None: the record has only the players' own moves.

@@ -121,7 +121,7 @@ impl Table {
         self.sheets[(!c).index()].saw(ev.id());
         self.events.push(ev.clone());
         // The other player's node receipts it on arrival, as a node does: under protocol
-        // version 2 an event counts from its first countersignature (README "Time").
+        // version 2 an event counts from its first countersignature (docs/time.md).
         if self.receipts
             && !matches!(
                 ev.verify().map(|v| v.event.kind),

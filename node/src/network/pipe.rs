@@ -4,7 +4,7 @@
 //! Why not only `/sobre/deliver/1`: on request-response every delivery opens a Yamux
 //! stream, negotiates the protocol with multistream-select, arms a timer and closes the
 //! stream again, on both nodes. A mailbox ingesting thousands of moves a second spent more
-//! CPU on that than on verifying, storing and signing (README, Performance). On a stream a
+//! CPU on that than on verifying, storing and signing (docs/performance.md). On a stream a
 //! delivery costs one frame each way. Request-response stays: it is what a peer without the
 //! stream protocol speaks, and what syncs use.
 //!

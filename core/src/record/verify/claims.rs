@@ -45,7 +45,7 @@ impl Replay {
             ),
         };
         // Under protocol version 2 a claim that gains by being late is judged no later than
-        // its first countersignature (README "Time").
+        // its first countersignature (docs/time.md).
         let at = match reason {
             ClaimReason::Time | ClaimReason::Lateness => {
                 if self.evidence {

@@ -28,7 +28,7 @@ impl Replay {
                     }
                 } else if self.evidence {
                     // The mover pays for transit: the move is made, and reaches the
-                    // opponent, when it was first countersigned (README "Time").
+                    // opponent, when it was first countersigned (docs/time.md).
                     let at = self.counted_at(&m.event, m.time_ms);
                     MoveTiming {
                         side: m.by,

@@ -59,7 +59,7 @@ pub struct PlayedMove {
     /// The earliest countersignature: the first moment someone other than the mover signed
     /// that they held the move (a receipt by the opponent or a witness, or an opponent event
     /// that saw it). Under protocol version 2 the move counts as made then, no earlier than
-    /// its signed time (the mover pays for transit, README "Time").
+    /// its signed time (the mover pays for transit, docs/time.md).
     pub countersigned_ms: Option<u64>,
     /// True if it came out of an envelope (Appendix A).
     pub sealed: bool,
