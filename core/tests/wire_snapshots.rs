@@ -363,6 +363,28 @@ fn cases() -> Vec<(&'static str, Event, Keypair)> {
             },
         ),
     );
+    // A11 (tags 22 to 24): events of games on agreed terms, so pinned under version 3.
+    let v3 = |(mut e, k): (Event, Keypair)| {
+        e.version = 3;
+        (e, k)
+    };
+    add(
+        "declare_sealed_move",
+        v3(by(
+            w,
+            9,
+            EventKind::DeclareSealedMove { mv: wire(6, 21, 0) },
+        )),
+    );
+    add(
+        "accept_declared_move",
+        v3(by(
+            &arbiter,
+            1,
+            EventKind::AcceptDeclaredMove { declared: SEAL },
+        )),
+    );
+    add("annul_game", v3(by(b, 10, EventKind::AnnulGame)));
     add(
         "coin_default_colour_and_position",
         by(
@@ -425,6 +447,9 @@ fn declared_tag(kind: &EventKind) -> u32 {
         EventKind::ArbiterOpen { .. } => 19,
         EventKind::CoinDefault { .. } => 20,
         EventKind::ChallengeOnTerms { .. } => 21,
+        EventKind::DeclareSealedMove { .. } => 22,
+        EventKind::AcceptDeclaredMove { .. } => 23,
+        EventKind::AnnulGame => 24,
     }
 }
 
@@ -508,7 +533,7 @@ fn kind_widths(w: &mut Vec<usize>, kind: &EventKind) {
         EventKind::Challenge(c) => challenge_widths(w, c),
         EventKind::Accept(a) => w.extend(opt(&a.coin_share, 32)),
         EventKind::Decline { reason } => w.extend(string(reason)),
-        EventKind::Move(_) => w.extend([1, 1, 1]),
+        EventKind::Move(_) | EventKind::DeclareSealedMove { .. } => w.extend([1, 1, 1]),
         EventKind::Claim(c) => {
             w.push(4);
             match &c.intended {
@@ -545,7 +570,9 @@ fn kind_widths(w: &mut Vec<usize>, kind: &EventKind) {
             w.extend(string(move_text));
             w.push(32);
         }
-        EventKind::Receipt { .. } | EventKind::RandomReveal { .. } => w.push(32),
+        EventKind::Receipt { .. }
+        | EventKind::RandomReveal { .. }
+        | EventKind::AcceptDeclaredMove { .. } => w.push(32),
         EventKind::Chat { text } => w.extend(string(text)),
         EventKind::Leave { .. } => w.extend([8, 8]),
         EventKind::CoinDefault { colour, position } => {
@@ -557,7 +584,8 @@ fn kind_widths(w: &mut Vec<usize>, kind: &EventKind) {
         | EventKind::DrawAccept
         | EventKind::DrawDecline
         | EventKind::Resign
-        | EventKind::Presence => {}
+        | EventKind::Presence
+        | EventKind::AnnulGame => {}
     }
 }
 
@@ -1471,6 +1499,61 @@ const SNAPSHOTS: &[Snapshot] = &[
         ],
         id: "c1a24e92bee27858dd112d89ffe35aee75b44fe7ebda5bf57cbc28d4dcc78ba4",
     },
+    Snapshot {
+        name: "declare_sealed_move",
+        body: &[
+            "0300",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "0900000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "288be5cf8b010000",
+            "16000000",
+            "06",
+            "15",
+            "00",
+        ],
+        id: "4bff0098f62ca5812c0b86afe6d148c5e6bedc599d4fe13ba0e036cf6d41b819",
+    },
+    Snapshot {
+        name: "accept_declared_move",
+        body: &[
+            "0300",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "0100000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "e86be5cf8b010000",
+            "17000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+        ],
+        id: "857eb108f146e833d50319fba4c1bfb57206318fc7842df658b840851c3d3d64",
+    },
+    Snapshot {
+        name: "annul_game",
+        body: &[
+            "0300",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394",
+            "0a00000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "108fe5cf8b010000",
+            "18000000",
+        ],
+        id: "9346fa9896bc579806de9b4468de308e64469ca5387a08618d71c2b0473d8465",
+    },
 ];
 
 #[test]
@@ -1504,7 +1587,7 @@ fn every_event_kind_encodes_to_its_pinned_bytes_and_id() {
 }
 
 /// Protocol versions 2 and 3 changed what times mean, not the bytes (3 added tag 21, the
-/// challenge on terms): a version-2 event is the version-1 bytes with `02 00` in front; versions outside the supported range are refused
+/// challenge on terms, and tags 22 to 24 of a lost envelope, A11): a version-2 event is the version-1 bytes with `02 00` in front; versions outside the supported range are refused
 /// naming the version.
 #[test]
 fn protocol_versions_share_one_format_and_others_are_refused() {
@@ -1572,7 +1655,7 @@ fn kind_tags_are_the_declaration_order() {
     }
     tags.sort_unstable();
     tags.dedup();
-    assert_eq!(tags, (0..=21).collect::<Vec<u32>>(), "every kind is pinned");
+    assert_eq!(tags, (0..=24).collect::<Vec<u32>>(), "every kind is pinned");
 }
 
 #[test]
@@ -1831,6 +1914,9 @@ fn arb_kind() -> impl Strategy<Value = EventKind> {
                 salt,
             }
         }),
+        arb_wire_move().prop_map(|mv| EventKind::DeclareSealedMove { mv }),
+        arb_id().prop_map(|declared| EventKind::AcceptDeclaredMove { declared }),
+        Just(EventKind::AnnulGame),
     ]
 }
 

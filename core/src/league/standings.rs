@@ -181,9 +181,16 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
         }
         match state.status {
             Status::Cancelled => {
+                // A11.2 (club rules art. 16.5): an annulled game is replaced by a new one,
+                // which is the game that counts for the pairing.
+                let reason = if state.annulled.is_some() {
+                    "annulled (A11b): to be replayed"
+                } else {
+                    "declined or aborted"
+                };
                 excluded.push(GameNote {
                     game: entry.game,
-                    reason: "declined or aborted".into(),
+                    reason: reason.into(),
                 });
                 continue;
             }

@@ -444,6 +444,55 @@ impl Scoresheet {
         )
     }
 
+    /// Declares the move this sheet's player sealed, having lost the opening of their
+    /// binding seal (wire tag 22, A11.1): "ejecuta sobre el tablero la jugada que declara
+    /// ser la que selló". It does nothing until the responder or the agreed arbiter accepts
+    /// it ([`Scoresheet::accept_declared_move`]); once per envelope, while it is closed, in
+    /// a game on agreed terms (protocol version 3).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn declare_sealed_move(
+        &mut self,
+        declared: Move,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(
+            EventKind::DeclareSealedMove {
+                mv: WireMove::from_move(declared),
+            },
+            time_ms,
+        )
+    }
+
+    /// Accepts the opponent's declared sealed move `declared` (wire tag 23, A11.1), as the
+    /// responder or as the game's agreed arbiter: the move is played as the envelope's
+    /// opening would be, so sign it when the envelope could be opened (A7 with A2.7). Call
+    /// [`Scoresheet::saw`] with the declaration (or a later event of its author) first, so
+    /// that the acceptance follows what it accepts.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn accept_declared_move(
+        &mut self,
+        declared: EventId,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::AcceptDeclaredMove { declared }, time_ms)
+    }
+
+    /// Annuls the game (wire tag 24, A11.2; club rules art. 16.5): the adjourned position
+    /// cannot be re-established, so a new game is to be played. Signed by the agreed arbiter
+    /// it annuls the game; signed by a player it is their half of the players' agreement,
+    /// and the game is annulled when both have signed one. Only while the game is adjourned
+    /// with a binding envelope unopened, in a game on agreed terms (protocol version 3).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn annul_game(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::AnnulGame, time_ms)
+    }
+
     /// Signs a receipt: this node received and verified event `of`.
     ///
     /// # Errors

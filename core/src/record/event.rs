@@ -33,7 +33,11 @@ use std::fmt;
 ///   them an event counts at its earliest timekeeper receipt, without them transit is
 ///   bounded both ways by the time control's allowance, so neither player's absence nor
 ///   presence decides how long a move took. Starts, coin deadlines, seals, presences and
-///   claims are judged at evidence times; each overstep is its own flag fall.
+///   claims are judged at evidence times; each overstep is its own flag fall. Tags 22 to 24
+///   (A11: a declared sealed move and its acceptance, an annulment) came with this version
+///   and have a meaning only in a game on agreed terms: a game signed under version 1 or 2
+///   refuses them ([`crate::record::verify::RuleViolation::A11NeedsAgreedTerms`]), and a
+///   node older than them cannot decode them at all (an unknown tag is a codec error).
 ///
 /// A game is judged under the version of its challenge, so every archive keeps the meaning it
 /// was signed under; a node accepts events of every version in [`MIN_EVENT_VERSION`]
@@ -196,6 +200,24 @@ pub enum EventKind {
     /// countersigns them. Its id is the game id, as for tag 0, which stays for games
     /// without terms (they get [`Terms::default`]).
     ChallengeOnTerms { challenge: Challenge, terms: Terms },
+    /// 22: A11.1 (A11a in 2005): the sealer of a binding seal (tag 17) still closed, who
+    /// cannot produce its opening, declares the move they sealed. It does nothing until it
+    /// is accepted (tag 23): "lost" is never the sealer's free choice of another move. At
+    /// most one per envelope, never after the envelope was opened. Only in a game on agreed
+    /// terms (protocol version 3).
+    DeclareSealedMove { mv: WireMove },
+    /// 23: A11.1: the responder (the sealer's opponent), or the game's agreed arbiter
+    /// ([`Terms::arbiter`]), accepts the declaration `declared` (a tag-22 event): the
+    /// declared move is played as if the envelope had been opened with it, under the rules
+    /// of an opening (A7 with A2.7: the responder is at the board). Only in a game on
+    /// agreed terms (protocol version 3).
+    AcceptDeclaredMove { declared: EventId },
+    /// 24: A11.2 (A11b in 2005; club rules art. 16.5): the position cannot be
+    /// re-established, so the game is annulled and a new one is played. Signed by the
+    /// agreed arbiter alone, or by both players (each signs one), while the game is
+    /// adjourned with a binding envelope unopened. Only in a game on agreed terms (protocol
+    /// version 3).
+    AnnulGame,
 }
 
 impl EventKind {
@@ -222,6 +244,9 @@ impl EventKind {
             EventKind::Escrow { .. } => "escrow",
             EventKind::ArbiterOpen { .. } => "arbiter_open",
             EventKind::CoinDefault { .. } => "coin_default",
+            EventKind::DeclareSealedMove { .. } => "declare_sealed_move",
+            EventKind::AcceptDeclaredMove { .. } => "accept_declared_move",
+            EventKind::AnnulGame => "annul_game",
         }
     }
 

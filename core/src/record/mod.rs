@@ -27,7 +27,8 @@ pub use identity::{Keypair, PlayerId, PlayerIdError};
 pub use profile::{Profile, ProfileError, SignedProfile, VerifiedProfile};
 pub use terms::{Terms, TermsEdition, TermsError};
 pub use verify::{
-    ChainBreak, Checkpoint, ClaimRecord, DrawOfferRecord, Equivocation, Escrowed, GameState,
-    PlayedMove, RuleViolation, SealedEnvelope, Status, VerifyError, verify, verify_at,
-    verify_continue, verify_extend, verify_incremental,
+    Accepter, AnnulledBy, Annulment, ChainBreak, Checkpoint, ClaimRecord, DeclarationAccepted,
+    DeclaredMove, DrawOfferRecord, Equivocation, Escrowed, GameState, PlayedMove, RuleViolation,
+    SealedEnvelope, Status, VerifyError, verify, verify_at, verify_continue, verify_extend,
+    verify_incremental,
 };

@@ -8,8 +8,8 @@ use sobre_core::record::author::{Scoresheet, SealOpening};
 use sobre_core::record::codec::CodecError;
 use sobre_core::record::commit;
 use sobre_core::record::{
-    Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, Seal, SealLetters,
-    SignedEvent, StartPosition, Terms, VerifyError, verify, verify_at,
+    Challenge, ClaimReason, ColourChoice, Envelope, EventKind, GameState, LeagueRound, Seal,
+    SealLetters, SignedEvent, StartPosition, Terms, VerifyError, verify, verify_at,
 };
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position};
@@ -67,7 +67,21 @@ impl Table {
         Table::with(tc, start, None)
     }
 
+    /// A game of `league` on agreed `terms` (protocol version 3).
+    pub fn in_league(tc: &str, terms: Terms, league: LeagueRound) -> Table {
+        Table::with_league(tc, StartPosition::Standard, Some(terms), Some(league))
+    }
+
     fn with(tc: &str, start: StartPosition, on_terms: Option<Terms>) -> Table {
+        Table::with_league(tc, start, on_terms, None)
+    }
+
+    fn with_league(
+        tc: &str,
+        start: StartPosition,
+        on_terms: Option<Terms>,
+        league: Option<LeagueRound>,
+    ) -> Table {
         let (w, b) = (key(1), key(2));
         let pos = match &start {
             StartPosition::Fen(f) => Position::from_fen_auto(f).unwrap(),
@@ -80,7 +94,7 @@ impl Table {
             time_control: tc.into(),
             start,
             coin_commitment: None,
-            league: None,
+            league,
         };
         let (ws, ch) = match on_terms {
             Some(agreed) => Scoresheet::challenge_on_terms(w, terms, agreed, T0).unwrap(),

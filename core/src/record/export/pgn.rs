@@ -6,7 +6,9 @@ use crate::notation::fen::STARTING_FEN;
 use crate::pgn::{GameRecord, WrittenMove};
 use crate::record::event::{ClaimReason, EventId};
 use crate::record::identity::PlayerId;
-use crate::record::verify::{ClaimRecord, GameState};
+use crate::record::verify::{
+    Accepter, AnnulledBy, Annulment, ClaimRecord, DeclarationAccepted, GameState,
+};
 use crate::types::Color;
 use std::collections::HashMap;
 
@@ -42,9 +44,11 @@ pub fn to_pgn(state: &GameState, names: &dyn Fn(&PlayerId) -> String) -> String 
 ///   `SetUp`/`FEN` for any start other than the standard position;
 /// - each move in English SAN with a comment: its signed time `[%sobre-time …]`, the
 ///   opponent's receipt `[%sobre-received …]` when there is one, and notes for a sealed move,
-///   a lost envelope (A11), draw offers (9.1) and claims made after it;
+///   a lost envelope (A11: the move its sealer declared and who accepted it), draw offers
+///   (9.1) and claims made after it;
 /// - a move after which its mover offered a draw marked `(=)` (9.1b, Appendix C13/E13);
-/// - after the last move: an invalid sealed move (A8) and equivocations, if any.
+/// - after the last move: an invalid sealed move (A8), an annulment (A11.2) and
+///   equivocations, if any; an annulled game's `Termination` is `annulled (A11.2)`.
 pub fn to_game_record(state: &GameState, names: &dyn Fn(&PlayerId) -> String) -> GameRecord {
     let start = state.start.clone().unwrap_or_default();
     let mut tags: Vec<(String, String)> = Vec::new();
@@ -75,13 +79,12 @@ pub fn to_game_record(state: &GameState, names: &dyn Fn(&PlayerId) -> String) ->
         state.black.as_ref().map_or_else(|| "?".into(), names),
     );
     tag("TimeControl", state.time_control.to_string());
-    tag(
-        "Termination",
-        state
-            .termination
-            .map_or("unterminated", |t| t.describe())
-            .to_owned(),
-    );
+    let termination = match (&state.annulled, state.termination) {
+        (Some(_), _) => "annulled (A11.2)",
+        (None, Some(t)) => t.describe(),
+        (None, None) => "unterminated",
+    };
+    tag("Termination", termination.to_owned());
     if let Some(w) = &state.white {
         tag("WhiteId", w.to_string());
     }
@@ -156,22 +159,38 @@ pub(super) fn move_notes(
                 n.push(format!("[%sobre-received {}]", iso_utc(r)));
             }
             if m.sealed {
-                // A3, A9: say when the arbiter keeping the envelope opened it.
+                // A3, A9: say when the arbiter keeping the envelope opened it; A11.1: that
+                // the envelope was lost and who accepted the move the sealer declared.
                 let by_arbiter = state
                     .envelopes
                     .iter()
                     .any(|e| e.opened_by_arbiter && e.ply as usize == i + 1);
-                n.push(if by_arbiter {
-                    "sealed move opened at resumption by the arbiter".to_owned()
-                } else {
-                    "sealed move opened at resumption".to_owned()
+                let declared = state
+                    .envelopes
+                    .iter()
+                    .filter(|e| e.ply as usize == i + 1)
+                    .find_map(|e| e.declared.as_ref())
+                    .and_then(|d| d.accepted.as_ref().map(|a| (d, a)));
+                n.push(match declared {
+                    Some((d, a)) => format!(
+                        "envelope lost; the sealer declared {}, accepted by {} (A11)",
+                        d.san,
+                        accepter_words(a, names)
+                    ),
+                    None if by_arbiter => {
+                        "sealed move opened at resumption by the arbiter".to_owned()
+                    }
+                    None => "sealed move opened at resumption".to_owned(),
                 });
             }
             n
         })
         .collect();
     let mut final_notes = Vec::new();
-    if state.envelope_lost {
+    // A declared sealed move someone accepted (A11.1) is noted on the move itself, above;
+    // what is left is a tag-10 seal whose sealer played instead of opening.
+    let declared = state.envelopes.iter().any(|e| e.declared_accepted());
+    if state.envelope_lost && !declared {
         // A11: the envelope stays unopened and the sealer's next move is the one at its ply.
         let ply = state
             .envelopes
@@ -207,6 +226,9 @@ pub(super) fn move_notes(
     if let Some(e) = &state.sealed_move_error {
         final_notes.push(e.clone());
     }
+    if let Some(a) = &state.annulled {
+        final_notes.push(annulment_note(a, names));
+    }
     // A player's equivocation is the reason of the result (12.8/12.9); a witness's twins
     // change nothing and are noted as well, so the PGN tells every reader what the proof is.
     for e in &state.equivocations {
@@ -217,6 +239,27 @@ pub(super) fn move_notes(
         ));
     }
     (notes, final_notes)
+}
+
+/// Who accepted a declared sealed move (A11.1), in words.
+fn accepter_words(a: &DeclarationAccepted, names: &dyn Fn(&PlayerId) -> String) -> String {
+    let role = match a.role {
+        Accepter::Responder => "the responder",
+        Accepter::Arbiter => "the arbiter",
+    };
+    format!("{} ({role})", names(&a.by))
+}
+
+/// The note of an annulled game (A11.2; club rules art. 16.5).
+pub(super) fn annulment_note(a: &Annulment, names: &dyn Fn(&PlayerId) -> String) -> String {
+    let by = match a.by {
+        AnnulledBy::Arbiter(p) => format!("by the arbiter {}", names(&p)),
+        AnnulledBy::Players => "by both players".to_owned(),
+    };
+    format!(
+        "game annulled {by} (A11.2): the envelope was lost and the adjourned position could \
+         not be re-established; a new game is to be played"
+    )
 }
 
 pub(super) fn claim_note(claim: &ClaimRecord) -> String {

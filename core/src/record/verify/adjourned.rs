@@ -55,6 +55,9 @@ impl Replay {
             a.record_opening(t);
         }
         self.state.status = Status::Active;
+        // A11.2: a request to annul was about the envelope that was closed; the position is
+        // re-established now.
+        self.state.annul_requests = [None, None];
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -176,6 +179,7 @@ impl Replay {
             opened: None,
             escrow: None,
             opened_by_arbiter: false,
+            declared: None,
         });
         match kind {
             SealKind::First => {

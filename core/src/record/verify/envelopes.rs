@@ -47,7 +47,7 @@ impl Replay {
         me: Color,
         rule: Rule<'_>,
     ) -> Result<(), VerifyError> {
-        let Some(slot) = self.state.envelopes.iter().position(|e| e.opened.is_none()) else {
+        let Some(slot) = self.state.envelopes.iter().position(|e| e.is_closed()) else {
             return Err(rule(V::NoEnvelopeToEscrow));
         };
         let env = &self.state.envelopes[slot];
@@ -88,26 +88,24 @@ impl Replay {
         me: Color,
         rule: Rule<'_>,
     ) -> Result<(), VerifyError> {
-        let closed = self.state.envelopes.iter().position(|e| e.opened.is_none());
+        let closed = self.state.envelopes.iter().position(|e| e.is_closed());
         if let Some(slot) = closed
             && self.state.envelopes[slot].sealer == me
         {
             return self.open_sealed(slot, Opener::Sealer, &o, rule);
         }
-        let by_arbiter = self
-            .state
-            .envelopes
-            .iter()
-            .rposition(|e| e.sealer == me)
-            .filter(|&s| self.state.envelopes[s].opened_by_arbiter);
-        if let Some(slot) = by_arbiter
-            && self.matches(slot, o.move_text, o.salt)
-        {
-            self.state.ignored.push((
-                o.id,
-                "the sealer's opening after the arbiter had opened the envelope (A9)".into(),
-            ));
-            return Ok(());
+        if let Some(slot) = self.state.envelopes.iter().rposition(|e| e.sealer == me) {
+            let env = &self.state.envelopes[slot];
+            if env.opened_by_arbiter && self.matches(slot, o.move_text, o.salt) {
+                self.state.ignored.push((
+                    o.id,
+                    "the sealer's opening after the arbiter had opened the envelope (A9)".into(),
+                ));
+                return Ok(());
+            }
+            if env.declared_accepted() {
+                return self.opened_after_declaration(slot, &o, "sealer's", rule);
+            }
         }
         match closed {
             None => Err(rule(V::NoEnvelopeToOpen)),
@@ -132,6 +130,9 @@ impl Replay {
         if env.escrow.as_ref().map(|e| e.arbiter) != Some(author) {
             return Err(rule(V::OpenNotArbiter));
         }
+        if env.declared_accepted() {
+            return self.opened_after_declaration(slot, &o, "arbiter's", rule);
+        }
         if env.opened.is_some() {
             if !self.matches(slot, o.move_text, o.salt) {
                 return Err(rule(V::OpeningMismatch));
@@ -142,10 +143,41 @@ impl Replay {
             ));
             return Ok(());
         }
-        if self.state.envelopes.iter().position(|e| e.opened.is_none()) != Some(slot) {
+        if self.state.envelopes.iter().position(|e| e.is_closed()) != Some(slot) {
             return Err(rule(V::OpenedOutOfOrder));
         }
         self.open_sealed(slot, Opener::Arbiter, &o, rule)
+    }
+
+    /// A11.1: the true opening of an envelope whose declared move was accepted arrives after
+    /// all (the sealer found it, or the arbiter's node opened its escrow late). The game
+    /// went on with the declared move, and the responder may have answered it: the opening
+    /// changes nothing and is kept as a fact, with the move it shows, so a reader can see
+    /// whether the declaration was true. An opening that does not match the commitment is
+    /// still a false opening, and an error.
+    fn opened_after_declaration(
+        &mut self,
+        slot: usize,
+        o: &Opening<'_>,
+        whose: &str,
+        rule: Rule<'_>,
+    ) -> Result<(), VerifyError> {
+        if !self.matches(slot, o.move_text, o.salt) {
+            return Err(rule(V::OpeningMismatch));
+        }
+        let declared = self.state.envelopes[slot]
+            .declared
+            .as_ref()
+            .map_or_else(String::new, |d| d.san.clone());
+        self.state.ignored.push((
+            o.id,
+            format!(
+                "the {whose} opening ({:?}) after the declared sealed move {declared} had been \
+                 accepted (A11.1): the declared move stands",
+                o.move_text
+            ),
+        ));
+        Ok(())
     }
 
     /// Whether an opening is the one the envelope in `slot` committed to: the commitment
@@ -173,38 +205,13 @@ impl Replay {
     ) -> Result<(), VerifyError> {
         let env = self.state.envelopes[slot].clone();
         let sealer = env.sealer;
-        // A7 with A2.7 for a binding sealed move, the sealer's arrival for an A9c reply (the
-        // arbiter opens as the sealer could, and its opening is not the sealer's arrival).
-        let binding = self
-            .binding_adjournment()
-            .is_some_and(|a| a.closed().is_some());
-        if let Some(a) = self.binding_adjournment().filter(|_| binding) {
-            a.check_opening(sealer, o.t).map_err(|e| rule(e.into()))?;
-        } else if self.state.status == Status::Adjourned {
-            // A tag-10 seal keeps the meaning it was signed under: it opens on the
-            // responder's presence (and a tag-17 reply in a tag-10 adjournment still waits
-            // for its time, A2.7).
-            let resume_at = env.letters.and(env.seal.envelope.resume_at_ms);
-            adjournment::check_opening(
-                resume_at,
-                o.t,
-                self.state.presence_ms[sealer.index()].is_some(),
-                self.state.presence_ms[(!sealer).index()].is_some(),
-            )
-            .map_err(|e| rule(e.into()))?;
-        }
+        let binding = self.check_may_open(slot, o.t, rule)?;
         if !self.matches(slot, o.move_text, o.salt) {
             return Err(rule(V::OpeningMismatch));
         }
         self.state.envelopes[slot].opened = Some(o.move_text.to_owned());
         self.state.envelopes[slot].opened_by_arbiter = by == Opener::Arbiter;
-        if binding || self.state.status == Status::Adjourned {
-            self.resume(o.t);
-        }
-        if self.state.position.turn() != sealer {
-            // A second envelope opened before the first: refuse.
-            return Err(rule(V::OpenedOutOfOrder));
-        }
+        self.resume_at_opening(binding, sealer, o.t, rule)?;
         // A8: the move as written, in the letters signed with the seal, decides.
         let pos = self.state.position.clone();
         let lang = env.letters.map_or(Lang::Auto, SealLetters::lang);
@@ -227,6 +234,62 @@ impl Replay {
                     err.reason()
                 ));
             }
+        }
+        Ok(())
+    }
+}
+
+impl Replay {
+    /// A7 with A2.7 for a binding sealed move, the sealer's arrival for an A9c reply: whether
+    /// the envelope in `slot` may be opened at `t` (the arbiter opens as the sealer could,
+    /// and its opening is not the sealer's arrival; an accepted declaration, A11.1, opens
+    /// under the same rules). Returns whether the envelope is the binding adjournment's.
+    pub(super) fn check_may_open(
+        &self,
+        slot: usize,
+        t: u64,
+        rule: Rule<'_>,
+    ) -> Result<bool, VerifyError> {
+        let Some(env) = self.state.envelopes.get(slot) else {
+            return Err(rule(V::NoEnvelopeToOpen));
+        };
+        let sealer = env.sealer;
+        let binding = self
+            .binding_adjournment()
+            .is_some_and(|a| a.closed().is_some());
+        if let Some(a) = self.binding_adjournment().filter(|_| binding) {
+            a.check_opening(sealer, t).map_err(|e| rule(e.into()))?;
+        } else if self.state.status == Status::Adjourned {
+            // A tag-10 seal keeps the meaning it was signed under: it opens on the
+            // responder's presence (and a tag-17 reply in a tag-10 adjournment still waits
+            // for its time, A2.7).
+            let resume_at = env.letters.and(env.seal.envelope.resume_at_ms);
+            adjournment::check_opening(
+                resume_at,
+                t,
+                self.state.presence_ms[sealer.index()].is_some(),
+                self.state.presence_ms[(!sealer).index()].is_some(),
+            )
+            .map_err(|e| rule(e.into()))?;
+        }
+        Ok(binding)
+    }
+
+    /// The envelope of `sealer` was opened (or its declared move accepted) at `t`: the
+    /// game resumes, and the sealer is the player to move.
+    pub(super) fn resume_at_opening(
+        &mut self,
+        binding: bool,
+        sealer: Color,
+        t: u64,
+        rule: Rule<'_>,
+    ) -> Result<(), VerifyError> {
+        if binding || self.state.status == Status::Adjourned {
+            self.resume(t);
+        }
+        if self.state.position.turn() != sealer {
+            // A second envelope opened before the first: refuse.
+            return Err(rule(V::OpenedOutOfOrder));
         }
         Ok(())
     }

@@ -43,6 +43,7 @@ mod coin;
 mod envelopes;
 mod evidence;
 mod judgement;
+mod lost;
 mod order;
 mod replay;
 mod state;
@@ -57,8 +58,8 @@ pub use coin::{CoinSettlement, CoinState};
 pub use judgement::Judgement;
 pub use order::Checkpoint;
 pub use state::{
-    ClaimRecord, DrawOfferRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope,
-    Status,
+    Accepter, AnnulledBy, Annulment, ClaimRecord, DeclarationAccepted, DeclaredMove,
+    DrawOfferRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope, Status,
 };
 pub use violation::{ChainBreak, RuleViolation};
 
@@ -80,7 +81,8 @@ pub enum VerifyError {
     OtherGame { event: EventId },
     #[error(
         "event {event}: {author} does not play in this game and may only sign receipts (and, \
-         as the arbiter an envelope is escrowed to, its opening)"
+         as the arbiter an envelope is escrowed to, its opening; as the agreed arbiter, the \
+         acceptance of a declared sealed move or an annulment)"
     )]
     NotAPlayer { event: EventId, author: PlayerId },
     #[error("event {event}: broken scoresheet of {author}: {reason}")]

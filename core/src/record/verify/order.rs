@@ -235,6 +235,9 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
             _ => None,
         })
         .collect();
+    // Only a game on agreed terms has an agreed arbiter (a challenge without terms, tag 0,
+    // names none).
+    let agreed_arbiter = terms.as_ref().and_then(|t| t.arbiter);
     for v in unique {
         let for_game = match v.event.game {
             None => v.id == game,
@@ -247,6 +250,11 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
         let allowed = match v.event.kind {
             EventKind::Receipt { .. } => true,
             EventKind::ArbiterOpen { .. } => arbiters.contains(&v.event.author),
+            // A11: the arbiter both players agreed on accepts a declared sealed move or
+            // annuls the game; the replay checks when.
+            EventKind::AcceptDeclaredMove { .. } | EventKind::AnnulGame => {
+                agreed_arbiter == Some(v.event.author)
+            }
             _ => false,
         };
         if !player && !allowed {

@@ -163,6 +163,8 @@ impl Replay {
                 envelopes: Vec::new(),
                 adjournments: Vec::new(),
                 envelope_lost: false,
+                annulled: None,
+                annul_requests: [None, None],
                 sealed_move_error: None,
                 presence_ms: [None, None],
                 claims: Vec::new(),
@@ -545,6 +547,16 @@ impl Replay {
             EventKind::CoinDefault { colour, position } => {
                 self.coin_default(*colour, *position, v, &rule)?;
             }
+            EventKind::DeclareSealedMove { mv } => {
+                let me = self.require_player(me, &rule)?;
+                self.declare_sealed_move(*mv, me, v.id, e.time_ms, &rule)?;
+            }
+            EventKind::AcceptDeclaredMove { declared } => {
+                self.accept_declared_move(declared, author, me, v.id, e.time_ms, index, &rule)?;
+            }
+            EventKind::AnnulGame => {
+                self.annul_game(author, me, v.id, e.time_ms, &rule)?;
+            }
             EventKind::Receipt { .. } | EventKind::Chat { .. } => {}
         }
         Ok(())
@@ -667,7 +679,7 @@ impl Replay {
                 .envelopes
                 .iter()
                 .rev()
-                .find(|e| e.opened.is_some())
+                .find(|e| !e.is_closed())
                 .is_some_and(|e| e.letters.is_some());
         if self.state.draw_offer == Some(!me) && !a4 {
             self.state.draw_offer = None;

@@ -25,7 +25,9 @@ pub enum Status {
     /// [`crate::rules::adjournment::clock`]).
     Adjourned,
     Finished,
-    /// Declined by the opponent or aborted before it really started: no result.
+    /// Declined by the opponent or aborted before it really started, or annulled because an
+    /// adjourned position could not be re-established (A11.2, [`GameState::annulled`]): no
+    /// result.
     Cancelled,
     /// A player signed two different events at the same place in their scoresheet.
     Disputed,
@@ -108,6 +110,80 @@ pub struct SealedEnvelope {
     pub escrow: Option<Escrowed>,
     /// True once the arbiter opened it (wire tag 19) rather than the sealer (tag 12).
     pub opened_by_arbiter: bool,
+    /// A11.1: the move the sealer declared they sealed, having lost the opening (wire tag
+    /// 22), and its acceptance (tag 23) if it was accepted. The envelope itself stays
+    /// unopened (`opened` is `None`): the game went on with the declared move.
+    pub declared: Option<DeclaredMove>,
+}
+
+impl SealedEnvelope {
+    /// Whether the envelope is still closed: neither opened nor replaced by an accepted
+    /// declaration (A11.1).
+    pub fn is_closed(&self) -> bool {
+        self.opened.is_none() && !self.declared_accepted()
+    }
+
+    /// Whether the game went on with a move the sealer declared instead (A11.1).
+    pub fn declared_accepted(&self) -> bool {
+        self.declared.as_ref().is_some_and(|d| d.accepted.is_some())
+    }
+}
+
+/// A11.1: "El jugador que hizo la jugada secreta ejecuta sobre el tablero la jugada que
+/// declara ser la que selló": the declaration of a sealer who lost the opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredMove {
+    /// The declaration (tag 22).
+    pub event: EventId,
+    /// The move declared, legal in the position the envelope was sealed in.
+    pub mv: Move,
+    /// English SAN of the move in that position.
+    pub san: String,
+    /// The declaration's signed time.
+    pub time_ms: u64,
+    /// Who accepted it, once someone has (tag 23).
+    pub accepted: Option<DeclarationAccepted>,
+}
+
+/// Who accepts a declared sealed move (A11.1): the sealer's word alone never replaces the
+/// envelope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Accepter {
+    /// The player who must answer the sealed move.
+    Responder,
+    /// The arbiter both players agreed on in the game's terms.
+    Arbiter,
+}
+
+/// The acceptance of a declared sealed move (tag 23).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclarationAccepted {
+    pub by: PlayerId,
+    pub role: Accepter,
+    /// The acceptance event.
+    pub event: EventId,
+    /// Its signed time: the declared move is played then, as an opening would be.
+    pub time_ms: u64,
+}
+
+/// A11.2 (club rules art. 16.5): the game annulled because the position could not be
+/// re-established; a new game is to be played in its place. No result, nobody scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Annulment {
+    pub by: AnnulledBy,
+    /// The annulling events (tag 24): the arbiter's, or one by each player.
+    pub events: Vec<EventId>,
+    /// The signed time of the event that annulled the game.
+    pub time_ms: u64,
+}
+
+/// Who annulled a game (A11.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnnulledBy {
+    /// The agreed arbiter, alone.
+    Arbiter(PlayerId),
+    /// Both players, each with their own event.
+    Players,
 }
 
 /// An envelope's opening in an arbiter's keeping (A3): see [`crate::record::escrow`].
@@ -161,8 +237,16 @@ pub struct GameState {
     /// Each adjournment (Appendix A1), in the order sealed: the facts its verdicts are
     /// judged on (resumption, arrivals, openings, a reply in a second envelope).
     pub adjournments: Vec<Adjournment>,
-    /// A11: the sealer played a move instead of opening the envelope.
+    /// A11: the sealer played a move instead of opening the envelope (a tag-10 seal), or
+    /// the game went on with a declared sealed move someone accepted (a binding seal, see
+    /// [`SealedEnvelope::declared`]).
     pub envelope_lost: bool,
+    /// A11.2: the game was annulled (its status is [`Status::Cancelled`]) and a new game is
+    /// to be played in its place.
+    pub annulled: Option<Annulment>,
+    /// A11.2: the players' annulment events (tag 24) while the envelope still closed, by
+    /// colour: the game is annulled when both have signed one.
+    pub annul_requests: [Option<EventId>; 2],
     /// A8: why an opened sealed move could not be played, if it could not.
     pub sealed_move_error: Option<String>,
     /// When each player announced presence at resumption (A7, A9, A10).
@@ -216,7 +300,7 @@ impl GameState {
                 .closed()
                 .and_then(|w| a.envelope_of(w))
                 .and_then(|i| self.envelopes.get(i)),
-            _ => self.envelopes.iter().find(|e| e.opened.is_none()),
+            _ => self.envelopes.iter().find(|e| e.is_closed()),
         }
     }
 

@@ -240,6 +240,50 @@ pub enum RuleViolation {
     /// A9c: a reply's envelope is opened after the sealed move's.
     #[error("envelopes are opened in the order they were sealed")]
     OpenedOutOfOrder,
+
+    // --- A lost envelope (A11; club rules art. 16.5) ---
+    /// A11: a declared sealed move, its acceptance and an annulment (wire tags 22 to 24)
+    /// need an arbiter the players agreed on, so they belong to games on agreed terms
+    /// (protocol version 3); a game signed under an older version keeps the rules it was
+    /// signed under.
+    #[error(
+        "a declared sealed move or an annulment (A11) needs a game on agreed terms (protocol \
+         version 3), not one signed under version {version}"
+    )]
+    A11NeedsAgreedTerms {
+        /// The version the game's challenge was signed under.
+        version: u16,
+    },
+    /// A11.1: a declaration is of a binding sealed move (tag 17) whose envelope is still
+    /// closed while the game is adjourned.
+    #[error("no binding sealed move is closed in an adjourned game: nothing to declare (A11.1)")]
+    NoSealedMoveToDeclare,
+    /// A11.1: the player who sealed the move declares it.
+    #[error("only the player who sealed the move declares it (A11.1)")]
+    DeclareNotSealer,
+    /// A11.1: a sealed move is declared once; a second declaration would let the sealer
+    /// offer moves until one is accepted.
+    #[error("the sealed move has already been declared (A11.1)")]
+    AlreadyDeclared,
+    /// A11.1: an envelope that was opened is not lost: its move stands.
+    #[error("the envelope was opened: its sealed move stands and none is declared (A11.1)")]
+    DeclaredAfterOpening,
+    /// A11.1: an acceptance names a declaration made in the game.
+    #[error("no declared sealed move with this id in the game (A11.1)")]
+    UnknownDeclaration,
+    /// A11.1: the sealer's word alone never replaces the envelope: the responder, or the
+    /// arbiter both players agreed on, accepts the declared move.
+    #[error("only the responder or the agreed arbiter accepts a declared sealed move (A11.1)")]
+    AcceptDeclarationNotAllowed,
+    /// A11.2 (club rules art. 16.5): a game is annulled only while the position cannot be
+    /// re-established: adjourned, with a binding envelope unopened.
+    #[error(
+        "a game is annulled only while it is adjourned with a binding envelope unopened (A11.2)"
+    )]
+    NothingToAnnul,
+    /// A11.2: the agreed arbiter annuls, or both players do.
+    #[error("only the agreed arbiter, or both players, annul a game (A11.2)")]
+    AnnulNotAllowed,
 }
 
 impl RuleViolation {
@@ -300,7 +344,14 @@ impl RuleViolation {
             | V::SecondEnvelopeNotResponder
             | V::SecondEnvelopeEarly
             | V::OpenedOutOfOrder => "A9c",
-            V::SealedMoveBinding => "A11",
+            V::SealedMoveBinding | V::A11NeedsAgreedTerms { .. } => "A11",
+            V::NoSealedMoveToDeclare
+            | V::DeclareNotSealer
+            | V::AlreadyDeclared
+            | V::DeclaredAfterOpening
+            | V::UnknownDeclaration
+            | V::AcceptDeclarationNotAllowed => "A11.1",
+            V::NothingToAnnul | V::AnnulNotAllowed => "A11.2",
         })
     }
 }
@@ -448,6 +499,15 @@ mod tests {
             V::OpenNotArbiter,
             V::OpeningMismatch,
             V::OpenedOutOfOrder,
+            V::A11NeedsAgreedTerms { version: 2 },
+            V::NoSealedMoveToDeclare,
+            V::DeclareNotSealer,
+            V::AlreadyDeclared,
+            V::DeclaredAfterOpening,
+            V::UnknownDeclaration,
+            V::AcceptDeclarationNotAllowed,
+            V::NothingToAnnul,
+            V::AnnulNotAllowed,
         ]
     }
 
