@@ -780,6 +780,73 @@ pub(crate) mod tests {
         );
     }
 
+    /// FIDE 6.6 (2009) leaves the tolerance to "las bases de la competición": the league's
+    /// start deadline is signed with its definition, kind 4, and checked.
+    #[test]
+    fn fide_6_6_2009_the_start_deadline_is_part_of_the_signed_definition() {
+        let (org, _, plain) = six_player_league();
+        let rule = LeagueRule::StartDeadline {
+            after_open_ms: 3 * DAY_MS,
+        };
+        let league =
+            League::create_with_rules(&org, plain.def.clone(), None, vec![rule], 0).expect("valid");
+        assert_ne!(league.id, plain.id, "another document, another league");
+        assert_eq!(league.start_deadline(), Some(3 * DAY_MS));
+        assert_eq!(
+            league.start_deadline_ms(2),
+            Some(plain.def.start_ms + 10 * DAY_MS)
+        );
+        let back = SignedLeagueDoc::from_bytes(&league.signed.to_bytes().expect("encode"))
+            .expect("decode");
+        assert_eq!(League::from_signed(&back).expect("verifies"), league);
+        // Without rules, the document `create` signs: same bytes, same league.
+        assert_eq!(
+            League::create_with_rules(&org, plain.def.clone(), None, Vec::new(), plain.created_ms)
+                .expect("valid"),
+            plain
+        );
+        assert_eq!(plain.start_deadline(), None);
+        // With a deputy too.
+        let (_, deputy, _, with_deputy) = league_with_deputy();
+        let both = League::create_with_rules(
+            &org,
+            with_deputy.def.clone(),
+            Some(deputy.player_id()),
+            vec![rule],
+            0,
+        )
+        .expect("valid");
+        assert_eq!(both.deputy, Some(deputy.player_id()));
+        assert_eq!(both.start_deadline(), Some(3 * DAY_MS));
+        // Bounds, repeats, and a kind-4 definition without rules.
+        for bad in [0, MAX_START_DEADLINE_MS + 1] {
+            let r = LeagueRule::StartDeadline { after_open_ms: bad };
+            assert_eq!(
+                League::create_with_rules(&org, plain.def.clone(), None, vec![r], 0),
+                Err(LeagueError::StartDeadline(bad))
+            );
+        }
+        assert_eq!(
+            League::create_with_rules(&org, plain.def.clone(), None, vec![rule, rule], 0),
+            Err(LeagueError::RepeatedRule(rule))
+        );
+        let empty = SignedLeagueDoc::sign(
+            &LeagueDoc {
+                version: LEAGUE_VERSION,
+                author: org.player_id(),
+                time_ms: 0,
+                kind: LeagueKind::DefineWithRules {
+                    def: plain.def.clone(),
+                    deputy: None,
+                    rules: Vec::new(),
+                },
+            },
+            &org,
+        )
+        .expect("sign");
+        assert_eq!(League::from_signed(&empty), Err(LeagueError::NoRules));
+    }
+
     #[test]
     fn rounds_open_on_schedule() {
         let (_, players, league) = six_player_league();

@@ -50,7 +50,7 @@ pub fn pgn(league: &League, games: &[GameEntry], standings: &Standings) -> Strin
                 rec.result = "*".to_owned();
                 if let Some(last) = rec.moves.last_mut() {
                     last.comment = Some(match last.comment.take() {
-                        Some(c) => format!("{c} {WHY}"),
+                        Some(c) => format!("{c}; {WHY}"),
                         None => WHY.to_owned(),
                     });
                 }

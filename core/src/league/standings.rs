@@ -764,6 +764,66 @@ mod tests {
         assert_eq!(ana.points_halves, 2);
     }
 
+    /// 12.9 (2009; 12.8 in 2005): when both players signed twins — here each a draw offer
+    /// beside their first move — "la partida se declarará perdida para ambos". The game
+    /// counts as played and scores nothing for either: `0` in both cells, `*` in PGN with
+    /// a comment (PGN has no 0–0 result).
+    #[test]
+    fn fide_12_9_a_game_lost_by_both_counts_as_played_and_scores_nothing() {
+        let (_, keys, league) = six_player_league();
+        let mut entry = game(&league, 1, &keys[0], &keys[5], End::InProgress);
+        let [c, a, e4, _e5] = [0, 1, 2, 3].map(|i| entry.events[i].id());
+        let t = league.def.start_ms + super::super::DAY_MS;
+        let mut white_twin = Scoresheet::resume(keys[0].clone(), entry.game, 1, Some(c), Some(a));
+        let mut black_twin = Scoresheet::resume(keys[5].clone(), entry.game, 1, Some(a), Some(e4));
+        entry.events.push(white_twin.offer_draw(t).expect("sign"));
+        entry
+            .events
+            .push(black_twin.offer_draw(t + 1).expect("sign"));
+        let state = verify(&entry.events).expect("verifies");
+        assert!(state.lost_by_both(), "{:?}", state.status);
+
+        let s = standings(&league, std::slice::from_ref(&entry), t + 2);
+        assert!(s.excluded.is_empty(), "{:?}", s.excluded);
+        assert_eq!(s.games.len(), 1);
+        assert_eq!(s.games[0].result, Some(LeagueResult::BothLost));
+        let row = |name: &str| s.rows.iter().find(|r| r.name == name).expect("a row");
+        for name in ["Ana", "Fermín"] {
+            let r = row(name);
+            assert_eq!(
+                (r.points_halves, r.played, r.losses, r.unfinished),
+                (0, 1, 1, 0),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            s.results_between(&keys[0].player_id(), &keys[5].player_id()),
+            [Some(Score::Loss)]
+        );
+        assert_eq!(
+            s.results_between(&keys[5].player_id(), &keys[0].player_id()),
+            [Some(Score::Loss)]
+        );
+        let g = crate::league::render::grid(&s);
+        let at = |r: &str, c: &str| {
+            let i = g.iter().position(|l| l[2] == r).expect("row");
+            let j = 3 + g.iter().skip(1).position(|l| l[2] == c).expect("col");
+            g[i][j].clone()
+        };
+        assert_eq!(
+            (at("Ana", "Fermín"), at("Fermín", "Ana")),
+            ("0".into(), "0".into())
+        );
+        let text = crate::league::pgn::pgn(&league, std::slice::from_ref(&entry), &s);
+        assert!(text.contains("[Result \"*\"]"), "{text}");
+        assert!(
+            text.contains("[Termination \"lost for both (FIDE 12.9)\"]"),
+            "{text}"
+        );
+        assert!(text.contains("0-0: lost for both"), "{text}");
+        assert!(text.trim_end().ends_with('*'), "{text}");
+    }
+
     #[test]
     fn forged_and_foreign_games_are_left_out_with_the_reason() {
         let (_, keys, league) = six_player_league();
