@@ -108,6 +108,15 @@ pub enum LeagueRule {
     StartDeadline { after_open_ms: u64 },
 }
 
+impl LeagueRule {
+    /// The deadline this rule sets, if it is [`LeagueRule::StartDeadline`].
+    pub fn start_deadline(&self) -> Option<u64> {
+        match *self {
+            LeagueRule::StartDeadline { after_open_ms } => Some(after_open_ms),
+        }
+    }
+}
+
 /// What a league document says. Tags are the declaration order: append only.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LeagueKind {
@@ -524,9 +533,7 @@ impl League {
     /// round opens a game must have started; `None` when the league sets none (every league
     /// signed before the rule existed).
     pub fn start_deadline(&self) -> Option<u64> {
-        self.rules.iter().find_map(|r| match *r {
-            LeagueRule::StartDeadline { after_open_ms } => Some(after_open_ms),
-        })
+        self.rules.iter().find_map(LeagueRule::start_deadline)
     }
 
     /// When the games of round `round` (1-based) must have started by, if the league sets a
