@@ -9,7 +9,8 @@
 
 use sobre_core::league::decision::{Decision, Verdict, WithdrawalRule};
 use sobre_core::league::tiebreak::TieBreak;
-use sobre_core::league::{LEAGUE_VERSION, LeagueDef, LeagueDoc, LeagueKind, Scoring};
+use sobre_core::league::{DAY_MS, LEAGUE_VERSION, LeagueDef, LeagueDoc, LeagueKind, Scoring};
+use sobre_core::league::{League, LeagueRule};
 use sobre_core::league::{LeagueId, SignedLeagueDoc};
 use sobre_core::record::{Keypair, PlayerId};
 
@@ -189,4 +190,52 @@ fn new_league_documents_take_appended_tags() {
         assert_eq!(kind_tag(&doc), 2);
         assert_eq!(decision_tag(&doc), tag);
     }
+}
+
+/// Issue 29: a definition with rules of the competition (the start deadline, FIDE 6.6) is
+/// league document kind 4 and a double forfeit is decision 7; their ids are pinned, and
+/// a definition without rules still signs as kind 0 (the old bytes: no deadline).
+#[test]
+fn start_deadline_and_double_forfeit_take_appended_tags() {
+    let league: LeagueId = signed(LeagueKind::Define(def())).id();
+    let decision_tag = |doc: &SignedLeagueDoc| {
+        let at = 2 + 32 + 8 + 4 + 32;
+        u32::from_le_bytes(doc.body[at..at + 4].try_into().expect("four bytes"))
+    };
+    let with_rules = signed(LeagueKind::DefineWithRules {
+        def: def(),
+        deputy: None,
+        rules: vec![LeagueRule::StartDeadline {
+            after_open_ms: 2 * DAY_MS,
+        }],
+    });
+    assert_eq!(kind_tag(&with_rules), 4);
+    let double = signed(LeagueKind::Decision {
+        league,
+        decision: Decision::DoubleForfeit {
+            round: 1,
+            white: p(1),
+            black: p(4),
+        },
+    });
+    assert_eq!(kind_tag(&double), 2);
+    assert_eq!(decision_tag(&double), 7);
+    let ids = [with_rules.id().to_hex(), double.id().to_hex()];
+    assert_eq!(
+        ids,
+        [
+            "bbaa3045414fb20f2ef18ee7c59de3bc7ee35b6219ea61d831fc65b63cbb300f",
+            "cdc1d305296f3f08d92bfa24d1d493d844b6b77262caf9d77c7b138e66c7b9a3",
+        ]
+    );
+    // The old definition, verified by this build, has no deadline.
+    let old = League::from_signed(&signed(LeagueKind::Define(def()))).expect("verifies");
+    assert_eq!(old.start_deadline(), None);
+    assert_eq!(old.id, league);
+    // And `create_with_rules` without rules signs exactly the old kind.
+    let again =
+        League::create_with_rules(&key(100), def(), None, Vec::new(), T0 - 1_000).expect("valid");
+    assert_eq!(again.signed.body, old.signed.body);
+    let new = League::from_signed(&with_rules).expect("verifies");
+    assert_eq!(new.start_deadline_ms(1), Some(T0 + 2 * DAY_MS));
 }

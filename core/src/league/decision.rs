@@ -3,6 +3,8 @@
 //!
 //! - **Forfeit** of a pairing whose game was not started or was abandoned: the winner
 //!   scores a win, marked `+/-` (FIDE Art. 11.1: "wins by forfeit … one point").
+//! - **DoubleForfeit** of such a pairing: both players lose, 0–0, marked `-/-` (both absent,
+//!   6.6; 12.9: "la partida se declarará perdida para ambos"). It counts as played.
 //! - **Withdrawal** of a player. With the league's rule [`WithdrawalRule::Fide`] (the
 //!   default, FIDE practice for round robins): if the player played fewer than half of
 //!   their games, all their results are annulled (their games count for nobody);
@@ -40,7 +42,8 @@
 //! without effect. Decisions apply in the order signed (time, then id); the first decision
 //! about a pairing is the one that counts.
 
-use super::standings::{CountedGame, GameEntry, Standings, standings};
+use super::deadline::StartVerdict;
+use super::standings::{CountedGame, GameEntry, LeagueResult, Standings, standings};
 use super::tiebreak::{TieBreak, rank, valid_order};
 use super::{Board, League, LeagueError, LeagueKind, SignedLeagueDoc, check_arbiters, valid_name};
 use crate::outcome::Outcome;
@@ -120,6 +123,13 @@ pub enum Decision {
         player: PlayerId,
         name: String,
     },
+    /// 7: the pairing `white` – `black` of `round` is lost by both by forfeit, 0–0 (6.6:
+    /// both absent; 12.9: both at fault).
+    DoubleForfeit {
+        round: u32,
+        white: PlayerId,
+        black: PlayerId,
+    },
 }
 
 impl Decision {
@@ -127,9 +137,9 @@ impl Decision {
     /// [`League::arbiter_for`]).
     pub fn about(&self) -> Vec<PlayerId> {
         match self {
-            Decision::Forfeit { white, black, .. } | Decision::Adjudicate { white, black, .. } => {
-                vec![*white, *black]
-            }
+            Decision::Forfeit { white, black, .. }
+            | Decision::Adjudicate { white, black, .. }
+            | Decision::DoubleForfeit { white, black, .. } => vec![*white, *black],
             Decision::Withdraw { player } | Decision::Enter { player, .. } => vec![*player],
             Decision::Replace { out, player, .. } => vec![*out, *player],
             Decision::Settings { .. } | Decision::TieBreaks { .. } => Vec::new(),
@@ -142,11 +152,27 @@ impl Decision {
     }
 }
 
-/// How a counted game's result was decided by the arbiter.
+/// How a counted game's result was decided without the game: by the arbiter, or by the
+/// league's start deadline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decided {
+    /// The arbiter's forfeit, of one player (`+/-`) or of both ([`Decision::DoubleForfeit`],
+    /// `-/-`: the result is [`LeagueResult::BothLost`]).
     Forfeit,
-    Adjudicated { reason: String },
+    Adjudicated {
+        reason: String,
+    },
+    /// Forfeited by the league's start deadline, judged from the signed evidence with no
+    /// arbiter (FIDE 6.6, see [`super::deadline`]): `+/-`, or `-/-` for both.
+    StartDeadline(StartVerdict),
+}
+
+impl Decided {
+    /// Whether the result is a forfeit (`+`/`-` in a crosstable), rather than a result
+    /// of the board or an adjudication.
+    pub fn is_forfeit(&self) -> bool {
+        matches!(self, Decided::Forfeit | Decided::StartDeadline(_))
+    }
 }
 
 /// A decision and what became of it.
@@ -328,6 +354,11 @@ impl League {
                     return Err(DecisionError::WinnerNotInPairing(*winner));
                 }
             }
+            Decision::DoubleForfeit {
+                round,
+                white,
+                black,
+            } => pairing(*round, white, black)?,
             Decision::Withdraw { player } => {
                 if self.number(player).is_none() {
                     return Err(DecisionError::NotAPlayer(*player));
@@ -515,7 +546,7 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
                     round,
                     white,
                     black,
-                    Outcome::Decisive { winner: colour },
+                    Outcome::Decisive { winner: colour }.into(),
                     Decided::Forfeit,
                 )
                 .map(|()| {
@@ -546,11 +577,31 @@ pub fn apply(league: &League, mut s: Standings, decisions: &[SignedLeagueDoc]) -
                     round,
                     white,
                     black,
-                    verdict.outcome(),
+                    verdict.outcome().into(),
                     Decided::Adjudicated { reason },
                 )
                 .map(|()| text)
             }
+            Decision::DoubleForfeit {
+                round,
+                white,
+                black,
+            } => decide(
+                &mut s,
+                c.id,
+                round,
+                white,
+                black,
+                LeagueResult::BothLost,
+                Decided::Forfeit,
+            )
+            .map(|()| {
+                format!(
+                    "round {round}: {} – {} lost by both by forfeit (0–0)",
+                    league.name(&white),
+                    league.name(&black)
+                )
+            }),
             Decision::Withdraw { player } => {
                 let (text, annul) = withdraw(league, &mut s, c.id, player, rule);
                 if annul {
@@ -585,7 +636,7 @@ fn decide(
     round: u32,
     white: PlayerId,
     black: PlayerId,
-    outcome: Outcome,
+    result: LeagueResult,
     how: Decided,
 ) -> Result<(), String> {
     s.unplayed
@@ -595,13 +646,17 @@ fn decide(
         .iter_mut()
         .find(|g| g.round == round && g.white == white && g.black == black)
     {
+        Some(g) if matches!(g.decided, Some(Decided::StartDeadline(_))) => Err(
+            "without effect: the start deadline forfeited the pairing, on the signed evidence"
+                .into(),
+        ),
         Some(g) if g.decided.is_some() => Err("without effect: the pairing was decided already".into()),
         Some(g) if g.result.is_some() => Err(
             "without effect: the game has a finished, signed result, which a decision never overrides"
                 .into(),
         ),
         Some(g) => {
-            g.result = Some(outcome);
+            g.result = Some(result);
             g.status = Status::Finished;
             g.decided = Some(how);
             Ok(())
@@ -613,7 +668,7 @@ fn decide(
                 white,
                 black,
                 status: Status::Finished,
-                result: Some(outcome),
+                result: Some(result),
                 plies: 0,
                 decided: Some(how),
             });
@@ -666,7 +721,7 @@ fn withdraw(
             round,
             white,
             black,
-            Outcome::Decisive { winner },
+            Outcome::Decisive { winner }.into(),
             Decided::Forfeit,
         )
         .is_ok()

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::league::GameEntry;
+use crate::league::standings::LeagueResult;
 use crate::league::standings::standings;
 use crate::league::tests::{key, six_player_league};
 use crate::record::{
@@ -451,4 +452,73 @@ fn a_decision_round_trips_on_the_wire() {
     assert_eq!(back, d);
     assert!(league.check_decision(&back).is_ok());
     assert_eq!(league.check_join(&back), Err(LeagueError::NotAJoin));
+}
+
+/// Art. 11 and 12.9: the arbiter declares a pairing lost by both (both absent, 6.6). Each
+/// scores what a loss scores, the game counts as played, and the crosstable shows `-/-`.
+#[test]
+fn fide_11_double_forfeit_scores_nothing_for_either() {
+    let (org, players, league) = six_player_league();
+    let (p1, p6) = (league.player(1).unwrap(), league.player(6).unwrap());
+    let base = standings(&league, &[], NOW);
+    let both = league
+        .decide(
+            &org,
+            Decision::DoubleForfeit {
+                round: 1,
+                white: p1,
+                black: p6,
+            },
+            NOW,
+        )
+        .expect("signed");
+    let s = apply(&league, base, std::slice::from_ref(&both));
+    assert!(s.bad_decisions.is_empty(), "{:?}", s.bad_decisions);
+    assert!(
+        s.decisions[0].text.contains("lost by both"),
+        "{}",
+        s.decisions[0].text
+    );
+    let g = s
+        .games
+        .iter()
+        .find(|g| g.round == 1 && g.white == p1)
+        .expect("1–6");
+    assert_eq!(g.result, Some(LeagueResult::BothLost));
+    assert_eq!(g.decided, Some(Decided::Forfeit));
+    for n in [1, 6] {
+        assert_eq!(points(&s, &league, n), 0);
+        let p = league.player(n).unwrap();
+        let row = s.rows.iter().find(|r| r.player == p).expect("row");
+        assert_eq!((row.played, row.wins, row.losses), (1, 0, 1));
+        assert_eq!(row.sb_quarters, 0);
+    }
+    let grid = crate::league::render::grid(&s);
+    let at = |r: &str, c: &str| {
+        let i = grid.iter().position(|l| l[2] == r).expect("row");
+        let j = 3 + grid.iter().skip(1).position(|l| l[2] == c).expect("col");
+        grid[i][j].clone()
+    };
+    assert_eq!(
+        (at("Ana", "Fermín"), at("Fermín", "Ana")),
+        ("-".into(), "-".into())
+    );
+    // A double forfeit is about a pairing of the table, and never overrides a game.
+    let not_a_pairing = league.decide(
+        &org,
+        Decision::DoubleForfeit {
+            round: 1,
+            white: p6,
+            black: p1,
+        },
+        NOW,
+    );
+    assert!(matches!(
+        not_a_pairing,
+        Err(DecisionError::NotAPairing { .. })
+    ));
+    let played = game(&league, 1, &players[0], &players[5], End::WhiteWins);
+    let s = apply(&league, standings(&league, &[played], NOW), &[both]);
+    assert_eq!(s.bad_decisions.len(), 1);
+    assert_eq!(points(&s, &league, 1), 2);
 }

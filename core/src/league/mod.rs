@@ -15,9 +15,16 @@
 //! signs the decisions about the organiser's own games (see [`decision`]). A witness must
 //! not judge its own games, so the organiser never signs those, and the deputy, who would
 //! have nobody to judge the game between the two, may not play.
+//!
+//! A definition may add *rules of the competition* ("bases de la competición", which the
+//! Laws leave to the organiser): [`LeagueRule::StartDeadline`], how long after a round opens
+//! its games must have started (FIDE 6.6 of 2009, 6.7 of 2005, club rules art. 17b; see
+//! [`deadline`]). Such a definition is kind [`LeagueKind::DefineWithRules`]; a league
+//! without rules keeps kind 0 or 3, and so its bytes, its id and its meaning.
 
 pub mod archive;
 pub mod berger;
+pub mod deadline;
 pub mod decision;
 pub mod pgn;
 pub mod render;
@@ -83,6 +90,33 @@ pub struct LeagueDef {
     pub scoring: Scoring,
 }
 
+/// The longest start deadline a league may set: a year (a longer one would never be reached
+/// before the league ends, and bounds the arithmetic).
+pub const MAX_START_DEADLINE_MS: u64 = 366 * DAY_MS;
+
+/// A rule of the competition ("bases de la competición") the organiser signs with the
+/// definition. A wire enum: append only; a definition lists each kind at most once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LeagueRule {
+    /// 0: every game of a round must have started `after_open_ms` after the round opens
+    /// ([`League::round_opens_ms`]); a pairing not started by then is forfeited by the
+    /// player(s) absent, judged from signed evidence alone (see [`deadline`]). FIDE 6.6
+    /// (2009): "Cualquier jugador que se presente ante el tablero luego del comienzo de la
+    /// sesión perderá la partida … Las bases de la competición podrán especificar otra
+    /// cosa"; 6.7 (2005) and the club rules (art. 17b): more than an hour late loses.
+    /// A correspondence league gives days, not an hour: this is that tolerance.
+    StartDeadline { after_open_ms: u64 },
+}
+
+impl LeagueRule {
+    /// The deadline this rule sets, if it is [`LeagueRule::StartDeadline`].
+    pub fn start_deadline(&self) -> Option<u64> {
+        match *self {
+            LeagueRule::StartDeadline { after_open_ms } => Some(after_open_ms),
+        }
+    }
+}
+
 /// What a league document says. Tags are the declaration order: append only.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LeagueKind {
@@ -99,6 +133,17 @@ pub enum LeagueKind {
     /// the decisions about the organiser's own games. A variant of its own so that every
     /// definition without a deputy keeps its bytes, and so its id (the league's name).
     DefineWithDeputy { def: LeagueDef, deputy: PlayerId },
+    /// 4: the organiser defines a league with rules of the competition (1 or more, each
+    /// kind once), with or without a deputy arbiter. A variant of its own so that every
+    /// definition signed before keeps its bytes and its meaning (no rules, no deadline);
+    /// a build that does not know it refuses the definition as undecodable instead of
+    /// reading it without its rules. A definition without rules is never this kind (one
+    /// meaning, one encoding, one id).
+    DefineWithRules {
+        def: LeagueDef,
+        deputy: Option<PlayerId>,
+        rules: Vec<LeagueRule>,
+    },
 }
 
 /// A league document before signing.
@@ -158,6 +203,14 @@ pub enum LeagueError {
     NotAPlayer(PlayerId),
     #[error("not a join: an arbiter's decision")]
     NotAJoin,
+    #[error(
+        "a start deadline is 1 ms to {MAX_START_DEADLINE_MS} ms (366 days) after the round opens, not {0} ms"
+    )]
+    StartDeadline(u64),
+    #[error("the rule {0:?} is listed twice")]
+    RepeatedRule(LeagueRule),
+    #[error("a definition of kind 4 lists at least one rule (without rules it is kind 0 or 3)")]
+    NoRules,
 }
 
 /// A league document whose signature has been checked.
@@ -244,6 +297,8 @@ pub struct League {
     /// The deputy arbiter, who signs the decisions about the organiser's own games.
     pub deputy: Option<PlayerId>,
     pub created_ms: u64,
+    /// The rules of the competition signed with the definition (empty for kinds 0 and 3).
+    pub rules: Vec<LeagueRule>,
     /// The terms as signed; the players and names as the roster decisions left them when
     /// the league came from [`decision::amend`] (a late entry, a replacement), with `signed`
     /// still the definition as the organiser signed it.
@@ -258,19 +313,27 @@ impl League {
     /// [`LeagueError`] naming what is wrong.
     pub fn from_signed(signed: &SignedLeagueDoc) -> Result<League, LeagueError> {
         let v = signed.verify()?;
-        let (def, deputy) = match v.doc.kind {
-            LeagueKind::Define(def) => (def, None),
-            LeagueKind::DefineWithDeputy { def, deputy } => (def, Some(deputy)),
+        let (def, deputy, rules) = match v.doc.kind {
+            LeagueKind::Define(def) => (def, None, Vec::new()),
+            LeagueKind::DefineWithDeputy { def, deputy } => (def, Some(deputy), Vec::new()),
+            LeagueKind::DefineWithRules { def, deputy, rules } => {
+                if rules.is_empty() {
+                    return Err(LeagueError::NoRules);
+                }
+                (def, deputy, rules)
+            }
             LeagueKind::Join { .. } | LeagueKind::Decision { .. } => {
                 return Err(LeagueError::NotADefinition);
             }
         };
         check_def(&def, &v.doc.author, deputy.as_ref())?;
+        check_rules(&rules)?;
         Ok(League {
             id: v.id,
             organiser: v.doc.author,
             deputy,
             created_ms: v.doc.time_ms,
+            rules,
             def,
             signed: v.signed,
         })
@@ -295,10 +358,50 @@ impl League {
         deputy: Option<PlayerId>,
         now_ms: u64,
     ) -> Result<League, LeagueError> {
+        League::create_with_rules(key, def, deputy, Vec::new(), now_ms)
+    }
+
+    /// Signs a new league definition with rules of the competition (see [`LeagueRule`]).
+    /// Without rules it is the same document [`League::create_with_deputy`] signs, so the
+    /// same league.
+    ///
+    /// # Errors
+    /// [`LeagueError`] if the definition or a rule is not acceptable.
+    ///
+    /// # Examples
+    /// ```
+    /// # use sobre_core::league::{League, LeagueDef, LeagueRule, Scoring, DAY_MS};
+    /// # use sobre_core::record::Keypair;
+    /// let key = |n: u8| Keypair::from_secret_bytes(&[n; 32]);
+    /// let def = LeagueDef {
+    ///     name: "Liga".into(),
+    ///     players: (1..=4).map(|i| key(i).player_id()).collect(),
+    ///     names: ["Ana", "Bruno", "Carmen", "Diego"].map(String::from).to_vec(),
+    ///     double: false,
+    ///     time_control: "3d".into(),
+    ///     start_ms: 1_700_000_000_000,
+    ///     round_days: 7,
+    ///     scoring: Scoring::default(),
+    /// };
+    /// // FIDE 6.6: every game must have started within two days of its round's opening.
+    /// let rule = LeagueRule::StartDeadline { after_open_ms: 2 * DAY_MS };
+    /// let league = League::create_with_rules(&key(100), def, None, vec![rule], 0)?;
+    /// assert_eq!(league.start_deadline_ms(2), Some(1_700_000_000_000 + 9 * DAY_MS));
+    /// # Ok::<(), sobre_core::league::LeagueError>(())
+    /// ```
+    pub fn create_with_rules(
+        key: &Keypair,
+        def: LeagueDef,
+        deputy: Option<PlayerId>,
+        rules: Vec<LeagueRule>,
+        now_ms: u64,
+    ) -> Result<League, LeagueError> {
         check_def(&def, &key.player_id(), deputy.as_ref())?;
-        let kind = match deputy {
-            None => LeagueKind::Define(def),
-            Some(deputy) => LeagueKind::DefineWithDeputy { def, deputy },
+        check_rules(&rules)?;
+        let kind = match (deputy, rules.is_empty()) {
+            (None, true) => LeagueKind::Define(def),
+            (Some(deputy), true) => LeagueKind::DefineWithDeputy { def, deputy },
+            (deputy, false) => LeagueKind::DefineWithRules { def, deputy, rules },
         };
         let signed = SignedLeagueDoc::sign(
             &LeagueDoc {
@@ -368,7 +471,9 @@ impl League {
                     league: self.id,
                 });
             }
-            LeagueKind::Define(_) | LeagueKind::DefineWithDeputy { .. } => {
+            LeagueKind::Define(_)
+            | LeagueKind::DefineWithDeputy { .. }
+            | LeagueKind::DefineWithRules { .. } => {
                 return Err(LeagueError::NotADefinition);
             }
             LeagueKind::Decision { .. } => return Err(LeagueError::NotAJoin),
@@ -424,6 +529,20 @@ impl League {
             .saturating_add(days.saturating_mul(DAY_MS))
     }
 
+    /// The start deadline of every game (FIDE 6.6, see [`deadline`]): how long after its
+    /// round opens a game must have started; `None` when the league sets none (every league
+    /// signed before the rule existed).
+    pub fn start_deadline(&self) -> Option<u64> {
+        self.rules.iter().find_map(LeagueRule::start_deadline)
+    }
+
+    /// When the games of round `round` (1-based) must have started by, if the league sets a
+    /// start deadline: [`League::round_opens_ms`] plus [`League::start_deadline`].
+    pub fn start_deadline_ms(&self, round: u32) -> Option<u64> {
+        self.start_deadline()
+            .map(|d| self.round_opens_ms(round).saturating_add(d))
+    }
+
     /// The rounds open at `now_ms` (1-based numbers).
     pub fn open_rounds(&self, now_ms: u64) -> Vec<u32> {
         (1..=self.rounds().len() as u32)
@@ -459,6 +578,24 @@ fn check_def(
     def.time_control
         .parse::<crate::clock::TimeControl>()
         .map_err(|e| LeagueError::TimeControl(def.time_control.clone(), e.to_string()))?;
+    Ok(())
+}
+
+/// Each rule kind at most once, each within its bounds.
+fn check_rules(rules: &[LeagueRule]) -> Result<(), LeagueError> {
+    for (i, r) in rules.iter().enumerate() {
+        let kind = std::mem::discriminant(r);
+        if rules[..i].iter().any(|q| std::mem::discriminant(q) == kind) {
+            return Err(LeagueError::RepeatedRule(*r));
+        }
+        match *r {
+            LeagueRule::StartDeadline { after_open_ms } => {
+                if !(1..=MAX_START_DEADLINE_MS).contains(&after_open_ms) {
+                    return Err(LeagueError::StartDeadline(after_open_ms));
+                }
+            }
+        }
+    }
     Ok(())
 }
 
@@ -648,6 +785,73 @@ pub(crate) mod tests {
             league.join(&deputy, 1),
             Err(LeagueError::NotAPlayer(deputy.player_id()))
         );
+    }
+
+    /// FIDE 6.6 (2009) leaves the tolerance to "las bases de la competición": the league's
+    /// start deadline is signed with its definition, kind 4, and checked.
+    #[test]
+    fn fide_6_6_2009_the_start_deadline_is_part_of_the_signed_definition() {
+        let (org, _, plain) = six_player_league();
+        let rule = LeagueRule::StartDeadline {
+            after_open_ms: 3 * DAY_MS,
+        };
+        let league =
+            League::create_with_rules(&org, plain.def.clone(), None, vec![rule], 0).expect("valid");
+        assert_ne!(league.id, plain.id, "another document, another league");
+        assert_eq!(league.start_deadline(), Some(3 * DAY_MS));
+        assert_eq!(
+            league.start_deadline_ms(2),
+            Some(plain.def.start_ms + 10 * DAY_MS)
+        );
+        let back = SignedLeagueDoc::from_bytes(&league.signed.to_bytes().expect("encode"))
+            .expect("decode");
+        assert_eq!(League::from_signed(&back).expect("verifies"), league);
+        // Without rules, the document `create` signs: same bytes, same league.
+        assert_eq!(
+            League::create_with_rules(&org, plain.def.clone(), None, Vec::new(), plain.created_ms)
+                .expect("valid"),
+            plain
+        );
+        assert_eq!(plain.start_deadline(), None);
+        // With a deputy too.
+        let (_, deputy, _, with_deputy) = league_with_deputy();
+        let both = League::create_with_rules(
+            &org,
+            with_deputy.def.clone(),
+            Some(deputy.player_id()),
+            vec![rule],
+            0,
+        )
+        .expect("valid");
+        assert_eq!(both.deputy, Some(deputy.player_id()));
+        assert_eq!(both.start_deadline(), Some(3 * DAY_MS));
+        // Bounds, repeats, and a kind-4 definition without rules.
+        for bad in [0, MAX_START_DEADLINE_MS + 1] {
+            let r = LeagueRule::StartDeadline { after_open_ms: bad };
+            assert_eq!(
+                League::create_with_rules(&org, plain.def.clone(), None, vec![r], 0),
+                Err(LeagueError::StartDeadline(bad))
+            );
+        }
+        assert_eq!(
+            League::create_with_rules(&org, plain.def.clone(), None, vec![rule, rule], 0),
+            Err(LeagueError::RepeatedRule(rule))
+        );
+        let empty = SignedLeagueDoc::sign(
+            &LeagueDoc {
+                version: LEAGUE_VERSION,
+                author: org.player_id(),
+                time_ms: 0,
+                kind: LeagueKind::DefineWithRules {
+                    def: plain.def.clone(),
+                    deputy: None,
+                    rules: Vec::new(),
+                },
+            },
+            &org,
+        )
+        .expect("sign");
+        assert_eq!(League::from_signed(&empty), Err(LeagueError::NoRules));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Every game of a league in one PGN file (`sobre league export --pgn`).
 
 use super::decision::Decided;
+use super::standings::LeagueResult;
 use super::{GameEntry, League, Standings};
 use crate::record::export::to_game_record;
 use crate::record::verify;
@@ -8,7 +9,13 @@ use crate::record::verify;
 /// The games that count in `standings`, in round order, as one PGN file: `Event` is the
 /// league's name, `Round` the round, `White`/`Black` the names the organiser signed and
 /// `Result` the game's — or the arbiter's, for a game decided by forfeit or adjudication,
-/// said in `Termination`. Pairings decided without a game have no moves and are left out.
+/// said in `Termination`. Pairings decided without a game (a forfeit, the start deadline's
+/// included) have no moves and are left out.
+///
+/// A game lost by both (12.9) has no PGN result: the standard's `Result` is one of `1-0`,
+/// `0-1`, `1/2-1/2` and `*`, and readers refuse or misread anything else (`0-0` reads as
+/// castling in movetext). It is written `*` with `Termination` saying "lost for both" and a
+/// comment `{0-0 …}` after the last move, which every reader keeps.
 pub fn pgn(league: &League, games: &[GameEntry], standings: &Standings) -> String {
     let mut out = String::new();
     for g in &standings.games {
@@ -30,10 +37,25 @@ pub fn pgn(league: &League, games: &[GameEntry], standings: &Standings) -> Strin
             Some(Decided::Adjudicated { reason }) => {
                 set("Termination", format!("adjudicated: {reason}"));
             }
+            Some(Decided::StartDeadline(v)) => {
+                set("Termination", format!("forfeit: {}", v.describe()));
+            }
             None => {}
         }
-        if let Some(o) = g.result {
-            rec.result = o.as_str().to_owned();
+        match g.result {
+            Some(LeagueResult::Outcome(o)) => rec.result = o.as_str().to_owned(),
+            Some(LeagueResult::BothLost) => {
+                const WHY: &str = "0-0: lost for both (FIDE 12.9), neither scores";
+                set("Termination", "lost for both (FIDE 12.9)".into());
+                rec.result = "*".to_owned();
+                if let Some(last) = rec.moves.last_mut() {
+                    last.comment = Some(match last.comment.take() {
+                        Some(c) => format!("{c}; {WHY}"),
+                        None => WHY.to_owned(),
+                    });
+                }
+            }
+            None => {}
         }
         if !out.is_empty() {
             out.push('\n');

@@ -2,7 +2,10 @@
 //!
 //! Rows and columns are in rank order (the usual crosstable layout); a cell holds the row
 //! player's results against the column player, one symbol per game: `1`, `½`, `0`, `*` for
-//! a game in progress, and nothing for a game not started. The diagonal is `×`.
+//! a game in progress, and nothing for a game not started. The diagonal is `×`. A forfeit
+//! (the arbiter's, or the start deadline's, FIDE 6.6) is `+` for the winner and `-` for the
+//! loser; a double forfeit is `-` in both cells (`-/-`), and a game lost by both over the
+//! board (12.9) `0` in both (0–0).
 
 use super::League;
 use super::decision::Decided;
@@ -43,8 +46,8 @@ pub fn grid(standings: &Standings) -> Vec<Vec<String>> {
                     } else {
                         return None;
                     };
-                    let forfeit = g.decided == Some(Decided::Forfeit);
-                    Some(match (g.result.map(|o| Score::of(o, me)), forfeit) {
+                    let forfeit = g.decided.as_ref().is_some_and(Decided::is_forfeit);
+                    Some(match (g.result.map(|r| r.score(me)), forfeit) {
                         (Some(Score::Win), true) => "+",
                         (Some(Score::Loss), true) => "-",
                         (Some(Score::Win), false) => "1",

@@ -8,7 +8,14 @@
 //! A game counts only if its record verifies, names this league, and is the pairing the
 //! Berger table gives for its round (same two players, same colours). Anything else is
 //! listed in [`Standings::excluded`] with the reason: a forged record cannot change the table.
+//!
+//! - A game lost by both players (12.9 of 2009, 12.8 of 2005: each signed two different
+//!   events at one place, see [`GameState::rule_misconduct`]) counts as played and scores
+//!   nothing for either: [`LeagueResult::BothLost`].
+//! - In a league with a start deadline, a pairing not started in time is forfeited by the
+//!   absent player(s) (FIDE 6.6, see [`super::deadline`]).
 
+use super::deadline::{self, Appearance, appearance};
 use super::{Board, League};
 use crate::outcome::Outcome;
 use crate::record::PlayerId;
@@ -28,6 +35,53 @@ pub struct GameEntry {
     pub proofs: Vec<crate::record::equivocation::Proof>,
 }
 
+/// The result of a league pairing: a game's [`Outcome`], or a loss for both players, which
+/// no outcome of a game says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LeagueResult {
+    /// 1–0, ½–½ or 0–1 (Art. 11.1), over the board or by forfeit.
+    Outcome(Outcome),
+    /// 0–0: the game is lost for both (12.9: "la partida se declarará perdida para
+    /// ambos"), or both forfeited it (6.6: both absent). It counts as played; each player
+    /// scores a loss (Art. 11.1: nothing, or the league's [`Scoring::loss`]).
+    ///
+    /// [`Scoring::loss`]: super::Scoring::loss
+    BothLost,
+}
+
+impl LeagueResult {
+    /// The score of the player of colour `me`: a loss for both when both lost.
+    pub fn score(self, me: Color) -> Score {
+        match self {
+            LeagueResult::Outcome(o) => Score::of(o, me),
+            LeagueResult::BothLost => Score::Loss,
+        }
+    }
+
+    /// The game's outcome; `None` when both lost.
+    pub fn outcome(self) -> Option<Outcome> {
+        match self {
+            LeagueResult::Outcome(o) => Some(o),
+            LeagueResult::BothLost => None,
+        }
+    }
+
+    /// Result text: `1-0`, `0-1`, `1/2-1/2`, or `0-0` for a loss for both. `0-0` is not a
+    /// PGN result: [`super::pgn`] writes such a game as `*` with a comment.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LeagueResult::Outcome(o) => o.as_str(),
+            LeagueResult::BothLost => "0-0",
+        }
+    }
+}
+
+impl From<Outcome> for LeagueResult {
+    fn from(o: Outcome) -> LeagueResult {
+        LeagueResult::Outcome(o)
+    }
+}
+
 /// A league game that counts (finished or not).
 #[derive(Clone, Debug)]
 pub struct CountedGame {
@@ -36,11 +90,14 @@ pub struct CountedGame {
     pub white: PlayerId,
     pub black: PlayerId,
     pub status: Status,
-    pub result: Option<Outcome>,
+    /// `None` while the game is not finished.
+    pub result: Option<LeagueResult>,
     /// Plies played so far.
     pub plies: usize,
     /// Set when the result is an arbiter's signed decision, not the game's own (see
-    /// [`super::decision`]); `game` is then the decision's id if no game was started.
+    /// [`super::decision`]), or the start deadline's verdict ([`super::deadline`]); `game`
+    /// is then the decision's id if no game was started, or the verdict's
+    /// ([`super::deadline::verdict_id`]).
     pub decided: Option<super::decision::Decided>,
 }
 
@@ -106,7 +163,7 @@ pub use crate::rules::scoring::Score;
 
 impl Standings {
     /// The result of `player` against `opponent` in each of their counted games, in round
-    /// order; `None` for a game not finished.
+    /// order; `None` for a game not finished. A game lost by both is a loss for each.
     pub fn results_between(&self, player: &PlayerId, opponent: &PlayerId) -> Vec<Option<Score>> {
         self.games
             .iter()
@@ -118,7 +175,7 @@ impl Standings {
                 } else {
                     return None;
                 };
-                Some(g.result.map(|o| Score::of(o, me)))
+                Some(g.result.map(|r| r.score(me)))
             })
             .collect()
     }
@@ -130,6 +187,16 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
     let mut excluded = Vec::new();
     // (round, white, black) → the game that counts for that pairing.
     let mut chosen: BTreeMap<(u32, usize, usize), GameState> = BTreeMap::new();
+    // (round, white, black) → how its players appeared, over all its games (6.6).
+    let mut appeared: BTreeMap<(u32, usize, usize), Appearance> = BTreeMap::new();
+    // (round, white, black) → the games of the pairing, for the deadline's notes.
+    let mut of_pairing: BTreeMap<(u32, usize, usize), Vec<GameId>> = BTreeMap::new();
+    let tc = league
+        .def
+        .time_control
+        .parse::<crate::clock::TimeControl>()
+        .map(|t| t.to_string())
+        .unwrap_or_default();
     for entry in offered {
         let state = match verify_with_proofs(&entry.events, &entry.proofs) {
             Ok(s) => s,
@@ -141,43 +208,62 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
                 continue;
             }
         };
+        let note = |reason: String| GameNote {
+            game: entry.game,
+            reason,
+        };
         if state.game != entry.game {
-            excluded.push(GameNote {
-                game: entry.game,
-                reason: format!("its events are game {}", state.game),
-            });
+            excluded.push(note(format!("its events are game {}", state.game)));
             continue;
         }
         let Some(lr) = state.challenge.league.clone() else {
-            excluded.push(GameNote {
-                game: entry.game,
-                reason: "not a league game".into(),
-            });
+            excluded.push(note("not a league game".into()));
             continue;
         };
         if lr.league != league.id {
-            excluded.push(GameNote {
-                game: entry.game,
-                reason: format!("a game of another league ({})", lr.league),
-            });
+            excluded.push(note(format!("a game of another league ({})", lr.league)));
             continue;
         }
-        if state.time_control.to_string()
-            != league
-                .def
-                .time_control
-                .parse::<crate::clock::TimeControl>()
-                .map(|t| t.to_string())
-                .unwrap_or_default()
-        {
-            excluded.push(GameNote {
-                game: entry.game,
-                reason: format!(
-                    "played at {} instead of the league's {}",
-                    state.time_control, league.def.time_control
-                ),
-            });
+        if state.time_control.to_string() != tc {
+            excluded.push(note(format!(
+                "played at {} instead of the league's {}",
+                state.time_control, league.def.time_control
+            )));
             continue;
+        }
+        // Colours: the challenge fixes them for league games; until accepted they are the
+        // challenge's.
+        let (white, black) = match (state.white, state.black) {
+            (Some(w), Some(b)) => (w, b),
+            _ => match state.challenge.colour {
+                crate::record::ColourChoice::ChallengerWhite => (state.challenger, state.opponent),
+                crate::record::ColourChoice::ChallengerBlack => (state.opponent, state.challenger),
+                crate::record::ColourChoice::Random => {
+                    excluded.push(note(
+                        "colours drawn by lot: league colours come from the table".into(),
+                    ));
+                    continue;
+                }
+            },
+        };
+        if !league.is_pairing(lr.round, &white, &black) {
+            excluded.push(note(format!(
+                "{} – {} is not a pairing of round {} (Berger table)",
+                league.name(&white),
+                league.name(&black),
+                lr.round
+            )));
+            continue;
+        }
+        let (Some(w), Some(b)) = (league.number(&white), league.number(&black)) else {
+            continue;
+        };
+        let key = (lr.round, w, b);
+        if league.start_deadline().is_some() {
+            let arbiter = league.arbiter_for(&[white, black]);
+            let seen = appearance(&state, &entry.events, &white, &black, &arbiter);
+            appeared.entry(key).or_default().merge(seen);
+            of_pairing.entry(key).or_default().push(entry.game);
         }
         match state.status {
             Status::Cancelled => {
@@ -188,12 +274,11 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
                 } else {
                     "declined or aborted"
                 };
-                excluded.push(GameNote {
-                    game: entry.game,
-                    reason: reason.into(),
-                });
+                excluded.push(note(reason.into()));
                 continue;
             }
+            // 12.9 (2005: 12.8): lost for both, it counts as a game played, 0–0.
+            Status::Disputed if state.lost_by_both() => {}
             Status::Disputed => {
                 let who = state
                     .equivocations
@@ -201,54 +286,14 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
                     .map(|e| league.name(&e.author))
                     .unwrap_or_default();
                 // One equivocator's game is finished, lost by them (12.8, `rule_misconduct`);
-                // here both players equivocated (12.9), or one did before colours were set.
-                let reason = if state.lost_by_both() {
-                    "lost for both: each player signed two different events at one point \
-                     (12.9); no result scores it"
-                        .to_owned()
-                } else {
-                    format!("disputed: {who} signed two different events at one point")
-                };
-                excluded.push(GameNote {
-                    game: entry.game,
-                    reason,
-                });
+                // here one player equivocated before colours were set: no game to lose.
+                excluded.push(note(format!(
+                    "disputed: {who} signed two different events at one point"
+                )));
                 continue;
             }
             _ => {}
         }
-        // Colours: the challenge fixes them for league games; until accepted they are the
-        // challenge's.
-        let (white, black) = match (state.white, state.black) {
-            (Some(w), Some(b)) => (w, b),
-            _ => match state.challenge.colour {
-                crate::record::ColourChoice::ChallengerWhite => (state.challenger, state.opponent),
-                crate::record::ColourChoice::ChallengerBlack => (state.opponent, state.challenger),
-                crate::record::ColourChoice::Random => {
-                    excluded.push(GameNote {
-                        game: entry.game,
-                        reason: "colours drawn by lot: league colours come from the table".into(),
-                    });
-                    continue;
-                }
-            },
-        };
-        if !league.is_pairing(lr.round, &white, &black) {
-            excluded.push(GameNote {
-                game: entry.game,
-                reason: format!(
-                    "{} – {} is not a pairing of round {} (Berger table)",
-                    league.name(&white),
-                    league.name(&black),
-                    lr.round
-                ),
-            });
-            continue;
-        }
-        let (Some(w), Some(b)) = (league.number(&white), league.number(&black)) else {
-            continue;
-        };
-        let key = (lr.round, w, b);
         // One game per pairing: the first one *both* players signed into (challenge and
         // acceptance) counts, then the smaller id. A challenge one player signed alone and
         // nobody accepted (`started_ms` is `None`) ranks after every started game, so it can
@@ -256,10 +301,10 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
         let rank = |s: &GameState| (s.started_ms.is_none(), s.started_ms, s.game);
         match chosen.get(&key) {
             Some(existing) if rank(existing) <= rank(&state) => {
-                excluded.push(GameNote {
-                    game: entry.game,
-                    reason: format!("a second game for a pairing of round {}", lr.round),
-                });
+                excluded.push(note(format!(
+                    "a second game for a pairing of round {}",
+                    lr.round
+                )));
             }
             Some(existing) => {
                 excluded.push(GameNote {
@@ -274,23 +319,55 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
         }
     }
 
-    let games: Vec<CountedGame> = chosen
-        .iter()
-        .map(|(&(round, _, _), s)| CountedGame {
-            game: s.game,
-            round,
-            white: s.white.unwrap_or(s.challenger),
-            black: s.black.unwrap_or(s.opponent),
-            status: s.status,
-            result: if s.status == Status::Finished {
-                s.result
-            } else {
-                None
-            },
-            plies: s.moves.len(),
-            decided: None,
-        })
-        .collect();
+    let mut games: Vec<CountedGame> = Vec::new();
+    // Pairings with a counted game or a verdict: not unplayed.
+    let mut settled: Vec<(u32, usize, usize)> = Vec::new();
+    for (i, boards) in league.rounds().iter().enumerate() {
+        let round = i as u32 + 1;
+        for b in boards {
+            let Board::Game { white, black } = *b else {
+                continue;
+            };
+            let key = (round, white, black);
+            let (Some(w), Some(bl)) = (league.player(white), league.player(black)) else {
+                continue;
+            };
+            // FIDE 6.6: a pairing not started by the deadline is forfeited by whoever was
+            // absent; its games, late or never started, do not count.
+            let verdict = league.start_deadline_ms(round).and_then(|deadline| {
+                deadline::verdict(
+                    &appeared.get(&key).copied().unwrap_or_default(),
+                    deadline,
+                    now_ms,
+                )
+            });
+            if let Some(v) = verdict {
+                for g in of_pairing.get(&key).into_iter().flatten() {
+                    if chosen.get(&key).is_some_and(|s| s.game == *g)
+                        || !excluded.iter().any(|n| n.game == *g)
+                    {
+                        excluded.push(GameNote {
+                            game: *g,
+                            reason: format!(
+                                "round {round}: the pairing is forfeited, {}",
+                                v.describe()
+                            ),
+                        });
+                    }
+                }
+                games.push(deadline::forfeited(league, round, w, bl, v));
+                settled.push(key);
+                continue;
+            }
+            if let Some(s) = chosen.get(&key) {
+                games.push(counted(s, round));
+                settled.push(key);
+            }
+        }
+    }
+
+    // In round order, then by Berger numbers (as the table lists them).
+    games.sort_by_key(|g| (g.round, league.number(&g.white), league.number(&g.black)));
 
     let mut unplayed = Vec::new();
     let mut byes = Vec::new();
@@ -301,7 +378,7 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
             match *b {
                 Board::Game { white, black } => {
                     if open.contains(&round)
-                        && !chosen.contains_key(&(round, white, black))
+                        && !settled.contains(&(round, white, black))
                         && let (Some(w), Some(bl)) = (league.player(white), league.player(black))
                     {
                         unplayed.push((round, w, bl));
@@ -315,7 +392,6 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
             }
         }
     }
-
     let order = super::tiebreak::FIDE_ROUND_ROBIN.to_vec();
     let rows = super::tiebreak::rank(league, &games, &order);
     Standings {
@@ -327,6 +403,25 @@ pub fn standings(league: &League, offered: &[GameEntry], now_ms: u64) -> Standin
         byes,
         decisions: Vec::new(),
         bad_decisions: Vec::new(),
+    }
+}
+
+/// The counted game of a verified game of `round`.
+fn counted(s: &GameState, round: u32) -> CountedGame {
+    let result = match s.status {
+        Status::Finished => s.result.map(LeagueResult::Outcome),
+        Status::Disputed if s.lost_by_both() => Some(LeagueResult::BothLost),
+        _ => None,
+    };
+    CountedGame {
+        game: s.game,
+        round,
+        white: s.white.unwrap_or(s.challenger),
+        black: s.black.unwrap_or(s.opponent),
+        status: s.status,
+        result,
+        plies: s.moves.len(),
+        decided: None,
     }
 }
 
@@ -674,6 +769,66 @@ mod tests {
         assert_eq!(tables[0], tables[1]);
         let ana = tables[0].iter().find(|r| r.name == "Ana").expect("a row");
         assert_eq!(ana.points_halves, 2);
+    }
+
+    /// 12.9 (2009; 12.8 in 2005): when both players signed twins — here each a draw offer
+    /// beside their first move — "la partida se declarará perdida para ambos". The game
+    /// counts as played and scores nothing for either: `0` in both cells, `*` in PGN with
+    /// a comment (PGN has no 0–0 result).
+    #[test]
+    fn fide_12_9_a_game_lost_by_both_counts_as_played_and_scores_nothing() {
+        let (_, keys, league) = six_player_league();
+        let mut entry = game(&league, 1, &keys[0], &keys[5], End::InProgress);
+        let [c, a, e4, _e5] = [0, 1, 2, 3].map(|i| entry.events[i].id());
+        let t = league.def.start_ms + super::super::DAY_MS;
+        let mut white_twin = Scoresheet::resume(keys[0].clone(), entry.game, 1, Some(c), Some(a));
+        let mut black_twin = Scoresheet::resume(keys[5].clone(), entry.game, 1, Some(a), Some(e4));
+        entry.events.push(white_twin.offer_draw(t).expect("sign"));
+        entry
+            .events
+            .push(black_twin.offer_draw(t + 1).expect("sign"));
+        let state = verify(&entry.events).expect("verifies");
+        assert!(state.lost_by_both(), "{:?}", state.status);
+
+        let s = standings(&league, std::slice::from_ref(&entry), t + 2);
+        assert!(s.excluded.is_empty(), "{:?}", s.excluded);
+        assert_eq!(s.games.len(), 1);
+        assert_eq!(s.games[0].result, Some(LeagueResult::BothLost));
+        let row = |name: &str| s.rows.iter().find(|r| r.name == name).expect("a row");
+        for name in ["Ana", "Fermín"] {
+            let r = row(name);
+            assert_eq!(
+                (r.points_halves, r.played, r.losses, r.unfinished),
+                (0, 1, 1, 0),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            s.results_between(&keys[0].player_id(), &keys[5].player_id()),
+            [Some(Score::Loss)]
+        );
+        assert_eq!(
+            s.results_between(&keys[5].player_id(), &keys[0].player_id()),
+            [Some(Score::Loss)]
+        );
+        let g = crate::league::render::grid(&s);
+        let at = |r: &str, c: &str| {
+            let i = g.iter().position(|l| l[2] == r).expect("row");
+            let j = 3 + g.iter().skip(1).position(|l| l[2] == c).expect("col");
+            g[i][j].clone()
+        };
+        assert_eq!(
+            (at("Ana", "Fermín"), at("Fermín", "Ana")),
+            ("0".into(), "0".into())
+        );
+        let text = crate::league::pgn::pgn(&league, std::slice::from_ref(&entry), &s);
+        assert!(text.contains("[Result \"*\"]"), "{text}");
+        assert!(
+            text.contains("[Termination \"lost for both (FIDE 12.9)\"]"),
+            "{text}"
+        );
+        assert!(text.contains("0-0: lost for both"), "{text}");
+        assert!(text.trim_end().ends_with('*'), "{text}");
     }
 
     #[test]

@@ -15,6 +15,11 @@
 //!   scored, a forfeit included. C.07's special handling of unplayed rounds (a virtual
 //!   opponent for opponent-score tie-breaks) exists for Swiss byes and absences; it is not
 //!   applied here — see the notes of issue 20.
+//! - A game lost by both ([`LeagueResult::BothLost`]: 12.9, or both forfeited, 6.6) is a
+//!   loss for each: played, no points, no Sonneborn-Berger or Koya share, and a game
+//!   between them for direct encounter (Art. 11: each scores what a loss scores).
+//!
+//! [`LeagueResult::BothLost`]: super::standings::LeagueResult::BothLost
 //!
 //! Players tied on points and on every tie-break of the list share a rank (C.07 would draw
 //! lots; a table computed on every node cannot).
@@ -166,9 +171,11 @@ pub(super) fn rank(league: &League, games: &[CountedGame], order: &[TieBreak]) -
             continue;
         };
         match g.result {
-            Some(o) => {
-                results.push((w, b, Score::of(o, Color::White)));
-                results.push((b, w, Score::of(o, Color::Black)));
+            // A loss for both (12.9, or a double forfeit) is each player's loss: played,
+            // nothing scored, and it counts as met for direct encounter.
+            Some(r) => {
+                results.push((w, b, r.score(Color::White)));
+                results.push((b, w, r.score(Color::Black)));
             }
             None => {
                 if g.status != Status::Pending {

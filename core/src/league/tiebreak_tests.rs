@@ -55,7 +55,7 @@ fn games(league: &League) -> Vec<CountedGame> {
                 white,
                 black,
                 status: Status::Finished,
-                result: Some(result),
+                result: Some(result.into()),
                 plies: 40,
                 decided: None,
             }
