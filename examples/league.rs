@@ -88,6 +88,7 @@ async fn main() -> anyhow::Result<()> {
             round_days: 0,
             start_ms: None,
             deputy: None,
+            start_deadline_ms: None,
         },
     )
     .await?;

@@ -574,3 +574,76 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
         "the forged decision changes nothing"
     );
 }
+
+/// 6.6 (2009; 6.7 in 2005, club rules art. 17b): a league with a start deadline forfeits a
+/// pairing its player never started, from signed evidence alone, on every node. Player 4
+/// never runs a node: player 1 (White in round 1) appeared and wins `+/-`; in round 2 player
+/// 4 is White and player 3 appeared, so player 3 wins `-/+`. No arbiter signs anything.
+#[test]
+fn fide_6_6_a_player_who_never_starts_is_forfeited_on_every_node() {
+    let mut nodes = Nodes::new();
+    let org = nodes.start("organiser", &["--mailbox"]);
+    let players: Vec<Node> = (1..=3)
+        .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
+        .collect();
+    let p4_home = nodes.dir.path().join("p4");
+    let p4 = run(&p4_home, &["init", "--name", "p4", "--json"])["player_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut create = vec![
+        "league",
+        "create",
+        "Liga",
+        "--per-move",
+        "3d",
+        "--start-deadline",
+        "8s",
+        "--json",
+    ];
+    for p in &players {
+        create.extend(["--player", &p.id]);
+    }
+    create.extend(["--player", &p4]);
+    let lid = run(&org.home, &create)["league"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    for p in &players {
+        wait_for("the league to arrive", || {
+            let v = run(&p.home, &["league", "list", "--json"]);
+            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
+        });
+        run(&p.home, &["league", "join", &lid, "--json"]);
+    }
+    let (p1, p3) = (players[0].id.clone(), players[2].id.clone());
+    let deadline_mark = |table: &Value, white: &str, black: &str| -> Option<String> {
+        table["games"].as_array()?.iter().find_map(|g| {
+            (g["white"] == white && g["black"] == black && g["decided"]["kind"] == "start_deadline")
+                .then(|| g["decided"]["mark"].as_str().unwrap_or("").to_owned())
+        })
+    };
+    let table = wait_for("the deadline to forfeit player 4's pairings", || {
+        let t = standings(&org.home, &lid);
+        (deadline_mark(&t, &p1, &p4).is_some() && deadline_mark(&t, &p4, &p3).is_some())
+            .then_some(t)
+    });
+    assert_eq!(
+        deadline_mark(&table, &p1, &p4).as_deref(),
+        Some("+/-"),
+        "{table}"
+    );
+    assert_eq!(
+        deadline_mark(&table, &p4, &p3).as_deref(),
+        Some("-/+"),
+        "{table}"
+    );
+    for p in &players {
+        wait_for("the same forfeits on every node", || {
+            let t = standings(&p.home, &lid);
+            (deadline_mark(&t, &p1, &p4) == deadline_mark(&table, &p1, &p4)
+                && deadline_mark(&t, &p4, &p3) == deadline_mark(&table, &p4, &p3))
+            .then_some(())
+        });
+    }
+}

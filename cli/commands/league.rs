@@ -105,6 +105,11 @@ pub struct CreateArgs {
     /// own games: required when you are one of the players.
     #[arg(long, value_name = "PLAYER")]
     deputy: Option<String>,
+    /// How long after a round opens its games must have started (e.g. 7d; FIDE 6.6): a
+    /// pairing not started by then is forfeited by whoever did not appear (both: 0-0).
+    /// Default: no deadline.
+    #[arg(long, value_name = "DURATION", value_parser = start_deadline)]
+    start_deadline: Option<u64>,
     #[arg(long)]
     json: bool,
 }
@@ -492,6 +497,7 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
             round_days: a.round_days,
             start_ms,
             deputy: a.deputy.map(|d| contacts.resolve(&d)),
+            start_deadline_ms: a.start_deadline,
         },
     )?;
     if a.json {
@@ -669,6 +675,11 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
                 (Some(_), Some("forfeit")) => {
                     format!("{} ({})", text(&p["decided"], "mark"), t!("league-forfeit"))
                 }
+                (Some(_), Some("start_deadline")) => format!(
+                    "{} ({})",
+                    text(&p["decided"], "mark"),
+                    t!("league-start-deadline-forfeit")
+                ),
                 (Some(r), Some("adjudicated")) => format!("{r} ({})", t!("league-adjudicated")),
                 (Some(r), Some(kind)) => format!("{r} ({kind})"),
                 (Some(r), None) => r.to_owned(),
@@ -723,4 +734,9 @@ mod tests {
         assert_eq!(mark(Coverage::Unheard), (json!(false), Value::Null));
         assert_eq!(mark(Coverage::File), (Value::Null, Value::Null));
     }
+}
+
+/// A start deadline (`7d`, `36h`) in milliseconds.
+fn start_deadline(text: &str) -> Result<u64, String> {
+    sobre_core::clock::parse_duration(text).map_err(|e| e.to_string())
 }

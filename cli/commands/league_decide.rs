@@ -15,6 +15,9 @@ use std::process::ExitCode;
 pub enum Kind {
     /// A game not started or abandoned is won by --player by forfeit (+/-).
     Forfeit,
+    /// The game of --player in --round is lost by both players, 0-0 (-/-): neither came,
+    /// or both broke the rules (12.9).
+    DoubleForfeit,
     /// --player withdraws (FIDE: fewer than half of their games played, all their results
     /// are annulled; otherwise their remaining games are forfeited).
     Withdraw,
@@ -37,7 +40,7 @@ pub struct DecideArgs {
     /// League id (or its first digits) or name.
     league: String,
     kind: Kind,
-    /// The round of the pairing (forfeit, adjudicate).
+    /// The round of the pairing (forfeit, double-forfeit, adjudicate).
     #[arg(long)]
     round: Option<u32>,
     /// The winner of a forfeit, the player who withdraws, either player of an
@@ -73,6 +76,7 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let kind = match a.kind {
         Kind::Forfeit => "forfeit",
+        Kind::DoubleForfeit => "double-forfeit",
         Kind::Withdraw => "withdraw",
         Kind::Adjudicate => "adjudicate",
         Kind::Settings => "settings",

@@ -5,7 +5,7 @@ use crate::t;
 use serde_json::{Value, json};
 use sobre_core::league::archive::LeagueArchive;
 use sobre_core::league::decision::Decided;
-use sobre_core::league::standings::{halves, quarters};
+use sobre_core::league::standings::{LeagueResult, halves, quarters};
 use sobre_core::league::{League, Standings};
 
 pub(super) fn standings_json(league: &League, s: &Standings) -> Value {
@@ -46,18 +46,19 @@ pub(super) fn standings_json(league: &League, s: &Standings) -> Value {
     })
 }
 
-/// How an arbiter decided a game: `null`, or the kind, the mark (`+/-` for a forfeit won
-/// by White, `-/+` by Black) and the reason of an adjudication.
-pub(super) fn decided_json(d: Option<&Decided>, result: Option<sobre_core::Outcome>) -> Value {
+/// How a game was decided without being played out: `null`, or the kind (`forfeit`, by the
+/// arbiter; `start_deadline`, by the league's start deadline, 6.6), the mark (`+/-` won by
+/// White, `-/+` by Black, `-/-` lost by both) and the reason of an adjudication.
+pub(super) fn decided_json(d: Option<&Decided>, result: Option<LeagueResult>) -> Value {
+    let mark = || match result {
+        Some(LeagueResult::BothLost) => "-/-",
+        Some(LeagueResult::Outcome(o)) if o.winner() == Some(sobre_core::Color::White) => "+/-",
+        _ => "-/+",
+    };
     match d {
         None => Value::Null,
-        Some(Decided::Forfeit) => json!({
-            "kind": "forfeit",
-            "mark": match result.and_then(sobre_core::Outcome::winner) {
-                Some(sobre_core::Color::White) => "+/-",
-                _ => "-/+",
-            },
-        }),
+        Some(Decided::Forfeit) => json!({"kind": "forfeit", "mark": mark()}),
+        Some(Decided::StartDeadline(_)) => json!({"kind": "start_deadline", "mark": mark()}),
         Some(Decided::Adjudicated { reason }) => json!({"kind": "adjudicated", "reason": reason}),
     }
 }

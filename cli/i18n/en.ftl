@@ -339,6 +339,7 @@ league-bad-round = round { $round }: this league has rounds 1 to { $rounds }
 league-round = Round { $round } (opens { $opens })
 league-bye = { $name } has a bye
 league-forfeit = forfeit
+league-start-deadline-forfeit = not started by the deadline (6.6)
 league-adjudicated = adjudicated
 league-not-started = not started
 
@@ -784,6 +785,7 @@ refusal-league-bad-name = a name is empty or longer than 100 characters
 refusal-league-not-a-player = { $player } is not a player of this league
 refusal-league-already-plays = { $player } already plays in this league
 refusal-league-round-one-started = round 1 opened at { $at }: the players, the withdrawal rule and the tie-breaks change only before round 1
+refusal-league-start-deadline = a start deadline is 1 ms to 366 days after the round opens, not { $ms } ms
 refusal-league-player-name = a player's name is 1 to 100 characters, not blank
 refusal-league-reason = an adjudication needs a reason of 1 to { $max } characters
 refusal-league-unknown-tie-break = unknown tie-break { $name }: give de, wins, sb or koya

@@ -339,6 +339,7 @@ league-bad-round = ronda { $round }: esta liga tiene las rondas 1 a { $rounds }
 league-round = Ronda { $round } (se abre el { $opens })
 league-bye = { $name } descansa
 league-forfeit = incomparecencia
+league-start-deadline-forfeit = sin empezar en plazo (6.6)
 league-adjudicated = adjudicada
 league-not-started = sin empezar
 
@@ -800,6 +801,7 @@ refusal-league-bad-name = un nombre está vacío o tiene más de 100 caracteres
 refusal-league-not-a-player = { $player } no es jugador de esta liga
 refusal-league-already-plays = { $player } ya juega en esta liga
 refusal-league-round-one-started = la ronda 1 se abrió el { $at }: los jugadores, la regla de retirada y los desempates solo cambian antes de la ronda 1
+refusal-league-start-deadline = un plazo de comienzo va de 1 ms a 366 días tras abrirse la ronda, no { $ms } ms
 refusal-league-player-name = el nombre de un jugador tiene de 1 a 100 caracteres, y no en blanco
 refusal-league-reason = una adjudicación necesita un motivo de 1 a { $max } caracteres
 refusal-league-unknown-tie-break = desempate desconocido { $name }: indique de, wins, sb o koya

@@ -650,6 +650,10 @@ sobre-league-create--per_move = Tiempo de correspondencia por jugada (3d por omi
 sobre-league-create--time = Jugadas de correspondencia en un periodo (p. ej. 10/50d)
 sobre-league-create--round_days =
     Días entre la apertura de una ronda y la siguiente (0: todas las rondas se abren al empezar)
+sobre-league-create--start_deadline =
+    Cuánto tiempo tras abrirse una ronda deben haber empezado sus partidas (p. ej. 7d; FIDE
+    6.6): un emparejamiento sin empezar para entonces lo pierde por incomparecencia quien
+    no se presentó (ambos: 0-0). Por omisión, sin plazo
 sobre-league-create--start =
     Cuándo se abre la ronda 1: una fecha (2026-12-01) o una hora RFC 3339 (por omisión,
     ahora). Hasta entonces caben inscripciones tardías y sustituciones
@@ -711,7 +715,7 @@ sobre-league-decide =
           sobre league decide LIGA enter --player elena --name "Elena"
           sobre league decide LIGA replace --replaces diego --player fermin
 sobre-league-decide--league = Id de la liga (o sus primeras cifras) o nombre
-sobre-league-decide--round = La ronda del emparejamiento (forfeit, adjudicate)
+sobre-league-decide--round = La ronda del emparejamiento (forfeit, double-forfeit, adjudicate)
 sobre-league-decide--player =
     El ganador de una incomparecencia, el jugador que se retira, cualquiera de los dos
     jugadores de una partida adjudicada, o el jugador que se inscribe o sustituye a otro (id

@@ -633,6 +633,7 @@ mod tests {
             LeagueProblem::AlreadyPlays { player: id.clone() },
             LeagueProblem::PlayerName,
             LeagueProblem::RoundOneStarted { start_ms: 1 },
+            LeagueProblem::StartDeadline { ms: 0 },
             LeagueProblem::Reason { max: 200 },
             LeagueProblem::UnknownTieBreak { name: "x".into() },
             LeagueProblem::RepeatedTieBreak { name: "sb".into() },

@@ -341,6 +341,7 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
             round_days: 7,
             start_ms: Some(now_ms()),
             deputy: None,
+            start_deadline_ms: None,
         })
         .await;
     let lid = league["league"].as_str().expect("league id").to_owned();

@@ -98,6 +98,7 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
             round_days: 0,
             start_ms: None,
             deputy: None,
+            start_deadline_ms: None,
         })
         .await["league"]
         .as_str()

@@ -106,6 +106,9 @@ pub(super) fn league_problem(p: &LeagueProblem) -> Option<(String, Option<String
             None,
         ),
         LeagueProblem::PlayerName => (t!("refusal-league-player-name"), None),
+        LeagueProblem::StartDeadline { ms } => {
+            (t!("refusal-league-start-deadline", ms = *ms), None)
+        }
         LeagueProblem::RoundOneStarted { start_ms } => (
             t!(
                 "refusal-league-round-one-started",

@@ -249,6 +249,10 @@ pub enum ApiRequest {
         /// when the organiser is one of the players.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deputy: Option<String>,
+        /// How long after a round opens its games must have started (6.6): a pairing not
+        /// started by then is forfeited by the player(s) who did not appear.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        start_deadline_ms: Option<u64>,
     },
     /// A player joins a league (by id prefix or name): this accepts its games in advance.
     LeagueJoin {

@@ -32,7 +32,7 @@ use crate::protocol::{Request, Response};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::league::{
-    Board, League, LeagueDef, LeagueError, LeagueId, Scoring, SignedLeagueDoc, decision,
+    Board, League, LeagueDef, LeagueError, LeagueId, LeagueRule, Scoring, SignedLeagueDoc, decision,
 };
 use sobre_core::record::{ColourChoice, EventId, GameId, LeagueRound, PlayerId, Status};
 use tracing::{debug, info, warn};
@@ -486,6 +486,7 @@ impl Service {
                 round_days,
                 start_ms,
                 deputy,
+                start_deadline_ms,
             } => {
                 let ids: Vec<PlayerId> = players
                     .iter()
@@ -517,7 +518,11 @@ impl Service {
                     round_days,
                     scoring: Scoring::default(),
                 };
-                let league = League::create_with_deputy(&self.key, def, deputy, now)
+                let rules: Vec<LeagueRule> = start_deadline_ms
+                    .map(|after_open_ms| LeagueRule::StartDeadline { after_open_ms })
+                    .into_iter()
+                    .collect();
+                let league = League::create_with_rules(&self.key, def, deputy, rules, now)
                     .map_err(|e| league_refusal(&e))?;
                 let mut docs = vec![league.signed.to_bytes().map_err(internal)?];
                 // An organiser who plays joins at once: the league's games are accepted in

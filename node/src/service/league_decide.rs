@@ -104,6 +104,16 @@ impl Service {
                     winner,
                 }
             }
+            "double-forfeit" => {
+                let p = parse_player(&league, player)?;
+                let round = need_round()?;
+                let (white, black) = pairing_of(&league, round, &p)?;
+                Decision::DoubleForfeit {
+                    round,
+                    white,
+                    black,
+                }
+            }
             "withdraw" => Decision::Withdraw {
                 player: parse_player(&league, player)?,
             },

@@ -184,6 +184,10 @@ pub enum LeagueProblem {
     },
     /// A decision: a player's name is 1 to 100 characters.
     PlayerName,
+    /// A start deadline (6.6) outside 1 ms to 366 days.
+    StartDeadline {
+        ms: u64,
+    },
     /// A decision that changes the players, the withdrawal rule or the tie-breaks, signed
     /// once round 1 had opened at `start_ms`.
     RoundOneStarted {
@@ -227,6 +231,7 @@ impl LeagueProblem {
             },
             LeagueError::DeputyWithoutGames => LeagueProblem::DeputyWithoutGames,
             LeagueError::BadName => LeagueProblem::BadName,
+            LeagueError::StartDeadline(ms) => LeagueProblem::StartDeadline { ms: *ms },
             LeagueError::NotAPlayer(p) => LeagueProblem::NotAPlayer {
                 player: p.to_string(),
             },
@@ -299,6 +304,9 @@ impl LeagueProblem {
                 format!("{player} already plays in this league")
             }
             LeagueProblem::PlayerName => DecisionError::Name.to_string(),
+            LeagueProblem::StartDeadline { ms } => {
+                format!("a start deadline is 1 ms to 366 days after the round opens, not {ms} ms")
+            }
             LeagueProblem::RoundOneStarted { start_ms } => format!(
                 "round 1 opened at {}: the players, the withdrawal rule and the tie-breaks \
                  change only before round 1",
