@@ -701,6 +701,11 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A start deadline (`7d`, `36h`) in milliseconds.
+fn start_deadline(text: &str) -> Result<u64, String> {
+    sobre_core::clock::parse_duration(text).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -734,9 +739,4 @@ mod tests {
         assert_eq!(mark(Coverage::Unheard), (json!(false), Value::Null));
         assert_eq!(mark(Coverage::File), (Value::Null, Value::Null));
     }
-}
-
-/// A start deadline (`7d`, `36h`) in milliseconds.
-fn start_deadline(text: &str) -> Result<u64, String> {
-    sobre_core::clock::parse_duration(text).map_err(|e| e.to_string())
 }
