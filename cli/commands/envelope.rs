@@ -267,6 +267,7 @@ mod tests {
         let env = EnvelopeView {
             arbiter: Some("12D3KooWArbiter".into()),
             commitment: "5f1c0e9a7b3d2c4e".into(),
+            declared: None,
             draw_offer_by: Some("black".into()),
             fen_before: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".into(),
             letters: Some("es".into()),
