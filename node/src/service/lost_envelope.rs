@@ -12,7 +12,7 @@ use super::{Service, internal};
 use crate::api::refusal::MovePlace;
 use crate::api::{ApiError, GameView, RefusalCode};
 use sobre_core::notation::{self, Notation};
-use sobre_core::record::{EventId, GameState, PlayerId};
+use sobre_core::record::{EventId, GameState, PlayerId, Status};
 
 impl Service {
     /// `sobre envelope declare GAME MOVE`: the sealer declares the move they sealed (A11.1),
@@ -29,6 +29,7 @@ impl Service {
         if st.colour_of(&self.me).is_none() {
             return Err(ApiError::refused(RefusalCode::NotInGame));
         }
+        refuse_when_over(st)?;
         // Without a closed envelope the position is not the sealed one: a move that does not
         // read there would be refused for the wrong reason. The core says why there is
         // nothing to declare (none sealed, or opened) once a move reads.
@@ -54,6 +55,7 @@ impl Service {
         let g = self.resolve_game(game)?;
         let cache = self.cache(&g)?;
         let st = &cache.state;
+        refuse_when_over(st)?;
         let Some(env) = st.open_envelope() else {
             return Err(ApiError::refused(RefusalCode::NoEnvelope));
         };
@@ -86,6 +88,7 @@ impl Service {
     pub(super) async fn envelope_annul(&mut self, game: &str) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
+        refuse_when_over(st)?;
         if let Some(me) = st.colour_of(&self.me)
             && st.annul_requests[me.index()].is_some()
             && st.annulled.is_none()
@@ -94,6 +97,15 @@ impl Service {
         }
         let (_, state) = self.author(&g, |s, t| s.annul_game(t)).await?;
         Ok(self.show(&state))
+    }
+}
+
+/// An event signed after the game ended is kept as an ignored fact by the core, never a
+/// rule broken: the node does not sign one that would do nothing.
+fn refuse_when_over(st: &GameState) -> Result<(), ApiError> {
+    match st.status {
+        Status::Finished | Status::Cancelled => Err(ApiError::refused(RefusalCode::GameOver)),
+        _ => Ok(()),
     }
 }
 
