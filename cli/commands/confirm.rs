@@ -27,6 +27,8 @@ pub enum Step {
     Resign,
     Abort,
     AcceptDraw,
+    /// A11.2: annulling a game whose sealed move is lost.
+    Annul,
 }
 
 /// The exit code of a command the player called off at the question: nothing was sent.
@@ -78,6 +80,8 @@ fn question(step: Step, game: &str, opponent: Option<String>) -> String {
         (Step::Abort, Some(o)) => t!("confirm-abort-against", game = game, opponent = o),
         (Step::AcceptDraw, None) => t!("confirm-draw", game = game),
         (Step::AcceptDraw, Some(o)) => t!("confirm-draw-against", game = game, opponent = o),
+        (Step::Annul, None) => t!("confirm-annul", game = game),
+        (Step::Annul, Some(o)) => t!("confirm-annul-against", game = game, opponent = o),
     }
 }
 

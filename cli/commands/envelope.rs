@@ -1,10 +1,12 @@
 //! `sobre envelope`: what the envelope of an adjourned game says (FIDE A2); the arbiter
-//! opening the envelope they keep (A3, A9); the sealer who lost the opening (A11).
+//! opening the envelope they keep (A3, A9); the sealer who lost the opening (A11), whose
+//! declared move, its acceptance and the annulment are in [`super::lost_envelope`].
 
 use super::common::{
     self, colour_subject_word, colour_word, human_duration, print_json, rfc3339, short_game,
 };
 use super::contacts::Contacts;
+use super::lost_envelope;
 use super::names::Names;
 use super::show::{game_tag, state_line};
 use crate::error::{self, CliResult};
@@ -42,6 +44,9 @@ pub struct Args {
 pub enum EnvelopeCommand {
     Open(OpenArgs),
     Lost(LostArgs),
+    Declare(lost_envelope::DeclareArgs),
+    AcceptDeclared(lost_envelope::AcceptDeclaredArgs),
+    Annul(lost_envelope::AnnulArgs),
 }
 
 /// As the arbiter keeping an envelope (A3), open it: the sealed move, read in memory from
@@ -82,6 +87,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     match args.action {
         Some(EnvelopeCommand::Open(a)) => open(home, a),
         Some(EnvelopeCommand::Lost(a)) => lost(home, a),
+        Some(EnvelopeCommand::Declare(a)) => lost_envelope::declare(home, a),
+        Some(EnvelopeCommand::AcceptDeclared(a)) => lost_envelope::accept_declared(home, a),
+        Some(EnvelopeCommand::Annul(a)) => lost_envelope::annul(home, a),
         None => {
             let game = args
                 .game
@@ -267,6 +275,7 @@ mod tests {
         let env = EnvelopeView {
             arbiter: Some("12D3KooWArbiter".into()),
             commitment: "5f1c0e9a7b3d2c4e".into(),
+            declared: None,
             draw_offer_by: Some("black".into()),
             fen_before: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".into(),
             letters: Some("es".into()),

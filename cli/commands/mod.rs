@@ -28,6 +28,7 @@ pub mod league;
 pub mod league_decide;
 pub mod league_tables;
 pub mod leave;
+pub mod lost_envelope;
 pub mod man;
 pub mod r#move;
 pub mod names;

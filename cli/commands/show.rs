@@ -182,6 +182,12 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
     }
     if let Some(env) = &v.envelope {
         let _ = writeln!(out, "{}", envelope_line(env));
+        if let Some(line) = declared_line(env) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if let Some(line) = annulment_line(v, &names) {
+        let _ = writeln!(out, "{line}");
     }
     for c in &v.claims {
         let verdict = match c.correct {
@@ -468,6 +474,32 @@ pub fn envelope_line(env: &EnvelopeView) -> String {
         opened = opened,
         resumes = resumes
     )
+}
+
+/// A11.1: the sealer's declared move, awaiting acceptance or played in the envelope's
+/// place.
+fn declared_line(env: &EnvelopeView) -> Option<String> {
+    let d = env.declared.as_ref()?;
+    let colour = colour_subject_word(&env.sealer);
+    let mv = d.san.as_str();
+    Some(match d.accepted_by.as_deref() {
+        None => t!("show-declared-awaits", colour = colour, mv = mv),
+        Some("arbiter") => t!("show-declared-accepted-arbiter", colour = colour, mv = mv),
+        Some(_) => t!("show-declared-accepted", colour = colour, mv = mv),
+    })
+}
+
+/// A11.2: the game annulled, or a player's request to annul it while the other's is
+/// awaited.
+fn annulment_line(v: &GameView, names: &Names) -> Option<String> {
+    if let Some(a) = &v.annulled {
+        return Some(match a.arbiter.as_deref() {
+            Some(arbiter) => t!("show-annulled-arbiter", arbiter = names.label(arbiter)),
+            None => t!("show-annulled"),
+        });
+    }
+    let asked = v.annul_requests.first()?;
+    Some(t!("show-annul-asked", colour = colour_subject_word(asked)))
 }
 
 /// A claim's reason as the node names it (`threefold`, `fiftymoves`…), in the run's

@@ -537,6 +537,52 @@ sobre-envelope-lost =
 sobre-envelope-lost--game = { -partida }
 sobre-envelope-lost--resign = Abandona ahora (A6), cuando ningún árbitro guarda la apertura
 sobre-envelope-lost--json = { -json }
+sobre-envelope-declare =
+    Como el que selló y perdió la apertura de su jugada secreta, declara la jugada que selló
+    (A11.1): se lee como `sobre move` lee una jugada, en la posición en que se selló el sobre
+    .long =
+        Como el que selló y perdió la apertura de su jugada secreta, declara la jugada que selló
+        (A11.1): se lee como `sobre move` lee una jugada, en la posición en que se selló el
+        sobre.
+
+        No se juega nada hasta que su rival (o el árbitro acordado) la acepte con `sobre
+        envelope accept-declared`; entonces la partida sigue con ella como si se hubiera abierto
+        el sobre. Una jugada secreta se declara una sola vez.
+sobre-envelope-declare--game = { -partida }
+sobre-envelope-declare--mv = La jugada que selló
+sobre-envelope-declare--notation = { -notacion-jugada }
+sobre-envelope-declare--json = { -json-escritura }
+sobre-envelope-accept-declared =
+    Como el que responde, o como el árbitro acordado de la partida, acepta la jugada que
+    declaró el que selló (A11.1): se juega como jugada del que selló, como lo haría la
+    apertura del sobre
+    .long =
+        Como el que responde, o como el árbitro acordado de la partida, acepta la jugada que
+        declaró el que selló (A11.1): se juega como jugada del que selló, como lo haría la
+        apertura del sobre.
+
+        Se rechaza antes de que el sobre pudiera abrirse (la reanudación acordada; antes, solo
+        con los dos jugadores presentes, A2.7, A7) y cuando ninguna jugada declarada espera
+        aceptación.
+sobre-envelope-accept-declared--game = { -partida }
+sobre-envelope-accept-declared--json = { -json-escritura }
+sobre-envelope-annul =
+    Anula una partida aplazada cuya jugada secreta se perdió y cuya posición no puede
+    restablecerse (A11.2): se jugará una nueva en su lugar. El árbitro acordado la anula
+    solo; la anulación de un jugador es su mitad de un acuerdo, y la partida queda anulada
+    cuando los dos jugadores han firmado la suya
+    .long =
+        Anula una partida aplazada cuya jugada secreta se perdió y cuya posición no puede
+        restablecerse (A11.2): se jugará una nueva en su lugar. El árbitro acordado la anula
+        solo; la anulación de un jugador es su mitad de un acuerdo, y la partida queda anulada
+        cuando los dos jugadores han firmado la suya.
+
+        En un terminal se le pregunta antes (--yes se salta la pregunta; a un script, cuya
+        entrada estándar no es un terminal, nunca se le pregunta). Si responde que no, no se
+        envía nada y la orden sale con 1.
+sobre-envelope-annul--game = { -partida }
+sobre-envelope-annul--yes = { -sin-pregunta }
+sobre-envelope-annul--json = { -json-escritura }
 
 sobre-conditional =
     Jugadas condicionales ("si juega Cf6, juego e5"): ahorran días en las partidas por

@@ -339,6 +339,25 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
             t!("refusal-league-player-needed"),
             Some(t!("refusal-replaced-player-needed-hint")),
         ),
+        RefusalCode::A11NeedsAgreedTerms { version } => (
+            t!("refusal-a11-needs-agreed-terms", version = *version),
+            None,
+        ),
+        RefusalCode::NoSealedMoveToDeclare => (t!("refusal-no-sealed-move-to-declare"), None),
+        RefusalCode::DeclareNotSealer => (t!("refusal-declare-not-sealer"), None),
+        RefusalCode::AlreadyDeclared => (t!("refusal-already-declared"), None),
+        RefusalCode::DeclaredAfterOpening => (t!("refusal-declared-after-opening"), None),
+        RefusalCode::UnknownDeclaration => (t!("refusal-unknown-declaration"), None),
+        RefusalCode::AcceptDeclarationNotAllowed => {
+            (t!("refusal-accept-declaration-not-allowed"), None)
+        }
+        RefusalCode::NothingToAnnul => (t!("refusal-nothing-to-annul"), None),
+        RefusalCode::AnnulNotAllowed => (t!("refusal-annul-not-allowed"), None),
+        RefusalCode::NoDeclaredMove => (
+            t!("refusal-no-declared-move"),
+            Some(t!("refusal-no-declared-move-hint")),
+        ),
+        RefusalCode::AnnulAlreadyAsked => (t!("refusal-annul-already-asked"), None),
         RefusalCode::Other => return None,
     })
 }
@@ -490,6 +509,15 @@ mod tests {
             RuleViolation::NotLive(Status::Finished),
             RuleViolation::NoMoveInStatus(Status::Cancelled),
             RuleViolation::OpenSealedMoveFirst,
+            RuleViolation::A11NeedsAgreedTerms { version: 2 },
+            RuleViolation::NoSealedMoveToDeclare,
+            RuleViolation::DeclareNotSealer,
+            RuleViolation::AlreadyDeclared,
+            RuleViolation::DeclaredAfterOpening,
+            RuleViolation::UnknownDeclaration,
+            RuleViolation::AcceptDeclarationNotAllowed,
+            RuleViolation::NothingToAnnul,
+            RuleViolation::AnnulNotAllowed,
         ] {
             codes.push(RefusalCode::of_rule(&rule).expect("a coded rule"));
         }
@@ -581,6 +609,8 @@ mod tests {
             RefusalCode::RequestTooLong { max: 1_048_576 },
             RefusalCode::RequestNotObject,
             RefusalCode::ApiVersionMissing { version: 1 },
+            RefusalCode::NoDeclaredMove,
+            RefusalCode::AnnulAlreadyAsked,
             RefusalCode::ApiVersionUnsupported {
                 given: "2".into(),
                 version: 1,

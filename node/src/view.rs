@@ -3,7 +3,8 @@
 
 use crate::api::GameView;
 use crate::api::game::{
-    ChatLine, ClaimView, ClocksView, CoinView, EnvelopeView, EquivocationView, LeaveView,
+    AnnulledView, ChatLine, ClaimView, ClocksView, CoinView, DeclaredView, EnvelopeView,
+    EquivocationView, LeaveView,
 };
 use crate::api::replies::GameSummary;
 use sobre_core::ClaimReason;
@@ -11,7 +12,7 @@ use sobre_core::Outcome;
 use sobre_core::clock::{ClockState, LeavePeriod};
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::verify::CoinSettlement;
-use sobre_core::record::{GameId, GameState, PlayerId, Status};
+use sobre_core::record::{Accepter, AnnulledBy, GameId, GameState, PlayerId, Status};
 use sobre_core::rules::Edition;
 use sobre_core::rules::adjournment::{self, Adjournment};
 use sobre_core::{Color, Position};
@@ -108,9 +109,34 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
             // opened it.
             arbiter: id_string(e.escrow.as_ref().map(|x| x.arbiter)),
             opened_by_arbiter: e.opened_by_arbiter,
+            // A11.1: the sealer's declared move, awaiting acceptance or played.
+            declared: e.declared.as_ref().map(|d| DeclaredView {
+                accepted_by: d.accepted.as_ref().map(|a| {
+                    match a.role {
+                        Accepter::Responder => "responder",
+                        Accepter::Arbiter => "arbiter",
+                    }
+                    .to_owned()
+                }),
+                accepted_ms: d.accepted.as_ref().map(|a| a.time_ms),
+                san: d.san.clone(),
+                time_ms: d.time_ms,
+            }),
         }
     });
     GameView {
+        annul_requests: [Color::White, Color::Black]
+            .into_iter()
+            .filter(|c| state.annul_requests[c.index()].is_some())
+            .map(|c| c.name().to_owned())
+            .collect(),
+        annulled: state.annulled.as_ref().map(|a| AnnulledView {
+            arbiter: match a.by {
+                AnnulledBy::Arbiter(p) => Some(p.to_string()),
+                AnnulledBy::Players => None,
+            },
+            time_ms: a.time_ms,
+        }),
         names: std::collections::BTreeMap::new(),
         game: state.game.to_hex(),
         white: id_string(state.white),

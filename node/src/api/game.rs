@@ -17,6 +17,14 @@ use sobre_core::record::verify::Judgement;
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct GameView {
+    /// A11.2: the colours (`white`, `black`) of the players who asked to annul the game
+    /// while its envelope was closed: it is annulled once both have.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub annul_requests: Vec<String>,
+    /// A11.2: the game was annulled (its status is `cancelled`): the adjourned position
+    /// could not be re-established, and a new game is to be played in its place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annulled: Option<AnnulledView>,
     /// The player with Black, once decided (null until the game starts).
     pub black: Option<String>,
     /// The player the challenge was sent to.
@@ -165,6 +173,10 @@ pub struct EnvelopeView {
     /// The player the opening is escrowed to (A3), if any.
     pub arbiter: Option<String>,
     pub commitment: String,
+    /// A11.1: the move the sealer declared they sealed, having lost the opening; absent
+    /// when none was declared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared: Option<DeclaredView>,
     pub draw_offer_by: Option<String>,
     pub fen_before: String,
     /// The letters the sealed move is read in (`en`, `es`; App. E2/E3); null for a seal
@@ -181,6 +193,31 @@ pub struct EnvelopeView {
     pub sealed_at_ms: u64,
     pub sealer: String,
     pub time_used_ms: [u64; 2],
+}
+
+/// A11.1: a declared sealed move, and its acceptance once someone accepted it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DeclaredView {
+    /// Who accepted it: `responder` or `arbiter` (the game's agreed arbiter); null while it
+    /// awaits acceptance (nothing is played until then).
+    pub accepted_by: Option<String>,
+    /// When it was accepted (and played as the sealer's move).
+    pub accepted_ms: Option<u64>,
+    /// The move in English SAN, in the position the envelope was sealed in.
+    pub san: String,
+    /// When it was declared.
+    pub time_ms: u64,
+}
+
+/// A11.2: how a game was annulled.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AnnulledView {
+    /// The agreed arbiter who annulled it; null when both players did.
+    pub arbiter: Option<String>,
+    /// When it was annulled.
+    pub time_ms: u64,
 }
 
 /// A player's leave: `[from_ms, until_ms)`, the colour by name.
@@ -247,6 +284,11 @@ mod tests {
     /// A view with every optional part present.
     fn full() -> GameView {
         GameView {
+            annul_requests: vec!["white".into()],
+            annulled: Some(AnnulledView {
+                arbiter: None,
+                time_ms: 11,
+            }),
             black: Some("b".into()),
             challenged: "o".into(),
             challenger: "c".into(),
@@ -283,6 +325,12 @@ mod tests {
             envelope: Some(EnvelopeView {
                 arbiter: Some("a".into()),
                 commitment: "9c".into(),
+                declared: Some(DeclaredView {
+                    accepted_by: Some("responder".into()),
+                    accepted_ms: Some(12),
+                    san: "Nf3".into(),
+                    time_ms: 10,
+                }),
                 draw_offer_by: None,
                 fen_before: "f".into(),
                 letters: Some("es".into()),
@@ -358,11 +406,10 @@ mod tests {
         let direct = serde_json::to_string(&view).unwrap();
         let through_value = serde_json::to_value(&view).unwrap().to_string();
         assert_eq!(direct, through_value);
-        assert!(
-            direct.starts_with(
-                r#"{"black":"b","challenged":"o","challenger":"c","chat":[{"by":"c","#
-            )
-        );
+        assert!(direct.starts_with(concat!(
+            r#"{"annul_requests":["white"],"annulled":{"arbiter":null,"time_ms":11},"#,
+            r#""black":"b","challenged":"o","challenger":"c","chat":[{"by":"c","#
+        )));
         // An equivocation without its proof has no proof fields, not nulls.
         assert!(direct.contains(r#"{"author":"x","seq":4}"#), "{direct}");
     }

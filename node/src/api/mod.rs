@@ -189,6 +189,28 @@ pub enum ApiRequest {
         #[serde(default)]
         resign: bool,
     },
+    /// A11.1: the sealer, having lost the opening of their binding sealed move, declares the
+    /// move they sealed: `text` read as [`ApiRequest::Move`] reads a move (`notation` as
+    /// there), in the position the envelope was sealed in. Nothing is played until the
+    /// responder or the agreed arbiter accepts it ([`ApiRequest::EnvelopeAcceptDeclared`]).
+    EnvelopeDeclare {
+        game: String,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<Notation>,
+    },
+    /// A11.1: the responder, or the game's agreed arbiter, accepts the sealer's declared
+    /// move: it is played as the envelope's opening would be, so only when the envelope could
+    /// be opened (A7 with A2.7: the agreed resumption, earlier with both players present).
+    EnvelopeAcceptDeclared {
+        game: String,
+    },
+    /// A11.2: annul the game while its binding envelope is closed and the position cannot be
+    /// re-established. Signed by the agreed arbiter, it annuls the game; by a player, it is
+    /// their half of the players' agreement: annulled once both have signed one.
+    EnvelopeAnnul {
+        game: String,
+    },
     /// Conditional moves: `add` (with `line`, e.g. `"Nf6 e5 Nd5"`: their move, my reply,
     /// their move, my reply…), `list` or `clear`.
     Conditional {

@@ -233,6 +233,30 @@ pub enum RefusalCode {
     ApiVersionMissing { version: u32 },
     /// A control request of API version `given` (JSON text); this node speaks `version`.
     ApiVersionUnsupported { given: String, version: u32 },
+    /// A11: a declared sealed move or an annulment needs a game on agreed terms (protocol
+    /// version 3); the game was signed under `version`.
+    A11NeedsAgreedTerms { version: u16 },
+    /// A11.1: no binding sealed move is closed in an adjourned game: nothing to declare.
+    NoSealedMoveToDeclare,
+    /// A11.1: only the player who sealed the move declares it.
+    DeclareNotSealer,
+    /// A11.1: the sealed move was declared already (once per envelope).
+    AlreadyDeclared,
+    /// A11.1: the envelope was opened: its sealed move stands.
+    DeclaredAfterOpening,
+    /// A11.1: the acceptance names no declaration of the game.
+    UnknownDeclaration,
+    /// A11.1: only the responder or the agreed arbiter accepts a declared sealed move.
+    AcceptDeclarationNotAllowed,
+    /// A11.2: a game is annulled only while adjourned with a binding envelope unopened.
+    NothingToAnnul,
+    /// A11.2: only the agreed arbiter, or both players, annul a game.
+    AnnulNotAllowed,
+    /// A11.1: no declared sealed move awaits acceptance in the game.
+    NoDeclaredMove,
+    /// A11.2: the player already asked to annul the game; it is annulled when the
+    /// opponent asks too (or the agreed arbiter annuls it).
+    AnnulAlreadyAsked,
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,
@@ -309,6 +333,17 @@ impl RefusalCode {
             RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent) => {
                 RefusalCode::ResponderAbsent
             }
+            RuleViolation::A11NeedsAgreedTerms { version } => {
+                RefusalCode::A11NeedsAgreedTerms { version: *version }
+            }
+            RuleViolation::NoSealedMoveToDeclare => RefusalCode::NoSealedMoveToDeclare,
+            RuleViolation::DeclareNotSealer => RefusalCode::DeclareNotSealer,
+            RuleViolation::AlreadyDeclared => RefusalCode::AlreadyDeclared,
+            RuleViolation::DeclaredAfterOpening => RefusalCode::DeclaredAfterOpening,
+            RuleViolation::UnknownDeclaration => RefusalCode::UnknownDeclaration,
+            RuleViolation::AcceptDeclarationNotAllowed => RefusalCode::AcceptDeclarationNotAllowed,
+            RuleViolation::NothingToAnnul => RefusalCode::NothingToAnnul,
+            RuleViolation::AnnulNotAllowed => RefusalCode::AnnulNotAllowed,
             _ => return None,
         })
     }
@@ -674,6 +709,37 @@ impl RefusalCode {
                 "name the player (--player)".into(),
                 Some("name the player replaced with --replaces"),
             ),
+            // A11: the core's rules, in its own words.
+            RefusalCode::A11NeedsAgreedTerms { version } => (
+                RuleViolation::A11NeedsAgreedTerms { version: *version }.to_string(),
+                None,
+            ),
+            RefusalCode::NoSealedMoveToDeclare => {
+                (RuleViolation::NoSealedMoveToDeclare.to_string(), None)
+            }
+            RefusalCode::DeclareNotSealer => (RuleViolation::DeclareNotSealer.to_string(), None),
+            RefusalCode::AlreadyDeclared => (RuleViolation::AlreadyDeclared.to_string(), None),
+            RefusalCode::DeclaredAfterOpening => {
+                (RuleViolation::DeclaredAfterOpening.to_string(), None)
+            }
+            RefusalCode::UnknownDeclaration => {
+                (RuleViolation::UnknownDeclaration.to_string(), None)
+            }
+            RefusalCode::AcceptDeclarationNotAllowed => {
+                (RuleViolation::AcceptDeclarationNotAllowed.to_string(), None)
+            }
+            RefusalCode::NothingToAnnul => (RuleViolation::NothingToAnnul.to_string(), None),
+            RefusalCode::AnnulNotAllowed => (RuleViolation::AnnulNotAllowed.to_string(), None),
+            RefusalCode::NoDeclaredMove => (
+                "no declared sealed move awaits acceptance in this game (A11.1)".into(),
+                Some("the sealer declares it with `sobre envelope declare GAME MOVE`"),
+            ),
+            RefusalCode::AnnulAlreadyAsked => (
+                "you have already asked to annul this game: it is annulled when your opponent \
+                 asks too, or the agreed arbiter annuls it (A11.2)"
+                    .into(),
+                None,
+            ),
             RefusalCode::Other => (String::new(), None),
         };
         (m, h.map(str::to_owned))
@@ -770,6 +836,15 @@ mod tests {
             RuleViolation::OpenSealedMoveFirst,
             RuleViolation::Adjournment(AdjournmentRule::BeforeResumption),
             RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent),
+            RuleViolation::A11NeedsAgreedTerms { version: 2 },
+            RuleViolation::NoSealedMoveToDeclare,
+            RuleViolation::DeclareNotSealer,
+            RuleViolation::AlreadyDeclared,
+            RuleViolation::DeclaredAfterOpening,
+            RuleViolation::UnknownDeclaration,
+            RuleViolation::AcceptDeclarationNotAllowed,
+            RuleViolation::NothingToAnnul,
+            RuleViolation::AnnulNotAllowed,
         ] {
             let code = RefusalCode::of_rule(&rule).unwrap();
             assert_eq!(code.english().0, rule.to_string(), "{rule:?}");

@@ -260,6 +260,18 @@ impl Service {
             ApiRequest::EnvelopeLost { game, resign } => {
                 self.envelope_lost(&game, resign).await.map(Reply::from)
             }
+            ApiRequest::EnvelopeDeclare {
+                game,
+                text,
+                notation,
+            } => self
+                .envelope_declare(&game, &text, notation)
+                .await
+                .map(Reply::from),
+            ApiRequest::EnvelopeAcceptDeclared { game } => {
+                self.envelope_accept_declared(&game).await.map(Reply::from)
+            }
+            ApiRequest::EnvelopeAnnul { game } => self.envelope_annul(&game).await.map(Reply::from),
             ApiRequest::Conditional {
                 game,
                 action,

@@ -149,6 +149,7 @@ mod instance;
 mod league;
 mod league_decide;
 mod league_sync;
+mod lost_envelope;
 mod moves;
 mod profile;
 mod quota;
