@@ -1,0 +1,109 @@
+//! Each refusal's words and code, as the CLI reads them.
+
+use super::*;
+
+/// A node's refusal with a code still parses for a client that only knows the message,
+/// and a client meets a code from a newer node as `Other` instead of failing the reply.
+#[test]
+fn refusal_codes_are_optional_and_forward_compatible() {
+    let old: super::super::ApiError =
+        serde_json::from_str(r#"{"kind":"user","message":"it is not your move"}"#).unwrap();
+    assert_eq!(old.code, None);
+    let newer: super::super::ApiError = serde_json::from_str(
+        r#"{"kind":"user","message":"x","code":{"id":"a_code_from_the_future","n":1}}"#,
+    )
+    .unwrap();
+    assert_eq!(newer.code, Some(Box::new(RefusalCode::Other)));
+    let e = super::super::ApiError::refused(RefusalCode::UnknownGame {
+        prefix: "3f".into(),
+    });
+    let json = serde_json::to_string(&e).unwrap();
+    assert_eq!(
+        json,
+        r#"{"kind":"user","message":"unknown game \"3f\"","hint":"list games with `sobre games`","code":{"id":"unknown_game","prefix":"3f"}}"#
+    );
+    assert_eq!(
+        serde_json::from_str::<super::super::ApiError>(&json).unwrap(),
+        e
+    );
+}
+
+/// The wire form of a code carrying a typed kind: the kind is tagged by `kind` inside
+/// the code's object, and a kind from a newer node reads as its `Other` (the client
+/// then shows the node's message).
+#[test]
+fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
+    let code = RefusalCode::Escrow {
+        problem: EscrowProblem::MoveTooLong { len: 300, max: 256 },
+        place: Some(IdPlace::ArbiterSetting),
+    };
+    let json = serde_json::to_string(&code).unwrap();
+    assert_eq!(
+        json,
+        r#"{"id":"escrow","problem":{"kind":"move_too_long","len":300,"max":256},"place":"arbiter_setting"}"#
+    );
+    assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
+    assert_eq!(
+        serde_json::to_string(&RefusalCode::CoinRule {
+            problem: CoinProblem::NoSuchPosition { position: 960 }
+        })
+        .unwrap(),
+        r#"{"id":"coin_rule","problem":{"kind":"no_such_position","position":960}}"#
+    );
+    let newer: RefusalCode =
+        serde_json::from_str(r#"{"id":"league","problem":{"kind":"from_the_future","n":1}}"#)
+            .unwrap();
+    assert_eq!(
+        newer,
+        RefusalCode::League {
+            problem: LeagueProblem::Other
+        }
+    );
+}
+
+/// The English words of a coded rule are the core's own (the output does not change).
+#[test]
+fn coded_rules_keep_the_cores_words() {
+    for rule in [
+        RuleViolation::NoDrawOffer,
+        RuleViolation::ClaimNotOnMove,
+        RuleViolation::AbortTooLate,
+        RuleViolation::OutOfTurn(Color::Black),
+        RuleViolation::NotLive(Status::Finished),
+        RuleViolation::NoMoveInStatus(Status::Pending),
+        RuleViolation::OpenSealedMoveFirst,
+        RuleViolation::Adjournment(AdjournmentRule::BeforeResumption),
+        RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent),
+        RuleViolation::A11NeedsAgreedTerms { version: 2 },
+        RuleViolation::NoSealedMoveToDeclare,
+        RuleViolation::DeclareNotSealer,
+        RuleViolation::AlreadyDeclared,
+        RuleViolation::DeclaredAfterOpening,
+        RuleViolation::UnknownDeclaration,
+        RuleViolation::AcceptDeclarationNotAllowed,
+        RuleViolation::NothingToAnnul,
+        RuleViolation::AnnulNotAllowed,
+    ] {
+        let code = RefusalCode::of_rule(&rule).unwrap();
+        assert_eq!(code.english().0, rule.to_string(), "{rule:?}");
+    }
+}
+
+/// A move the reader refuses keeps the reader's line as its English message.
+#[test]
+fn bad_move_keeps_the_readers_line() {
+    let pos = sobre_core::Position::new();
+    let e = sobre_core::notation::parse_move(&pos, "e5", sobre_core::Lang::Auto).unwrap_err();
+    assert_eq!(
+        RefusalCode::bad_move(&e, MovePlace::Played, None)
+            .english()
+            .0,
+        e.to_string()
+    );
+    assert_eq!(
+        RefusalCode::bad_move(&e, MovePlace::Played, Some(2))
+            .english()
+            .0,
+        format!("conditional line, move 2: {e}")
+    );
+}
