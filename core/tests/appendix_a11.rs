@@ -96,7 +96,7 @@ fn sans(t: &Table) -> Vec<String> {
     t.state().moves.iter().map(|m| m.san.clone()).collect()
 }
 
-// ----- A11.1: the declared move, accepted -----
+// A11.1: the declared move, accepted.
 
 /// A11.1: White lost the opening and declares Nf3 at the resumption; until Black accepts,
 /// nothing is played. Black's acceptance plays it as White's sealed move, and the clocks are
@@ -417,7 +417,7 @@ fn a11_declarations_need_a_game_on_agreed_terms() {
     assert_eq!(err.article(), Some("A11"));
 }
 
-// ----- A11.2: annulment -----
+// A11.2: annulment.
 
 /// A11.2: the position cannot be re-established; the agreed arbiter annuls the game alone.
 /// It is cancelled with no result, and the record says why.

@@ -15,7 +15,7 @@ use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
 
-// ----- A1: sealing -----
+// A1: sealing.
 
 #[test]
 fn a1_a_only_the_player_to_move_seals() {
@@ -114,7 +114,7 @@ fn a1_b_no_session_end_is_recorded_so_the_sealer_is_charged_to_the_sealing() {
     assert_eq!(t.at(sealed + DAY).clocks.unwrap().used_ms, env.time_used_ms);
 }
 
-// ----- A2: the envelope's data (checked as the arbiter would, A3) -----
+// A2: the envelope's data (checked as the arbiter would, A3).
 
 /// The error of a seal whose envelope `change` alters.
 fn refused(change: impl FnOnce(&mut sobre_core::record::Envelope, &Table)) -> String {
@@ -206,7 +206,7 @@ fn a2_7_resumption_time_is_mandatory_and_ahead() {
     assert_eq!(env.resume_at_ms, Some(resume));
 }
 
-// ----- A3: the arbiter checks the envelope and keeps it -----
+// A3: the arbiter checks the envelope and keeps it.
 
 /// A3 without an arbiter: `verify` checks the envelope's data (the A2 tests), and the sealed
 /// move is kept by a commitment: the seal does not carry the move, and no other move opens it.
@@ -227,7 +227,7 @@ fn a3_the_sealed_move_stays_secret_and_bound_by_its_commitment() {
     assert!(t.err().to_string().contains("commitment"));
 }
 
-// ----- A4: a draw offer during the adjournment -----
+// A4: a draw offer during the adjournment.
 
 /// A4 (seed 003; the same text in 002): a draw offered after the sealing stands until the
 /// sealer has accepted or rejected it, as in 9.1 — playing the sealed move at the
@@ -262,7 +262,7 @@ fn a4_a6_draw_offer_after_sealing_accepted_keeps_the_envelope_closed() {
     assert_eq!(st.envelopes[0].opened, None);
 }
 
-// ----- A5: the board and the clocks at the resumption -----
+// A5: the board and the clocks at the resumption.
 
 #[test]
 fn a5_at_resumption_the_board_and_clocks_are_those_of_the_adjournment() {
@@ -278,7 +278,7 @@ fn a5_at_resumption_the_board_and_clocks_are_those_of_the_adjournment() {
     assert_eq!(env.time_used_ms, [2_000, 7 * MINUTE + 1_000]);
 }
 
-// ----- A6: an end before the resumption -----
+// A6: an end before the resumption.
 
 #[test]
 fn a6_resignation_before_resumption_keeps_envelope_closed() {
@@ -292,7 +292,7 @@ fn a6_resignation_before_resumption_keeps_envelope_closed() {
     assert_eq!(st.moves.len(), 2);
 }
 
-// ----- A7: the envelope opens with the responder present -----
+// A7: the envelope opens with the responder present.
 
 #[test]
 fn a7_envelope_opens_only_with_the_responder_present() {
@@ -392,7 +392,7 @@ fn a7_no_move_around_the_envelope_through_an_incorrect_claim() {
     }
 }
 
-// ----- A8: an invalid sealed move -----
+// A8: an invalid sealed move.
 
 /// The sealed move `text` opened at once in the position `fen` (White to move).
 fn opened(fen: Option<&str>, text: &str) -> sobre_core::record::GameState {

@@ -461,7 +461,7 @@ fn fide_12_8_equivocation_is_the_reason_of_the_result_in_a_comment() {
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
 }
 
-// ----- errors -----
+// Errors.
 
 #[test]
 fn a_file_that_is_not_an_archive_is_refused_at_line_one() {

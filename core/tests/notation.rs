@@ -116,7 +116,7 @@ fn chess960_castling_by_side_of_rook() {
     assert_eq!(parse_iccf(&pos, "2111").unwrap(), long);
 }
 
-// ----- round trips over random games -----
+// Round trips over random games.
 
 fn check_auto(pos: &Position, text: &str, mv: Move) -> bool {
     match parse_san(pos, text, Lang::Auto) {
@@ -410,7 +410,7 @@ fn san_resolution_agrees_with_move_generation() {
     assert!(checked > 200_000, "{checked}");
 }
 
-// ----- no input panics -----
+// No input panics.
 
 fn positions() -> Vec<Position> {
     [
@@ -527,7 +527,7 @@ fn fast_san_path_agrees_with_the_full_reader() {
     assert!(checked > 20_000, "{checked}");
 }
 
-// ---- what players really write (issue 29) --------------------------------------------------
+// What players really write (issue 29).
 
 fn fen(f: &str) -> Position {
     Position::from_fen(f, CastlingMode::Standard).unwrap()

@@ -16,7 +16,7 @@ mod common;
 
 use common::{T0, Table, key, win};
 
-// ----- Art. 5: how games end -----
+// Art. 5: how games end.
 
 #[test]
 fn fide_5_1a_checkmate_ends_the_game() {
@@ -63,7 +63,7 @@ fn race_resignation_against_mate_first_signed_time_wins() {
     assert_eq!(st.ignored.len(), 1, "the mate is kept but has no effect");
 }
 
-// ----- Art. 9: draws -----
+// Art. 9: draws.
 
 #[test]
 fn fide_9_1_draw_offer_accepted() {
@@ -215,7 +215,7 @@ fn fide_9_6_dead_position_ends_the_game() {
     assert_eq!(st.result, Some(Outcome::Draw));
 }
 
-// ----- Art. 6: clocks and time -----
+// Art. 6: clocks and time.
 
 #[test]
 fn fide_6_9_time_claim_wins_when_the_flag_has_fallen() {
@@ -318,7 +318,7 @@ fn receipts_start_the_opponents_clock() {
 
 // Appendix A (adjourned games): `appendix_a_sealing.rs` and `appendix_a_resumption.rs`.
 
-// ----- the protocol's own rules -----
+// The protocol's own rules.
 
 #[test]
 fn a_move_out_of_turn_is_rejected() {
