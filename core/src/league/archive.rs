@@ -81,6 +81,16 @@ pub fn write(
         for e in &g.events {
             hex(&mut out, "event", &e.to_bytes()?);
         }
+        // The twins a node keeps beside its log (equivocation proofs) travel as events, so
+        // that `verify` rules the equivocation (12.8/12.9) for whoever reads the archive, as
+        // the node's own table does.
+        let mut written: Vec<EventId> = g.events.iter().map(SignedEvent::id).collect();
+        for e in g.proofs.iter().flat_map(|p| [&p.first, &p.second]) {
+            if !written.contains(&e.id()) {
+                written.push(e.id());
+                hex(&mut out, "event", &e.to_bytes()?);
+            }
+        }
     }
     Ok(out)
 }

@@ -321,6 +321,25 @@ fn fide_12_8_an_equivocator_loses_the_game_in_every_table() {
     assert_eq!(tables[0], tables[1]);
     let ana = tables[0].iter().find(|r| r.name == "Ana").expect("a row");
     assert_eq!(ana.points_halves, 2);
+
+    // A node whose log holds the draw offer keeps the resignation aside as proof; the
+    // league archive it exports carries both, so `league verify` rules as the node does.
+    let mut log = GameEntry {
+        game: entry.game,
+        events: entry.events[..n - 1].to_vec(),
+        proofs: vec![crate::record::equivocation::Proof {
+            game: entry.game,
+            author: keys[5].player_id(),
+            seq: 2,
+            first: holds_offer.events[n - 1].clone(),
+            second: resign.clone(),
+        }],
+    };
+    log.events.push(holds_offer.events[n - 1].clone());
+    let text = super::super::archive::write(&league, &[], &[], &[log]).expect("write");
+    let arch = super::super::archive::read(&text).expect("read");
+    let s = standings(&league, &arch.games, t);
+    assert_eq!(s.rows, tables[0], "the archive's table is the node's");
 }
 
 /// 12.9 (2009; 12.8 in 2005): when both players signed twins — here each a draw offer
