@@ -262,6 +262,16 @@ async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_n
         })
         .await;
     check_proof("Black", &vb, &cheat, [&twin1, &twin2]);
+    // The exported PGN says the same: 0-1, and why (12.8).
+    let pgn = b
+        .call(ApiRequest::Export {
+            game: game.clone(),
+            format: sobre_node::api::ExportFormat::Pgn,
+        })
+        .await;
+    let pgn = pgn["pgn"].as_str().expect("pgn text");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("equivocation by"), "{pgn}");
 
     // Each log is still one scoresheet per player that verifies, holding the twin that node
     // took first and never the other.

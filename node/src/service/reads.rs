@@ -175,7 +175,18 @@ pub(crate) trait ReadSide {
             }
             ApiRequest::Export { game, format } => {
                 let g = self.resolve_game(&game)?;
+                // Stored equivocation proofs: the ruling goes into the PGN (12.8/12.9), so an
+                // exported game says what `show` says. The archive stays this node's log (one
+                // scoresheet per player); the proofs travel separately (`dispute`).
+                let proofs = dispute::proofs(self.db(), &g);
                 let (events, state) = self.hot(&g)?;
+                let signed: Vec<SignedEvent> = events.iter().map(|v| v.signed.clone()).collect();
+                let ruled = if proofs.is_empty() {
+                    None
+                } else {
+                    Some(equivocation::verify_with_proofs(&signed, &proofs).map_err(internal)?)
+                };
+                let state = ruled.as_ref().unwrap_or(state);
                 match format {
                     ExportFormat::Pgn => Ok(ExportReply {
                         game: g.to_hex(),
@@ -184,8 +195,6 @@ pub(crate) trait ReadSide {
                     }
                     .into()),
                     ExportFormat::Archive => {
-                        let signed: Vec<SignedEvent> =
-                            events.iter().map(|v| v.signed.clone()).collect();
                         let text = export::write_archive(&g, &signed).map_err(internal)?;
                         Ok(ExportReply {
                             game: g.to_hex(),
