@@ -11,7 +11,7 @@ use std::fs::File;
 use std::process::Stdio;
 
 mod common;
-use common::nodes::{Node, Nodes, finished, rfc3339, standings, wait_for};
+use common::nodes::{Node, Nodes, finished, now_ms, rfc3339, standings, wait_for};
 use common::{exec, run, run_text, sobre};
 
 /// The winner of the game between Berger numbers `white` and `black`: the lower number
@@ -305,63 +305,30 @@ fn points_of(table: &Value, id: &str) -> f64 {
 /// names a decision a player signed.
 #[test]
 fn the_arbiters_decisions_change_every_nodes_table_alike() {
-    let mut nodes = Nodes::new();
-    let org = nodes.start("organiser", &["--mailbox"]);
-    let players: Vec<Node> = (1..=3)
-        .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
-        .collect();
-    // Player 4 never runs a node: their games never start.
-    let p4_home = nodes.dir.path().join("p4");
-    let p4 = run(&p4_home, &["init", "--name", "p4", "--json"])["player_id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
     // Round 1 opens a few seconds from now, so that the organiser can set the tie-break
     // order first: it is one of the competition's rules, fixed before round 1.
-    let opens = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("clock")
-        .as_millis() as u64
-        + 4_000;
-    let start = rfc3339(opens);
-    let mut create = vec![
-        "league",
-        "create",
-        "Liga",
-        "--per-move",
-        "3d",
-        "--start",
-        &start,
-        "--json",
-    ];
-    for p in &players {
-        create.extend(["--player", &p.id]);
-    }
-    create.extend(["--player", &p4]);
-    let lid = run(&org.home, &create)["league"]
-        .as_str()
-        .expect("league id")
-        .to_owned();
-    let t = run(
-        &org.home,
-        &[
-            "league",
-            "decide",
-            &lid,
-            "tie-breaks",
-            "--order",
-            "before-fide",
-            "--json",
-        ],
-    );
-    assert_eq!(t["effective"], true, "{t}");
-    for p in &players {
-        wait_for("the league to arrive", || {
-            let v = run(&p.home, &["league", "list", "--json"]);
-            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
-        });
-        run(&p.home, &["league", "join", &lid, "--json"]);
-    }
+    let start = rfc3339(now_ms() + 4_000);
+    let League {
+        nodes,
+        org,
+        players,
+        p4,
+        lid,
+    } = league_with_an_absent_fourth(&["--start", &start], |org, lid| {
+        let t = run(
+            &org.home,
+            &[
+                "league",
+                "decide",
+                lid,
+                "tie-breaks",
+                "--order",
+                "before-fide",
+                "--json",
+            ],
+        );
+        assert_eq!(t["effective"], true, "{t}");
+    });
     let mut number: HashMap<String, usize> = players
         .iter()
         .enumerate()
@@ -581,41 +548,13 @@ fn the_arbiters_decisions_change_every_nodes_table_alike() {
 /// 4 is White and player 3 appeared, so player 3 wins `-/+`. No arbiter signs anything.
 #[test]
 fn fide_6_6_a_player_who_never_starts_is_forfeited_on_every_node() {
-    let mut nodes = Nodes::new();
-    let org = nodes.start("organiser", &["--mailbox"]);
-    let players: Vec<Node> = (1..=3)
-        .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
-        .collect();
-    let p4_home = nodes.dir.path().join("p4");
-    let p4 = run(&p4_home, &["init", "--name", "p4", "--json"])["player_id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
-    let mut create = vec![
-        "league",
-        "create",
-        "Liga",
-        "--per-move",
-        "3d",
-        "--start-deadline",
-        "8s",
-        "--json",
-    ];
-    for p in &players {
-        create.extend(["--player", &p.id]);
-    }
-    create.extend(["--player", &p4]);
-    let lid = run(&org.home, &create)["league"]
-        .as_str()
-        .expect("league id")
-        .to_owned();
-    for p in &players {
-        wait_for("the league to arrive", || {
-            let v = run(&p.home, &["league", "list", "--json"]);
-            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
-        });
-        run(&p.home, &["league", "join", &lid, "--json"]);
-    }
+    let League {
+        nodes: _nodes,
+        org,
+        players,
+        p4,
+        lid,
+    } = league_with_an_absent_fourth(&["--start-deadline", "8s"], |_, _| {});
     let (p1, p3) = (players[0].id.clone(), players[2].id.clone());
     let deadline_mark = |table: &Value, white: &str, black: &str| -> Option<String> {
         table["games"].as_array()?.iter().find_map(|g| {
@@ -645,5 +584,55 @@ fn fide_6_6_a_player_who_never_starts_is_forfeited_on_every_node() {
                 && deadline_mark(&t, &p4, &p3) == deadline_mark(&table, &p4, &p3))
             .then_some(())
         });
+    }
+}
+
+/// A league of four created by an organiser (`--mailbox`) whose first three players run
+/// nodes and have joined; player 4 never runs a node, so their games never start.
+struct League {
+    nodes: Nodes,
+    org: Node,
+    players: Vec<Node>,
+    p4: String,
+    lid: String,
+}
+
+/// Creates [`League`] with `extra` arguments to `league create`; `before_joins` runs on the
+/// organiser's node with the league id before the players join (before round 1 opens).
+fn league_with_an_absent_fourth(extra: &[&str], before_joins: impl FnOnce(&Node, &str)) -> League {
+    let mut nodes = Nodes::new();
+    let org = nodes.start("organiser", &["--mailbox"]);
+    let players: Vec<Node> = (1..=3)
+        .map(|i| nodes.start(&format!("p{i}"), &["--use-mailbox", &org.addr]))
+        .collect();
+    let p4_home = nodes.dir.path().join("p4");
+    let p4 = run(&p4_home, &["init", "--name", "p4", "--json"])["player_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut create = vec!["league", "create", "Liga", "--per-move", "3d", "--json"];
+    create.extend(extra);
+    for p in &players {
+        create.extend(["--player", &p.id]);
+    }
+    create.extend(["--player", &p4]);
+    let lid = run(&org.home, &create)["league"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    before_joins(&org, &lid);
+    for p in &players {
+        wait_for("the league to arrive", || {
+            let v = run(&p.home, &["league", "list", "--json"]);
+            (v["leagues"][0]["league"] == lid.as_str()).then_some(())
+        });
+        run(&p.home, &["league", "join", &lid, "--json"]);
+    }
+    League {
+        nodes,
+        org,
+        players,
+        p4,
+        lid,
     }
 }
