@@ -8,8 +8,9 @@
 //! when it started, when the record was signed, its addresses — with the player's key under
 //! the domain `"sobre/instance/v1\0"` (no other signature of the player can pass for one).
 //! It sends the record to the peers it talks to (its bootstrap peers and mailboxes before it
-//! does anything else, then every peer it connects to) and again every
-//! [`HEARTBEAT_MS`]; on a clean stop it sends the record marked ended.
+//! does anything else, then every peer it connects to) and again every [`HEARTBEAT_MS`] to
+//! its bootstrap peers, mailboxes and the opponents of its unfinished games (the peers a
+//! second instance would meet too); on a clean stop it sends the record marked ended.
 //!
 //! A peer keeps, per player, the records of the instances it heard from recently
 //! ([`Book`]), and answers each record with the player's *other* live instances. A node

@@ -76,6 +76,12 @@ fn check(
             } if events.len() <= MAX_EVENTS_PER_MESSAGE => {
                 (*peer, events.iter().map(Vec::as_slice).collect())
             }
+            // League topics carry heads, no events (see `protocol::LeagueHeads`).
+            NetworkEvent::Gossip { topic, .. }
+                if topic.starts_with(protocol::LEAGUE_TOPIC_PREFIX) =>
+            {
+                continue;
+            }
             NetworkEvent::Gossip { source, data, .. } => {
                 let Ok(g) = protocol::decode::<Gossip>(data) else {
                     continue;

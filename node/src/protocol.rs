@@ -175,19 +175,36 @@ mod byte_lists {
     }
 }
 
-/// The gossipsub topic of a game.
-pub fn game_topic(game: &GameId) -> String {
-    format!("sobre/game/1/{game}")
-}
-
-/// The gossipsub topic where a player receives challenges.
+/// The gossipsub topic where a player receives challenges. Games have no topic: their
+/// events go by direct delivery to the players and witnesses only, so a node's topics do not
+/// grow with the games it holds and its subscriptions tell a stranger nothing about them
+/// (docs/architecture.md, "Gossip carries heads, not moves").
 pub fn inbox_topic(player: &PlayerId) -> String {
     format!("sobre/inbox/1/{player}")
 }
 
-/// The gossipsub topic of a league.
+/// The gossipsub topic of a league, where its organiser announces [`LeagueHeads`].
 pub fn league_topic(league: &EventId) -> String {
-    format!("sobre/league/1/{league}")
+    format!("{LEAGUE_TOPIC_PREFIX}{league}")
+}
+
+/// What every league topic starts with.
+pub const LEAGUE_TOPIC_PREFIX: &str = "sobre/league/1/";
+
+/// The most heads one [`LeagueHeads`] carries: a tick's changes in a busy league fit, and
+/// the message stays far below the gossip frame.
+pub const MAX_HEADS_PER_MESSAGE: usize = 256;
+
+/// The organiser's announcement on a league's topic: how far these games of the league have
+/// gone on its node. A member that holds one of them less far along asks the organiser for
+/// the league's games ([`Request::LeagueGames`]) and syncs what it lacks; a head carries no
+/// event, so a forged one costs the member one request and gains its author nothing. Signed
+/// by its author's libp2p key (gossipsub's strict validation), which is the organiser's
+/// player key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueHeads {
+    pub league: EventId,
+    pub heads: Vec<LeagueProgress>,
 }
 
 /// Encodes a message.

@@ -129,7 +129,7 @@ async fn gossip_arrives_with_the_payload_hash_as_message_id_and_can_be_accepted(
     let (a, _a_events) = start(config()).await;
     let (b, b_events) = start(config()).await;
     let mut b_served = serve(b_events);
-    let topic = protocol::game_topic(&game());
+    let topic = protocol::league_topic(&game());
     a.subscribe(topic.clone()).await.unwrap();
     b.subscribe(topic.clone()).await.unwrap();
     a.dial(tcp_addr(&b).await).await.unwrap();
@@ -653,4 +653,46 @@ async fn shutdown_closes_connections_and_ends_the_event_stream() {
     // Shutting down twice is harmless.
     timeout(STEP, b.shutdown()).await.unwrap();
     a.shutdown().await;
+}
+
+/// A reconnect storm against a service that lags (issue 30): more peers connect than the
+/// service's queue holds while it reads nothing. Every connection event still reaches it,
+/// once each and in order with the queue: a dropped one was a player who never got their
+/// catch-up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_connection_event_is_dropped_when_the_service_lags() {
+    const PEERS: usize = 24;
+    let mut hub_config = config();
+    hub_config.event_queue = 4;
+    hub_config.max_inbound_per_ip = 4 * PEERS;
+    let (hub, mut hub_events) = start(hub_config).await;
+    let hub_addr = tcp_addr(&hub).await;
+    let mut peers = Vec::new();
+    for _ in 0..PEERS {
+        let (p, events) = start(config()).await;
+        tokio::spawn(drain(events));
+        p.dial(hub_addr.clone()).await.expect("dialled the hub");
+        peers.push(p);
+    }
+    // Nobody read the hub's events while all of them connected.
+    let mut connected = std::collections::HashSet::new();
+    while connected.len() < PEERS {
+        match timeout(STEP, hub_events.recv()).await {
+            Ok(Some(NetworkEvent::PeerConnected { peer, .. })) => {
+                assert!(connected.insert(peer), "{peer} reported connected twice");
+            }
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => panic!(
+                "only {} of {PEERS} connections reached the service",
+                connected.len()
+            ),
+        }
+    }
+    for p in &peers {
+        assert!(connected.contains(&p.local_peer_id()));
+    }
+}
+
+async fn drain(mut events: mpsc::Receiver<NetworkEvent>) {
+    while events.recv().await.is_some() {}
 }

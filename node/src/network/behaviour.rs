@@ -44,10 +44,15 @@ pub fn gossip_message_id(data: &[u8]) -> MessageId {
 /// The largest gossipsub frame a node sends or takes: one [`Gossip`] of the largest legal
 /// event ([`protocol::MAX_GOSSIP_BYTES`]) and room for gossipsub's own envelope (author,
 /// sequence number, signature, key, topic) and for control messages, which gossipsub sends
-/// one per frame (an IHAVE of a game's topic lists the few events of the last heartbeats).
+/// one per frame (an IHAVE of a topic lists the few messages of the last heartbeats).
 /// libp2p's default is 64 KiB; the node used 4 MiB, which let a stranger make it buffer
 /// 4 MiB per message.
 pub const MAX_GOSSIP_FRAME: u64 = protocol::MAX_GOSSIP_BYTES + 4 * 1024;
+
+/// Reservations a relay holds at once (see `build_behaviour`).
+pub const RELAY_MAX_RESERVATIONS: usize = 1_024;
+/// Circuits a relay carries at once.
+pub const RELAY_MAX_CIRCUITS: usize = 256;
 
 #[derive(NetworkBehaviour)]
 /// Every libp2p behaviour of a sobre node, in the order the swarm polls them.
@@ -181,6 +186,12 @@ fn build_behaviour(
                 // correspondence game may sync a whole scoresheet through the circuit.
                 max_circuit_duration: Duration::from_secs(10 * 60),
                 max_circuit_bytes: 4 * MAX_MESSAGE_BYTES,
+                // libp2p's defaults (128 reservations, 16 circuits) are a public relay's
+                // share for strangers; a club's relay holds one reservation per member
+                // behind NAT (a federation club: hundreds) and a circuit per pair of them
+                // talking now. The per-peer and per-IP rate limits stay libp2p's.
+                max_reservations: RELAY_MAX_RESERVATIONS,
+                max_circuits: RELAY_MAX_CIRCUITS,
                 ..Default::default()
             },
         )
@@ -216,7 +227,7 @@ fn peer_score_params() -> gossipsub::PeerScoreParams {
     }
 }
 
-/// Scoring of one game topic: time in mesh and first deliveries count for a peer, invalid
+/// Scoring of one topic (an inbox, a league): time in mesh and first deliveries count for a peer, invalid
 /// messages against it; mesh delivery counts are off (see [`peer_score_params`]).
 pub(super) fn topic_score_params() -> gossipsub::TopicScoreParams {
     gossipsub::TopicScoreParams {

@@ -11,7 +11,7 @@ use libp2p::identity::Keypair;
 
 /// Commands waiting for the swarm task.
 pub(super) const COMMAND_CAPACITY: usize = 256;
-/// Events waiting for the service.
+/// Events waiting for the service (see [`NetworkConfig::event_queue`]).
 pub(super) const EVENT_CAPACITY: usize = 1024;
 /// A correspondence game is quiet for days: keep idle connections a while so a reply that
 /// comes minutes later does not pay for a new handshake.
@@ -21,12 +21,12 @@ pub(super) const LISTEN_STARTUP_TIMEOUT: Duration = Duration::from_secs(5);
 /// Known addresses kept per peer and peers remembered (bounded memory against address floods).
 pub(super) const MAX_ADDRS_PER_PEER: usize = 8;
 pub(super) const MAX_REMEMBERED_PEERS: usize = 4096;
-/// Gossip topics a peer may be subscribed to (libp2p's default is 100): a node subscribes
-/// to one topic per game, and a mailbox or a club player easily holds more than 100 games.
-/// The bound keeps what a peer can make us remember finite.
-pub(super) const MAX_TOPICS_PER_PEER: usize = 20_000;
-/// Subscriptions in one gossip message: a node announces all its games when it connects.
-pub(super) const MAX_SUBSCRIPTIONS_PER_MESSAGE: usize = 20_000;
+/// Gossip topics a peer may be subscribed to: a node subscribes to its inbox and to at most
+/// `service::league_heads::MAX_LEAGUE_TOPICS` leagues, whatever it stores (games have no
+/// topic). The bound keeps what a peer can make us remember small.
+pub(super) const MAX_TOPICS_PER_PEER: usize = 128;
+/// Subscriptions in one gossip message: a node announces all its topics when it connects.
+pub(super) const MAX_SUBSCRIPTIONS_PER_MESSAGE: usize = 128;
 /// Catch-up syncs granted to one peer (see
 /// [`NetworkHandle::allow_syncs`](super::NetworkHandle::allow_syncs)).
 pub(super) const MAX_SYNC_GRANTS_PER_PEER: usize = 20_000;
@@ -67,6 +67,9 @@ pub struct NetworkConfig {
     /// (reserved peers apart: see `ip_limits`). A mailbox whose players share one address
     /// (a club behind one router) raises it.
     pub max_inbound_per_ip: usize,
+    /// Network events waiting for the service before the rest wait in the swarm task
+    /// (connection events) or are refused (requests, gossip).
+    pub event_queue: usize,
 }
 
 impl NetworkConfig {
@@ -90,6 +93,7 @@ impl NetworkConfig {
             max_requests_per_peer_per_minute: 120,
             max_strikes: 5,
             max_inbound_per_ip: super::ip_limits::MAX_PER_IP,
+            event_queue: EVENT_CAPACITY,
         }
     }
 }

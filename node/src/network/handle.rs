@@ -66,6 +66,8 @@ pub enum NetworkEvent {
     Gossip {
         /// The peer that forwarded it (not necessarily its author).
         source: PeerId,
+        /// Its author, whose libp2p key signed it (strict validation: always present).
+        author: Option<PeerId>,
         message_id: MessageId,
         topic: String,
         data: Vec<u8>,
@@ -194,7 +196,7 @@ impl NetworkHandle {
         self.call(|reply| Command::ConnectedPeers { reply }).await
     }
 
-    /// Subscribes to a gossipsub topic (see `protocol::game_topic` and friends).
+    /// Subscribes to a gossipsub topic (see `protocol::league_topic` and friends).
     ///
     /// # Errors
     /// [`NetworkError::Publish`] if gossipsub refuses, [`NetworkError::Shutdown`].

@@ -52,7 +52,7 @@ pub use behaviour::{
     AGENT_VERSION, IDENTIFY_PROTOCOL, KAD_PROTOCOL, MAX_GOSSIP_FRAME, gossip_message_id,
 };
 pub use config::NetworkConfig;
-use config::{COMMAND_CAPACITY, EVENT_CAPACITY, STREAM_MSG_CAPACITY};
+use config::{COMMAND_CAPACITY, STREAM_MSG_CAPACITY};
 use event_loop::EventLoop;
 pub use handle::{NatReach, NetworkError, NetworkEvent, NetworkHandle, Reachability};
 use limits::{RateLimiter, Strikes};
@@ -110,7 +110,7 @@ pub async fn spawn(
     }
 
     let (command_tx, command_rx) = mpsc::channel(COMMAND_CAPACITY);
-    let (event_tx, event_rx) = mpsc::channel(EVENT_CAPACITY);
+    let (event_tx, event_rx) = mpsc::channel(config.event_queue.max(1));
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (done_tx, done_rx) = watch::channel(false);
 
@@ -142,6 +142,7 @@ pub async fn spawn(
         pipes: HashMap::new(),
         relays,
         waiting_listeners,
+        backlog: std::collections::VecDeque::new(),
     };
 
     event_loop.wait_for_listeners().await;

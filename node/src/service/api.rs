@@ -476,7 +476,6 @@ impl Service {
             game,
             GameCache::new(vec![checked], state.clone(), None, Some(sheet)),
         );
-        let _ = self.net.subscribe(protocol::game_topic(&game)).await;
         if let Ok(event) = signed.to_bytes()
             && let Ok(bytes) = protocol::encode(&Gossip { game, event })
         {

@@ -5,10 +5,9 @@ use super::cache::GameCache;
 use super::refusal::Unavailable;
 use super::{Service, internal, now_ms, peer_of_player, rule_refusal, user};
 use crate::api::{ApiError, RefusalCode};
-use crate::protocol::Gossip;
 use crate::store::OutboxEntry;
 use crate::view::Summary;
-use crate::{integrity, protocol, view};
+use crate::{integrity, view};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::record::author::Scoresheet;
@@ -16,7 +15,6 @@ use sobre_core::record::{
     EventError, EventId, EventKind, GameId, GameState, PlayerId, SignedEvent, VerifiedEvent,
 };
 use std::collections::HashMap;
-use tracing::debug;
 
 /// The latest event of the other player in timeline order (what this node has seen), or
 /// the arbiter's opening of an envelope (A9: the sealed move, played as the other player's).
@@ -186,13 +184,6 @@ impl Service {
         }
         self.games.insert(*game, Summary::of(&state));
         self.reserve_players(game);
-        // A challenge to us is not followed on gossip until we accept it (see `quota`).
-        if signed.iter().any(|e| {
-            e.decode_unverified()
-                .is_ok_and(|ev| matches!(ev.kind, EventKind::Accept(_)))
-        }) {
-            let _ = self.net.subscribe(protocol::game_topic(game)).await;
-        }
         for one in &signed {
             let kind = one
                 .decode_unverified()
@@ -203,7 +194,6 @@ impl Service {
                 kind,
                 json!({"by": me.to_string(), "status": state.status.name()}),
             );
-            self.publish(game, one);
         }
         Ok((signed, state))
     }
@@ -296,22 +286,6 @@ impl Service {
             }
         }
         out
-    }
-
-    /// Publishes `signed` on the game's topic, for witnesses and mailboxes subscribed to it
-    /// (the opponent and the recipients get it by delivery too), without waiting for the
-    /// network task: a failure only means the delivery is the one copy.
-    pub(super) fn publish(&self, game: &GameId, signed: &SignedEvent) {
-        let Ok(event) = signed.to_bytes() else { return };
-        let Ok(bytes) = protocol::encode(&Gossip { game: *game, event }) else {
-            return;
-        };
-        let (net, game) = (self.net.clone(), *game);
-        tokio::spawn(async move {
-            if let Err(e) = net.publish(protocol::game_topic(&game), bytes).await {
-                debug!(%game, "gossip not published: {e}");
-            }
-        });
     }
 
     /// Signs an event of this node's own in a hot game without delivering it (receipts

@@ -6,7 +6,7 @@ use super::{Refusal, Service, Unavailable, now_ms, peer_of_player, quota};
 use crate::protocol::MAX_EVENTS_PER_MESSAGE;
 use crate::store::GameMeta;
 use crate::view::Summary;
-use crate::{dispute, protocol, view};
+use crate::{dispute, view};
 use libp2p::PeerId;
 use serde_json::json;
 use sobre_core::record::{
@@ -197,7 +197,7 @@ impl Service {
                     return Err(Refusal::NotOurs);
                 }
                 // A challenge waiting for our answer: a few per challenger, a bounded number
-                // in all (the oldest goes), and no subscription to its topic until accepted.
+                // in all (the oldest goes).
                 let awaiting_us = state.status == sobre_core::record::Status::Pending
                     && state.opponent == self.me
                     && state.challenger != self.me;
@@ -227,9 +227,6 @@ impl Service {
                     game,
                     GameCache::new(checked, state, Some(checkpoint), sheet),
                 );
-                if !awaiting_us {
-                    let _ = self.net.subscribe(protocol::game_topic(&game)).await;
-                }
             } else {
                 if !is_player && !is_arbiter && !is_member && !self.mailbox {
                     return Err(Refusal::NotOurs);

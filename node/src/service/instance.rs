@@ -8,7 +8,7 @@ use crate::instance::{Book, Instance, OtherInstance, Own, Verdict, judge};
 use crate::network::{NetworkError, NetworkHandle};
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
-use sobre_core::record::Keypair;
+use sobre_core::record::{Keypair, Status};
 use std::time::Duration;
 use tracing::{debug, error, warn};
 
@@ -26,6 +26,9 @@ pub(super) struct Instances {
     last_heartbeat_ms: u64,
     /// Another instance started earlier: the node stops with it.
     pub(super) yielded: Option<OtherInstance>,
+    /// The bootstrap peers and mailboxes of the configuration: heartbeats go to them (and
+    /// to the opponents of unfinished games), never to every connected peer.
+    pub(super) heartbeat_to: Vec<PeerId>,
 }
 
 impl Instances {
@@ -35,6 +38,7 @@ impl Instances {
             own,
             book: Book::default(),
             yielded: None,
+            heartbeat_to: Vec::new(),
         }
     }
 }
@@ -109,16 +113,41 @@ impl Service {
         });
     }
 
-    /// Every [`crate::instance::HEARTBEAT_MS`]: the record again, freshly signed, to every
-    /// connected peer (their books forget an instance not heard from for a while).
+    /// Every [`crate::instance::HEARTBEAT_MS`]: the record again, freshly signed (their
+    /// books forget an instance not heard from for a while), to the connected peers a second
+    /// instance of this key would also talk to: the bootstrap peers, the mailboxes and the
+    /// opponents of unfinished games. Every peer still gets the record on connection; a
+    /// heartbeat to every connected peer cost a mailbox one signed request per player every
+    /// 30 seconds.
     pub(super) async fn instance_tick(&mut self) {
         let now = now_ms();
         if now < self.instances.last_heartbeat_ms + crate::instance::HEARTBEAT_MS {
             return;
         }
         self.instances.last_heartbeat_ms = now;
+        let me = self.me;
+        let opponents: std::collections::HashSet<PeerId> = self
+            .games
+            .values()
+            .filter(|s| {
+                matches!(
+                    s.status,
+                    Status::Pending | Status::Active | Status::Adjourned
+                )
+            })
+            .filter_map(|s| match (s.challenger == me, s.opponent == me) {
+                (true, _) => super::peer_of_player(&s.opponent),
+                (_, true) => super::peer_of_player(&s.challenger),
+                _ => None,
+            })
+            .collect();
         for (peer, _) in self.net.connected_peers().await.unwrap_or_default() {
-            self.send_instance(peer);
+            if self.instances.heartbeat_to.contains(&peer)
+                || self.mailboxes.contains(&peer)
+                || opponents.contains(&peer)
+            {
+                self.send_instance(peer);
+            }
         }
     }
 

@@ -256,6 +256,7 @@ impl Service {
         self.league_ticks = self.league_ticks.wrapping_add(1);
         let resend = self.league_ticks.is_multiple_of(8);
         self.league_catchup_tick(self.league_ticks);
+        self.league_heads_tick(&leagues).await;
         for league in leagues {
             if resend {
                 for p in self.league_audience(&league) {

@@ -5,9 +5,10 @@
 //! organiser, or from its mailboxes, with [`Request::LeagueGames`]: it says how far each
 //! league game it holds has gone ([`LeagueProgress`]), the other node answers with the games
 //! it holds further along and lets the member sync each of them once outside the rate
-//! limit. The member asks when it meets the organiser or a mailbox, and every few seconds
-//! while connected, so a result reaches every member's table within seconds; once a member
-//! holds a game it is subscribed to the game's topic and follows its moves live.
+//! limit. The member asks when it meets the organiser or a mailbox, whenever the organiser
+//! announces on the league's topic a game the member holds less far along (see
+//! `league_heads`), and every 30 seconds while connected as a fallback, so a move reaches
+//! every member's table within about a second.
 //!
 //! Until the organiser has answered, or while games it listed are still being synced, the
 //! member's view of the league may be incomplete: [`Service::league_missing`] says how.
@@ -28,8 +29,10 @@ use sobre_core::record::{ColourChoice, GameId, GameState, PlayerId, Status};
 use std::collections::HashMap;
 use tracing::{debug, warn};
 
-/// Ask the organiser every this many league ticks (of 1.5 s) while connected.
-const POLL_TICKS: u32 = 3;
+/// Ask the organiser every this many league ticks (of 1.5 s) while connected: a fallback
+/// only, for heads missed while the gossip mesh formed (see `league_heads`), so it may be
+/// slow.
+const POLL_TICKS: u32 = 20;
 /// Games of one pairing a member keeps (both players may start it, a retry may start it
 /// again): more is a member filling others' disks, refused.
 pub(super) const MAX_GAMES_PER_PAIRING: usize = 4;
@@ -76,7 +79,7 @@ pub(super) fn league_colours(state: &GameState) -> Option<(PlayerId, PlayerId)> 
 impl Service {
     /// Whether `who` is a member of `league`: its organiser, its deputy arbiter or one of
     /// its players.
-    fn is_member(league: &League, who: &PlayerId) -> bool {
+    pub(super) fn is_member(league: &League, who: &PlayerId) -> bool {
         league.members().contains(who)
     }
 
@@ -229,6 +232,21 @@ impl Service {
         }
     }
 
+    /// Asks every connected source of `league` what this node lacks.
+    pub(super) fn poll_league_sources(&mut self, league: &League) {
+        for peer in self.league_sources(league) {
+            self.poll_league(league.id, peer, true);
+        }
+    }
+
+    /// What the organiser of `league` last listed as ahead of this node, if it answered.
+    pub(super) fn league_catchup_listed(
+        &mut self,
+        league: &LeagueId,
+    ) -> Option<&mut HashMap<GameId, LeagueProgress>> {
+        self.league_catchup.listed.get_mut(league)
+    }
+
     /// Every few league ticks: ask the connected sources of every league this node's player
     /// plays in.
     pub(super) fn league_catchup_tick(&mut self, ticks: u32) {
@@ -239,9 +257,7 @@ impl Service {
             if league.organiser == self.me || !Service::is_member(&league, &self.me) {
                 continue;
             }
-            for peer in self.league_sources(&league) {
-                self.poll_league(league.id, peer, true);
-            }
+            self.poll_league_sources(&league);
         }
     }
 

@@ -6,9 +6,9 @@
 //! Data flow of a move (`api` → `author` → `deliver`): control API `move` → parse with the
 //! rules core in the game's position → sign the next event of the player's scoresheet →
 //! replay the game's rules with it → store and flush → deliver (with the receipt in the
-//! answer) to the opponent, any mailboxes and witnesses → reply, and publish on the game's
-//! gossipsub topic → retried with backoff from the outbox until each recipient's receipt is
-//! stored. What comes in: `inbound` → `ingest` → group `commit` → answers; `auto` acts on
+//! answer) to the opponent, any mailboxes and witnesses → reply → retried with backoff from
+//! the outbox until each recipient's receipt is stored. Games have no gossip topic: a
+//! league's organiser announces its games' heads on the league's topic (`league_heads`). What comes in: `inbound` → `ingest` → group `commit` → answers; `auto` acts on
 //! the opponent's events; `sync` catches up; `cache` holds the games in use.
 //!
 //! Costs: a signature is checked once, when its event arrives (`verify_incremental` replays
@@ -148,6 +148,7 @@ mod ingest;
 mod instance;
 mod league;
 mod league_decide;
+mod league_heads;
 mod league_sync;
 mod lost_envelope;
 mod moves;
@@ -249,6 +250,8 @@ struct Service {
     league_in_flight: HashSet<(EventId, PeerId)>,
     /// What the organiser (or a mailbox) last said it holds ahead of this node, per league.
     league_catchup: league_sync::Catchup,
+    /// League topics followed and heads announced.
+    league_heads: league_heads::Heads,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
@@ -357,6 +360,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         league_catchup: league_sync::Catchup::default(),
+        league_heads: league_heads::Heads::default(),
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
         flushing: None,
@@ -388,10 +392,6 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     svc.import_queued();
     svc.redial_remembered().await;
     let _ = net.subscribe(protocol::inbox_topic(&me)).await;
-    let topics: Vec<String> = svc.games.keys().map(protocol::game_topic).collect();
-    for t in topics {
-        let _ = net.subscribe(t).await;
-    }
     for addr in &mailbox_addrs {
         if let Err(e) = net.dial(addr.clone()).await {
             warn!(%addr, "cannot reach mailbox: {e}");
@@ -400,6 +400,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     // Before anything is signed (the network's events wait, unread, until the loop below):
     // is another node running with this key? Its bootstrap peers and mailboxes would know.
     let mut asked: Vec<PeerId> = net_config_peers(&config, &mailbox_addrs);
+    svc.instances.heartbeat_to = asked.clone();
     for (p, _) in net.connected_peers().await.unwrap_or_default() {
         if !asked.contains(&p) {
             asked.push(p);

@@ -22,6 +22,8 @@ enum Command {
         done: oneshot::Sender<Result<(), String>>,
     },
     Subscribe(String),
+    /// The topics each connected peer is subscribed to, as this peer has heard them.
+    Topics(oneshot::Sender<Vec<(PeerId, Vec<String>)>>),
 }
 
 /// A raw gossipsub peer running on its own task until dropped.
@@ -64,6 +66,22 @@ impl RawGossip {
 
     pub fn subscribe(&self, topic: &str) {
         let _ = self.commands.send(Command::Subscribe(topic.to_owned()));
+    }
+
+    /// The topics `peer` has told this peer it is subscribed to (empty until its hello
+    /// arrives, and for ever if gossipsub refused the hello).
+    pub async fn topics_of(&self, peer: PeerId) -> Vec<String> {
+        let (done, answer) = oneshot::channel();
+        if self.commands.send(Command::Topics(done)).is_err() {
+            return Vec::new();
+        }
+        answer
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .find(|(p, _)| *p == peer)
+            .map(|(_, t)| t)
+            .unwrap_or_default()
     }
 
     /// Publishes `data` on `topic`; fails while no peer is known to be subscribed to it.
@@ -115,6 +133,14 @@ async fn drive(
                 None => return,
                 Some(Command::Subscribe(topic)) => {
                     let _ = swarm.behaviour_mut().subscribe(&IdentTopic::new(topic));
+                }
+                Some(Command::Topics(done)) => {
+                    let all = swarm
+                        .behaviour()
+                        .all_peers()
+                        .map(|(p, t)| (*p, t.iter().map(|h| h.as_str().to_owned()).collect()))
+                        .collect();
+                    let _ = done.send(all);
                 }
                 Some(Command::Publish { topic, data, done }) => {
                     let r = swarm

@@ -103,12 +103,22 @@ pub(super) struct EventLoop {
     pub(super) relays: Vec<RelayState>,
     /// Listeners of `config.listen` that have not reported an address yet (startup only).
     pub(super) waiting_listeners: HashSet<ListenerId>,
+    /// Events for the service that found its queue full (see [`EventLoop::emit`]), sent in
+    /// order as it drains.
+    pub(super) backlog: std::collections::VecDeque<NetworkEvent>,
 }
+
+/// The most events [`EventLoop::emit`] holds back for a lagging service: connections and
+/// disconnections are bounded by the connection limits (a few per peer), so this is only
+/// reached by a service that stopped reading; past it the oldest addresses go first.
+const MAX_BACKLOG: usize = 65_536;
 
 impl EventLoop {
     pub(super) async fn run(mut self) {
         let mut maintenance = tokio::time::interval(Duration::from_secs(1));
         maintenance.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Its own handle on the service's queue: waiting for room must not borrow `self`.
+        let events = self.events.clone();
         loop {
             tokio::select! {
                 biased;
@@ -128,6 +138,11 @@ impl EventLoop {
                 Some(msg) = self.stream_msgs.recv() => self.on_stream_msg(msg),
                 Some((peer, stream)) = self.incoming_streams.next() => {
                     self.on_inbound_stream(peer, stream);
+                }
+                permit = events.reserve(), if !self.backlog.is_empty() => {
+                    if let (Ok(permit), Some(event)) = (permit, self.backlog.pop_front()) {
+                        permit.send(event);
+                    }
                 }
                 event = self.swarm.select_next_some() => self.on_swarm_event(event),
                 _ = maintenance.tick() => self.maintain(),
@@ -220,15 +235,36 @@ impl EventLoop {
         }
     }
 
-    /// Events other than inbound requests and gossip: dropped (with a warning) if the service
-    /// lags, never blocking the swarm.
-    fn emit(&self, event: NetworkEvent) {
+    /// Events other than inbound requests and gossip (connections, disconnections,
+    /// addresses): never dropped and never blocking the swarm. When the service lags they
+    /// wait in [`EventLoop::backlog`], in order, and go as its queue drains: a peer whose
+    /// connection event was dropped in a reconnect storm would never get its catch-up.
+    fn emit(&mut self, event: NetworkEvent) {
+        if !self.backlog.is_empty() {
+            self.hold_back(event);
+            return;
+        }
         match self.events.try_send(event) {
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(event)) => {
-                warn!(?event, "event queue full: dropping event");
-            }
+            Err(mpsc::error::TrySendError::Full(event)) => self.hold_back(event),
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
+    }
+
+    fn hold_back(&mut self, event: NetworkEvent) {
+        if self.backlog.len() >= MAX_BACKLOG {
+            // Only a stalled service gets here: keep connections, shed address updates.
+            if let Some(i) = self
+                .backlog
+                .iter()
+                .position(|e| matches!(e, NetworkEvent::PeerAddresses { .. }))
+            {
+                self.backlog.remove(i);
+            } else {
+                warn!(?event, "event backlog full: dropping event");
+                return;
+            }
+        }
+        self.backlog.push_back(event);
     }
 }

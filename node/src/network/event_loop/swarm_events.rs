@@ -255,6 +255,7 @@ impl EventLoop {
                         .events
                         .try_send(NetworkEvent::Gossip {
                             source: propagation_source,
+                            author: message.source,
                             message_id: message_id.clone(),
                             topic: message.topic.into_string(),
                             data: message.data,

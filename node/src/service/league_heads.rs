@@ -1,0 +1,140 @@
+//! Leagues announce, members pull: a league's moves reach its members without a topic per
+//! game.
+//!
+//! Games have no gossip topic (a node would need one per game it holds, and gossipsub 0.50
+//! refuses a peer's whole subscription list once it passes its 16 KiB control limit, about
+//! 188 topics: the node vanishes from gossip). Each league has one topic instead
+//! ([`protocol::league_topic`]): every member, and every mailbox that holds the league,
+//! subscribes to it, and on every league tick the organiser publishes the heads of the
+//! league's games that moved since its last announcement ([`LeagueHeads`]). A member that
+//! holds one of those games less far along asks its league sources for the league's games
+//! ([`Request::LeagueGames`](crate::protocol::Request::LeagueGames)), as it does when it
+//! meets the organiser, and syncs what it lacks. A head carries no event: everything a
+//! member stores is still verified as synced.
+//!
+//! Heads are accepted only from the league's organiser (the author gossipsub checked the
+//! signature of, whoever forwarded it); anyone else's are rejected, which costs the
+//! forwarding peer gossip score.
+
+use super::Service;
+use super::league_sync::progress;
+use super::reads::ReadSide;
+use crate::protocol::{self, LeagueHeads, LeagueProgress, MAX_HEADS_PER_MESSAGE};
+use libp2p::PeerId;
+use libp2p::gossipsub::MessageAcceptance;
+use sobre_core::league::{League, LeagueId};
+use sobre_core::record::GameId;
+use std::collections::{HashMap, HashSet};
+use tracing::debug;
+
+/// The most league topics a node follows (a node's topics stay far below gossipsub's 16 KiB
+/// hello and the 128 topics its peers accept): a member of more
+/// leagues, or a mailbox holding more, follows the rest by the fallback poll.
+pub(crate) const MAX_LEAGUE_TOPICS: usize = 100;
+
+/// What this node follows and has announced on league topics.
+#[derive(Default)]
+pub(crate) struct Heads {
+    /// Leagues whose topic this node is subscribed to.
+    subscribed: HashSet<LeagueId>,
+    /// The organiser's last announced head of each game of the leagues it organises.
+    announced: HashMap<GameId, LeagueProgress>,
+}
+
+impl Service {
+    /// Every league tick: follow the topic of every league this node is a member of (or
+    /// holds as a mailbox), and, as an organiser, announce the heads that moved.
+    pub(super) async fn league_heads_tick(&mut self, leagues: &[League]) {
+        for league in leagues {
+            let follows = self.mailbox || Service::is_member(league, &self.me);
+            if follows
+                && !self.league_heads.subscribed.contains(&league.id)
+                && self.league_heads.subscribed.len() < MAX_LEAGUE_TOPICS
+            {
+                match self.net.subscribe(protocol::league_topic(&league.id)).await {
+                    Ok(()) => {
+                        self.league_heads.subscribed.insert(league.id);
+                    }
+                    Err(e) => debug!(league = %league.id, "league topic not joined: {e}"),
+                }
+            }
+            if league.organiser == self.me {
+                self.announce_heads(&league.id);
+            }
+        }
+    }
+
+    /// Publishes the heads of `league`'s games that moved since the last announcement.
+    /// Nobody subscribed yet is no failure: members ask the organiser when they connect.
+    fn announce_heads(&mut self, league: &LeagueId) {
+        let moved: Vec<LeagueProgress> = self
+            .games
+            .values()
+            .filter(|s| s.league.as_ref().is_some_and(|lr| lr.league == *league))
+            .map(progress)
+            .filter(|p| self.league_heads.announced.get(&p.game) != Some(p))
+            .collect();
+        if moved.is_empty() {
+            return;
+        }
+        for p in &moved {
+            self.league_heads.announced.insert(p.game, *p);
+        }
+        for chunk in moved.chunks(MAX_HEADS_PER_MESSAGE) {
+            let message = LeagueHeads {
+                league: *league,
+                heads: chunk.to_vec(),
+            };
+            let Ok(bytes) = protocol::encode(&message) else {
+                continue;
+            };
+            let (net, topic) = (self.net.clone(), protocol::league_topic(league));
+            tokio::spawn(async move {
+                if let Err(e) = net.publish(topic, bytes).await {
+                    debug!("league heads not published: {e}");
+                }
+            });
+        }
+    }
+
+    /// Heads announced on a league's topic: if they are the organiser's and show a game this
+    /// node holds less far along (or not at all), ask the league's connected sources what
+    /// it lacks.
+    pub(super) fn on_league_heads(
+        &mut self,
+        author: Option<PeerId>,
+        heads: LeagueHeads,
+    ) -> MessageAcceptance {
+        let Some(league) = self.league_of(&heads.league) else {
+            return MessageAcceptance::Ignore;
+        };
+        if author.is_none() || author != super::peer_of_player(&league.organiser) {
+            return MessageAcceptance::Reject;
+        }
+        if heads.heads.len() > MAX_HEADS_PER_MESSAGE {
+            return MessageAcceptance::Reject;
+        }
+        if league.organiser == self.me || !Service::is_member(&league, &self.me) {
+            return MessageAcceptance::Accept;
+        }
+        let behind: Vec<LeagueProgress> = heads
+            .heads
+            .iter()
+            .filter(|p| p.ahead_of(self.games.get(&p.game).map(progress).as_ref()))
+            .copied()
+            .collect();
+        if behind.is_empty() {
+            return MessageAcceptance::Accept;
+        }
+        // The organiser's word is the reference for what this node still lacks, once it
+        // has answered a full list (see `league_missing`).
+        if let Some(listed) = self.league_catchup_listed(&league.id) {
+            for p in &behind {
+                listed.insert(p.game, *p);
+            }
+        }
+        debug!(league = %league.id, games = behind.len(), "league heads ahead of this node");
+        self.poll_league_sources(&league);
+        MessageAcceptance::Accept
+    }
+}
