@@ -1,11 +1,14 @@
 //! Time per call of the dead-position judge (FIDE 9.6 / 5.2b). `is_dead` runs after every
 //! move (automatic end), so on ordinary positions it must cost what the material test alone
 //! costs; `dead_verdict` adds a bounded helpmate search and is for explicit questions.
+//! The `corpus` groups run both over every position of the real-game corpus of the tests
+//! (`tests/data/games/positions.fen`): one iteration judges them all, and the throughput in
+//! elements per second is calls per second (time per call = 1 / throughput).
 //! Run with `cargo bench -p sobre-core --bench dead`.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sobre_core::Position;
-use sobre_core::rules::dead::{dead_verdict, is_dead};
+use sobre_core::rules::dead::{DeadVerdict, dead_verdict, is_dead};
 use std::hint::black_box;
 
 const POSITIONS: [(&str, &str); 5] = [
@@ -54,6 +57,38 @@ fn dead_benches(c: &mut Criterion) {
         group.bench_function(*name, |b| b.iter(|| dead_verdict(black_box(p))));
     }
     group.finish();
+
+    let corpus = corpus();
+    let mut group = c.benchmark_group("corpus");
+    group.throughput(Throughput::Elements(corpus.len() as u64));
+    group.bench_function("is_dead", |b| {
+        b.iter(|| corpus.iter().filter(|p| is_dead(black_box(p))).count())
+    });
+    // One iteration takes over a second (the helpmate search runs to its bounds wherever it
+    // finds no mate): criterion's fewest samples.
+    group.sample_size(10);
+    group.bench_function("dead_verdict", |b| {
+        b.iter(|| {
+            corpus
+                .iter()
+                .map(|p| dead_verdict(black_box(p)))
+                .filter(|v| *v == DeadVerdict::Dead)
+                .count()
+        })
+    });
+    group.finish();
+}
+
+/// Every position of the tests' real-game corpus (lines `TAG FEN`; `#` starts a comment).
+fn corpus() -> Vec<Position> {
+    include_str!("../tests/data/games/positions.fen")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let fen = l.split_once(' ').expect("TAG FEN").1;
+            Position::from_fen_auto(fen).expect("corpus FEN")
+        })
+        .collect()
 }
 
 criterion_group!(benches, dead_benches);

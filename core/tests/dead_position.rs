@@ -2,6 +2,10 @@
 //!
 //! - No position of a real game is judged dead (the games in `data/games`, see its README,
 //!   and the seed games `data/seeds/*.pgn`): a false "dead" would end a live game.
+//! - The corpus `data/games/positions.fen` (8,789 positions of puzzles from real games,
+//!   lichess studies and opening traps; its README): none of the 6,728 positions on a line
+//!   that ends in mate is judged dead, and the judge calls dead exactly the positions listed
+//!   in [`CORPUS_DEAD`], each checked by hand.
 //! - Soundness on random play: wherever the judge says dead, or says one side cannot mate
 //!   (6.9), a bounded search finds no mate.
 
@@ -126,5 +130,129 @@ proptest! {
         if dead_verdict(last) == DeadVerdict::Dead {
             prop_assert!(is_dead(last));
         }
+    }
+}
+
+/// One position of `data/games/positions.fen` (its README): what is known about it, and the
+/// line of the file it is on, for the failure messages.
+struct Known {
+    tag: &'static str,
+    line: usize,
+    position: Position,
+}
+
+impl Known {
+    /// The sides that mate at the end of a line through this position (tags `mate-*`).
+    fn maters(&self) -> &'static [Color] {
+        match self.tag {
+            "mate-white" => &[Color::White],
+            "mate-black" => &[Color::Black],
+            "mate-both" => &Color::ALL,
+            "game" => &[],
+            tag => panic!("line {}: unknown tag {tag}", self.line),
+        }
+    }
+}
+
+fn corpus() -> Vec<Known> {
+    include_str!("data/games/positions.fen")
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#'))
+        .map(|(i, l)| {
+            let (tag, fen) = l.split_once(' ').expect("TAG FEN");
+            let position = Position::from_fen_auto(fen).unwrap_or_else(|e| panic!("{l}: {e}"));
+            Known {
+                tag,
+                line: i + 1,
+                position,
+            }
+        })
+        .collect()
+}
+
+/// The corpus's size by tag: a regenerated or truncated file must be noticed (and the figures
+/// in docs/performance.md and docs/rules.md follow it).
+#[test]
+fn the_corpus_holds_the_positions_its_readme_counts() {
+    let mut counts = std::collections::BTreeMap::new();
+    for k in corpus() {
+        // Panics on a tag these tests do not know.
+        let _ = k.maters();
+        *counts.entry(k.tag).or_insert(0) += 1;
+    }
+    let counts = counts.into_iter().collect::<Vec<_>>();
+    assert_eq!(
+        counts,
+        [
+            ("game", 2061),
+            ("mate-black", 109),
+            ("mate-both", 5),
+            ("mate-white", 6614)
+        ]
+    );
+}
+
+#[test]
+fn art_5_2b_no_position_on_a_line_to_mate_is_judged_dead() {
+    // A line of legal moves from each of these positions ends in checkmate (the game's or
+    // puzzle's own line): not dead by definition, and its mater can still mate (6.9). Every
+    // failure is listed, not only the first, so that one run shows the whole bug.
+    let mut false_dead = Vec::new();
+    let mut checked = 0;
+    for k in corpus() {
+        if k.maters().is_empty() {
+            continue;
+        }
+        let p = &k.position;
+        checked += 1;
+        if is_dead(p)
+            || dead_verdict(p) == DeadVerdict::Dead
+            || judge_dead_position(p) != Err(ClaimError::NotDead)
+            || k.maters().iter().any(|&c| cannot_checkmate(p, c))
+        {
+            false_dead.push(format!("line {}: {} {}", k.line, k.tag, p.fen()));
+        }
+    }
+    assert_eq!(checked, 6728);
+    assert!(
+        false_dead.is_empty(),
+        "false dead:\n{}",
+        false_dead.join("\n")
+    );
+}
+
+/// The positions of the corpus the judge calls dead, each checked by hand.
+const CORPUS_DEAD: [&str; 2] = [
+    // Bare kings (seed 004's first case): nothing is left that could ever give check. Both
+    // end a line of the queen-v-seventh-rank-pawn lesson where the queen was taken.
+    "K7/8/8/8/8/8/8/7k b - - 0 10",
+    "8/8/8/8/3K4/8/8/2k5 w - - 0 31",
+];
+
+#[test]
+fn art_9_6_of_the_corpus_only_positions_checked_by_hand_are_judged_dead() {
+    let corpus = corpus();
+    let mut dead = Vec::new();
+    for k in &corpus {
+        let p = &k.position;
+        // The three-valued verdict says Dead exactly where the after-move test does.
+        assert_eq!(
+            is_dead(p),
+            dead_verdict(p) == DeadVerdict::Dead,
+            "line {}: {}",
+            k.line,
+            p.fen()
+        );
+        if is_dead(p) {
+            dead.push(p.fen());
+        }
+    }
+    assert_eq!(dead, CORPUS_DEAD);
+    for k in corpus.iter().filter(|k| is_dead(&k.position)) {
+        let p = &k.position;
+        // Dead for 9.6 means dead for 6.9 too, whoever's flag falls; and no helpmate.
+        assert!(Color::ALL.into_iter().all(|c| cannot_checkmate(p, c)));
+        assert!(!mate_within(p, 4, None), "{}", p.fen());
     }
 }
