@@ -92,6 +92,24 @@ pub enum Request {
         #[serde(with = "serde_bytes")]
         record: Vec<u8>,
     },
+    /// "Which of `player`'s games changed since `since`?": a node meeting its mailbox asks
+    /// with the `epoch` and `cursor` of the mailbox's last [`Response::GameHeads`] (0 and 0
+    /// the first time), so a reconnect costs what changed, not every game held. Answered
+    /// to the player's own key only, like [`Request::Games`].
+    GamesSince {
+        player: PlayerId,
+        epoch: u64,
+        since: u64,
+    },
+}
+
+/// How far the answering node holds one game: per author, the next sequence number it
+/// lacks (as [`Request::Sync`]'s `have`). The requester syncs the game if it holds less of
+/// any author.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameHead {
+    pub game: GameId,
+    pub have: Vec<(PlayerId, u64)>,
 }
 
 /// How far a league game has gone on one node: compared to tell who lacks what, without
@@ -146,6 +164,14 @@ pub enum Response {
     Instances {
         #[serde(with = "byte_lists")]
         records: Vec<Vec<u8>>,
+    },
+    /// The answer to [`Request::GamesSince`]: the player's games that changed since the
+    /// requester's cursor (all of them if `epoch` is not the one it asked with: the
+    /// answering node restarted), each with its head, and the cursor to ask with next time.
+    GameHeads {
+        epoch: u64,
+        cursor: u64,
+        heads: Vec<GameHead>,
     },
 }
 

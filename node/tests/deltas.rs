@@ -336,3 +336,129 @@ async fn a_mailbox_that_lost_the_game_gets_it_whole_after_refusing_a_partial_del
     a.stop().await;
     b.stop().await;
 }
+
+async fn heads(
+    h: &NetworkHandle,
+    mailbox: libp2p::PeerId,
+    player: sobre_core::record::PlayerId,
+    epoch: u64,
+    since: u64,
+) -> (u64, u64, Vec<sobre_node::protocol::GameHead>) {
+    match h
+        .request(
+            mailbox,
+            Request::GamesSince {
+                player,
+                epoch,
+                since,
+            },
+        )
+        .await
+    {
+        Ok(Response::GameHeads {
+            epoch,
+            cursor,
+            heads,
+        }) => (epoch, cursor, heads),
+        other => panic!("unexpected answer to GamesSince: {other:?}"),
+    }
+}
+
+/// A player meeting its mailbox learns what changed since its last visit, not every game
+/// the mailbox holds for it (issue 30: a reconnect costs what changed). The answer names
+/// each changed game with how far the mailbox holds it; a stranger asking for the player's
+/// games gets nothing; a cursor of another run of the mailbox gets the whole list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mailbox_lists_only_the_games_changed_since_the_players_cursor() {
+    use sobre_core::test_support::{GameBuilder, Lines};
+    let dir = tempfile::tempdir().unwrap();
+    let mailbox = TestNode::start_with(dir.path(), |c| c.mailbox = true).await;
+    let (id, addr) = mailbox.id_addr().await;
+    let mailbox_peer: libp2p::PeerId = id.parse().expect("a peer id");
+    let ana = Keypair::from_secret_bytes(&[41; 32]);
+    let bruno = Keypair::from_secret_bytes(&[42; 32]);
+    let games: Vec<Vec<SignedEvent>> = (0..3u64)
+        .map(|i| {
+            let line = Lines::new(i + 7).endless().line(&Position::new(), 6);
+            GameBuilder::new(ana.clone(), bruno.clone())
+                .at(now_ms() - 3_600_000 + i * 60_000)
+                .sign(&line)
+                .expect("a legal line signs")
+                .events
+        })
+        .collect();
+    let ana_net =
+        common::net::actor(sobre_node::home::libp2p_keypair(&ana).expect("an identity")).await;
+    ana_net
+        .dial(addr.parse().expect("addr"))
+        .await
+        .expect("dial");
+    let deliver = |game: &[SignedEvent], upto: usize| Request::Deliver {
+        game: game[0].id(),
+        events: game[..upto]
+            .iter()
+            .map(|e| e.to_bytes().expect("bytes"))
+            .collect(),
+    };
+    // The first game only half delivered yet.
+    let half = games[0].len() - 2;
+    for (g, upto) in games.iter().zip([half, games[1].len(), games[2].len()]) {
+        match ana_net.request(mailbox_peer, deliver(g, upto)).await {
+            Ok(Response::Receipts { .. }) => {}
+            other => panic!("the mailbox did not take the game: {other:?}"),
+        }
+    }
+
+    let (epoch, cursor, all) = heads(&ana_net, mailbox_peer, ana.player_id(), 0, 0).await;
+    assert_eq!(all.len(), 3, "a first visit lists every game: {all:?}");
+    let first = all
+        .iter()
+        .find(|h| h.game == games[0][0].id())
+        .expect("the first game is listed");
+    let ana_next = first
+        .have
+        .iter()
+        .find(|(p, _)| *p == ana.player_id())
+        .map(|(_, n)| *n);
+    assert!(
+        ana_next.is_some(),
+        "the head says how far each author is held"
+    );
+
+    let (_, same, none) = heads(&ana_net, mailbox_peer, ana.player_id(), epoch, cursor).await;
+    assert!(none.is_empty(), "nothing changed since: {none:?}");
+    assert_eq!(same, cursor);
+
+    match ana_net
+        .request(mailbox_peer, deliver(&games[0], games[0].len()))
+        .await
+    {
+        Ok(Response::Receipts { .. }) => {}
+        other => panic!("the rest of the first game was not taken: {other:?}"),
+    }
+    let (_, later, changed) = heads(&ana_net, mailbox_peer, ana.player_id(), epoch, cursor).await;
+    assert_eq!(
+        changed.iter().map(|h| h.game).collect::<Vec<_>>(),
+        vec![games[0][0].id()],
+        "only the game that moved"
+    );
+    assert!(later > cursor);
+    let now_held = changed[0].have.iter().map(|(_, n)| *n).sum::<u64>();
+    let before = first.have.iter().map(|(_, n)| *n).sum::<u64>();
+    assert!(now_held > before, "the head moved on with the game");
+
+    let (_, _, stale) = heads(&ana_net, mailbox_peer, ana.player_id(), epoch ^ 1, later).await;
+    assert_eq!(
+        stale.len(),
+        3,
+        "a cursor of another run gets the whole list"
+    );
+
+    let stranger = common::net::actor(libp2p::identity::Keypair::generate_ed25519()).await;
+    stranger
+        .dial(addr.parse().expect("addr"))
+        .await
+        .expect("dial");
+    let (_, _, nothing) = heads(&stranger, mailbox_peer, ana.player_id(), 0, 0).await;
+    assert!(nothing.is_empty(), "only Ana lists Ana's games");
+}

@@ -29,6 +29,7 @@ impl Exchange {
             }
             Request::Sync { .. }
             | Request::Games { .. }
+            | Request::GamesSince { .. }
             | Request::LeagueGames { .. }
             | Request::Instance { .. } => Exchange::Sync,
         }

@@ -36,6 +36,12 @@ pub(super) enum Internal {
         peer: PeerId,
         result: Result<Response, String>,
     },
+    /// The answer of a mailbox to [`Request::GamesSince`](crate::protocol::Request::GamesSince)
+    /// ([`Service::mailbox_heads`]).
+    HeadsListed {
+        peer: PeerId,
+        result: Result<Response, String>,
+    },
     /// The answer to a league's documents sent to `peer` ([`Service::league_sent`]).
     LeagueSent {
         league: LeagueId,
@@ -234,6 +240,7 @@ impl Service {
                     }
                 }
             }
+            Internal::HeadsListed { peer, result } => self.mailbox_heads(peer, result),
             Internal::LeagueSent {
                 league,
                 peer,

@@ -2,7 +2,6 @@
 //! and newly connected peers.
 
 use super::commit::Deferred;
-use super::deliver::Internal;
 use super::{Service, peer_of_player, player_of_peer};
 use crate::network::NetworkEvent;
 use crate::protocol::{Gossip, LeagueHeads, MAX_EVENTS_PER_MESSAGE, Request, Response};
@@ -96,20 +95,25 @@ impl Service {
             .games
             .iter()
             .filter(|(_, s)| {
-                is_mailbox
-                    || who.is_some_and(|w| {
-                        s.challenger == w || s.opponent == w || s.arbiters.contains(&w)
-                    })
+                who.is_some_and(|w| s.challenger == w || s.opponent == w || s.arbiters.contains(&w))
             })
             .map(|(g, _)| *g)
             .collect();
         // The peer catches up the same games from us: one sync each, whatever their number,
-        // without tripping its rate limit.
-        if !shared.is_empty() {
-            let _ = self.net.allow_syncs(peer, shared.clone()).await;
+        // without tripping its rate limit. Our mailbox holds all our games: it may sync any.
+        let granted: Vec<GameId> = if is_mailbox {
+            self.games.keys().copied().collect()
+        } else {
+            shared.clone()
+        };
+        if !granted.is_empty() {
+            let _ = self.net.allow_syncs(peer, granted.clone()).await;
         }
+        // From our mailbox we sync only what changed (see `catchup`), not every game.
         for g in &shared {
             self.sync_game(peer, *g);
+        }
+        for g in &granted {
             dispute::resend(&self.store, &self.net, g, peer);
         }
         // After a repair: ask every peer for the games not yet confirmed whole again (the
@@ -128,17 +132,8 @@ impl Service {
                 self.deliver(g, peer);
             }
         }
-        if self.mailboxes.contains(&peer) {
-            let net = self.net.clone();
-            let tx = self.internal_tx.clone();
-            let me = self.me;
-            tokio::spawn(async move {
-                let result = net
-                    .request(peer, Request::Games { player: me })
-                    .await
-                    .map_err(|e| e.to_string());
-                let _ = tx.send(Internal::GamesListed { peer, result }).await;
-            });
+        if is_mailbox {
+            self.ask_mailbox_heads(peer);
         }
     }
 
@@ -209,6 +204,19 @@ impl Service {
                 debug!(%peer, "game list refused: only a player lists its own games");
                 Response::Games { games: Vec::new() }
             }
+            Request::GamesSince { player, .. } if !Service::may_list(&peer, &player) => {
+                debug!(%peer, "game heads refused: only a player lists its own games");
+                Response::GameHeads {
+                    epoch: 0,
+                    cursor: 0,
+                    heads: Vec::new(),
+                }
+            }
+            Request::GamesSince {
+                player,
+                epoch,
+                since,
+            } => self.answer_games_since(peer, player, epoch, since).await,
             Request::Games { player } => {
                 let games: Vec<GameId> = self
                     .games

@@ -140,9 +140,11 @@ mod author;
 mod auto;
 pub(crate) mod block;
 mod cache;
+mod catchup;
 mod coin;
 mod commit;
 mod deliver;
+mod game_table;
 mod inbound;
 mod ingest;
 mod instance;
@@ -194,7 +196,7 @@ struct Service {
     mailbox: bool,
     mailboxes: Vec<PeerId>,
     /// Every game the node serves.
-    games: HashMap<GameId, Summary>,
+    games: game_table::GameTable,
     /// The games in use, with their events and full state.
     hot: LruCache<GameId, GameCache>,
     /// Answers waiting for the next flush, and whether anything was written since the last.
@@ -252,6 +254,8 @@ struct Service {
     league_catchup: league_sync::Catchup,
     /// League topics followed and heads announced.
     league_heads: league_heads::Heads,
+    /// Per mailbox, the epoch and cursor of its last [`protocol::Response::GameHeads`].
+    mailbox_cursors: HashMap<PeerId, (u64, u64)>,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
@@ -334,7 +338,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         net: net.clone(),
         mailbox: config.mailbox,
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
-        games: HashMap::new(),
+        games: game_table::GameTable::new(HashMap::new()),
         hot: LruCache::new(HOT_GAMES),
         pending: Vec::new(),
         dirty: false,
@@ -361,6 +365,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_in_flight: HashSet::new(),
         league_catchup: league_sync::Catchup::default(),
         league_heads: league_heads::Heads::default(),
+        mailbox_cursors: HashMap::new(),
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
         flushing: None,
@@ -532,7 +537,7 @@ impl Service {
     /// reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
-        self.games = loaded.games;
+        self.games = game_table::GameTable::new(loaded.games);
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         info!(games = self.games.len(), "games loaded");
         Ok(())

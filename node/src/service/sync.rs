@@ -5,7 +5,6 @@ use super::deliver::Internal;
 use crate::protocol::Request;
 use libp2p::PeerId;
 use sobre_core::record::{GameId, PlayerId};
-use std::collections::HashMap;
 
 /// Catch-up syncs in flight with one peer at most (the rest wait for answers): a node sharing
 /// a thousand games with a peer would otherwise open more sub-streams than the peer accepts.
@@ -42,26 +41,12 @@ impl Service {
 
     /// Sends the request of [`Service::sync_game`], with what the node holds now.
     pub(super) fn start_sync(&mut self, peer: PeerId, game: GameId) {
-        let mut counts: HashMap<PlayerId, u64> = HashMap::new();
-        let mut count = |author: PlayerId, seq: u64| {
-            let n = counts.entry(author).or_insert(0);
-            *n = (*n).max(seq + 1);
+        // From memory, or the store's keys for a cold game (no event read or decoded).
+        let have: Vec<(PlayerId, u64)> = if self.games.contains_key(&game) {
+            self.heads_of(&game)
+        } else {
+            Vec::new()
         };
-        match self.hot.peek(&game) {
-            Some(c) => c
-                .events
-                .iter()
-                .for_each(|v| count(v.event.author, v.event.seq)),
-            None if self.games.contains_key(&game) => {
-                for e in self.store.events(&game).unwrap_or_default() {
-                    if let Ok(ev) = e.decode_unverified() {
-                        count(ev.author, ev.seq);
-                    }
-                }
-            }
-            None => {}
-        }
-        let have: Vec<(PlayerId, u64)> = counts.into_iter().collect();
         let net = self.net.clone();
         let tx = self.internal_tx.clone();
         tokio::spawn(async move {

@@ -281,6 +281,35 @@ impl Store {
         Ok(self.events.scan_prefix(prefix).count() as u64)
     }
 
+    /// Per author of `game`'s stored events, the next sequence number after the highest
+    /// stored: read from the keys alone (see the table above), no event decoded.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn heads(
+        &self,
+        game: &GameId,
+    ) -> Result<Vec<(sobre_core::record::PlayerId, u64)>, StoreError> {
+        let mut out: Vec<(sobre_core::record::PlayerId, u64)> = Vec::new();
+        for item in self.events.scan_prefix(game.0) {
+            let (k, _) = item?;
+            let (Some(author), Some(seq)) = (k.get(32..64), k.get(64..72)) else {
+                continue;
+            };
+            let (Ok(author), Ok(seq)) = (<[u8; 32]>::try_from(author), <[u8; 8]>::try_from(seq))
+            else {
+                continue;
+            };
+            let author = sobre_core::record::PlayerId::from_bytes(author);
+            let next = u64::from_be_bytes(seq).saturating_add(1);
+            match out.iter_mut().find(|(a, _)| *a == author) {
+                Some((_, n)) => *n = (*n).max(next),
+                None => out.push((author, next)),
+            }
+        }
+        Ok(out)
+    }
+
     /// All games the store holds events for.
     ///
     /// # Errors

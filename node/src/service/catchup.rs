@@ -1,0 +1,140 @@
+//! A player's node meeting its mailbox: it asks which of its games changed since the cursor
+//! the mailbox last gave it ([`Request::GamesSince`]), and syncs only the games the mailbox
+//! holds more of. A reconnect costs what changed, not every game the player has (it synced
+//! each of them twice before: once as "shared with a mailbox", once from the game list).
+//! The mailbox's side is [`Service::answer_games_since`]; the cursor is the mailbox's
+//! [`GameTable`](super::game_table::GameTable) change number.
+
+use super::Service;
+use super::deliver::Internal;
+use crate::protocol::{GameHead, Request, Response};
+use libp2p::PeerId;
+use sobre_core::record::{GameId, PlayerId};
+use tracing::debug;
+
+/// Whether `theirs` holds events of some author beyond `ours`.
+fn lacks(ours: &[(PlayerId, u64)], theirs: &[(PlayerId, u64)]) -> bool {
+    theirs.iter().any(|(author, next)| {
+        ours.iter()
+            .find(|(a, _)| a == author)
+            .is_none_or(|(_, n)| n < next)
+    })
+}
+
+impl Service {
+    /// Per author of `game`'s events held here, the next sequence number after the highest
+    /// held: from memory for a hot game, else from the store's keys (nothing decoded).
+    pub(super) fn heads_of(&self, game: &GameId) -> Vec<(PlayerId, u64)> {
+        let Some(c) = self.hot.peek(game) else {
+            return self.store.heads(game).unwrap_or_default();
+        };
+        let mut out: Vec<(PlayerId, u64)> = Vec::new();
+        for v in &c.events {
+            let next = v.event.seq.saturating_add(1);
+            match out.iter_mut().find(|(a, _)| *a == v.event.author) {
+                Some((_, n)) => *n = (*n).max(next),
+                None => out.push((v.event.author, next)),
+            }
+        }
+        out
+    }
+
+    /// Asks the mailbox `peer` which of the player's games changed since its last answer.
+    pub(super) fn ask_mailbox_heads(&self, peer: PeerId) {
+        let (epoch, since) = self.mailbox_cursors.get(&peer).copied().unwrap_or((0, 0));
+        let (net, tx, player) = (self.net.clone(), self.internal_tx.clone(), self.me);
+        tokio::spawn(async move {
+            let request = Request::GamesSince {
+                player,
+                epoch,
+                since,
+            };
+            let result = net.request(peer, request).await.map_err(|e| e.to_string());
+            let _ = tx.send(Internal::HeadsListed { peer, result }).await;
+        });
+    }
+
+    /// The mailbox's answer: keep its cursor and sync what it holds more of. A mailbox that
+    /// does not know the request (an older version) is asked for the plain game list.
+    pub(super) fn mailbox_heads(&mut self, peer: PeerId, result: Result<Response, String>) {
+        let (epoch, cursor, heads) = match result {
+            Ok(Response::GameHeads {
+                epoch,
+                cursor,
+                heads,
+            }) => (epoch, cursor, heads),
+            other => {
+                debug!(%peer, "no game heads from the mailbox ({other:?}): asking for its list");
+                let (net, tx, player) = (self.net.clone(), self.internal_tx.clone(), self.me);
+                tokio::spawn(async move {
+                    let result = net
+                        .request(peer, Request::Games { player })
+                        .await
+                        .map_err(|e| e.to_string());
+                    let _ = tx.send(Internal::GamesListed { peer, result }).await;
+                });
+                return;
+            }
+        };
+        self.mailbox_cursors.insert(peer, (epoch, cursor));
+        for h in heads {
+            if lacks(&self.heads_of(&h.game), &h.have) {
+                self.sync_game(peer, h.game);
+            }
+        }
+    }
+
+    /// Answers [`Request::GamesSince`] (to the player's own key: the caller checked): the
+    /// player's games changed since the cursor, with their heads; the player may sync each
+    /// once outside the rate limit.
+    pub(super) async fn answer_games_since(
+        &mut self,
+        peer: PeerId,
+        player: PlayerId,
+        epoch: u64,
+        since: u64,
+    ) -> Response {
+        let games: Vec<GameId> = self
+            .games
+            .changed_since(epoch, since)
+            .into_iter()
+            .filter(|g| self.games.get(g).is_some_and(|s| s.plays(&player)))
+            .collect();
+        let heads: Vec<GameHead> = games
+            .iter()
+            .map(|g| GameHead {
+                game: *g,
+                have: self.heads_of(g),
+            })
+            .collect();
+        if !games.is_empty() {
+            let _ = self.net.allow_syncs(peer, games).await;
+        }
+        Response::GameHeads {
+            epoch: self.games.epoch(),
+            cursor: self.games.cursor(),
+            heads,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lacks;
+    use sobre_core::record::PlayerId;
+
+    #[test]
+    fn a_game_is_synced_only_when_the_mailbox_holds_more_of_some_author() {
+        let (a, b) = (PlayerId::from_bytes([1; 32]), PlayerId::from_bytes([2; 32]));
+        assert!(!lacks(&[(a, 3), (b, 2)], &[(a, 3), (b, 2)]));
+        assert!(
+            !lacks(&[(a, 4), (b, 2)], &[(a, 3)]),
+            "we hold more: nothing to fetch"
+        );
+        assert!(lacks(&[(a, 3), (b, 2)], &[(a, 3), (b, 3)]));
+        assert!(
+            lacks(&[(a, 3)], &[(a, 3), (b, 1)]),
+            "an author we hold nothing of"
+        );
+    }
+}

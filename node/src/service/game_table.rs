@@ -1,0 +1,142 @@
+//! The summaries of the games a node serves, with a change cursor: every change to a game's
+//! summary takes the next number of this run, so a player's node meeting its mailbox asks
+//! for what changed since the number it was last given ([`Request::GamesSince`]) instead of
+//! every game the mailbox holds for it, and syncs only those.
+//!
+//! The numbers are per run: each start draws a new `epoch`, and a cursor of another epoch
+//! is answered with every game (one full catch-up per mailbox restart).
+//!
+//! [`Request::GamesSince`]: crate::protocol::Request::GamesSince
+
+use crate::view::Summary;
+use sobre_core::record::GameId;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Deref;
+
+/// Every game served, by id (read through `Deref`), and when each last changed.
+pub(crate) struct GameTable {
+    games: HashMap<GameId, Summary>,
+    epoch: u64,
+    /// The number the last change took.
+    cursor: u64,
+    /// Change number → game, one entry per game (its last change).
+    changes: BTreeMap<u64, GameId>,
+    changed_at: HashMap<GameId, u64>,
+}
+
+impl GameTable {
+    /// The games loaded at start, under a fresh epoch.
+    pub(crate) fn new(games: HashMap<GameId, Summary>) -> GameTable {
+        GameTable {
+            games,
+            // Never 0: a first ask (epoch 0) always gets the full list.
+            epoch: rand::random::<u64>().max(1),
+            cursor: 0,
+            changes: BTreeMap::new(),
+            changed_at: HashMap::new(),
+        }
+    }
+
+    /// Sets a game's summary: a change, numbered.
+    pub(crate) fn insert(&mut self, game: GameId, summary: Summary) -> Option<Summary> {
+        self.note(game);
+        self.games.insert(game, summary)
+    }
+
+    /// Forgets a game (a dropped challenge): nothing to list for it any more.
+    pub(crate) fn remove(&mut self, game: &GameId) -> Option<Summary> {
+        if let Some(n) = self.changed_at.remove(game) {
+            self.changes.remove(&n);
+        }
+        self.games.remove(game)
+    }
+
+    /// Records that `game` changed without a new summary (events a summary does not show,
+    /// such as receipts, still change what a peer lacks).
+    pub(crate) fn note(&mut self, game: GameId) {
+        self.cursor += 1;
+        if let Some(old) = self.changed_at.insert(game, self.cursor) {
+            self.changes.remove(&old);
+        }
+        self.changes.insert(self.cursor, game);
+    }
+
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    pub(crate) fn cursor(&self) -> u64 {
+        self.cursor
+    }
+
+    /// The games changed after `since` in epoch `epoch`; every game if the epoch is not
+    /// this run's (or `None` for a cursor that cannot be honoured).
+    pub(crate) fn changed_since(&self, epoch: u64, since: u64) -> Vec<GameId> {
+        if epoch != self.epoch || since > self.cursor {
+            return self.games.keys().copied().collect();
+        }
+        self.changes
+            .range(since.saturating_add(1)..)
+            .map(|(_, g)| *g)
+            .collect()
+    }
+}
+
+impl Deref for GameTable {
+    type Target = HashMap<GameId, Summary>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.games
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::{Keypair, verify};
+    use sobre_core::test_support::GameBuilder;
+
+    /// A real game's summary (a challenge and its acceptance between two keys of `n`).
+    fn summary_of(n: u8) -> (GameId, Summary) {
+        let key = |b: u8| Keypair::from_secret_bytes(&[b; 32]);
+        let game = GameBuilder::new(key(n), key(n + 100))
+            .sign(&[])
+            .expect("a game signs");
+        let state = verify(&game.events).expect("it verifies");
+        (state.game, Summary::of(&state))
+    }
+
+    #[test]
+    fn a_cursor_lists_only_what_changed_after_it_and_a_new_epoch_lists_everything() {
+        let (a, sa) = summary_of(1);
+        let (b, sb) = summary_of(2);
+        let (c, sc) = summary_of(3);
+        let mut t = GameTable::new(HashMap::from([(a, sa.clone()), (b, sb)]));
+        let (epoch, start) = (t.epoch(), t.cursor());
+        let mut all = t.changed_since(0, 0);
+        all.sort();
+        let mut expected = vec![a, b];
+        expected.sort();
+        assert_eq!(all, expected, "a first ask gets every game");
+        assert!(
+            t.changed_since(epoch, start).is_empty(),
+            "nothing changed yet"
+        );
+        t.insert(c, sc);
+        t.insert(a, sa);
+        let after_c = t.cursor() - 1;
+        assert_eq!(t.changed_since(epoch, start), vec![c, a]);
+        assert_eq!(t.changed_since(epoch, after_c), vec![a]);
+        t.note(c);
+        assert_eq!(
+            t.changed_since(epoch, start),
+            vec![a, c],
+            "one entry per game"
+        );
+        t.remove(&c);
+        assert_eq!(t.changed_since(epoch, start), vec![a]);
+        assert_eq!(t.changed_since(epoch, t.cursor()), Vec::<GameId>::new());
+        assert_eq!(t.changed_since(epoch.wrapping_add(1), t.cursor()).len(), 2);
+        assert_eq!(t.changed_since(epoch, t.cursor() + 5).len(), 2);
+    }
+}
