@@ -101,6 +101,15 @@ pub enum Request {
         epoch: u64,
         since: u64,
     },
+    /// "Which games of `league` changed since `since`?": a member's poll, with the `epoch`
+    /// and `cursor` of the organiser's last [`Response::LeagueChanges`] (0 and 0 the first
+    /// time). Costs nothing when nothing changed, where [`Request::LeagueGames`] sends and
+    /// compares the whole league every time. The same access as `LeagueGames`.
+    LeagueSince {
+        league: EventId,
+        epoch: u64,
+        since: u64,
+    },
 }
 
 /// How far the answering node holds one game: per author, the next sequence number it
@@ -172,6 +181,14 @@ pub enum Response {
         epoch: u64,
         cursor: u64,
         heads: Vec<GameHead>,
+    },
+    /// The answer to [`Request::LeagueSince`]: how far each league game changed since the
+    /// cursor has gone (every league game if `epoch` is not the one asked with), at most
+    /// [`MAX_LEAGUE_GAMES_LISTED`], and the cursor to ask with next.
+    LeagueChanges {
+        epoch: u64,
+        cursor: u64,
+        games: Vec<LeagueProgress>,
     },
 }
 

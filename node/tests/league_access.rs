@@ -167,6 +167,42 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
         other => panic!("{other:?}"),
     };
     assert!(again.is_empty(), "{again:?}");
+
+    // The versioned poll (issue 30): a first ask lists the league's games with a cursor;
+    // asked again with it, the organiser lists only what changed since, nothing once the
+    // league is quiet.
+    let since = async |epoch: u64, since: u64| match member
+        .request(
+            org_peer,
+            Request::LeagueSince {
+                league: lid,
+                epoch,
+                since,
+            },
+        )
+        .await
+    {
+        Ok(Response::LeagueChanges {
+            epoch,
+            cursor,
+            games,
+        }) => (epoch, cursor, games),
+        other => panic!("{other:?}"),
+    };
+    let (epoch, mut cursor, first) = since(0, 0).await;
+    let first_ids: Vec<EventId> = first.iter().map(|p| p.game).collect();
+    assert!(
+        games.iter().all(|g| first_ids.contains(g)),
+        "a first ask lists every league game: {first_ids:?}"
+    );
+    until("a poll that finds nothing changed", async || {
+        let (e, next, changed) = since(epoch, cursor).await;
+        assert_eq!(e, epoch, "the organiser did not restart");
+        assert!(changed.len() <= first.len(), "only changes: {changed:?}");
+        cursor = next;
+        changed.is_empty().then_some(())
+    })
+    .await;
     member.shutdown().await;
     for p in players {
         p.stop().await;

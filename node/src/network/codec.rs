@@ -31,6 +31,7 @@ impl Exchange {
             | Request::Games { .. }
             | Request::GamesSince { .. }
             | Request::LeagueGames { .. }
+            | Request::LeagueSince { .. }
             | Request::Instance { .. } => Exchange::Sync,
         }
     }

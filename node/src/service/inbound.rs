@@ -195,6 +195,11 @@ impl Service {
                 Response::Events { events }
             }
             Request::League { docs } => self.answer_league(peer, docs).await,
+            Request::LeagueSince {
+                league,
+                epoch,
+                since,
+            } => self.answer_league_since(peer, league, epoch, since).await,
             Request::LeagueGames { league, have } => {
                 self.answer_league_games(peer, league, have).await
             }

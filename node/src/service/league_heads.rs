@@ -54,19 +54,24 @@ impl Service {
                 match self.net.subscribe(protocol::league_topic(&league.id)).await {
                     Ok(()) => {
                         self.league_heads.subscribed.insert(league.id);
+                        // Heads announced before this node followed the topic are not
+                        // repeated: ask now what they said.
+                        if league.organiser != self.me && Service::is_member(league, &self.me) {
+                            self.poll_league_sources(league);
+                        }
                     }
                     Err(e) => debug!(league = %league.id, "league topic not joined: {e}"),
                 }
             }
             if league.organiser == self.me {
-                self.announce_heads(&league.id);
+                self.announce_heads(&league.id).await;
             }
         }
     }
 
-    /// Publishes the heads of `league`'s games that moved since the last announcement.
-    /// Nobody subscribed yet is no failure: members ask the organiser when they connect.
-    fn announce_heads(&mut self, league: &LeagueId) {
+    /// Publishes the heads of `league`'s games that moved since the last announcement. Heads
+    /// that could not be published (nobody follows the topic yet) are tried again next tick.
+    async fn announce_heads(&mut self, league: &LeagueId) {
         let moved: Vec<LeagueProgress> = self
             .games
             .values()
@@ -74,12 +79,6 @@ impl Service {
             .map(progress)
             .filter(|p| self.league_heads.announced.get(&p.game) != Some(p))
             .collect();
-        if moved.is_empty() {
-            return;
-        }
-        for p in &moved {
-            self.league_heads.announced.insert(p.game, *p);
-        }
         for chunk in moved.chunks(MAX_HEADS_PER_MESSAGE) {
             let message = LeagueHeads {
                 league: *league,
@@ -88,12 +87,18 @@ impl Service {
             let Ok(bytes) = protocol::encode(&message) else {
                 continue;
             };
-            let (net, topic) = (self.net.clone(), protocol::league_topic(league));
-            tokio::spawn(async move {
-                if let Err(e) = net.publish(topic, bytes).await {
-                    debug!("league heads not published: {e}");
+            match self
+                .net
+                .publish(protocol::league_topic(league), bytes)
+                .await
+            {
+                Ok(()) => {
+                    for p in chunk {
+                        self.league_heads.announced.insert(p.game, *p);
+                    }
                 }
-            });
+                Err(e) => debug!(%league, "league heads not published: {e}"),
+            }
         }
     }
 

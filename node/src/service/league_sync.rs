@@ -44,6 +44,11 @@ pub(crate) struct Catchup {
     listed: HashMap<LeagueId, HashMap<GameId, LeagueProgress>>,
     /// Polls in flight (league, peer): one at a time.
     in_flight: std::collections::HashSet<(LeagueId, PeerId)>,
+    /// The epoch and cursor of each source's last [`Response::LeagueChanges`] per league.
+    cursors: HashMap<(LeagueId, PeerId), (u64, u64)>,
+    /// Sources that refused [`Request::LeagueSince`] (an older version): asked with the
+    /// whole list ([`Request::LeagueGames`]) instead.
+    whole_list: std::collections::HashSet<PeerId>,
 }
 
 /// How far a game has gone, from its summary (league games start from the initial
@@ -194,7 +199,24 @@ impl Service {
         if !self.league_catchup.in_flight.insert((league, peer)) {
             return;
         }
-        let have = self.league_progress(&league);
+        let request = if self.league_catchup.whole_list.contains(&peer) {
+            Request::LeagueGames {
+                league,
+                have: self.league_progress(&league),
+            }
+        } else {
+            let (epoch, since) = self
+                .league_catchup
+                .cursors
+                .get(&(league, peer))
+                .copied()
+                .unwrap_or((0, 0));
+            Request::LeagueSince {
+                league,
+                epoch,
+                since,
+            }
+        };
         let net = self.net.clone();
         let tx = self.internal_tx.clone();
         tokio::spawn(async move {
@@ -204,8 +226,7 @@ impl Service {
                     .await
                     .is_ok_and(|c| c.iter().any(|(p, _)| *p == peer));
             let result = if connected {
-                net.request(peer, Request::LeagueGames { league, have })
-                    .await
+                net.request(peer, request).await
             } else {
                 Err(NetworkError::Refused("not connected".into()))
             };
@@ -270,8 +291,27 @@ impl Service {
         result: Result<Response, NetworkError>,
     ) {
         self.league_catchup.in_flight.remove(&(league, peer));
+        // Whether the answer is the whole league (else only what changed since the cursor).
+        let mut whole = true;
         let games = match result {
             Ok(Response::LeagueGames { games }) => games,
+            Ok(Response::LeagueChanges {
+                epoch,
+                cursor,
+                games,
+            }) => {
+                let asked = self
+                    .league_catchup
+                    .cursors
+                    .insert((league, peer), (epoch, cursor));
+                whole = asked.is_none_or(|(e, _)| e != epoch);
+                games
+            }
+            Ok(Response::Refused { reason }) => {
+                debug!(%peer, %league, "league changes refused ({reason}): asking for the whole list");
+                self.league_catchup.whole_list.insert(peer);
+                return;
+            }
             Ok(other) => {
                 warn!(%peer, %league, "unexpected answer to a league game list: {other:?}");
                 return;
@@ -285,16 +325,68 @@ impl Service {
             .league_of(&league)
             .is_some_and(|l| peer_of_player(&l.organiser) == Some(peer));
         for p in games.iter().take(MAX_LEAGUE_GAMES_LISTED) {
-            self.sync_game(peer, p.game);
+            if p.ahead_of(self.games.get(&p.game).map(progress).as_ref()) {
+                self.sync_game(peer, p.game);
+            }
         }
-        // The organiser's list is the reference for what this node still lacks.
+        // The organiser's list is the reference for what this node still lacks: a whole
+        // list replaces it, changes update it.
         if from_organiser {
-            let listed = games
+            let changes = games
                 .into_iter()
                 .take(MAX_LEAGUE_GAMES_LISTED)
-                .map(|p| (p.game, p))
-                .collect();
-            self.league_catchup.listed.insert(league, listed);
+                .map(|p| (p.game, p));
+            match self.league_catchup.listed.get_mut(&league) {
+                Some(listed) if !whole => listed.extend(changes),
+                _ => {
+                    self.league_catchup.listed.insert(league, changes.collect());
+                }
+            }
+        }
+    }
+
+    /// Answers [`Request::LeagueSince`]: how far each game of the league that changed since
+    /// the member's cursor has gone here (the whole league for a cursor of another run),
+    /// to a member of the league or a mailbox of this node; the member may sync each once
+    /// outside the rate limit.
+    pub(super) async fn answer_league_since(
+        &mut self,
+        peer: PeerId,
+        league: LeagueId,
+        epoch: u64,
+        since: u64,
+    ) -> Response {
+        let (answer_epoch, cursor) = (self.games.epoch(), self.games.cursor());
+        let allowed = self.mailboxes.contains(&peer)
+            || self
+                .league_of(&league)
+                .zip(player_of_peer(&peer))
+                .is_some_and(|(l, who)| Service::is_member(&l, &who));
+        if !allowed {
+            debug!(%peer, %league, "league changes refused: not a member of the league");
+            return Response::LeagueChanges {
+                epoch: answer_epoch,
+                cursor,
+                games: Vec::new(),
+            };
+        }
+        let games: Vec<LeagueProgress> = self
+            .games
+            .changed_since(epoch, since)
+            .into_iter()
+            .filter_map(|g| self.games.get(&g))
+            .filter(|s| s.league.as_ref().is_some_and(|lr| lr.league == league))
+            .map(progress)
+            .take(MAX_LEAGUE_GAMES_LISTED)
+            .collect();
+        if !games.is_empty() {
+            let ids = games.iter().map(|p| p.game).collect();
+            let _ = self.net.allow_syncs(peer, ids).await;
+        }
+        Response::LeagueChanges {
+            epoch: answer_epoch,
+            cursor,
+            games,
         }
     }
 
