@@ -175,6 +175,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         manual_coin_default: effective.manual_coin_default,
         max_inbound_per_ip: effective.max_inbound_per_ip,
         sync_bytes_per_minute: None,
+        stranger_events_per_hour: None,
         reminders: effective.reminders,
     };
     init_logging(log_file.as_deref())?;

@@ -9,12 +9,19 @@
 //! each batch goes on to the service with what was verified. The service checks itself whatever
 //! this stage did not verify (an event it verified recently, a bad signature — to name it —
 //! or anything it could not decode), so this stage only saves work, never decides.
+//!
+//! Content before signatures (issue 30): the signatures of a delivery are checked here only
+//! if the service may keep it — a game it holds (its [`Scope`]), or, for a game it does not
+//! hold, events that carry the game's challenge and concern this node by their content
+//! (`service::standing::content`, the same cheap facts the service refuses `NotOurs` on). A
+//! stranger's games between others cost a decode, never a signature check.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, RwLock};
 
 use hashlink::LruCache;
 use libp2p::PeerId;
-use sobre_core::record::{EventId, SignedEvent, VerifiedEvent};
+use sobre_core::record::{Event, EventId, GameId, PlayerId, SignedEvent, VerifiedEvent};
 use tokio::sync::mpsc;
 
 use crate::network::NetworkEvent;
@@ -28,6 +35,72 @@ const RECENT: usize = 32_768;
 /// Batches waiting for the service at most; then this stage waits too (and so the network).
 const QUEUED_BATCHES: usize = 4;
 
+/// The games the service holds, shared with this stage. The service adds a game before it
+/// answers the delivery that brought it and drops one when it forgets it; a batch read here
+/// while the service is still on the previous one may miss a game just added, and then the
+/// service checks those signatures itself.
+#[derive(Clone, Default)]
+pub struct Held(Arc<RwLock<HashSet<GameId>>>);
+
+impl Held {
+    pub fn insert(&self, game: GameId) {
+        if let Ok(mut held) = self.0.write() {
+            held.insert(game);
+        }
+    }
+
+    pub fn remove(&self, game: &GameId) {
+        if let Ok(mut held) = self.0.write() {
+            held.remove(game);
+        }
+    }
+
+    pub fn reset(&self, games: impl Iterator<Item = GameId>) {
+        if let Ok(mut held) = self.0.write() {
+            *held = games.collect();
+        }
+    }
+
+    fn contains(&self, game: &GameId) -> bool {
+        self.0.read().is_ok_and(|held| held.contains(game))
+    }
+}
+
+/// What this stage knows of the node: enough to tell a game that is none of its business.
+#[derive(Clone)]
+pub struct Scope {
+    pub me: PlayerId,
+    pub mailbox: bool,
+    pub held: Held,
+}
+
+impl Scope {
+    /// Whether the signatures of `raws`, events sent for `game`, are worth checking: the
+    /// service may keep them (see the module's doc).
+    fn may_be_ours(&self, game: &GameId, raws: &[&[u8]]) -> bool {
+        if self.mailbox || self.held.contains(game) {
+            return true;
+        }
+        let events: Vec<Event> = raws
+            .iter()
+            .filter_map(|raw| SignedEvent::from_bytes(raw).ok())
+            .filter_map(|e| {
+                let ev = e.decode_unverified().ok()?;
+                let of_game = match ev.kind.challenge() {
+                    Some(_) => e.id() == *game,
+                    None => ev.game == Some(*game),
+                };
+                of_game.then_some(ev)
+            })
+            .collect();
+        let refs: Vec<&Event> = events.iter().collect();
+        // No contacts nor leagues here: any league game and any escrow to this node may be
+        // ours; the service decides.
+        crate::service::standing::content(&self.me, self.mailbox, &refs, &|_| true, &mut |_| true)
+            == crate::service::standing::Content::Ours
+    }
+}
+
 /// Network events in order, with the events among them whose signatures were checked here.
 pub struct Batch {
     pub events: Vec<NetworkEvent>,
@@ -35,7 +108,11 @@ pub struct Batch {
 }
 
 /// Starts the stage on the runtime: reads `net`, takes at most `max_batch` events per batch.
-pub fn spawn(mut net: mpsc::Receiver<NetworkEvent>, max_batch: usize) -> mpsc::Receiver<Batch> {
+pub fn spawn(
+    mut net: mpsc::Receiver<NetworkEvent>,
+    max_batch: usize,
+    scope: Scope,
+) -> mpsc::Receiver<Batch> {
     let (tx, rx) = mpsc::channel(QUEUED_BATCHES);
     tokio::spawn(async move {
         let mut recent: LruCache<EventId, ()> = LruCache::new(RECENT);
@@ -45,7 +122,7 @@ pub fn spawn(mut net: mpsc::Receiver<NetworkEvent>, max_batch: usize) -> mpsc::R
                 let Ok(ev) = net.try_recv() else { break };
                 events.push(ev);
             }
-            let verified = check(&events, &mut recent);
+            let verified = check(&events, &mut recent, &scope);
             if tx.send(Batch { events, verified }).await.is_err() {
                 break;
             }
@@ -54,7 +131,8 @@ pub fn spawn(mut net: mpsc::Receiver<NetworkEvent>, max_batch: usize) -> mpsc::R
     rx
 }
 
-/// Verifies the events carried by `batch` that are not in `recent`, and notes them there.
+/// Verifies the events carried by `batch` that are not in `recent` and may be kept (see
+/// [`Scope`]), and notes them there.
 /// A peer whose message carried a bad signature gets nothing more of its messages in this
 /// batch checked here: the service, which checks itself what this stage did not, refuses its
 /// delivery at the first bad event and strikes the peer (`Refusal::blames_sender`), before
@@ -62,6 +140,7 @@ pub fn spawn(mut net: mpsc::Receiver<NetworkEvent>, max_batch: usize) -> mpsc::R
 fn check(
     batch: &[NetworkEvent],
     recent: &mut LruCache<EventId, ()>,
+    scope: &Scope,
 ) -> HashMap<EventId, VerifiedEvent> {
     let mut verified = HashMap::new();
     let mut seen: HashSet<EventId> = HashSet::new();
@@ -71,10 +150,14 @@ fn check(
             // A delivery over the cap is refused by the service without a look at its events.
             NetworkEvent::InboundRequest {
                 peer,
-                request: Request::Deliver { events, .. },
+                request: Request::Deliver { game, events },
                 ..
             } if events.len() <= MAX_EVENTS_PER_MESSAGE => {
-                (*peer, events.iter().map(Vec::as_slice).collect())
+                let raws: Vec<&[u8]> = events.iter().map(Vec::as_slice).collect();
+                if !scope.may_be_ours(game, &raws) {
+                    continue;
+                }
+                (*peer, raws)
             }
             // League topics carry heads, no events (see `protocol::LeagueHeads`).
             NetworkEvent::Gossip { topic, .. }
@@ -86,6 +169,9 @@ fn check(
                 let Ok(g) = protocol::decode::<Gossip>(data) else {
                     continue;
                 };
+                if !scope.may_be_ours(&g.game, &[&g.event]) {
+                    continue;
+                }
                 let Ok(e) = SignedEvent::from_bytes(&g.event) else {
                     continue;
                 };
@@ -152,6 +238,39 @@ mod tests {
         }
     }
 
+    /// A mailbox's scope: every game may be its own.
+    fn mailbox() -> Scope {
+        Scope {
+            me: Keypair::from_secret_bytes(&[250; 32]).player_id(),
+            mailbox: true,
+            held: Held::default(),
+        }
+    }
+
+    /// A player's scope: the key of `seed`, holding no game.
+    fn player(seed: u8) -> Scope {
+        Scope {
+            me: Keypair::from_secret_bytes(&[seed; 32]).player_id(),
+            mailbox: false,
+            held: Held::default(),
+        }
+    }
+
+    fn deliver_to(peer: PeerId, game: GameId, events: &[SignedEvent]) -> NetworkEvent {
+        NetworkEvent::InboundRequest {
+            peer,
+            request: Request::Deliver {
+                game,
+                events: events
+                    .iter()
+                    .map(|e| e.to_bytes().expect("encode"))
+                    .collect(),
+            },
+            reply: oneshot::channel().0,
+            queued: crate::network::queue::QueueTicket::none(),
+        }
+    }
+
     /// A signed challenge by the key of `seed` to the key of `seed + 1`.
     fn challenge(seed: u8) -> SignedEvent {
         let ch = Challenge {
@@ -179,17 +298,17 @@ mod tests {
             bad.clone(),
             b"garbage".to_vec(),
         ])];
-        let verified = check(&batch, &mut recent);
+        let verified = check(&batch, &mut recent, &mailbox());
         assert_eq!(verified.len(), 1);
         assert!(verified.contains_key(&good.id()));
         // Sent again: verified lately, not checked again (the service knows it or checks it).
-        assert!(check(&batch, &mut recent).is_empty());
+        assert!(check(&batch, &mut recent, &mailbox()).is_empty());
     }
 
     #[tokio::test]
     async fn batches_keep_the_network_order() {
         let (tx, rx) = mpsc::channel(16);
-        let mut out = spawn(rx, 2);
+        let mut out = spawn(rx, 2, mailbox());
         let ids: Vec<EventId> = (0..5).map(|i| challenge(10 + 2 * i).id()).collect();
         for i in 0..5u8 {
             let e = challenge(10 + 2 * i).to_bytes().expect("encode");
@@ -240,9 +359,39 @@ mod tests {
             of(p, vec![challenge(46)]),
             of(q, vec![other.clone()]),
         ];
-        let verified = check(&batch, &mut LruCache::new(RECENT));
+        let verified = check(&batch, &mut LruCache::new(RECENT), &mailbox());
         assert_eq!(verified.len(), 1);
         assert!(verified.contains_key(&other.id()));
         assert!(!verified.contains_key(&after.id()));
+    }
+
+    /// Content before signatures: a game between two others, a delivery without its
+    /// challenge, are not checked here (the service refuses them from their content); a
+    /// challenge to this player and the events of a game it holds are.
+    #[test]
+    fn only_games_that_may_be_ours_are_checked() {
+        let me = player(61);
+        let peer = PeerId::random();
+        let between_others = challenge(70);
+        let to_me = challenge(60);
+        let mut sheet =
+            Scoresheet::join(Keypair::from_secret_bytes(&[70; 32]), between_others.id());
+        let chat = sheet.chat("hello", 2_000).expect("sign");
+        let batch = [
+            deliver_to(
+                peer,
+                between_others.id(),
+                std::slice::from_ref(&between_others),
+            ),
+            deliver_to(peer, between_others.id(), std::slice::from_ref(&chat)),
+            deliver_to(peer, to_me.id(), std::slice::from_ref(&to_me)),
+        ];
+        let verified = check(&batch, &mut LruCache::new(RECENT), &me);
+        assert_eq!(verified.len(), 1);
+        assert!(verified.contains_key(&to_me.id()));
+        // Once the game is held, its events are checked whatever they carry.
+        me.held.insert(between_others.id());
+        let verified = check(&batch[1..2], &mut LruCache::new(RECENT), &me);
+        assert!(verified.contains_key(&chat.id()));
     }
 }

@@ -292,11 +292,19 @@ pub struct Summary {
     /// The last adjournment, while a lateness claim on it can be judged (A10: a binding
     /// seal, or a tag-10 seal whose envelope is still closed) and the game is not over.
     pub adjournment: Option<Adjournment>,
+    /// The game got past its challenge: accepted (the clocks started) and not cancelled
+    /// before Black's first move (a decline or an abort). A game annulled later (A11.2) was
+    /// played. Only such a game makes its players known to each other: a challenge and its
+    /// abort cost a stranger nothing and must buy it nothing (issue 30).
+    pub played: bool,
 }
 
 impl Summary {
     pub fn of(state: &GameState) -> Summary {
+        let played = state.started_ms.is_some()
+            && (state.status != Status::Cancelled || state.moves.len() >= 2);
         Summary {
+            played,
             game: state.game,
             challenger: state.challenger,
             opponent: state.opponent,

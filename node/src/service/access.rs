@@ -61,13 +61,23 @@ impl Service {
     }
 
     /// Reserves connection room for the other players of `game` (see
-    /// [`crate::network::ip_limits`]) — unless it is a challenge from a stranger nobody has
-    /// accepted yet, which must not buy its author a reserved place.
+    /// [`crate::network::ip_limits`]) — unless the game gives them no standing (see
+    /// `standing`): a stranger's challenge, answered or aborted, or a game between two
+    /// strangers escrowed to this node must not buy its players a reserved place.
     pub(super) fn reserve_players(&mut self, game: &GameId) {
+        self.reserve_players_of(game, &mut None);
+    }
+
+    /// [`Service::reserve_players`] with the known players read once for many games.
+    pub(super) fn reserve_players_of(
+        &mut self,
+        game: &GameId,
+        known: &mut Option<std::collections::HashSet<PlayerId>>,
+    ) {
         let Some(s) = self.games.get(game) else {
             return;
         };
-        if s.status == sobre_core::record::Status::Pending && s.challenger != self.me {
+        if !self.stands(s, known) {
             return;
         }
         let fresh: Vec<PeerId> = [s.challenger, s.opponent]
@@ -87,34 +97,6 @@ impl Service {
             // A new opponent's identify came before the game did: keep its addresses now.
             super::remember::remember_connected(&net, &store, &fresh).await;
         });
-    }
-
-    /// Whether the events of a game this node does not hold are plainly none of its
-    /// business, from their content alone (before any signature is checked): a challenge
-    /// between two others, outside any league, with no envelope escrowed to this node. A
-    /// mailbox keeps its players' games, so nothing is unrelated to it; a league game is left
-    /// to the full check (its organiser keeps it).
-    pub(super) fn unrelated_game(&self, fresh: &[(sobre_core::record::Event, usize)]) -> bool {
-        use sobre_core::record::EventKind;
-        if self.mailbox {
-            return false;
-        }
-        let Some((challenger, challenge)) =
-            fresh.iter().find_map(|(e, _)| match e.kind.challenge() {
-                Some((c, _)) if e.game.is_none() => Some((e.author, c)),
-                _ => None,
-            })
-        else {
-            // Without its challenge the delivery is refused as missing history anyway.
-            return false;
-        };
-        let escrowed_here = fresh.iter().any(
-            |(e, _)| matches!(&e.kind, EventKind::Escrow { arbiter, .. } if *arbiter == self.me),
-        );
-        challenger != self.me
-            && challenge.opponent != self.me
-            && challenge.league.is_none()
-            && !escrowed_here
     }
 
     /// Whether `peer` may list the games of `player`: only the player itself (a node meeting

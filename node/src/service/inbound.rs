@@ -2,7 +2,7 @@
 //! and newly connected peers.
 
 use super::commit::Deferred;
-use super::{Service, peer_of_player, player_of_peer};
+use super::{Refusal, Service, peer_of_player, player_of_peer};
 use crate::network::NetworkEvent;
 use crate::protocol::{Gossip, LeagueHeads, MAX_EVENTS_PER_MESSAGE, Request, Response};
 use crate::{dispute, protocol};
@@ -143,6 +143,7 @@ impl Service {
                 match self.ingest(game, &events, Some(peer), true).await {
                     Ok(receipts) => Response::Receipts { receipts },
                     Err(refusal) => {
+                        let refusal = self.not_ours_again(peer, game, refusal);
                         // The protocol edge: from here on the refusal is the sender's text.
                         let reason = refusal.to_string();
                         if refusal.blames_sender() {
@@ -237,5 +238,23 @@ impl Service {
                 Response::Games { games }
             }
         }
+    }
+
+    /// A delivery refused as not ours: [`Refusal::NotOursAgain`] (a strike) once `peer` has
+    /// sent more such games this hour than an honest node would, unless it is a mailbox of
+    /// the player or a known player (see `standing`), whose nodes may hold games this one
+    /// does not keep. Gossip is left alone: its source may be an honest relay.
+    fn not_ours_again(&mut self, peer: PeerId, game: GameId, refusal: Refusal) -> Refusal {
+        if !matches!(refusal, Refusal::NotOurs)
+            || !self.not_ours.note(peer, game, crate::time::now_ms())
+            || self.mailboxes.contains(&peer)
+        {
+            return refusal;
+        }
+        let known = super::player_of_peer(&peer).is_some_and(|p| self.known_players().contains(&p));
+        if known {
+            return refusal;
+        }
+        Refusal::NotOursAgain
     }
 }

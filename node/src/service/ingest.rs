@@ -2,6 +2,7 @@
 //! rules and storage; equivocations kept as proof; receipts for what was taken.
 
 use super::cache::GameCache;
+use super::standing::Content;
 use super::{Refusal, Service, Unavailable, now_ms, peer_of_player, quota};
 use crate::protocol::MAX_EVENTS_PER_MESSAGE;
 use crate::store::GameMeta;
@@ -117,12 +118,16 @@ impl Service {
             fresh.push(e);
         }
         // A game this node does not hold: cheap facts first, no signature checked for a game
-        // that is not ours (see `unrelated_game`).
-        if new_game
-            && !fresh.is_empty()
-            && (self.unrelated_game(&fresh_events) || self.store.is_forgotten(&game))
-        {
-            return Err(Refusal::NotOurs);
+        // that is not ours or lacks its challenge (see `standing::content`).
+        if new_game && !fresh.is_empty() {
+            match self.new_game_content(&fresh_events) {
+                Content::NoChallenge => return Err(Refusal::MissingHistory),
+                Content::NotOurs => return Err(Refusal::NotOurs),
+                Content::Ours if self.store.is_forgotten(&game) => {
+                    return Err(Refusal::NotOurs);
+                }
+                Content::Ours => {}
+            }
         }
         // What others may make this node store: checked on kinds and sizes, before any
         // signature (see `quota`).
@@ -223,6 +228,7 @@ impl Service {
                     .map_err(|e| Unavailable::Storage(e.to_string()))?;
                 let sheet = self.restore_sheet(&game, &state, &checked);
                 self.games.insert(game, Summary::of(&state));
+                self.held.insert(game);
                 self.hot.insert(
                     game,
                     GameCache::new(checked, state, Some(checkpoint), sheet),

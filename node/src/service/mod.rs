@@ -74,6 +74,9 @@ pub struct NodeConfig {
     /// Bytes of sync answers one peer is sent per minute (default
     /// [`access::SYNC_BYTES_PER_MINUTE`]).
     pub sync_bytes_per_minute: Option<usize>,
+    /// Events all strangers together may make the node store in an hour (default
+    /// `quota::MAX_STRANGER_EVENTS_PER_HOUR`, 1,200; see `standing`).
+    pub stranger_events_per_hour: Option<usize>,
     /// When and how the player is reminded, and automatic claims (`[reminders]` of
     /// node.toml, see `crate::reminders`).
     pub reminders: crate::reminders::settings::ReminderSettings,
@@ -162,6 +165,7 @@ mod remember;
 mod reminders;
 mod restore;
 mod skew;
+pub(crate) mod standing;
 mod sync;
 
 use author::last_other_event;
@@ -228,6 +232,12 @@ struct Service {
     chat_arrivals: quota::ChatArrivals,
     new_game_arrivals: quota::NewGameArrivals,
     stranger_arrivals: quota::StrangerArrivals,
+    stranger_events_per_hour: usize,
+    /// Games each peer delivered lately that were refused as not ours (see `standing`).
+    not_ours: standing::NotOurs,
+    /// The games this node holds, as the `preverify` stage sees them (see
+    /// [`preverify::Scope`]): kept in step with `games` where a game is added or dropped.
+    held: preverify::Held,
     /// Peers whose connections the network reserves room for (see `access`).
     reserved: HashSet<PeerId>,
     /// Players refused for good (see `block`).
@@ -313,8 +323,15 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let (net, net_events) = network::spawn(net_config)
         .await
         .map_err(|e| NodeError::Network(e.to_string()))?;
-    // Signatures are checked beside the service (see `preverify`), which gets batches.
-    let mut net_batches = preverify::spawn(net_events, MAX_BATCH);
+    // Signatures are checked beside the service (see `preverify`), which gets batches, of
+    // the games that may be ours only: the service fills `held` once the games are loaded.
+    let held = preverify::Held::default();
+    let scope = preverify::Scope {
+        me: key.player_id(),
+        mailbox: config.mailbox,
+        held: held.clone(),
+    };
+    let mut net_batches = preverify::spawn(net_events, MAX_BATCH, scope);
     let (watch, _) = broadcast::channel(1024);
     let (internal_tx, mut internal_rx) = mpsc::channel(1024);
     let (flush_done, mut flush_done_rx) = mpsc::channel(4);
@@ -355,6 +372,11 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         chat_arrivals: quota::ChatArrivals::default(),
         new_game_arrivals: quota::NewGameArrivals::default(),
         stranger_arrivals: quota::StrangerArrivals::default(),
+        stranger_events_per_hour: config
+            .stranger_events_per_hour
+            .unwrap_or(quota::MAX_STRANGER_EVENTS_PER_HOUR),
+        not_ours: standing::NotOurs::default(),
+        held: held.clone(),
         reserved: HashSet::new(),
         blocked: std::collections::BTreeSet::new(),
         sync_budget: access::SyncBudget::default(),
@@ -389,8 +411,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let _ = net.reserve(svc.mailboxes.clone()).await;
     svc.blocked = svc.load_blocked();
     svc.apply_blocks().await;
+    let mut known = None;
     for g in svc.games.keys().copied().collect::<Vec<_>>() {
-        svc.reserve_players(&g);
+        svc.reserve_players_of(&g, &mut known);
     }
     // Redial the peers remembered (opponents, mailboxes, contacts, `peers connect`): after
     // a restart on a new port, they can only deliver once we reconnect (see `remember`).
@@ -538,6 +561,7 @@ impl Service {
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
         self.games = game_table::GameTable::new(loaded.games);
+        self.held.reset(self.games.keys().copied());
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         info!(games = self.games.len(), "games loaded");
         Ok(())

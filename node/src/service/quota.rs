@@ -14,7 +14,7 @@
 //! | leave periods per player per game | [`LEAVES_PER_YEAR`] per year the game has run, plus that many |
 //! | games a mailbox keeps per player | [`MAX_MAILBOX_GAMES_PER_PLAYER`] (a new game needs one player under it) |
 //! | new games a mailbox takes from one peer in an hour | [`MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR`] (contacts and league members apart) |
-//! | events of strangers' challenges waiting for an answer, all strangers together | [`MAX_STRANGER_EVENTS_PER_HOUR`] an hour |
+//! | events of games that give strangers no standing (their challenges, answered or aborted; games between strangers escrowed to this node), all strangers together | [`MAX_STRANGER_EVENTS_PER_HOUR`] an hour |
 //! | challenges waiting for this player's answer | [`MAX_PENDING_PER_CHALLENGER`] per challenger, [`MAX_PENDING_TOTAL`] in all (the oldest is dropped) |
 
 use super::cache::GameCache;
@@ -39,12 +39,14 @@ pub(crate) const MAX_PENDING_PER_CHALLENGER: usize = 3;
 pub(crate) const MAX_PENDING_TOTAL: usize = 64;
 /// Games a mailbox keeps per player (a busy ICCF player has a few dozen under way).
 pub(crate) const MAX_MAILBOX_GAMES_PER_PLAYER: usize = 1_000;
-/// Events of challenges waiting for this player's answer (the challenge, its chat and leave
-/// periods) that all strangers together may make the node store in an hour. Identities are
+/// Events of games that give strangers no standing (see `standing`: their challenges,
+/// waiting, declined or aborted, with their chat and leave periods; games between strangers
+/// escrowed to this node) that all strangers together may make the node store in an hour. Identities are
 /// free, so per-challenger limits alone let one machine rotating keys write for ever: this
 /// bounds the disk a quarantine's churn costs (each event is at most a few KiB: a 500-
 /// character chat line is the largest). A stranger over it is refused `try later`, and its
-/// node's outbox does; contacts, league members and past opponents are not counted.
+/// node's outbox does; contacts, league members and players the player has played (a game
+/// past its challenge, not aborted) are not held back.
 pub(crate) const MAX_STRANGER_EVENTS_PER_HOUR: usize = 1_200;
 /// New games a mailbox takes from one peer in an hour, unless a player of the game is a
 /// contact or league member of the mailbox's owner (a player's node handing over its
@@ -145,7 +147,7 @@ impl<K: std::hash::Hash + Eq + Copy> Arrivals<K> {
 
 /// Chat lines per (game, author) in the last hour ([`MAX_CHAT_PER_HOUR`]).
 pub(crate) type ChatArrivals = Arrivals<(GameId, PlayerId)>;
-/// Strangers' events in challenges waiting for an answer in the last hour, all together
+/// Strangers' events in games that give them no standing in the last hour, all together
 /// ([`MAX_STRANGER_EVENTS_PER_HOUR`]).
 pub(crate) type StrangerArrivals = Arrivals<()>;
 /// New games a mailbox took from each peer in the last hour
@@ -353,44 +355,56 @@ impl Service {
         Ok(())
     }
 
-    /// Whether the challenger's `new` events in `game` (a challenge waiting for this
-    /// player's answer, its chat and leaves) fit the hour's budget for all strangers
-    /// ([`MAX_STRANGER_EVENTS_PER_HOUR`]); noted if they do. Other games pass.
+    /// Whether the `new` events in `game` fit the hour's budget for all strangers
+    /// ([`MAX_STRANGER_EVENTS_PER_HOUR`], or the node's setting); noted if they do. Counted:
+    /// the events of a game of the player's that gives no standing (a stranger's challenge,
+    /// waiting, declined or aborted) and of a game between others held as the arbiter of an
+    /// envelope (see `standing`), whoever signed them but this node. Other games pass: the
+    /// player's games that were played or are its own challenges, a mailbox's games (its own
+    /// limits), league games (a member keeps only its league's pairings). Over the budget,
+    /// a game with a known player (a contact, a league member, someone the player has
+    /// played) passes too.
     pub(super) fn stranger_budget(
         &mut self,
         game: &GameId,
         new: &[(Event, usize)],
     ) -> Result<(), QuotaExceeded> {
-        let (challenger, opponent, pending) = match self.hot.peek(game) {
-            Some(c) => (
-                c.state.challenger,
-                c.state.opponent,
-                c.state.status == Status::Pending,
-            ),
+        let (players, counted) = match self.games.get(game) {
+            Some(s) => {
+                let counted = if s.plays(&self.me) {
+                    !self.gives_standing(s)
+                } else {
+                    !self.mailbox && s.league.is_none()
+                };
+                ([s.challenger, s.opponent], counted)
+            }
+            // A game this node does not hold yet: its challenge is among the new events
+            // (else it is refused as missing history). The player's own challenge, lost
+            // and fetched again, is the player's.
             None => match new.iter().find_map(|(e, _)| match e.kind.challenge() {
-                Some((c, _)) if e.game.is_none() => Some((e.author, c.opponent)),
+                Some((c, _)) if e.game.is_none() => Some((e.author, c)),
                 _ => None,
             }) {
-                Some((challenger, opponent)) => (challenger, opponent, true),
+                Some((challenger, c)) => {
+                    let mine = challenger == self.me || c.opponent == self.me;
+                    let counted = if mine {
+                        challenger != self.me && !self.restoring.contains(game)
+                    } else {
+                        !self.mailbox && c.league.is_none()
+                    };
+                    ([challenger, c.opponent], counted)
+                }
                 None => return Ok(()),
             },
         };
-        if !pending || opponent != self.me || challenger == self.me {
+        let n = new.iter().filter(|(e, _)| e.author != self.me).count();
+        if !counted || n == 0 {
             return Ok(());
         }
-        let n = new.iter().filter(|(e, _)| e.author == challenger).count();
         let now = now_ms();
-        if n == 0 {
-            return Ok(());
-        }
-        if self.stranger_arrivals.recent((), now) + n > MAX_STRANGER_EVENTS_PER_HOUR {
-            // Not a stranger: a contact, a league member, or someone the player has played
-            // (a game of theirs that got past the challenge).
-            let played = self
-                .games
-                .values()
-                .any(|s| s.plays(&challenger) && s.status != Status::Pending);
-            if played || self.trusted_players().contains(&challenger) {
+        if self.stranger_arrivals.recent((), now) + n > self.stranger_events_per_hour {
+            let known = self.known_players();
+            if players.iter().any(|p| known.contains(p)) {
                 return Ok(());
             }
             return Err(QuotaExceeded::StrangerRate);
@@ -405,6 +419,7 @@ impl Service {
     pub(super) async fn drop_pending(&mut self, game: GameId) {
         let challenger = self.games.get(&game).map(|s| s.challenger);
         self.games.remove(&game);
+        self.held.remove(&game);
         self.hot.remove(&game);
         if let Err(e) = self.store.forget_game(&game) {
             tracing::warn!(%game, "unanswered challenge not dropped from the store: {e}");

@@ -34,6 +34,11 @@ pub(crate) enum Refusal {
     MissingHistory,
     #[error("not a game of this node")]
     NotOurs,
+    /// `NotOurs` again, for one game too many from this peer this hour
+    /// (`standing::NOT_OURS_FREE_PER_HOUR`): a peer sending fresh games this node does not
+    /// keep costs it decodes, and those that look like its own signature checks.
+    #[error("not a game of this node (too many such games from this peer)")]
+    NotOursAgain,
     /// An event signed by a player this node's player blocked.
     #[error("refused: the player blocked {0}")]
     Blocked(PlayerId),
@@ -120,6 +125,7 @@ mod tests {
         assert!(Refusal::TooManyEvents.blames_sender());
         assert!(!Refusal::Equivocation.blames_sender());
         assert!(!Refusal::NotOurs.blames_sender());
+        assert!(Refusal::NotOursAgain.blames_sender());
         let ours = Refusal::from(Unavailable::Storage("disk full".into()));
         assert!(ours.is_storage() && !ours.blames_sender());
         assert_eq!(ours.to_string(), "storage failure: disk full");

@@ -5,9 +5,11 @@
 //! connection, with no DHT and nobody typing `peers connect`. Deliveries find the remembered
 //! addresses too (the network is told them at start).
 //!
-//! Who is remembered: opponents (not the authors of strangers' challenges nobody accepted:
-//! a flood of those must not push real opponents out), witnesses, mailboxes, contacts and
-//! league members, and any peer remembered before (`peers connect`, an invite). Bounded per
+//! Who is remembered: opponents of games that were played (not the authors of strangers'
+//! challenges, answered or aborted, nor the players of a game between strangers escrowed to
+//! this node: a flood of those must not push real opponents out — see `standing`),
+//! witnesses, mailboxes, contacts and league members, and any peer remembered before
+//! (`peers connect`, an invite). Bounded per
 //! peer and in all (see [`crate::store::peers`]).
 
 use super::{Service, peer_of_addr, player_of_peer};
@@ -35,8 +37,10 @@ fn with_peer_id(addrs: Vec<Multiaddr>, peer: PeerId) -> Vec<String> {
 }
 
 impl Service {
-    /// Whether the player has a part with `peer`: an opponent of a game beyond a stranger's
-    /// unanswered challenge, a witness, a mailbox, a contact or a league member.
+    /// Whether the player has a part with `peer`: a player or an arbiter of a game that
+    /// gives it standing (see `standing`: not a stranger's challenge, answered or aborted, nor
+    /// a game between strangers escrowed to this node), a mailbox, a contact or a league
+    /// member.
     pub(super) fn has_part_with(&self, peer: &PeerId) -> bool {
         if self.mailboxes.contains(peer) {
             return true;
@@ -44,11 +48,15 @@ impl Service {
         let Some(who) = player_of_peer(peer) else {
             return false;
         };
-        let in_game = self.games.values().any(|s| {
-            let unanswered = s.status == Status::Pending && s.challenger != self.me;
-            ((s.challenger == who || s.opponent == who) && !unanswered) || s.arbiters.contains(&who)
-        });
-        in_game || self.trusted_players().contains(&who)
+        let mut known = None;
+        let in_game = self
+            .games
+            .values()
+            .any(|s| (s.plays(&who) || s.arbiters.contains(&who)) && self.stands(s, &mut known));
+        in_game
+            || known
+                .unwrap_or_else(|| self.trusted_players())
+                .contains(&who)
     }
 
     /// A peer told us its addresses: kept if the player has a part with it.
