@@ -462,3 +462,48 @@ async fn a_mailbox_lists_only_the_games_changed_since_the_players_cursor() {
     let (_, _, nothing) = heads(&stranger, mailbox_peer, ana.player_id(), 0, 0).await;
     assert!(nothing.is_empty(), "only Ana lists Ana's games");
 }
+
+/// A delivery sent again after its receipts were lost, to a mailbox that no longer has the
+/// game in memory (it restarted), is answered from the store without loading the game
+/// (issue 30) — with exactly the receipts the first delivery got, and nothing stored twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivery_sent_again_to_a_cold_game_gets_the_same_receipts() {
+    use sobre_core::test_support::{GameBuilder, Lines};
+    let dir = tempfile::tempdir().unwrap();
+    let ana = Keypair::from_secret_bytes(&[51; 32]);
+    let bruno = Keypair::from_secret_bytes(&[52; 32]);
+    let line = Lines::new(3).endless().line(&Position::new(), 8);
+    let game = GameBuilder::new(ana.clone(), bruno.clone())
+        .at(now_ms() - 3_600_000)
+        .sign(&line)
+        .expect("a legal line signs")
+        .events;
+    let delivery = Request::Deliver {
+        game: game[0].id(),
+        events: game.iter().map(|e| e.to_bytes().expect("bytes")).collect(),
+    };
+    let receipts_of = async |delivery: &Request| {
+        let mailbox = TestNode::start_with(dir.path(), |c| c.mailbox = true).await;
+        let (id, addr) = mailbox.id_addr().await;
+        let peer: libp2p::PeerId = id.parse().expect("a peer id");
+        let net =
+            common::net::actor(sobre_node::home::libp2p_keypair(&ana).expect("identity")).await;
+        net.dial(addr.parse().expect("addr")).await.expect("dial");
+        let mut receipts = match net.request(peer, delivery.clone()).await {
+            Ok(Response::Receipts { receipts }) => receipts,
+            other => panic!("the mailbox did not take the game: {other:?}"),
+        };
+        receipts.sort();
+        net.shutdown().await;
+        mailbox.stop().await;
+        let store = sobre_node::store::Store::open(&sobre_node::home::db_path(dir.path()))
+            .expect("the store");
+        let stored = store.events(&game[0].id()).expect("events").len();
+        (receipts, stored)
+    };
+    let (first, stored) = receipts_of(&delivery).await;
+    assert_eq!(first.len(), game.len(), "one receipt per event of others");
+    let (again, stored_again) = receipts_of(&delivery).await;
+    assert_eq!(again, first, "the same receipts, not new ones");
+    assert_eq!(stored_again, stored, "nothing stored twice");
+}

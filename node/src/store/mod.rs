@@ -248,6 +248,50 @@ impl Store {
             .is_none())
     }
 
+    /// Whether this very event (same author, place and id) is stored for `game`: one key
+    /// lookup, nothing decoded or verified.
+    ///
+    /// # Errors
+    /// On I/O errors.
+    pub fn has_event(
+        &self,
+        game: &GameId,
+        event: &Event,
+        id: &EventId,
+    ) -> Result<bool, StoreError> {
+        Ok(self.events.contains_key(event_key(game, event, id))?)
+    }
+
+    /// The receipts `author` signed in `game`, as stored: the receipted event's id and the
+    /// receipt's wire bytes. Reads only that author's keys.
+    ///
+    /// # Errors
+    /// On I/O errors, or [`StoreError::Corrupt`] for a stored value that no longer decodes.
+    pub fn receipts_by(
+        &self,
+        game: &GameId,
+        author: &sobre_core::record::PlayerId,
+    ) -> Result<Vec<(EventId, Vec<u8>)>, StoreError> {
+        let mut prefix = game.0.to_vec();
+        prefix.extend_from_slice(author.as_bytes());
+        let mut out = Vec::new();
+        for item in self.events.scan_prefix(prefix) {
+            let (_, v) = item?;
+            let corrupt = |reason: String| StoreError::Corrupt {
+                tree: "events",
+                reason: format!("game {game}: {reason}"),
+            };
+            let signed = SignedEvent::from_bytes(&v).map_err(|e| corrupt(e.to_string()))?;
+            let ev = signed
+                .decode_unverified()
+                .map_err(|e| corrupt(e.to_string()))?;
+            if let sobre_core::record::EventKind::Receipt { event } = ev.kind {
+                out.push((event, v.to_vec()));
+            }
+        }
+        Ok(out)
+    }
+
     /// Every stored event of a game, in key order (by author, then sequence).
     ///
     /// # Errors
