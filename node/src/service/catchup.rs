@@ -84,6 +84,58 @@ impl Service {
         }
     }
 
+    /// As a mailbox: asks the node of `player` (connected as `peer`) which of its games
+    /// changed since its last answer, instead of syncing every game `shared` with it.
+    pub(super) fn ask_player_heads(&self, peer: PeerId, player: PlayerId, shared: Vec<GameId>) {
+        let (epoch, since) = self.player_cursors.get(&peer).copied().unwrap_or((0, 0));
+        let (net, tx) = (self.net.clone(), self.internal_tx.clone());
+        tokio::spawn(async move {
+            let request = Request::GamesSince {
+                player,
+                epoch,
+                since,
+            };
+            let result = net.request(peer, request).await.map_err(|e| e.to_string());
+            let _ = tx
+                .send(Internal::PlayerHeads {
+                    peer,
+                    shared,
+                    result,
+                })
+                .await;
+        });
+    }
+
+    /// A player's node answered this mailbox: sync what it holds more of. A node that does
+    /// not count this one as its mailbox answers epoch 0 (refused), an older one not at all:
+    /// then every shared game is synced, as before.
+    pub(super) fn player_heads(
+        &mut self,
+        peer: PeerId,
+        shared: Vec<GameId>,
+        result: Result<Response, String>,
+    ) {
+        match result {
+            Ok(Response::GameHeads {
+                epoch,
+                cursor,
+                heads,
+            }) if epoch != 0 => {
+                self.player_cursors.insert(peer, (epoch, cursor));
+                for h in heads {
+                    if self.games.contains_key(&h.game) && lacks(&self.heads_of(&h.game), &h.have) {
+                        self.sync_game(peer, h.game);
+                    }
+                }
+            }
+            _ => {
+                for g in shared {
+                    self.sync_game(peer, g);
+                }
+            }
+        }
+    }
+
     /// Answers [`Request::GamesSince`] (to the player's own key: the caller checked): the
     /// player's games changed since the cursor, with their heads; the player may sync each
     /// once outside the rate limit.

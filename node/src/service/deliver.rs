@@ -42,6 +42,14 @@ pub(super) enum Internal {
         peer: PeerId,
         result: Result<Response, String>,
     },
+    /// A player's node's answer to this mailbox's
+    /// [`Request::GamesSince`](crate::protocol::Request::GamesSince)
+    /// ([`Service::player_heads`]); `shared` are the games held here that it plays.
+    PlayerHeads {
+        peer: PeerId,
+        shared: Vec<GameId>,
+        result: Result<Response, String>,
+    },
     /// The answer to a league's documents sent to `peer` ([`Service::league_sent`]).
     LeagueSent {
         league: LeagueId,
@@ -241,6 +249,11 @@ impl Service {
                 }
             }
             Internal::HeadsListed { peer, result } => self.mailbox_heads(peer, result),
+            Internal::PlayerHeads {
+                peer,
+                shared,
+                result,
+            } => self.player_heads(peer, shared, result),
             Internal::LeagueSent {
                 league,
                 peer,

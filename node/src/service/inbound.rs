@@ -109,9 +109,17 @@ impl Service {
         if !granted.is_empty() {
             let _ = self.net.allow_syncs(peer, granted.clone()).await;
         }
-        // From our mailbox we sync only what changed (see `catchup`), not every game.
-        for g in &shared {
-            self.sync_game(peer, *g);
+        // From our mailbox we sync only what changed (see `catchup`), not every game; as a
+        // mailbox, the same from a player's node that counts us as its mailbox.
+        match who {
+            Some(player) if self.mailbox && player != self.me && !shared.is_empty() => {
+                self.ask_player_heads(peer, player, shared.clone());
+            }
+            _ => {
+                for g in &shared {
+                    self.sync_game(peer, *g);
+                }
+            }
         }
         for g in &granted {
             dispute::resend(&self.store, &self.net, g, peer);
@@ -210,7 +218,11 @@ impl Service {
                 debug!(%peer, "game list refused: only a player lists its own games");
                 Response::Games { games: Vec::new() }
             }
-            Request::GamesSince { player, .. } if !Service::may_list(&peer, &player) => {
+            // A player's node also answers its own mailboxes about its player's games.
+            Request::GamesSince { player, .. }
+                if !(Service::may_list(&peer, &player)
+                    || player == self.me && self.mailboxes.contains(&peer)) =>
+            {
                 debug!(%peer, "game heads refused: only a player lists its own games");
                 Response::GameHeads {
                     epoch: 0,

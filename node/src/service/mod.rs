@@ -266,6 +266,8 @@ struct Service {
     league_heads: league_heads::Heads,
     /// Per mailbox, the epoch and cursor of its last [`protocol::Response::GameHeads`].
     mailbox_cursors: HashMap<PeerId, (u64, u64)>,
+    /// As a mailbox, per player's node, the epoch and cursor of its last answer.
+    player_cursors: HashMap<PeerId, (u64, u64)>,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
@@ -388,6 +390,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_catchup: league_sync::Catchup::default(),
         league_heads: league_heads::Heads::default(),
         mailbox_cursors: HashMap::new(),
+        player_cursors: HashMap::new(),
         ledger_notes: Vec::new(),
         syncs: HashMap::new(),
         flushing: None,
