@@ -39,8 +39,10 @@ pub const EXTRA_TIME_MS: Millis = 2 * MINUTE;
 /// allotted time plus sixty times the increment.
 pub const BLITZ_LIMIT_MS: Millis = 15 * MINUTE;
 
-/// The arbiter's decision on a 10.2 claim. A wire enum: append only.
+/// The arbiter's decision on a 10.2 claim. A wire enum: append only (bincode writes the
+/// variant's index; the snake-case names are the control API's JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum QuickplayRuling {
     /// 0: 10.2a: the opponent is making no effort to win by normal means, or cannot win by
     /// normal means: the game is drawn.
@@ -70,7 +72,9 @@ impl QuickplayRuling {
 }
 
 /// Why a 10.2 claim or ruling is refused. Each names its article ([`QuickplayRule::article`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+/// Serialized (snake case) as the control API's refusal code carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum QuickplayRule {
     /// 10.2: the arbiter decides, so the game's terms must name one (Appendix D: the claim is
     /// sent to an arbiter).

@@ -99,9 +99,9 @@ impl Service {
         if self.mailbox {
             return false;
         }
-        let Some((challenger, challenge)) =
+        let Some((challenger, challenge, terms)) =
             fresh.iter().find_map(|(e, _)| match e.kind.challenge() {
-                Some((c, _)) if e.game.is_none() => Some((e.author, c)),
+                Some((c, t)) if e.game.is_none() => Some((e.author, c, t)),
                 _ => None,
             })
         else {
@@ -111,10 +111,13 @@ impl Service {
         let escrowed_here = fresh.iter().any(
             |(e, _)| matches!(&e.kind, EventKind::Escrow { arbiter, .. } if *arbiter == self.me),
         );
+        // The arbiter the terms name keeps the game: they rule on 10.2 claims and A11.
+        let agreed_arbiter = terms.is_some_and(|t| t.arbiter == Some(self.me));
         challenger != self.me
             && challenge.opponent != self.me
             && challenge.league.is_none()
             && !escrowed_here
+            && !agreed_arbiter
     }
 
     /// Whether `peer` may list the games of `player`: only the player itself (a node meeting
