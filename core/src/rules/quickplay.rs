@@ -91,7 +91,10 @@ pub enum QuickplayRule {
     #[error("only the player to move claims a draw in a quickplay finish (10.2)")]
     NotOnMove,
     /// 10.2: "menos de dos minutos".
-    #[error("{remaining_ms} ms left is not less than two minutes (10.2)")]
+    #[error(
+        "{} left is not less than two minutes (10.2)",
+        crate::clock::format_duration((*remaining_ms).max(0).unsigned_abs())
+    )]
     TimeLeft { remaining_ms: i64 },
     /// 10.2: the arbiter has a claim by this player to decide, pending or postponed.
     #[error("a quickplay-finish claim is already before the arbiter (10.2)")]
