@@ -118,10 +118,10 @@ pub struct QuickplayClaimView {
 /// One ruling of the arbiter on a 10.2 claim.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuickplayRulingView {
-    /// `draw`, `{"postpone":{"extra_time":…}}` or `reject` (the core's type).
-    pub ruling: sobre_core::record::QuickplayRuling,
     /// When it counts: the clocks restarted then.
     pub ruled_ms: u64,
+    /// `draw`, `{"postpone":{"extra_time":…}}` or `reject` (the core's type).
+    pub ruling: sobre_core::record::QuickplayRuling,
 }
 
 /// One chat line.
@@ -405,6 +405,17 @@ mod tests {
             opponent: "o".into(),
             plies: 1,
             presence_ms: [Some(1), None],
+            quickplay_claims: vec![QuickplayClaimView {
+                by: "white".into(),
+                claim: "ab".into(),
+                claimed_ms: 12,
+                late: false,
+                remaining_ms: 90_000,
+                rulings: vec![QuickplayRulingView {
+                    ruling: sobre_core::record::QuickplayRuling::Postpone { extra_time: true },
+                    ruled_ms: 13,
+                }],
+            }],
             result: None,
             san: vec!["e4".into()],
             sealed_move_error: None,
