@@ -57,6 +57,8 @@ enum Command {
     Adjourn(commands::adjourn::Args),
     Resume(commands::resume::Args),
     Envelope(commands::envelope::Args),
+    #[command(subcommand)]
+    Arbiter(commands::arbiter::ArbiterCommand),
     Conditional(commands::conditional::Args),
     Chat(commands::chat::Args),
     #[command(subcommand)]
@@ -127,6 +129,7 @@ fn main() -> ExitCode {
         Command::Adjourn(args) => commands::adjourn::run(home, args),
         Command::Resume(args) => commands::resume::run(home, args),
         Command::Envelope(args) => commands::envelope::run(home, args),
+        Command::Arbiter(cmd) => commands::arbiter::run(home, cmd),
         Command::Conditional(args) => commands::conditional::run(home, args),
         Command::Chat(args) => commands::chat::run(home, args),
         Command::Coin(cmd) => commands::coin::run(home, cmd),

@@ -5,14 +5,16 @@ use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
 use sobre_core::record::ClaimReason;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::ClaimReply;
+use sobre_node::api::{ApiRequest, GameView};
 use std::path::Path;
 use std::process::ExitCode;
 
 /// Claim a result: a draw by threefold repetition (FIDE 9.2) or the fifty-move rule (9.3),
-/// a win on time (6.9), a dead position (9.6), or a win because your opponent was too late
-/// for the resumption of an adjourned game (A10).
+/// a win on time (6.9), a dead position (9.6), a win because your opponent was too late
+/// for the resumption of an adjourned game (A10), or a draw in a quickplay finish (10.2:
+/// `quickplay`, with less than two minutes left; the game's agreed arbiter decides it with
+/// `sobre arbiter rule`, and the clocks stand still until then).
 ///
 /// For 9.2 and 9.3, --move claims with the move you intend to play (it is not played if the
 /// claim is correct; it is played if the claim is wrong). Every node checks the claim with
@@ -23,7 +25,7 @@ pub struct Args {
     game: String,
     /// What you claim.
     #[arg(value_parser = claim_reason())]
-    reason: ClaimReason,
+    reason: Claimed,
     /// The move you intend to play, for a threefold or fifty-move claim.
     #[arg(long = "move", value_name = "MOVE")]
     intended: Option<String>,
@@ -33,12 +35,36 @@ pub struct Args {
     json: common::Json,
 }
 
+/// A claim the rules judge on the record, or a 10.2 claim the arbiter decides.
+#[derive(Clone, Copy)]
+enum Claimed {
+    Judged(ClaimReason),
+    Quickplay,
+}
+
+/// The word of a 10.2 claim (the others are [`ClaimReason::name`]'s).
+const QUICKPLAY: &str = "quickplay";
+
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
+    let reason = match args.reason {
+        Claimed::Judged(r) => r,
+        Claimed::Quickplay => {
+            let v: GameView =
+                common::call_as(home, ApiRequest::QuickplayClaim { game: args.game })?;
+            return args.json.answer(&v, || {
+                t!(
+                    "claim-quickplay",
+                    game = game_tag(&v),
+                    state = state_line(&v)
+                )
+            });
+        }
+    };
     let v: ClaimReply = common::call_as(
         home,
         ApiRequest::Claim {
             game: args.game,
-            reason: args.reason,
+            reason,
             intended: args.intended,
             notation: args.written.resolve(home),
         },
@@ -74,9 +100,18 @@ fn claim_line(v: &ClaimReply) -> String {
     }
 }
 
-/// The claims as players type them ([`ClaimReason::name`]), listed in the help.
-fn claim_reason() -> impl clap::builder::TypedValueParser<Value = ClaimReason> {
+/// The claims as players type them ([`ClaimReason::name`], then `quickplay`), listed in the
+/// help.
+fn claim_reason() -> impl clap::builder::TypedValueParser<Value = Claimed> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(ClaimReason::ALL.map(ClaimReason::name))
-        .try_map(|word| word.parse::<ClaimReason>())
+    let words = ClaimReason::ALL
+        .map(ClaimReason::name)
+        .into_iter()
+        .chain([QUICKPLAY]);
+    clap::builder::PossibleValuesParser::new(words).try_map(|word| {
+        if word == QUICKPLAY {
+            return Ok(Claimed::Quickplay);
+        }
+        word.parse::<ClaimReason>().map(Claimed::Judged)
+    })
 }

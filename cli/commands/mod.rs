@@ -3,6 +3,7 @@
 pub mod abort;
 pub mod accept;
 pub mod adjourn;
+pub mod arbiter;
 pub mod block;
 pub mod challenge;
 pub mod chat;

@@ -10,12 +10,14 @@ use crate::board::{self, Style};
 use crate::error::CliResult;
 use crate::i18n::words;
 use crate::t;
+use sobre_core::clock::format_duration;
 use sobre_core::notation::{Notation, format_line};
+use sobre_core::record::QuickplayRuling;
 use sobre_core::uci::parse_uci;
 use sobre_core::{CastlingMode, Color, Position, Square};
 use sobre_node::api::ApiRequest;
 use sobre_node::api::GameView;
-use sobre_node::api::game::EnvelopeView;
+use sobre_node::api::game::{EnvelopeView, QuickplayClaimView};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -187,6 +189,9 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
         }
     }
     if let Some(line) = annulment_line(v, &names) {
+        let _ = writeln!(out, "{line}");
+    }
+    for line in v.quickplay_claims.iter().filter_map(quickplay_line) {
         let _ = writeln!(out, "{line}");
     }
     for c in &v.claims {
@@ -500,6 +505,26 @@ fn annulment_line(v: &GameView, names: &Names) -> Option<String> {
     }
     let asked = v.annul_requests.first()?;
     Some(t!("show-annul-asked", colour = colour_subject_word(asked)))
+}
+
+/// 10.2: a quickplay-finish claim awaiting the arbiter, postponed, rejected or too late (a
+/// drawn one is the game's result).
+fn quickplay_line(c: &QuickplayClaimView) -> Option<String> {
+    let colour = colour_subject_word(&c.by);
+    if c.late {
+        return Some(t!("show-quickplay-late", colour = colour));
+    }
+    let final_ruling = c.rulings.iter().map(|r| r.ruling).find(|r| r.is_final());
+    Some(match (c.rulings.is_empty(), final_ruling) {
+        (true, _) => t!(
+            "show-quickplay-awaiting",
+            colour = colour,
+            left = format_duration(c.remaining_ms.max(0).unsigned_abs())
+        ),
+        (false, None) => t!("show-quickplay-postponed", colour = colour),
+        (false, Some(QuickplayRuling::Reject)) => t!("show-quickplay-rejected", colour = colour),
+        (false, Some(_)) => return None,
+    })
 }
 
 /// A claim's reason as the node names it (`threefold`, `fiftymoves`…), in the run's

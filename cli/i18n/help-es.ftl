@@ -412,12 +412,18 @@ sobre-draw--action = Qué hacer
 sobre-draw--game = { -partida }
 sobre-claim =
     Reclama un resultado: tablas por triple repetición (FIDE 9.2) o por la regla de las
-    cincuenta jugadas (9.3), la victoria por tiempo (6.9), una posición muerta (9.6), o la
-    victoria porque el rival llegó tarde a la reanudación de una partida aplazada (A10)
+    cincuenta jugadas (9.3), la victoria por tiempo (6.9), una posición muerta (9.6), la
+    victoria porque el rival llegó tarde a la reanudación de una partida aplazada (A10), o
+    tablas en un final a caída de bandera (10.2: `quickplay`, con menos de dos minutos en el
+    reloj; las decide el árbitro acordado de la partida con `sobre arbiter rule`, y los relojes
+    quedan parados hasta entonces)
     .long =
         Reclama un resultado: tablas por triple repetición (FIDE 9.2) o por la regla de las
-        cincuenta jugadas (9.3), la victoria por tiempo (6.9), una posición muerta (9.6), o la
-        victoria porque el rival llegó tarde a la reanudación de una partida aplazada (A10).
+        cincuenta jugadas (9.3), la victoria por tiempo (6.9), una posición muerta (9.6), la
+        victoria porque el rival llegó tarde a la reanudación de una partida aplazada (A10), o
+        tablas en un final a caída de bandera (10.2: `quickplay`, con menos de dos minutos en el
+        reloj; las decide el árbitro acordado de la partida con `sobre arbiter rule`, y los
+        relojes quedan parados hasta entonces).
 
         Para 9.2 y 9.3, --move reclama con la jugada que piensa hacer (no se juega si la
         reclamación es correcta; se juega si es incorrecta). Cada nodo comprueba la
@@ -1037,3 +1043,26 @@ sobre-reminders =
         `time_ms`, `text`, `kind`, y los campos propios de cada clase).
 sobre-reminders--limit = Como mucho estos, los más recientes
 sobre-reminders--json = { -json }
+sobre-arbiter = Lo que hace en una partida el árbitro que nombran sus condiciones
+sobre-arbiter-rule =
+    Como árbitro acordado de la partida, decide las tablas que un jugador reclamó en un final a
+    caída de bandera (FIDE 10.2): `draw` (10.2a: el adversario no hace ningún esfuerzo para
+    ganar, o no puede ganar, por medios normales), `postpone` (10.2b: la partida continúa, y
+    puede declarar las tablas más tarde, incluso después de caer una bandera) o `reject`
+    (10.2c: el adversario recibe dos minutos extra)
+    .long =
+        Como árbitro acordado de la partida, decide las tablas que un jugador reclamó en un
+        final a caída de bandera (FIDE 10.2): `draw` (10.2a: el adversario no hace ningún
+        esfuerzo para ganar, o no puede ganar, por medios normales), `postpone` (10.2b: la
+        partida continúa, y puede declarar las tablas más tarde, incluso después de caer una
+        bandera) o `reject` (10.2c: el adversario recibe dos minutos extra).
+
+        Los relojes quedan parados desde la reclamación hasta su decisión. Su decisión es
+        inapelable (10.2d).
+sobre-arbiter-rule--game = { -partida }
+sobre-arbiter-rule--ruling = Su decisión
+sobre-arbiter-rule--claim = El id de la reclamación (o un prefijo único); por defecto, la que sigue pendiente
+sobre-arbiter-rule--extra_time = Con `postpone`: da al adversario dos minutos extra (10.2b)
+sobre-arbiter-rule--json = { -json-escritura }
+value-RULING = DECISIÓN
+value-CLAIM = RECLAMACIÓN

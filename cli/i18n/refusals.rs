@@ -8,6 +8,7 @@ use sobre_core::Color;
 use sobre_core::record::PlayerId;
 use sobre_core::record::Status;
 use sobre_core::record::export::iso_utc;
+use sobre_core::rules::quickplay::QuickplayRule;
 use sobre_node::api::refusal::{BadMoveKind, IdPlace, MovePlace, RefusalCode};
 
 mod kinds;
@@ -358,8 +359,30 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
             Some(t!("refusal-no-declared-move-hint")),
         ),
         RefusalCode::AnnulAlreadyAsked => (t!("refusal-annul-already-asked"), None),
+        RefusalCode::Quickplay { rule } => (quickplay(*rule), None),
         RefusalCode::Other => return None,
     })
+}
+
+/// A refused 10.2 claim or ruling, in the words of the rule.
+fn quickplay(rule: QuickplayRule) -> String {
+    match rule {
+        QuickplayRule::NoArbiter => t!("refusal-quickplay-no-arbiter"),
+        QuickplayRule::NotQuickplayFinish => t!("refusal-quickplay-not-finish"),
+        QuickplayRule::Blitz => t!("refusal-quickplay-blitz"),
+        QuickplayRule::NotOnMove => t!("refusal-quickplay-not-on-move"),
+        QuickplayRule::TimeLeft { remaining_ms } => t!(
+            "refusal-quickplay-time-left",
+            left = sobre_core::clock::format_duration(remaining_ms.max(0).unsigned_abs())
+        ),
+        QuickplayRule::ClaimOpen => t!("refusal-quickplay-claim-open"),
+        QuickplayRule::AwaitingRuling => t!("refusal-quickplay-awaiting-ruling"),
+        QuickplayRule::NotTheArbiter => t!("refusal-quickplay-not-the-arbiter"),
+        QuickplayRule::NoSuchClaim => t!("refusal-quickplay-no-such-claim"),
+        QuickplayRule::RulingUnseen => t!("refusal-quickplay-ruling-unseen"),
+        QuickplayRule::AlreadyRuled => t!("refusal-quickplay-already-ruled"),
+        QuickplayRule::AlreadyPostponed => t!("refusal-quickplay-already-postponed"),
+    }
 }
 
 fn quoted(s: &str) -> String {
@@ -518,6 +541,20 @@ mod tests {
             RuleViolation::AcceptDeclarationNotAllowed,
             RuleViolation::NothingToAnnul,
             RuleViolation::AnnulNotAllowed,
+            RuleViolation::Quickplay(QuickplayRule::NoArbiter),
+            RuleViolation::Quickplay(QuickplayRule::NotQuickplayFinish),
+            RuleViolation::Quickplay(QuickplayRule::Blitz),
+            RuleViolation::Quickplay(QuickplayRule::NotOnMove),
+            RuleViolation::Quickplay(QuickplayRule::TimeLeft {
+                remaining_ms: 125_000,
+            }),
+            RuleViolation::Quickplay(QuickplayRule::ClaimOpen),
+            RuleViolation::Quickplay(QuickplayRule::AwaitingRuling),
+            RuleViolation::Quickplay(QuickplayRule::NotTheArbiter),
+            RuleViolation::Quickplay(QuickplayRule::NoSuchClaim),
+            RuleViolation::Quickplay(QuickplayRule::RulingUnseen),
+            RuleViolation::Quickplay(QuickplayRule::AlreadyRuled),
+            RuleViolation::Quickplay(QuickplayRule::AlreadyPostponed),
         ] {
             codes.push(RefusalCode::of_rule(&rule).expect("a coded rule"));
         }

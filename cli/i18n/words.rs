@@ -54,11 +54,12 @@ pub fn termination(term: Termination) -> String {
         Termination::IllegalSealedMove => t!("term-illegal-sealed"),
         Termination::LateForResumption => t!("term-late"),
         Termination::Equivocation => t!("term-equivocation"),
+        Termination::QuickplayDraw => t!("term-quickplay-draw"),
     }
 }
 
 /// Every way a game ends, for reading the node's codes back ([`termination_of_code`]).
-pub const TERMINATIONS: [Termination; 14] = [
+pub const TERMINATIONS: [Termination; 15] = [
     Termination::Checkmate,
     Termination::Stalemate,
     Termination::DeadPosition,
@@ -73,6 +74,7 @@ pub const TERMINATIONS: [Termination; 14] = [
     Termination::IllegalSealedMove,
     Termination::LateForResumption,
     Termination::Equivocation,
+    Termination::QuickplayDraw,
 ];
 
 /// The termination the node names by its code (`resignation`, `dead_position`…;

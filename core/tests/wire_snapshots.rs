@@ -38,8 +38,8 @@ use sobre_core::record::escrow::SEALED_BOX_BYTES;
 use sobre_core::record::event::{EVENT_VERSION, MIN_EVENT_VERSION, event_id};
 use sobre_core::record::{
     Accept, Challenge, Claim, ClaimReason, CoinColour, ColourChoice, Envelope, Event, EventId,
-    EventKind, Keypair, LeagueRound, PlayerId, Reveal, Seal, SealLetters, SignedEvent,
-    StartPosition, WireMove,
+    EventKind, Keypair, LeagueRound, PlayerId, QuickplayRuling, Reveal, Seal, SealLetters,
+    SignedEvent, StartPosition, WireMove,
 };
 use sobre_core::record::{Terms, TermsEdition};
 
@@ -385,6 +385,28 @@ fn cases() -> Vec<(&'static str, Event, Keypair)> {
         )),
     );
     add("annul_game", v3(by(b, 10, EventKind::AnnulGame)));
+    // 10.2 (tags 25 and 26): a claim and the agreed arbiter's rulings, under version 3.
+    add("quickplay_claim", v3(by(w, 11, EventKind::QuickplayClaim)));
+    for (name, ruling) in [
+        ("quickplay_ruling_draw", QuickplayRuling::Draw),
+        (
+            "quickplay_ruling_postpone_extra",
+            QuickplayRuling::Postpone { extra_time: true },
+        ),
+        ("quickplay_ruling_reject", QuickplayRuling::Reject),
+    ] {
+        add(
+            name,
+            v3(by(
+                &arbiter,
+                2,
+                EventKind::QuickplayRuling {
+                    claim: SEAL,
+                    ruling,
+                },
+            )),
+        );
+    }
     add(
         "coin_default_colour_and_position",
         by(
@@ -450,6 +472,8 @@ fn declared_tag(kind: &EventKind) -> u32 {
         EventKind::DeclareSealedMove { .. } => 22,
         EventKind::AcceptDeclaredMove { .. } => 23,
         EventKind::AnnulGame => 24,
+        EventKind::QuickplayClaim => 25,
+        EventKind::QuickplayRuling { .. } => 26,
     }
 }
 
@@ -585,7 +609,14 @@ fn kind_widths(w: &mut Vec<usize>, kind: &EventKind) {
         | EventKind::DrawDecline
         | EventKind::Resign
         | EventKind::Presence
-        | EventKind::AnnulGame => {}
+        | EventKind::AnnulGame
+        | EventKind::QuickplayClaim => {}
+        EventKind::QuickplayRuling { ruling, .. } => {
+            w.extend([32, 4]);
+            if matches!(ruling, QuickplayRuling::Postpone { .. }) {
+                w.push(1);
+            }
+        }
     }
 }
 
@@ -1554,6 +1585,81 @@ const SNAPSHOTS: &[Snapshot] = &[
         ],
         id: "9346fa9896bc579806de9b4468de308e64469ca5387a08618d71c2b0473d8465",
     },
+    Snapshot {
+        name: "quickplay_claim",
+        body: &[
+            "0300",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+            "0b00000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "f892e5cf8b010000",
+            "19000000",
+        ],
+        id: "fdce386ae8a5df147077b2fed83990532c6b47956b452c27c629ad5499bd691a",
+    },
+    Snapshot {
+        name: "quickplay_ruling_draw",
+        body: &[
+            "0300",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "0200000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "d06fe5cf8b010000",
+            "1a000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+            "00000000",
+        ],
+        id: "d2b2371b2d9e2faed9f58d3fdbb8bf4151d0d8117fe390d79e75be94541766c2",
+    },
+    Snapshot {
+        name: "quickplay_ruling_postpone_extra",
+        body: &[
+            "0300",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "0200000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "d06fe5cf8b010000",
+            "1a000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+            "01000000",
+            "01",
+        ],
+        id: "5a8a1298cdc3a28f21cd24a552b28095016295ea02ea3d11ac4b5b7c38137507",
+    },
+    Snapshot {
+        name: "quickplay_ruling_reject",
+        body: &[
+            "0300",
+            "01",
+            "4747474747474747474747474747474747474747474747474747474747474747",
+            "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+            "0200000000000000",
+            "01",
+            "5050505050505050505050505050505050505050505050505050505050505050",
+            "01",
+            "5353535353535353535353535353535353535353535353535353535353535353",
+            "d06fe5cf8b010000",
+            "1a000000",
+            "4545454545454545454545454545454545454545454545454545454545454545",
+            "02000000",
+        ],
+        id: "748bb6b764c0a89381363e3d97cc47389a8b51d57c3fce3e816d0e857dfa8482",
+    },
 ];
 
 #[test]
@@ -1587,7 +1693,8 @@ fn every_event_kind_encodes_to_its_pinned_bytes_and_id() {
 }
 
 /// Protocol versions 2 and 3 changed what times mean, not the bytes (3 added tag 21, the
-/// challenge on terms, and tags 22 to 24 of a lost envelope, A11): a version-2 event is the version-1 bytes with `02 00` in front; versions outside the supported range are refused
+/// challenge on terms, tags 22 to 24 of a lost envelope, A11, and tags 25 and 26 of a
+/// quickplay finish, 10.2): a version-2 event is the version-1 bytes with `02 00` in front; versions outside the supported range are refused
 /// naming the version.
 #[test]
 fn protocol_versions_share_one_format_and_others_are_refused() {
@@ -1655,7 +1762,7 @@ fn kind_tags_are_the_declaration_order() {
     }
     tags.sort_unstable();
     tags.dedup();
-    assert_eq!(tags, (0..=24).collect::<Vec<u32>>(), "every kind is pinned");
+    assert_eq!(tags, (0..=26).collect::<Vec<u32>>(), "every kind is pinned");
 }
 
 #[test]
@@ -1693,6 +1800,19 @@ fn inner_enum_tags_are_the_declaration_order() {
     }
     for (tag, c) in [CoinColour::White, CoinColour::Black].iter().enumerate() {
         assert_eq!(codec::encode(c).unwrap(), (tag as u32).to_le_bytes());
+    }
+    // 10.2's rulings: the postponement carries its extra time as one byte.
+    let rulings = [
+        (QuickplayRuling::Draw, "00000000"),
+        (
+            QuickplayRuling::Postpone { extra_time: false },
+            "0100000000",
+        ),
+        (QuickplayRuling::Postpone { extra_time: true }, "0100000001"),
+        (QuickplayRuling::Reject, "02000000"),
+    ];
+    for (r, expected) in rulings {
+        assert_eq!(hex(&codec::encode(&r).unwrap()), expected, "{r:?}");
     }
 }
 
@@ -1917,6 +2037,17 @@ fn arb_kind() -> impl Strategy<Value = EventKind> {
         arb_wire_move().prop_map(|mv| EventKind::DeclareSealedMove { mv }),
         arb_id().prop_map(|declared| EventKind::AcceptDeclaredMove { declared }),
         Just(EventKind::AnnulGame),
+        Just(EventKind::QuickplayClaim),
+        (arb_id(), arb_quickplay_ruling())
+            .prop_map(|(claim, ruling)| EventKind::QuickplayRuling { claim, ruling }),
+    ]
+}
+
+fn arb_quickplay_ruling() -> impl Strategy<Value = QuickplayRuling> {
+    prop_oneof![
+        Just(QuickplayRuling::Draw),
+        any::<bool>().prop_map(|extra_time| QuickplayRuling::Postpone { extra_time }),
+        Just(QuickplayRuling::Reject),
     ]
 }
 

@@ -4,7 +4,7 @@
 use crate::api::GameView;
 use crate::api::game::{
     AnnulledView, ChatLine, ClaimView, ClocksView, CoinView, DeclaredView, EnvelopeView,
-    EquivocationView, LeaveView,
+    EquivocationView, LeaveView, QuickplayClaimView, QuickplayRulingView,
 };
 use crate::api::replies::GameSummary;
 use sobre_core::ClaimReason;
@@ -188,6 +188,25 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
         envelope_lost: state.envelope_lost,
         sealed_move_error: state.sealed_move_error.clone(),
         presence_ms: state.presence_ms,
+        quickplay_claims: state
+            .quickplay_claims
+            .iter()
+            .map(|c| QuickplayClaimView {
+                by: c.by.name().to_owned(),
+                claim: c.event.to_hex(),
+                claimed_ms: c.claimed_ms,
+                late: c.late,
+                remaining_ms: c.remaining_ms,
+                rulings: c
+                    .rulings
+                    .iter()
+                    .map(|r| QuickplayRulingView {
+                        ruling: r.ruling,
+                        ruled_ms: r.ruled_ms,
+                    })
+                    .collect(),
+            })
+            .collect(),
         claims: state
             .claims
             .iter()
@@ -392,10 +411,12 @@ fn draw_claims(state: &GameState) -> Vec<ClaimReason> {
 
 /// The arbiters a game's envelopes are escrowed to (A3), each once.
 pub fn arbiters(state: &GameState) -> Vec<PlayerId> {
+    // The agreed arbiter keeps the game too: they rule on 10.2 claims and A11 requests.
     let mut out: Vec<PlayerId> = state
         .envelopes
         .iter()
         .filter_map(|e| e.escrow.as_ref().map(|x| x.arbiter))
+        .chain(state.terms.arbiter)
         .collect();
     out.sort();
     out.dedup();

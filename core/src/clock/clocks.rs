@@ -295,6 +295,9 @@ pub fn clocks_adjusted(
         now_ms.max(turn_start),
         &mut pending,
     );
+    // A correction made at this very moment is part of the state as of it (the arbiter's
+    // two minutes, 10.2c, shown with the ruling that gives them).
+    sim.apply_due(&mut pending, now_ms.max(turn_start));
 
     let running = (now_ms >= turn_start && !is_stopped(&stopped[side], now_ms)).then_some(to_move);
     let deadline_ms = match tc {
@@ -441,6 +444,19 @@ impl<'a> Simulation<'a> {
             *pending = rest;
         }
         self.charge(side, stopped, at, to);
+    }
+
+    /// Applies the corrections due at `at` (after the clock was charged up to it).
+    fn apply_due(&mut self, pending: &mut &[ClockAdjustment], at: u64) {
+        while let Some((first, rest)) = pending.split_first() {
+            if first.at_ms > at {
+                break;
+            }
+            let s = first.side.index();
+            self.remaining[s] = self.remaining[s].saturating_add(first.delta_ms);
+            self.note_negative(first.side, at);
+            *pending = rest;
+        }
     }
 
     /// `side` completed a move at `made`: increment, next period, or the per-move reset; the

@@ -17,7 +17,7 @@ use super::commit;
 use super::event::TERMLESS_VERSION;
 use super::event::{
     Accept, Challenge, Claim, ClaimReason, CoinColour, EVENT_VERSION, Envelope, Event, EventId,
-    EventKind, GameId, Reveal, Seal, SealLetters, SignedEvent, WireMove,
+    EventKind, GameId, QuickplayRuling, Reveal, Seal, SealLetters, SignedEvent, WireMove,
 };
 use super::identity::{Keypair, PlayerId};
 use super::terms::Terms;
@@ -491,6 +491,34 @@ impl Scoresheet {
     /// As [`Scoresheet::append`].
     pub fn annul_game(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
         self.append(EventKind::AnnulGame, time_ms)
+    }
+
+    /// Claims a draw in a quickplay finish (wire tag 25, FIDE 10.2; Appendix D): the player to
+    /// move, with less than two minutes left in the final period of an over-the-board control
+    /// without increment, before their flag falls. It stops the clocks until the game's
+    /// agreed arbiter rules ([`Scoresheet::rule_quickplay`]) and stands as a draw offer (9.1b
+    /// of 2009, 9.1c of 2005).
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn quickplay_claim(&mut self, time_ms: u64) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::QuickplayClaim, time_ms)
+    }
+
+    /// The agreed arbiter's decision on the 10.2 claim `claim` (wire tag 26, 10.2a–d): a
+    /// draw, a postponement (with or without two extra minutes for the opponent) or a
+    /// rejection (two extra minutes for the opponent). Call [`Scoresheet::saw`] with the
+    /// claim (or a later event) first: the arbiter rules on a claim they received.
+    ///
+    /// # Errors
+    /// As [`Scoresheet::append`].
+    pub fn rule_quickplay(
+        &mut self,
+        claim: EventId,
+        ruling: QuickplayRuling,
+        time_ms: u64,
+    ) -> Result<SignedEvent, CodecError> {
+        self.append(EventKind::QuickplayRuling { claim, ruling }, time_ms)
     }
 
     /// Signs a receipt: this node received and verified event `of`.

@@ -38,6 +38,8 @@ use std::fmt;
 ///   and have a meaning only in a game on agreed terms: a game signed under version 1 or 2
 ///   refuses them ([`crate::record::verify::RuleViolation::A11NeedsAgreedTerms`]), and a
 ///   node older than them cannot decode them at all (an unknown tag is a codec error).
+///   Tags 25 and 26 (10.2: a quickplay-finish claim and the agreed arbiter's ruling) need
+///   [`Terms::arbiter`], so they too belong to games on agreed terms.
 ///
 /// A game is judged under the version of its challenge, so every archive keeps the meaning it
 /// was signed under; a node accepts events of every version in [`MIN_EVENT_VERSION`]
@@ -218,6 +220,20 @@ pub enum EventKind {
     /// adjourned with a binding envelope unopened. Only in a game on agreed terms (protocol
     /// version 3).
     AnnulGame,
+    /// 25: FIDE 10.2 (both texts; Appendix D without an arbiter at the board): the player to
+    /// move, with less than two minutes left in a quickplay finish (10.1) and before their
+    /// flag falls, claims a draw and stops the clocks for the arbiter named in the game's
+    /// [`Terms::arbiter`]. It is also a draw offer (9.1b of 2009, 9.1c of 2005). Judged at
+    /// the claim's evidence time, as a move is; see `verify/quickplay.rs`.
+    QuickplayClaim,
+    /// 26: FIDE 10.2a–d: the agreed arbiter's decision on the 10.2 claim `claim` (a tag-25
+    /// event the arbiter had seen): drawn, postponed (the game goes on, and a later draw on
+    /// the same claim stands even after a flag fell), or rejected (two extra minutes for the
+    /// opponent). Signed by [`Terms::arbiter`] alone; final (10.2d).
+    QuickplayRuling {
+        claim: EventId,
+        ruling: QuickplayRuling,
+    },
 }
 
 impl EventKind {
@@ -247,6 +263,8 @@ impl EventKind {
             EventKind::DeclareSealedMove { .. } => "declare_sealed_move",
             EventKind::AcceptDeclaredMove { .. } => "accept_declared_move",
             EventKind::AnnulGame => "annul_game",
+            EventKind::QuickplayClaim => "quickplay_claim",
+            EventKind::QuickplayRuling { .. } => "quickplay_ruling",
         }
     }
 
@@ -387,6 +405,7 @@ impl WireMove {
 }
 
 pub use crate::rules::claims::{ClaimReason, UnknownClaim};
+pub use crate::rules::quickplay::QuickplayRuling;
 
 /// A claim, optionally with the move the claimant intends to play (9.2a, 9.3a).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

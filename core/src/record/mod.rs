@@ -17,8 +17,8 @@ pub mod verify;
 pub use author::{Scoresheet, SealOpening};
 pub use event::{
     Accept, Challenge, Claim, ClaimReason, CoinColour, ColourChoice, Envelope, Event, EventError,
-    EventId, EventKind, GameId, LeagueRound, Reveal, Seal, SealLetters, SignedEvent, StartPosition,
-    UnknownClaim, VerifiedEvent, WireMove, verify_all,
+    EventId, EventKind, GameId, LeagueRound, QuickplayRuling, Reveal, Seal, SealLetters,
+    SignedEvent, StartPosition, UnknownClaim, VerifiedEvent, WireMove, verify_all,
 };
 pub use export::{
     Archive, ArchiveError, ArchiveVerifyError, read_archive, to_game_record, to_pgn, write_archive,
@@ -28,7 +28,7 @@ pub use profile::{Profile, ProfileError, SignedProfile, VerifiedProfile};
 pub use terms::{Terms, TermsEdition, TermsError};
 pub use verify::{
     Accepter, AnnulledBy, Annulment, ChainBreak, Checkpoint, ClaimRecord, DeclarationAccepted,
-    DeclaredMove, DrawOfferRecord, Equivocation, Escrowed, GameState, PlayedMove, RuleViolation,
-    SealedEnvelope, Status, VerifyError, verify, verify_at, verify_continue, verify_extend,
-    verify_incremental,
+    DeclaredMove, DrawOfferRecord, Equivocation, Escrowed, GameState, PlayedMove,
+    QuickplayClaimRecord, QuickplayDecision, RuleViolation, SealedEnvelope, Status, VerifyError,
+    verify, verify_at, verify_continue, verify_extend, verify_incremental,
 };

@@ -14,6 +14,9 @@
 //!   every reading) ([`super::adjournment::judge_invalid_sealed_move`]).
 //! - **6.10 (2005) / 6.9 (2009)** the flag fall, the same rule renumbered, cited by A8 and
 //!   A10c ([`Edition::flag_fall_article`]).
+//! - **10.2 in blitz**: 2005 C2 excludes 10.2 from every blitz game; 2009 B3b only where
+//!   supervision is inadequate, and B2 applies it with an arbiter for each game, as a game
+//!   whose terms name one has ([`super::quickplay::judge_claim`]).
 //!
 //! Differences a signed record cannot tell apart, so both texts give one verdict:
 //! - **9.4**: 2005 loses the right to claim by making a move, 2009 already by touching a
@@ -22,6 +25,10 @@
 //!   the claimant's own move is refused as not on move.
 //! - **9.5**: the claimant "parará" (2005) or "podrá parar" (2009) both clocks: a signed claim
 //!   is judged at its own time, with no interval for the clocks to run in.
+//! - **10.2**: the claimant "parará" (2005) or "podrá parar" (2009) the clocks: stopping
+//!   them costs the claimant nothing, so a signed 10.2 claim stops them under both texts
+//!   until the arbiter rules. 10.2b's later decision "después de" (2005) or "lo antes posible
+//!   después de" (2009) a flag fell sets no deadline a record could check.
 //! - **9.1a** (2009): the rules of the competition may forbid agreed draws before a move;
 //!   2005 has no such article, but a game's terms are agreed by both players
 //!   (`Terms::no_draw_before_move`), so they apply under either text.

@@ -12,6 +12,8 @@
 //!   and 75 moves without capture or pawn move end the game drawn without a claim; a mate on
 //!   that move takes precedence.
 //! - FIDE 6.9: a flag fall loses, unless the opponent cannot mate by any series of legal moves.
+//! - FIDE 10.2 / Appendix D: a draw claimed in a quickplay finish, decided by the agreed
+//!   arbiter ([`quickplay`]).
 //! - Appendix F1 (colours and a Chess960 start drawn by lot): when the challenger's fair coin
 //!   may be settled by the opponent's default ([`coin`]); Appendix A's verdicts are in
 //!   [`adjournment`].
@@ -22,6 +24,7 @@ pub mod coin;
 pub mod dead;
 pub mod edition;
 pub mod flag;
+pub mod quickplay;
 pub mod repetition;
 pub mod scoring;
 
@@ -69,6 +72,9 @@ pub enum Termination {
     /// 12.8/12.9 (2009): a player signed two different events at one place of their
     /// scoresheet (an equivocation) and loses the game; both did, and both lose.
     Equivocation,
+    /// 10.2a/10.2b (Appendix D): the agreed arbiter declared the game drawn on a
+    /// quickplay-finish claim.
+    QuickplayDraw,
 }
 
 impl Termination {
@@ -91,6 +97,7 @@ impl Termination {
             Termination::IllegalSealedMove => "invalid sealed move (A8)",
             Termination::LateForResumption => "late for the resumption (A10)",
             Termination::Equivocation => "signed two different events at one point (12.8)",
+            Termination::QuickplayDraw => "drawn by the arbiter in a quickplay finish (10.2)",
         }
     }
 
@@ -111,6 +118,7 @@ impl Termination {
             Termination::IllegalSealedMove => "illegal_sealed_move",
             Termination::LateForResumption => "late_for_resumption",
             Termination::Equivocation => "equivocation",
+            Termination::QuickplayDraw => "quickplay_draw",
         }
     }
 }

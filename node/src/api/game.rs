@@ -71,6 +71,9 @@ pub struct GameView {
     pub plies: usize,
     /// When each player (white, black) announced presence at the resumption (A7).
     pub presence_ms: [Option<u64>; 2],
+    /// 10.2: draws claimed in a quickplay finish and the arbiter's rulings, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quickplay_claims: Vec<QuickplayClaimView>,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: Option<String>,
     /// The moves in SAN as the node wrote them.
@@ -92,6 +95,33 @@ pub struct GameView {
     pub time_control: String,
     pub turn: String,
     pub white: Option<String>,
+}
+
+/// A draw claimed in a quickplay finish (10.2) and what the arbiter made of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct QuickplayClaimView {
+    /// The claimant's colour.
+    pub by: String,
+    /// The claim's event id: the arbiter's ruling names it.
+    pub claim: String,
+    /// When the claim counts: the clocks stopped then.
+    pub claimed_ms: u64,
+    /// The claim counted after the claimant's flag fell: no effect.
+    pub late: bool,
+    /// The claimant's time left when it counted.
+    pub remaining_ms: i64,
+    /// The arbiter's rulings in order (a postponement, then a final one).
+    pub rulings: Vec<QuickplayRulingView>,
+}
+
+/// One ruling of the arbiter on a 10.2 claim.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuickplayRulingView {
+    /// When it counts: the clocks restarted then.
+    pub ruled_ms: u64,
+    /// `draw`, `{"postpone":{"extra_time":…}}` or `reject` (the core's type).
+    pub ruling: sobre_core::record::QuickplayRuling,
 }
 
 /// One chat line.
@@ -375,6 +405,17 @@ mod tests {
             opponent: "o".into(),
             plies: 1,
             presence_ms: [Some(1), None],
+            quickplay_claims: vec![QuickplayClaimView {
+                by: "white".into(),
+                claim: "ab".into(),
+                claimed_ms: 12,
+                late: false,
+                remaining_ms: 90_000,
+                rulings: vec![QuickplayRulingView {
+                    ruling: sobre_core::record::QuickplayRuling::Postpone { extra_time: true },
+                    ruled_ms: 13,
+                }],
+            }],
             result: None,
             san: vec!["e4".into()],
             sealed_move_error: None,

@@ -211,6 +211,22 @@ pub enum ApiRequest {
     EnvelopeAnnul {
         game: String,
     },
+    /// FIDE 10.2 (Appendix D): the player to move, with less than two minutes left in a
+    /// quickplay finish, claims a draw; the clocks stop until the game's agreed arbiter rules
+    /// ([`ApiRequest::QuickplayRule`]).
+    QuickplayClaim {
+        game: String,
+    },
+    /// FIDE 10.2a–d: the game's agreed arbiter rules on the 10.2 claim `claim` (an event id
+    /// or a prefix of one; by default the claim still open): `draw`, `postpone` (with
+    /// `extra_time`, two minutes for the opponent) or `reject` (two minutes for the
+    /// opponent). Final.
+    QuickplayRule {
+        game: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claim: Option<String>,
+        ruling: sobre_core::record::QuickplayRuling,
+    },
     /// Conditional moves: `add` (with `line`, e.g. `"Nf6 e5 Nd5"`: their move, my reply,
     /// their move, my reply…), `list` or `clear`.
     Conditional {

@@ -13,6 +13,7 @@ use sobre_core::notation::{MoveError, MoveErrorKind};
 use sobre_core::record::Status;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::adjournment::AdjournmentRule;
+use sobre_core::rules::quickplay::QuickplayRule;
 
 mod kinds;
 pub use kinds::{
@@ -257,6 +258,9 @@ pub enum RefusalCode {
     /// A11.2: the player already asked to annul the game; it is annulled when the
     /// opponent asks too (or the agreed arbiter annuls it).
     AnnulAlreadyAsked,
+    /// FIDE 10.2: a quickplay-finish claim or ruling the core refuses (or the node, for
+    /// the same reason, before signing).
+    Quickplay { rule: QuickplayRule },
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,
@@ -344,6 +348,7 @@ impl RefusalCode {
             RuleViolation::AcceptDeclarationNotAllowed => RefusalCode::AcceptDeclarationNotAllowed,
             RuleViolation::NothingToAnnul => RefusalCode::NothingToAnnul,
             RuleViolation::AnnulNotAllowed => RefusalCode::AnnulNotAllowed,
+            RuleViolation::Quickplay(rule) => RefusalCode::Quickplay { rule: *rule },
             _ => return None,
         })
     }
@@ -740,6 +745,7 @@ impl RefusalCode {
                     .into(),
                 None,
             ),
+            RefusalCode::Quickplay { rule } => (rule.to_string(), None),
             RefusalCode::Other => (String::new(), None),
         };
         (m, h.map(str::to_owned))

@@ -272,6 +272,17 @@ impl Service {
                 self.envelope_accept_declared(&game).await.map(Reply::from)
             }
             ApiRequest::EnvelopeAnnul { game } => self.envelope_annul(&game).await.map(Reply::from),
+            ApiRequest::QuickplayClaim { game } => {
+                self.quickplay_claim(&game).await.map(Reply::from)
+            }
+            ApiRequest::QuickplayRule {
+                game,
+                claim,
+                ruling,
+            } => self
+                .quickplay_rule(&game, claim.as_deref(), ruling)
+                .await
+                .map(Reply::from),
             ApiRequest::Conditional {
                 game,
                 action,

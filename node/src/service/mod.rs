@@ -158,6 +158,7 @@ mod league_sync;
 mod lost_envelope;
 mod moves;
 mod profile;
+mod quickplay;
 mod quota;
 pub(crate) mod reads;
 mod refusal;

@@ -140,9 +140,9 @@ pub(crate) enum Content {
 /// The cheap facts of a game this node does not hold (`events` are the game's, decoded and
 /// not yet verified). Ours: a challenge from or to `me`, a game a mailbox keeps, a game of a
 /// league (`holds_league` says whether it is one this node holds: a member keeps only
-/// those), or a game with an envelope escrowed to `me` — only if its agreed terms name `me`
-/// as arbiter or one of its players is a contact or league member (`trusted`): a game two
-/// fresh keys make up must not make an arbiter of anyone they like.
+/// those), a game whose agreed terms name `me` as its arbiter, or a game with an envelope
+/// escrowed to `me` one of whose players is a contact or league member (`trusted`): a tag-0
+/// escrow two fresh keys make up must not make an arbiter of anyone they like.
 ///
 /// Shared with the `preverify` stage, which knows no contacts nor leagues and so passes
 /// `|_| true` and `|_| false`: it checks the signatures of what may be ours, the service
@@ -173,14 +173,16 @@ pub(crate) fn content(
             Content::NotOurs
         };
     }
+    // The arbiter the agreed terms name keeps the game: they rule on 10.2 claims and A11
+    // (what such a game may make this node store is the strangers' budget's, unless one of
+    // its players is known).
+    if terms.is_some_and(|t| t.arbiter == Some(*me)) {
+        return Content::Ours;
+    }
     let escrowed_here = events
         .iter()
         .any(|e| matches!(&e.kind, EventKind::Escrow { arbiter, .. } if arbiter == me));
-    if escrowed_here
-        && (terms.is_some_and(|t| t.arbiter == Some(*me))
-            || trusted(&challenger)
-            || trusted(&challenge.opponent))
-    {
+    if escrowed_here && (trusted(&challenger) || trusted(&challenge.opponent)) {
         return Content::Ours;
     }
     Content::NotOurs

@@ -55,6 +55,8 @@ impl Replay {
                 .enumerate()
                 .map(|(i, (c, p))| self.leave_in_force(i, *p).stop_for(*c)),
         );
+        // 10.2: a quickplay-finish claim stops both clocks until the arbiter rules.
+        stops.extend(self.quickplay_stops());
         (moves, stops)
     }
 
@@ -72,7 +74,7 @@ impl Replay {
             start,
             &moves,
             &stops,
-            &self.adjustments,
+            &self.all_adjustments(),
             t,
         ))
     }

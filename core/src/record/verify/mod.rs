@@ -27,8 +27,9 @@
 //! `violation.rs` ([`RuleViolation`], [`ChainBreak`]); `state.rs` the [`GameState`] they
 //! return; `order.rs` the checks of the scoresheets and their merge into one timeline, and
 //! the [`Checkpoint`] that continues it; `replay.rs` the replay of that timeline under the
-//! rules, with its clocks (`clocks.rs`), claims (`claims.rs`), adjournments, envelopes and
-//! coin in files of their own.
+//! rules, with its clocks (`clocks.rs`), claims (`claims.rs`), adjournments, envelopes,
+//! coin, lost envelopes (`lost.rs`) and quickplay finishes (`quickplay.rs`, 10.2) in files of
+//! their own.
 
 use super::event::{EventError, EventId, SignedEvent, VerifiedEvent, verify_all};
 use super::identity::PlayerId;
@@ -45,6 +46,7 @@ mod evidence;
 mod judgement;
 mod lost;
 mod order;
+mod quickplay;
 mod replay;
 mod state;
 mod violation;
@@ -57,6 +59,7 @@ pub use crate::rules::adjournment::Adjournment;
 pub use coin::{CoinSettlement, CoinState};
 pub use judgement::Judgement;
 pub use order::Checkpoint;
+pub use quickplay::{QuickplayClaimRecord, QuickplayDecision};
 pub use state::{
     Accepter, AnnulledBy, Annulment, ClaimRecord, DeclarationAccepted, DeclaredMove,
     DrawOfferRecord, Equivocation, Escrowed, GameState, PlayedMove, SealedEnvelope, Status,
@@ -82,7 +85,7 @@ pub enum VerifyError {
     #[error(
         "event {event}: {author} does not play in this game and may only sign receipts (and, \
          as the arbiter an envelope is escrowed to, its opening; as the agreed arbiter, the \
-         acceptance of a declared sealed move or an annulment)"
+         acceptance of a declared sealed move, an annulment or a ruling on a quickplay-finish claim)"
     )]
     NotAPlayer { event: EventId, author: PlayerId },
     #[error("event {event}: broken scoresheet of {author}: {reason}")]

@@ -255,6 +255,8 @@ pub(super) fn prepare(unique: &[&VerifiedEvent]) -> Result<Prepared, VerifyError
             EventKind::AcceptDeclaredMove { .. } | EventKind::AnnulGame => {
                 agreed_arbiter == Some(v.event.author)
             }
+            // 10.2: the agreed arbiter rules on a quickplay-finish claim.
+            EventKind::QuickplayRuling { .. } => agreed_arbiter == Some(v.event.author),
             _ => false,
         };
         if !player && !allowed {

@@ -168,6 +168,7 @@ impl Replay {
                 sealed_move_error: None,
                 presence_ms: [None, None],
                 claims: Vec::new(),
+                quickplay_claims: Vec::new(),
                 chat: Vec::new(),
                 leave: Vec::new(),
                 clocks: None,
@@ -286,6 +287,12 @@ impl Replay {
             return Ok(());
         }
         if self.over() {
+            // 10.2b: a draw on a postponed claim may come after a flag fell.
+            if let EventKind::QuickplayRuling { claim, ruling } = &e.kind
+                && self.quickplay_after_flag(claim, *ruling)
+            {
+                return self.quickplay_ruling(claim, *ruling, author, v.id, e.time_ms, &rule);
+            }
             self.state
                 .ignored
                 .push((v.id, format!("{} after the end of the game", e.kind.name())));
@@ -366,6 +373,7 @@ impl Replay {
             }
             EventKind::Move(w) => {
                 let me = self.require_player(me, &rule)?;
+                self.check_not_awaiting(&rule)?;
                 match self.state.status {
                     Status::Active | Status::Disputed => {}
                     Status::Adjourned => {
@@ -450,10 +458,12 @@ impl Replay {
             }
             EventKind::Seal(seal) => {
                 let me = self.require_player(me, &rule)?;
+                self.check_not_awaiting(&rule)?;
                 self.seal(seal, None, me, v.id, e.time_ms, author, &rule)?;
             }
             EventKind::SealIn { letters, seal } => {
                 let me = self.require_player(me, &rule)?;
+                self.check_not_awaiting(&rule)?;
                 self.seal(seal, Some(*letters), me, v.id, e.time_ms, author, &rule)?;
             }
             EventKind::Presence => {
@@ -557,6 +567,13 @@ impl Replay {
             EventKind::AnnulGame => {
                 self.annul_game(author, me, v.id, e.time_ms, &rule)?;
             }
+            EventKind::QuickplayClaim => {
+                let me = self.require_player(me, &rule)?;
+                self.quickplay_claim(me, author, v.id, e.time_ms, &rule)?;
+            }
+            EventKind::QuickplayRuling { claim, ruling } => {
+                self.quickplay_ruling(claim, *ruling, author, v.id, e.time_ms, &rule)?;
+            }
             EventKind::Receipt { .. } | EventKind::Chat { .. } => {}
         }
         Ok(())
@@ -572,7 +589,7 @@ impl Replay {
 
     /// 9.1a: under agreed terms with a limit, no draw is offered or agreed before each
     /// player has completed that many moves.
-    fn check_draw_allowed(
+    pub(super) fn check_draw_allowed(
         &self,
         rule: &dyn Fn(RuleViolation) -> VerifyError,
     ) -> Result<(), VerifyError> {

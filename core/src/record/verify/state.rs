@@ -252,6 +252,9 @@ pub struct GameState {
     /// When each player announced presence at resumption (A7, A9, A10).
     pub presence_ms: [Option<u64>; 2],
     pub claims: Vec<ClaimRecord>,
+    /// 10.2: draws claimed in a quickplay finish and the arbiter's rulings, in the order
+    /// claimed.
+    pub quickplay_claims: Vec<super::QuickplayClaimRecord>,
     pub chat: Vec<(PlayerId, u64, String)>,
     pub leave: Vec<(Color, LeavePeriod)>,
     /// The clocks as of the last event (or the time given to [`super::verify_at`]).
@@ -302,6 +305,12 @@ impl GameState {
                 .and_then(|i| self.envelopes.get(i)),
             _ => self.envelopes.iter().find(|e| e.is_closed()),
         }
+    }
+
+    /// The 10.2 claim the arbiter still has to decide (waiting with the clocks stopped, or
+    /// postponed), if any.
+    pub fn open_quickplay_claim(&self) -> Option<&super::QuickplayClaimRecord> {
+        self.quickplay_claims.iter().rev().find(|c| c.open())
     }
 
     /// The game's last adjournment, if it was ever adjourned.

@@ -19,6 +19,7 @@ use crate::notation::fen::ParseFenError;
 use crate::record::escrow::EscrowError;
 use crate::rules::adjournment::AdjournmentRule;
 use crate::rules::coin::CoinRule;
+use crate::rules::quickplay::QuickplayRule;
 use crate::types::{Color, Square};
 
 /// The rule a signed event breaks, for [`super::VerifyError::Rule`].
@@ -284,6 +285,11 @@ pub enum RuleViolation {
     /// A11.2: the agreed arbiter annuls, or both players do.
     #[error("only the agreed arbiter, or both players, annul a game (A11.2)")]
     AnnulNotAllowed,
+
+    // --- A quickplay finish (10.2, Appendix D) ---
+    /// A verdict of [`crate::rules::quickplay`] on a 10.2 claim or the arbiter's ruling.
+    #[error(transparent)]
+    Quickplay(QuickplayRule),
 }
 
 impl RuleViolation {
@@ -352,6 +358,7 @@ impl RuleViolation {
             | V::UnknownDeclaration
             | V::AcceptDeclarationNotAllowed => "A11.1",
             V::NothingToAnnul | V::AnnulNotAllowed => "A11.2",
+            V::Quickplay(rule) => rule.article(),
         })
     }
 }
@@ -371,6 +378,12 @@ fn adjournment_article(rule: AdjournmentRule) -> &'static str {
         | R::ReplyAlreadySealed
         | R::ReplyAfterAnswer
         | R::SealerNotArrived => "A9c",
+    }
+}
+
+impl From<QuickplayRule> for RuleViolation {
+    fn from(rule: QuickplayRule) -> RuleViolation {
+        RuleViolation::Quickplay(rule)
     }
 }
 
@@ -508,6 +521,20 @@ mod tests {
             V::AcceptDeclarationNotAllowed,
             V::NothingToAnnul,
             V::AnnulNotAllowed,
+            V::Quickplay(QuickplayRule::NoArbiter),
+            V::Quickplay(QuickplayRule::NotQuickplayFinish),
+            V::Quickplay(QuickplayRule::NotOnMove),
+            V::Quickplay(QuickplayRule::Blitz),
+            V::Quickplay(QuickplayRule::TimeLeft {
+                remaining_ms: 120_000,
+            }),
+            V::Quickplay(QuickplayRule::ClaimOpen),
+            V::Quickplay(QuickplayRule::AwaitingRuling),
+            V::Quickplay(QuickplayRule::NotTheArbiter),
+            V::Quickplay(QuickplayRule::NoSuchClaim),
+            V::Quickplay(QuickplayRule::RulingUnseen),
+            V::Quickplay(QuickplayRule::AlreadyRuled),
+            V::Quickplay(QuickplayRule::AlreadyPostponed),
         ]
     }
 
