@@ -309,7 +309,12 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         net_config.max_inbound_per_ip = n;
     }
     let mailbox_addrs = parse_addrs(&config.mailboxes)?;
+    // The player's mailboxes are DHT servers: its bootstrap peers by default, and named in
+    // its contact record so that strangers can leave a challenge there.
     net_config.bootstrap.extend(mailbox_addrs.iter().cloned());
+    net_config.mailboxes = mailbox_addrs.clone();
+    // A mailbox or a relay is run where players can reach it: it serves the DHT.
+    net_config.dht_server = config.mailbox || config.relay_server;
     let (net, net_events) = network::spawn(net_config)
         .await
         .map_err(|e| NodeError::Network(e.to_string()))?;
