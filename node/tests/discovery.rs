@@ -111,6 +111,68 @@ async fn players_of_different_clubs_find_each_other_by_id() {
     }
 }
 
+/// A challenge to a stranger who is offline goes to the mailbox named in their contact
+/// record; the challenger stops; the stranger starts and finds it there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_to_an_offline_stranger_waits_at_their_mailbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let club1 = TestNode::start_with(&dir.path().join("club1"), |c| c.mailbox = true).await;
+    let (_, addrs) = club1.id().await;
+    let club1_addr = common::tcp_addr(&addrs);
+    let club3 = TestNode::start_with(&dir.path().join("club3"), |c| {
+        c.mailbox = true;
+        c.bootstrap = vec![club1_addr.clone()];
+    })
+    .await;
+    let (_, addrs) = club3.id().await;
+    let club3_addr = common::tcp_addr(&addrs);
+    let with_club3 = |c: &mut sobre_node::service::NodeConfig| {
+        c.mailboxes = vec![club3_addr.clone()];
+    };
+    let third_home = dir.path().join("third");
+    let third = TestNode::start_with(&third_home, with_club3).await;
+    let (third_id, _) = third.id().await;
+    // Its record (with its mailbox) reaches the DHT at start; then it goes offline.
+    let mut reader_config = config();
+    reader_config.bootstrap = vec![club1_addr.parse().unwrap()];
+    let (reader, _r_events) = start(reader_config).await;
+    let third_peer: PeerId = third_id.parse().unwrap();
+    contact_until(&reader, third_peer, |r| !r.mailboxes().is_empty()).await;
+    reader.shutdown().await;
+    third.stop().await;
+
+    let first = TestNode::start_with(&dir.path().join("first"), |c| {
+        c.mailboxes = vec![club1_addr.clone()];
+    })
+    .await;
+    let ch = first
+        .call(sobre_node::api::ApiRequest::Challenge {
+            opponent: third_id,
+            color: "white".into(),
+            time_control: "30d".into(),
+            chess960: false,
+            fen: None,
+            terms: Default::default(),
+        })
+        .await;
+    let game = ch["game"].as_str().expect("game id").to_owned();
+    club3
+        .wait_for(&game, "the challenge at club 3", |v| {
+            v["status"] == "pending"
+        })
+        .await;
+    first.stop().await;
+
+    let third = TestNode::start_with(&third_home, with_club3).await;
+    third
+        .wait_for(&game, "the challenge", |v| v["status"] == "pending")
+        .await;
+
+    third.stop().await;
+    club1.stop().await;
+    club3.stop().await;
+}
+
 /// (b) A player restarts on another port: the addresses others knew are stale. A request
 /// to them fails to dial, looks their contact record up, and reaches them at the new
 /// address — with no help from the player (who does not contact the requester).

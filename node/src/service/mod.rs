@@ -163,6 +163,7 @@ mod reminders;
 mod restore;
 mod skew;
 mod sync;
+mod their_mailboxes;
 
 use author::last_other_event;
 use cache::GameCache;
@@ -269,6 +270,8 @@ struct Service {
     escrow_refused: HashSet<GameId>,
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile::Outgoing,
+    /// Games and opponents whose own mailboxes were looked up (see `their_mailboxes`).
+    their_mailboxes_tried: HashSet<(GameId, PeerId)>,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
     instances: instance::Instances,
     /// What reminds the player, and whether the node claims by itself (see `reminders`).
@@ -381,6 +384,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         coin_tried: HashSet::new(),
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
+        their_mailboxes_tried: HashSet::new(),
         instances: instance::Instances::new(own_instance),
         deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders, &home_dir),
         reminder_settings: config.reminders.clone(),
