@@ -573,7 +573,10 @@ async fn two_peers_reach_each_other_through_a_relay() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_peer_known_only_by_id_is_found_through_the_dht() {
-    let (b, _b_events) = start(config()).await;
+    // B plays a club's mailbox: a DHT server. C and A are players, DHT clients.
+    let mut b_config = config();
+    b_config.dht_server = true;
+    let (b, _b_events) = start(b_config).await;
     let b_addr = tcp_addr(&b).await;
     let mut c_config = config();
     c_config.bootstrap = vec![b_addr.clone()];

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use libp2p::gossipsub::{self, MessageId};
 use libp2p::identity::Keypair;
-use libp2p::kad::{self, store::MemoryStore};
+use libp2p::kad::{
+    self,
+    store::{MemoryStore, MemoryStoreConfig},
+};
 use libp2p::request_response::{self, ProtocolSupport};
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
@@ -22,7 +25,7 @@ use super::codec::SobreCodec;
 use super::config::{
     IDLE_CONNECTION_TIMEOUT, MAX_SUBSCRIPTIONS_PER_MESSAGE, MAX_TOPICS_PER_PEER, NetworkConfig,
 };
-use super::{NetworkError, limits};
+use super::{NetworkError, contact, limits};
 use crate::protocol::{self, DELIVER_PROTOCOL, MAX_MESSAGE_BYTES, SYNC_PROTOCOL};
 
 /// The identify protocol version of sobre nodes.
@@ -48,6 +51,10 @@ pub fn gossip_message_id(data: &[u8]) -> MessageId {
 /// libp2p's default is 64 KiB; the node used 4 MiB, which let a stranger make it buffer
 /// 4 MiB per message.
 pub const MAX_GOSSIP_FRAME: u64 = protocol::MAX_GOSSIP_BYTES + 4 * 1024;
+
+/// Contact records a DHT server holds (players' records, at most
+/// [`contact::MAX_CONTACT_BYTES`] each: 16 MiB at worst). Past it new keys are refused.
+pub const MAX_DHT_RECORDS: usize = 8_192;
 
 /// Reservations a relay holds at once (see `build_behaviour`).
 pub const RELAY_MAX_RESERVATIONS: usize = 1_024;
@@ -133,8 +140,25 @@ fn build_behaviour(
 
     let mut kad_config = kad::Config::new(StreamProtocol::new(KAD_PROTOCOL));
     kad_config.set_query_timeout(config.request_timeout);
-    let mut kad = kad::Behaviour::with_config(peer_id, MemoryStore::new(peer_id), kad_config);
-    kad.set_mode(Some(kad::Mode::Server));
+    // Every record a peer asks us to store comes to the event loop, which keeps only valid
+    // contact records (see `contact` and `event_loop::dht`); provider records are dropped.
+    kad_config.set_record_filtering(kad::StoreInserts::FilterBoth);
+    let store = MemoryStore::with_config(
+        peer_id,
+        MemoryStoreConfig {
+            max_records: MAX_DHT_RECORDS,
+            max_value_bytes: contact::MAX_CONTACT_BYTES + 1,
+            ..Default::default()
+        },
+    );
+    let mut kad = kad::Behaviour::with_config(peer_id, store, kad_config);
+    // A mailbox or a relay serves the DHT from the start; anyone else starts as a client and
+    // serves once a direct external address is confirmed (`event_loop::dht`).
+    kad.set_mode(Some(if config.dht_server || config.relay_server {
+        kad::Mode::Server
+    } else {
+        kad::Mode::Client
+    }));
 
     let gossip_config = gossipsub::ConfigBuilder::default()
         .validation_mode(gossipsub::ValidationMode::Strict)

@@ -57,6 +57,20 @@ pub struct NetworkConfig {
     pub relays: Vec<Multiaddr>,
     /// Addresses known to be reachable from outside (port forwarding, a public host).
     pub external: Vec<Multiaddr>,
+    /// The mailboxes of the player (`…/p2p/<id>`), announced in its contact record so that a
+    /// stranger can leave a challenge there (see `contact`). The service dials them as
+    /// bootstrap peers too.
+    pub mailboxes: Vec<Multiaddr>,
+    /// Serve the DHT (Kademlia server mode) whatever AutoNAT says: mailboxes and relays,
+    /// which are run where they are reachable. Otherwise a node serves only once a direct
+    /// external address is confirmed (see `event_loop::dht`): a node behind NAT announcing
+    /// itself as a server would fill routing tables with a peer nobody can dial.
+    pub dht_server: bool,
+    /// Keep loopback and private addresses (see `scope`): `Some` as given; `None` (the
+    /// default) decides from the node's own configuration — kept when one of its configured
+    /// addresses is private (tests on 127.0.0.1, a club LAN whose mailbox is at 192.168.…)
+    /// or mDNS is on, dropped for a node whose peers are on the internet.
+    pub private_addresses: Option<bool>,
     /// Time allowed for one request-response exchange, a dial or a peer lookup.
     pub request_timeout: Duration,
     /// Inbound requests accepted per peer per minute (0: unlimited).
@@ -89,6 +103,9 @@ impl NetworkConfig {
             relay_server: false,
             relays: Vec::new(),
             external: Vec::new(),
+            mailboxes: Vec::new(),
+            dht_server: false,
+            private_addresses: None,
             request_timeout: Duration::from_secs(30),
             max_requests_per_peer_per_minute: 120,
             max_strikes: 5,

@@ -11,6 +11,7 @@ use libp2p::{Multiaddr, PeerId};
 use sobre_core::record::GameId;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::contact::Contact;
 use crate::protocol::{Request, Response};
 
 /// Why a network operation failed.
@@ -114,6 +115,16 @@ pub struct Reachability {
     pub public_addr: Option<Multiaddr>,
     /// Relays holding a reservation for us: we are reachable through each.
     pub relays: Vec<PeerId>,
+}
+
+/// Our place in the DHT ([`NetworkHandle::dht_status`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DhtStatus {
+    /// We answer Kademlia queries (server mode): a mailbox, a relay, or a node with a
+    /// confirmed direct external address. A node behind NAT stays a client.
+    pub server: bool,
+    /// The peers in our routing table.
+    pub routing: Vec<PeerId>,
 }
 
 /// A cheap, cloneable handle to the network task.
@@ -294,6 +305,24 @@ impl NetworkHandle {
             .await
     }
 
+    /// The contact record of `peer` found in the DHT now (the newest valid one the servers
+    /// closest to its key hold), or `None`: where a player's node, relays and mailboxes are.
+    ///
+    /// # Errors
+    /// [`NetworkError::Timeout`], [`NetworkError::Shutdown`].
+    pub async fn contact(&self, peer: PeerId) -> Result<Option<Contact>, NetworkError> {
+        self.call_timeout(|reply| Command::Contact { peer, reply })
+            .await
+    }
+
+    /// Our Kademlia mode and routing table.
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn dht_status(&self) -> Result<DhtStatus, NetworkError> {
+        self.call(|reply| Command::DhtStatus { reply }).await
+    }
+
     /// Reports the verdict on a [`NetworkEvent::Gossip`]: `Accept` forwards it, `Reject`
     /// lowers the forwarder's gossipsub score (invalid signature, illegal move…), `Ignore`
     /// drops it without penalty (e.g. a duplicate, or an event whose predecessor is unknown).
@@ -450,6 +479,13 @@ pub(super) enum Command {
     FindPeer {
         peer: PeerId,
         reply: oneshot::Sender<Vec<Multiaddr>>,
+    },
+    Contact {
+        peer: PeerId,
+        reply: oneshot::Sender<Option<Contact>>,
+    },
+    DhtStatus {
+        reply: oneshot::Sender<DhtStatus>,
     },
     ReportValidation {
         message_id: MessageId,

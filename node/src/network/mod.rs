@@ -9,7 +9,9 @@
 //!                                         └────────────────────┘
 //! ```
 //!
-//! Behaviours: identify, ping, Kademlia (`/sobre/kad/1`, server mode), gossipsub (strict
+//! Behaviours: identify, ping, Kademlia (`/sobre/kad/1`: server mode for mailboxes, relays
+//! and nodes with a confirmed direct address, client mode behind NAT; signed contact
+//! records, see [`contact`]), gossipsub (strict
 //! signing, application-level validation, message id = the signed event's id),
 //! request-response for `/sobre/deliver/1` and `/sobre/sync/1`, delivery streams
 //! (`/sobre/deliver-stream/1`, see [`pipe`]), mDNS (optional), relay server (optional), relay
@@ -38,6 +40,7 @@ use tracing::info;
 mod behaviour;
 mod codec;
 mod config;
+pub mod contact;
 mod event_loop;
 mod handle;
 pub mod ip_limits;
@@ -46,6 +49,7 @@ pub mod pipe;
 pub mod port;
 pub mod queue;
 mod relay;
+mod scope;
 
 use behaviour::build_swarm;
 pub use behaviour::{
@@ -53,8 +57,8 @@ pub use behaviour::{
 };
 pub use config::NetworkConfig;
 use config::{COMMAND_CAPACITY, STREAM_MSG_CAPACITY};
-use event_loop::EventLoop;
-pub use handle::{NatReach, NetworkError, NetworkEvent, NetworkHandle, Reachability};
+use event_loop::{ContactState, EventLoop};
+pub use handle::{DhtStatus, NatReach, NetworkError, NetworkEvent, NetworkHandle, Reachability};
 use limits::{RateLimiter, Strikes};
 use relay::{RelayState, last_peer};
 
@@ -114,8 +118,13 @@ pub async fn spawn(
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (done_tx, done_rx) = watch::channel(false);
 
+    let private_addresses = scope::keeps_private(&config);
     let mut event_loop = EventLoop {
         swarm,
+        keypair: config.keypair.clone(),
+        dht_server: config.dht_server || config.relay_server,
+        private_addresses,
+        contact: ContactState::new(config.mailboxes.clone()),
         commands: command_rx,
         events: event_tx,
         queued_bytes: std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0)),
@@ -130,7 +139,8 @@ pub async fn spawn(
         known_addrs: HashMap::new(),
         pending_dials: HashMap::new(),
         pending_requests: HashMap::new(),
-        pending_lookups: HashMap::new(),
+        lookups: HashMap::new(),
+        lookup_queries: HashMap::new(),
         dials_via_relay: HashMap::new(),
         pending_replies: FuturesUnordered::new(),
         streams,

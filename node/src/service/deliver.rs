@@ -68,6 +68,13 @@ pub(super) enum Internal {
         player: sobre_core::record::PlayerId,
         result: Result<Response, NetworkError>,
     },
+    /// The mailboxes in the contact record of an opponent a delivery could not reach
+    /// ([`Service::via_their_mailboxes`]).
+    TheirMailboxes {
+        game: GameId,
+        peer: PeerId,
+        mailboxes: Vec<libp2p::Multiaddr>,
+    },
     /// The answer of `peer` to this node's instance record ([`Service::instance_answered`]).
     InstanceAnswer {
         peer: PeerId,
@@ -211,6 +218,14 @@ impl Service {
                     Err(e) => {
                         debug!(%game, %peer, "delivery failed, will retry: {e}");
                         self.backoff(&game, &peer);
+                        if matches!(
+                            e,
+                            NetworkError::NotConnected(_)
+                                | NetworkError::Dial(_)
+                                | NetworkError::Timeout
+                        ) {
+                            self.via_their_mailboxes(game, peer);
+                        }
                     }
                 }
                 if whole {
@@ -261,6 +276,11 @@ impl Service {
             } => self.league_sent(league, peer, result),
             Internal::ProfileSent { player, result } => self.profile_sent(player, result),
             Internal::InstanceAnswer { peer, result } => self.instance_answered(peer, result),
+            Internal::TheirMailboxes {
+                game,
+                peer,
+                mailboxes,
+            } => self.their_mailboxes_found(game, peer, mailboxes).await,
             Internal::LeagueListed {
                 league,
                 peer,

@@ -168,6 +168,7 @@ mod restore;
 mod skew;
 pub(crate) mod standing;
 mod sync;
+mod their_mailboxes;
 
 use author::last_other_event;
 use cache::GameCache;
@@ -282,6 +283,8 @@ struct Service {
     escrow_refused: HashSet<GameId>,
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile::Outgoing,
+    /// Games and opponents whose own mailboxes were looked up (see `their_mailboxes`).
+    their_mailboxes_tried: HashSet<(GameId, PeerId)>,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
     instances: instance::Instances,
     /// What reminds the player, and whether the node claims by itself (see `reminders`).
@@ -322,7 +325,12 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         net_config.max_inbound_per_ip = n;
     }
     let mailbox_addrs = parse_addrs(&config.mailboxes)?;
+    // The player's mailboxes are DHT servers: its bootstrap peers by default, and named in
+    // its contact record so that strangers can leave a challenge there.
     net_config.bootstrap.extend(mailbox_addrs.iter().cloned());
+    net_config.mailboxes = mailbox_addrs.clone();
+    // A mailbox or a relay is run where players can reach it: it serves the DHT.
+    net_config.dht_server = config.mailbox || config.relay_server;
     let (net, net_events) = network::spawn(net_config)
         .await
         .map_err(|e| NodeError::Network(e.to_string()))?;
@@ -402,6 +410,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         coin_tried: HashSet::new(),
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
+        their_mailboxes_tried: HashSet::new(),
         instances: instance::Instances::new(own_instance),
         deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders, &home_dir),
         reminder_settings: config.reminders.clone(),

@@ -4,17 +4,16 @@
 //! subscriptions, publishing, validation verdicts, sync grants and penalties.
 
 use libp2p::gossipsub;
-use libp2p::kad::{self, QueryId};
 use libp2p::swarm::DialError;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
 
-use super::{DialReply, EventLoop, Lookup, Waiter};
+use super::{DialReply, EventLoop, PendingRequest, Waiter};
 use crate::network::behaviour::topic_score_params;
 use crate::network::codec::{Exchange, WireRequest};
-use crate::network::config::{MAX_ADDRS_PER_PEER, MAX_SYNC_GRANTS_PER_PEER, STREAM_IDLE};
+use crate::network::config::{MAX_SYNC_GRANTS_PER_PEER, STREAM_IDLE};
 use crate::network::handle::Command;
 use crate::network::relay::{last_peer, relay_of, without_peer};
 use crate::network::{NetworkError, pipe};
@@ -108,17 +107,14 @@ impl EventLoop {
             Command::FindPeer { peer, reply } => {
                 let addrs = self.known_addresses(&peer);
                 if addrs.is_empty() && !self.swarm.is_connected(&peer) {
-                    let query = self.swarm.behaviour_mut().kad.get_closest_peers(peer);
-                    self.pending_lookups.insert(
-                        query,
-                        Lookup {
-                            target: peer,
-                            waiter: Waiter::Find(reply),
-                        },
-                    );
+                    self.start_lookup(peer, Waiter::Find(reply));
                 } else {
                     let _ = reply.send(addrs);
                 }
+            }
+            Command::Contact { peer, reply } => self.start_lookup(peer, Waiter::Contact(reply)),
+            Command::DhtStatus { reply } => {
+                let _ = reply.send(self.dht_status());
             }
             Command::ReportValidation {
                 message_id,
@@ -281,28 +277,26 @@ impl EventLoop {
             return;
         }
         if self.swarm.is_connected(&peer) || !self.known_addresses(&peer).is_empty() {
-            self.send_request(peer, request, reply);
+            self.send_request(peer, request, reply, true);
         } else {
             debug!(peer = %peer, "no known address: looking the peer up in the DHT");
-            let query = self.swarm.behaviour_mut().kad.get_closest_peers(peer);
-            self.pending_lookups.insert(
-                query,
-                Lookup {
-                    target: peer,
-                    waiter: Waiter::Request { request, reply },
-                },
-            );
+            self.start_lookup(peer, Waiter::Request { request, reply });
         }
     }
 
-    fn send_request(
+    /// Sends `request` to `peer`. With `may_retry`, a request that has to dial keeps a copy:
+    /// if every known address fails, the peer is looked up and the request sent once more
+    /// (see `requests::on_request_response`).
+    pub(super) fn send_request(
         &mut self,
         peer: PeerId,
         request: Request,
         reply: oneshot::Sender<Result<Response, NetworkError>>,
+        may_retry: bool,
     ) {
         let exchange = Exchange::of(&request);
-        if !self.swarm.is_connected(&peer) {
+        let connected = self.swarm.is_connected(&peer);
+        if !connected {
             // The behaviours that dial for a request or a stream (request-response, identify)
             // forget an address as soon as one dial to it fails: a relayed address tried
             // while the peer was restarting, before its new reservation, would be gone for
@@ -330,8 +324,10 @@ impl EventLoop {
             Exchange::Deliver => &mut behaviour.deliver,
             Exchange::Sync => &mut behaviour.sync,
         };
+        let retry = (may_retry && !connected).then(|| request.clone());
         let id = rr.send_request(&peer, WireRequest::Valid(request));
-        self.pending_requests.insert((exchange, id), reply);
+        self.pending_requests
+            .insert((exchange, id), PendingRequest { reply, retry });
     }
 
     /// The queue of our delivery stream to `peer`, started if there is none (or it ended).
@@ -349,29 +345,5 @@ impl EventLoop {
         ));
         self.pipes.insert(peer, queue.clone());
         queue
-    }
-
-    pub(super) fn on_lookup_done(&mut self, query: QueryId, peers: Vec<kad::PeerInfo>) {
-        let Some(Lookup { target, waiter }) = self.pending_lookups.remove(&query) else {
-            return;
-        };
-        for info in peers.into_iter().filter(|i| i.peer_id == target) {
-            for addr in info.addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
-                self.remember(target, without_peer(&addr));
-            }
-        }
-        let addrs = self.known_addresses(&target);
-        match waiter {
-            Waiter::Find(reply) => {
-                let _ = reply.send(addrs);
-            }
-            Waiter::Request { request, reply } => {
-                if addrs.is_empty() && !self.swarm.is_connected(&target) {
-                    let _ = reply.send(Err(NetworkError::NotConnected(target)));
-                } else {
-                    self.send_request(target, request, reply);
-                }
-            }
-        }
     }
 }

@@ -4,9 +4,12 @@
 //! an `impl EventLoop` block.
 
 mod commands;
+mod dht;
 mod peers;
 mod requests;
 mod swarm_events;
+
+pub(super) use dht::ContactState;
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -29,25 +32,39 @@ use tracing::{debug, warn};
 use crate::network::behaviour::Behaviour;
 use crate::network::codec::Exchange;
 use crate::network::config::LISTEN_STARTUP_TIMEOUT;
+use crate::network::contact::Contact;
 use crate::network::handle::Command;
 use crate::network::limits::{RateLimiter, Strikes};
 use crate::network::relay::{RelayState, last_peer, relay_backoff, without_peer};
 use crate::network::{NetworkError, NetworkEvent, pipe};
 use crate::protocol::{Request, Response};
 
-/// Who waits for a Kademlia lookup of a peer: a `find_peer`, or a request to it.
+/// Who waits for a lookup of a peer in the DHT: a `find_peer`, a request to it, or a
+/// `contact` (its record alone).
 pub(super) enum Waiter {
     Find(oneshot::Sender<Vec<Multiaddr>>),
+    Contact(oneshot::Sender<Option<Contact>>),
     Request {
         request: Request,
         reply: oneshot::Sender<Result<Response, NetworkError>>,
     },
 }
 
-/// A Kademlia lookup in flight.
+/// A lookup in flight (see `dht`): its queries still running and what they found so far.
 pub(super) struct Lookup {
     target: PeerId,
     waiter: Waiter,
+    running: u8,
+    contact: Option<Contact>,
+    closest: Vec<Multiaddr>,
+}
+
+/// An outbound request-response request waiting for its answer. `retry` holds the request
+/// when it had to dial: if the dial fails (stale addresses), the peer is looked up in the
+/// DHT and the request sent once more.
+pub(super) struct PendingRequest {
+    pub(super) reply: oneshot::Sender<Result<Response, NetworkError>>,
+    pub(super) retry: Option<Request>,
 }
 
 /// Where a dial reports the peer it reached.
@@ -66,6 +83,13 @@ pub(super) struct PendingReply {
 /// Its fields are `pub(super)` only so that [`spawn`](super::spawn) can assemble it.
 pub(super) struct EventLoop {
     pub(super) swarm: Swarm<Behaviour>,
+    /// The player's key, which signs our contact record.
+    pub(super) keypair: libp2p::identity::Keypair,
+    /// We serve the DHT whatever our reachability (see `dht::update_dht_mode`).
+    pub(super) dht_server: bool,
+    /// Loopback and private addresses are dialable here (see `scope`).
+    pub(super) private_addresses: bool,
+    pub(super) contact: ContactState,
     pub(super) commands: mpsc::Receiver<Command>,
     pub(super) events: mpsc::Sender<NetworkEvent>,
     /// Bytes of requests and gossip queued for the service (see [`super::queue`]).
@@ -81,9 +105,10 @@ pub(super) struct EventLoop {
     pub(super) connections: HashMap<PeerId, Vec<(ConnectionId, ConnectedPoint)>>,
     pub(super) known_addrs: HashMap<PeerId, Vec<Multiaddr>>,
     pub(super) pending_dials: HashMap<ConnectionId, DialReply>,
-    pub(super) pending_requests:
-        HashMap<(Exchange, OutboundRequestId), oneshot::Sender<Result<Response, NetworkError>>>,
-    pub(super) pending_lookups: HashMap<QueryId, Lookup>,
+    pub(super) pending_requests: HashMap<(Exchange, OutboundRequestId), PendingRequest>,
+    /// Lookups in flight, by the id of their record query, and the lookup of each query.
+    pub(super) lookups: HashMap<QueryId, Lookup>,
+    pub(super) lookup_queries: HashMap<QueryId, QueryId>,
     /// Circuit dials waiting for the connection to their relay.
     pub(super) dials_via_relay: HashMap<PeerId, Vec<(Multiaddr, DialReply)>>,
     /// Inbound requests waiting for the service's answer: polled here, never awaited inline.
@@ -232,6 +257,9 @@ impl EventLoop {
             .collect();
         for i in due {
             self.reserve_relay(i, now);
+        }
+        if self.contact.is_due(now) {
+            self.publish_contact();
         }
     }
 

@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tracing::{debug, warn};
 
-use super::{EventLoop, PendingReply};
+use super::{EventLoop, PendingReply, PendingRequest, Waiter};
 use crate::network::codec::{Exchange, WireRequest};
 use crate::network::config::{MAX_STREAMS_PER_PEER, STREAM_IDLE};
 use crate::network::limits::RateDecision;
@@ -230,7 +230,9 @@ impl EventLoop {
                     },
                 ..
             } => {
-                let Some(reply) = self.pending_requests.remove(&(exchange, request_id)) else {
+                let Some(PendingRequest { reply, .. }) =
+                    self.pending_requests.remove(&(exchange, request_id))
+                else {
                     return;
                 };
                 let result = match response {
@@ -249,9 +251,18 @@ impl EventLoop {
                 ..
             } => {
                 debug!(peer = %peer, protocol = exchange.protocol(), error = %error, "request failed");
-                let Some(reply) = self.pending_requests.remove(&(exchange, request_id)) else {
+                let Some(PendingRequest { reply, retry }) =
+                    self.pending_requests.remove(&(exchange, request_id))
+                else {
                     return;
                 };
+                if let (OutboundFailure::DialFailure, Some(request)) = (&error, retry) {
+                    // Every address we knew failed: the peer may have moved (a new port, a
+                    // new network). Its contact record says where it is now; one more try.
+                    debug!(peer = %peer, "dial failed: looking the peer up in the DHT");
+                    self.start_lookup(peer, Waiter::Request { request, reply });
+                    return;
+                }
                 let error = match error {
                     OutboundFailure::Timeout => NetworkError::Timeout,
                     OutboundFailure::DialFailure => {

@@ -1,9 +1,8 @@
 //! Swarm and behaviour events: connections opened and closed, listen addresses and relay
 //! listeners, identify, mDNS discoveries, relay reservations, gossip messages waiting for
-//! validation, and Kademlia lookups finishing.
+//! validation. Kademlia lives in `dht`.
 
 use libp2p::gossipsub::{self, MessageAcceptance};
-use libp2p::kad::{self, QueryResult};
 use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::{autonat, identify, mdns, relay};
@@ -16,6 +15,7 @@ use crate::network::behaviour::{BehaviourEvent, KAD_PROTOCOL};
 use crate::network::codec::Exchange;
 use crate::network::config::MAX_ADDRS_PER_PEER;
 use crate::network::relay::{is_relayed, relay_backoff, with_peer, without_peer};
+use crate::network::scope::dialable;
 use crate::network::{NetworkError, NetworkEvent};
 use crate::protocol::DELIVER_STREAM_PROTOCOL;
 
@@ -109,12 +109,14 @@ impl EventLoop {
                 }
                 let me = *self.swarm.local_peer_id();
                 self.emit(NetworkEvent::NewListenAddr(with_peer(address, me)));
+                self.contact_changed();
             }
             SwarmEvent::ExpiredListenAddr { address, .. } => {
                 debug!(%address, "listen address expired");
                 if self.relay_server {
                     self.swarm.remove_external_address(&address);
                 }
+                self.contact_changed();
             }
             SwarmEvent::ListenerClosed {
                 listener_id,
@@ -149,6 +151,13 @@ impl EventLoop {
                 // now (opponents among them) learn it without waiting for a new connection.
                 let connected: Vec<_> = self.connections.keys().copied().collect();
                 self.swarm.behaviour_mut().identify.push(connected);
+                self.update_dht_mode();
+                self.contact_changed();
+            }
+            SwarmEvent::ExternalAddrExpired { address } => {
+                debug!(%address, "external address expired");
+                self.update_dht_mode();
+                self.contact_changed();
             }
             _ => {}
         }
@@ -171,8 +180,16 @@ impl EventLoop {
                     self.stream_peers.insert(peer_id);
                 }
                 let mut told = Vec::new();
-                for addr in info.listen_addrs.into_iter().take(MAX_ADDRS_PER_PEER) {
-                    let addr = without_peer(&addr);
+                let private = self.private_addresses;
+                // A peer's loopback and LAN addresses name hosts on its network, not ours
+                // (see `scope`): neither the routing table nor our book keeps them.
+                for addr in info
+                    .listen_addrs
+                    .iter()
+                    .filter(|a| dialable(a, private))
+                    .take(MAX_ADDRS_PER_PEER)
+                {
+                    let addr = without_peer(addr);
                     if speaks_kad {
                         self.swarm
                             .behaviour_mut()
@@ -220,6 +237,7 @@ impl EventLoop {
                 }
                 if !renewal {
                     info!(relay = %relay_peer_id, "relay reservation accepted");
+                    self.contact_changed();
                     self.emit(NetworkEvent::RelayReservation {
                         relay: relay_peer_id,
                     });
@@ -285,26 +303,6 @@ impl EventLoop {
             }
             gossipsub::Event::SlowPeer { peer_id, .. } => {
                 debug!(peer = %peer_id, "slow gossip peer");
-            }
-            _ => {}
-        }
-    }
-
-    fn on_kad(&mut self, event: kad::Event) {
-        match event {
-            kad::Event::OutboundQueryProgressed {
-                id,
-                result: QueryResult::GetClosestPeers(result),
-                ..
-            } => {
-                let peers = match result {
-                    Ok(ok) => ok.peers,
-                    Err(kad::GetClosestPeersError::Timeout { peers, .. }) => peers,
-                };
-                self.on_lookup_done(id, peers);
-            }
-            kad::Event::RoutingUpdated { peer, .. } => {
-                debug!(peer = %peer, "kademlia routing updated");
             }
             _ => {}
         }
