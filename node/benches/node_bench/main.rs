@@ -23,6 +23,8 @@
 //! 5. `attack`: a node (a child process, default limits) plays an honest game while
 //!    strangers attack it within the rules, one attack at a time (issue 18): the honest
 //!    round trip, the victim's peak memory and its disk growth under each.
+//! 6. `hub`: a mailbox (a child process) holding many games others play: its start, its
+//!    idle CPU with many peers connected, its CPU per connection in a reconnect storm.
 //!
 //! Inbound requests are rate limited per peer (120 a minute, `NetworkConfig::new`, not
 //! configurable through `NodeConfig`), so the load of phases 2 and 3 is spread over as many
@@ -44,6 +46,7 @@ mod games;
 // The raw gossipsub attacker is shared with the abuse tests.
 #[path = "../../tests/common/gossip.rs"]
 mod gossip;
+mod hub;
 mod mailbox;
 mod memory;
 mod nodes;
@@ -82,6 +85,9 @@ struct Sizes {
     rss_plies: usize,
     attack_moves: usize,
     attack_duration: Duration,
+    hub_games: usize,
+    hub_peers: usize,
+    hub_idle: Duration,
 }
 
 const FULL: Sizes = Sizes {
@@ -94,6 +100,9 @@ const FULL: Sizes = Sizes {
     rss_plies: 20,
     attack_moves: 100,
     attack_duration: Duration::from_secs(20),
+    hub_games: 10_000,
+    hub_peers: 256,
+    hub_idle: Duration::from_secs(30),
 };
 
 const QUICK: Sizes = Sizes {
@@ -106,18 +115,22 @@ const QUICK: Sizes = Sizes {
     rss_plies: 20,
     attack_moves: 20,
     attack_duration: Duration::from_secs(3),
+    hub_games: 500,
+    hub_peers: 16,
+    hub_idle: Duration::from_secs(3),
 };
 
 /// The phases, in the order they run: name for `only=`, label in the table.
-const PHASES: [(&str, &str); 5] = [
+const PHASES: [(&str, &str); 6] = [
     ("rt", "1 round trip"),
     ("mailbox", "2 mailbox"),
     ("sync", "3 catch-up"),
     ("rss", "4 memory"),
     ("attack", "5 under attack"),
+    ("hub", "6 hub"),
 ];
 
-const USAGE: &str = "usage: cargo bench -p sobre-node --bench node_bench [-- [quick] [only=rt|mailbox|sync|rss|attack]]";
+const USAGE: &str = "usage: cargo bench -p sobre-node --bench node_bench [-- [quick] [only=rt|mailbox|sync|rss|attack|hub]]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -181,6 +194,7 @@ fn main() {
                 "mailbox" => mailbox::phase_mailbox(sizes).await,
                 "sync" => sync::phase_sync(sizes).await,
                 "rss" => memory::phase_rss(sizes).await,
+                "hub" => hub::phase_hub(sizes).await,
                 _ => attack::phase_attack(sizes).await,
             }
         });

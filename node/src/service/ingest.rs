@@ -343,12 +343,28 @@ impl Service {
             self.ledger_notes.push((game, signed_now));
         }
         if is_player && !fresh.is_empty() {
+            self.pass_on(&game, from);
             self.after_opponent_events(&game, &fresh).await;
         }
         if is_arbiter && !is_player && !fresh.is_empty() {
             self.after_events_as_arbiter(&game, &fresh).await;
         }
         Ok(receipts)
+    }
+
+    /// A player passes what is new to it in `game` on to the game's other recipients (its
+    /// mailboxes, the timekeepers, the arbiter, the organiser, the opponent), each getting
+    /// only what it is not known to hold, never back to `from`. Games have no gossip topic:
+    /// this is how an event reaches a participant its author cannot reach (a timekeeper the
+    /// opponent has no address for) and how a witness's receipt reaches the other player.
+    /// Only players pass on, each event once (only fresh events), so nothing loops.
+    fn pass_on(&mut self, game: &GameId, from: Option<PeerId>) {
+        let Some(targets) = self.hot.peek(game).map(|c| self.recipients(&c.state)) else {
+            return;
+        };
+        for peer in targets.into_iter().filter(|p| Some(*p) != from) {
+            self.deliver(*game, peer);
+        }
     }
 
     /// Keeps equivocation proofs found in `ingest`, says so, and passes new ones on to the
