@@ -195,6 +195,12 @@ struct Service {
     mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: HashMap<GameId, Summary>,
+    /// Games whose summary changed since it was last stored: stored after the next group
+    /// flush, so that the next start need not verify them (see `crate::store::summaries`).
+    summaries_changed: HashSet<GameId>,
+    /// How many games the start verified in full (the others were read from their stored
+    /// summaries); `status` tells it.
+    verified_at_start: usize,
     /// The games in use, with their events and full state.
     hot: LruCache<GameId, GameCache>,
     /// Answers waiting for the next flush, and whether anything was written since the last.
@@ -335,6 +341,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         mailbox: config.mailbox,
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: HashMap::new(),
+        summaries_changed: HashSet::new(),
+        verified_at_start: 0,
         hot: LruCache::new(HOT_GAMES),
         pending: Vec::new(),
         dirty: false,
@@ -528,13 +536,28 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 }
 
 impl Service {
-    /// Reads every stored game back and verifies it; a game that no longer verifies is
-    /// reported and never served.
+    /// Reads every stored game's summary, verifying the games that have none for their
+    /// stored events; a game that no longer verifies is reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
         self.games = loaded.games;
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
-        info!(games = self.games.len(), "games loaded");
+        self.verified_at_start = loaded.verified_in_full;
+        // Their events were read from disk: the summaries may be stored now (the first group
+        // commit flushes them), so that the next start verifies none of these games again.
+        for (game, digest) in &loaded.verified {
+            if let Some(s) = self.games.get(game)
+                && let Err(e) = self.store.set_summary(game, digest, s)
+            {
+                warn!(%game, "summary not stored, the next start verifies the game: {e}");
+            }
+        }
+        self.dirty |= !loaded.verified.is_empty();
+        info!(
+            games = self.games.len(),
+            verified = loaded.verified_in_full,
+            "games loaded"
+        );
         Ok(())
     }
 
