@@ -95,9 +95,11 @@ impl Service {
     /// waiting wait for the next, started when it ends (`flush_done`). A flush covers only
     /// what was written before it began, so nothing is answered by a flush already running;
     /// answers go out in the order of the flushes, so also after the ones before. After the
-    /// answers, the summaries of the games changed are stored (see [`Service::summaries_to_store`]).
+    /// answers, when due, the summaries of the games changed are stored (see
+    /// [`Service::summaries_to_store`]).
     pub(super) async fn commit(&mut self) {
-        if self.pending.is_empty() && !self.dirty && self.summaries_changed.is_empty() {
+        let summaries_due = self.summaries_due && !self.summaries_changed.is_empty();
+        if self.pending.is_empty() && !self.dirty && !summaries_due {
             return;
         }
         if self.flush_running || self.storage_failed.is_some() {
@@ -108,7 +110,12 @@ impl Service {
         let dirty = std::mem::take(&mut self.dirty);
         let pending = std::mem::take(&mut self.pending);
         let notes = std::mem::take(&mut self.ledger_notes);
-        let summaries = self.summaries_to_store();
+        let summaries = if summaries_due {
+            self.summaries_due = false;
+            self.summaries_to_store()
+        } else {
+            Vec::new()
+        };
         let (store, net, home, me, done) = (
             self.store.clone(),
             self.net.clone(),
@@ -146,6 +153,7 @@ impl Service {
             if self.pending.is_empty() && !self.dirty && self.summaries_changed.is_empty() {
                 return;
             }
+            self.summaries_due = true;
             self.commit().await;
         }
     }

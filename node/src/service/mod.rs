@@ -195,9 +195,13 @@ struct Service {
     mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: HashMap<GameId, Summary>,
-    /// Games whose summary changed since it was last stored: stored after the next group
-    /// flush, so that the next start need not verify them (see `crate::store::summaries`).
+    /// Games whose summary changed since it was last stored: stored after a group flush,
+    /// so that the next start need not verify them (see `crate::store::summaries`).
     summaries_changed: HashSet<GameId>,
+    /// The next group commit stores the summaries changed: set on the retry tick (and when
+    /// stopping), so that a game played fast has its events hashed once a tick, not at every
+    /// move; a crash loses at most a tick of summaries, which costs verifications only.
+    summaries_due: bool,
     /// How many games the start verified in full (the others were read from their stored
     /// summaries); `status` tells it.
     verified_at_start: usize,
@@ -342,6 +346,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: HashMap::new(),
         summaries_changed: HashSet::new(),
+        summaries_due: false,
         verified_at_start: 0,
         hot: LruCache::new(HOT_GAMES),
         pending: Vec::new(),
@@ -480,6 +485,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.commit().await;
             }
             _ = retry.tick() => {
+                svc.summaries_due = true;
                 svc.retry_outbox().await;
                 svc.league_tick().await;
                 svc.resumption_tick().await;
