@@ -31,7 +31,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sobre_core::record::{GameId, VerifiedEvent, codec};
 
-/// The layout of a stored value; a value of another one is ignored (and rebuilt).
+/// The layout of a stored value; a value of another one is ignored (and rebuilt). Raise it
+/// when [`Summary`] or what `verify` makes of the same events changes within one version of
+/// the node: the digest only says the events are the same, not the code that read them.
 pub const FORMAT: u32 = 1;
 
 /// The build that writes and reads summaries: a summary written by another version of the
