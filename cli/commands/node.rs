@@ -90,6 +90,7 @@ pub struct RunArgs {
 /// which relay, and each opponent of an unfinished game: connected, or when last seen.
 ///
 /// With --json, the node's status object: `player_id`, `uptime_ms`, `peers`, `games`,
+/// `games_verified_at_start` (the others were read from their verified summaries),
 /// `outbox`, `mailbox`, `reachability` (`public`, `private`, `unknown`), `public_address`,
 /// `relays`, `opponents` (each {`player`, `connected`, `last_seen_ms`}).
 #[derive(clap::Args)]

@@ -8,7 +8,7 @@ use std::fmt;
 
 /// The result of a finished game (FIDE Art. 11 scores it 1, ½ or 0). An unfinished or unknown
 /// game (`*` in PGN) is `None` wherever an `Option<Outcome>` is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     Decisive { winner: Color },
     Draw,

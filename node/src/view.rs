@@ -268,7 +268,8 @@ fn coin_view(state: &GameState, now_ms: u64) -> Option<CoinView> {
 /// What `games` shows of a game, kept for every game the node holds: a few hundred bytes,
 /// where the full [`GameState`] (every move, receipt and event id) is kilobytes — a node
 /// with thousands of games keeps their states and events on disk until one is used.
-#[derive(Clone, Debug)]
+/// Stored with the digest of the events it was built from (`crate::store::summaries`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     pub game: GameId,
     pub challenger: PlayerId,

@@ -72,7 +72,7 @@ impl ClockStop {
 /// standing overstep, and the first standing fall decides when both have one (6.11 of 2009,
 /// 6.12 of 2005: with signed clocks the order is always established), see
 /// [`crate::rules::flag::judge_time_claim`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Overstep {
     /// Whose flag fell.
     pub side: Color,
@@ -93,7 +93,8 @@ impl Overstep {
 }
 
 /// Both clocks at one moment ([`ClockState::as_of_ms`]), as computed by [`clocks`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+// Serde: kept in a node's stored game summaries (never on the wire).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ClockState {
     /// Time left, indexed by [`Color::index`] (white, black). Negative: that player has
     /// overstepped (their flag has fallen). For the player not to move, the time they will

@@ -10,7 +10,7 @@ use super::{DAY, Millis, YEAR};
 
 /// A half-open interval `[from_ms, to_ms)` during which a player is on leave and their clock
 /// is stopped (correspondence; ICCF calls it "leave"). Empty if `to_ms <= from_ms`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct LeavePeriod {
     /// First millisecond of the leave.
     pub from_ms: u64,

@@ -1,4 +1,4 @@
-//! 6. `hub`: a mailbox holding many games others play (issue 30, Tier 0), in its own
+//! Phase 6, `hub`: a mailbox holding many games others play (issue 30, Tier 0), in its own
 //! process: how long it takes to start, its CPU while idle with many peers connected, and
 //! its CPU per connection in a reconnect storm of those games' players.
 //!

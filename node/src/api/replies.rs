@@ -23,6 +23,9 @@ pub struct IdReply {
 #[serde(default)]
 pub struct StatusReply {
     pub games: usize,
+    /// How many games the node verified in full when it started; the others were read
+    /// from the summaries stored when they were last verified.
+    pub games_verified_at_start: usize,
     pub mailbox: bool,
     /// Events awaiting a recipient's receipt.
     pub outbox: usize,

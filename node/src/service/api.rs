@@ -68,6 +68,7 @@ impl Service {
                     player_id: self.me.to_string(),
                     uptime_ms: now_ms().saturating_sub(self.started_ms),
                     games: self.games.len(),
+                    games_verified_at_start: self.verified_at_start,
                     peers: peers.len(),
                     outbox: self.store.outbox().map(|o| o.len()).unwrap_or(0),
                     mailbox: self.mailbox,
@@ -484,6 +485,7 @@ impl Service {
             .await?;
         self.games.insert(game, Summary::of(&state));
         self.held.insert(game);
+        self.summaries_changed.insert(game);
         self.hot.insert(
             game,
             GameCache::new(vec![checked], state.clone(), None, Some(sheet)),

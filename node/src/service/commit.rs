@@ -5,6 +5,9 @@ use super::Service;
 use crate::integrity;
 use crate::network::NetworkHandle;
 use crate::protocol::Response;
+use crate::store::Store;
+use crate::store::summaries::EventsDigest;
+use crate::view::Summary;
 use libp2p::PeerId;
 use libp2p::gossipsub::{MessageAcceptance, MessageId};
 use sobre_core::record::{GameId, PlayerId};
@@ -91,9 +94,12 @@ impl Service {
     /// batches meanwhile; one flush at a time: while one runs, what is stored and the answers
     /// waiting wait for the next, started when it ends (`flush_done`). A flush covers only
     /// what was written before it began, so nothing is answered by a flush already running;
-    /// answers go out in the order of the flushes, so also after the ones before.
+    /// answers go out in the order of the flushes, so also after the ones before. After the
+    /// answers, when due, the summaries of the games changed are stored (see
+    /// [`Service::summaries_to_store`]).
     pub(super) async fn commit(&mut self) {
-        if self.pending.is_empty() && !self.dirty {
+        let summaries_due = self.summaries_due && !self.summaries_changed.is_empty();
+        if self.pending.is_empty() && !self.dirty && !summaries_due {
             return;
         }
         if self.flush_running || self.storage_failed.is_some() {
@@ -104,6 +110,12 @@ impl Service {
         let dirty = std::mem::take(&mut self.dirty);
         let pending = std::mem::take(&mut self.pending);
         let notes = std::mem::take(&mut self.ledger_notes);
+        let summaries = if summaries_due {
+            self.summaries_due = false;
+            self.summaries_to_store()
+        } else {
+            Vec::new()
+        };
         let (store, net, home, me, done) = (
             self.store.clone(),
             self.net.clone(),
@@ -123,7 +135,12 @@ impl Service {
                 Ok(())
             };
             done.failed = flushed.as_ref().err().cloned();
+            let stored = flushed.is_ok();
             answer(&home, &me, &net, flushed, notes, pending).await;
+            // Only over events on disk; the next flush makes them durable too.
+            if stored {
+                store_summaries(&store, &summaries);
+            }
         }));
         self.flush_running = true;
     }
@@ -133,9 +150,10 @@ impl Service {
         loop {
             self.flushed().await;
             self.flush_running = false;
-            if self.pending.is_empty() && !self.dirty {
+            if self.pending.is_empty() && !self.dirty && self.summaries_changed.is_empty() {
                 return;
             }
+            self.summaries_due = true;
             self.commit().await;
         }
     }
@@ -146,6 +164,38 @@ impl Service {
             && let Err(e) = f.await
         {
             warn!("flush task failed: {e}");
+        }
+    }
+}
+
+/// A game's summary and the digest of the events it was built from, to store.
+type SummaryRecord = (GameId, EventsDigest, Summary);
+
+impl Service {
+    /// The summaries changed since the last commit, each with the digest of the events it was
+    /// built from: those of the game in memory, which the summary was computed over (every
+    /// change of a game's events in memory changes its summary with them). A game no longer
+    /// in memory is left out, and verified at the next start.
+    fn summaries_to_store(&mut self) -> Vec<SummaryRecord> {
+        let changed = std::mem::take(&mut self.summaries_changed);
+        changed
+            .into_iter()
+            .filter_map(|game| {
+                let cache = self.hot.peek(&game)?;
+                let summary = self.games.get(&game)?.clone();
+                let digest = EventsDigest::of_verified(&game, &cache.events[..cache.kept]);
+                Some((game, digest, summary))
+            })
+            .collect()
+    }
+}
+
+/// Stores summaries after the flush of their events. A failure costs the next start a
+/// verification of the game, nothing else.
+fn store_summaries(store: &Store, summaries: &[SummaryRecord]) {
+    for (game, digest, summary) in summaries {
+        if let Err(e) = store.set_summary(game, digest, summary) {
+            warn!(%game, "summary not stored, the next start verifies the game: {e}");
         }
     }
 }

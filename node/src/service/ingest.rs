@@ -238,6 +238,7 @@ impl Service {
                 let sheet = self.restore_sheet(&game, &state, &checked);
                 self.games.insert(game, Summary::of(&state));
                 self.held.insert(game);
+                self.summaries_changed.insert(game);
                 self.hot.insert(
                     game,
                     GameCache::new(checked, state, Some(checkpoint), sheet),
@@ -255,6 +256,7 @@ impl Service {
                     }
                 }
                 self.games.insert(game, Summary::of(&state));
+                self.summaries_changed.insert(game);
                 cache.keep_added(state);
             }
             self.dirty = true;

@@ -203,6 +203,16 @@ struct Service {
     mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: game_table::GameTable,
+    /// Games whose summary changed since it was last stored: stored after a group flush,
+    /// so that the next start need not verify them (see `crate::store::summaries`).
+    summaries_changed: HashSet<GameId>,
+    /// The next group commit stores the summaries changed: set on the retry tick (and when
+    /// stopping), so that a game played fast has its events hashed once a tick, not at every
+    /// move; a crash loses at most a tick of summaries, which costs verifications only.
+    summaries_due: bool,
+    /// How many games the start verified in full (the others were read from their stored
+    /// summaries); `status` tells it.
+    verified_at_start: usize,
     /// The games in use, with their events and full state.
     hot: LruCache<GameId, GameCache>,
     /// Answers waiting for the next flush, and whether anything was written since the last.
@@ -367,6 +377,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         mailbox: config.mailbox,
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: game_table::GameTable::new(HashMap::new()),
+        summaries_changed: HashSet::new(),
+        summaries_due: false,
+        verified_at_start: 0,
         hot: LruCache::new(HOT_GAMES),
         pending: Vec::new(),
         dirty: false,
@@ -513,6 +526,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.commit().await;
             }
             _ = retry.tick() => {
+                svc.summaries_due = true;
                 svc.retry_outbox().await;
                 svc.league_tick().await;
                 svc.resumption_tick().await;
@@ -569,14 +583,29 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 }
 
 impl Service {
-    /// Reads every stored game back and verifies it; a game that no longer verifies is
-    /// reported and never served.
+    /// Reads every stored game's summary, verifying the games that have none for their
+    /// stored events; a game that no longer verifies is reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
         self.games = game_table::GameTable::new(loaded.games);
         self.held.reset(self.games.keys().copied());
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
-        info!(games = self.games.len(), "games loaded");
+        self.verified_at_start = loaded.verified_in_full;
+        // Their events were read from disk: the summaries may be stored now (the first group
+        // commit flushes them), so that the next start verifies none of these games again.
+        for (game, digest) in &loaded.verified {
+            if let Some(s) = self.games.get(game)
+                && let Err(e) = self.store.set_summary(game, digest, s)
+            {
+                warn!(%game, "summary not stored, the next start verifies the game: {e}");
+            }
+        }
+        self.dirty |= !loaded.verified.is_empty();
+        info!(
+            games = self.games.len(),
+            verified = loaded.verified_in_full,
+            "games loaded"
+        );
         Ok(())
     }
 

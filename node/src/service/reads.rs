@@ -20,6 +20,7 @@ use crate::api::{
     ApiError, ApiRequest, ConditionalAction, ExportFormat, GameView, RefusalCode, Reply,
 };
 use crate::store::Store;
+use crate::store::summaries::EventsDigest;
 use crate::view::{self, Summary};
 use crate::{dispute, home};
 use sobre_core::league::{GameEntry, League, LeagueId, SignedLeagueDoc, archive, decision};
@@ -29,7 +30,7 @@ use sobre_core::record::{
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use tracing::warn;
+use tracing::{debug, warn};
 
 /// Whether a request only reads, and so can be answered without the node
 /// ([`ReadSide::answer_read`]).
@@ -89,13 +90,33 @@ pub(crate) fn load_game(store: &Store, game: &GameId) -> Result<Loaded, Unavaila
 pub(crate) struct Summaries {
     pub(crate) games: HashMap<GameId, Summary>,
     pub(crate) damaged: Vec<(GameId, String)>,
+    /// The games verified in full, each with the digest of its events, whose summary is to
+    /// be stored (none was, or not one of these events or this build).
+    pub(crate) verified: Vec<(GameId, EventsDigest)>,
+    /// How many games were read and verified in full (the others came from their summaries).
+    pub(crate) verified_in_full: usize,
 }
 
-/// Reads [`Summaries`] from the store.
+/// Reads [`Summaries`] from the store: a game whose stored summary was built from exactly
+/// its stored events (see [`crate::store::summaries`]) is not verified again; any other is
+/// read and verified, as every game was before summaries were stored.
 pub(crate) fn load_summaries(store: &Store) -> Result<Summaries, crate::store::StoreError> {
     let mut games = HashMap::new();
     let mut damaged = Vec::new();
+    let mut verified = Vec::new();
+    let mut verified_in_full = 0;
     for game in store.games()? {
+        // Unreadable events are reported by the full read below, as they always were.
+        let digest = store.events_digest(&game).ok();
+        if let Some(d) = &digest {
+            match store.summary(&game, d) {
+                Ok(summary) => {
+                    games.insert(game, summary);
+                    continue;
+                }
+                Err(why) => debug!(%game, ?why, "no summary to use, the game is verified"),
+            }
+        }
         let events = match store.events(&game) {
             Ok(e) => e,
             Err(e) => {
@@ -104,10 +125,14 @@ pub(crate) fn load_summaries(store: &Store) -> Result<Summaries, crate::store::S
                 continue;
             }
         };
+        verified_in_full += 1;
         // Only the summary stays: the events are read again when the game is used.
         match verify(&events) {
             Ok(state) => {
                 games.insert(game, Summary::of(&state));
+                if let Some(d) = digest {
+                    verified.push((game, d));
+                }
             }
             Err(e) => {
                 warn!(%game, "stored game does not verify, not served: {e}");
@@ -115,7 +140,12 @@ pub(crate) fn load_summaries(store: &Store) -> Result<Summaries, crate::store::S
             }
         }
     }
-    Ok(Summaries { games, damaged })
+    Ok(Summaries {
+        games,
+        damaged,
+        verified,
+        verified_in_full,
+    })
 }
 
 /// What answering a read needs; the rest is provided.

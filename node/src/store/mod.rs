@@ -12,6 +12,7 @@
 //! | `equivocations` | see [`equivocations`] | both events of an equivocation, as proof |
 //! | `leagues`, `league_joins`, `league_sent`, `league_games` | see [`leagues`] | league documents, acknowledgements, pairings' games |
 //! | `reminders` | the reminder's key | JSON [`crate::reminders::Reminder`] (each fires once, see [`reminders`]) |
+//! | `summaries` | game id | format ‖ codec: the game's verified [`crate::view::Summary`] and the digest of the stored events it was built from (see [`summaries`]) |
 //!
 //! Keys of `events` sort a game's events by author and sequence number, and keep both
 //! events of an equivocation (the id is part of the key). A command reports success only
@@ -33,6 +34,7 @@ pub mod leagues;
 pub mod peers;
 pub mod profiles;
 pub mod reminders;
+pub mod summaries;
 
 pub use equivocations::{Equivocation, EquivocationRecord};
 pub use peers::RememberedPeer;
@@ -111,6 +113,8 @@ pub struct Store {
     forgotten: sled::Tree,
     /// Reminders fired (see [`reminders`]).
     reminders: sled::Tree,
+    /// Verified summaries of the games (see [`summaries`]).
+    summaries: sled::Tree,
 }
 
 fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
@@ -186,6 +190,7 @@ impl Store {
             league_games: tree("league_games")?,
             forgotten: tree("forgotten")?,
             reminders: tree("reminders")?,
+            summaries: tree("summaries")?,
             db,
         };
         store.upgrade_forgotten()?;
@@ -390,6 +395,7 @@ impl Store {
         self.games.remove(game.0)?;
         self.conditional.remove(game.0)?;
         self.coin_choices.remove(game.0)?;
+        self.remove_summary(game)?;
         Ok(())
     }
 

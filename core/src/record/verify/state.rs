@@ -15,7 +15,8 @@ use crate::rules::adjournment::Adjournment;
 use crate::types::{Color, Move};
 
 /// Where a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+// Serde: kept in a node's stored game summaries (never on the wire).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// Challenged, not yet accepted (or the fair coin not yet opened).
     Pending,

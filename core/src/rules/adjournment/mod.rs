@@ -172,7 +172,7 @@ pub enum Sealed {
 }
 
 /// A9c: the responder's reply, sealed in a second envelope while the sealer was absent.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reply {
     /// Its index in the game's envelopes.
     pub envelope: usize,
@@ -187,7 +187,8 @@ pub struct Reply {
 
 /// One adjournment of a game: the facts Appendix A's verdicts are judged on. `verify` keeps
 /// one per seal (A1) in the order they were sealed; the node reads the last one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+// Serde: kept in a node's stored game summaries (never on the wire).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Adjournment {
     /// The player who sealed (A1: the player to move at the end of the session).
     pub sealer: Color,
