@@ -187,7 +187,9 @@ async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_n
     assert_eq!(ruled.status, Status::Finished, "12.8: White loses");
     assert_eq!(ruled.termination, Some(Termination::Equivocation));
 
-    // One twin to the opponent, the other to the mailbox; each is taken as a normal move.
+    // One twin to the mailbox, then the other to the opponent; each is taken as a normal
+    // move where it arrives first (Black then passes its twin on to the mailbox, which finds
+    // the equivocation: the order makes sure the mailbox took its own twin first).
     let client = start_client(&key).await;
     let b_peer = b_id.parse().expect("peer id");
     let m_peer = m_id.parse().expect("peer id");
@@ -199,7 +201,7 @@ async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_n
         .dial(m_addr.parse().expect("addr"))
         .await
         .expect("dial M");
-    for (peer, ev) in [(b_peer, &twin1), (m_peer, &twin2)] {
+    for (peer, ev) in [(m_peer, &twin2), (b_peer, &twin1)] {
         let r = client.request(peer, delivery(&archive, &[ev])).await;
         assert!(matches!(r, Ok(Response::Receipts { .. })), "{r:?}");
     }

@@ -98,7 +98,8 @@ impl Service {
     /// answers, when due, the summaries of the games changed are stored (see
     /// [`Service::summaries_to_store`]).
     pub(super) async fn commit(&mut self) {
-        let summaries_due = self.summaries_due && !self.summaries_changed.is_empty();
+        let summaries_due = self.summaries_due
+            && !(self.summaries_changed.is_empty() && self.start_summaries.is_empty());
         if self.pending.is_empty() && !self.dirty && !summaries_due {
             return;
         }
@@ -150,7 +151,11 @@ impl Service {
         loop {
             self.flushed().await;
             self.flush_running = false;
-            if self.pending.is_empty() && !self.dirty && self.summaries_changed.is_empty() {
+            if self.pending.is_empty()
+                && !self.dirty
+                && self.summaries_changed.is_empty()
+                && self.start_summaries.is_empty()
+            {
                 return;
             }
             self.summaries_due = true;
@@ -178,6 +183,13 @@ impl Service {
     /// in memory is left out, and verified at the next start.
     fn summaries_to_store(&mut self) -> Vec<SummaryRecord> {
         let changed = std::mem::take(&mut self.summaries_changed);
+        // Verified at start and unchanged since: the summary is still the one of the events
+        // the digest was taken over.
+        let at_start: Vec<SummaryRecord> = std::mem::take(&mut self.start_summaries)
+            .into_iter()
+            .filter(|(game, _)| !changed.contains(game))
+            .filter_map(|(game, digest)| Some((game, digest, self.games.get(&game)?.clone())))
+            .collect();
         changed
             .into_iter()
             .filter_map(|game| {
@@ -186,6 +198,7 @@ impl Service {
                 let digest = EventsDigest::of_verified(&game, &cache.events[..cache.kept]);
                 Some((game, digest, summary))
             })
+            .chain(at_start)
             .collect()
     }
 }

@@ -206,6 +206,9 @@ struct Service {
     /// Games whose summary changed since it was last stored: stored after a group flush,
     /// so that the next start need not verify them (see `crate::store::summaries`).
     summaries_changed: HashSet<GameId>,
+    /// Games verified in full at start, with the digest of the events read: their summaries
+    /// are stored with the first summaries due (unless the game changed since).
+    start_summaries: Vec<(GameId, crate::store::summaries::EventsDigest)>,
     /// The next group commit stores the summaries changed: set on the retry tick (and when
     /// stopping), so that a game played fast has its events hashed once a tick, not at every
     /// move; a crash loses at most a tick of summaries, which costs verifications only.
@@ -378,6 +381,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: game_table::GameTable::new(HashMap::new()),
         summaries_changed: HashSet::new(),
+        start_summaries: Vec::new(),
         summaries_due: false,
         verified_at_start: 0,
         hot: LruCache::new(HOT_GAMES),
@@ -591,16 +595,10 @@ impl Service {
         self.held.reset(self.games.keys().copied());
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         self.verified_at_start = loaded.verified_in_full;
-        // Their events were read from disk: the summaries may be stored now (the first group
-        // commit flushes them), so that the next start verifies none of these games again.
-        for (game, digest) in &loaded.verified {
-            if let Some(s) = self.games.get(game)
-                && let Err(e) = self.store.set_summary(game, digest, s)
-            {
-                warn!(%game, "summary not stored, the next start verifies the game: {e}");
-            }
-        }
-        self.dirty |= !loaded.verified.is_empty();
+        // Their summaries are stored by the first retry tick's commit, not here: a start
+        // writes nothing to the database, so a node killed while starting (the crash loop
+        // does it) leaves it exactly as it found it.
+        self.start_summaries = loaded.verified;
         info!(
             games = self.games.len(),
             verified = loaded.verified_in_full,
