@@ -193,10 +193,13 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
 /// warnings from the network stack), with peer and game ids as fields; colours only on a
 /// terminal (a log redirected to a file or a service manager's journal stays plain text), and
 /// none with `NO_COLOR` set. With `log_file`, to that file instead, rotated as it grows (see
-/// `node_log`).
+/// `node_log`). Kademlia's behaviour is quiet below errors: its periodic bootstrap warns
+/// every few minutes on a node that knows no DHT server yet (a player with no bootstrap
+/// peer), which says nothing the node's own lines do not.
 fn init_logging(log_file: Option<&Path>) -> CliResult<()> {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("sobre_node=info,warn"));
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new("sobre_node=info,warn,libp2p_kad::behaviour=error")
+    });
     let fmt = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false);
