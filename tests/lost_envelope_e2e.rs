@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::nodes::{Node, Nodes, wait_for};
+use common::nodes::{Node, Nodes, open_game, wait_for};
 use common::{exec, run, run_text};
 
 /// How long anything may take to travel between nodes.
@@ -35,32 +35,7 @@ fn players(nodes: &mut Nodes) -> (Node, Node) {
 /// `resume_in` ahead (a short notice agreed in the terms, A2.7) and her node loses the
 /// opening. Returns the game and the earliest the resumption can be.
 fn adjourned_and_lost(ana: &Node, bruno: &Node, resume_in: &str, secs: u64) -> (String, Instant) {
-    let v = run(
-        &ana.home,
-        &[
-            "challenge",
-            &bruno.id,
-            "--classical",
-            "40/2h+1h",
-            "--color",
-            "white",
-            "--notice",
-            "2s",
-            "--json",
-        ],
-    );
-    let game = v["game"].as_str().expect("the game id").to_owned();
-    wait_until(&bruno.home, &game, "the challenge", |v| {
-        v["status"] == "pending"
-    });
-    run_text(&bruno.home, &["accept", &game]);
-    wait_until(&ana.home, &game, "the acceptance", |v| {
-        v["status"] == "active"
-    });
-    run_text(&ana.home, &["move", &game, "e4"]);
-    wait_until(&bruno.home, &game, "1.e4", |v| v["plies"] == 1);
-    run_text(&bruno.home, &["move", &game, "e5"]);
-    wait_until(&ana.home, &game, "1...e5", |v| v["plies"] == 2);
+    let game = open_game(ana, bruno, &["--classical", "40/2h+1h", "--notice", "2s"]);
 
     // The resumption is at least `secs` after this instant (the node dates the seal later).
     let earliest = Instant::now() + Duration::from_secs(secs);

@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::time::Duration;
 
 mod common;
-use common::nodes::{Node, Nodes, wait_for};
+use common::nodes::{Node, Nodes, open_game, wait_for};
 use common::{exec, run, run_text};
 
 /// How long anything may take to travel between nodes.
@@ -61,32 +61,7 @@ fn art_10_2_a_claim_rejected_then_drawn_by_the_agreed_arbiter() {
     run_text(&ana.home, &["peers", "connect", &carla.addr]);
     run_text(&bruno.home, &["peers", "connect", &carla.addr]);
 
-    let v = run(
-        &ana.home,
-        &[
-            "challenge",
-            &bruno.id,
-            "--classical",
-            "2m",
-            "--color",
-            "white",
-            "--arbiter",
-            &carla.id,
-            "--json",
-        ],
-    );
-    let game = v["game"].as_str().expect("the game id").to_owned();
-    wait_until(&bruno.home, &game, "the challenge", |v| {
-        v["status"] == "pending"
-    });
-    run_text(&bruno.home, &["accept", &game]);
-    wait_until(&ana.home, &game, "the acceptance", |v| {
-        v["status"] == "active"
-    });
-    run_text(&ana.home, &["move", &game, "e4"]);
-    wait_until(&bruno.home, &game, "1.e4", |v| v["plies"] == 1);
-    run_text(&bruno.home, &["move", &game, "e5"]);
-    wait_until(&ana.home, &game, "1...e5", |v| v["plies"] == 2);
+    let game = open_game(&ana, &bruno, &["--classical", "2m", "--arbiter", &carla.id]);
 
     // 10.2: Ana, to move with less than two minutes, claims; the clocks stand still.
     let v = claim(&ana, &game);

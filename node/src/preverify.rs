@@ -61,7 +61,7 @@ impl Held {
         }
     }
 
-    fn contains(&self, game: &GameId) -> bool {
+    pub fn contains(&self, game: &GameId) -> bool {
         self.0.read().is_ok_and(|held| held.contains(game))
     }
 }

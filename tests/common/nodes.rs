@@ -155,6 +155,28 @@ pub fn finished(v: &Value) -> usize {
     })
 }
 
+/// `white` challenges `black` (the challenger plays White) with `terms`, the challenge's
+/// other arguments (time control, arbiter, notice…), `black` accepts, and 1. e4 e5 is
+/// played: what most end-to-end games go through before the part they test. Returns the
+/// game id.
+pub fn open_game(white: &Node, black: &Node, terms: &[&str]) -> String {
+    let mut args = vec!["challenge", black.id.as_str(), "--color", "white", "--json"];
+    args.extend_from_slice(terms);
+    let v = run(&white.home, &args);
+    let game = v["game"].as_str().expect("the game id").to_owned();
+    let wait = |node: &Node, what: &str, pred: &dyn Fn(&Value) -> bool| {
+        super::wait_within(&node.home, &game, WAIT, what, pred);
+    };
+    wait(black, "the challenge", &|v| v["status"] == "pending");
+    super::run_text(&black.home, &["accept", &game]);
+    wait(white, "the acceptance", &|v| v["status"] == "active");
+    super::run_text(&white.home, &["move", &game, "e4"]);
+    wait(black, "1. e4", &|v| v["plies"] == 1);
+    super::run_text(&black.home, &["move", &game, "e5"]);
+    wait(white, "1... e5", &|v| v["plies"] == 2);
+    game
+}
+
 /// Now, in ms since the Unix epoch.
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()

@@ -484,8 +484,6 @@ impl Service {
             .persist_authored(&game, std::slice::from_ref(&signed), &state, t)
             .await?;
         self.games.insert(game, Summary::of(&state));
-        self.held.insert(game);
-        self.summaries_changed.insert(game);
         self.hot.insert(
             game,
             GameCache::new(vec![checked], state.clone(), None, Some(sheet)),

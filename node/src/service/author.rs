@@ -183,7 +183,6 @@ impl Service {
             integrity::note_event(&self.home, &self.me, game, one);
         }
         self.games.insert(*game, Summary::of(&state));
-        self.summaries_changed.insert(*game);
         self.reserve_players(game);
         for one in &signed {
             let kind = one
@@ -332,7 +331,6 @@ impl Service {
                     return Err(e.to_string());
                 }
                 self.games.insert(*game, Summary::of(&state));
-                self.summaries_changed.insert(*game);
                 cache.keep_added(state);
                 self.dirty = true;
                 Ok(signed)

@@ -98,8 +98,7 @@ impl Service {
     /// answers, when due, the summaries of the games changed are stored (see
     /// [`Service::summaries_to_store`]).
     pub(super) async fn commit(&mut self) {
-        let summaries_due = self.summaries_due
-            && !(self.summaries_changed.is_empty() && self.start_summaries.is_empty());
+        let summaries_due = self.summaries_due && self.summaries_waiting();
         if self.pending.is_empty() && !self.dirty && !summaries_due {
             return;
         }
@@ -151,11 +150,7 @@ impl Service {
         loop {
             self.flushed().await;
             self.flush_running = false;
-            if self.pending.is_empty()
-                && !self.dirty
-                && self.summaries_changed.is_empty()
-                && self.start_summaries.is_empty()
-            {
+            if self.pending.is_empty() && !self.dirty && !self.summaries_waiting() {
                 return;
             }
             self.summaries_due = true;
@@ -177,12 +172,25 @@ impl Service {
 type SummaryRecord = (GameId, EventsDigest, Summary);
 
 impl Service {
+    /// Whether some summary waits to be stored: a game changed since the last ones were
+    /// taken, or one verified at start.
+    fn summaries_waiting(&self) -> bool {
+        self.games.cursor() != self.summaries_at || !self.start_summaries.is_empty()
+    }
+
     /// The summaries changed since the last commit, each with the digest of the events it was
     /// built from: those of the game in memory, which the summary was computed over (every
     /// change of a game's events in memory changes its summary with them). A game no longer
     /// in memory is left out, and verified at the next start.
     fn summaries_to_store(&mut self) -> Vec<SummaryRecord> {
-        let changed = std::mem::take(&mut self.summaries_changed);
+        // The games whose summary changed since the last time: the game table's change
+        // numbers say which.
+        let changed: std::collections::HashSet<GameId> = self
+            .games
+            .changed_since(self.games.epoch(), self.summaries_at)
+            .into_iter()
+            .collect();
+        self.summaries_at = self.games.cursor();
         // Verified at start and unchanged since: the summary is still the one of the events
         // the digest was taken over.
         let at_start: Vec<SummaryRecord> = std::mem::take(&mut self.start_summaries)

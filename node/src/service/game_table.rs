@@ -4,10 +4,13 @@
 //! every game the mailbox holds for it, and syncs only those.
 //!
 //! The numbers are per run: each start draws a new `epoch`, and a cursor of another epoch
-//! is answered with every game (one full catch-up per mailbox restart).
+//! is answered with every game (one full catch-up per mailbox restart). The same numbers
+//! tell which summaries to store (`commit`), and the table keeps the `preverify` stage's
+//! set of held games in step with its own keys: one place where a game is added or dropped.
 //!
 //! [`Request::GamesSince`]: crate::protocol::Request::GamesSince
 
+use crate::preverify::Held;
 use crate::view::Summary;
 use sobre_core::record::GameId;
 use std::collections::{BTreeMap, HashMap};
@@ -22,12 +25,16 @@ pub(crate) struct GameTable {
     /// Change number → game, one entry per game (its last change).
     changes: BTreeMap<u64, GameId>,
     changed_at: HashMap<GameId, u64>,
+    /// The games `preverify` checks signatures for: exactly these keys.
+    held: Held,
 }
 
 impl GameTable {
-    /// The games loaded at start, under a fresh epoch.
-    pub(crate) fn new(games: HashMap<GameId, Summary>) -> GameTable {
+    /// The games loaded at start, under a fresh epoch; `held` is set to them.
+    pub(crate) fn new(games: HashMap<GameId, Summary>, held: Held) -> GameTable {
+        held.reset(games.keys().copied());
         GameTable {
+            held,
             games,
             // Never 0: a first ask (epoch 0) always gets the full list.
             epoch: rand::random::<u64>().max(1),
@@ -40,6 +47,9 @@ impl GameTable {
     /// Sets a game's summary: a change, numbered.
     pub(crate) fn insert(&mut self, game: GameId, summary: Summary) -> Option<Summary> {
         self.note(game);
+        if !self.games.contains_key(&game) {
+            self.held.insert(game);
+        }
         self.games.insert(game, summary)
     }
 
@@ -48,12 +58,12 @@ impl GameTable {
         if let Some(n) = self.changed_at.remove(game) {
             self.changes.remove(&n);
         }
+        self.held.remove(game);
         self.games.remove(game)
     }
 
-    /// Records that `game` changed without a new summary (events a summary does not show,
-    /// such as receipts, still change what a peer lacks).
-    pub(crate) fn note(&mut self, game: GameId) {
+    /// Records that `game` changed.
+    fn note(&mut self, game: GameId) {
         self.cursor += 1;
         if let Some(old) = self.changed_at.insert(game, self.cursor) {
             self.changes.remove(&old);
@@ -111,7 +121,9 @@ mod tests {
         let (a, sa) = summary_of(1);
         let (b, sb) = summary_of(2);
         let (c, sc) = summary_of(3);
-        let mut t = GameTable::new(HashMap::from([(a, sa.clone()), (b, sb)]));
+        let held = Held::default();
+        let mut t = GameTable::new(HashMap::from([(a, sa.clone()), (b, sb)]), held.clone());
+        assert!(held.contains(&a) && held.contains(&b));
         let (epoch, start) = (t.epoch(), t.cursor());
         let mut all = t.changed_since(0, 0);
         all.sort();
@@ -127,13 +139,19 @@ mod tests {
         let after_c = t.cursor() - 1;
         assert_eq!(t.changed_since(epoch, start), vec![c, a]);
         assert_eq!(t.changed_since(epoch, after_c), vec![a]);
-        t.note(c);
+        let (_, sc) = summary_of(3);
+        t.insert(c, sc);
         assert_eq!(
             t.changed_since(epoch, start),
             vec![a, c],
             "one entry per game"
         );
+        assert!(held.contains(&c));
         t.remove(&c);
+        assert!(
+            !held.contains(&c),
+            "preverify no longer checks a dropped game"
+        );
         assert_eq!(t.changed_since(epoch, start), vec![a]);
         assert_eq!(t.changed_since(epoch, t.cursor()), Vec::<GameId>::new());
         assert_eq!(t.changed_since(epoch.wrapping_add(1), t.cursor()).len(), 2);

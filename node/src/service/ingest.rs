@@ -237,8 +237,6 @@ impl Service {
                     .map_err(|e| Unavailable::Storage(e.to_string()))?;
                 let sheet = self.restore_sheet(&game, &state, &checked);
                 self.games.insert(game, Summary::of(&state));
-                self.held.insert(game);
-                self.summaries_changed.insert(game);
                 self.hot.insert(
                     game,
                     GameCache::new(checked, state, Some(checkpoint), sheet),
@@ -256,7 +254,6 @@ impl Service {
                     }
                 }
                 self.games.insert(game, Summary::of(&state));
-                self.summaries_changed.insert(game);
                 cache.keep_added(state);
             }
             self.dirty = true;

@@ -203,9 +203,10 @@ struct Service {
     mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: game_table::GameTable,
-    /// Games whose summary changed since it was last stored: stored after a group flush,
-    /// so that the next start need not verify them (see `crate::store::summaries`).
-    summaries_changed: HashSet<GameId>,
+    /// The game table's change number when the summaries to store were last taken: the
+    /// games changed after it have their summary stored after a group flush, so that the
+    /// next start need not verify them (see `crate::store::summaries`).
+    summaries_at: u64,
     /// Games verified in full at start, with the digest of the events read: their summaries
     /// are stored with the first summaries due (unless the game changed since).
     start_summaries: Vec<(GameId, crate::store::summaries::EventsDigest)>,
@@ -379,8 +380,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         net: net.clone(),
         mailbox: config.mailbox,
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
-        games: game_table::GameTable::new(HashMap::new()),
-        summaries_changed: HashSet::new(),
+        games: game_table::GameTable::new(HashMap::new(), held.clone()),
+        summaries_at: 0,
         start_summaries: Vec::new(),
         summaries_due: false,
         verified_at_start: 0,
@@ -591,8 +592,8 @@ impl Service {
     /// stored events; a game that no longer verifies is reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
-        self.games = game_table::GameTable::new(loaded.games);
-        self.held.reset(self.games.keys().copied());
+        self.games = game_table::GameTable::new(loaded.games, self.held.clone());
+        self.summaries_at = self.games.cursor();
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         self.verified_at_start = loaded.verified_in_full;
         // Their summaries are stored by the first retry tick's commit, not here: a start

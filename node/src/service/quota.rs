@@ -419,7 +419,6 @@ impl Service {
     pub(super) async fn drop_pending(&mut self, game: GameId) {
         let challenger = self.games.get(&game).map(|s| s.challenger);
         self.games.remove(&game);
-        self.held.remove(&game);
         self.hot.remove(&game);
         if let Err(e) = self.store.forget_game(&game) {
             tracing::warn!(%game, "unanswered challenge not dropped from the store: {e}");
