@@ -25,18 +25,12 @@ impl Service {
     /// Per author of `game`'s events held here, the next sequence number after the highest
     /// held: from memory for a hot game, else from the store's keys (nothing decoded).
     pub(super) fn heads_of(&self, game: &GameId) -> Vec<(PlayerId, u64)> {
-        let Some(c) = self.hot.peek(game) else {
-            return self.store.heads(game).unwrap_or_default();
-        };
-        let mut out: Vec<(PlayerId, u64)> = Vec::new();
-        for v in &c.events {
-            let next = v.event.seq.saturating_add(1);
-            match out.iter_mut().find(|(a, _)| *a == v.event.author) {
-                Some((_, n)) => *n = (*n).max(next),
-                None => out.push((v.event.author, next)),
-            }
+        match self.hot.peek(game) {
+            Some(c) => crate::store::next_per_author(
+                c.events.iter().map(|v| (v.event.author, v.event.seq)),
+            ),
+            None => self.store.heads(game).unwrap_or_default(),
         }
-        out
     }
 
     /// Asks the mailbox `peer` which of the player's games changed since its last answer.

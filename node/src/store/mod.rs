@@ -126,6 +126,22 @@ fn event_key(game: &GameId, e: &Event, id: &EventId) -> Vec<u8> {
     k
 }
 
+/// Per author, the sequence number after the highest of `places` (author, seq): what a
+/// [`crate::protocol::Request::Sync`] says the requester holds.
+pub fn next_per_author(
+    places: impl IntoIterator<Item = (sobre_core::record::PlayerId, u64)>,
+) -> Vec<(sobre_core::record::PlayerId, u64)> {
+    let mut out: Vec<(sobre_core::record::PlayerId, u64)> = Vec::new();
+    for (author, seq) in places {
+        let next = seq.saturating_add(1);
+        match out.iter_mut().find(|(a, _)| *a == author) {
+            Some((_, n)) => *n = (*n).max(next),
+            None => out.push((author, next)),
+        }
+    }
+    out
+}
+
 impl Store {
     /// Opens (or creates) the database in `dir`.
     ///
@@ -339,7 +355,7 @@ impl Store {
         &self,
         game: &GameId,
     ) -> Result<Vec<(sobre_core::record::PlayerId, u64)>, StoreError> {
-        let mut out: Vec<(sobre_core::record::PlayerId, u64)> = Vec::new();
+        let mut places = Vec::new();
         for item in self.events.scan_prefix(game.0) {
             let (k, _) = item?;
             let (Some(author), Some(seq)) = (k.get(32..64), k.get(64..72)) else {
@@ -349,14 +365,12 @@ impl Store {
             else {
                 continue;
             };
-            let author = sobre_core::record::PlayerId::from_bytes(author);
-            let next = u64::from_be_bytes(seq).saturating_add(1);
-            match out.iter_mut().find(|(a, _)| *a == author) {
-                Some((_, n)) => *n = (*n).max(next),
-                None => out.push((author, next)),
-            }
+            places.push((
+                sobre_core::record::PlayerId::from_bytes(author),
+                u64::from_be_bytes(seq),
+            ));
         }
-        Ok(out)
+        Ok(next_per_author(places))
     }
 
     /// All games the store holds events for.
