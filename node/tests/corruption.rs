@@ -12,7 +12,7 @@ mod common;
 use common::{POLL, STEP, TestNode, play, start_game};
 use sobre_core::record::{EventKind, PlayerId, SignedEvent};
 use sobre_node::api::ApiRequest;
-use sobre_node::service::{NodeConfig, run};
+use sobre_node::service::NodeConfig;
 use std::collections::BTreeSet;
 use std::path::Path;
 use tokio::time::Instant;
@@ -93,36 +93,10 @@ enum Start {
 
 /// Starts a node on `home` and tells whether it refused to start or runs.
 async fn try_start(home: &Path, bootstrap: &str) -> Start {
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let config = NodeConfig {
-        home: home.to_path_buf(),
-        listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
-        bootstrap: vec![bootstrap.to_owned()],
-        ..NodeConfig::default()
-    };
-    let task = tokio::spawn(run(config, async {
-        let _ = rx.await;
-    }));
-    let deadline = Instant::now() + STEP;
-    loop {
-        if task.is_finished() {
-            return match task.await.expect("the node task") {
-                Err(e) => Start::Refused(e.to_string()),
-                Ok(()) => panic!("the node stopped by itself"),
-            };
-        }
-        if sobre_node::client::call(home, ApiRequest::Id).await.is_ok() {
-            let _ = tx.send(());
-            let _ = task.await;
-            return Start::Running(
-                TestNode::start_with(home, |c| c.bootstrap = vec![bootstrap.to_owned()]).await,
-            );
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the node neither started nor failed"
-        );
-        tokio::time::sleep(POLL).await;
+    let with_bootstrap = |c: &mut NodeConfig| c.bootstrap = vec![bootstrap.to_owned()];
+    match common::try_start(home, with_bootstrap).await {
+        Err(refusal) => Start::Refused(refusal),
+        Ok(()) => Start::Running(TestNode::start_with(home, with_bootstrap).await),
     }
 }
 

@@ -7,18 +7,16 @@
 
 mod common;
 
-use common::{POLL, STEP, TestNode, play, start_game};
+use common::{TestNode, play, start_game};
 use serde_json::Value;
 use sobre_core::Position;
 use sobre_core::record::{Keypair, SignedEvent};
 use sobre_core::test_support::{GameBuilder, Lines, Receipts, key};
 use sobre_node::api::ApiRequest;
 use sobre_node::home;
-use sobre_node::service::{NodeConfig, run};
 use sobre_node::store::Store;
 use sobre_node::store::summaries::FORMAT;
 use std::path::Path;
-use tokio::time::Instant;
 
 /// Games of the player of `home` against five opponents, of 0 to 8 plies, some receipted,
 /// some with chat, some resigned: the summaries must hold what each status shows.
@@ -156,33 +154,9 @@ enum Start {
 
 /// Starts a node on `home`: refused, or running (then stopped).
 async fn try_start(home: &Path) -> Start {
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let config = NodeConfig {
-        home: home.to_path_buf(),
-        listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
-        ..NodeConfig::default()
-    };
-    let task = tokio::spawn(run(config, async {
-        let _ = rx.await;
-    }));
-    let deadline = Instant::now() + STEP;
-    loop {
-        if task.is_finished() {
-            return match task.await.expect("the node task") {
-                Err(e) => Start::Refused(e.to_string()),
-                Ok(()) => panic!("the node stopped by itself"),
-            };
-        }
-        if sobre_node::client::call(home, ApiRequest::Id).await.is_ok() {
-            let _ = tx.send(());
-            let _ = task.await;
-            return Start::Running;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the node neither started nor failed"
-        );
-        tokio::time::sleep(POLL).await;
+    match common::try_start(home, |_| {}).await {
+        Err(refusal) => Start::Refused(refusal),
+        Ok(()) => Start::Running,
     }
 }
 

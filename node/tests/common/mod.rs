@@ -24,6 +24,41 @@ pub const STEP: Duration = Duration::from_secs(60);
 /// How often a wait polls.
 pub const POLL: Duration = Duration::from_millis(25);
 
+/// Starts a node on `home` (its settings adjusted by `extra`) to see whether it starts:
+/// `Err` with the node's own refusal, or `Ok` once it answered on its control socket (it is
+/// then stopped again).
+pub async fn try_start(home: &Path, extra: impl FnOnce(&mut NodeConfig)) -> Result<(), String> {
+    let (tx, rx) = oneshot::channel::<()>();
+    let mut config = NodeConfig {
+        home: home.to_path_buf(),
+        listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
+        ..NodeConfig::default()
+    };
+    extra(&mut config);
+    let task = tokio::spawn(run(config, async {
+        let _ = rx.await;
+    }));
+    let deadline = Instant::now() + STEP;
+    loop {
+        if task.is_finished() {
+            return match task.await.expect("the node task") {
+                Err(e) => Err(e.to_string()),
+                Ok(()) => panic!("the node stopped by itself"),
+            };
+        }
+        if client::call(home, ApiRequest::Id).await.is_ok() {
+            let _ = tx.send(());
+            let _ = task.await;
+            return Ok(());
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the node neither started nor failed"
+        );
+        tokio::time::sleep(POLL).await;
+    }
+}
+
 /// A node running in this process: the real service, network, store and control socket.
 pub struct TestNode {
     pub home: PathBuf,
