@@ -135,6 +135,17 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
     let stranger = actor(libp2p::identity::Keypair::generate_ed25519()).await;
     stranger.dial(org_addr.parse().unwrap()).await.unwrap();
     assert!(league_games(&stranger, org_peer, lid).await.is_empty());
+    let since = Request::LeagueSince {
+        league: lid,
+        epoch: 0,
+        since: 0,
+    };
+    match stranger.request(org_peer, since).await {
+        Ok(Response::LeagueChanges { games, .. }) => {
+            assert!(games.is_empty(), "a stranger polls nothing: {games:?}");
+        }
+        other => panic!("{other:?}"),
+    }
     assert!(sync(&stranger, org_peer, game).await.is_empty());
     stranger.shutdown().await;
 
