@@ -10,6 +10,7 @@
 use serde_json::Value;
 use sobre_core::league::{archive, render, standings};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::client::call;
 use sobre_node::service::{NodeConfig, run};
 use std::path::{Path, PathBuf};
@@ -30,7 +31,7 @@ async fn start(home: &Path, mailbox: bool, mailboxes: Vec<String>) -> anyhow::Re
         }
     });
     loop {
-        if let Ok(v) = call(home, ApiRequest::Id).await
+        if let Ok(v) = call(home, ApiRequest::Id(request::Id {})).await
             && let Some(a) = v["addresses"][0].as_str()
         {
             return Ok(a.to_owned());
@@ -50,7 +51,7 @@ async fn until<T>(mut f: impl AsyncFnMut() -> Option<T>) -> anyhow::Result<T> {
 }
 
 async fn plies(home: &Path, game: &str) -> Option<u64> {
-    call(home, ApiRequest::Show { game: game.into() })
+    call(home, ApiRequest::Show(request::Show { game: game.into() }))
         .await
         .ok()?["plies"]
         .as_u64()
@@ -68,7 +69,7 @@ async fn main() -> anyhow::Result<()> {
         let home = dir.path().join(n);
         start(&home, false, vec![org_addr.clone()]).await?;
         ids.push(
-            call(&home, ApiRequest::Id).await?["player_id"]
+            call(&home, ApiRequest::Id(request::Id {})).await?["player_id"]
                 .as_str()
                 .unwrap_or_default()
                 .to_owned(),
@@ -79,7 +80,7 @@ async fn main() -> anyhow::Result<()> {
     // The organiser signs the league; every round opens at once.
     let league = call(
         &org,
-        ApiRequest::LeagueCreate {
+        ApiRequest::LeagueCreate(request::LeagueCreate {
             name: "Liga relámpago".into(),
             players: ids.clone(),
             names: names.map(String::from).to_vec(),
@@ -89,7 +90,7 @@ async fn main() -> anyhow::Result<()> {
             start_ms: None,
             deputy: None,
             start_deadline_ms: None,
-        },
+        }),
     )
     .await?;
     let lid = league["league"].as_str().unwrap_or_default().to_owned();
@@ -98,15 +99,17 @@ async fn main() -> anyhow::Result<()> {
     // Each player's node receives it; the player joins, which accepts its games.
     for home in &homes {
         until(async || {
-            let v = call(home, ApiRequest::LeagueList).await.ok()?;
+            let v = call(home, ApiRequest::LeagueList(request::LeagueList {}))
+                .await
+                .ok()?;
             (v["leagues"][0]["league"] == lid.as_str()).then_some(())
         })
         .await?;
         call(
             home,
-            ApiRequest::LeagueJoin {
+            ApiRequest::LeagueJoin(request::LeagueJoin {
                 league: lid.clone(),
-            },
+            }),
         )
         .await?;
     }
@@ -115,9 +118,9 @@ async fn main() -> anyhow::Result<()> {
     let games: Vec<(String, usize, usize)> = until(async || {
         let v = call(
             &org,
-            ApiRequest::LeagueExport {
+            ApiRequest::LeagueExport(request::LeagueExport {
                 league: lid.clone(),
-            },
+            }),
         )
         .await
         .ok()?;
@@ -150,11 +153,11 @@ async fn main() -> anyhow::Result<()> {
                 .await?;
             call(
                 &homes[mover],
-                ApiRequest::Move {
+                ApiRequest::Move(request::Move {
                     game: game.clone(),
                     text: text.into(),
                     notation: None,
-                },
+                }),
             )
             .await?;
         }
@@ -162,30 +165,37 @@ async fn main() -> anyhow::Result<()> {
         if i >= 4 {
             call(
                 &homes[*w],
-                ApiRequest::Draw {
+                ApiRequest::Draw(request::Draw {
                     game: game.clone(),
                     action: sobre_node::api::DrawAction::Offer,
-                },
+                }),
             )
             .await?;
             until(async || {
-                let v = call(&homes[*b], ApiRequest::Show { game: game.clone() })
-                    .await
-                    .ok()?;
+                let v = call(
+                    &homes[*b],
+                    ApiRequest::Show(request::Show { game: game.clone() }),
+                )
+                .await
+                .ok()?;
                 (!v["draw_offer"].is_null()).then_some(())
             })
             .await?;
             call(
                 &homes[*b],
-                ApiRequest::Draw {
+                ApiRequest::Draw(request::Draw {
                     game: game.clone(),
                     action: sobre_node::api::DrawAction::Accept,
-                },
+                }),
             )
             .await?;
         } else {
             let loser = if w > b { *w } else { *b };
-            call(&homes[loser], ApiRequest::Resign { game: game.clone() }).await?;
+            call(
+                &homes[loser],
+                ApiRequest::Resign(request::Resign { game: game.clone() }),
+            )
+            .await?;
         }
     }
 
@@ -193,9 +203,9 @@ async fn main() -> anyhow::Result<()> {
     let table = until(async || {
         let v = call(
             &org,
-            ApiRequest::LeagueExport {
+            ApiRequest::LeagueExport(request::LeagueExport {
                 league: lid.clone(),
-            },
+            }),
         )
         .await
         .ok()?;
@@ -212,7 +222,7 @@ async fn main() -> anyhow::Result<()> {
     }
 
     for home in homes.iter().chain([&org]) {
-        let _: Value = call(home, ApiRequest::Stop).await?;
+        let _: Value = call(home, ApiRequest::Stop(request::Stop {})).await?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::client::call;
 use sobre_node::service::{NodeConfig, run};
 use std::path::Path;
@@ -27,7 +28,7 @@ async fn start(home: &Path) -> anyhow::Result<tokio::task::JoinHandle<()>> {
             eprintln!("node stopped: {e}");
         }
     });
-    while call(home, ApiRequest::Id).await.is_err() {
+    while call(home, ApiRequest::Id(request::Id {})).await.is_err() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     Ok(node)
@@ -36,7 +37,7 @@ async fn start(home: &Path) -> anyhow::Result<tokio::task::JoinHandle<()>> {
 /// Polls the game in `home` until `ready` holds: events travel asynchronously.
 async fn wait(home: &Path, game: &str, ready: impl Fn(&Value) -> bool) -> anyhow::Result<Value> {
     for _ in 0..400 {
-        if let Ok(v) = call(home, ApiRequest::Show { game: game.into() }).await
+        if let Ok(v) = call(home, ApiRequest::Show(request::Show { game: game.into() })).await
             && ready(&v)
         {
             return Ok(v);
@@ -53,20 +54,20 @@ async fn main() -> anyhow::Result<()> {
     let nodes = [start(&ana).await?, start(&bea).await?];
 
     // Ana dials Bea's node and challenges her: Ana has White, 3 days per move.
-    let bea_id = call(&bea, ApiRequest::Id).await?;
+    let bea_id = call(&bea, ApiRequest::Id(request::Id {})).await?;
     let addr = bea_id["addresses"][0]
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    call(&ana, ApiRequest::Connect { addr }).await?;
-    let challenge = ApiRequest::Challenge {
+    call(&ana, ApiRequest::Connect(request::Connect { addr })).await?;
+    let challenge = ApiRequest::Challenge(request::Challenge {
         opponent: bea_id["player_id"].as_str().unwrap_or_default().to_owned(),
         color: "white".into(),
         time_control: "3d".into(),
         chess960: false,
         fen: None,
         terms: Default::default(),
-    };
+    });
     let game = call(&ana, challenge).await?["game"]
         .as_str()
         .unwrap_or_default()
@@ -77,11 +78,11 @@ async fn main() -> anyhow::Result<()> {
     wait(&bea, &game, |v| v["status"] == "pending").await?;
     call(
         &bea,
-        ApiRequest::Accept {
+        ApiRequest::Accept(request::Accept {
             game: game.clone(),
             color: None,
             position: None,
-        },
+        }),
     )
     .await?;
 
@@ -96,11 +97,11 @@ async fn main() -> anyhow::Result<()> {
         .await?;
         let v = call(
             player,
-            ApiRequest::Move {
+            ApiRequest::Move(request::Move {
                 game: game.clone(),
                 text: text.into(),
                 notation: None,
-            },
+            }),
         )
         .await?;
         let san = v["san"][ply].as_str().unwrap_or(text);
@@ -121,7 +122,7 @@ async fn main() -> anyhow::Result<()> {
     );
 
     for home in [&ana, &bea] {
-        call(home, ApiRequest::Stop).await?;
+        call(home, ApiRequest::Stop(request::Stop {})).await?;
     }
     for node in nodes {
         node.await?;

@@ -28,6 +28,7 @@ use sobre_core::rules::Game;
 use sobre_core::test_support::Lines;
 use sobre_core::uci::parse_uci;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::client;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
@@ -122,7 +123,7 @@ impl Player {
     fn wait_ready(&mut self, rt: &tokio::runtime::Runtime) {
         let deadline = Instant::now() + STEP;
         while rt
-            .block_on(client::call(&self.home, ApiRequest::Id))
+            .block_on(client::call(&self.home, ApiRequest::Id(request::Id {})))
             .is_err()
         {
             if let Some(Ok(Some(status))) = self.node.as_mut().map(Child::try_wait) {
@@ -152,7 +153,7 @@ impl Player {
     fn show(&self, rt: &tokio::runtime::Runtime, game: &str) -> Option<Value> {
         rt.block_on(client::call(
             &self.home,
-            ApiRequest::Show { game: game.into() },
+            ApiRequest::Show(request::Show { game: game.into() }),
         ))
         .ok()
     }
@@ -188,10 +189,10 @@ impl Player {
         let v = rt
             .block_on(client::call(
                 &self.home,
-                ApiRequest::Export {
+                ApiRequest::Export(request::Export {
                     game: game.into(),
                     format: sobre_node::api::ExportFormat::Archive,
-                },
+                }),
             ))
             .expect("export");
         let archive = read_archive(v["archive"].as_str().expect("archive text")).expect("parses");

@@ -9,6 +9,7 @@
 use serde_json::Value;
 use sobre_core::record::{EventKind, read_archive};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::client;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -156,7 +157,7 @@ impl Node {
             child: Some(child),
         };
         let deadline = Instant::now() + STEP;
-        while node.api(ApiRequest::Id).is_none() {
+        while node.api(ApiRequest::Id(request::Id {})).is_none() {
             assert!(Instant::now() < deadline, "node {i} did not start");
             std::thread::sleep(POLL);
         }
@@ -174,7 +175,7 @@ impl Node {
     fn wait_plies(&self, game: &str, plies: u64, what: &str) -> Value {
         let deadline = Instant::now() + STEP;
         loop {
-            if let Some(v) = self.api(ApiRequest::Show { game: game.into() })
+            if let Some(v) = self.api(ApiRequest::Show(request::Show { game: game.into() }))
                 && v["plies"].as_u64() == Some(plies)
             {
                 return v;
@@ -187,7 +188,7 @@ impl Node {
     fn wait_active(&self, game: &str) {
         let deadline = Instant::now() + STEP;
         while self
-            .api(ApiRequest::Show { game: game.into() })
+            .api(ApiRequest::Show(request::Show { game: game.into() }))
             .is_none_or(|v| v["status"] != "active")
         {
             assert!(Instant::now() < deadline, "the game never started");
@@ -202,10 +203,10 @@ impl Node {
     /// The moves of the node's record, verified from scratch.
     fn moves(&self, game: &str) -> BTreeSet<[u8; 32]> {
         let v = self
-            .api(ApiRequest::Export {
+            .api(ApiRequest::Export(request::Export {
                 game: game.into(),
                 format: sobre_node::api::ExportFormat::Archive,
-            })
+            }))
             .expect("export");
         let a = read_archive(v["archive"].as_str().expect("archive")).expect("parses");
         a.verify().expect("the record verifies");
@@ -266,7 +267,7 @@ fn a_cut_link_delays_moves_and_restoring_it_delivers_them_without_restarts() {
     m.wait_plies(&game, 3, "the mailbox to hold Nf3");
     std::thread::sleep(Duration::from_secs(2));
     let vb = b
-        .api(ApiRequest::Show { game: game.clone() })
+        .api(ApiRequest::Show(request::Show { game: game.clone() }))
         .expect("show");
     assert_eq!(vb["plies"], 2, "a cut-off node received a move");
     net.link(2, true);

@@ -4,7 +4,8 @@ use super::common::{self, Side};
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::GameView;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -37,9 +38,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         // The setting counts only where the challenge leaves colours to the coin (a pending
         // challenge shows no players' colours then); the flag is checked by the node.
         (None, Some(c)) => {
-            let v: GameView = common::call_as(
+            let v: GameView = common::send(
                 home,
-                ApiRequest::Show {
+                request::Show {
                     game: args.game.clone(),
                 },
             )?;
@@ -47,9 +48,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         }
         (None, None) => None,
     };
-    let v: GameView = common::call_as(
+    let v: GameView = common::send(
         home,
-        ApiRequest::Accept {
+        request::Accept {
             game: args.game,
             color: colour.map(|c| c.name().to_owned()),
             position: args.position,

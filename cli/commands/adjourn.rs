@@ -6,8 +6,8 @@ use super::resume_at;
 use super::show::{envelope_line, game_tag};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{AdjournReply, EscrowReply};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -77,9 +77,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let arbiter = args.arbiter.map(|a| contacts.resolve(&a));
     let arbiter_setting = common::Config::arbiter(home).map(|a| contacts.resolve(&a));
-    let v: AdjournReply = common::call_as(
+    let v: AdjournReply = common::send(
         home,
-        ApiRequest::Adjourn {
+        request::Adjourn {
             game: args.game,
             seal: args.seal,
             resume_at_ms,

@@ -6,7 +6,8 @@ use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
 use sobre_core::record::QuickplayRuling;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::GameView;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -54,9 +55,9 @@ fn rule(home: &Path, args: RuleArgs) -> CliResult<ExitCode> {
         },
         _ => QuickplayRuling::Reject,
     };
-    let v: GameView = common::call_as(
+    let v: GameView = common::send(
         home,
-        ApiRequest::QuickplayRule {
+        request::QuickplayRule {
             game: args.game,
             claim: args.claim,
             ruling,

@@ -1,11 +1,10 @@
 //! `sobre block`: refuse a player for good.
 
-use super::common::{self, print_json};
+use super::common::{self};
 use super::contacts::Contacts;
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::BlockReply;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -34,20 +33,25 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         Some(p) => Some(Contacts::load(home)?.resolve(p)),
         None => None,
     };
-    let request = ApiRequest::Block {
+    let listing = player.is_none();
+    let request = request::Block {
         player,
         unblock: args.remove,
     };
     // The list is read from the database when the node is stopped; a change needs the node.
-    let v = match &request {
-        ApiRequest::Block { player: None, .. } => common::read(home, request)?,
-        _ => common::call(home, request)?,
+    let read = if listing {
+        common::read_typed(home, request)?
+    } else {
+        common::Read {
+            reply: common::send(home, request)?,
+            stale: false,
+        }
     };
     if args.json {
-        print_json(&v);
+        println!("{}", read.to_json()?);
         return Ok(ExitCode::SUCCESS);
     }
-    let v: BlockReply = common::reply(v)?;
+    let v = read.reply;
     if v.blocked.is_empty() {
         println!("{}", t!("block-nobody"));
     }

@@ -7,7 +7,8 @@ use crate::t;
 use sobre_core::clock::TimeControl;
 use sobre_core::record::TermsEdition;
 use sobre_node::api::GameView;
-use sobre_node::api::{ApiRequest, TermsRequest};
+use sobre_node::api::TermsRequest;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -131,9 +132,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         correspondence_adjournment: args.adjournable,
         no_draw_before_move: args.no_draw_before,
     };
-    let v: GameView = common::call_as(
+    let v: GameView = common::send(
         home,
-        ApiRequest::Challenge {
+        request::Challenge {
             opponent,
             color: args.color.name().to_owned(),
             time_control,

@@ -5,8 +5,9 @@ use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
 use sobre_core::record::ClaimReason;
+use sobre_node::api::GameView;
 use sobre_node::api::replies::ClaimReply;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -49,8 +50,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let reason = match args.reason {
         Claimed::Judged(r) => r,
         Claimed::Quickplay => {
-            let v: GameView =
-                common::call_as(home, ApiRequest::QuickplayClaim { game: args.game })?;
+            let v: GameView = common::send(home, request::QuickplayClaim { game: args.game })?;
             return args.json.answer(&v, || {
                 t!(
                     "claim-quickplay",
@@ -60,9 +60,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
             });
         }
     };
-    let v: ClaimReply = common::call_as(
+    let v: ClaimReply = common::send(
         home,
-        ApiRequest::Claim {
+        request::Claim {
             game: args.game,
             reason,
             intended: args.intended,

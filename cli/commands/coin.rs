@@ -1,11 +1,10 @@
 //! `sobre coin`: the fair coin that draws colours and Chess960 starts (FIDE Appendix F1).
 
-use super::common::{self, Side, colour_word, print_json};
+use super::common::{self, Side, colour_word};
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::ApiRequest;
-use sobre_node::api::GameView;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -41,18 +40,17 @@ pub struct DefaultArgs {
 pub fn run(home: &Path, cmd: CoinCommand) -> CliResult<ExitCode> {
     match cmd {
         CoinCommand::Default(a) => {
-            let v = common::call(
+            let v = common::send(
                 home,
-                ApiRequest::CoinDefault {
+                request::CoinDefault {
                     game: a.game,
                     color: a.colour.map(|c| c.name().to_owned()),
                     position: a.position,
                 },
             )?;
             if a.json {
-                print_json(&v);
+                common::print_reply(&v)?;
             } else {
-                let v: GameView = common::reply(v)?;
                 let colour = v
                     .my_color
                     .as_deref()

@@ -4,8 +4,8 @@
 use crate::error::{self, CliError, CliResult};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use sobre_node::api::ApiRequest;
-use sobre_node::client;
+use sobre_node::api::{ApiRequest, Request};
+use sobre_node::client::{self, Client};
 use std::path::Path;
 
 /// A tokio runtime for one command (`main` stays synchronous).
@@ -16,23 +16,23 @@ pub fn runtime() -> CliResult<tokio::runtime::Runtime> {
 }
 
 /// Sends one request to the node running in `home` and returns its result as the node
-/// wrote it (what `--json` prints).
+/// wrote it: the wire edge of [`read`], which may answer from the database instead.
 ///
 /// # Errors
 /// [`client::ClientError`], which [`crate::error::report`] turns into a message and an exit
 /// code (the node not running is the user's to fix).
-pub fn call(home: &Path, request: ApiRequest) -> CliResult<Value> {
+fn call(home: &Path, request: ApiRequest) -> CliResult<Value> {
     Ok(runtime()?.block_on(client::call(home, request))?)
 }
 
-/// Sends one request to the node running in `home` and reads its typed reply
-/// ([`sobre_node::api::replies`]).
+/// Sends one request to the node running in `home` and reads the reply its type names
+/// ([`Request::Reply`]).
 ///
 /// # Errors
 /// As [`call`]; a reply that is not of the expected kind is a
 /// [`client::ClientError::Protocol`] error (the node and this `sobre` differ).
-pub fn call_as<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResult<T> {
-    Ok(reply(call(home, request)?)?)
+pub fn send<R: Request>(home: &Path, request: R) -> CliResult<R::Reply> {
+    Ok(runtime()?.block_on(Client::new(home).send(request))?)
 }
 
 /// Sends a read request (`games`, `show`, `export`, `envelope`, `league list`/`export`,
@@ -43,7 +43,7 @@ pub fn call_as<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResu
 /// # Errors
 /// As [`call`]; without the node, the database being busy or unreadable, and the node's own
 /// refusals (an unknown game) as the node gives them.
-pub fn read(home: &Path, request: ApiRequest) -> CliResult<Value> {
+fn read(home: &Path, request: ApiRequest) -> CliResult<Value> {
     match call(home, request.clone()) {
         Err(CliError::Node(client::ClientError::NotRunning { .. })) => {}
         other => return other,
@@ -60,8 +60,8 @@ pub fn read(home: &Path, request: ApiRequest) -> CliResult<Value> {
 ///
 /// # Errors
 /// As [`read`] and [`reply`].
-pub fn read_as<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResult<T> {
-    Ok(reply(read(home, request)?)?)
+pub fn read_as<R: Request>(home: &Path, request: R) -> CliResult<R::Reply> {
+    Ok(reply(read(home, request.into())?)?)
 }
 
 /// A typed answer to a read, and whether it came from the database with the node stopped.
@@ -88,8 +88,8 @@ impl<T: serde::Serialize> Read<T> {
 ///
 /// # Errors
 /// As [`read`] and [`reply`].
-pub fn read_typed<T: DeserializeOwned>(home: &Path, request: ApiRequest) -> CliResult<Read<T>> {
-    let v = read(home, request)?;
+pub fn read_typed<R: Request>(home: &Path, request: R) -> CliResult<Read<R::Reply>> {
+    let v = read(home, request.into())?;
     let stale = v.get("stale") == Some(&Value::Bool(true));
     Ok(Read {
         reply: reply(v)?,
@@ -126,9 +126,18 @@ fn offline_error(e: sobre_node::offline::OfflineError) -> CliError {
 ///
 /// # Errors
 /// [`client::ClientError::Protocol`] if the answer is not a `T`.
-pub fn reply<T: DeserializeOwned>(v: Value) -> Result<T, client::ClientError> {
+fn reply<T: DeserializeOwned>(v: Value) -> Result<T, client::ClientError> {
     serde_json::from_value(v)
         .map_err(|e| client::ClientError::Protocol(format!("not the reply expected: {e}")))
+}
+
+/// Prints a typed reply as the node wrote it, on one line (`--json`).
+///
+/// # Errors
+/// A reply that does not serialise (a bug).
+pub fn print_reply<T: serde::Serialize>(reply: &T) -> CliResult<()> {
+    println!("{}", serde_json::to_value(reply)?);
+    Ok(())
 }
 
 /// Prints a JSON value on one line.

@@ -4,8 +4,9 @@ use super::common;
 use crate::error;
 use crate::error::CliResult;
 use crate::t;
+use sobre_node::api::ConditionalAction;
 use sobre_node::api::replies::ConditionalReply;
-use sobre_node::api::{ApiRequest, ConditionalAction};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -59,7 +60,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         Action::List => (ConditionalAction::List, None),
         Action::Clear => (ConditionalAction::Clear, None),
     };
-    let request = ApiRequest::Conditional {
+    let request = request::Conditional {
         game: args.game,
         action,
         line,
@@ -69,7 +70,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let v: ConditionalReply = if action == ConditionalAction::List {
         common::read_as(home, request)?
     } else {
-        common::call_as(home, request)?
+        common::send(home, request)?
     };
     if args.json {
         println!("{}", serde_json::to_string(&v)?);

@@ -8,7 +8,8 @@ use super::names::Names;
 use super::show::{game_tag, opponent_id};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::GameView;
+use sobre_node::api::request;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -44,9 +45,9 @@ pub fn go_ahead(home: &Path, game: &str, yes: Yes, step: Step) -> CliResult<bool
     if yes.yes || !stdin.is_terminal() {
         return Ok(true);
     }
-    let v: GameView = common::call_as(
+    let v: GameView = common::send(
         home,
-        ApiRequest::Show {
+        request::Show {
             game: game.to_owned(),
         },
     )?;

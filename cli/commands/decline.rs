@@ -4,7 +4,7 @@ use super::common;
 use super::show::game_tag;
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -21,9 +21,9 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v = common::call_as::<GameView>(
+    let v = common::send(
         home,
-        ApiRequest::Decline {
+        request::Decline {
             game: args.game,
             reason: args.reason,
         },

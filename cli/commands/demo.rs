@@ -10,11 +10,11 @@ use super::common;
 use crate::error::{CliError, CliResult};
 use crate::i18n::words;
 use crate::t;
-use serde::de::DeserializeOwned;
 use serde_json::json;
+use sobre_node::api::GameView;
 use sobre_node::api::replies::{ExportReply, IdReply};
-use sobre_node::api::{ApiRequest, GameView};
-use sobre_node::client;
+use sobre_node::api::request::{self, Request};
+use sobre_node::client::Client;
 use sobre_node::service::{NodeConfig, run as run_node};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -77,7 +77,7 @@ impl DemoNode {
             task: Some(task),
         };
         let deadline = Instant::now() + Duration::from_secs(30);
-        while client::call(&node.home, ApiRequest::Id).await.is_err() {
+        while Client::new(&node.home).send(request::Id {}).await.is_err() {
             if Instant::now() > deadline {
                 return Err(CliError::bug(format!("{name}'s node did not start")));
             }
@@ -87,10 +87,10 @@ impl DemoNode {
     }
 
     /// One request; any failure is the demo's (a bug), named after the node.
-    async fn call<T: DeserializeOwned>(&self, request: ApiRequest) -> CliResult<T> {
-        client::call(&self.home, request)
+    async fn send<R: Request>(&self, request: R) -> CliResult<R::Reply> {
+        Client::new(&self.home)
+            .send(request)
             .await
-            .and_then(super::common::reply)
             .map_err(|e| CliError::bug(format!("{}'s node: {e}", self.name)))
     }
 
@@ -103,9 +103,7 @@ impl DemoNode {
     ) -> CliResult<GameView> {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let v = self
-                .call::<GameView>(ApiRequest::Show { game: game.into() })
-                .await;
+            let v = self.send(request::Show { game: game.into() }).await;
             if let Ok(v) = v
                 && pred(&v)
             {
@@ -170,8 +168,8 @@ async fn demo(root: &Path) -> CliResult<()> {
     println!("{}\n", t!("demo-title"));
     let ana = DemoNode::start("Ana", root.join("ana")).await?;
     let bruno = DemoNode::start("Bruno", root.join("bruno")).await?;
-    let ana_id: IdReply = ana.call(ApiRequest::Id).await?;
-    let bruno_id: IdReply = bruno.call(ApiRequest::Id).await?;
+    let ana_id: IdReply = ana.send(request::Id {}).await?;
+    let bruno_id: IdReply = bruno.send(request::Id {}).await?;
     let bruno_player = bruno_id.player_id.clone();
     let bruno_addr = bruno_id
         .addresses
@@ -188,14 +186,14 @@ async fn demo(root: &Path) -> CliResult<()> {
         "Bruno {bruno_player}  {}",
         t!("demo-home", home = bruno.home.display().to_string())
     );
-    ana.call::<serde_json::Value>(ApiRequest::Connect {
+    ana.send(request::Connect {
         addr: bruno_addr.clone(),
     })
     .await?;
     println!("{}\n", t!("demo-connects", address = bruno_addr.as_str()));
 
     let challenge: GameView = ana
-        .call(ApiRequest::Challenge {
+        .send(request::Challenge {
             opponent: bruno_player.clone(),
             color: "white".into(),
             time_control: "40/2h+1h".into(),
@@ -213,7 +211,7 @@ async fn demo(root: &Path) -> CliResult<()> {
         .wait_for(&game, "the challenge", |v| v.status == "pending")
         .await?;
     bruno
-        .call::<GameView>(ApiRequest::Accept {
+        .send(request::Accept {
             game: game.clone(),
             color: None,
             position: None,
@@ -234,7 +232,7 @@ async fn demo(root: &Path) -> CliResult<()> {
         }
         let started = Instant::now();
         mover
-            .call::<GameView>(ApiRequest::Move {
+            .send(request::Move {
                 game: game.clone(),
                 text: (*text).into(),
                 notation: None,
@@ -255,7 +253,7 @@ async fn demo(root: &Path) -> CliResult<()> {
         );
         if i + 1 == DRAW_OFFER_AFTER {
             bruno
-                .call::<GameView>(ApiRequest::Draw {
+                .send(request::Draw {
                     game: game.clone(),
                     action: sobre_node::api::DrawAction::Offer,
                 })
@@ -264,7 +262,7 @@ async fn demo(root: &Path) -> CliResult<()> {
                 v.draw_offer.as_deref() == Some("black")
             })
             .await?;
-            ana.call::<GameView>(ApiRequest::Draw {
+            ana.send(request::Draw {
                 game: game.clone(),
                 action: sobre_node::api::DrawAction::Decline,
             })
@@ -301,7 +299,7 @@ async fn demo(root: &Path) -> CliResult<()> {
 
     // Anyone can check the signed record offline.
     let archive: ExportReply = bruno
-        .call(ApiRequest::Export {
+        .send(request::Export {
             game: game.clone(),
             format: sobre_node::api::ExportFormat::Archive,
         })
@@ -322,7 +320,7 @@ async fn demo(root: &Path) -> CliResult<()> {
         )
     );
     let pgn: ExportReply = ana
-        .call(ApiRequest::Export {
+        .send(request::Export {
             game: game.clone(),
             format: sobre_node::api::ExportFormat::Pgn,
         })
@@ -356,7 +354,7 @@ async fn adjourn_and_resume(
         t!("demo-seals", mv = format!("{number}.{sealed}"))
     );
     let v: sobre_node::api::replies::AdjournReply = ana
-        .call(ApiRequest::Adjourn {
+        .send(request::Adjourn {
             game: game.into(),
             seal: sealed.into(),
             // A2.7: the envelope says when the game resumes (here: in an hour; both players
@@ -410,11 +408,8 @@ async fn adjourn_and_resume(
         )
     );
     println!("    {}", t!("demo-resumption"));
-    bruno
-        .call::<GameView>(ApiRequest::Resume { game: game.into() })
-        .await?;
-    ana.call::<GameView>(ApiRequest::Resume { game: game.into() })
-        .await?;
+    bruno.send(request::Resume { game: game.into() }).await?;
+    ana.send(request::Resume { game: game.into() }).await?;
     let after = bruno
         .wait_for(game, "the opened envelope", |v| {
             v.status == "active" && v.envelope.as_ref().is_some_and(|e| e.opened.is_some())

@@ -5,7 +5,8 @@ use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::{self, ApiRequest, GameView};
+use sobre_node::api::request;
+use sobre_node::api::{self};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -45,9 +46,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     {
         return confirm::called_off();
     }
-    let v = common::call_as::<GameView>(
+    let v = common::send(
         home,
-        ApiRequest::Draw {
+        request::Draw {
             game: args.game,
             action,
         },

@@ -2,9 +2,7 @@
 //! opening the envelope they keep (A3, A9); the sealer who lost the opening (A11), whose
 //! declared move, its acceptance and the annulment are in [`super::lost_envelope`].
 
-use super::common::{
-    self, colour_subject_word, colour_word, human_duration, print_json, rfc3339, short_game,
-};
+use super::common::{self, colour_subject_word, colour_word, human_duration, rfc3339, short_game};
 use super::contacts::Contacts;
 use super::lost_envelope;
 use super::names::Names;
@@ -12,8 +10,7 @@ use super::show::{game_tag, state_line};
 use crate::error::{self, CliResult};
 use crate::t;
 use sobre_node::api::game::EnvelopeView;
-use sobre_node::api::replies::{EnvelopeLostReply, EnvelopeReply};
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -100,12 +97,11 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 }
 
 fn open(home: &Path, args: OpenArgs) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::EnvelopeOpen { game: args.game })?;
+    let v = common::send(home, request::EnvelopeOpen { game: args.game })?;
     if args.json {
-        print_json(&v);
+        common::print_reply(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let v: GameView = common::reply(v)?;
     let env = v.envelope.clone().unwrap_or_default();
     println!(
         "{}",
@@ -121,18 +117,17 @@ fn open(home: &Path, args: OpenArgs) -> CliResult<ExitCode> {
 }
 
 fn lost(home: &Path, args: LostArgs) -> CliResult<ExitCode> {
-    let v = common::call(
+    let v = common::send(
         home,
-        ApiRequest::EnvelopeLost {
+        request::EnvelopeLost {
             game: args.game,
             resign: args.resign,
         },
     )?;
     if args.json {
-        print_json(&v);
+        common::print_reply(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let v: EnvelopeLostReply = common::reply(v)?;
     let contacts = Contacts::load(home)?;
     let names = Names::from_node(home, &contacts);
     let mut advice = v.advice.clone();
@@ -156,12 +151,12 @@ fn lost(home: &Path, args: LostArgs) -> CliResult<ExitCode> {
 }
 
 fn show(home: &Path, game: String, json: bool) -> CliResult<ExitCode> {
-    let v = common::read(home, ApiRequest::Envelope { game })?;
+    let read = common::read_typed(home, request::Envelope { game })?;
     if json {
-        print_json(&v);
+        println!("{}", read.to_json()?);
         return Ok(ExitCode::SUCCESS);
     }
-    let v: EnvelopeReply = common::reply(v)?;
+    let v = read.reply;
     let Some(env) = &v.envelope else {
         println!("{}", t!("envelope-none", game = short_game(&v.game)));
         return Ok(ExitCode::SUCCESS);

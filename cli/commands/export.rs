@@ -3,8 +3,9 @@
 use super::common;
 use crate::error::{self, CliError, CliResult};
 use crate::t;
+use sobre_node::api::ExportFormat;
 use sobre_node::api::replies::ExportReply;
-use sobre_node::api::{ApiRequest, ExportFormat};
+use sobre_node::api::request;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -34,7 +35,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     };
     let v: ExportReply = common::read_as(
         home,
-        ApiRequest::Export {
+        request::Export {
             game: args.game,
             format,
         },

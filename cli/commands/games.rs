@@ -8,8 +8,8 @@ use crate::error::{self, CliResult};
 use crate::t;
 use sobre_core::notation::Notation;
 use sobre_core::record::ClaimReason;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{GameSummary, GamesReply, LeaguesReply};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -79,7 +79,7 @@ impl Filter {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let mut read: common::Read<GamesReply> = common::read_typed(home, ApiRequest::Games)?;
+    let mut read: common::Read<GamesReply> = common::read_typed(home, request::Games {})?;
     let v = &mut read.reply;
     let filter = Filter {
         all: args.all,
@@ -112,7 +112,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
 
 /// The full id of the league `text` names: an id, a unique prefix of one, or a name.
 fn league_id(home: &Path, text: &str) -> CliResult<String> {
-    let leagues: LeaguesReply = common::call_as(home, ApiRequest::LeagueList)?;
+    let leagues: LeaguesReply = common::send(home, request::LeagueList {})?;
     let found: Vec<&str> = leagues
         .leagues
         .iter()

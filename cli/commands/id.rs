@@ -4,8 +4,8 @@ use super::common::{self, print_json};
 use crate::error::{CliError, CliResult};
 use crate::t;
 use serde_json::json;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::IdReply;
+use sobre_node::api::request;
 use sobre_node::client::ClientError;
 use std::path::Path;
 use std::process::ExitCode;
@@ -26,7 +26,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let key = common::load_key(home)?;
     let id = key.player_id().to_string();
     let name = super::init::read_name(home);
-    let node: Option<IdReply> = match common::call_as(home, ApiRequest::Id) {
+    let node: Option<IdReply> = match common::send(home, request::Id {}) {
         Ok(v) => Some(v),
         Err(CliError::Node(ClientError::NotRunning { .. })) => None,
         Err(e) => return Err(e),

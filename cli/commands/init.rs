@@ -95,7 +95,7 @@ fn write_name(home_dir: &Path, name: &str) -> CliResult<bool> {
 /// A running node signs the new name and sends it (one that is not running does so when it
 /// starts).
 fn publish(home_dir: &Path) {
-    match super::common::call(home_dir, sobre_node::api::ApiRequest::ProfilePublish) {
+    match super::common::send(home_dir, sobre_node::api::request::ProfilePublish {}) {
         Ok(_) | Err(error::CliError::Node(sobre_node::client::ClientError::NotRunning { .. })) => {}
         Err(e) => eprintln!("{}", t!("init-name-not-taken", error = e.to_string())),
     }

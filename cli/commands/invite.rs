@@ -5,8 +5,8 @@ use super::contacts::{Contacts, check_alias};
 use crate::error::{self, CliError, CliResult};
 use crate::t;
 use serde_json::json;
-use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::{IdReply, PeersReply};
+use sobre_node::api::replies::IdReply;
+use sobre_node::api::request;
 use sobre_node::client::ClientError;
 use sobre_node::invite::{self, Invite, InviteError};
 use sobre_node::settings;
@@ -51,7 +51,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let saved = settings::load(home)
         .map_err(|e| error::user_hint(e.to_string(), t!("doctor-settings-fix")))?
         .unwrap_or_default();
-    let node: Option<IdReply> = match common::call_as(home, ApiRequest::Id) {
+    let node: Option<IdReply> = match common::send(home, request::Id {}) {
         Ok(v) => Some(v),
         Err(CliError::Node(ClientError::NotRunning { .. })) => None,
         Err(e) => return Err(e),
@@ -154,9 +154,9 @@ pub fn remember(home: &Path, inv: &Invite) -> CliResult<()> {
         .chain(&inv.bootstrap)
         .map(ToString::to_string)
         .collect();
-    match common::call_as::<PeersReply>(
+    match common::send(
         home,
-        ApiRequest::Remember {
+        request::Remember {
             addrs: addrs.clone(),
         },
     ) {

@@ -5,7 +5,7 @@ use super::common::{self, print_json};
 use crate::error::{self, CliError, CliResult};
 use crate::t;
 use serde_json::json;
-use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::client::ClientError;
 use sobre_node::{home, keyfile};
 use std::io::IsTerminal;
@@ -111,7 +111,7 @@ fn import(home_dir: &Path, a: ImportArgs) -> CliResult<ExitCode> {
         std::fs::read(&a.file).map_err(|e| error::user(common::cannot_read(&a.file, &e)))?;
     // The form first: a file that is no key file is said so before a passphrase is asked.
     keyfile::player_of(&bytes).map_err(key_file_error)?;
-    match common::call(home_dir, ApiRequest::Status) {
+    match common::send(home_dir, request::Status {}) {
         Err(CliError::Node(ClientError::NotRunning { .. })) => {}
         _ => {
             return Err(error::user_hint(

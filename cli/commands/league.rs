@@ -18,8 +18,8 @@ use sobre_core::league::archive::{self, LeagueArchive};
 use sobre_core::league::decision;
 use sobre_core::league::render;
 use sobre_core::league::{Board, Standings};
-use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::{LeagueExportReply, LeagueView, LeaguesReply};
+use sobre_node::api::replies::LeagueExportReply;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -181,11 +181,10 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
     match cmd {
         LeagueCommand::Create(a) => create(home, a),
         LeagueCommand::Join(a) => {
-            let v = common::call(home, ApiRequest::LeagueJoin { league: a.league })?;
+            let v = common::send(home, request::LeagueJoin { league: a.league })?;
             if a.json {
-                print_json(&v);
+                common::print_reply(&v)?;
             } else {
-                let v: LeagueView = common::reply(v)?;
                 println!(
                     "{}",
                     t!("league-joined", name = &v.name, league = short(&v.league))
@@ -194,11 +193,11 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LeagueCommand::List(a) => {
-            let v = common::read(home, ApiRequest::LeagueList)?;
+            let read = common::read_typed(home, request::LeagueList {})?;
             if a.json {
-                print_json(&v);
+                println!("{}", read.to_json()?);
             } else {
-                let v: LeaguesReply = common::reply(v)?;
+                let v = read.reply;
                 if v.leagues.is_empty() {
                     println!("{}", t!("league-none"));
                 }
@@ -417,7 +416,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
         LeagueCommand::Decide(a) => super::league_decide::run(home, a),
         LeagueCommand::Export(a) => {
             let v: LeagueExportReply =
-                common::read_as(home, ApiRequest::LeagueExport { league: a.league })?;
+                common::read_as(home, request::LeagueExport { league: a.league })?;
             let text = if a.pgn {
                 let mut arch = archive::read(&v.archive).map_err(|e| {
                     error::user(t!("league-node-archive-bad", error = e.to_string()))
@@ -486,9 +485,9 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
             })?)
         }
     };
-    let v = common::call(
+    let v = common::send(
         home,
-        ApiRequest::LeagueCreate {
+        request::LeagueCreate {
             name: a.name,
             players,
             names,
@@ -501,9 +500,8 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
         },
     )?;
     if a.json {
-        print_json(&v);
+        common::print_reply(&v)?;
     } else {
-        let v: LeagueView = common::reply(v)?;
         println!("{}", v.league);
     }
     Ok(ExitCode::SUCCESS)
@@ -558,7 +556,7 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
     } else {
         let v: LeagueExportReply = common::read_as(
             home,
-            ApiRequest::LeagueExport {
+            request::LeagueExport {
                 league: league.to_owned(),
             },
         )?;

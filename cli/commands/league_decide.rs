@@ -2,11 +2,10 @@
 //! games) signs an arbiter's decision (`sobre_core::league::decision`); the node sends it
 //! to everyone holding the league.
 
-use super::common::{self, print_json};
+use super::common::{self};
 use super::contacts::Contacts;
 use crate::error::CliResult;
-use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::LeagueDecisionReply;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -84,9 +83,9 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
         Kind::Enter => "enter",
         Kind::Replace => "replace",
     };
-    let v = common::call(
+    let v = common::send(
         home,
-        ApiRequest::LeagueDecide {
+        request::LeagueDecide {
             league: a.league,
             kind: kind.to_owned(),
             round: a.round,
@@ -100,9 +99,9 @@ pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
         },
     )?;
     if a.json {
-        print_json(&v);
+        common::print_reply(&v)?;
     } else {
-        let r: LeagueDecisionReply = common::reply(v)?;
+        let r = v;
         println!(
             "{}",
             crate::t!("decide-signed", decision = &r.decision, text = &r.text)

@@ -3,8 +3,9 @@
 use super::common::{self, rfc3339};
 use crate::error::CliResult;
 use crate::t;
+use sobre_node::api::LeaveAction;
 use sobre_node::api::replies::LeaveReply;
-use sobre_node::api::{ApiRequest, LeaveAction};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -36,21 +37,21 @@ pub struct EndArgs {
 pub fn run(home: &Path, cmd: LeaveCommand) -> CliResult<ExitCode> {
     let (request, json) = match cmd {
         LeaveCommand::Start(a) => (
-            ApiRequest::Leave {
+            request::Leave {
                 action: LeaveAction::Start,
                 days: a.days,
             },
             a.json,
         ),
         LeaveCommand::End(a) => (
-            ApiRequest::Leave {
+            request::Leave {
                 action: LeaveAction::End,
                 days: None,
             },
             a.json,
         ),
     };
-    let v: LeaveReply = common::call_as(home, request)?;
+    let v: LeaveReply = common::send(home, request)?;
     json.answer(&v, || {
         t!(
             "leave-taken",

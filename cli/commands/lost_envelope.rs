@@ -8,7 +8,8 @@ use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::GameView;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -64,9 +65,9 @@ pub struct AnnulArgs {
 
 pub fn declare(home: &Path, args: DeclareArgs) -> CliResult<ExitCode> {
     let notation = args.written.resolve(home);
-    let v: GameView = common::call_as(
+    let v: GameView = common::send(
         home,
-        ApiRequest::EnvelopeDeclare {
+        request::EnvelopeDeclare {
             game: args.game,
             text: args.mv,
             notation,
@@ -79,8 +80,7 @@ pub fn declare(home: &Path, args: DeclareArgs) -> CliResult<ExitCode> {
 }
 
 pub fn accept_declared(home: &Path, args: AcceptDeclaredArgs) -> CliResult<ExitCode> {
-    let v: GameView =
-        common::call_as(home, ApiRequest::EnvelopeAcceptDeclared { game: args.game })?;
+    let v: GameView = common::send(home, request::EnvelopeAcceptDeclared { game: args.game })?;
     args.json.answer(&v, || {
         let san = declared_san(&v).unwrap_or_default();
         t!(
@@ -96,7 +96,7 @@ pub fn annul(home: &Path, args: AnnulArgs) -> CliResult<ExitCode> {
     if !confirm::go_ahead(home, &args.game, args.yes, confirm::Step::Annul)? {
         return confirm::called_off();
     }
-    let v: GameView = common::call_as(home, ApiRequest::EnvelopeAnnul { game: args.game })?;
+    let v: GameView = common::send(home, request::EnvelopeAnnul { game: args.game })?;
     args.json.answer(&v, || {
         if v.annulled.is_some() {
             t!("envelope-annulled", game = game_tag(&v))

@@ -9,8 +9,9 @@ use crate::t;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::uci::parse_uci;
 use sobre_core::{Color, Position, Square};
+use sobre_node::api::GameView;
 use sobre_node::api::replies::MovePreviewReply;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -47,9 +48,9 @@ pub struct Args {
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let notation = args.written.resolve(home);
     if args.dry_run {
-        let p: MovePreviewReply = common::call_as(
+        let p: MovePreviewReply = common::send(
             home,
-            ApiRequest::MovePreview {
+            request::MovePreview {
                 game: args.game,
                 text: args.mv,
                 notation,
@@ -58,9 +59,9 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         let ascii = args.ascii || common::Config::load(home).ascii;
         return args.json.answer(&p, || preview(&p, ascii, notation));
     }
-    let v: GameView = common::call_as(
+    let v: GameView = common::send(
         home,
-        ApiRequest::Move {
+        request::Move {
             game: args.game,
             text: args.mv,
             notation,

@@ -3,8 +3,7 @@
 
 use super::common;
 use super::contacts::Contacts;
-use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::ProfilesReply;
+use sobre_node::api::request;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -22,7 +21,7 @@ impl<'a> Names<'a> {
 
     /// With the names the running node holds (none if it cannot be asked).
     pub fn from_node(home: &Path, contacts: &'a Contacts) -> Names<'a> {
-        let received = common::read_as::<ProfilesReply>(home, ApiRequest::Profiles)
+        let received = common::read_as(home, request::Profiles {})
             .map(|r| {
                 r.me.into_iter()
                     .chain(r.players)

@@ -1,11 +1,11 @@
 //! `sobre node`: run your node, and look after it.
 
-use super::common::{self, print_json};
+use super::common::{self};
 use super::names::Names;
 use crate::error::{self, CliError, CliResult};
 use crate::t;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{SKEW_WARN_MS, StatusReply};
+use sobre_node::api::request;
 use sobre_node::error::NodeError;
 use sobre_node::home::KeyError;
 use sobre_node::service::{self, NodeConfig};
@@ -128,7 +128,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
     // Fail early, and with the usual messages, when there is no key or a node already runs
     // here (it holds the database lock, which would fail less clearly).
     common::load_key(home)?;
-    if common::call(home, ApiRequest::Status).is_ok() {
+    if common::send(home, request::Status {}).is_ok() {
         return Err(already_running(home));
     }
     let log_file = args.log_file.clone();
@@ -293,12 +293,11 @@ fn already_running(home: &Path) -> CliError {
 }
 
 fn status(home: &Path, args: StatusArgs) -> CliResult<ExitCode> {
-    let v = common::call(home, ApiRequest::Status)?;
+    let v = common::send(home, request::Status {})?;
     if args.json {
-        print_json(&v);
+        common::print_reply(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let v: StatusReply = common::reply(v)?;
     let contacts = if v.opponents.is_empty() {
         None
     } else {
@@ -417,13 +416,13 @@ fn opponent_lines(v: &StatusReply, names: &Names, now: u64) -> String {
 }
 
 fn stop(home: &Path) -> CliResult<ExitCode> {
-    common::call(home, ApiRequest::Stop)?;
+    common::send(home, request::Stop {})?;
     println!("{}", t!("node-stopping"));
     Ok(ExitCode::SUCCESS)
 }
 
 fn repair(home: &Path) -> CliResult<ExitCode> {
-    if common::call(home, ApiRequest::Status).is_ok() {
+    if common::send(home, request::Status {}).is_ok() {
         return Err(error::user_hint(
             t!("node-running-in", home = home.display().to_string()),
             t!("node-hint-stop-first"),

@@ -4,8 +4,8 @@
 use super::{common, node_log};
 use crate::error::{self, CliError, CliResult};
 use crate::t;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::{IdReply, SKEW_WARN_MS, StatusReply};
+use sobre_node::api::request;
 use sobre_node::client::ClientError;
 use sobre_node::network::port::{DEFAULT_PORT, port_free};
 use sobre_node::settings::{self, NodeSettings};
@@ -52,7 +52,7 @@ pub struct DoctorArgs {}
 
 pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
     common::load_key(home)?;
-    if common::call(home, ApiRequest::Status).is_ok() {
+    if common::send(home, request::Status {}).is_ok() {
         return Err(error::user_hint(
             t!("node-already-running", home = home.display().to_string()),
             t!("service-hint-stop"),
@@ -88,7 +88,7 @@ pub fn start(home: &Path, args: StartArgs) -> CliResult<ExitCode> {
     let mut child = cmd.spawn()?;
     let deadline = Instant::now() + START_WAIT;
     loop {
-        if common::call(home, ApiRequest::Status).is_ok() {
+        if common::send(home, request::Status {}).is_ok() {
             break;
         }
         if let Some(status) = child.try_wait()? {
@@ -315,8 +315,8 @@ pub fn doctor(home: &Path, _args: DoctorArgs) -> CliResult<ExitCode> {
             NodeSettings::default()
         }
     };
-    let running: Option<(StatusReply, IdReply)> = match common::call_as(home, ApiRequest::Status) {
-        Ok(status) => Some((status, common::call_as(home, ApiRequest::Id)?)),
+    let running: Option<(StatusReply, IdReply)> = match common::send(home, request::Status {}) {
+        Ok(status) => Some((status, common::send(home, request::Id {})?)),
         Err(CliError::Node(ClientError::NotRunning { .. })) => None,
         Err(e) => return Err(e),
     };

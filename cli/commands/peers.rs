@@ -1,10 +1,10 @@
 //! `sobre peers`: the nodes your node talks to.
 
-use super::common::{self, print_json};
+use super::common::{self};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::{ConnectReply, PeersReply};
+use sobre_node::api::replies::ConnectReply;
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -38,17 +38,17 @@ pub struct ListArgs {
 pub fn run(home: &Path, cmd: PeersCommand) -> CliResult<ExitCode> {
     match cmd {
         PeersCommand::Connect(a) => {
-            let v: ConnectReply = common::call_as(home, ApiRequest::Connect { addr: a.multiaddr })?;
+            let v: ConnectReply = common::send(home, request::Connect { addr: a.multiaddr })?;
             println!("{}", t!("peers-connected-to", peer = &v.peer));
         }
         PeersCommand::List(a) => {
             // With the node stopped: none connected, the remembered ones from its database.
-            let v = common::read(home, ApiRequest::Peers)?;
+            let read = common::read_typed(home, request::Peers {})?;
             if a.json {
-                print_json(&v);
+                println!("{}", read.to_json()?);
                 return Ok(ExitCode::SUCCESS);
             }
-            let v: PeersReply = common::reply(v)?;
+            let v = read.reply;
             if v.connected.is_empty() {
                 println!("{}", t!("peers-none"));
             }

@@ -6,8 +6,7 @@ use crate::i18n::errors;
 use crate::t;
 use serde_json::json;
 use sobre_core::record::Profile;
-use sobre_node::api::ApiRequest;
-use sobre_node::api::replies::ProfilesReply;
+use sobre_node::api::request;
 use sobre_node::client::ClientError;
 use sobre_node::profile::{self, LocalProfile};
 use std::path::Path;
@@ -183,7 +182,7 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
     } else {
         profile::write(home, &local).map_err(|e| error::user(errors::local_profile(&e)))?;
     }
-    let sent = match common::call_as::<ProfilesReply>(home, ApiRequest::ProfilePublish) {
+    let sent = match common::send(home, request::ProfilePublish {}) {
         Ok(_) => true,
         Err(CliError::Node(ClientError::NotRunning { .. })) => false,
         Err(e) => return Err(e),

@@ -4,8 +4,8 @@ use super::common::{self, rfc3339, short_game};
 use crate::error::CliResult;
 use crate::t;
 use sobre_core::notation::Notation;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::replies::RemindersReply;
+use sobre_node::api::request;
 use sobre_node::reminders::words::Wording;
 use sobre_node::reminders::{Reminder, ReminderKind};
 use std::path::Path;
@@ -36,7 +36,7 @@ pub struct Args {
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let read: common::Read<RemindersReply> = common::read_typed(
         home,
-        ApiRequest::Reminders {
+        request::Reminders {
             limit: Some(args.limit),
         },
     )?;

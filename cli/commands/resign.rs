@@ -5,7 +5,7 @@ use super::confirm;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -27,7 +27,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     if !confirm::go_ahead(home, &args.game, args.yes, confirm::Step::Resign)? {
         return confirm::called_off();
     }
-    let v = common::call_as::<GameView>(home, ApiRequest::Resign { game: args.game })?;
+    let v = common::send(home, request::Resign { game: args.game })?;
     args.json.answer(&v, || {
         t!("resign-done", game = game_tag(&v), state = state_line(&v))
     })

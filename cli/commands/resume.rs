@@ -4,7 +4,7 @@ use super::common;
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
-use sobre_node::api::{ApiRequest, GameView};
+use sobre_node::api::request;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -21,7 +21,7 @@ pub struct Args {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let v = common::call_as::<GameView>(home, ApiRequest::Resume { game: args.game })?;
+    let v = common::send(home, request::Resume { game: args.game })?;
     args.json.answer(&v, || {
         t!(
             "resume-present",

@@ -15,9 +15,9 @@ use sobre_core::notation::{Notation, format_line};
 use sobre_core::record::QuickplayRuling;
 use sobre_core::uci::parse_uci;
 use sobre_core::{CastlingMode, Color, Position, Square};
-use sobre_node::api::ApiRequest;
 use sobre_node::api::GameView;
 use sobre_node::api::game::{EnvelopeView, QuickplayClaimView};
+use sobre_node::api::request;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -62,8 +62,7 @@ pub struct View {
 }
 
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
-    let read: common::Read<GameView> =
-        common::read_typed(home, ApiRequest::Show { game: args.game })?;
+    let read: common::Read<GameView> = common::read_typed(home, request::Show { game: args.game })?;
     if args.json {
         println!("{}", read.to_json()?);
         return Ok(ExitCode::SUCCESS);

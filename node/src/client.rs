@@ -4,7 +4,8 @@
 //! One connection per call. Every call but [`watch`] gives up after [`TIMEOUT`]: a node that
 //! is alive answers within milliseconds, and one that is stuck should not hang a shell.
 
-use crate::api::{API_VERSION, ApiError, ApiRequest, RequestLine, ResponseLine};
+use crate::api::request;
+use crate::api::{API_VERSION, ApiError, ApiRequest, Request, RequestLine, ResponseLine};
 use crate::home;
 use serde_json::Value;
 use std::future::Future;
@@ -38,7 +39,52 @@ pub enum ClientError {
     Protocol(String),
 }
 
-/// Sends one request to the node running in `home` and returns its `result`.
+/// The node running in a home, asked in typed requests: [`Client::send`] takes a request of
+/// [`crate::api::request`] and answers with the reply type that request names, so asking
+/// for a move gives a [`crate::api::GameView`] and nothing else.
+#[derive(Clone, Debug)]
+pub struct Client {
+    home: PathBuf,
+}
+
+impl Client {
+    /// The node running in `home` (nothing is connected until a request is sent).
+    pub fn new(home: impl Into<PathBuf>) -> Client {
+        Client { home: home.into() }
+    }
+
+    /// The home this client asks.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// Sends `request` and reads the node's answer as the request's reply type.
+    ///
+    /// # Errors
+    /// As [`call`]; an answer that is not the reply the request names is a
+    /// [`ClientError::Protocol`] error (the node runs another version).
+    pub async fn send<R: Request>(&self, request: R) -> Result<R::Reply, ClientError> {
+        let value = call(&self.home, request.into()).await?;
+        serde_json::from_value(value)
+            .map_err(|e| ClientError::Protocol(format!("not the reply expected: {e}")))
+    }
+
+    /// Streams the node's events: see [`watch`].
+    ///
+    /// # Errors
+    /// As [`watch`].
+    pub async fn watch(
+        &self,
+        game: Option<String>,
+        on_line: impl FnMut(Value) -> bool,
+    ) -> Result<(), ClientError> {
+        watch(&self.home, game, on_line).await
+    }
+}
+
+/// Sends one request to the node running in `home` and returns its `result` as the node
+/// wrote it: the wire edge, for tools that pass the JSON on (`--json`, tests); the `sobre`
+/// command reads typed replies through [`Client`].
 ///
 /// A `watch` request is answered by its acknowledgement only; use [`watch`] to stream.
 ///
@@ -73,7 +119,7 @@ pub async fn watch(
 ) -> Result<(), ClientError> {
     let (mut read, mut write) = within_timeout(async {
         let (mut read, mut write) = connect(home).await?;
-        send(&mut write, ApiRequest::Watch { game }).await?;
+        send(&mut write, ApiRequest::Watch(request::Watch { game })).await?;
         // The acknowledgement (or the reason for a refusal).
         read_response(&mut read)
             .await?
@@ -181,12 +227,16 @@ mod tests {
     #[tokio::test]
     async fn no_node_means_not_running() {
         let dir = tempfile::tempdir().unwrap();
-        let err = call(dir.path(), ApiRequest::Status).await.unwrap_err();
+        let err = call(dir.path(), ApiRequest::Status(request::Status {}))
+            .await
+            .unwrap_err();
         assert!(matches!(err, ClientError::NotRunning { .. }), "{err:?}");
         assert!(err.to_string().contains("not running"));
         // A socket file nobody listens on (a node that died) is the same.
         drop(std::os::unix::net::UnixListener::bind(home::socket_path(dir.path())).unwrap());
-        let err = call(dir.path(), ApiRequest::Status).await.unwrap_err();
+        let err = call(dir.path(), ApiRequest::Status(request::Status {}))
+            .await
+            .unwrap_err();
         assert!(matches!(err, ClientError::NotRunning { .. }), "{err:?}");
     }
 
@@ -198,7 +248,7 @@ mod tests {
         tokio::spawn(async move {
             while let Some(ControlRequest { request, reply }) = inbox.recv().await {
                 let _ = reply.send(match request {
-                    ApiRequest::Status => Ok(json!({"games": 3})),
+                    ApiRequest::Status(request::Status {}) => Ok(json!({"games": 3})),
                     _ => Err(ApiError::user("unknown game").hint("see `sobre games`")),
                 });
             }
@@ -215,15 +265,18 @@ mod tests {
             }
         });
         let status = loop {
-            match call(&home, ApiRequest::Status).await {
+            match call(&home, ApiRequest::Status(request::Status {})).await {
                 Err(ClientError::NotRunning { .. }) => tokio::task::yield_now().await,
                 other => break other.unwrap(),
             }
         };
         assert_eq!(status["games"], 3);
-        let err = call(&home, ApiRequest::Resign { game: "zz".into() })
-            .await
-            .unwrap_err();
+        let err = call(
+            &home,
+            ApiRequest::Resign(request::Resign { game: "zz".into() }),
+        )
+        .await
+        .unwrap_err();
         match err {
             ClientError::Api(e) => assert_eq!(e.hint.as_deref(), Some("see `sobre games`")),
             other => panic!("{other:?}"),

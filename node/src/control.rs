@@ -10,6 +10,8 @@
 //! Limits: at most [`MAX_CONNECTIONS`] clients at once, request lines of at most
 //! [`MAX_LINE_BYTES`].
 
+use crate::api::replies::WatchReply;
+use crate::api::request::{self, Request};
 use crate::api::{
     API_VERSION, ApiError, ApiRequest, MAX_LINE_BYTES, RefusalCode, RequestLine, ResponseLine,
 };
@@ -207,7 +209,7 @@ impl Connection {
                     continue;
                 }
             };
-            if let ApiRequest::Watch { game } = request {
+            if let ApiRequest::Watch(request::Watch { game }) = request {
                 return self.stream_events(read, write, game).await;
             }
             let answer = self.forward(request).await;
@@ -241,7 +243,16 @@ impl Connection {
         W: AsyncWrite + Unpin,
     {
         let mut events = self.watch.subscribe();
-        write_response(&mut write, Ok(json!({ "watching": true, "game": game }))).await?;
+        let ack = request::Watch::reply(WatchReply {
+            watching: true,
+            game: game.clone(),
+        });
+        write_response(
+            &mut write,
+            ack.to_value()
+                .map_err(|e| ApiError::internal(e.to_string())),
+        )
+        .await?;
         let mut sink = [0u8; 256];
         loop {
             tokio::select! {
@@ -373,8 +384,10 @@ mod tests {
             tokio::spawn(async move {
                 while let Some(ControlRequest { request, reply }) = inbox.recv().await {
                     let answer = match request {
-                        ApiRequest::Id => Ok(json!({ "player_id": "12D3KooWfake" })),
-                        ApiRequest::Move { game, text, .. } => {
+                        ApiRequest::Id(request::Id {}) => {
+                            Ok(json!({ "player_id": "12D3KooWfake" }))
+                        }
+                        ApiRequest::Move(request::Move { game, text, .. }) => {
                             Ok(json!({ "game": game, "san": text }))
                         }
                         other => Err(ApiError::user(format!("fake service: {other:?}"))),

@@ -12,6 +12,7 @@
 //! may be stale, and the CLI says so.
 
 use crate::api::replies::{BlockReply, PeersReply, Reply};
+use crate::api::request;
 use crate::api::{ApiError, ApiRequest};
 use crate::home::{self, KeyError};
 use crate::service::reads::{self, ReadSide, Unavailable};
@@ -59,11 +60,11 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
     })?;
     let listed = match request {
         // Nothing is connected to a stopped node; what it remembers is in the store.
-        ApiRequest::Peers => Some(Reply::from(PeersReply {
+        ApiRequest::Peers(request::Peers {}) => Some(Reply::from(PeersReply {
             connected: Vec::new(),
             known: reads::known_peers(&store),
         })),
-        ApiRequest::Block { player: None, .. } => Some(Reply::from(BlockReply {
+        ApiRequest::Block(request::Block { player: None, .. }) => Some(Reply::from(BlockReply {
             blocked: crate::service::block::stored_blocked(&store)
                 .iter()
                 .map(ToString::to_string)
@@ -116,7 +117,8 @@ pub fn is_offline_read(req: &ApiRequest) -> bool {
     reads::is_read(req)
         || matches!(
             req,
-            ApiRequest::Peers | ApiRequest::Block { player: None, .. }
+            ApiRequest::Peers(request::Peers {})
+                | ApiRequest::Block(request::Block { player: None, .. })
         )
 }
 

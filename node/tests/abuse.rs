@@ -13,6 +13,7 @@ use sobre_core::record::{
     Challenge, ColourChoice, EventId, PlayerId, Scoresheet, SignedEvent, StartPosition,
 };
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::network::{NetworkConfig, NetworkError, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use sobre_node::time::now_ms;
@@ -49,7 +50,8 @@ async fn ana_and_bruno_playing() -> (TempDir, TempDir, TestNode, TestNode, Strin
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game = start_game(&a, &b).await;
     (da, db, a, b, game)
 }
@@ -61,10 +63,10 @@ async fn ana_and_bruno_playing() -> (TempDir, TempDir, TestNode, TestNode, Strin
 async fn a_stranger_can_neither_read_a_game_nor_list_a_players_games() {
     let (_da, db, a, b, game) = ana_and_bruno_playing().await;
     play(&a, &b, &game, 0, &["e4", "e5"]).await;
-    a.call(ApiRequest::Chat {
+    a.call(ApiRequest::Chat(request::Chat {
         game: game.clone(),
         text: "only for Bruno".into(),
-    })
+    }))
     .await;
     a.wait_outbox_empty().await;
     let game_id = EventId::from_hex(&game).expect("a game id");
@@ -166,7 +168,9 @@ async fn a_strangers_chat_and_challenge_flood_is_bounded() {
         }
     }
     assert_eq!(refused, 1);
-    let v = a.call(ApiRequest::Show { game: hex.clone() }).await;
+    let v = a
+        .call(ApiRequest::Show(request::Show { game: hex.clone() }))
+        .await;
     assert_eq!(v["chat"].as_array().map(Vec::len), Some(3), "{v}");
 
     // More challenges from the same stranger: three wait for Ana's answer, no more.
@@ -230,9 +234,9 @@ async fn many_identities_from_one_address_cannot_lock_the_opponent_out() {
 
     // Bruno comes back and dials Ana from the same address: reserved, he connects and plays.
     let b = TestNode::start(db.path()).await;
-    b.call(ApiRequest::Connect {
+    b.call(ApiRequest::Connect(request::Connect {
         addr: a_addr.clone(),
-    })
+    }))
     .await;
     let deadline = tokio::time::Instant::now() + STEP;
     while !a.connected_to(&b_peer).await {
@@ -279,7 +283,7 @@ async fn games_between_others_are_refused_before_their_signatures_are_checked() 
             other => panic!("{other:?}"),
         }
     }
-    let games = a.call(ApiRequest::Games).await;
+    let games = a.call(ApiRequest::Games(request::Games {})).await;
     assert_eq!(games["games"].as_array().map(Vec::len), Some(0), "{games}");
     h.shutdown().await;
     a.stop().await;
@@ -303,18 +307,18 @@ async fn a_blocked_player_is_refused_for_good() {
         deliver(&h, a_peer, sheet.game(), &[first]).await,
         Response::Receipts { .. }
     ));
-    let games = a.call(ApiRequest::Games).await;
+    let games = a.call(ApiRequest::Games(request::Games {})).await;
     assert_eq!(games["games"].as_array().map(Vec::len), Some(1), "{games}");
 
     let stranger = key.player_id().to_string();
     let v = a
-        .call(ApiRequest::Block {
+        .call(ApiRequest::Block(request::Block {
             player: Some(stranger.clone()),
             unblock: false,
-        })
+        }))
         .await;
     assert_eq!(v["blocked"], serde_json::json!([stranger]));
-    let games = a.call(ApiRequest::Games).await;
+    let games = a.call(ApiRequest::Games(request::Games {})).await;
     assert_eq!(games["games"].as_array().map(Vec::len), Some(0), "{games}");
     // Cut off: the next delivery does not get through.
     let (sheet, again) = challenge_of(&key, ana, t0 + 5);
@@ -327,17 +331,17 @@ async fn a_blocked_player_is_refused_for_good() {
     a.stop().await;
     let a = TestNode::start(da.path()).await;
     let v = a
-        .call(ApiRequest::Block {
+        .call(ApiRequest::Block(request::Block {
             player: None,
             unblock: false,
-        })
+        }))
         .await;
     assert_eq!(v["blocked"], serde_json::json!([stranger]));
     let v = a
-        .call(ApiRequest::Block {
+        .call(ApiRequest::Block(request::Block {
             player: Some(stranger),
             unblock: true,
-        })
+        }))
         .await;
     assert_eq!(v["blocked"], serde_json::json!([]));
     a.stop().await;
@@ -351,7 +355,8 @@ async fn sync_answers_are_bounded_in_bytes_per_peer() {
     let a = TestNode::start_with(da.path(), |c| c.sync_bytes_per_minute = Some(8 * 1024)).await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game = start_game(&a, &b).await;
     play(&a, &b, &game, 0, &["e4", "e5", "Nf3", "Nc6"]).await;
     b.stop().await;
@@ -420,7 +425,7 @@ async fn a_contacts_challenges_are_not_limited() {
             "challenge {i} from a contact was refused"
         );
     }
-    let games = a.call(ApiRequest::Games).await;
+    let games = a.call(ApiRequest::Games(request::Games {})).await;
     assert_eq!(games["games"].as_array().map(Vec::len), Some(5), "{games}");
     h.shutdown().await;
     a.stop().await;
@@ -466,7 +471,7 @@ async fn oversized_gossip_is_dropped_unread() {
         let _ = attacker.publish(&topic, m).await;
     }
     play(&a, &b, &honest, 0, &["e4", "e5"]).await;
-    let games = a.call(ApiRequest::Games).await;
+    let games = a.call(ApiRequest::Games(request::Games {})).await;
     assert_eq!(games["games"].as_array().map(Vec::len), Some(1), "{games}");
 
     // The same topic carries an ordinary challenge from another peer.
@@ -548,9 +553,9 @@ async fn a_bad_signature_flood_costs_the_sender_its_connection() {
     );
     assert!(!a.connected_to(&h.local_peer_id()).await, "never cut off");
     let v = a
-        .call(ApiRequest::Show {
+        .call(ApiRequest::Show(request::Show {
             game: game.to_hex(),
-        })
+        }))
         .await;
     assert_eq!(v["chat"].as_array().map(Vec::len), Some(0), "{v}");
     let grown = disk_bytes(da.path()).saturating_sub(disk_before);
@@ -590,7 +595,7 @@ async fn a_mailbox_takes_a_bounded_number_of_new_games_from_one_peer() {
     };
     assert_eq!(taken, 100);
     assert!(refusal.contains("new games an hour"), "{refusal}");
-    let games = m.call(ApiRequest::Games).await;
+    let games = m.call(ApiRequest::Games(request::Games {})).await;
     assert_eq!(games["games"].as_array().map(Vec::len), Some(100));
     h.shutdown().await;
 

@@ -5,18 +5,19 @@
 mod common;
 
 use common::{TestNode, play, tcp_addr};
+use sobre_node::api::request;
 use sobre_node::api::{ApiRequest, TermsRequest};
 use sobre_node::time::now_ms;
 
 /// Ana (White) and Bea at a game over the board (2 hours each), connected.
 async fn over_the_board(a: &TestNode, b: &TestNode) -> String {
     let (b_id, b_addrs) = b.id().await;
-    a.call(ApiRequest::Connect {
+    a.call(ApiRequest::Connect(request::Connect {
         addr: tcp_addr(&b_addrs),
-    })
+    }))
     .await;
     let ch = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id,
             color: "white".into(),
             time_control: "otb 2h".into(),
@@ -27,16 +28,16 @@ async fn over_the_board(a: &TestNode, b: &TestNode) -> String {
                 notice_ms: Some(1_000),
                 ..TermsRequest::default()
             },
-        })
+        }))
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();
     b.wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await;
-    b.call(ApiRequest::Accept {
+    b.call(ApiRequest::Accept(request::Accept {
         game: game.clone(),
         color: None,
         position: None,
-    })
+    }))
     .await;
     a.wait_for(&game, "the acceptance", |v| v["status"] == "active")
         .await;
@@ -44,7 +45,7 @@ async fn over_the_board(a: &TestNode, b: &TestNode) -> String {
 }
 
 fn adjourn(game: &str, seal: &str, resume_at_ms: Option<u64>) -> ApiRequest {
-    ApiRequest::Adjourn {
+    ApiRequest::Adjourn(request::Adjourn {
         game: game.into(),
         seal: seal.into(),
         resume_at_ms,
@@ -54,7 +55,7 @@ fn adjourn(game: &str, seal: &str, resume_at_ms: Option<u64>) -> ApiRequest {
         arbiter: None,
         arbiter_setting: None,
         no_arbiter: true,
-    }
+    })
 }
 
 /// A9c: Ana seals and does not come back. At the agreed time her node opens the envelope
@@ -74,7 +75,8 @@ async fn a9_c_a_reply_sealed_after_the_automatic_opening_opens_when_the_sealer_a
     // Bea cannot reply blind: the sealed move is not opened yet (A9c).
     let blind = b.try_call(adjourn(&game, "Nc6", None)).await;
     assert!(blind.is_err(), "{blind:?}");
-    b.call(ApiRequest::Resume { game: game.clone() }).await;
+    b.call(ApiRequest::Resume(request::Resume { game: game.clone() }))
+        .await;
     // Ana never announces presence: her node opens the envelope at the agreed time.
     let vb = b
         .wait_for(&game, "the automatic opening", |v| {
@@ -94,7 +96,8 @@ async fn a9_c_a_reply_sealed_after_the_automatic_opening_opens_when_the_sealer_a
     a.wait_for(&game, "the reply", |v| v["status"] == "adjourned")
         .await;
     // Ana arrives: Bea's node opens the reply.
-    a.call(ApiRequest::Resume { game: game.clone() }).await;
+    a.call(ApiRequest::Resume(request::Resume { game: game.clone() }))
+        .await;
     for node in [&a, &b] {
         let v = node
             .wait_for(&game, "the reply's opening", |v| {

@@ -15,6 +15,7 @@ use serde_json::Value;
 use sobre_core::record::{Archive, EventId, EventKind, PlayerId};
 use sobre_core::test_support::Lines;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::service::NodeConfig;
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -124,16 +125,16 @@ async fn churn(rounds: usize, down_at_once: usize, plies: usize) {
         let opponent = if i % 2 == 0 { i + 1 } else { i - 1 };
         let (me, them, m) = (&members[i], &members[opponent], &members[1]);
         let n = me.node.as_ref().unwrap();
-        n.call(ApiRequest::Connect {
+        n.call(ApiRequest::Connect(request::Connect {
             addr: them.addr.clone(),
-        })
+        }))
         .await;
         m.node
             .as_ref()
             .unwrap()
-            .call(ApiRequest::Connect {
+            .call(ApiRequest::Connect(request::Connect {
                 addr: me.addr.clone(),
-            })
+            }))
             .await;
     }
     let mut games = Vec::new();
@@ -179,18 +180,21 @@ async fn churn(rounds: usize, down_at_once: usize, plies: usize) {
                 let Some(node) = members[mover].node.as_ref() else {
                     continue;
                 };
-                let Ok(v) = node.try_call(ApiRequest::Show { game: game.clone() }).await else {
+                let Ok(v) = node
+                    .try_call(ApiRequest::Show(request::Show { game: game.clone() }))
+                    .await
+                else {
                     continue;
                 };
                 if v["plies"].as_u64() != Some(acked[g] as u64) {
                     continue;
                 }
                 let r = node
-                    .try_call(ApiRequest::Move {
+                    .try_call(ApiRequest::Move(request::Move {
                         game: game.clone(),
                         text: lines[g][acked[g]].clone(),
                         notation: None,
-                    })
+                    }))
                     .await;
                 match r {
                     Ok(_) => acked[g] += 1,
@@ -237,7 +241,7 @@ async fn churn(rounds: usize, down_at_once: usize, plies: usize) {
     for (i, m) in members.iter().enumerate().skip(2) {
         let deadline = Instant::now() + STEP * 2;
         let node = m.node.as_ref().unwrap();
-        while node.call(ApiRequest::Status).await["outbox"] != 0 {
+        while node.call(ApiRequest::Status(request::Status {})).await["outbox"] != 0 {
             assert!(
                 Instant::now() < deadline,
                 "node {i}: the outbox never emptied"

@@ -12,6 +12,7 @@ mod common;
 use common::{POLL, STEP, TestNode, play, start_game};
 use sobre_core::record::{EventKind, PlayerId, SignedEvent};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::service::NodeConfig;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -106,9 +107,9 @@ async fn a_damaged_database_is_refused_at_start_and_repair_brings_the_game_back_
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect {
+    a.call(ApiRequest::Connect(request::Connect {
         addr: b_addr.clone(),
-    })
+    }))
     .await;
     let game = start_game(&a, &b).await;
     let opening = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"];
@@ -180,7 +181,9 @@ async fn a_damaged_database_is_refused_at_start_and_repair_brings_the_game_back_
             Start::Running(node) => {
                 // Started: then the damage hit nothing live, and the game is whole.
                 eprintln!("{what}: started with the game whole");
-                let v = node.call(ApiRequest::Show { game: game.clone() }).await;
+                let v = node
+                    .call(ApiRequest::Show(request::Show { game: game.clone() }))
+                    .await;
                 assert_eq!(v["plies"], opening.len(), "{what}: {v}");
                 let record = node.archive(&game).await;
                 record.verify().expect("a served record verifies");
@@ -226,7 +229,9 @@ async fn a_damaged_database_is_refused_at_start_and_repair_brings_the_game_back_
     sobre_node::service::repair(da.path()).expect("repair of an intact database");
     let a = TestNode::start_with(da.path(), |c| c.bootstrap = vec![b_addr.clone()]).await;
     play(&a, &b, &game, opening.len(), &["O-O", "Be7"]).await;
-    let vb = b.call(ApiRequest::Show { game: game.clone() }).await;
+    let vb = b
+        .call(ApiRequest::Show(request::Show { game: game.clone() }))
+        .await;
     assert_eq!(vb["status"], "active", "{vb}");
     a.stop().await;
     b.stop().await;

@@ -12,6 +12,7 @@ use sobre_core::notation::parse_move;
 use sobre_core::record::{EventId, EventKind, GameId, Keypair, Scoresheet, SignedEvent};
 use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use sobre_node::time::now_ms;
@@ -124,14 +125,14 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
 
     // 1. The challenge: the first delivery is the whole game, one event.
     let ch = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_key.player_id().to_string(),
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await;
     let game_hex = ch["game"].as_str().expect("game id").to_owned();
     let d = next_delivery(&mut inbox, "the challenge").await;
@@ -169,11 +170,11 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
 
     // 2. White's first move: only A's receipt of the acceptance and the move travel, not
     //    the challenge B receipted nor B's own events.
-    a.call(ApiRequest::Move {
+    a.call(ApiRequest::Move(request::Move {
         game: game_hex.clone(),
         text: "e4".into(),
         notation: None,
-    })
+    }))
     .await;
     let d = next_delivery(&mut inbox, "the first move").await;
     let delta_bytes = d.bytes;
@@ -236,11 +237,11 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
     }
     a.wait_for(&game_hex, "Black's move", |v| v["plies"] == 2)
         .await;
-    a.call(ApiRequest::Move {
+    a.call(ApiRequest::Move(request::Move {
         game: game_hex.clone(),
         text: "Nf3".into(),
         notation: None,
-    })
+    }))
     .await;
     let d = next_delivery(&mut inbox, "the second move").await;
     assert_eq!(
@@ -260,7 +261,9 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
     if let Ok(Some(d)) = timeout(Duration::from_secs(2), inbox.recv()).await {
         panic!("an unexpected delivery of {} events", d.events.len());
     }
-    let v = a.call(ApiRequest::Show { game: game_hex }).await;
+    let v = a
+        .call(ApiRequest::Show(request::Show { game: game_hex }))
+        .await;
     assert_eq!(v["moves"], serde_json::json!(["e2e4", "e7e5", "g1f3"]));
 
     b.shutdown().await;
@@ -282,7 +285,8 @@ async fn a_mailbox_that_lost_the_game_gets_it_whole_after_refusing_a_partial_del
     let b = TestNode::start(db.path()).await;
     let (_, a_addr) = a.id_addr().await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game = common::start_game(&a, &b).await;
     common::play(&a, &b, &game, 0, &["e4", "e5", "Nf3"]).await;
     m.wait_for(&game, "the mailbox to hold White's move", |v| {
@@ -307,7 +311,7 @@ async fn a_mailbox_that_lost_the_game_gets_it_whole_after_refusing_a_partial_del
     })
     .await;
     assert!(
-        m.try_call(ApiRequest::Show { game: game.clone() })
+        m.try_call(ApiRequest::Show(request::Show { game: game.clone() }))
             .await
             .is_err(),
         "the new mailbox holds the game already"

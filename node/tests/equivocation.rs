@@ -16,6 +16,7 @@ use sobre_core::record::{
 use sobre_core::rules::Termination;
 use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use sobre_node::service::NodeConfig;
@@ -154,9 +155,9 @@ async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_n
     let a = TestNode::start_with(da.path(), use_m).await;
     let b = TestNode::start_with(db.path(), use_m).await;
     let (b_id, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect {
+    a.call(ApiRequest::Connect(request::Connect {
         addr: b_addr.clone(),
-    })
+    }))
     .await;
     let game = start_game(&a, &b).await;
     play(&a, &b, &game, 0, &["e4", "e5"]).await;
@@ -246,11 +247,11 @@ async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_n
     }
 
     // Black answers the move it got; its delivery to the mailbox carries its twin.
-    b.call(ApiRequest::Move {
+    b.call(ApiRequest::Move(request::Move {
         game: game.clone(),
         text: "Nc6".into(),
         notation: None,
-    })
+    }))
     .await;
     let vm = m
         .wait_for(&game, "the mailbox to find the dispute", |v| {
@@ -266,10 +267,10 @@ async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_n
     check_proof("Black", &vb, &cheat, [&twin1, &twin2]);
     // The exported PGN says the same: 0-1, and why (12.8).
     let pgn = b
-        .call(ApiRequest::Export {
+        .call(ApiRequest::Export(request::Export {
             game: game.clone(),
             format: sobre_node::api::ExportFormat::Pgn,
-        })
+        }))
         .await;
     let pgn = pgn["pgn"].as_str().expect("pgn text");
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
@@ -300,7 +301,9 @@ async fn fide_12_8_two_moves_signed_at_one_place_lose_the_game_on_every_honest_n
     let m = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
     let b = TestNode::start_with(db.path(), |c| c.mailboxes = vec![]).await;
     for (who, node) in [("mailbox", &m), ("Black", &b)] {
-        let v = node.call(ApiRequest::Show { game: game.clone() }).await;
+        let v = node
+            .call(ApiRequest::Show(request::Show { game: game.clone() }))
+            .await;
         check_proof(who, &v, &cheat, [&twin1, &twin2]);
     }
     b.stop().await;

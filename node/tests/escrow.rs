@@ -8,6 +8,7 @@ mod common;
 
 use common::{STEP, TestNode, play, start_game_on, tcp_addr};
 use serde_json::Value;
+use sobre_node::api::request;
 use sobre_node::api::{ApiRequest, TermsRequest};
 use sobre_node::time::now_ms;
 use std::path::Path;
@@ -19,9 +20,9 @@ const RESUME_IN_MS: u64 = 15_000;
 
 async fn connect(from: &TestNode, to: &TestNode) {
     let (_, addrs) = to.id().await;
-    from.call(ApiRequest::Connect {
+    from.call(ApiRequest::Connect(request::Connect {
         addr: tcp_addr(&addrs),
-    })
+    }))
     .await;
 }
 
@@ -42,7 +43,7 @@ async fn classical_game(white: &TestNode, black: &TestNode, arbiter: Option<&str
 }
 
 fn adjourn(game: &str, seal: &str, resume_at_ms: u64, arbiter: Option<String>) -> ApiRequest {
-    ApiRequest::Adjourn {
+    ApiRequest::Adjourn(request::Adjourn {
         game: game.into(),
         seal: seal.into(),
         resume_at_ms: Some(resume_at_ms),
@@ -52,14 +53,16 @@ fn adjourn(game: &str, seal: &str, resume_at_ms: u64, arbiter: Option<String>) -
         arbiter,
         arbiter_setting: None,
         no_arbiter: false,
-    }
+    })
 }
 
 /// Polls `show` on a node that may not hold the game yet.
 async fn wait_known(node: &TestNode, game: &str, what: &str, pred: impl Fn(&Value) -> bool) {
     let deadline = Instant::now() + STEP;
     loop {
-        if let Ok(v) = node.try_call(ApiRequest::Show { game: game.into() }).await
+        if let Ok(v) = node
+            .try_call(ApiRequest::Show(request::Show { game: game.into() }))
+            .await
             && pred(&v)
         {
             return;
@@ -122,7 +125,7 @@ async fn a9c_a3_the_arbiters_node_opens_the_absent_sealers_envelope_at_the_resum
         !vr.to_string().contains("Cf3"),
         "the sealed move leaked: {vr}"
     );
-    let games = arbiter.call(ApiRequest::Games).await;
+    let games = arbiter.call(ApiRequest::Games(request::Games {})).await;
     assert!(games.to_string().contains(&game), "{games}");
     // Everything the sealer signed has reached both, receipted: then the sealer goes away.
     sealer.wait_outbox_empty().await;
@@ -131,21 +134,25 @@ async fn a9c_a3_the_arbiters_node_opens_the_absent_sealers_envelope_at_the_resum
     // The responder is at the board early; the envelope stays closed until the agreed time
     // (A2.7): the arbiter cannot open it now, and the responder is not its arbiter.
     responder
-        .call(ApiRequest::Resume { game: game.clone() })
+        .call(ApiRequest::Resume(request::Resume { game: game.clone() }))
         .await;
     wait_known(&arbiter, &game, "the responder's presence", |v| {
         !v["presence_ms"][1].is_null()
     })
     .await;
     let early = arbiter
-        .try_call(ApiRequest::EnvelopeOpen { game: game.clone() })
+        .try_call(ApiRequest::EnvelopeOpen(request::EnvelopeOpen {
+            game: game.clone(),
+        }))
         .await;
     assert!(
         now_ms() >= resume_at || early.as_ref().is_err_and(|e| e.contains("too early")),
         "{early:?}"
     );
     let not_arbiter = responder
-        .try_call(ApiRequest::EnvelopeOpen { game: game.clone() })
+        .try_call(ApiRequest::EnvelopeOpen(request::EnvelopeOpen {
+            game: game.clone(),
+        }))
         .await;
     assert!(
         not_arbiter
@@ -154,7 +161,7 @@ async fn a9c_a3_the_arbiters_node_opens_the_absent_sealers_envelope_at_the_resum
         "{not_arbiter:?}"
     );
     let still = responder
-        .call(ApiRequest::Show { game: game.clone() })
+        .call(ApiRequest::Show(request::Show { game: game.clone() }))
         .await;
     assert_eq!(still["status"], "adjourned", "{still}");
 
@@ -172,11 +179,11 @@ async fn a9c_a3_the_arbiters_node_opens_the_absent_sealers_envelope_at_the_resum
 
     // The responder answers the sealed move; the arbiter, a witness, gets it too.
     responder
-        .call(ApiRequest::Move {
+        .call(ApiRequest::Move(request::Move {
             game: game.clone(),
             text: "Nc6".into(),
             notation: None,
-        })
+        }))
         .await;
     wait_known(&arbiter, &game, "the reply at the arbiter", |v| {
         v["plies"] == 4
@@ -236,10 +243,10 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
         .await;
     lose_openings(ds.path());
     let v = sealer
-        .call(ApiRequest::EnvelopeLost {
+        .call(ApiRequest::EnvelopeLost(request::EnvelopeLost {
             game: kept.clone(),
             resign: false,
-        })
+        }))
         .await;
     assert_eq!(v["arbiter"], a_id.as_str(), "{v}");
     assert_eq!(v["opening_held"], false, "{v}");
@@ -248,10 +255,10 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
         "{v}"
     );
     let no_resign = sealer
-        .try_call(ApiRequest::EnvelopeLost {
+        .try_call(ApiRequest::EnvelopeLost(request::EnvelopeLost {
             game: kept.clone(),
             resign: true,
-        })
+        }))
         .await;
     assert!(
         no_resign
@@ -261,17 +268,17 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
     );
     // The responder did not seal: the question is not theirs.
     let not_sealer = responder
-        .try_call(ApiRequest::EnvelopeLost {
+        .try_call(ApiRequest::EnvelopeLost(request::EnvelopeLost {
             game: kept.clone(),
             resign: false,
-        })
+        }))
         .await;
     assert!(not_sealer.is_err(), "{not_sealer:?}");
 
     // Without an arbiter: the game goes on only with the sealed move; resign.
     let alone = classical_game(&sealer, &responder, None).await;
     let mut none = adjourn(&alone, "Nf3", resume_at, None);
-    if let ApiRequest::Adjourn { no_arbiter, .. } = &mut none {
+    if let ApiRequest::Adjourn(request::Adjourn { no_arbiter, .. }) = &mut none {
         *no_arbiter = true;
     }
     let v = sealer.call(none).await;
@@ -279,10 +286,10 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
     assert!(v["escrow"]["arbiter"].is_null(), "{v}");
     lose_openings(ds.path());
     let v = sealer
-        .call(ApiRequest::EnvelopeLost {
+        .call(ApiRequest::EnvelopeLost(request::EnvelopeLost {
             game: alone.clone(),
             resign: false,
-        })
+        }))
         .await;
     assert!(v["arbiter"].is_null(), "{v}");
     assert_eq!(v["binding"], true, "{v}");
@@ -292,10 +299,10 @@ async fn a11_a3_the_sealer_who_lost_the_opening_learns_what_is_left() {
         "{v}"
     );
     let v = sealer
-        .call(ApiRequest::EnvelopeLost {
+        .call(ApiRequest::EnvelopeLost(request::EnvelopeLost {
             game: alone.clone(),
             resign: true,
-        })
+        }))
         .await;
     assert_eq!(v["resigned"], true, "{v}");
     assert_eq!(v["status"], "finished", "{v}");
@@ -332,7 +339,7 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
         .player_id()
         .to_string();
     let league = organiser
-        .call(ApiRequest::LeagueCreate {
+        .call(ApiRequest::LeagueCreate(request::LeagueCreate {
             name: "Liga de invierno".into(),
             players: vec![absent, one_id.clone(), two_id.clone()],
             names: Vec::new(),
@@ -342,15 +349,15 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
             start_ms: Some(now_ms()),
             deputy: None,
             start_deadline_ms: None,
-        })
+        }))
         .await;
     let lid = league["league"].as_str().expect("league id").to_owned();
     for p in [&one, &two] {
         let deadline = Instant::now() + STEP;
         while p
-            .try_call(ApiRequest::LeagueJoin {
+            .try_call(ApiRequest::LeagueJoin(request::LeagueJoin {
                 league: lid.clone(),
-            })
+            }))
             .await
             .is_err()
         {
@@ -361,7 +368,7 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
     // The two nodes open their round-1 game by themselves.
     let deadline = Instant::now() + STEP;
     let game = loop {
-        let games = one.call(ApiRequest::Games).await;
+        let games = one.call(ApiRequest::Games(request::Games {})).await;
         if let Some(g) = games["games"]
             .as_array()
             .into_iter()
@@ -373,7 +380,9 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
         assert!(Instant::now() < deadline, "the league game never started");
         tokio::time::sleep(common::POLL).await;
     };
-    let v = one.call(ApiRequest::Show { game: game.clone() }).await;
+    let v = one
+        .call(ApiRequest::Show(request::Show { game: game.clone() }))
+        .await;
     let white = if v["white"] == one_id.as_str() {
         &one
     } else {

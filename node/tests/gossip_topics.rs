@@ -11,6 +11,7 @@ use sobre_core::Position;
 use sobre_core::record::{Keypair, SignedEvent};
 use sobre_core::test_support::{GameBuilder, Lines};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::store::Store;
 use std::time::Duration;
 
@@ -53,7 +54,7 @@ async fn a_node_holding_ten_thousand_games_is_seen_on_gossip_and_names_none_of_t
         store.flush().await.expect("flushed");
     }
     let node = TestNode::start_with(dir.path(), |c| c.mailbox = true).await;
-    let status = node.call(ApiRequest::Status).await;
+    let status = node.call(ApiRequest::Status(request::Status {})).await;
     assert_eq!(
         status["games"].as_u64(),
         Some(GAMES as u64),

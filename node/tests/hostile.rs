@@ -23,6 +23,7 @@ use sobre_core::record::{
 };
 use sobre_core::san::Lang;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::network::{self, NetworkConfig, NetworkError, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{self, DELIVER_PROTOCOL, MAX_MESSAGE_BYTES, Request, Response};
 use sobre_node::time::now_ms;
@@ -258,25 +259,26 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
     let b = TestNode::start(db.path()).await;
     let (a_id, a_addr) = a.id_addr().await;
     let (b_id, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let ch = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await;
     let game_hex = ch["game"].as_str().expect("game id").to_owned();
     b.wait_for(&game_hex, "the challenge", |v| v["status"] == "pending")
         .await;
-    b.call(ApiRequest::Accept {
+    b.call(ApiRequest::Accept(request::Accept {
         game: game_hex.clone(),
         color: None,
         position: None,
-    })
+    }))
     .await;
     a.wait_for(&game_hex, "the acceptance", |v| v["status"] == "active")
         .await;
@@ -439,9 +441,9 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
         "the replay added events"
     );
     assert_eq!(
-        a.call(ApiRequest::Show {
+        a.call(ApiRequest::Show(request::Show {
             game: game_hex.clone()
-        })
+        }))
         .await["plies"],
         4
     );
@@ -571,7 +573,8 @@ async fn attack_forward_dated_receipt_and_claim_are_refused_on_arrival() {
     let b = TestNode::start(db.path()).await;
     let (a_id, a_addr) = a.id_addr().await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game_hex = start_game(&a, &b).await;
     play(&a, &b, &game_hex, 0, &["e4"]).await;
     a.wait_outbox_empty().await;
@@ -618,7 +621,9 @@ async fn attack_forward_dated_receipt_and_claim_are_refused_on_arrival() {
     }
     let after = a.archive(&game_hex).await;
     assert_eq!(after.events, before.events, "nothing was stored");
-    let v = a.call(ApiRequest::Show { game: game_hex }).await;
+    let v = a
+        .call(ApiRequest::Show(request::Show { game: game_hex }))
+        .await;
     assert_eq!(v["status"], "active", "{v}");
 }
 
@@ -653,7 +658,8 @@ async fn attack_refused_receipt_cannot_be_made_up_by_a_later_countersignature() 
     let b = TestNode::start(db.path()).await;
     let (a_id, a_addr) = a.id_addr().await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game_hex = start_game(&a, &b).await;
     play(&a, &b, &game_hex, 0, &["e4", "e5"]).await;
     a.wait_outbox_empty().await;
@@ -680,11 +686,11 @@ async fn attack_refused_receipt_cannot_be_made_up_by_a_later_countersignature() 
             .expect("dial A"),
         a_peer
     );
-    a.call(ApiRequest::Move {
+    a.call(ApiRequest::Move(request::Move {
         game: game_hex.clone(),
         text: "Nf3".into(),
         notation: None,
-    })
+    }))
     .await;
     let nf3 = timeout(Duration::from_secs(30), async {
         loop {
@@ -725,7 +731,9 @@ async fn attack_refused_receipt_cannot_be_made_up_by_a_later_countersignature() 
         .await,
     );
     assert!(reason.contains("without a receipt"), "{reason}");
-    let v = a.call(ApiRequest::Show { game: game_hex }).await;
+    let v = a
+        .call(ApiRequest::Show(request::Show { game: game_hex }))
+        .await;
     assert_eq!(v["status"], "active", "{v}");
     assert!(v["claims"].as_array().is_none_or(|c| c.is_empty()), "{v}");
 }
@@ -743,7 +751,8 @@ async fn attack_back_dated_receipt_of_a_time_claim_is_refused_and_the_claim_stan
     let b = TestNode::start(db.path()).await;
     let (a_id, a_addr) = a.id_addr().await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     // Over the board, 5 seconds each: Black's flag falls 5 s after e4 reached him.
     let game_hex = common::start_game_with(&a, &b, "otb 5s").await;
     play(&a, &b, &game_hex, 0, &["e4"]).await;
@@ -754,9 +763,9 @@ async fn attack_back_dated_receipt_of_a_time_claim_is_refused_and_the_claim_stan
     timeout(Duration::from_secs(60), async {
         loop {
             let v = a
-                .call(ApiRequest::Show {
+                .call(ApiRequest::Show(request::Show {
                     game: game_hex.clone(),
-                })
+                }))
                 .await;
             if v["clocks"]["ms_to_deadline"]
                 .as_i64()
@@ -770,12 +779,12 @@ async fn attack_back_dated_receipt_of_a_time_claim_is_refused_and_the_claim_stan
     .await
     .expect("Black's flag falls");
     let v = a
-        .call(ApiRequest::Claim {
+        .call(ApiRequest::Claim(request::Claim {
             game: game_hex.clone(),
             reason: sobre_core::record::ClaimReason::Time,
             intended: None,
             notation: None,
-        })
+        }))
         .await;
     assert_eq!(v["claim"]["correct"], true, "{v}");
 
@@ -821,7 +830,9 @@ async fn attack_back_dated_receipt_of_a_time_claim_is_refused_and_the_claim_stan
     assert!(reason.contains("before the claim's own time"), "{reason}");
     let after = a.archive(&game_hex).await;
     assert_eq!(after.events, before.events, "nothing was stored");
-    let v = a.call(ApiRequest::Show { game: game_hex }).await;
+    let v = a
+        .call(ApiRequest::Show(request::Show { game: game_hex }))
+        .await;
     assert_eq!(v["status"], "finished", "{v}");
     assert_eq!(v["claims"][0]["correct"], true, "the claim stands: {v}");
 }

@@ -9,6 +9,7 @@ use common::net::actor;
 use common::{TestNode, not_running};
 use sobre_core::record::Keypair;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::instance::Instance;
 use sobre_node::network::NetworkError;
 use sobre_node::protocol::{Request, Response};
@@ -82,7 +83,11 @@ async fn a_stranger_cannot_stop_a_players_node_with_instance_records() {
         .unwrap();
     assert_eq!(answer, Response::Instances { records: vec![] });
     // Ana's node runs on and still signs.
-    assert!(ana.try_call(ApiRequest::Status).await.is_ok());
+    assert!(
+        ana.try_call(ApiRequest::Status(request::Status {}))
+            .await
+            .is_ok()
+    );
 
     // Ana's node stops without a word (as a crash would: the "ended" record never leaves),
     // and its last record — signed by Ana's key, its instance id, live by its time — is at
@@ -104,7 +109,12 @@ async fn a_stranger_cannot_stop_a_players_node_with_instance_records() {
     ana_again.shutdown().await;
     let bootstrap = peer_addr.clone();
     let restarted = TestNode::start_with(&ana_home, |c| c.bootstrap = vec![bootstrap]).await;
-    assert!(restarted.try_call(ApiRequest::Status).await.is_ok());
+    assert!(
+        restarted
+            .try_call(ApiRequest::Status(request::Status {}))
+            .await
+            .is_ok()
+    );
     assert_eq!(own_ids(&ana_home).len(), 2, "each run adds its id");
     restarted.stop().await;
     peer.stop().await;

@@ -11,6 +11,7 @@ use libp2p::PeerId;
 use serde_json::Value;
 use sobre_core::record::EventId;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::network::NetworkHandle;
 use sobre_node::protocol::{LeagueProgress, Request, Response};
 use std::time::{Duration, Instant};
@@ -45,9 +46,9 @@ async fn sync(h: &NetworkHandle, to: PeerId, game: EventId) -> Vec<Vec<u8>> {
 /// The games a node's archive of the league counts, sorted (`None` before it has any).
 async fn archive_games(node: &TestNode, league: &str) -> Option<Vec<EventId>> {
     let arch: Value = node
-        .call(ApiRequest::LeagueExport {
+        .call(ApiRequest::LeagueExport(request::LeagueExport {
             league: league.to_owned(),
-        })
+        }))
         .await;
     let mut games: Vec<EventId> = arch["archive"]
         .as_str()?
@@ -82,14 +83,14 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
     let org_peer: PeerId = org.id().await.0.parse().expect("peer id");
     let mut ids = Vec::new();
     for p in &players {
-        p.call(ApiRequest::Connect {
+        p.call(ApiRequest::Connect(request::Connect {
             addr: org_addr.clone(),
-        })
+        }))
         .await;
         ids.push(p.id().await.0);
     }
     let league = org
-        .call(ApiRequest::LeagueCreate {
+        .call(ApiRequest::LeagueCreate(request::LeagueCreate {
             name: "Liga".into(),
             players: ids.clone(),
             names: Vec::new(),
@@ -99,7 +100,7 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
             start_ms: None,
             deputy: None,
             start_deadline_ms: None,
-        })
+        }))
         .await["league"]
         .as_str()
         .expect("league id")
@@ -108,13 +109,13 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
     // nodes start the game; player 1 does not join.
     for p in &players[1..] {
         until("the league at a player", async || {
-            let v: Value = p.call(ApiRequest::LeagueList).await;
+            let v: Value = p.call(ApiRequest::LeagueList(request::LeagueList {})).await;
             (v["leagues"][0]["league"] == league.as_str()).then_some(())
         })
         .await;
-        p.call(ApiRequest::LeagueJoin {
+        p.call(ApiRequest::LeagueJoin(request::LeagueJoin {
             league: league.clone(),
-        })
+        }))
         .await;
     }
     let lid = EventId::from_hex(&league).expect("league id");

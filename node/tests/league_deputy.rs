@@ -15,6 +15,7 @@ use sobre_core::league::{
 };
 use sobre_core::record::{Keypair, PlayerId};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::home::libp2p_keypair;
 use sobre_node::network::{NetworkError, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
@@ -112,9 +113,9 @@ async fn only_the_deputy_signs_the_decisions_about_the_organisers_games() {
     }
     // The node's archive holds the deputy's decision and neither refused one.
     let arch: Value = node
-        .call(ApiRequest::LeagueExport {
+        .call(ApiRequest::LeagueExport(request::LeagueExport {
             league: league.id.to_hex(),
-        })
+        }))
         .await;
     let text = arch["archive"].as_str().expect("archive");
     let hex = |d: &SignedLeagueDoc| -> String {

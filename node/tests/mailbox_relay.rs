@@ -7,6 +7,7 @@ mod common;
 use common::{POLL, STEP, TestNode, line_that_does_not_end, not_running, tcp_addr};
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::service::NodeConfig;
 use tokio::time::Instant;
 
@@ -31,14 +32,14 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
     let a = TestNode::start_with(da.path(), use_mailbox).await;
     let (a_id, _) = a.id().await;
     let ch = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();
     mailbox
@@ -55,11 +56,11 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
         v["status"] == "pending"
     })
     .await;
-    b.call(ApiRequest::Accept {
+    b.call(ApiRequest::Accept(request::Accept {
         game: game.clone(),
         color: None,
         position: None,
-    })
+    }))
     .await;
     mailbox
         .wait_for(&game, "the mailbox to hold the acceptance", |v| {
@@ -85,11 +86,11 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
             })
             .await;
         let v = player
-            .call(ApiRequest::Move {
+            .call(ApiRequest::Move(request::Move {
                 game: game.clone(),
                 text: mv.clone(),
                 notation: None,
-            })
+            }))
             .await;
         assert_eq!(v["last_move"].as_str(), Some(mv.as_str()));
         mailbox
@@ -105,14 +106,18 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
     let a = TestNode::start_with(da.path(), use_mailbox).await;
     a.wait_for(&game, "Black's 20th move", |v| v["plies"] == 40)
         .await;
-    let va = a.call(ApiRequest::Resign { game: game.clone() }).await;
+    let va = a
+        .call(ApiRequest::Resign(request::Resign { game: game.clone() }))
+        .await;
     assert_eq!(va["status"], "finished");
     mailbox
         .wait_for(&game, "the mailbox to hold the resignation", |v| {
             v["status"] == "finished"
         })
         .await;
-    let va = a.call(ApiRequest::Show { game: game.clone() }).await;
+    let va = a
+        .call(ApiRequest::Show(request::Show { game: game.clone() }))
+        .await;
     let state_a = a.verified_archive(&game).await;
     a.stop().await;
 
@@ -186,12 +191,12 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
 
     // A knows B only by that address.
     let v = a
-        .call(ApiRequest::Connect {
+        .call(ApiRequest::Connect(request::Connect {
             addr: circuit.clone(),
-        })
+        }))
         .await;
     assert_eq!(v["peer"].as_str(), Some(b_id.as_str()));
-    let peers = a.call(ApiRequest::Peers).await;
+    let peers = a.call(ApiRequest::Peers(request::Peers {})).await;
     let to_b = peers["connected"]
         .as_array()
         .and_then(|c| c.iter().find(|p| p["peer"] == b_id.as_str()))
@@ -205,25 +210,25 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
     );
 
     let ch = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();
     b.wait_for(&game, "the challenge through the relay", |v| {
         v["status"] == "pending"
     })
     .await;
-    b.call(ApiRequest::Accept {
+    b.call(ApiRequest::Accept(request::Accept {
         game: game.clone(),
         color: None,
         position: None,
-    })
+    }))
     .await;
     a.wait_for(&game, "the acceptance through the relay", |v| {
         v["status"] == "active"
@@ -242,11 +247,11 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
             })
             .await;
         mover
-            .call(ApiRequest::Move {
+            .call(ApiRequest::Move(request::Move {
                 game: game.clone(),
                 text: (*mv).into(),
                 notation: None,
-            })
+            }))
             .await;
         other
             .wait_for(&game, "the move through the relay", |v| {
@@ -274,7 +279,7 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
     assert_eq!(sa.result, sb.result);
 
     // To the end, every connection between them went through the relay.
-    let peers = a.call(ApiRequest::Peers).await;
+    let peers = a.call(ApiRequest::Peers(request::Peers {})).await;
     let direct: Vec<&Value> = peers["connected"]
         .as_array()
         .into_iter()

@@ -6,6 +6,7 @@ mod common;
 
 use common::TestNode;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::home;
 use sobre_node::offline::{self, OfflineError};
 use sobre_node::store::Store;
@@ -26,15 +27,21 @@ async fn a_node_started_while_a_read_holds_its_database_waits_for_it() {
     });
     let node = TestNode::start(&home_dir).await;
     release.join().unwrap();
-    assert!(node.try_call(ApiRequest::Status).await.is_ok());
+    assert!(
+        node.try_call(ApiRequest::Status(request::Status {}))
+            .await
+            .is_ok()
+    );
 
     // The other way round: a read meeting the running node's lock says the database is in
     // use, typed, and reads nothing.
     let answer = {
         let h = home_dir.clone();
-        tokio::task::spawn_blocking(move || offline::answer(&h, ApiRequest::Games))
-            .await
-            .unwrap()
+        tokio::task::spawn_blocking(move || {
+            offline::answer(&h, ApiRequest::Games(request::Games {}))
+        })
+        .await
+        .unwrap()
     };
     assert!(
         matches!(answer, Err(OfflineError::Busy { .. })),
@@ -43,7 +50,10 @@ async fn a_node_started_while_a_read_holds_its_database_waits_for_it() {
     // A write is never answered without the node.
     let h = home_dir.clone();
     let write = tokio::task::spawn_blocking(move || {
-        offline::answer(&h, ApiRequest::Resign { game: "ab".into() })
+        offline::answer(
+            &h,
+            ApiRequest::Resign(request::Resign { game: "ab".into() }),
+        )
     })
     .await
     .unwrap();
@@ -52,9 +62,11 @@ async fn a_node_started_while_a_read_holds_its_database_waits_for_it() {
 
     // Stopped: the read answers, from the home.
     let h = home_dir.clone();
-    let games = tokio::task::spawn_blocking(move || offline::answer(&h, ApiRequest::Games))
-        .await
-        .unwrap()
-        .unwrap();
+    let games = tokio::task::spawn_blocking(move || {
+        offline::answer(&h, ApiRequest::Games(request::Games {}))
+    })
+    .await
+    .unwrap()
+    .unwrap();
     assert_eq!(games["games"], serde_json::json!([]));
 }

@@ -9,6 +9,7 @@ mod common;
 
 use common::{POLL, STEP, TestNode, play, start_game};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use std::path::Path;
 use tokio::time::Instant;
 
@@ -27,11 +28,11 @@ fn copy_dir(src: &Path, dst: &Path) {
 }
 
 fn mv(game: &str, text: &str) -> ApiRequest {
-    ApiRequest::Move {
+    ApiRequest::Move(request::Move {
         game: game.into(),
         text: text.into(),
         notation: None,
-    }
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -44,7 +45,8 @@ async fn a_partial_copy_after_a_repair_does_not_let_the_node_sign_at_a_used_plac
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game = start_game(&a, &b).await;
     play(&a, &b, &game, 0, &["e4", "e5", "Nf3", "Nc6"]).await;
     a.wait_outbox_empty().await;
@@ -54,9 +56,9 @@ async fn a_partial_copy_after_a_repair_does_not_let_the_node_sign_at_a_used_plac
     copy_dir(db.path(), stale.path());
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect {
+    a.call(ApiRequest::Connect(request::Connect {
         addr: b_addr.clone(),
-    })
+    }))
     .await;
     play(&a, &b, &game, 4, &["Bb5", "a6", "Ba4", "Nf6"]).await;
     a.wait_outbox_empty().await;
@@ -90,7 +92,8 @@ async fn a_partial_copy_after_a_repair_does_not_let_the_node_sign_at_a_used_plac
     // The opponent's real node comes back: its copy completes the game, then play goes on.
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     a.wait_for(&game, "the opponent's copy", |v| v["plies"] == 8)
         .await;
     let deadline = Instant::now() + STEP;
@@ -103,7 +106,9 @@ async fn a_partial_copy_after_a_repair_does_not_let_the_node_sign_at_a_used_plac
     }
     play(&a, &b, &game, 9, &["Be7"]).await;
     for node in [&a, &b] {
-        let v = node.call(ApiRequest::Show { game: game.clone() }).await;
+        let v = node
+            .call(ApiRequest::Show(request::Show { game: game.clone() }))
+            .await;
         assert_eq!(v["status"], "active", "{v}");
         assert_eq!(v["plies"], 10, "{v}");
     }

@@ -11,6 +11,7 @@ use serde_json::Value;
 use sobre_core::record::codec;
 use sobre_core::record::profile::PROFILE_VERSION;
 use sobre_core::record::{Keypair, PlayerId, Profile, SignedProfile};
+use sobre_node::api::request;
 use sobre_node::api::{ApiRequest, ExportFormat};
 use sobre_node::network::{self, NetworkConfig, NetworkError, NetworkHandle};
 use sobre_node::profile::{self, LocalProfile};
@@ -39,7 +40,7 @@ fn set_name(home: &Path, name: &str, issued_ms: u64) {
 async fn wait_opponent_name(node: &TestNode, game: &str, name: &str) -> Value {
     let deadline = Instant::now() + STEP;
     loop {
-        let v = node.call(ApiRequest::Games).await;
+        let v = node.call(ApiRequest::Games(request::Games {})).await;
         let row = v["games"]
             .as_array()
             .and_then(|g| g.iter().find(|r| r["game"] == game))
@@ -122,21 +123,24 @@ async fn names_travel_the_newest_wins_and_strangers_store_nothing() {
     let b = TestNode::start(db.path()).await;
     let (a_id, _) = a.id_addr().await;
     let (b_id, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game = start_game(&a, &b).await;
 
     // Each sees the other's name: `games`, `show`, the PGN (ids kept in WhiteId/BlackId).
     let row = wait_opponent_name(&a, &game, "Bruno").await;
     assert_eq!(row["opponent"], b_id.as_str());
     wait_opponent_name(&b, &game, "Ana Pérez").await;
-    let shown = b.call(ApiRequest::Show { game: game.clone() }).await;
+    let shown = b
+        .call(ApiRequest::Show(request::Show { game: game.clone() }))
+        .await;
     assert_eq!(shown["names"][&a_id], "Ana Pérez");
     assert_eq!(shown["names"][&b_id], "Bruno");
     let pgn = a
-        .call(ApiRequest::Export {
+        .call(ApiRequest::Export(request::Export {
             game: game.clone(),
             format: ExportFormat::Pgn,
-        })
+        }))
         .await["pgn"]
         .as_str()
         .unwrap()
@@ -145,7 +149,7 @@ async fn names_travel_the_newest_wins_and_strangers_store_nothing() {
     assert!(pgn.contains("[Black \"Bruno\"]"), "{pgn}");
     assert!(pgn.contains(&format!("[WhiteId \"{a_id}\"]")), "{pgn}");
     assert!(pgn.contains(&format!("[BlackId \"{b_id}\"]")), "{pgn}");
-    let profiles = a.call(ApiRequest::Profiles).await;
+    let profiles = a.call(ApiRequest::Profiles(request::Profiles {})).await;
     assert_eq!(profiles["me"]["name"], "Ana Pérez");
     assert_eq!(profiles["players"][0]["club"], "Sobre CC");
     assert_eq!(profiles["players"][0]["federation_id"], "2016192");
@@ -158,7 +162,8 @@ async fn names_travel_the_newest_wins_and_strangers_store_nothing() {
         .to_bytes()
         .unwrap();
     set_name(db.path(), "Bruno Díaz", now_ms());
-    b.call(ApiRequest::ProfilePublish).await;
+    b.call(ApiRequest::ProfilePublish(request::ProfilePublish {}))
+        .await;
     wait_opponent_name(&a, &game, "Bruno Díaz").await;
 
     // A stranger, H, connects to A.
@@ -199,7 +204,7 @@ async fn names_travel_the_newest_wins_and_strangers_store_nothing() {
             .await,
         Err(NetworkError::Refused(_))
     ));
-    let profiles = a.call(ApiRequest::Profiles).await;
+    let profiles = a.call(ApiRequest::Profiles(request::Profiles {})).await;
     assert_eq!(
         profiles["players"].as_array().map(Vec::len),
         Some(1),
@@ -251,7 +256,9 @@ async fn names_travel_the_newest_wins_and_strangers_store_nothing() {
     }
     let row = wait_opponent_name(&a, &game, "Bruno Díaz").await;
     assert_eq!(row["opponent_name"], "Bruno Díaz");
-    let shown = a.call(ApiRequest::Show { game: game.clone() }).await;
+    let shown = a
+        .call(ApiRequest::Show(request::Show { game: game.clone() }))
+        .await;
     assert_eq!(shown["names"][&b_id], "Bruno Díaz");
 
     // The name survives a restart of A (stored), and B's node resends after one of B's.
@@ -270,17 +277,20 @@ async fn a_rename_while_the_opponent_is_offline_arrives_when_it_returns() {
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game = start_game(&a, &b).await;
     wait_opponent_name(&b, &game, "Ana").await;
 
     // B goes away; A renames meanwhile.
     b.stop().await;
     set_name(da.path(), "Ana María", now_ms());
-    a.call(ApiRequest::ProfilePublish).await;
+    a.call(ApiRequest::ProfilePublish(request::ProfilePublish {}))
+        .await;
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     wait_opponent_name(&b, &game, "Ana María").await;
     a.stop().await;
     b.stop().await;
@@ -306,14 +316,14 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
     let a = TestNode::start_with(da.path(), use_mailbox).await;
     let (a_id, _) = a.id().await;
     let game = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await["game"]
         .as_str()
         .unwrap()
@@ -324,7 +334,9 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
         })
         .await;
     let deadline = Instant::now() + STEP;
-    while mailbox.call(ApiRequest::Profiles).await["players"]
+    while mailbox
+        .call(ApiRequest::Profiles(request::Profiles {}))
+        .await["players"]
         .as_array()
         .is_none_or(|p| !p.iter().any(|p| p["player"] == a_id.as_str()))
     {
@@ -340,11 +352,11 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
     let b = TestNode::start_with(db.path(), use_mailbox).await;
     b.wait_for(&game, "the challenge at B", |v| v["status"] == "pending")
         .await;
-    b.call(ApiRequest::Accept {
+    b.call(ApiRequest::Accept(request::Accept {
         game: game.clone(),
         color: None,
         position: None,
-    })
+    }))
     .await;
     mailbox
         .wait_for(&game, "the acceptance at the mailbox", |v| {
@@ -352,7 +364,9 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
         })
         .await;
     let deadline = Instant::now() + STEP;
-    while mailbox.call(ApiRequest::Profiles).await["players"]
+    while mailbox
+        .call(ApiRequest::Profiles(request::Profiles {}))
+        .await["players"]
         .as_array()
         .is_none_or(|p| !p.iter().any(|p| p["player"] == b_id.as_str()))
     {
@@ -386,16 +400,17 @@ async fn the_challenged_player_sees_the_challengers_name_before_accepting() {
     let a = TestNode::start(da.path()).await;
     let b = TestNode::start(db.path()).await;
     let (a_id, a_addr) = a.id_addr().await;
-    b.call(ApiRequest::Connect { addr: a_addr }).await;
+    b.call(ApiRequest::Connect(request::Connect { addr: a_addr }))
+        .await;
     let ch = b
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: a_id,
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await;
     let game = ch["game"].as_str().expect("a game id").to_owned();
     let row = wait_opponent_name(&a, &game, "Bruno").await;

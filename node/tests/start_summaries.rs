@@ -13,6 +13,7 @@ use sobre_core::Position;
 use sobre_core::record::{Keypair, SignedEvent};
 use sobre_core::test_support::{GameBuilder, Lines, Receipts, key};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::home;
 use sobre_node::store::Store;
 use sobre_node::store::summaries::FORMAT;
@@ -69,7 +70,7 @@ async fn home_with_games(dir: &Path, n: usize) -> Vec<String> {
 }
 
 async fn verified_at_start(node: &TestNode) -> u64 {
-    let v = node.call(ApiRequest::Status).await;
+    let v = node.call(ApiRequest::Status(request::Status {})).await;
     v["games_verified_at_start"]
         .as_u64()
         .unwrap_or_else(|| panic!("status has no games_verified_at_start: {v}"))
@@ -101,10 +102,13 @@ fn timeless(mut v: Value) -> Value {
 
 /// `games`, then `show` of every game, without what ticks.
 async fn answers(node: &TestNode, games: &[String]) -> Vec<Value> {
-    let mut out = vec![timeless(node.call(ApiRequest::Games).await)];
+    let mut out = vec![timeless(
+        node.call(ApiRequest::Games(request::Games {})).await,
+    )];
     for g in games {
         out.push(timeless(
-            node.call(ApiRequest::Show { game: g.clone() }).await,
+            node.call(ApiRequest::Show(request::Show { game: g.clone() }))
+                .await,
         ));
     }
     out
@@ -123,7 +127,8 @@ async fn a_restarted_node_answers_as_before_from_summaries_without_verifying() {
     // A game played while the node runs: its summary is written as the moves are stored.
     let b = TestNode::start(db.path()).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let live = start_game(&a, &b).await;
     play(&a, &b, &live, 0, &["e4", "c5", "Nf3"]).await;
     a.wait_outbox_empty().await;

@@ -17,6 +17,7 @@ use sobre_core::record::{
 };
 use sobre_core::san::{Lang, parse_san};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::network::{NetworkConfig, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use sobre_node::time::now_ms;
@@ -90,7 +91,8 @@ async fn ana_and_bruno(
     let a = TestNode::start_with(da, |c| c.stranger_events_per_hour = Some(BUDGET)).await;
     let b = TestNode::start(db).await;
     let (_, b_addr) = b.id_addr().await;
-    a.call(ApiRequest::Connect { addr: b_addr }).await;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await;
     let game = start_game(&a, &b).await;
     let (a_id, a_addr) = a.id_addr().await;
     (
@@ -110,7 +112,7 @@ async fn actor_for(k: &Keypair, addr: &str) -> NetworkHandle {
 }
 
 async fn known_peers(node: &TestNode) -> Vec<String> {
-    let v = node.call(ApiRequest::Peers).await;
+    let v = node.call(ApiRequest::Peers(request::Peers {})).await;
     v["known"]
         .as_array()
         .into_iter()

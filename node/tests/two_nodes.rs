@@ -5,6 +5,7 @@ mod common;
 
 use common::{TestNode, play, tcp_addr};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_play_a_complete_game_to_mate_with_identical_logs() {
@@ -13,28 +14,28 @@ async fn two_nodes_play_a_complete_game_to_mate_with_identical_logs() {
     let b = TestNode::start(db.path()).await;
     let (a_id, _) = a.id().await;
     let (b_id, b_addrs) = b.id().await;
-    a.call(ApiRequest::Connect {
+    a.call(ApiRequest::Connect(request::Connect {
         addr: tcp_addr(&b_addrs),
-    })
+    }))
     .await;
     let ch = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await;
     let game = ch["game"].as_str().unwrap().to_owned();
     b.wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await;
-    b.call(ApiRequest::Accept {
+    b.call(ApiRequest::Accept(request::Accept {
         game: game.clone(),
         color: None,
         position: None,
-    })
+    }))
     .await;
     a.wait_for(&game, "the acceptance", |v| v["status"] == "active")
         .await;
@@ -60,16 +61,16 @@ async fn two_nodes_play_a_complete_game_to_mate_with_identical_logs() {
     assert_eq!(va["white"].as_str(), Some(a_id.as_str()));
     // Both archives verify to the same game.
     let ea = a
-        .call(ApiRequest::Export {
+        .call(ApiRequest::Export(request::Export {
             game: game.clone(),
             format: sobre_node::api::ExportFormat::Archive,
-        })
+        }))
         .await;
     let eb = b
-        .call(ApiRequest::Export {
+        .call(ApiRequest::Export(request::Export {
             game: game.clone(),
             format: sobre_node::api::ExportFormat::Archive,
-        })
+        }))
         .await;
     let sa = sobre_core::record::read_archive(ea["archive"].as_str().unwrap()).unwrap();
     let sb = sobre_core::record::read_archive(eb["archive"].as_str().unwrap()).unwrap();
@@ -93,38 +94,38 @@ async fn a_move_made_while_the_opponent_is_offline_arrives_when_it_starts() {
     .await;
     let (_, a_addrs) = a.id().await;
     let (b_id, b_addrs) = b.id().await;
-    a.call(ApiRequest::Connect {
+    a.call(ApiRequest::Connect(request::Connect {
         addr: tcp_addr(&b_addrs),
-    })
+    }))
     .await;
     let ch = a
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
             color: "white".into(),
             time_control: "3d".into(),
             chess960: false,
             fen: None,
             terms: Default::default(),
-        })
+        }))
         .await;
     let game = ch["game"].as_str().unwrap().to_owned();
     b.wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await;
-    b.call(ApiRequest::Accept {
+    b.call(ApiRequest::Accept(request::Accept {
         game: game.clone(),
         color: None,
         position: None,
-    })
+    }))
     .await;
     a.wait_for(&game, "the acceptance", |v| v["status"] == "active")
         .await;
     // Black goes offline; White moves.
     b.stop().await;
-    a.call(ApiRequest::Move {
+    a.call(ApiRequest::Move(request::Move {
         game: game.clone(),
         text: "d4".into(),
         notation: None,
-    })
+    }))
     .await;
     // Black starts again later, knowing only White's address (bootstrap), and gets the move
     // without anyone retyping anything.

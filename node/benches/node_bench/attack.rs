@@ -18,6 +18,7 @@ use sobre_core::record::{
 use sobre_core::test_support::Lines;
 use sobre_core::{Game, Position};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::network::{self, NetworkConfig, NetworkHandle};
 use sobre_node::protocol::{self, Gossip, Request};
 use sobre_node::time::now_ms;
@@ -83,7 +84,9 @@ impl Honest {
         let opponent = Node::start(tempfile::tempdir()?, false).await?;
         let (v_id, v_addr) = victim.id().await?;
         let (o_id, _) = opponent.id().await?;
-        opponent.call(ApiRequest::Connect { addr: v_addr }).await?;
+        opponent
+            .call(ApiRequest::Connect(request::Connect { addr: v_addr }))
+            .await?;
         let v_rx = victim.watch();
         let o_rx = opponent.watch();
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -106,23 +109,23 @@ impl Honest {
     async fn new_game(&mut self) -> Res<()> {
         let ch = self
             .opponent
-            .call(ApiRequest::Challenge {
+            .call(ApiRequest::Challenge(request::Challenge {
                 opponent: self.v_id.clone(),
                 color: "white".into(),
                 time_control: "3d".into(),
                 chess960: false,
                 fen: None,
                 terms: Default::default(),
-            })
+            }))
             .await?;
         self.game = ch["game"].as_str().ok_or("no game id")?.to_owned();
         wait_event(&mut self.v_rx, &self.game, "challenge", &self.o_id).await?;
         self.victim
-            .call(ApiRequest::Accept {
+            .call(ApiRequest::Accept(request::Accept {
                 game: self.game.clone(),
                 color: None,
                 position: None,
-            })
+            }))
             .await?;
         wait_event(&mut self.o_rx, &self.game, "accept", &self.v_id).await?;
         self.board = Game::new(Position::new());
@@ -163,11 +166,11 @@ impl Honest {
         while mover_rx.try_recv().is_ok() {}
         let t0 = Instant::now();
         mover
-            .call(ApiRequest::Move {
+            .call(ApiRequest::Move(request::Move {
                 game: self.game.clone(),
                 text,
                 notation: None,
-            })
+            }))
             .await?;
         let t1 = wait_event(rx, &self.game, "move", mover_id).await?;
         wait_event(mover_rx, &self.game, "receipt", other_id).await?;

@@ -12,6 +12,7 @@ use sobre_core::Move;
 use sobre_core::record::GameId;
 use sobre_core::record::author::Scoresheet;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::protocol::{Request, Response};
 use sobre_node::time::now_ms;
 use std::collections::BTreeMap;
@@ -195,7 +196,7 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize, via: Via) -> Res<Ve
     let load_cpu = process_cpu_seconds("self")
         .zip(load_cpu_before)
         .map(|(a, b)| a - b);
-    let st = mb.call(ApiRequest::Status).await?;
+    let st = mb.call(ApiRequest::Status(request::Status {})).await?;
     drop(peers);
     mb.stop().await;
 

@@ -8,6 +8,7 @@ use crate::table::Row;
 use crate::{Res, Sizes};
 use sobre_core::record::verify;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::client;
 use sobre_node::home;
 use sobre_node::store::Store;
@@ -63,7 +64,7 @@ async fn measure_child(home: &Path, games: usize) -> Res<(u64, u64, f64)> {
         .spawn()?;
     let pid = child.id();
     let result = wait_and_measure(home, games, pid).await;
-    let _ = client::call(home, ApiRequest::Stop).await;
+    let _ = client::call(home, ApiRequest::Stop(request::Stop {})).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     while child.try_wait()?.is_none() {
         if Instant::now() > deadline {
@@ -80,7 +81,7 @@ async fn wait_and_measure(home: &Path, games: usize, pid: u32) -> Res<(u64, u64,
     let start = Instant::now();
     let deadline = start + Duration::from_secs(180);
     loop {
-        if let Ok(v) = client::call(home, ApiRequest::Status).await
+        if let Ok(v) = client::call(home, ApiRequest::Status(request::Status {})).await
             && v["games"].as_u64() == Some(games as u64)
         {
             break;

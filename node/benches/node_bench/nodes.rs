@@ -4,6 +4,7 @@ use crate::Res;
 use crate::stats::process_cpu_seconds;
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use sobre_node::client;
 use sobre_node::home;
 use sobre_node::service::{NodeConfig, run};
@@ -101,7 +102,10 @@ impl Node {
     async fn wait_ready(&self) -> Res<()> {
         let node = self;
         let deadline = Instant::now() + Duration::from_secs(120);
-        while client::call(&node.home, ApiRequest::Id).await.is_err() {
+        while client::call(&node.home, ApiRequest::Id(request::Id {}))
+            .await
+            .is_err()
+        {
             if Instant::now() > deadline {
                 return Err("node did not start".into());
             }
@@ -117,7 +121,7 @@ impl Node {
     }
 
     pub async fn id(&self) -> Res<(String, String)> {
-        let v = self.call(ApiRequest::Id).await?;
+        let v = self.call(ApiRequest::Id(request::Id {})).await?;
         let addr = v["addresses"]
             .as_array()
             .and_then(|a| {
@@ -149,7 +153,7 @@ impl Node {
             let _ = tokio::time::timeout(Duration::from_secs(20), t).await;
         }
         if let Some(mut child) = self.child.take() {
-            let _ = client::call(&self.home, ApiRequest::Stop).await;
+            let _ = client::call(&self.home, ApiRequest::Stop(request::Stop {})).await;
             let deadline = Instant::now() + Duration::from_secs(20);
             while matches!(child.try_wait(), Ok(None)) {
                 if Instant::now() > deadline {

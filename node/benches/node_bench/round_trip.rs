@@ -9,6 +9,7 @@ use crate::{MAX_PLIES_PER_GAME, Res, Sizes};
 use sobre_core::test_support::Lines;
 use sobre_core::{Game, Position};
 use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
 use std::time::{Duration, Instant};
 
 const PHASE: &str = "1 round trip";
@@ -66,7 +67,8 @@ async fn node_round_trips(s: Sizes, settled: bool) -> Res<Timings> {
     let b = Node::start(tempfile::tempdir()?, false).await?;
     let (a_id, _) = a.id().await?;
     let (b_id, b_addr) = b.id().await?;
-    a.call(ApiRequest::Connect { addr: b_addr }).await?;
+    a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
+        .await?;
     let mut a_rx = a.watch();
     let mut b_rx = b.watch();
     // Let the watchers subscribe before the first event.
@@ -80,22 +82,22 @@ async fn node_round_trips(s: Sizes, settled: bool) -> Res<Timings> {
     let mut lines = Lines::new(42).endless();
     while rtt.len() < s.rt_moves {
         let ch = a
-            .call(ApiRequest::Challenge {
+            .call(ApiRequest::Challenge(request::Challenge {
                 opponent: b_id.clone(),
                 color: "white".into(),
                 time_control: "3d".into(),
                 chess960: false,
                 fen: None,
                 terms: Default::default(),
-            })
+            }))
             .await?;
         let game = ch["game"].as_str().ok_or("no game id")?.to_owned();
         wait_event(&mut b_rx, &game, "challenge", &a_id).await?;
-        b.call(ApiRequest::Accept {
+        b.call(ApiRequest::Accept(request::Accept {
             game: game.clone(),
             color: None,
             position: None,
-        })
+        }))
         .await?;
         wait_event(&mut a_rx, &game, "accept", &b_id).await?;
         games += 1;
@@ -117,11 +119,11 @@ async fn node_round_trips(s: Sizes, settled: bool) -> Res<Timings> {
             while mover_rx.try_recv().is_ok() {}
             let t0 = Instant::now();
             mover
-                .call(ApiRequest::Move {
+                .call(ApiRequest::Move(request::Move {
                     game: game.clone(),
                     text,
                     notation: None,
-                })
+                }))
                 .await?;
             let t1 = Instant::now();
             let t2 = wait_event(rx, &game, "move", mover_id).await?;

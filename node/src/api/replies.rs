@@ -66,6 +66,14 @@ pub struct StopReply {
     pub stopping: bool,
 }
 
+/// `watch`: the first line of the stream, before the events.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WatchReply {
+    pub watching: bool,
+    /// The game (prefix) watched; all games when absent.
+    pub game: Option<String>,
+}
+
 /// `peers`: connected and remembered peers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -401,6 +409,7 @@ pub enum Reply {
     Profiles(ProfilesReply),
     LeagueDecision(LeagueDecisionReply),
     Reminders(RemindersReply),
+    Watch(WatchReply),
 }
 
 impl Reply {
@@ -467,6 +476,7 @@ unboxed!(
     Profiles(ProfilesReply),
     LeagueDecision(LeagueDecisionReply),
     Reminders(RemindersReply),
+    Watch(WatchReply),
 );
 
 #[cfg(test)]

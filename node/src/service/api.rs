@@ -12,6 +12,7 @@ use crate::api::replies::{
     ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, IdReply, LeaveReply, PeerEntry,
     PeersReply, StatusReply, StopReply,
 };
+use crate::api::request::{self, Request};
 use crate::api::{
     ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, RefusalCode, Reply,
     TermsRequest,
@@ -37,7 +38,7 @@ impl Service {
             return self.answer_read(req);
         }
         match req {
-            ApiRequest::Id => {
+            ApiRequest::Id(request::Id {}) => {
                 let peer = self.net.local_peer_id();
                 let addrs: Vec<String> = self
                     .net
@@ -54,15 +55,14 @@ impl Service {
                         }
                     })
                     .collect();
-                Ok(IdReply {
+                Ok(request::Id::reply(IdReply {
                     player_id: self.me.to_string(),
                     name: read_name(&self.home),
                     addresses: addrs,
                     mailbox: self.mailbox,
-                }
-                .into())
+                }))
             }
-            ApiRequest::Status => {
+            ApiRequest::Status(request::Status {}) => {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
                 let mut reply = StatusReply {
                     player_id: self.me.to_string(),
@@ -75,15 +75,15 @@ impl Service {
                     ..StatusReply::default()
                 };
                 self.reachability_status(&mut reply, &peers).await;
-                Ok(reply.into())
+                Ok(request::Status::reply(reply))
             }
-            ApiRequest::Stop => {
+            ApiRequest::Stop(request::Stop {}) => {
                 self.stop = true;
-                Ok(StopReply { stopping: true }.into())
+                Ok(request::Stop::reply(StopReply { stopping: true }))
             }
-            ApiRequest::Peers => {
+            ApiRequest::Peers(request::Peers {}) => {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
-                Ok(PeersReply {
+                Ok(request::Peers::reply(PeersReply {
                     connected: peers
                         .iter()
                         .map(|(p, a)| PeerEntry {
@@ -92,13 +92,12 @@ impl Service {
                         })
                         .collect(),
                     known: super::reads::known_peers(&self.store),
-                }
-                .into())
+                }))
             }
-            ApiRequest::Block { player, unblock } => {
-                Ok(self.block(player.as_deref(), unblock).await?.into())
-            }
-            ApiRequest::Connect { addr } => {
+            ApiRequest::Block(request::Block { player, unblock }) => Ok(request::Block::reply(
+                self.block(player.as_deref(), unblock).await?,
+            )),
+            ApiRequest::Connect(request::Connect { addr }) => {
                 let a: Multiaddr = addr.parse().map_err(|e: libp2p::multiaddr::Error| {
                     ApiError::refused(RefusalCode::BadMultiaddr {
                         text: addr.clone(),
@@ -115,19 +114,18 @@ impl Service {
                     .store
                     .remember_peer(&peer.to_string(), std::slice::from_ref(&addr));
                 let _ = self.store.flush().await;
-                Ok(ConnectReply {
+                Ok(request::Connect::reply(ConnectReply {
                     peer: peer.to_string(),
-                }
-                .into())
+                }))
             }
-            ApiRequest::Challenge {
+            ApiRequest::Challenge(request::Challenge {
                 opponent,
                 color,
                 time_control,
                 chess960,
                 fen,
                 terms,
-            } => self
+            }) => self
                 .challenge(
                     &opponent,
                     &color,
@@ -138,71 +136,73 @@ impl Service {
                     terms_of(&terms)?,
                 )
                 .await
-                .map(Reply::from),
-            ApiRequest::Accept {
+                .map(request::Challenge::reply),
+            ApiRequest::Accept(request::Accept {
                 game,
                 color,
                 position,
-            } => self
+            }) => self
                 .accept(&game, color.as_deref(), position)
                 .await
-                .map(Reply::from),
-            ApiRequest::CoinDefault {
+                .map(request::Accept::reply),
+            ApiRequest::CoinDefault(request::CoinDefault {
                 game,
                 color,
                 position,
-            } => self
+            }) => self
                 .coin_default_by_hand(&game, color.as_deref(), position)
                 .await
-                .map(Reply::from),
-            ApiRequest::Decline { game, reason } => {
+                .map(request::CoinDefault::reply),
+            ApiRequest::Decline(request::Decline { game, reason }) => {
                 let g = self.resolve_game(&game)?;
                 let text = reason.unwrap_or_default();
                 let (_, state) = self.author(&g, move |s, t| s.decline(&text, t)).await?;
-                Ok(self.show(&state).into())
+                Ok(request::Decline::reply(self.show(&state)))
             }
-            ApiRequest::Abort { game } => {
+            ApiRequest::Abort(request::Abort { game }) => {
                 let g = self.resolve_game(&game)?;
                 self.check_abort_keeps_the_coin(&g)?;
                 let (_, state) = self.author(&g, |s, t| s.abort(t)).await?;
-                Ok(self.show(&state).into())
+                Ok(request::Abort::reply(self.show(&state)))
             }
-            ApiRequest::Move {
+            ApiRequest::Move(request::Move {
                 game,
                 text,
                 notation,
-            } => {
+            }) => {
                 let g = self.resolve_game(&game)?;
                 let st = &self.cache(&g)?.state;
                 self.require_my_move(st)?;
                 let m = notation::parse_move(&st.position, &text, letters(notation))
                     .map_err(|e| move_error(MovePlace::Played, None, &e))?;
                 let (_, state) = self.author(&g, move |s, t| s.play(m, t)).await?;
-                Ok(self.show(&state).into())
+                Ok(request::Move::reply(self.show(&state)))
             }
-            ApiRequest::MovePreview {
+            ApiRequest::MovePreview(request::MovePreview {
                 game,
                 text,
                 notation,
-            } => {
+            }) => {
                 let g = self.resolve_game(&game)?;
-                Ok(self.preview_move(&g, &text, notation)?.into())
+                Ok(request::MovePreview::reply(
+                    self.preview_move(&g, &text, notation)?,
+                ))
             }
-            ApiRequest::Draw { game, action } => {
+            ApiRequest::Draw(request::Draw { game, action }) => {
                 let g = self.resolve_game(&game)?;
                 let (_, state) = match action {
                     DrawAction::Offer => self.author(&g, |s, t| s.offer_draw(t)).await?,
                     DrawAction::Accept => self.author(&g, |s, t| s.accept_draw(t)).await?,
                     DrawAction::Decline => self.author(&g, |s, t| s.decline_draw(t)).await?,
                 };
-                Ok(self.show(&state).into())
+                Ok(request::Draw::reply(self.show(&state)))
             }
-            ApiRequest::Claim {
+            ApiRequest::Claim(request::Claim {
                 game,
                 reason,
                 intended,
                 notation,
-            } => {
+            }) => {
                 let g = self.resolve_game(&game)?;
                 let pos = self.cache(&g)?.state.position.clone();
                 let m = match intended {
@@ -213,22 +213,21 @@ impl Service {
                     ),
                 };
                 let (_, state) = self.author(&g, move |s, t| s.claim(reason, m, t)).await?;
-                Ok(ClaimReply {
+                Ok(request::Claim::reply(ClaimReply {
                     view: self.show(&state),
                     claim: state.claims.last().map(|c| ClaimVerdict {
                         correct: c.correct,
                         judgement: c.judgement.to_string(),
                         judgement_code: Some(c.judgement.clone()),
                     }),
-                }
-                .into())
+                }))
             }
-            ApiRequest::Resign { game } => {
+            ApiRequest::Resign(request::Resign { game }) => {
                 let g = self.resolve_game(&game)?;
                 let (_, state) = self.author(&g, |s, t| s.resign(t)).await?;
-                Ok(self.show(&state).into())
+                Ok(request::Resign::reply(self.show(&state)))
             }
-            ApiRequest::Adjourn {
+            ApiRequest::Adjourn(request::Adjourn {
                 game,
                 seal,
                 resume_at_ms,
@@ -238,7 +237,7 @@ impl Service {
                 arbiter,
                 arbiter_setting,
                 no_arbiter,
-            } => {
+            }) => {
                 let keeper = adjourn::Keeper {
                     arbiter,
                     setting: arbiter_setting,
@@ -246,50 +245,59 @@ impl Service {
                 };
                 self.adjourn(&game, &seal, notation, resume_at_ms, place, force, keeper)
                     .await
-                    .map(Reply::from)
+                    .map(request::Adjourn::reply)
             }
-            ApiRequest::Resume { game } => {
+            ApiRequest::Resume(request::Resume { game }) => {
                 let g = self.resolve_game(&game)?;
                 let (_, state) = self.author(&g, |s, t| s.presence(t)).await?;
                 // If this node sealed and the responder is already present, open now (A7).
                 let fresh: Vec<SignedEvent> = Vec::new();
                 self.after_opponent_events(&g, &fresh).await;
                 let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(state);
-                Ok(self.show(&state).into())
+                Ok(request::Resume::reply(self.show(&state)))
             }
-            ApiRequest::EnvelopeOpen { game } => self.envelope_open(&game).await.map(Reply::from),
-            ApiRequest::EnvelopeLost { game, resign } => {
-                self.envelope_lost(&game, resign).await.map(Reply::from)
-            }
-            ApiRequest::EnvelopeDeclare {
+            ApiRequest::EnvelopeOpen(request::EnvelopeOpen { game }) => self
+                .envelope_open(&game)
+                .await
+                .map(request::EnvelopeOpen::reply),
+            ApiRequest::EnvelopeLost(request::EnvelopeLost { game, resign }) => self
+                .envelope_lost(&game, resign)
+                .await
+                .map(request::EnvelopeLost::reply),
+            ApiRequest::EnvelopeDeclare(request::EnvelopeDeclare {
                 game,
                 text,
                 notation,
-            } => self
+            }) => self
                 .envelope_declare(&game, &text, notation)
                 .await
-                .map(Reply::from),
-            ApiRequest::EnvelopeAcceptDeclared { game } => {
-                self.envelope_accept_declared(&game).await.map(Reply::from)
-            }
-            ApiRequest::EnvelopeAnnul { game } => self.envelope_annul(&game).await.map(Reply::from),
-            ApiRequest::QuickplayClaim { game } => {
-                self.quickplay_claim(&game).await.map(Reply::from)
-            }
-            ApiRequest::QuickplayRule {
+                .map(request::EnvelopeDeclare::reply),
+            ApiRequest::EnvelopeAcceptDeclared(request::EnvelopeAcceptDeclared { game }) => self
+                .envelope_accept_declared(&game)
+                .await
+                .map(request::EnvelopeAcceptDeclared::reply),
+            ApiRequest::EnvelopeAnnul(request::EnvelopeAnnul { game }) => self
+                .envelope_annul(&game)
+                .await
+                .map(request::EnvelopeAnnul::reply),
+            ApiRequest::QuickplayClaim(request::QuickplayClaim { game }) => self
+                .quickplay_claim(&game)
+                .await
+                .map(request::QuickplayClaim::reply),
+            ApiRequest::QuickplayRule(request::QuickplayRule {
                 game,
                 claim,
                 ruling,
-            } => self
+            }) => self
                 .quickplay_rule(&game, claim.as_deref(), ruling)
                 .await
-                .map(Reply::from),
-            ApiRequest::Conditional {
+                .map(request::QuickplayRule::reply),
+            ApiRequest::Conditional(request::Conditional {
                 game,
                 action,
                 line,
                 notation,
-            } => {
+            }) => {
                 let g = self.resolve_game(&game)?;
                 let mut lines = self.store.conditional(&g).map_err(internal)?;
                 match action {
@@ -309,22 +317,21 @@ impl Service {
                     ConditionalAction::List => {}
                 }
                 self.store.flush().await.map_err(internal)?;
-                Ok(ConditionalReply {
+                Ok(request::Conditional::reply(ConditionalReply {
                     game: g.to_hex(),
                     lines,
-                }
-                .into())
+                }))
             }
-            ApiRequest::Chat { game, text } => {
+            ApiRequest::Chat(request::Chat { game, text }) => {
                 let g = self.resolve_game(&game)?;
                 if text.len() > 2000 {
                     return Err(ApiError::refused(RefusalCode::ChatTooLong));
                 }
                 self.own_quota(&g, false).map_err(|e| e.refusal())?;
                 let (_, state) = self.author(&g, move |s, t| s.chat(&text, t)).await?;
-                Ok(self.show(&state).into())
+                Ok(request::Chat::reply(self.show(&state)))
             }
-            ApiRequest::Leave { action, days } => {
+            ApiRequest::Leave(request::Leave { action, days }) => {
                 let now = now_ms();
                 let games: Vec<GameId> = self
                     .games
@@ -373,28 +380,32 @@ impl Service {
                         .meta_set("leave_from", from.to_string().as_bytes());
                 }
                 self.store.flush().await.map_err(internal)?;
-                Ok(LeaveReply {
+                Ok(request::Leave::reply(LeaveReply {
                     from_ms: from,
                     until_ms: until,
                     games: done,
-                }
-                .into())
+                }))
             }
-            ApiRequest::Games
-            | ApiRequest::Show { .. }
-            | ApiRequest::Envelope { .. }
-            | ApiRequest::Export { .. }
-            | ApiRequest::LeagueList
-            | ApiRequest::LeagueExport { .. }
-            | ApiRequest::Profiles
-            | ApiRequest::Reminders { .. } => self.answer_read(req),
-            ApiRequest::Watch { .. } => Err(user("watch is served by the control socket itself")),
-            ApiRequest::LeagueCreate { .. } | ApiRequest::LeagueJoin { .. } => {
-                self.league_api(req).await
+            ApiRequest::Games(request::Games {})
+            | ApiRequest::Show(request::Show { .. })
+            | ApiRequest::Envelope(request::Envelope { .. })
+            | ApiRequest::Export(request::Export { .. })
+            | ApiRequest::LeagueList(request::LeagueList {})
+            | ApiRequest::LeagueExport(request::LeagueExport { .. })
+            | ApiRequest::Profiles(request::Profiles {})
+            | ApiRequest::Reminders(request::Reminders { .. }) => self.answer_read(req),
+            ApiRequest::Watch(request::Watch { .. }) => {
+                Err(user("watch is served by the control socket itself"))
             }
-            ApiRequest::LeagueDecide { .. } => self.league_decide(req).await,
-            ApiRequest::ProfilePublish => Ok(self.publish_profile()?.into()),
-            ApiRequest::Remember { addrs } => Ok(self.remember_addrs(&addrs).await?.into()),
+            ApiRequest::LeagueCreate(request::LeagueCreate { .. })
+            | ApiRequest::LeagueJoin(request::LeagueJoin { .. }) => self.league_api(req).await,
+            ApiRequest::LeagueDecide(request::LeagueDecide { .. }) => self.league_decide(req).await,
+            ApiRequest::ProfilePublish(request::ProfilePublish {}) => {
+                Ok(request::ProfilePublish::reply(self.publish_profile()?))
+            }
+            ApiRequest::Remember(request::Remember { addrs }) => {
+                Ok(request::Remember::reply(self.remember_addrs(&addrs).await?))
+            }
         }
     }
 

@@ -26,6 +26,7 @@ use super::deliver::Internal;
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, peer_of_player, user};
 use crate::api::refusal::{IdPlace, LeagueProblem};
+use crate::api::request::{self, Request as _};
 use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
@@ -478,7 +479,7 @@ impl Service {
 
     pub(super) async fn league_api(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
         match req {
-            ApiRequest::LeagueCreate {
+            ApiRequest::LeagueCreate(request::LeagueCreate {
                 name,
                 players,
                 names,
@@ -488,7 +489,7 @@ impl Service {
                 start_ms,
                 deputy,
                 start_deadline_ms,
-            } => {
+            }) => {
                 let ids: Vec<PlayerId> = players
                     .iter()
                     .map(|p| p.parse().map_err(|e| super::bad_player_id(p, &e)))
@@ -539,9 +540,9 @@ impl Service {
                 for p in self.league_audience(&league) {
                     self.send_league(&league, p);
                 }
-                Ok(self.league_view(&league).into())
+                Ok(request::LeagueCreate::reply(self.league_view(&league)))
             }
-            ApiRequest::LeagueJoin { league } => {
+            ApiRequest::LeagueJoin(request::LeagueJoin { league }) => {
                 let league = self.resolve_league(&league)?;
                 if !league.def.players.contains(&self.me) {
                     return Err(ApiError::refused(RefusalCode::NotLeaguePlayer));
@@ -568,7 +569,7 @@ impl Service {
                 // Open the rounds due now rather than at the next tick.
                 self.accept_league_challenges(&league).await;
                 self.open_rounds(&league, now_ms()).await;
-                Ok(self.league_view(&league).into())
+                Ok(request::LeagueJoin::reply(self.league_view(&league)))
             }
             _ => Err(user("not a league request")),
         }

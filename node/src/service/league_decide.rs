@@ -7,6 +7,7 @@ use super::reads::ReadSide;
 use super::{Service, internal, now_ms, user};
 use crate::api::refusal::LeagueProblem;
 use crate::api::replies::LeagueDecisionReply;
+use crate::api::request::{self, Request};
 use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use sobre_core::league::League;
 use sobre_core::league::decision::{self, Decision, Verdict, WithdrawalRule};
@@ -69,7 +70,7 @@ fn parse_verdict(text: Option<&str>) -> Result<Verdict, ApiError> {
 
 impl Service {
     pub(super) async fn league_decide(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
-        let ApiRequest::LeagueDecide {
+        let ApiRequest::LeagueDecide(request::LeagueDecide {
             league,
             kind,
             round,
@@ -80,7 +81,7 @@ impl Service {
             tie_breaks,
             replaces,
             name,
-        } = req
+        }) = req
         else {
             return Err(user("not a league decision"));
         };
@@ -211,12 +212,11 @@ impl Service {
                 false,
             ),
         };
-        Ok(LeagueDecisionReply {
+        Ok(request::LeagueDecide::reply(LeagueDecisionReply {
             league: league.id.to_hex(),
             decision: id.to_hex(),
             text,
             effective,
-        }
-        .into())
+        }))
     }
 }

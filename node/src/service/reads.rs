@@ -16,6 +16,7 @@ use crate::api::replies::{
     ConditionalReply, EnvelopeReply, ExportReply, GameSummary, GamesReply, LeagueExportReply,
     LeagueView, LeaguesReply, ProfilesReply, RemindersReply,
 };
+use crate::api::request::{self, Request};
 use crate::api::{
     ApiError, ApiRequest, ConditionalAction, ExportFormat, GameView, RefusalCode, Reply,
 };
@@ -37,18 +38,18 @@ use tracing::{debug, warn};
 pub fn is_read(req: &ApiRequest) -> bool {
     matches!(
         req,
-        ApiRequest::Games
-            | ApiRequest::Show { .. }
-            | ApiRequest::Envelope { .. }
-            | ApiRequest::Export { .. }
-            | ApiRequest::LeagueList
-            | ApiRequest::LeagueExport { .. }
-            | ApiRequest::Profiles
-            | ApiRequest::Reminders { .. }
-            | ApiRequest::Conditional {
+        ApiRequest::Games(request::Games {})
+            | ApiRequest::Show(request::Show { .. })
+            | ApiRequest::Envelope(request::Envelope { .. })
+            | ApiRequest::Export(request::Export { .. })
+            | ApiRequest::LeagueList(request::LeagueList {})
+            | ApiRequest::LeagueExport(request::LeagueExport { .. })
+            | ApiRequest::Profiles(request::Profiles {})
+            | ApiRequest::Reminders(request::Reminders { .. })
+            | ApiRequest::Conditional(request::Conditional {
                 action: ConditionalAction::List,
                 ..
-            }
+            })
     )
 }
 
@@ -174,8 +175,8 @@ pub(crate) trait ReadSide {
     /// [`ApiError`] as the node gives it (an unknown game, a game that no longer verifies).
     fn answer_read(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
         match req {
-            ApiRequest::Games => Ok(self.games_reply().into()),
-            ApiRequest::Show { game } => {
+            ApiRequest::Games(request::Games {}) => Ok(request::Games::reply(self.games_reply())),
+            ApiRequest::Show(request::Show { game }) => {
                 let g = self.resolve_game(&game)?;
                 let proofs = dispute::proofs(self.db(), &g);
                 let (events, _) = self.hot(&g)?;
@@ -190,20 +191,19 @@ pub(crate) trait ReadSide {
                 };
                 let mut v = self.show(&state);
                 dispute::annotate(self.db(), &g, &mut v);
-                Ok(v.into())
+                Ok(request::Show::reply(v))
             }
-            ApiRequest::Envelope { game } => {
+            ApiRequest::Envelope(request::Envelope { game }) => {
                 let g = self.resolve_game(&game)?;
                 let (_, st) = self.hot(&g)?;
                 let v = self.show(st);
-                Ok(EnvelopeReply {
+                Ok(request::Envelope::reply(EnvelopeReply {
                     game: g.to_hex(),
                     envelope: v.envelope,
                     status: v.status,
-                }
-                .into())
+                }))
             }
-            ApiRequest::Export { game, format } => {
+            ApiRequest::Export(request::Export { game, format }) => {
                 let g = self.resolve_game(&game)?;
                 // Stored equivocation proofs: the ruling goes into the PGN (12.8/12.9), so an
                 // exported game says what `show` says. The archive stays this node's log (one
@@ -218,41 +218,38 @@ pub(crate) trait ReadSide {
                 };
                 let state = ruled.as_ref().unwrap_or(state);
                 match format {
-                    ExportFormat::Pgn => Ok(ExportReply {
+                    ExportFormat::Pgn => Ok(request::Export::reply(ExportReply {
                         game: g.to_hex(),
                         pgn: Some(export::to_pgn(state, &|p: &PlayerId| self.pgn_name(p))),
                         archive: None,
-                    }
-                    .into()),
+                    })),
                     ExportFormat::Archive => {
                         let text = export::write_archive(&g, &signed).map_err(internal)?;
-                        Ok(ExportReply {
+                        Ok(request::Export::reply(ExportReply {
                             game: g.to_hex(),
                             archive: Some(text),
                             pgn: None,
-                        }
-                        .into())
+                        }))
                     }
                 }
             }
-            ApiRequest::Conditional {
+            ApiRequest::Conditional(request::Conditional {
                 game,
                 action: ConditionalAction::List,
                 ..
-            } => {
+            }) => {
                 let g = self.resolve_game(&game)?;
                 let lines = self.db().conditional(&g).map_err(internal)?;
-                Ok(ConditionalReply {
+                Ok(request::Conditional::reply(ConditionalReply {
                     game: g.to_hex(),
                     lines,
-                }
-                .into())
+                }))
             }
-            ApiRequest::LeagueList => {
+            ApiRequest::LeagueList(request::LeagueList {}) => {
                 let leagues = self.leagues().iter().map(|l| self.league_view(l)).collect();
-                Ok(LeaguesReply { leagues }.into())
+                Ok(request::LeagueList::reply(LeaguesReply { leagues }))
             }
-            ApiRequest::LeagueExport { league } => {
+            ApiRequest::LeagueExport(request::LeagueExport { league }) => {
                 let league = self.resolve_league(&league)?;
                 let joins: Vec<SignedLeagueDoc> = self
                     .league_joins(&league)
@@ -262,19 +259,20 @@ pub(crate) trait ReadSide {
                 let games = self.league_games(&league);
                 let decisions = self.league_decisions(&league);
                 let text = archive::write(&league, &joins, &decisions, &games).map_err(internal)?;
-                Ok(LeagueExportReply {
+                Ok(request::LeagueExport::reply(LeagueExportReply {
                     league: league.id.to_hex(),
                     archive: text,
                     not_received: self.league_not_received(&league),
-                }
-                .into())
+                }))
             }
-            ApiRequest::Profiles => Ok(self.profiles_reply().into()),
+            ApiRequest::Profiles(request::Profiles {}) => {
+                Ok(request::Profiles::reply(self.profiles_reply()))
+            }
             // The reminders fired, as recorded (each once, across restarts).
-            ApiRequest::Reminders { limit } => {
+            ApiRequest::Reminders(request::Reminders { limit }) => {
                 let limit = limit.unwrap_or(crate::api::DEFAULT_REMINDERS);
                 let reminders = self.db().reminders(limit).map_err(internal)?;
-                Ok(RemindersReply { reminders }.into())
+                Ok(request::Reminders::reply(RemindersReply { reminders }))
             }
             _ => Err(internal("not a read request")),
         }

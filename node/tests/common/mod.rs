@@ -11,6 +11,7 @@ use sobre_core::Position;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::{Archive, GameState, read_archive};
 use sobre_core::test_support::Lines;
+use sobre_node::api::request;
 use sobre_node::api::{ApiRequest, TermsRequest};
 use sobre_node::client::{self, ClientError};
 use sobre_node::service::{NodeConfig, run};
@@ -46,7 +47,10 @@ pub async fn try_start(home: &Path, extra: impl FnOnce(&mut NodeConfig)) -> Resu
                 Ok(()) => panic!("the node stopped by itself"),
             };
         }
-        if client::call(home, ApiRequest::Id).await.is_ok() {
+        if client::call(home, ApiRequest::Id(request::Id {}))
+            .await
+            .is_ok()
+        {
             let _ = tx.send(());
             let _ = task.await;
             return Ok(());
@@ -97,7 +101,10 @@ impl TestNode {
             task: Some(task),
         };
         let deadline = Instant::now() + STEP;
-        while client::call(&node.home, ApiRequest::Id).await.is_err() {
+        while client::call(&node.home, ApiRequest::Id(request::Id {}))
+            .await
+            .is_err()
+        {
             assert!(Instant::now() < deadline, "node did not start");
             assert!(
                 !node.task.as_ref().is_some_and(|t| t.is_finished()),
@@ -122,7 +129,7 @@ impl TestNode {
 
     /// The player id and every address the node announces.
     pub async fn id(&self) -> (String, Vec<String>) {
-        let v = self.call(ApiRequest::Id).await;
+        let v = self.call(ApiRequest::Id(request::Id {})).await;
         let addrs = v["addresses"]
             .as_array()
             .map(|a| {
@@ -147,7 +154,11 @@ impl TestNode {
     pub async fn wait_for(&self, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + STEP;
         loop {
-            if let Ok(v) = client::call(&self.home, ApiRequest::Show { game: game.into() }).await
+            if let Ok(v) = client::call(
+                &self.home,
+                ApiRequest::Show(request::Show { game: game.into() }),
+            )
+            .await
                 && pred(&v)
             {
                 return v;
@@ -160,7 +171,7 @@ impl TestNode {
     /// Polls `status` until this node's outbox is empty (every event receipted).
     pub async fn wait_outbox_empty(&self) {
         let deadline = Instant::now() + STEP;
-        while self.call(ApiRequest::Status).await["outbox"] != 0 {
+        while self.call(ApiRequest::Status(request::Status {})).await["outbox"] != 0 {
             assert!(Instant::now() < deadline, "the outbox never emptied");
             tokio::time::sleep(POLL).await;
         }
@@ -169,10 +180,10 @@ impl TestNode {
     /// The game's archive as this node exports it.
     pub async fn archive(&self, game: &str) -> Archive {
         let v = self
-            .call(ApiRequest::Export {
+            .call(ApiRequest::Export(request::Export {
                 game: game.into(),
                 format: sobre_node::api::ExportFormat::Archive,
-            })
+            }))
             .await;
         read_archive(v["archive"].as_str().expect("archive text")).expect("parses")
     }
@@ -186,7 +197,7 @@ impl TestNode {
     }
 
     pub async fn connected_to(&self, peer: &libp2p::PeerId) -> bool {
-        let v = self.call(ApiRequest::Peers).await;
+        let v = self.call(ApiRequest::Peers(request::Peers {})).await;
         v["connected"]
             .as_array()
             .into_iter()
@@ -211,7 +222,7 @@ impl TestNode {
 /// True if no node answers on `home`'s control socket.
 pub async fn not_running(home: &Path) -> bool {
     matches!(
-        client::call(home, ApiRequest::Id).await,
+        client::call(home, ApiRequest::Id(request::Id {})).await,
         Err(ClientError::NotRunning { .. })
     )
 }
@@ -240,11 +251,11 @@ pub async fn play(white: &TestNode, black: &TestNode, game: &str, from_ply: usiz
             })
             .await;
         mover
-            .call(ApiRequest::Move {
+            .call(ApiRequest::Move(request::Move {
                 game: game.into(),
                 text: (*m).into(),
                 notation: None,
-            })
+            }))
             .await;
         other
             .wait_for(game, "the move to arrive", |v| {
@@ -273,25 +284,25 @@ pub async fn start_game_on(
 ) -> String {
     let (b_id, _) = black.id().await;
     let ch = white
-        .call(ApiRequest::Challenge {
+        .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id,
             color: "white".into(),
             time_control: tc.into(),
             chess960: false,
             fen: None,
             terms,
-        })
+        }))
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();
     black
         .wait_for(&game, "the challenge", |v| v["status"] == "pending")
         .await;
     black
-        .call(ApiRequest::Accept {
+        .call(ApiRequest::Accept(request::Accept {
             game: game.clone(),
             color: None,
             position: None,
-        })
+        }))
         .await;
     white
         .wait_for(&game, "the acceptance", |v| v["status"] == "active")
