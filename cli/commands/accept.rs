@@ -4,6 +4,7 @@ use super::common::{self, Side};
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
 use crate::t;
+use sobre_core::record::Status;
 use sobre_node::api::GameView;
 use sobre_node::api::request;
 use std::path::Path;
@@ -44,7 +45,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
                     game: args.game.clone(),
                 },
             )?;
-            (v.status == "pending" && v.white.is_none()).then_some(c)
+            (v.status == Status::Pending && v.white.is_none()).then_some(c)
         }
         (None, None) => None,
     };

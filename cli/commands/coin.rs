@@ -1,8 +1,9 @@
 //! `sobre coin`: the fair coin that draws colours and Chess960 starts (FIDE Appendix F1).
 
-use super::common::{self, Side, colour_word};
+use super::common::{self, Side};
 use super::show::{game_tag, state_line};
 use crate::error::CliResult;
+use crate::i18n::words;
 use crate::t;
 use sobre_node::api::request;
 use std::path::Path;
@@ -51,10 +52,7 @@ pub fn run(home: &Path, cmd: CoinCommand) -> CliResult<ExitCode> {
             if a.json {
                 common::print_reply(&v)?;
             } else {
-                let colour = v
-                    .my_color
-                    .as_deref()
-                    .map_or_else(|| "?".into(), colour_word);
+                let colour = v.my_color.map_or_else(|| "?".into(), words::colour);
                 let start = match &v.start_fen {
                     Some(fen) if v.chess960 => t!("coin-from", fen = fen),
                     _ => String::new(),

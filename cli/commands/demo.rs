@@ -11,6 +11,8 @@ use crate::error::{CliError, CliResult};
 use crate::i18n::words;
 use crate::t;
 use serde_json::json;
+use sobre_core::Color;
+use sobre_core::record::Status;
 use sobre_node::api::GameView;
 use sobre_node::api::replies::{ExportReply, IdReply};
 use sobre_node::api::request::{self, Request};
@@ -208,7 +210,7 @@ async fn demo(root: &Path) -> CliResult<()> {
         t!("demo-challenge", game = game.get(..16).unwrap_or(&game))
     );
     bruno
-        .wait_for(&game, "the challenge", |v| v.status == "pending")
+        .wait_for(&game, "the challenge", |v| v.status == Status::Pending)
         .await?;
     bruno
         .send(request::Accept {
@@ -217,7 +219,7 @@ async fn demo(root: &Path) -> CliResult<()> {
             position: None,
         })
         .await?;
-    ana.wait_for(&game, "the acceptance", |v| v.status == "active")
+    ana.wait_for(&game, "the acceptance", |v| v.status == Status::Active)
         .await?;
     println!("{}\n", t!("demo-accepts"));
 
@@ -259,7 +261,7 @@ async fn demo(root: &Path) -> CliResult<()> {
                 })
                 .await?;
             ana.wait_for(&game, "the draw offer", |v| {
-                v.draw_offer.as_deref() == Some("black")
+                v.draw_offer == Some(Color::Black)
             })
             .await?;
             ana.send(request::Draw {
@@ -272,16 +274,16 @@ async fn demo(root: &Path) -> CliResult<()> {
                 .await?;
             println!("        {}", t!("demo-draw"));
         }
-        if v.status == "finished" {
+        if v.status == Status::Finished {
             break;
         }
     }
 
     let a = ana
-        .wait_for(&game, "the end", |v| v.status == "finished")
+        .wait_for(&game, "the end", |v| v.status == Status::Finished)
         .await?;
     let b = bruno
-        .wait_for(&game, "the end", |v| v.status == "finished")
+        .wait_for(&game, "the end", |v| v.status == Status::Finished)
         .await?;
     if a.moves != b.moves || a.result != b.result {
         return Err(CliError::bug("the two nodes disagree about the game"));
@@ -398,13 +400,15 @@ async fn adjourn_and_resume(
         )
     );
     let seen = bruno
-        .wait_for(game, "the sealed envelope", |v| v.status == "adjourned")
+        .wait_for(game, "the sealed envelope", |v| {
+            v.status == Status::Adjourned
+        })
         .await?;
     println!(
         "    {}",
         t!(
             "demo-envelope-held",
-            status = common::status_word(&seen.status)
+            status = common::status_word(seen.status.name())
         )
     );
     println!("    {}", t!("demo-resumption"));
@@ -412,7 +416,7 @@ async fn adjourn_and_resume(
     ana.send(request::Resume { game: game.into() }).await?;
     let after = bruno
         .wait_for(game, "the opened envelope", |v| {
-            v.status == "active" && v.envelope.as_ref().is_some_and(|e| e.opened.is_some())
+            v.status == Status::Active && v.envelope.as_ref().is_some_and(|e| e.opened.is_some())
         })
         .await?;
     println!(

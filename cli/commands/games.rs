@@ -1,13 +1,15 @@
 //! `sobre games`: all your games, most urgent first.
 
 use super::chat_read::ChatRead;
-use super::common::{self, colour_word, human_duration, rfc3339, short_game, status_word};
+use super::common::{self, human_duration, rfc3339, short_game, status_word};
 use super::contacts::Contacts;
 use super::names::Names;
 use crate::error::{self, CliResult};
+use crate::i18n::words;
 use crate::t;
 use sobre_core::notation::Notation;
 use sobre_core::record::ClaimReason;
+use sobre_core::record::Status;
 use sobre_node::api::replies::{GameSummary, GamesReply, LeaguesReply};
 use sobre_node::api::request;
 use std::path::Path;
@@ -64,7 +66,7 @@ pub struct Filter {
 impl Filter {
     /// Whether `g` is listed at `now_ms`.
     pub fn keeps(&self, g: &GameSummary, now_ms: u64) -> bool {
-        let over = matches!(g.status.as_str(), "finished" | "cancelled");
+        let over = matches!(g.status, Status::Finished | Status::Cancelled);
         if self.league.is_some() && g.league != self.league {
             return false;
         }
@@ -214,7 +216,7 @@ pub fn render_with(v: &GamesReply, contacts: &Contacts, notes: &Notes) -> String
 fn notes_of(g: &GameSummary, notes: &Notes) -> String {
     let mut out = Vec::new();
     if let Some(by) = &g.draw_offer {
-        out.push(if g.my_color.as_deref() == Some(by.as_str()) {
+        out.push(if g.my_color == Some(*by) {
             t!("games-note-my-draw-offer")
         } else {
             t!("games-note-draw-offered")
@@ -231,7 +233,7 @@ fn notes_of(g: &GameSummary, notes: &Notes) -> String {
     if unread > 0 {
         out.push(t!("games-note-unread", count = unread));
     }
-    if let Some(at) = g.resume_at_ms.filter(|_| g.status == "adjourned") {
+    if let Some(at) = g.resume_at_ms.filter(|_| g.status == Status::Adjourned) {
         out.push(t!("games-note-resumes", at = rfc3339(at)));
     }
     out.join("; ")
@@ -251,11 +253,15 @@ pub(crate) fn claim_word(name: &str) -> String {
 }
 
 fn row(g: &GameSummary, contacts: &Contacts, notation: Option<Notation>) -> (bool, [String; 7]) {
-    let status = match (g.status.as_str(), g.result.as_deref().unwrap_or("")) {
-        ("pending", _) if g.incoming_challenge => t!("games-status-challenged-you"),
-        ("pending", _) => t!("games-status-challenge-sent"),
-        (s, "") => status_word(s),
-        (s, r) => t!("games-status-result", status = status_word(s), result = r),
+    let status = match (g.status, g.result.as_deref().unwrap_or("")) {
+        (Status::Pending, _) if g.incoming_challenge => t!("games-status-challenged-you"),
+        (Status::Pending, _) => t!("games-status-challenge-sent"),
+        (s, "") => status_word(s.name()),
+        (s, r) => t!(
+            "games-status-result",
+            status = status_word(s.name()),
+            result = r
+        ),
     };
     let or_dash = |s: &str| {
         if s.is_empty() {
@@ -279,7 +285,7 @@ fn row(g: &GameSummary, contacts: &Contacts, notation: Option<Notation>) -> (boo
             )
             .label(&g.opponent),
         ),
-        or_dash(&g.my_color.as_deref().map(colour_word).unwrap_or_default()),
+        or_dash(&g.my_color.map(words::colour).unwrap_or_default()),
         g.move_number
             .map_or_else(|| "-".to_owned(), |n| n.to_string()),
         or_dash(

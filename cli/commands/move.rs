@@ -102,7 +102,7 @@ fn preview(p: &MovePreviewReply, ascii: bool, notation: Option<Notation>) -> Str
         .get(0..2)
         .and_then(Square::parse)
         .zip(p.uci.get(2..4).and_then(Square::parse));
-    let bottom = if p.my_color == "black" {
+    let bottom = if p.my_color == Color::Black {
         Color::Black
     } else {
         Color::White

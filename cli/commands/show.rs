@@ -13,6 +13,7 @@ use crate::t;
 use sobre_core::clock::format_duration;
 use sobre_core::notation::{Notation, format_line};
 use sobre_core::record::QuickplayRuling;
+use sobre_core::record::Status;
 use sobre_core::uci::parse_uci;
 use sobre_core::{CastlingMode, Color, Position, Square};
 use sobre_node::api::GameView;
@@ -122,7 +123,7 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
     // Aliases over the names the players signed (`v.names`), over short ids.
     let names = Names::new(contacts, v.names.clone());
     let mut out = String::new();
-    let my_color = v.my_colour();
+    let my_color = v.my_color;
     let player = |side: Color, id: Option<&str>| {
         let s = match id {
             Some(id) => names.label(id),
@@ -178,7 +179,7 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
         let _ = writeln!(
             out,
             "{}",
-            t!("show-draw-offered", colour = colour_subject_word(by))
+            t!("show-draw-offered", colour = words::colour_subject(*by))
         );
     }
     if let Some(env) = &v.envelope {
@@ -270,7 +271,7 @@ fn leave_line(v: &GameView, names: &Names) -> Option<String> {
     for l in v.leave.iter().filter(|l| l.until_ms > now) {
         let colour = sobre_node::api::game::colour(Some(&l.colour));
         let side = colour_subject_word(&l.colour);
-        let who = match (colour, v.my_colour()) {
+        let who = match (colour, v.my_color) {
             (Some(c), Some(me)) if c == me => t!("show-you", player = side),
             (Some(c), _) => {
                 let id = match c {
@@ -320,10 +321,9 @@ fn coin_line(v: &GameView) -> Option<String> {
 /// One line saying where a game stands: `Active: Black to move (your move).`,
 /// `Finished: 1-0 (resignation).`
 pub fn state_line(v: &GameView) -> String {
-    let status = v.status.as_str();
-    let title = capitalise(&status_word(status));
-    match status {
-        "finished" | "cancelled" => {
+    let title = capitalise(&status_word(v.status.name()));
+    match v.status {
+        Status::Finished | Status::Cancelled => {
             let result = v.result.as_deref().unwrap_or("");
             // The rules' words for a termination the core names; else the node's text.
             let why = match v
@@ -346,18 +346,18 @@ pub fn state_line(v: &GameView) -> String {
                 ),
             }
         }
-        "pending" if v.coin.is_some() => t!("state-pending-coin"),
-        "pending" => t!("state-pending"),
-        "adjourned" => t!("state-adjourned"),
+        Status::Pending if v.coin.is_some() => t!("state-pending-coin"),
+        Status::Pending => t!("state-pending"),
+        Status::Adjourned => t!("state-adjourned"),
         _ if v.my_move => t!(
             "state-to-move-mine",
             status = title,
-            colour = colour_subject_word(&v.turn)
+            colour = words::colour_subject(v.turn)
         ),
         _ => t!(
             "state-to-move",
             status = title,
-            colour = colour_subject_word(&v.turn)
+            colour = words::colour_subject(v.turn)
         ),
     }
 }
@@ -431,7 +431,7 @@ fn clock_line(v: &GameView) -> Option<String> {
             time = clock_text(ms)
         );
         // A finished game's last clock keeps its reading, but nothing runs any more.
-        let live = matches!(v.status.as_str(), "active" | "disputed");
+        let live = matches!(v.status, Status::Active | Status::Disputed);
         if live && clocks.running.as_deref() == Some(name) {
             s = t!("show-clock-running", clock = s);
         }

@@ -180,7 +180,7 @@ struct ArchiveReport {
     result: Option<String>,
     sealed_move_error: Option<String>,
     start_fen: String,
-    status: String,
+    status: sobre_core::record::Status,
     termination: Option<String>,
     time_control: String,
     white: Option<String>,

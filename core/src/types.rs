@@ -5,10 +5,23 @@ use std::fmt;
 /// The two sides. FIDE Art. 1.1: White moves first. In JSON `"white"`/`"black"`, as
 /// [`Color::name`] writes them.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
+    /// The side that moves first (Art. 1.1); also the default, for a view of a game not yet
+    /// started.
+    #[default]
     White = 0,
     Black = 1,
 }

@@ -146,7 +146,7 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
         opponent: me
             .and_then(|me| opponent_of(state.challenger, state.opponent, me))
             .map_or_else(String::new, |p| p.to_string()),
-        my_color: my_color.map(|c| c.name().to_owned()),
+        my_color,
         fen: state.position.fen(),
         start_fen: state.start.as_ref().map(Position::fen),
         chess960: state.start.as_ref().is_some_and(Position::is_chess960),
@@ -162,11 +162,11 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
             .collect(),
         moves: uci,
         san: state.moves.iter().map(|m| m.san.clone()).collect(),
-        status: state.status.name().to_owned(),
+        status: state.status,
         result: state.result.map(|o| o.as_str().to_owned()),
         termination: state.termination.map(|t| t.code().to_owned()),
         termination_text: state.termination.map(|t| t.describe().to_owned()),
-        turn: state.position.turn().name().to_owned(),
+        turn: state.position.turn(),
         my_move: my_color.is_some_and(|c| c == state.position.turn())
             && matches!(state.status, Status::Active | Status::Disputed),
         terms: (state.terms != sobre_core::record::Terms::default()).then(|| {
@@ -183,7 +183,7 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
         }),
         time_control: state.time_control.to_string(),
         clocks,
-        draw_offer: state.draw_offer.map(|c| c.name().to_owned()),
+        draw_offer: state.draw_offer,
         envelope,
         envelope_lost: state.envelope_lost,
         sealed_move_error: state.sealed_move_error.clone(),
@@ -472,7 +472,7 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
     }
     let opponent_colour = my_color.map(|c| !c);
     GameSummary {
-        draw_offer: s.draw_offer.map(|c| c.name().to_owned()),
+        draw_offer: s.draw_offer,
         claimable,
         opponent_leave_until_ms: s
             .leave
@@ -487,8 +487,8 @@ pub fn summary(s: &Summary, me: &PlayerId, now_ms: u64) -> GameSummary {
         game: s.game.to_hex(),
         opponent: opponent.map_or_else(String::new, |p| p.to_string()),
         opponent_name: None,
-        my_color: my_color.map(|c| c.name().to_owned()),
-        status: s.status.name().to_owned(),
+        my_color,
+        status: s.status,
         result: s.result.map(|o| o.as_str().to_owned()),
         move_number: Some(s.move_number),
         last_move: s.last_move.clone(),
@@ -623,7 +623,7 @@ mod tests {
         let state = verify(&events).unwrap();
         let v = game_view(&state, Some(&b.player_id()), 60);
         assert_eq!(v.moves, ["e2e4", "e7e5"]);
-        assert_eq!(v.draw_offer.as_deref(), Some("white"));
+        assert_eq!(v.draw_offer, Some(sobre_core::Color::White));
         assert_eq!(v.chat.len(), 1);
     }
 

@@ -146,14 +146,16 @@ async fn a_challenge_to_an_offline_stranger_waits_at_their_mailbox() {
     })
     .await;
     let ch = first
-        .call(sobre_node::api::ApiRequest::Challenge(sobre_node::api::request::Challenge {
-            opponent: third_id,
-            color: "white".into(),
-            time_control: "30d".into(),
-            chess960: false,
-            fen: None,
-            terms: Default::default(),
-        }))
+        .call(sobre_node::api::ApiRequest::Challenge(
+            sobre_node::api::request::Challenge {
+                opponent: third_id,
+                color: "white".into(),
+                time_control: "30d".into(),
+                chess960: false,
+                fen: None,
+                terms: Default::default(),
+            },
+        ))
         .await;
     let game = ch["game"].as_str().expect("game id").to_owned();
     club3

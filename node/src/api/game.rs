@@ -11,6 +11,8 @@
 //! field reads as its default (null, false, empty).
 
 use serde::{Deserialize, Deserializer, Serialize};
+use sobre_core::Color;
+use sobre_core::record::Status;
 use sobre_core::record::verify::Judgement;
 
 /// The full view of one game (`show`).
@@ -40,7 +42,7 @@ pub struct GameView {
     /// The fair coin (F1), once the opponent's share is in.
     pub coin: Option<CoinView>,
     /// The colour (`white`, `black`) of the player whose draw offer stands (9.1).
-    pub draw_offer: Option<String>,
+    pub draw_offer: Option<Color>,
     /// The last sealed move's envelope (A2).
     pub envelope: Option<EnvelopeView>,
     /// The sealer lost the opening and the move was played instead (A11).
@@ -60,7 +62,7 @@ pub struct GameView {
     /// The moves in UCI, from the start position.
     pub moves: Vec<String>,
     /// The colour of the node's player, if they play in the game.
-    pub my_color: Option<String>,
+    pub my_color: Option<Color>,
     pub my_move: bool,
     /// Display names from the players' signed profiles, by player id (only those known).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -84,7 +86,7 @@ pub struct GameView {
     pub start_fen: Option<String>,
     pub started_ms: Option<u64>,
     /// `pending`, `active`, `adjourned`, `finished`, `cancelled` or `disputed`.
-    pub status: String,
+    pub status: Status,
     /// The termination's code (`checkmate`, `resignation`…).
     pub termination: Option<String>,
     pub termination_text: Option<String>,
@@ -93,7 +95,7 @@ pub struct GameView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terms: Option<TermsView>,
     pub time_control: String,
-    pub turn: String,
+    pub turn: Color,
     pub white: Option<String>,
 }
 
@@ -291,13 +293,6 @@ fn opened<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     })
 }
 
-impl GameView {
-    /// The colour of the node's player, if they play in the game.
-    pub fn my_colour(&self) -> Option<sobre_core::Color> {
-        colour(self.my_color.as_deref())
-    }
-}
-
 /// A colour by its API name (`white`, `black`).
 pub fn colour(name: Option<&str>) -> Option<sobre_core::Color> {
     match name? {
@@ -351,7 +346,7 @@ mod tests {
                 ms_to_deadline: 3,
                 settled: Some("default".into()),
             }),
-            draw_offer: Some("black".into()),
+            draw_offer: Some(Color::Black),
             envelope: Some(EnvelopeView {
                 arbiter: Some("a".into()),
                 commitment: "9c".into(),
@@ -399,7 +394,7 @@ mod tests {
             }],
             move_number: 1,
             moves: vec!["e2e4".into()],
-            my_color: Some("white".into()),
+            my_color: Some(Color::White),
             my_move: false,
             names: [("c".to_owned(), "Carla".to_owned())].into(),
             opponent: "o".into(),
@@ -421,7 +416,7 @@ mod tests {
             sealed_move_error: None,
             start_fen: None,
             started_ms: Some(5),
-            status: "active".into(),
+            status: Status::Active,
             termination: None,
             termination_text: None,
             terms: Some(TermsView {
@@ -434,7 +429,7 @@ mod tests {
                 timekeepers: vec!["k".into()],
             }),
             time_control: "3d".into(),
-            turn: "black".into(),
+            turn: Color::Black,
             white: Some("w".into()),
         }
     }

@@ -6,6 +6,8 @@
 
 use super::game::{EnvelopeView, GameView};
 use serde::{Deserialize, Serialize};
+use sobre_core::Color;
+use sobre_core::record::Status;
 
 /// `id`: who this node is.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,7 +124,7 @@ pub struct GameSummary {
     pub move_number: Option<u32>,
     /// The time left to the player to move, while the game is live.
     pub ms_to_deadline: Option<i64>,
-    pub my_color: Option<String>,
+    pub my_color: Option<Color>,
     pub my_move: bool,
     /// The node's player's opponent (as in a game's view); empty in a game the node's player
     /// does not play (a mailbox's or an arbiter's).
@@ -131,11 +133,11 @@ pub struct GameSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opponent_name: Option<String>,
     pub result: Option<String>,
-    pub status: String,
+    pub status: Status,
     pub time_control: String,
     /// The colour whose draw offer stands (9.1).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub draw_offer: Option<String>,
+    pub draw_offer: Option<Color>,
     /// What the player could claim now ([`sobre_core::ClaimReason::name`]): `time` (6.9, the
     /// opponent's time has run out), `threefold` (9.2), `fifty` (9.3) on the position on the
     /// board — as the rules core judges them.
@@ -196,7 +198,7 @@ pub struct MovePreviewReply {
     pub fen_before: String,
     pub game: String,
     /// The colour of the player who would move (the node's player).
-    pub my_color: String,
+    pub my_color: Color,
     /// The move in English SAN, as the node would record it.
     pub san: String,
     /// The move in coordinates (UCI).
@@ -224,7 +226,7 @@ pub struct EscrowReply {
 pub struct EnvelopeReply {
     pub envelope: Option<EnvelopeView>,
     pub game: String,
-    pub status: String,
+    pub status: Status,
 }
 
 /// `envelope_lost`: what is left when the sealer lost the opening (A11).
@@ -241,7 +243,7 @@ pub struct EnvelopeLostReply {
     pub resigned: bool,
     pub result: Option<String>,
     pub resume_at_ms: Option<u64>,
-    pub status: String,
+    pub status: Status,
 }
 
 /// `conditional`: the prepared lines of a game.
@@ -517,7 +519,7 @@ mod tests {
         let reply = ClaimReply {
             view: GameView {
                 game: "ab".into(),
-                status: "finished".into(),
+                status: Status::Finished,
                 ..GameView::default()
             },
             claim: Some(ClaimVerdict {

@@ -531,7 +531,9 @@ mod tests {
         let wire = Move::reply(view.clone()).to_value().unwrap();
         let back: <Move as Request>::Reply = serde_json::from_value(wire).unwrap();
         assert_eq!(back, view);
-        let stop = Stop::reply(StopReply { stopping: true }).to_value().unwrap();
+        let stop = Stop::reply(StopReply { stopping: true })
+            .to_value()
+            .unwrap();
         assert_eq!(stop, serde_json::json!({"stopping": true}));
     }
 }

@@ -277,7 +277,7 @@ impl Service {
         let state = self.cache(&g).map(|c| c.state.clone()).unwrap_or(st);
         Ok(EnvelopeLostReply {
             game: g.to_hex(),
-            status: state.status.name().to_owned(),
+            status: state.status,
             result: state.result.map(|o| o.as_str().to_owned()),
             opening_held: held,
             arbiter: arbiter.map(|a| a.to_string()),

@@ -71,7 +71,7 @@ impl Service {
             fen: replay.position().fen(),
             fen_before: st.position.fen(),
             game: game.to_hex(),
-            my_color: st.position.turn().name().to_owned(),
+            my_color: st.position.turn(),
             san,
             uci: notation::format_move(&st.position, m, Notation::Uci),
         })

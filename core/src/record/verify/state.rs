@@ -15,10 +15,15 @@ use crate::rules::adjournment::Adjournment;
 use crate::types::{Color, Move};
 
 /// Where a game stands.
-// Serde: kept in a node's stored game summaries (never on the wire).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+// Serde: kept in a node's stored game summaries (the codec: by variant index) and on the
+// control API in the words of [`Status::name`] (`pending`, `active`…).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Challenged, not yet accepted (or the fair coin not yet opened).
+    #[default]
     Pending,
     Active,
     /// A move is sealed (Appendix A) and its envelope not yet opened: no move is played until
