@@ -242,14 +242,8 @@ fn notes_of(g: &GameSummary, notes: &Notes) -> String {
 /// A claim as the node lists it ([`ClaimReason::name`]: `time`, `threefold`…): in English
 /// the word a player types after `sobre claim GAME`, in Spanish what it claims.
 pub(crate) fn claim_word(name: &str) -> String {
-    match name.parse::<ClaimReason>() {
-        Ok(ClaimReason::Threefold) => t!("games-claim-threefold"),
-        Ok(ClaimReason::FiftyMoves) => t!("games-claim-fifty"),
-        Ok(ClaimReason::Time) => t!("games-claim-time"),
-        Ok(ClaimReason::DeadPosition) => t!("games-claim-dead"),
-        Ok(ClaimReason::Lateness) => t!("games-claim-lateness"),
-        Err(_) => name.to_owned(),
-    }
+    name.parse::<ClaimReason>()
+        .map_or_else(|_| name.to_owned(), words::claim_short)
 }
 
 fn row(g: &GameSummary, contacts: &Contacts, notation: Option<Notation>) -> (bool, [String; 7]) {

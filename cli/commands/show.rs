@@ -208,14 +208,14 @@ pub fn render(v: &GameView, contacts: &Contacts, view: View) -> String {
         let line = match judgement.as_str() {
             "" => t!(
                 "show-claim",
-                colour = colour_subject_word(&c.by),
-                reason = claim_word(&c.reason),
+                colour = words::colour_subject(c.by),
+                reason = words::claim_short(c.reason),
                 verdict = verdict
             ),
             j => t!(
                 "show-claim-judged",
-                colour = colour_subject_word(&c.by),
-                reason = claim_word(&c.reason),
+                colour = words::colour_subject(c.by),
+                reason = words::claim_short(c.reason),
                 verdict = verdict,
                 judgement = j
             ),
@@ -524,19 +524,6 @@ fn quickplay_line(c: &QuickplayClaimView) -> Option<String> {
         (false, Some(QuickplayRuling::Reject)) => t!("show-quickplay-rejected", colour = colour),
         (false, Some(_)) => return None,
     })
-}
-
-/// A claim's reason as the node names it (`threefold`, `fiftymoves`…), in the run's
-/// language.
-fn claim_word(reason: &str) -> String {
-    match reason {
-        "threefold" => t!("show-claim-threefold"),
-        "fiftymoves" => t!("show-claim-fifty"),
-        "time" => t!("show-claim-time"),
-        "deadposition" => t!("show-claim-dead"),
-        "lateness" => t!("show-claim-lateness"),
-        other => other.to_owned(),
-    }
 }
 
 /// The first 8 characters of the game id, for one-line confirmations.

@@ -86,6 +86,11 @@ claim-fifty = la regla de las cincuenta jugadas (9.3)
 claim-time = la victoria por tiempo (6.9)
 claim-dead-position = una posición muerta (9.6)
 claim-lateness = el retraso en la reanudación (A10)
+claim-short-threefold = triple repetición
+claim-short-fifty = cincuenta jugadas
+claim-short-time = tiempo
+claim-short-dead = posición muerta
+claim-short-lateness = retraso
 position-to-move = Juegan las { $colour }.
 position-checkmate = Jaque mate: ganan las { $winner } (FIDE 5.1a).
 position-stalemate = Rey ahogado: la partida es tablas (FIDE 5.2a).
@@ -493,11 +498,6 @@ games-status-result = { $status } { $result }
 games-note-my-draw-offer = su oferta de tablas sigue en pie
 games-note-draw-offered = le ofrecen tablas
 games-note-claim = puede reclamar: { $claims }
-games-claim-threefold = triple repetición
-games-claim-fifty = cincuenta jugadas
-games-claim-time = tiempo
-games-claim-dead = posición muerta
-games-claim-lateness = retraso
 games-note-leave = rival de permiso hasta { $until }
 games-note-unread =
     { $count ->
@@ -530,11 +530,6 @@ show-claim-judged = Reclamación de las { $colour }: { $reason } ({ $verdict }: 
 show-claim-correct = correcta
 show-claim-incorrect = incorrecta
 show-claim-pending = pendiente
-show-claim-threefold = triple repetición
-show-claim-fifty = cincuenta jugadas
-show-claim-time = tiempo
-show-claim-dead = posición muerta
-show-claim-lateness = retraso
 show-disputed =
     En disputa: { $count ->
         [one] 1 doble firma

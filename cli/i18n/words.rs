@@ -94,6 +94,17 @@ pub fn claim_reason(r: ClaimReason) -> String {
     }
 }
 
+/// What a claim is for, in one or two words (a table cell, a claim's line in `show`).
+pub fn claim_short(r: ClaimReason) -> String {
+    match r {
+        ClaimReason::Threefold => t!("claim-short-threefold"),
+        ClaimReason::FiftyMoves => t!("claim-short-fifty"),
+        ClaimReason::Time => t!("claim-short-time"),
+        ClaimReason::DeadPosition => t!("claim-short-dead"),
+        ClaimReason::Lateness => t!("claim-short-lateness"),
+    }
+}
+
 /// A claim's verdict (the rules core's [`Judgement`]), the colours named as sides.
 pub fn judgement(j: &Judgement) -> String {
     let side = |c: Color| colour(c);

@@ -211,10 +211,8 @@ pub fn game_view(state: &GameState, me: Option<&PlayerId>, now_ms: u64) -> GameV
             .claims
             .iter()
             .map(|c| ClaimView {
-                by: c.by.name().to_owned(),
-                // The claim's kind as it has always been written here (`fiftymoves`), not
-                // its API word (`fifty`): scripts read it.
-                reason: format!("{:?}", c.reason).to_lowercase(),
+                by: c.by,
+                reason: c.reason,
                 correct: Some(c.correct),
                 judgement: c.judgement.to_string(),
                 judgement_code: Some(c.judgement.clone()),
@@ -572,7 +570,7 @@ mod tests {
             "presence_ms": state.presence_ms,
             "claims": state.claims.iter().map(|c| json!({
                 "by": c.by.name(),
-                "reason": format!("{:?}", c.reason).to_lowercase(),
+                "reason": c.reason.name(),
                 "correct": c.correct,
                 "judgement": c.judgement.to_string(),
                 "judgement_code": c.judgement,

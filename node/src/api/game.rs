@@ -12,8 +12,8 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use sobre_core::Color;
-use sobre_core::record::Status;
 use sobre_core::record::verify::Judgement;
+use sobre_core::record::{ClaimReason, Status};
 
 /// The full view of one game (`show`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -35,8 +35,8 @@ pub struct GameView {
     pub challenger: String,
     pub chat: Vec<ChatLine>,
     pub chess960: bool,
-    /// Draw claims (9.2, 9.3, 9.6); `reason` as the claim's kind lower-cased
-    /// (`threefold`, `fiftymoves`…).
+    /// Claims (9.2, 9.3, 9.6, 6.9, A10); `reason` in the API's one word for each
+    /// ([`ClaimReason::name`]: `threefold`, `fifty`…).
     pub claims: Vec<ClaimView>,
     pub clocks: Option<ClocksView>,
     /// The fair coin (F1), once the opponent's share is in.
@@ -135,19 +135,22 @@ pub struct ChatLine {
     pub time_ms: u64,
 }
 
-/// One draw claim and its verdict.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+/// One claim and its verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClaimView {
-    pub by: String,
+    pub by: Color,
     /// Null while the verdict is pending (older views); else whether the claim was correct.
+    #[serde(default)]
     pub correct: Option<bool>,
     /// The verdict's English sentence.
+    #[serde(default)]
     pub judgement: String,
     /// The verdict, typed: a client words it from this (absent from older views).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judgement_code: Option<Judgement>,
-    pub reason: String,
+    /// What is claimed, in the word requests use (`claim` takes the same).
+    #[serde(with = "super::claim_name")]
+    pub reason: ClaimReason,
 }
 
 /// The terms of a game (`sobre_core::record::Terms`), players by id; fields in the order
@@ -324,11 +327,11 @@ mod tests {
             }],
             chess960: true,
             claims: vec![ClaimView {
-                by: "white".into(),
+                by: Color::White,
                 correct: Some(false),
                 judgement: "no".into(),
                 judgement_code: Some(Judgement::NotFiftyMoves { moves: 3 }),
-                reason: "fiftymoves".into(),
+                reason: ClaimReason::FiftyMoves,
             }],
             clocks: Some(ClocksView {
                 black_ms: Some(1),

@@ -220,7 +220,7 @@ pub enum ExportFormat {
 
 /// A claim as its word on the API ([`ClaimReason::name`]); the event on the wire keeps its
 /// own encoding.
-mod claim_name {
+pub(crate) mod claim_name {
     use serde::{Deserialize, Deserializer, Serializer};
     use sobre_core::record::ClaimReason;
 
