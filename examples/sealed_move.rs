@@ -72,7 +72,7 @@ async fn main() -> anyhow::Result<()> {
     call(&ana, ApiRequest::Connect(request::Connect { addr })).await?;
     let challenge = ApiRequest::Challenge(request::Challenge {
         opponent: bea_id["player_id"].as_str().unwrap_or_default().to_owned(),
-        color: "white".into(),
+        color: sobre_core::record::ColourChoice::ChallengerWhite,
         time_control: "40/2h:1h".into(),
         chess960: false,
         fen: None,

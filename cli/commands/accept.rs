@@ -53,7 +53,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         home,
         request::Accept {
             game: args.game,
-            color: colour.map(|c| c.name().to_owned()),
+            color: colour.map(Side::colour),
             position: args.position,
         },
     )?;

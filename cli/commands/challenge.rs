@@ -5,6 +5,7 @@ use super::contacts::Contacts;
 use crate::error::{self, CliResult};
 use crate::t;
 use sobre_core::clock::TimeControl;
+use sobre_core::record::ColourChoice;
 use sobre_core::record::TermsEdition;
 use sobre_node::api::GameView;
 use sobre_node::api::TermsRequest;
@@ -95,11 +96,12 @@ enum ColorChoice {
 }
 
 impl ColorChoice {
-    fn name(self) -> &'static str {
+    /// The core's choice: the challenger's colour, or the fair coin's (F1).
+    fn choice(self) -> ColourChoice {
         match self {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
+            ColorChoice::White => ColourChoice::ChallengerWhite,
+            ColorChoice::Black => ColourChoice::ChallengerBlack,
+            ColorChoice::Random => ColourChoice::Random,
         }
     }
 }
@@ -136,7 +138,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         home,
         request::Challenge {
             opponent,
-            color: args.color.name().to_owned(),
+            color: args.color.choice(),
             time_control,
             chess960: args.chess960,
             fen: args.fen,

@@ -45,7 +45,7 @@ pub fn run(home: &Path, cmd: CoinCommand) -> CliResult<ExitCode> {
                 home,
                 request::CoinDefault {
                     game: a.game,
-                    color: a.colour.map(|c| c.name().to_owned()),
+                    color: a.colour.map(Side::colour),
                     position: a.position,
                 },
             )?;

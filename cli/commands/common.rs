@@ -379,10 +379,11 @@ pub enum Side {
 }
 
 impl Side {
-    pub fn name(self) -> &'static str {
+    /// The core's colour.
+    pub fn colour(self) -> sobre_core::Color {
         match self {
-            Side::White => "white",
-            Side::Black => "black",
+            Side::White => sobre_core::Color::White,
+            Side::Black => sobre_core::Color::Black,
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::i18n::words;
 use crate::t;
 use serde_json::json;
 use sobre_core::Color;
+use sobre_core::record::ColourChoice;
 use sobre_core::record::Status;
 use sobre_node::api::GameView;
 use sobre_node::api::replies::{ExportReply, IdReply};
@@ -197,7 +198,7 @@ async fn demo(root: &Path) -> CliResult<()> {
     let challenge: GameView = ana
         .send(request::Challenge {
             opponent: bruno_player.clone(),
-            color: "white".into(),
+            color: ColourChoice::ChallengerWhite,
             time_control: "40/2h+1h".into(),
             chess960: false,
             fen: None,

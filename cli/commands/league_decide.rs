@@ -5,7 +5,8 @@
 use super::common::{self};
 use super::contacts::Contacts;
 use crate::error::CliResult;
-use sobre_node::api::request;
+use sobre_core::league::decision::{Verdict, WithdrawalRule};
+use sobre_node::api::{DecisionKind, request};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -34,6 +35,26 @@ pub enum Kind {
     Replace,
 }
 
+/// What happens to a withdrawn player's games.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Withdrawal {
+    /// Fewer than half of their games played: all their results annulled; otherwise their
+    /// remaining games forfeited.
+    Fide,
+    /// Their remaining games forfeited, whatever they played.
+    ForfeitRemaining,
+}
+
+/// A result as PGN writes it (`½-½` too).
+fn verdict(text: &str) -> Result<Verdict, String> {
+    match text.trim() {
+        "1-0" => Ok(Verdict::WhiteWins),
+        "1/2-1/2" | "½-½" => Ok(Verdict::Draw),
+        "0-1" => Ok(Verdict::BlackWins),
+        _ => Err(crate::t!("decide-bad-result")),
+    }
+}
+
 #[derive(clap::Args)]
 pub struct DecideArgs {
     /// League id (or its first digits) or name.
@@ -54,14 +75,14 @@ pub struct DecideArgs {
     #[arg(long)]
     name: Option<String>,
     /// The adjudicated result: 1-0, 1/2-1/2 or 0-1.
-    #[arg(long)]
-    result: Option<String>,
+    #[arg(long, value_parser = verdict)]
+    result: Option<Verdict>,
     /// Why (required for an adjudication, at most 200 characters).
     #[arg(long)]
     reason: Option<String>,
-    /// The withdrawal rule (settings): fide or forfeit-remaining.
-    #[arg(long)]
-    withdrawal: Option<String>,
+    /// The withdrawal rule (settings).
+    #[arg(long, value_enum)]
+    withdrawal: Option<Withdrawal>,
     /// The tie-break order (tie-breaks): fide (direct encounter, wins, Sonneborn-Berger,
     /// Koya: the default), before-fide (Sonneborn-Berger, wins, direct encounter), or a
     /// comma-separated list of de, wins, sb, koya.
@@ -74,25 +95,28 @@ pub struct DecideArgs {
 pub fn run(home: &Path, a: DecideArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     let kind = match a.kind {
-        Kind::Forfeit => "forfeit",
-        Kind::DoubleForfeit => "double-forfeit",
-        Kind::Withdraw => "withdraw",
-        Kind::Adjudicate => "adjudicate",
-        Kind::Settings => "settings",
-        Kind::TieBreaks => "tie-breaks",
-        Kind::Enter => "enter",
-        Kind::Replace => "replace",
+        Kind::Forfeit => DecisionKind::Forfeit,
+        Kind::DoubleForfeit => DecisionKind::DoubleForfeit,
+        Kind::Withdraw => DecisionKind::Withdraw,
+        Kind::Adjudicate => DecisionKind::Adjudicate,
+        Kind::Settings => DecisionKind::Settings,
+        Kind::TieBreaks => DecisionKind::TieBreaks,
+        Kind::Enter => DecisionKind::Enter,
+        Kind::Replace => DecisionKind::Replace,
     };
     let v = common::send(
         home,
         request::LeagueDecide {
             league: a.league,
-            kind: kind.to_owned(),
+            kind,
             round: a.round,
             player: a.player.map(|p| contacts.resolve(&p)),
             result: a.result,
             reason: a.reason,
-            withdrawal: a.withdrawal,
+            withdrawal: a.withdrawal.map(|w| match w {
+                Withdrawal::Fide => WithdrawalRule::Fide,
+                Withdrawal::ForfeitRemaining => WithdrawalRule::ForfeitRemaining,
+            }),
             tie_breaks: a.order,
             replaces: a.replaces.map(|p| contacts.resolve(&p)),
             name: a.name,

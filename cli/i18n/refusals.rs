@@ -132,13 +132,6 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
         RefusalCode::ConditionalTooShort => (t!("refusal-conditional-short"), None),
         RefusalCode::ConditionalNoLine => (t!("refusal-conditional-no-line"), None),
         RefusalCode::ChatTooLong => (t!("refusal-chat-too-long"), None),
-        RefusalCode::ChallengeColour { text } => {
-            (t!("refusal-challenge-colour", text = quoted(text)), None)
-        }
-        RefusalCode::UnknownColour { text } => (
-            t!("refusal-unknown-colour", text = quoted(text)),
-            Some(t!("refusal-unknown-colour-hint")),
-        ),
         RefusalCode::BlockSelf => (t!("refusal-block-self"), None),
         RefusalCode::ColoursFixed => (
             t!("refusal-colours-fixed"),
@@ -263,13 +256,8 @@ pub fn refusal(code: &RefusalCode) -> Option<(String, Option<String>)> {
             None,
         ),
         RefusalCode::RoundNeeded => (t!("refusal-round-needed"), None),
-        RefusalCode::BadResult { text } => (t!("refusal-bad-result", text = quoted(text)), None),
-        RefusalCode::BadWithdrawalRule { text } => {
-            (t!("refusal-bad-withdrawal-rule", text = quoted(text)), None)
-        }
-        RefusalCode::UnknownDecision { text } => {
-            (t!("refusal-unknown-decision", text = quoted(text)), None)
-        }
+        RefusalCode::ResultNeeded => (t!("refusal-result-needed"), None),
+        RefusalCode::WithdrawalRuleNeeded => (t!("refusal-withdrawal-rule-needed"), None),
         RefusalCode::TooManyDecisions => (t!("refusal-too-many-decisions"), None),
         RefusalCode::League { problem } => league_problem(problem)?,
         RefusalCode::CoinRule { problem } => coin_problem(problem)?,
@@ -476,12 +464,6 @@ mod tests {
             RefusalCode::ConditionalTooShort,
             RefusalCode::ConditionalNoLine,
             RefusalCode::ChatTooLong,
-            RefusalCode::ChallengeColour {
-                text: "green".into(),
-            },
-            RefusalCode::UnknownColour {
-                text: "green".into(),
-            },
             RefusalCode::BlockSelf,
             RefusalCode::ColoursFixed,
             RefusalCode::StartFixed,
@@ -604,9 +586,8 @@ mod tests {
                 round: 3,
             },
             RefusalCode::RoundNeeded,
-            RefusalCode::BadResult { text: "2-0".into() },
-            RefusalCode::BadWithdrawalRule { text: "x".into() },
-            RefusalCode::UnknownDecision { text: "win".into() },
+            RefusalCode::ResultNeeded,
+            RefusalCode::WithdrawalRuleNeeded,
             RefusalCode::TooManyDecisions,
             RefusalCode::CoinBeforeDeadline {
                 deadline_ms: 1_780_000_000_000,

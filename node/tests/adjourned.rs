@@ -19,7 +19,7 @@ async fn over_the_board(a: &TestNode, b: &TestNode) -> String {
     let ch = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id,
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "otb 2h".into(),
             chess960: false,
             fen: None,

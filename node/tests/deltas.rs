@@ -127,7 +127,7 @@ async fn deliveries_after_the_first_carry_only_new_events_and_missing_history_br
     let ch = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_key.player_id().to_string(),
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,

@@ -149,7 +149,7 @@ async fn a_challenge_to_an_offline_stranger_waits_at_their_mailbox() {
         .call(sobre_node::api::ApiRequest::Challenge(
             sobre_node::api::request::Challenge {
                 opponent: third_id,
-                color: "white".into(),
+                color: sobre_core::record::ColourChoice::ChallengerWhite,
                 time_control: "30d".into(),
                 chess960: false,
                 fen: None,

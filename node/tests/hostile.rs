@@ -264,7 +264,7 @@ async fn a_hostile_peer_is_refused_and_blocked_and_the_honest_game_finishes_unha
     let ch = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,

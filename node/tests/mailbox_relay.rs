@@ -34,7 +34,7 @@ async fn two_players_never_online_together_finish_a_20_move_game_through_a_mailb
     let ch = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,
@@ -212,7 +212,7 @@ async fn two_nodes_that_reach_each_other_only_through_a_relay_play_a_game() {
     let ch = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,

@@ -318,7 +318,7 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
     let game = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,
@@ -405,7 +405,7 @@ async fn the_challenged_player_sees_the_challengers_name_before_accepting() {
     let ch = b
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: a_id,
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,

@@ -21,7 +21,7 @@ async fn two_nodes_play_a_complete_game_to_mate_with_identical_logs() {
     let ch = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,
@@ -101,7 +101,7 @@ async fn a_move_made_while_the_opponent_is_offline_arrives_when_it_starts() {
     let ch = a
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id.clone(),
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: "3d".into(),
             chess960: false,
             fen: None,

@@ -111,7 +111,7 @@ impl Honest {
             .opponent
             .call(ApiRequest::Challenge(request::Challenge {
                 opponent: self.v_id.clone(),
-                color: "white".into(),
+                color: sobre_core::record::ColourChoice::ChallengerWhite,
                 time_control: "3d".into(),
                 chess960: false,
                 fen: None,

@@ -84,7 +84,7 @@ async fn node_round_trips(s: Sizes, settled: bool) -> Res<Timings> {
         let ch = a
             .call(ApiRequest::Challenge(request::Challenge {
                 opponent: b_id.clone(),
-                color: "white".into(),
+                color: sobre_core::record::ColourChoice::ChallengerWhite,
                 time_control: "3d".into(),
                 chess960: false,
                 fen: None,

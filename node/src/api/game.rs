@@ -149,7 +149,7 @@ pub struct ClaimView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judgement_code: Option<Judgement>,
     /// What is claimed, in the word requests use (`claim` takes the same).
-    #[serde(with = "super::claim_name")]
+    #[serde(with = "super::words::claim_name")]
     pub reason: ClaimReason,
 }
 

@@ -18,6 +18,7 @@ pub mod game;
 pub mod refusal;
 pub mod replies;
 pub mod request;
+mod words;
 
 pub use game::{GameView, TermsView};
 pub use refusal::RefusalCode;
@@ -193,6 +194,28 @@ pub enum DrawAction {
     Decline,
 }
 
+/// An arbiter's decision about a league (`sobre_core::league::decision`), by its word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecisionKind {
+    /// 6.7: a player did not appear; the other wins.
+    Forfeit,
+    /// Neither player appeared: both lose.
+    DoubleForfeit,
+    /// A player withdraws (the league's withdrawal rule settles their games).
+    Withdraw,
+    /// The arbiter gives a result, with a reason.
+    Adjudicate,
+    /// The withdrawal rule.
+    Settings,
+    /// The order of the tie-breaks.
+    TieBreaks,
+    /// A new player enters.
+    Enter,
+    /// A new player replaces one who left.
+    Replace,
+}
+
 /// What to do with the conditional moves of a game: `add` a line, `list` or `clear` them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -216,22 +239,6 @@ pub enum LeaveAction {
 pub enum ExportFormat {
     Pgn,
     Archive,
-}
-
-/// A claim as its word on the API ([`ClaimReason::name`]); the event on the wire keeps its
-/// own encoding.
-pub(crate) mod claim_name {
-    use serde::{Deserialize, Deserializer, Serializer};
-    use sobre_core::record::ClaimReason;
-
-    pub fn serialize<S: Serializer>(r: &ClaimReason, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(r.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ClaimReason, D::Error> {
-        let word = String::deserialize(d)?;
-        word.parse().map_err(serde::de::Error::custom)
-    }
 }
 
 #[cfg(test)]
@@ -338,7 +345,7 @@ mod tests {
             line.request,
             ApiRequest::Accept(request::Accept {
                 game: "3f2a".into(),
-                color: Some("black".into()),
+                color: Some(sobre_core::Color::Black),
                 position: Some(518),
             })
         );

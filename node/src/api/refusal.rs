@@ -112,10 +112,6 @@ pub enum RefusalCode {
     ConditionalNoLine,
     /// A chat line over the limit.
     ChatTooLong,
-    /// A challenge's colour that is not white, black or random.
-    ChallengeColour { text: String },
-    /// A colour that is not white or black (the fair coin's default choice).
-    UnknownColour { text: String },
     /// The player named themselves to block.
     BlockSelf,
     /// F1: the challenge fixed the colours.
@@ -190,12 +186,10 @@ pub enum RefusalCode {
     NoGameInRound { player: String, round: u32 },
     /// A league decision needs its round (`--round`).
     RoundNeeded,
-    /// A result that is not 1-0, 1/2-1/2 or 0-1.
-    BadResult { text: String },
-    /// A withdrawal rule that is not fide or forfeit-remaining.
-    BadWithdrawalRule { text: String },
-    /// A league decision of no known kind.
-    UnknownDecision { text: String },
+    /// An adjudication needs its result (`--result`).
+    ResultNeeded,
+    /// A settings decision needs the withdrawal rule (`--withdrawal`).
+    WithdrawalRuleNeeded,
     /// The league keeps no more decisions.
     TooManyDecisions,
     /// The core refused a league, a join or a decision (its typed kind).
@@ -474,13 +468,6 @@ impl RefusalCode {
                 ("conditional add needs a line of moves".into(), None)
             }
             RefusalCode::ChatTooLong => ("chat lines are limited to 2000 bytes".into(), None),
-            RefusalCode::ChallengeColour { text } => {
-                (format!("colour {text:?}: white, black or random"), None)
-            }
-            RefusalCode::UnknownColour { text } => (
-                format!("unknown colour {text:?}"),
-                Some("say white or black"),
-            ),
             RefusalCode::BlockSelf => ("you cannot block yourself".into(), None),
             RefusalCode::ColoursFixed => (
                 "the challenge fixed the colours: there is no colour to choose".into(),
@@ -631,18 +618,12 @@ impl RefusalCode {
                 None,
             ),
             RefusalCode::RoundNeeded => ("give the round (--round)".into(), None),
-            RefusalCode::BadResult { text } => {
-                (format!("result {text:?}: give 1-0, 1/2-1/2 or 0-1"), None)
-            }
-            RefusalCode::BadWithdrawalRule { text } => (
-                format!("withdrawal rule {text:?}: give fide or forfeit-remaining"),
+            RefusalCode::ResultNeeded => (
+                "give the result (--result 1-0, 1/2-1/2 or 0-1)".into(),
                 None,
             ),
-            RefusalCode::UnknownDecision { text } => (
-                format!(
-                    "unknown decision {text:?}: forfeit, withdraw, adjudicate, settings, \
-                     tie-breaks, enter or replace"
-                ),
+            RefusalCode::WithdrawalRuleNeeded => (
+                "give the withdrawal rule (--withdrawal fide or forfeit-remaining)".into(),
                 None,
             ),
             RefusalCode::TooManyDecisions => (

@@ -12,11 +12,14 @@ use super::replies::{
     LeagueView, LeaguesReply, LeaveReply, MovePreviewReply, PeersReply, ProfilesReply,
     RemindersReply, Reply, StatusReply, StopReply, WatchReply,
 };
-use super::{ConditionalAction, DrawAction, ExportFormat, LeaveAction, TermsRequest, claim_name};
+use super::words::{claim_name, colour_choice, verdict, withdrawal};
+use super::{ConditionalAction, DecisionKind, DrawAction, ExportFormat, LeaveAction, TermsRequest};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use sobre_core::Color;
+use sobre_core::league::decision::{Verdict, WithdrawalRule};
 use sobre_core::notation::Notation;
-use sobre_core::record::ClaimReason;
+use sobre_core::record::{ClaimReason, ColourChoice};
 
 /// A control request: what it is sent as, and the type of the answer it gets.
 pub trait Request: Into<ApiRequest> {
@@ -139,7 +142,9 @@ pub struct Block {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Challenge {
     pub opponent: String,
-    pub color: String,
+    /// The challenger's colour: `white`, `black` or `random` (the fair coin decides, F1).
+    #[serde(with = "colour_choice")]
+    pub color: ColourChoice,
     pub time_control: String,
     #[serde(default)]
     pub chess960: bool,
@@ -159,7 +164,7 @@ pub struct Challenge {
 pub struct Accept {
     pub game: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub color: Option<String>,
+    pub color: Option<Color>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<u16>,
 }
@@ -394,7 +399,7 @@ pub struct Watch {
 pub struct CoinDefault {
     pub game: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub color: Option<String>,
+    pub color: Option<Color>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<u16>,
 }
@@ -464,9 +469,9 @@ pub struct Remember {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LeagueDecide {
     pub league: String,
-    /// `forfeit`, `withdraw`, `adjudicate`, `settings`, `tie-breaks`, `enter` or
-    /// `replace`.
-    pub kind: String,
+    /// `forfeit`, `double-forfeit`, `withdraw`, `adjudicate`, `settings`, `tie-breaks`,
+    /// `enter` or `replace`.
+    pub kind: DecisionKind,
     /// Forfeit and adjudication: the round of the pairing.
     #[serde(default)]
     pub round: Option<u32>,
@@ -475,14 +480,14 @@ pub struct LeagueDecide {
     #[serde(default)]
     pub player: Option<String>,
     /// Adjudication: `1-0`, `1/2-1/2` or `0-1`.
-    #[serde(default)]
-    pub result: Option<String>,
+    #[serde(default, with = "verdict")]
+    pub result: Option<Verdict>,
     /// Adjudication: why.
     #[serde(default)]
     pub reason: Option<String>,
     /// Settings: the withdrawal rule, `fide` or `forfeit-remaining`.
-    #[serde(default)]
-    pub withdrawal: Option<String>,
+    #[serde(default, with = "withdrawal")]
+    pub withdrawal: Option<WithdrawalRule>,
     /// Tie-breaks: `fide`, `before-fide`, or a list such as `de,wins,sb,koya`.
     #[serde(default)]
     pub tie_breaks: Option<String>,

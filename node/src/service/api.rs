@@ -128,7 +128,7 @@ impl Service {
             }) => self
                 .challenge(
                     &opponent,
-                    &color,
+                    color,
                     &time_control,
                     chess960,
                     fen,
@@ -142,7 +142,7 @@ impl Service {
                 color,
                 position,
             }) => self
-                .accept(&game, color.as_deref(), position)
+                .accept(&game, color, position)
                 .await
                 .map(request::Accept::reply),
             ApiRequest::CoinDefault(request::CoinDefault {
@@ -150,7 +150,7 @@ impl Service {
                 color,
                 position,
             }) => self
-                .coin_default_by_hand(&game, color.as_deref(), position)
+                .coin_default_by_hand(&game, color, position)
                 .await
                 .map(request::CoinDefault::reply),
             ApiRequest::Decline(request::Decline { game, reason }) => {
@@ -432,7 +432,7 @@ impl Service {
     pub(super) async fn challenge(
         &mut self,
         opponent: &str,
-        color: &str,
+        colour: ColourChoice,
         time_control: &str,
         chess960: bool,
         fen: Option<String>,
@@ -450,16 +450,6 @@ impl Service {
                 text: time_control.to_owned(),
             }))
         })?;
-        let colour = match color {
-            "white" => ColourChoice::ChallengerWhite,
-            "black" => ColourChoice::ChallengerBlack,
-            "random" => ColourChoice::Random,
-            other => {
-                return Err(ApiError::refused(RefusalCode::ChallengeColour {
-                    text: other.to_owned(),
-                }));
-            }
-        };
         let start = match (chess960, fen) {
             (_, Some(f)) => {
                 Position::from_fen_auto(&f)

@@ -30,16 +30,6 @@ use sobre_core::record::{
 use sobre_core::rules::coin::{self as rules, CoinRule};
 use tracing::{debug, info, warn};
 
-fn parse_colour(text: &str) -> Result<Color, ApiError> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "white" | "w" => Ok(Color::White),
-        "black" | "b" => Ok(Color::Black),
-        other => Err(ApiError::refused(RefusalCode::UnknownColour {
-            text: other.to_owned(),
-        })),
-    }
-}
-
 /// The choices must be ones the coin was to decide (F1: a start is drawn only in a game the
 /// challenge left to the draw).
 fn check_choice(
@@ -80,7 +70,7 @@ impl Service {
     pub(super) async fn accept(
         &mut self,
         game: &str,
-        color: Option<&str>,
+        colour: Option<Color>,
         position: Option<u16>,
     ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
@@ -88,7 +78,6 @@ impl Service {
         if st.status != Status::Pending || st.opponent != self.me || st.coin.is_some() {
             return Err(ApiError::refused(RefusalCode::NoChallengeToAccept));
         }
-        let colour = color.map(parse_colour).transpose()?;
         check_choice(st, colour, position)?;
         let share = st
             .challenge
@@ -109,11 +98,10 @@ impl Service {
     pub(super) async fn coin_default_by_hand(
         &mut self,
         game: &str,
-        color: Option<&str>,
+        colour: Option<Color>,
         position: Option<u16>,
     ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
-        let colour = color.map(parse_colour).transpose()?;
         let st = self.cache(&g)?.state.clone();
         if st.opponent != self.me {
             return Err(coin_refusal(CoinProblem::NotTheOpponent));

@@ -290,8 +290,8 @@ impl Service {
                     continue;
                 };
                 let (colour, other) = match me {
-                    m if m == white => ("white", black),
-                    m if m == black => ("black", white),
+                    m if m == white => (ColourChoice::ChallengerWhite, black),
+                    m if m == black => (ColourChoice::ChallengerBlack, white),
                     _ => continue,
                 };
                 let (Some(w), Some(bl), Some(opponent)) = (
@@ -332,7 +332,7 @@ impl Service {
                             let _ = self.store.league_game_put(&league.id, round, &w, &bl, &g);
                             let _ = self.store.flush().await;
                         }
-                        info!(league = %league.id, round, opponent = %opponent, colour, "league game challenged");
+                        info!(league = %league.id, round, opponent = %opponent, ?colour, "league game challenged");
                     }
                     Err(e) => warn!(league = %league.id, round, "league challenge failed: {e}"),
                 }

@@ -8,9 +8,9 @@ use super::{Service, internal, now_ms, user};
 use crate::api::refusal::LeagueProblem;
 use crate::api::replies::LeagueDecisionReply;
 use crate::api::request::{self, Request};
-use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
+use crate::api::{ApiError, ApiRequest, DecisionKind, RefusalCode, Reply};
 use sobre_core::league::League;
-use sobre_core::league::decision::{self, Decision, Verdict, WithdrawalRule};
+use sobre_core::league::decision::{self, Decision};
 use sobre_core::league::tiebreak::TieBreak;
 use sobre_core::record::PlayerId;
 
@@ -57,17 +57,6 @@ fn parse_newcomer(text: Option<String>) -> Result<PlayerId, ApiError> {
         .map_err(|e| super::bad_player_id(text.trim(), &e))
 }
 
-fn parse_verdict(text: Option<&str>) -> Result<Verdict, ApiError> {
-    match text.map(str::trim) {
-        Some("1-0") => Ok(Verdict::WhiteWins),
-        Some("1/2-1/2" | "½-½") => Ok(Verdict::Draw),
-        Some("0-1") => Ok(Verdict::BlackWins),
-        other => Err(ApiError::refused(RefusalCode::BadResult {
-            text: other.unwrap_or("").to_owned(),
-        })),
-    }
-}
-
 impl Service {
     pub(super) async fn league_decide(&mut self, req: ApiRequest) -> Result<Reply, ApiError> {
         let ApiRequest::LeagueDecide(request::LeagueDecide {
@@ -93,8 +82,8 @@ impl Service {
             }));
         }
         let need_round = || round.ok_or_else(|| ApiError::refused(RefusalCode::RoundNeeded));
-        let d = match kind.trim() {
-            "forfeit" => {
+        let d = match kind {
+            DecisionKind::Forfeit => {
                 let winner = parse_player(&league, player)?;
                 let round = need_round()?;
                 let (white, black) = pairing_of(&league, round, &winner)?;
@@ -105,7 +94,7 @@ impl Service {
                     winner,
                 }
             }
-            "double-forfeit" => {
+            DecisionKind::DoubleForfeit => {
                 let p = parse_player(&league, player)?;
                 let round = need_round()?;
                 let (white, black) = pairing_of(&league, round, &p)?;
@@ -115,10 +104,10 @@ impl Service {
                     black,
                 }
             }
-            "withdraw" => Decision::Withdraw {
+            DecisionKind::Withdraw => Decision::Withdraw {
                 player: parse_player(&league, player)?,
             },
-            "adjudicate" => {
+            DecisionKind::Adjudicate => {
                 let p = parse_player(&league, player)?;
                 let round = need_round()?;
                 let (white, black) = pairing_of(&league, round, &p)?;
@@ -126,36 +115,29 @@ impl Service {
                     round,
                     white,
                     black,
-                    verdict: parse_verdict(result.as_deref())?,
+                    verdict: result.ok_or_else(|| ApiError::refused(RefusalCode::ResultNeeded))?,
                     reason: reason.unwrap_or_default(),
                 }
             }
-            "settings" => Decision::Settings {
-                withdrawal: match withdrawal.as_deref().map(str::trim) {
-                    Some("fide") => WithdrawalRule::Fide,
-                    Some("forfeit-remaining") => WithdrawalRule::ForfeitRemaining,
-                    other => {
-                        return Err(ApiError::refused(RefusalCode::BadWithdrawalRule {
-                            text: other.unwrap_or("").to_owned(),
-                        }));
-                    }
-                },
+            DecisionKind::Settings => Decision::Settings {
+                withdrawal: withdrawal
+                    .ok_or_else(|| ApiError::refused(RefusalCode::WithdrawalRuleNeeded))?,
             },
-            "tie-breaks" => Decision::TieBreaks {
+            DecisionKind::TieBreaks => Decision::TieBreaks {
                 order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or("")).map_err(|e| {
                     ApiError::refused(RefusalCode::League {
                         problem: LeagueProblem::of_tie_breaks(&e),
                     })
                 })?,
             },
-            "enter" => {
+            DecisionKind::Enter => {
                 let player = parse_newcomer(player)?;
                 Decision::Enter {
                     player,
                     name: name.unwrap_or_else(|| player.short()),
                 }
             }
-            "replace" => {
+            DecisionKind::Replace => {
                 let player = parse_newcomer(player)?;
                 Decision::Replace {
                     out: match replaces {
@@ -165,11 +147,6 @@ impl Service {
                     player,
                     name: name.unwrap_or_else(|| player.short()),
                 }
-            }
-            other => {
-                return Err(ApiError::refused(RefusalCode::UnknownDecision {
-                    text: other.to_owned(),
-                }));
             }
         };
         let signed = league.decide(&self.key, d, now_ms()).map_err(|e| {

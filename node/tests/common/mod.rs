@@ -286,7 +286,7 @@ pub async fn start_game_on(
     let ch = white
         .call(ApiRequest::Challenge(request::Challenge {
             opponent: b_id,
-            color: "white".into(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
             time_control: tc.into(),
             chess960: false,
             fen: None,
