@@ -2,11 +2,9 @@
 //! and what works while the node is stopped (reads from the home's database), and the key
 //! moved to a second home (a second node with the same key is refused).
 
-mod common;
-
+use crate::common::nodes::{Node, Nodes, wait_for};
+use crate::common::{exec, run, run_text};
 use assert_cmd::Command;
-use common::nodes::{Node, Nodes, wait_for};
-use common::{exec, run, run_text};
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
@@ -648,8 +646,8 @@ fn reads_without_the_node_answer_from_its_database_and_say_they_may_be_stale() {
 }
 
 /// Runs `sobre node run` in `home` and waits (up to 60 s) for it to exit by itself.
-fn node_run_exits(home: &Path, args: &[&str]) -> common::Output {
-    let mut child = common::sobre(home)
+fn node_run_exits(home: &Path, args: &[&str]) -> crate::common::Output {
+    let mut child = crate::common::sobre(home)
         .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
         .args(args)
         .stdin(std::process::Stdio::null())
@@ -661,7 +659,7 @@ fn node_run_exits(home: &Path, args: &[&str]) -> common::Output {
     loop {
         if child.try_wait().expect("wait").is_some() {
             let out = child.wait_with_output().expect("output");
-            return common::Output {
+            return crate::common::Output {
                 code: out.status.code(),
                 stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
                 stderr: String::from_utf8_lossy(&out.stderr).into_owned(),

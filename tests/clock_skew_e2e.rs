@@ -12,8 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{NodeProcess as Node, exec, run, sobre, under_faketime};
+use crate::common::{NodeProcess as Node, exec, run, sobre, under_faketime};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
@@ -98,7 +97,7 @@ fn doctor_names_the_opponent_whose_clock_runs_90_s_ahead() {
         log: eve_log,
     };
     address(&eve);
-    common::run_text(&eve, &["peers", "connect", &ana_addr]);
+    crate::common::run_text(&eve, &["peers", "connect", &ana_addr]);
 
     // Ana's challenge is delivered to Eve, whose node answers with a receipt dated by its clock.
     let game = run(&ana, &["challenge", &eve_id, "--json"])["game"]
@@ -131,7 +130,7 @@ fn doctor_names_the_opponent_whose_clock_runs_90_s_ahead() {
         "{line}"
     );
     assert!(out.stdout.contains("timedatectl"), "{}", out.stdout);
-    let status = common::run_text(&ana, &["node", "status"]);
+    let status = crate::common::run_text(&ana, &["node", "status"]);
     assert!(status.contains("s ahead of yours"), "{status}");
 }
 

@@ -12,10 +12,8 @@
 //! The tests with a clock off need `faketime`; without it they say so and pass, unless
 //! `SOBRE_REQUIRE_FAKETIME=1` (set by `.ci/run`, which installs it).
 
-mod common;
-
-use common::nodes::{Node, Nodes, wait_for};
-use common::{exec, faketime_missing, run, run_text, under_faketime, wait_until};
+use crate::common::nodes::{Node, Nodes, wait_for};
+use crate::common::{exec, faketime_missing, run, run_text, under_faketime, wait_until};
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -208,7 +206,7 @@ fn case_2_a_back_dated_acceptance_does_not_flag_the_challenger() {
         .as_str()
         .expect("a game id")
         .to_owned();
-    let challenged_at = common::nodes::now_ms();
+    let challenged_at = crate::common::nodes::now_ms();
     // Ana's node receives the challenge with its clock right (a challenge dated four days
     // ahead of its clock would be refused)...
     wait_for("the challenge", || {
@@ -271,7 +269,7 @@ fn case_4_a_sealer_whose_clock_is_behind_cannot_make_the_responder_late() {
     // Ana (to move) seals with her clock three hours behind.
     stop(&mut nodes, &ana);
     let ana = restart(&mut nodes, "ana", Some("-3h"), &bruno);
-    let sealing_at = common::nodes::now_ms();
+    let sealing_at = crate::common::nodes::now_ms();
     let out = under_faketime(&ana.home, "-3h")
         .args([
             "adjourn",
@@ -299,7 +297,7 @@ fn case_4_a_sealer_whose_clock_is_behind_cannot_make_the_responder_late() {
     let agreed_at = sealed["envelope"]["resume_at_ms"]
         .as_u64()
         .expect("a resumption");
-    let now = common::nodes::now_ms();
+    let now = crate::common::nodes::now_ms();
     assert!(
         agreed_at > now,
         "show gives the agreed resumption, ahead of the real time: {sealed}"

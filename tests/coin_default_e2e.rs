@@ -24,17 +24,16 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{NodeProcess as Node, exec, run, run_text, show, sobre};
+use crate::common::{NodeProcess as Node, exec, run, run_text, show, sobre};
 
 /// How long anything may take to travel between nodes (and the 12 s deadline to pass).
 const WAIT: Duration = Duration::from_secs(40);
 const POLL: Duration = Duration::from_millis(100);
 const CONTROL: &str = "12s";
 
-/// [`common::wait_within`] this file's [`WAIT`].
+/// [`crate::common::wait_within`] this file's [`WAIT`].
 fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    common::wait_within(home, game, WAIT, what, pred)
+    crate::common::wait_within(home, game, WAIT, what, pred)
 }
 
 /// Starts `sobre node run` in `home` and waits for its TCP address.

@@ -3,9 +3,7 @@
 //! reaches its opponent again (whichever of the two dialed first), with and without a
 //! bootstrap node.
 
-mod common;
-
-use common::{NodeProcess, exec, run, run_text, sobre, wait_until};
+use crate::common::{NodeProcess, exec, run, run_text, sobre, wait_until};
 use serde_json::Value;
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -16,10 +16,8 @@
 //! other player's node starts: "never online together" is checked, not assumed. Every wait
 //! polls `sobre show GAME --json`.
 
-mod common;
-
-use common::nodes::{Node, Nodes, now_ms, wait_for};
-use common::{exec, run, run_text, show, wait_within};
+use crate::common::nodes::{Node, Nodes, now_ms, wait_for};
+use crate::common::{exec, run, run_text, show, wait_within};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};

@@ -7,9 +7,8 @@
 use serde_json::Value;
 use std::path::Path;
 
-mod common;
-use common::nodes::{Node, Nodes, wait_for};
-use common::{exec, run, run_text, sobre, wait_until};
+use crate::common::nodes::{Node, Nodes, wait_for};
+use crate::common::{exec, run, run_text, sobre, wait_until};
 
 /// The commonest position where `Rd1` reads two ways: the rook a1–d1 in English, the king
 /// (*rey*) e1–d1 in Spanish.

@@ -23,8 +23,7 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 // ----- the harness -----
 
-mod common;
-use common::{exec, run, run_text, show, sobre};
+use crate::common::{exec, run, run_text, show, sobre};
 
 /// A player's home and who they are.
 struct Player {
@@ -148,9 +147,9 @@ impl Net {
     }
 }
 
-/// [`common::wait_within`] this file's [`WAIT`].
+/// [`crate::common::wait_within`] this file's [`WAIT`].
 fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    common::wait_within(home, game, WAIT, what, pred)
+    crate::common::wait_within(home, game, WAIT, what, pred)
 }
 
 /// `sobre init`, then `sobre node run` as a child; waits until `sobre id` reports an address.

@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
+use crate::common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);

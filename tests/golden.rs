@@ -10,7 +10,7 @@
 //! `cli/commands/show.rs` and `cli/commands/games.rs` (files `tests/golden/show_*.txt`,
 //! `games_*.txt`).
 //!
-//! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the snapshots; review the diff.
+//! `UPDATE_GOLDEN=1 cargo test --test runner golden` rewrites the snapshots; review the diff.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -114,7 +114,7 @@ fn assert_golden(name: &str, actual: &str) {
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e} (create it with UPDATE_GOLDEN=1 cargo test --test golden)",
+            "{}: {e} (create it with UPDATE_GOLDEN=1 cargo test --test runner golden)",
             path.display()
         )
     });

@@ -15,9 +15,8 @@
 
 use serde_json::Value;
 
-mod common;
-use common::nodes::{Node, Nodes, finished, now_ms, rfc3339, standings, wait_for};
-use common::{exec, run, run_text};
+use crate::common::nodes::{Node, Nodes, finished, now_ms, rfc3339, standings, wait_for};
+use crate::common::{exec, run, run_text};
 
 fn points_of(table: &Value, id: &str) -> Option<f64> {
     table["standings"]

@@ -18,9 +18,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-mod common;
-use common::nodes::{Node, Nodes, wait_for};
-use common::{exec, run, run_text};
+use crate::common::nodes::{Node, Nodes, wait_for};
+use crate::common::{exec, run, run_text};
 
 /// The results by Berger numbers (1 = Ana … 6 = Fermín), from the first player's side:
 /// 1 win, ½ draw (as 5), 0 loss.

@@ -10,9 +10,8 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::process::Stdio;
 
-mod common;
-use common::nodes::{Node, Nodes, finished, now_ms, rfc3339, standings, wait_for};
-use common::{exec, run, run_text, sobre};
+use crate::common::nodes::{Node, Nodes, finished, now_ms, rfc3339, standings, wait_for};
+use crate::common::{exec, run, run_text, sobre};
 
 /// The winner of the game between Berger numbers `white` and `black`: the lower number
 /// when their sum is even, else the higher one.

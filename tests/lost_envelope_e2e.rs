@@ -12,15 +12,14 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::nodes::{Node, Nodes, open_game, wait_for};
-use common::{exec, run, run_text};
+use crate::common::nodes::{Node, Nodes, open_game, wait_for};
+use crate::common::{exec, run, run_text};
 
 /// How long anything may take to travel between nodes.
 const WAIT: Duration = Duration::from_secs(60);
 
 fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    common::wait_within(home, game, WAIT, what, pred)
+    crate::common::wait_within(home, game, WAIT, what, pred)
 }
 
 /// Ana and Bruno's nodes, connected.

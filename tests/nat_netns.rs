@@ -9,9 +9,7 @@
 //! one and passes either way only if every move arrived. Then each home node restarts on a
 //! new port between moves, and the game goes on.
 
-mod common;
-
-use common::{NodeProcess, exec, run, run_text};
+use crate::common::{NodeProcess, exec, run, run_text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,9 +1,7 @@
 //! A node that keeps running: `sobre node start` (background, log in HOME/node.log),
 //! `node stop`, `node install` (a systemd user unit) and `node doctor`.
 
-mod common;
-
-use common::{exec, run, run_text, sobre};
+use crate::common::{exec, run, run_text, sobre};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

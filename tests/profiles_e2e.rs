@@ -4,9 +4,7 @@
 //! node runs and the opponent sees the new name; a contact alias still wins on screen; bad
 //! names are clear user errors.
 
-mod common;
-
-use common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
+use crate::common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
 use serde_json::Value;
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -10,9 +10,8 @@
 use serde_json::Value;
 use std::time::Duration;
 
-mod common;
-use common::nodes::{Node, Nodes, open_game, wait_for};
-use common::{exec, run, run_text};
+use crate::common::nodes::{Node, Nodes, open_game, wait_for};
+use crate::common::{exec, run, run_text};
 
 /// How long anything may take to travel between nodes.
 const WAIT: Duration = Duration::from_secs(60);
@@ -23,7 +22,7 @@ fn wait_until(
     what: &str,
     pred: impl Fn(&Value) -> bool,
 ) -> Value {
-    common::wait_within(home, game, WAIT, what, pred)
+    crate::common::wait_within(home, game, WAIT, what, pred)
 }
 
 /// Ana's claim, retried while the node refuses it (the game's clocks may show exactly two

@@ -21,11 +21,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-mod common;
-use common::dbus::NotificationBus;
-use common::nodes::{Node, Nodes, wait_for};
-use common::smtp::{SinkTls, SmtpSink};
-use common::{exec, run, run_text};
+use crate::common::dbus::NotificationBus;
+use crate::common::nodes::{Node, Nodes, wait_for};
+use crate::common::smtp::{SinkTls, SmtpSink};
+use crate::common::{exec, run, run_text};
 
 /// The reminders the hook has been given, one JSON object per line.
 fn hooked(file: &Path) -> Vec<Value> {
@@ -80,7 +79,7 @@ impl Watch {
     /// own chat line in `game` (sent again until one is shown) has reached it.
     fn start(home: &Path, game: &str) -> Watch {
         use std::io::BufRead;
-        let mut child = common::sobre(home)
+        let mut child = crate::common::sobre(home)
             .args(["watch", "--json"])
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
@@ -592,7 +591,7 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
     // possible (A10, judged by the rules core); by the real clock, not yet.
     let claimable = |offset: Option<&str>| {
         let mut cmd = match offset {
-            Some(o) => common::under_faketime(&bernardo.home, o),
+            Some(o) => crate::common::under_faketime(&bernardo.home, o),
             None => {
                 let mut c = Command::new(env!("CARGO_BIN_EXE_sobre"));
                 c.arg("--home").arg(&bernardo.home);

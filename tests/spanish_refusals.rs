@@ -2,10 +2,8 @@
 //! Spanish environment against a real node, whose refusals carry their typed code; the
 //! same refusals in an English environment keep the node's English words.
 
-mod common;
-
-use common::nodes::Nodes;
-use common::{run, sobre};
+use crate::common::nodes::Nodes;
+use crate::common::{run, sobre};
 use std::path::Path;
 use std::process::Stdio;
 

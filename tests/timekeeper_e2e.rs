@@ -21,10 +21,8 @@
 //! `sobre verify` from a fresh home, and with `sobre_core` to read each move's evidence), and
 //! recomputes each side's used time from the signed events alone. Every wait polls.
 
-mod common;
-
-use common::nodes::{Node, Nodes};
-use common::{run, run_text, show, wait_within};
+use crate::common::nodes::{Node, Nodes};
+use crate::common::{run, run_text, show, wait_within};
 use serde_json::Value;
 use sobre_core::record::{EventId, EventKind, GameState, read_archive};
 use std::path::Path;

@@ -4,9 +4,7 @@
 //! side winning under version 3; where protocol version 2 gave the wrong result, the same
 //! record under version 2 shows it (archives keep the meaning they were signed under).
 
-mod common;
-
-use common::{T0, Table, key};
+use crate::common::{T0, Table, key};
 use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
@@ -209,7 +207,7 @@ fn case_4_a10_a_resumption_without_notice_is_postponed() {
         st.adjournment().unwrap().resume_at_ms,
         Some(sealed_at + notice)
     );
-    let claim_at = sealed_at + MINUTE + common::LIMIT + SECOND;
+    let claim_at = sealed_at + MINUTE + crate::common::LIMIT + SECOND;
     t.act_at(W, claim_at - SECOND, |s, at| s.presence(at));
     t.act_at(W, claim_at, |s, at| {
         s.claim(ClaimReason::Lateness, None, at)

@@ -13,9 +13,7 @@
 //! With the attacks: a sealer declaring another move than the one sealed, a stranger or the
 //! sealer accepting, a declaration by the wrong player, twice or after the opening.
 
-mod common;
-
-use common::{LIMIT, Table, key, win};
+use crate::common::{LIMIT, Table, key, win};
 use sobre_core::clock::{DAY, MINUTE, SECOND};
 use sobre_core::league::{GameEntry, League, LeagueDef, Scoring, standings};
 use sobre_core::record::author::{Scoresheet, SealOpening};
@@ -514,11 +512,11 @@ fn a11_2_an_annulled_game_leaves_the_league_table_with_the_reason() {
             .collect(),
         double: false,
         time_control: "otb 2h".into(),
-        start_ms: common::T0 - DAY,
+        start_ms: crate::common::T0 - DAY,
         round_days: 7,
         scoring: Scoring::default(),
     };
-    let league = League::create(&organiser, def, common::T0 - 2 * DAY).unwrap();
+    let league = League::create(&organiser, def, crate::common::T0 - 2 * DAY).unwrap();
     assert!(league.is_pairing(1, &key(1).player_id(), &key(2).player_id()));
     let round = LeagueRound {
         league: league.id,

@@ -3,9 +3,7 @@
 //! never opened. The 2005 and 2009 texts differ here only in the flag-fall article A10c
 //! names (6.10, 6.9), tested for both in `rules::adjournment::lateness`.
 
-mod common;
-
-use common::{LIMIT, Table, win};
+use crate::common::{LIMIT, Table, win};
 use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
 use sobre_core::record::author::SealOpening;
 use sobre_core::record::{ClaimReason, StartPosition, Status};

@@ -4,9 +4,7 @@
 //! for both in `rules::adjournment`, and here as `verify` applies it (2009).
 //! A9–A11 are in `appendix_a_resumption.rs`.
 
-mod common;
-
-use common::{T0, Table, win};
+use crate::common::{T0, Table, win};
 use sobre_core::clock::{DAY, HOUR, MINUTE, SECOND};
 use sobre_core::record::{
     ClaimReason, EventKind, RuleViolation, SealLetters, StartPosition, Status, commit,
@@ -130,7 +128,7 @@ fn refused(change: impl FnOnce(&mut sobre_core::record::Envelope, &Table)) -> St
 
 #[test]
 fn a2_1_the_envelope_names_the_games_players() {
-    let err = refused(|env, _| env.black = common::key(9).player_id());
+    let err = refused(|env, _| env.black = crate::common::key(9).player_id());
     assert!(err.contains("A2.1"), "{err}");
 }
 

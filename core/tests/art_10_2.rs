@@ -12,9 +12,7 @@
 //! stranger's key or a player ruling, a ruling on a claim the arbiter had not received, a
 //! second ruling after a final one.
 
-mod common;
-
-use common::{T0, Table, key};
+use crate::common::{T0, Table, key};
 use sobre_core::clock::{MINUTE, SECOND};
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::codec::CodecError;

@@ -3,9 +3,7 @@
 //! game's agreed terms name its text (`Terms::edition`). The articles are numbered per text
 //! (2005's 6.10 is 2009's 6.9; A8 names 6.10 in 2005 and 6.9 in 2009).
 
-mod common;
-
-use common::{Table, win};
+use crate::common::{Table, win};
 use sobre_core::clock::{MINUTE, SECOND};
 use sobre_core::record::terms::DEFAULT_MIN_NOTICE_MS;
 use sobre_core::record::{

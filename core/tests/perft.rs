@@ -11,7 +11,7 @@
 //!   Kervinck's `perft-random.epd`, via shakmaty tests).
 //!
 //! Cheap depths run in `cargo test` (sobre-core is optimised even in the dev profile); the
-//! deep sweeps are `#[ignore]`d: `cargo test --release -p sobre-core --test perft -- --ignored`.
+//! deep sweeps are `#[ignore]`d: `cargo test --release -p sobre-core --test runner perft -- --ignored`.
 //! The ignored suites use all available cores.
 
 use sobre_core::{CastlingMode, Move, MoveKind, Position, Square};

@@ -12,9 +12,7 @@ use sobre_core::record::{
 use sobre_core::san::{Lang, parse_san};
 use sobre_core::{Color, Outcome, Position, Termination};
 
-mod common;
-
-use common::{T0, Table, key, win};
+use crate::common::{T0, Table, key, win};
 
 // Art. 5: how games end.
 

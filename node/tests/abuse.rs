@@ -2,12 +2,10 @@
 //! node do without breaking a single rule. Each attacker is a real libp2p peer (the node's
 //! own network actor under a fresh key, signing whatever it likes).
 
-mod common;
+use crate::common::net::{actor, actor_of};
 
-use common::net::{actor, actor_of};
-
-use common::gossip::RawGossip;
-use common::{STEP, TestNode, disk_bytes, play, start_game};
+use crate::common::gossip::RawGossip;
+use crate::common::{STEP, TestNode, disk_bytes, play, start_game};
 use libp2p::PeerId;
 use sobre_core::record::{
     Challenge, ColourChoice, EventId, PlayerId, Scoresheet, SignedEvent, StartPosition,

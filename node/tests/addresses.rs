@@ -1,9 +1,7 @@
 //! Addresses learned without a DHT: a peer's listen addresses reach the service when it
 //! connects (identify), and again when they change while connected (identify push).
 
-mod common;
-
-use common::net::{STEP, config, is_relayed, start, tcp_addr};
+use crate::common::net::{STEP, config, is_relayed, start, tcp_addr};
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};

@@ -2,9 +2,7 @@
 //! their own at the resumption — the sealer's node opens the envelope at the agreed time even
 //! in the sealer's absence, and the responder's node opens a reply when the sealer arrives.
 
-mod common;
-
-use common::{TestNode, play, tcp_addr};
+use crate::common::{TestNode, play, tcp_addr};
 use sobre_node::api::request;
 use sobre_node::api::{ApiRequest, TermsRequest};
 use sobre_node::time::now_ms;

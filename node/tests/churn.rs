@@ -5,12 +5,10 @@
 //! game it takes part in, and every move whose command reported success is in it.
 //!
 //! The seed is printed; set `SOBRE_CHURN_SEED` to replay a run. The long version (more
-//! rounds, more nodes down at once) is `#[ignore]`d: `cargo test -p sobre-node --test churn
-//! -- --ignored`.
+//! rounds, more nodes down at once) is `#[ignore]`d: `cargo test -p sobre-node --test runner
+//! churn -- --ignored`.
 
-mod common;
-
-use common::{POLL, STEP, TestNode, line_with_seed, start_game};
+use crate::common::{POLL, STEP, TestNode, line_with_seed, start_game};
 use serde_json::Value;
 use sobre_core::record::{Archive, EventId, EventKind, PlayerId};
 use sobre_core::test_support::Lines;

@@ -7,9 +7,7 @@
 //! next start fetches the lost game back from the opponent, after which play goes on without
 //! any dispute.
 
-mod common;
-
-use common::{POLL, STEP, TestNode, play, start_game};
+use crate::common::{POLL, STEP, TestNode, play, start_game};
 use sobre_core::record::{EventKind, PlayerId, SignedEvent};
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
@@ -95,7 +93,7 @@ enum Start {
 /// Starts a node on `home` and tells whether it refused to start or runs.
 async fn try_start(home: &Path, bootstrap: &str) -> Start {
     let with_bootstrap = |c: &mut NodeConfig| c.bootstrap = vec![bootstrap.to_owned()];
-    match common::try_start(home, with_bootstrap).await {
+    match crate::common::try_start(home, with_bootstrap).await {
         Err(refusal) => Start::Refused(refusal),
         Ok(()) => Start::Running(TestNode::start_with(home, with_bootstrap).await),
     }

@@ -3,9 +3,7 @@
 //! pipelined; a node serving streams answers in order and applies the same checks as on
 //! `/sobre/deliver/1` (frame cap, wrong exchange, rate limit, streams per peer).
 
-mod common;
-
-use common::net::{STEP, config, start, tcp_addr};
+use crate::common::net::{STEP, config, start, tcp_addr};
 use std::time::Duration;
 
 use futures::{AsyncReadExt, AsyncWriteExt, StreamExt};

@@ -4,9 +4,7 @@
 //! as the test decides: receipts, or a refusal for missing history, after which A must send
 //! the whole game at once.
 
-mod common;
-
-use common::{STEP, TestNode};
+use crate::common::{STEP, TestNode};
 use sobre_core::Position;
 use sobre_core::notation::parse_move;
 use sobre_core::record::{EventId, EventKind, GameId, Keypair, Scoresheet, SignedEvent};
@@ -279,7 +277,7 @@ async fn a_mailbox_that_lost_the_game_gets_it_whole_after_refusing_a_partial_del
     );
     let m = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
     let (_, m_addrs) = m.id().await;
-    let m_addr = common::tcp_addr(&m_addrs);
+    let m_addr = crate::common::tcp_addr(&m_addrs);
     // Only A uses the mailbox: B's events reach it in A's deliveries alone.
     let a = TestNode::start_with(da.path(), |c| c.mailboxes = vec![m_addr.clone()]).await;
     let b = TestNode::start(db.path()).await;
@@ -287,8 +285,8 @@ async fn a_mailbox_that_lost_the_game_gets_it_whole_after_refusing_a_partial_del
     let (_, b_addr) = b.id_addr().await;
     a.call(ApiRequest::Connect(request::Connect { addr: b_addr }))
         .await;
-    let game = common::start_game(&a, &b).await;
-    common::play(&a, &b, &game, 0, &["e4", "e5", "Nf3"]).await;
+    let game = crate::common::start_game(&a, &b).await;
+    crate::common::play(&a, &b, &game, 0, &["e4", "e5", "Nf3"]).await;
     m.wait_for(&game, "the mailbox to hold White's move", |v| {
         v["plies"] == 3
     })
@@ -319,7 +317,7 @@ async fn a_mailbox_that_lost_the_game_gets_it_whole_after_refusing_a_partial_del
 
     // Two more plies: A's delivery of the second lacks the challenge, the mailbox refuses it
     // as missing history, and A sends the whole game.
-    common::play(&a, &b, &game, 3, &["Nc6", "Bb5"]).await;
+    crate::common::play(&a, &b, &game, 3, &["Nc6", "Bb5"]).await;
     let v = m
         .wait_for(&game, "the mailbox to hold the whole game again", |v| {
             v["plies"] == 5
@@ -392,7 +390,8 @@ async fn a_mailbox_lists_only_the_games_changed_since_the_players_cursor() {
         })
         .collect();
     let ana_net =
-        common::net::actor(sobre_node::home::libp2p_keypair(&ana).expect("an identity")).await;
+        crate::common::net::actor(sobre_node::home::libp2p_keypair(&ana).expect("an identity"))
+            .await;
     ana_net
         .dial(addr.parse().expect("addr"))
         .await
@@ -458,7 +457,7 @@ async fn a_mailbox_lists_only_the_games_changed_since_the_players_cursor() {
         "a cursor of another run gets the whole list"
     );
 
-    let stranger = common::net::actor(libp2p::identity::Keypair::generate_ed25519()).await;
+    let stranger = crate::common::net::actor(libp2p::identity::Keypair::generate_ed25519()).await;
     stranger
         .dial(addr.parse().expect("addr"))
         .await
@@ -491,7 +490,8 @@ async fn a_delivery_sent_again_to_a_cold_game_gets_the_same_receipts() {
         let (id, addr) = mailbox.id_addr().await;
         let peer: libp2p::PeerId = id.parse().expect("a peer id");
         let net =
-            common::net::actor(sobre_node::home::libp2p_keypair(&ana).expect("identity")).await;
+            crate::common::net::actor(sobre_node::home::libp2p_keypair(&ana).expect("identity"))
+                .await;
         net.dial(addr.parse().expect("addr")).await.expect("dial");
         let mut receipts = match net.request(peer, delivery.clone()).await {
             Ok(Response::Receipts { receipts }) => receipts,

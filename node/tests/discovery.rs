@@ -3,12 +3,10 @@
 //! players' signed contact records; a player who moved is found again; forged records are
 //! refused; a player behind NAT stays a DHT client, out of everyone's routing table.
 
-mod common;
-
 use std::time::Duration;
 
-use common::net::{config, start, tcp_addr};
-use common::{TestNode, start_game};
+use crate::common::net::{config, start, tcp_addr};
+use crate::common::{TestNode, start_game};
 use futures::StreamExt;
 use libp2p::kad::{self, Quorum, Record, store::MemoryStore};
 use libp2p::multiaddr::Protocol;
@@ -21,7 +19,7 @@ use sobre_node::protocol::{Request, Response};
 use tokio::time::{Instant, timeout};
 
 /// The longest a network-level wait may take.
-const STEP: Duration = common::net::STEP;
+const STEP: Duration = crate::common::net::STEP;
 
 fn sync_request() -> Request {
     Request::Sync {
@@ -85,7 +83,7 @@ async fn players_of_different_clubs_find_each_other_by_id() {
         })
         .await;
         let (_, addrs) = club.id().await;
-        club_addrs.push(common::tcp_addr(&addrs));
+        club_addrs.push(crate::common::tcp_addr(&addrs));
         clubs.push(club);
     }
     let first = TestNode::start_with(&dir.path().join("first"), |c| {
@@ -118,14 +116,14 @@ async fn a_challenge_to_an_offline_stranger_waits_at_their_mailbox() {
     let dir = tempfile::tempdir().unwrap();
     let club1 = TestNode::start_with(&dir.path().join("club1"), |c| c.mailbox = true).await;
     let (_, addrs) = club1.id().await;
-    let club1_addr = common::tcp_addr(&addrs);
+    let club1_addr = crate::common::tcp_addr(&addrs);
     let club3 = TestNode::start_with(&dir.path().join("club3"), |c| {
         c.mailbox = true;
         c.bootstrap = vec![club1_addr.clone()];
     })
     .await;
     let (_, addrs) = club3.id().await;
-    let club3_addr = common::tcp_addr(&addrs);
+    let club3_addr = crate::common::tcp_addr(&addrs);
     let with_club3 = |c: &mut sobre_node::service::NodeConfig| {
         c.mailboxes = vec![club3_addr.clone()];
     };

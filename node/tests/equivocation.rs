@@ -5,9 +5,7 @@
 //! lost by the equivocator (12.8) with both signed events as proof, while its own log stays
 //! one verifiable scoresheet per player (the twin is never taken in or passed on as valid).
 
-mod common;
-
-use common::{STEP, TestNode, play, start_game};
+use crate::common::{STEP, TestNode, play, start_game};
 use serde_json::Value;
 use sobre_core::notation::parse_move;
 use sobre_core::record::{

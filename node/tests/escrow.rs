@@ -4,9 +4,7 @@
 //! agreed resumption the arbiter's node opens the envelope by itself, the sealed move is
 //! played as the sealer's, and the responder answers it.
 
-mod common;
-
-use common::{STEP, TestNode, play, start_game_on, tcp_addr};
+use crate::common::{STEP, TestNode, play, start_game_on, tcp_addr};
 use serde_json::Value;
 use sobre_node::api::request;
 use sobre_node::api::{ApiRequest, TermsRequest};
@@ -68,7 +66,7 @@ async fn wait_known(node: &TestNode, game: &str, what: &str, pred: impl Fn(&Valu
             return;
         }
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(common::POLL).await;
+        tokio::time::sleep(crate::common::POLL).await;
     }
 }
 
@@ -362,7 +360,7 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
             .is_err()
         {
             assert!(Instant::now() < deadline, "the league never arrived");
-            tokio::time::sleep(common::POLL).await;
+            tokio::time::sleep(crate::common::POLL).await;
         }
     }
     // The two nodes open their round-1 game by themselves.
@@ -378,7 +376,7 @@ async fn a3_a_league_games_envelope_is_kept_by_the_organiser() {
             break g["game"].as_str().expect("game id").to_owned();
         }
         assert!(Instant::now() < deadline, "the league game never started");
-        tokio::time::sleep(common::POLL).await;
+        tokio::time::sleep(crate::common::POLL).await;
     };
     let v = one
         .call(ApiRequest::Show(request::Show { game: game.clone() }))

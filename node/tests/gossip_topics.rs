@@ -3,10 +3,8 @@
 //! topic per game, gossipsub 0.50 refused the whole hello past about 188 topics and the node
 //! vanished from gossip), and what the peer sees names none of those games.
 
-mod common;
-
-use common::TestNode;
-use common::gossip::RawGossip;
+use crate::common::TestNode;
+use crate::common::gossip::RawGossip;
 use sobre_core::Position;
 use sobre_core::record::{Keypair, SignedEvent};
 use sobre_core::test_support::{GameBuilder, Lines};

@@ -3,10 +3,8 @@
 //! starting, with records it makes up; a record of the home's own earlier run (a node that
 //! crashed without saying it ended) never counts as a second instance.
 
-mod common;
-
-use common::net::actor;
-use common::{TestNode, not_running};
+use crate::common::net::actor;
+use crate::common::{TestNode, not_running};
 use sobre_core::record::Keypair;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;

@@ -2,11 +2,9 @@
 //! game of the league to the league's players — games between others included — and
 //! a stranger gets the empty answers it gets for anything else.
 
-mod common;
+use crate::common::net::{actor, actor_of};
 
-use common::net::{actor, actor_of};
-
-use common::{STEP, TestNode};
+use crate::common::{STEP, TestNode};
 use libp2p::PeerId;
 use serde_json::Value;
 use sobre_core::record::EventId;

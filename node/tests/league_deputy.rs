@@ -3,10 +3,8 @@
 //! organiser's game, and refuses — keeping nothing — the same decision signed by the
 //! organiser, or by a stranger.
 
-mod common;
-
-use common::TestNode;
-use common::net::actor;
+use crate::common::TestNode;
+use crate::common::net::actor;
 use libp2p::PeerId;
 use serde_json::Value;
 use sobre_core::league::decision::Decision;

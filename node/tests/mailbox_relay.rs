@@ -2,9 +2,7 @@
 //! on disk: a whole game played through a mailbox by two players who are never online at the
 //! same time, and a game between two nodes that reach each other only through a relay.
 
-mod common;
-
-use common::{POLL, STEP, TestNode, line_that_does_not_end, not_running, tcp_addr};
+use crate::common::{POLL, STEP, TestNode, line_that_does_not_end, not_running, tcp_addr};
 use serde_json::Value;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;

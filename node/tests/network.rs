@@ -1,9 +1,7 @@
 //! The network actor over real libp2p on loopback TCP: requests, gossip, hostile frames, rate
 //! limits, relayed connections and shutdown.
 
-mod common;
-
-use common::net::{STEP, config, is_relayed, start, tcp_addr};
+use crate::common::net::{STEP, config, is_relayed, start, tcp_addr};
 use std::io;
 use std::time::Duration;
 

@@ -2,9 +2,7 @@
 //! is taken by one process at a time, and a node starting while a read holds it waits for
 //! the read instead of failing.
 
-mod common;
-
-use common::TestNode;
+use crate::common::TestNode;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
 use sobre_node::home;

@@ -5,9 +5,7 @@
 //! node must refuse to sign in the game until the other player's current copy has come back;
 //! then play goes on with no dispute on either side.
 
-mod common;
-
-use common::{POLL, STEP, TestNode, play, start_game};
+use crate::common::{POLL, STEP, TestNode, play, start_game};
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
 use std::path::Path;

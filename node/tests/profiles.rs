@@ -3,9 +3,7 @@
 //! (newest wins); an older, replayed, future-dated or forged profile changes nothing; a
 //! stranger's flood of profiles is not stored.
 
-mod common;
-
-use common::{STEP, TestNode, start_game};
+use crate::common::{STEP, TestNode, start_game};
 use libp2p::PeerId;
 use serde_json::Value;
 use sobre_core::record::codec;
@@ -305,7 +303,7 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
     );
     let mailbox = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
     let (_, m_addrs) = mailbox.id().await;
-    let m_addr = common::tcp_addr(&m_addrs);
+    let m_addr = crate::common::tcp_addr(&m_addrs);
     let use_mailbox = |c: &mut sobre_node::service::NodeConfig| c.mailboxes = vec![m_addr.clone()];
     set_name(da.path(), "Ana", now_ms() - 60_000);
     set_name(db.path(), "Bruno", now_ms() - 60_000);
@@ -382,7 +380,7 @@ async fn a_mailbox_carries_names_between_players_never_online_together() {
     let a = TestNode::start_with(da.path(), use_mailbox).await;
     wait_opponent_name(&a, &game, "Bruno").await;
     a.stop().await;
-    assert!(common::not_running(da.path()).await);
+    assert!(crate::common::not_running(da.path()).await);
     let b = TestNode::start_with(db.path(), use_mailbox).await;
     wait_opponent_name(&b, &game, "Ana").await;
     b.stop().await;

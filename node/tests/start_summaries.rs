@@ -5,9 +5,7 @@
 //! ignored, the game verified and its summary written again. `status` tells how many games
 //! the start verified in full (`games_verified_at_start`): the proof the summaries were used.
 
-mod common;
-
-use common::{TestNode, play, start_game};
+use crate::common::{TestNode, play, start_game};
 use serde_json::Value;
 use sobre_core::Position;
 use sobre_core::record::{Keypair, SignedEvent};
@@ -159,7 +157,7 @@ enum Start {
 
 /// Starts a node on `home`: refused, or running (then stopped).
 async fn try_start(home: &Path) -> Start {
-    match common::try_start(home, |_| {}).await {
+    match crate::common::try_start(home, |_| {}).await {
         Err(refusal) => Start::Refused(refusal),
         Ok(()) => Start::Running,
     }

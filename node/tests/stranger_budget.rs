@@ -5,10 +5,8 @@
 //! under a fresh key, signing whatever it likes), and an honest player — a contact, an
 //! opponent — is still served.
 
-mod common;
-
-use common::net::actor;
-use common::{TestNode, play, start_game};
+use crate::common::net::actor;
+use crate::common::{TestNode, play, start_game};
 use libp2p::PeerId;
 use sobre_core::record::escrow::{self, EscrowContext};
 use sobre_core::record::{

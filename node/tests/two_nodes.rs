@@ -1,9 +1,7 @@
 //! Real nodes (libp2p over loopback TCP, sled on disk, the control socket) in one process:
 //! two players play complete games through the control API.
 
-mod common;
-
-use common::{TestNode, play, tcp_addr};
+use crate::common::{TestNode, play, tcp_addr};
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
 
