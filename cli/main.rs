@@ -87,7 +87,7 @@ enum Command {
 fn main() -> ExitCode {
     // The language is needed before parsing (help and parse errors are written while
     // parsing), and it may come from the settings in the home: find the home first.
-    let lang = i18n::Lang::for_home(&sobre_node::home::resolve(home_arg().as_deref()));
+    let lang = i18n::for_home(&sobre_node::home::resolve(home_arg().as_deref()));
     i18n::set(lang);
     let matches = match command(lang).try_get_matches() {
         Ok(m) => m,
@@ -155,7 +155,7 @@ fn main() -> ExitCode {
 }
 
 /// The whole command line, its help in `lang`.
-fn command(lang: i18n::Lang) -> clap::Command {
+fn command(lang: i18n::Language) -> clap::Command {
     i18n::help::localise(Cli::command(), lang)
 }
 

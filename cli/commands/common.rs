@@ -421,11 +421,11 @@ impl Config {
     /// before the environment's; see [`crate::i18n`]).
     /// Read before the language is chosen, so it warns about nothing (a damaged file is
     /// reported, in the chosen language, by the next reading).
-    pub fn language(home: &Path) -> Option<crate::i18n::Lang> {
+    pub fn language(home: &Path) -> Option<crate::i18n::Language> {
         let text = std::fs::read_to_string(home.join("config.json")).ok()?;
         serde_json::from_str::<Value>(&text).ok()?["language"]
             .as_str()
-            .and_then(crate::i18n::Lang::parse)
+            .and_then(sobre_core::language::Language::from_setting)
     }
 
     /// `"arbiter"` in `HOME/config.json` (an alias or a player id): who keeps the player's

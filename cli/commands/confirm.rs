@@ -112,34 +112,34 @@ mod tests {
     /// Spanish one offers `s` as the yes.
     #[test]
     fn the_question_is_asked_in_the_run_language() {
-        use crate::i18n::{Lang, with_lang};
+        use crate::i18n::{Language, with_lang};
         let ask = |lang, step, opponent: Option<&str>| {
             with_lang(lang, || {
                 question(step, "3f2a9c1e", opponent.map(str::to_owned))
             })
         };
         assert_eq!(
-            ask(Lang::En, Step::Resign, Some("Bernardo")),
+            ask(Language::English, Step::Resign, Some("Bernardo")),
             "Resign game 3f2a9c1e against Bernardo? [y/N]"
         );
         assert_eq!(
-            ask(Lang::En, Step::AcceptDraw, None),
+            ask(Language::English, Step::AcceptDraw, None),
             "Accept the draw in game 3f2a9c1e? [y/N]"
         );
         assert_eq!(
-            ask(Lang::Es, Step::Resign, Some("Bernardo")),
+            ask(Language::Spanish, Step::Resign, Some("Bernardo")),
             "¿Abandonar la partida 3f2a9c1e contra Bernardo? [s/N]"
         );
         assert_eq!(
-            ask(Lang::Es, Step::Abort, None),
+            ask(Language::Spanish, Step::Abort, None),
             "¿Anular la partida 3f2a9c1e? [s/N]"
         );
         assert_eq!(
-            ask(Lang::Es, Step::AcceptDraw, Some("Bernardo")),
+            ask(Language::Spanish, Step::AcceptDraw, Some("Bernardo")),
             "¿Aceptar las tablas en la partida 3f2a9c1e contra Bernardo? [s/N]"
         );
         assert_eq!(
-            with_lang(Lang::Es, || t!("confirm-called-off")),
+            with_lang(Language::Spanish, || t!("confirm-called-off")),
             "No se ha enviado nada."
         );
     }

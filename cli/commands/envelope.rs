@@ -262,7 +262,7 @@ fn card(game: &str, env: &EnvelopeView, arbiter: Option<&str>) -> String {
 mod tests {
     use super::*;
     use crate::commands::common::assert_golden;
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
 
     /// The card of an envelope opened by its arbiter, in English and in Spanish.
     #[test]
@@ -284,8 +284,8 @@ mod tests {
             time_used_ms: [7_260_000, 5_400_000],
         };
         for (lang, file) in [
-            (Lang::En, "envelope_card.txt"),
-            (Lang::Es, "envelope_card_es.txt"),
+            (Language::English, "envelope_card.txt"),
+            (Language::Spanish, "envelope_card_es.txt"),
         ] {
             let text = with_lang(lang, || card("3f2a9c1e00112233", &env, Some("club")));
             assert_golden(file, &text);

@@ -457,7 +457,7 @@ mod tests {
 mod golden {
     use super::*;
     use crate::commands::common::{assert_golden, golden_fixture};
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
 
     #[test]
     fn golden_games_table() {
@@ -479,7 +479,7 @@ mod golden {
             &render(&GamesReply::default(), &contacts),
         );
         // The same table in Spanish: headings, colours, states, the footer.
-        with_lang(Lang::Es, || {
+        with_lang(Language::Spanish, || {
             assert_golden("games_es.txt", &render(&v, &contacts));
             assert_golden(
                 "games_empty_es.txt",
@@ -501,8 +501,8 @@ mod golden {
             notation: None,
         };
         for (lang, file) in [
-            (Lang::En, "games_notes.txt"),
-            (Lang::Es, "games_notes_es.txt"),
+            (Language::English, "games_notes.txt"),
+            (Language::Spanish, "games_notes_es.txt"),
         ] {
             let text = with_lang(lang, || render_with(&v, &Contacts::default(), &notes));
             assert_golden(file, &text);
@@ -514,15 +514,15 @@ mod golden {
     fn the_hidden_games_footer_counts_in_both_languages() {
         let say = |lang, n: usize| with_lang(lang, || crate::t!("games-hidden", count = n));
         assert_eq!(
-            say(Lang::En, 1),
+            say(Language::English, 1),
             "(1 game(s) that ended over 7 days ago not shown: `sobre games --all`)"
         );
         assert_eq!(
-            say(Lang::Es, 1),
+            say(Language::Spanish, 1),
             "(1 partida terminada hace más de 7 días no se muestra: `sobre games --all`)"
         );
         assert_eq!(
-            say(Lang::Es, 3),
+            say(Language::Spanish, 3),
             "(3 partidas terminadas hace más de 7 días no se muestran: `sobre games --all`)"
         );
     }

@@ -199,7 +199,7 @@ fn read_passphrase(p: &Passphrase, new: bool) -> CliResult<Zeroizing<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
 
     /// The key file's refusals read as the library's own words in English and in Spanish
     /// in a Spanish interface, each with its hint.
@@ -209,24 +209,26 @@ mod tests {
             CliError::User { message, hint } => (message, hint.unwrap_or_default()),
             other => panic!("not the user's to fix: {other:?}"),
         };
-        let (en, en_hint) = with_lang(Lang::En, || {
+        let (en, en_hint) = with_lang(Language::English, || {
             user(key_file_error(keyfile::KeyFileError::WrongPassphrase))
         });
         assert_eq!(en, keyfile::KeyFileError::WrongPassphrase.to_string());
         assert_eq!(en_hint, "type the passphrase given at export");
-        let (es, es_hint) = with_lang(Lang::Es, || {
+        let (es, es_hint) = with_lang(Language::Spanish, || {
             user(key_file_error(keyfile::KeyFileError::WrongPassphrase))
         });
         assert_eq!(es, "frase de paso incorrecta");
         assert!(es_hint.contains("exportar"), "{es_hint}");
         use keyfile::KeyFileError as K;
-        let (en, _) = with_lang(Lang::En, || user(key_file_error(K::WeakPassphrase)));
+        let (en, _) = with_lang(Language::English, || {
+            user(key_file_error(K::WeakPassphrase))
+        });
         assert_eq!(en, K::WeakPassphrase.to_string());
         let made: [fn() -> K; 2] = [|| K::Tampered, || K::NotAKeyFile(12)];
         for e in made {
-            let en = with_lang(Lang::En, || key_file_error(e()).to_string());
+            let en = with_lang(Language::English, || key_file_error(e()).to_string());
             assert_eq!(en, e().to_string());
-            let es = with_lang(Lang::Es, || key_file_error(e()).to_string());
+            let es = with_lang(Language::Spanish, || key_file_error(e()).to_string());
             assert!(es.contains("fichero de clave"), "{es}");
         }
     }

@@ -573,12 +573,12 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
 }
 
 /// The page's language: the flag's, else the interface's (the settings' `"language"`,
-/// else `LC_ALL`, `LC_MESSAGES`, `LANG`: one rule, [`render::PageLang::from_locale_vars`]).
-fn page_lang(flag: Option<HtmlLang>) -> render::PageLang {
+/// else `LC_ALL`, `LC_MESSAGES`, `LANG`: one rule, [`sobre_core::language::Language::from_locale_vars`]).
+fn page_lang(flag: Option<HtmlLang>) -> sobre_core::language::Language {
     match flag {
-        Some(HtmlLang::Es) => render::PageLang::Spanish,
-        Some(HtmlLang::En) => render::PageLang::English,
-        None => crate::i18n::lang().page(),
+        Some(HtmlLang::Es) => sobre_core::language::Language::Spanish,
+        Some(HtmlLang::En) => sobre_core::language::Language::English,
+        None => crate::i18n::lang(),
     }
 }
 

@@ -240,7 +240,7 @@ pub(super) fn short(id: &str) -> &str {
 mod tests {
     use super::*;
     use crate::commands::common::assert_golden;
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
     use sobre_core::league::decision::{self, Decision};
     use sobre_core::league::render;
     use sobre_core::league::{LeagueDef, Scoring};
@@ -296,7 +296,7 @@ mod tests {
     #[test]
     fn league_tables_read_in_english_and_spanish() {
         let (league, s) = club_league();
-        for (lang, suffix) in [(Lang::En, ""), (Lang::Es, "_es")] {
+        for (lang, suffix) in [(Language::English, ""), (Language::Spanish, "_es")] {
             let (table, grid) = with_lang(lang, || {
                 (
                     standings_text(&league, &s),

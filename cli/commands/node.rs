@@ -460,7 +460,7 @@ mod status_tests {
     use super::*;
     use crate::commands::common::assert_golden;
     use crate::commands::contacts::Contacts;
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
 
     const NOW: u64 = 1_796_148_000_000;
 
@@ -488,8 +488,8 @@ mod status_tests {
         let names = Names::new(&contacts, Default::default());
         let home = Path::new("/home/carmen/.local/share/sobre");
         for (lang, file) in [
-            (Lang::En, "node_status.txt"),
-            (Lang::Es, "node_status_es.txt"),
+            (Language::English, "node_status.txt"),
+            (Language::Spanish, "node_status_es.txt"),
         ] {
             let text = with_lang(lang, || status_text(home, &v, Some(&names), NOW));
             assert_golden(file, &text);

@@ -82,7 +82,7 @@ pub fn kind_word(kind: &ReminderKind) -> String {
 /// resumption recorded before its time left was kept is shown in the node's words.
 pub fn text(r: &Reminder, notation: Option<Notation>) -> String {
     Wording {
-        lang: crate::i18n::lang().page(),
+        lang: crate::i18n::lang(),
         notation,
     }
     .line(r)
@@ -91,7 +91,7 @@ pub fn text(r: &Reminder, notation: Option<Notation>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
 
     fn reminder(game: Option<&str>, kind: ReminderKind) -> Reminder {
         let short = game.map_or("", short_game).to_owned();
@@ -159,9 +159,9 @@ mod tests {
     #[test]
     fn english_reminders_are_the_nodes_words() {
         for r in samples() {
-            let en = with_lang(Lang::En, || text(&r, None));
+            let en = with_lang(Language::English, || text(&r, None));
             assert_eq!(en, r.text, "{r:?}");
-            let kind = with_lang(Lang::En, || kind_word(&r.kind));
+            let kind = with_lang(Language::English, || kind_word(&r.kind));
             assert_eq!(kind, r.kind.name());
         }
     }
@@ -171,17 +171,17 @@ mod tests {
     #[test]
     fn reminders_read_in_spanish() {
         for r in samples() {
-            let es = with_lang(Lang::Es, || text(&r, None));
+            let es = with_lang(Language::Spanish, || text(&r, None));
             assert_ne!(es, r.text, "{r:?} is not translated");
         }
         let all = samples();
         assert_eq!(
-            with_lang(Lang::Es, || line(&all[0], Some(Notation::Spanish))),
+            with_lang(Language::Spanish, || line(&all[0], Some(Notation::Spanish))),
             "2026-12-01T18:00:05Z 3f2a9c1e jugada recibida su adversario jugó 2... Cf3 en la \
              partida 3f2a9c1e"
         );
         assert_eq!(
-            with_lang(Lang::Es, || text(&all[2], None)),
+            with_lang(Language::Spanish, || text(&all[2], None)),
             "puede reclamar la partida 3f2a9c1e (tiempo): sobre claim 3f2a9c1e time"
         );
         // A resumption recorded before its time left was kept: the node's words.
@@ -193,7 +193,7 @@ mod tests {
             text: "adjourned game 3f2a9c1e resumes in 2d 1h".into(),
             ..all[0].clone()
         };
-        assert_eq!(with_lang(Lang::Es, || text(&old, None)), old.text);
+        assert_eq!(with_lang(Language::Spanish, || text(&old, None)), old.text);
     }
 
     #[test]
@@ -210,7 +210,7 @@ mod tests {
             },
         };
         assert_eq!(
-            with_lang(Lang::En, || line(&r, None)),
+            with_lang(Language::English, || line(&r, None)),
             "2026-12-01T18:00:05Z 3f2a9c1e move_arrived your opponent played 1. e4 in game 3f2a9c1e"
         );
     }

@@ -675,13 +675,13 @@ mod tests {
     /// the game ended in the rules' Spanish words (from the node's termination code).
     #[test]
     fn a_finished_game_says_how_it_ended_in_spanish() {
-        use crate::i18n::{Lang, with_lang};
+        use crate::i18n::{Language, with_lang};
         let mut v = game();
         v["status"] = json!("finished");
         v["result"] = json!("0-1");
         v["termination"] = json!("resignation");
         v["termination_text"] = json!("resignation");
-        let line = with_lang(Lang::Es, || state_line(&gv(&v)));
+        let line = with_lang(Language::Spanish, || state_line(&gv(&v)));
         assert_eq!(line, "Terminada: 0-1 (abandono).");
     }
 

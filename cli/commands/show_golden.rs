@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::commands::common::{assert_golden, golden_fixture};
-use crate::i18n::{Lang, with_lang};
+use crate::i18n::{Language, with_lang};
 
 fn contacts() -> Contacts {
     let aliases: serde_json::Value = golden_fixture("contacts.json");
@@ -71,10 +71,10 @@ fn golden_show_in_spanish() {
         "show_chess960",
     ] {
         let v: GameView = golden_fixture(&format!("{fixture}.json"));
-        let text = with_lang(Lang::Es, || render(&v, &contacts, spanish));
+        let text = with_lang(Language::Spanish, || render(&v, &contacts, spanish));
         assert_golden(&format!("{fixture}_es.txt"), &text);
     }
     let v: GameView = golden_fixture("show_finished.json");
-    let text = with_lang(Lang::Es, || chat_history(&v, &contacts));
+    let text = with_lang(Language::Spanish, || chat_history(&v, &contacts));
     assert_golden("show_chat_es.txt", &text);
 }

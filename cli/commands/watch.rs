@@ -229,7 +229,7 @@ mod tests {
     /// move in the player's letters.
     #[test]
     fn a_reminder_is_worded_in_the_players_language() {
-        use crate::i18n::{Lang, with_lang};
+        use crate::i18n::{Language, with_lang};
         let v = json!({"game": "3f2a9c1e0011", "event": "reminder",
             "time_ms": 1_796_148_005_000u64, "key": "move_arrived:3f2a9c1e0011:1",
             "text": "your opponent played 1. e4 in game 3f2a9c1e", "kind": "move_arrived",
@@ -237,12 +237,16 @@ mod tests {
         let contacts = Contacts::default();
         let names = Names::new(&contacts, Default::default());
         assert_eq!(
-            with_lang(Lang::En, || event_line(&line(v.clone()), &names, None)),
+            with_lang(Language::English, || event_line(
+                &line(v.clone()),
+                &names,
+                None
+            )),
             "2026-12-01T18:00:05Z 3f2a9c1e reminder move_arrived your opponent played 1. e4 in \
              game 3f2a9c1e"
         );
         assert_eq!(
-            with_lang(Lang::Es, || event_line(
+            with_lang(Language::Spanish, || event_line(
                 &line(v),
                 &names,
                 Some(Notation::Spanish)
@@ -256,17 +260,21 @@ mod tests {
     /// game's state in Spanish; the move stays as the node wrote it.
     #[test]
     fn an_event_line_reads_in_spanish() {
-        use crate::i18n::{Lang, with_lang};
+        use crate::i18n::{Language, with_lang};
         let v = json!({"game": "3f2a9c1e0011", "event": "draw_offer",
             "time_ms": 1_796_148_005_000u64, "by": "white", "status": "active"});
         let contacts = Contacts::default();
         let names = Names::new(&contacts, Default::default());
         assert_eq!(
-            with_lang(Lang::Es, || event_line(&line(v.clone()), &names, None)),
+            with_lang(Language::Spanish, || event_line(
+                &line(v.clone()),
+                &names,
+                None
+            )),
             "2026-12-01T18:00:05Z 3f2a9c1e oferta de tablas por=Blancas estado=En juego"
         );
         assert_eq!(
-            with_lang(Lang::En, || event_line(&line(v), &names, None)),
+            with_lang(Language::English, || event_line(&line(v), &names, None)),
             "2026-12-01T18:00:05Z 3f2a9c1e draw_offer by=White status=Active"
         );
     }

@@ -200,7 +200,7 @@ pub fn local_profile(e: &LocalProfileError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
 
     /// In English the words are the libraries' own: English output does not change.
     #[test]
@@ -278,7 +278,7 @@ mod tests {
                 .expect_err("a bad FEN");
             assert_eq!(fen(&e), e.to_string(), "{fen_text:?}");
             assert_ne!(
-                with_lang(Lang::Es, || fen(&e)),
+                with_lang(Language::Spanish, || fen(&e)),
                 e.to_string(),
                 "{fen_text:?}"
             );
@@ -301,7 +301,10 @@ mod tests {
         ] {
             if let Err(e) = text.parse::<sobre_core::clock::TimeControl>() {
                 assert_eq!(time_control(&e), e.to_string(), "{text:?}");
-                assert_ne!(with_lang(Lang::Es, || time_control(&e)), e.to_string());
+                assert_ne!(
+                    with_lang(Language::Spanish, || time_control(&e)),
+                    e.to_string()
+                );
             }
         }
     }
@@ -313,10 +316,10 @@ mod tests {
             chars: 70,
         };
         assert_eq!(
-            with_lang(Lang::Es, || profile(&e)),
+            with_lang(Language::Spanish, || profile(&e)),
             "el nombre tiene 70 caracteres; se permiten como mucho 64"
         );
         let k = KeyError::Missing("/h".into());
-        assert!(with_lang(Lang::Es, || key(&k)).contains("ejecute `sobre init`"));
+        assert!(with_lang(Language::Spanish, || key(&k)).contains("ejecute `sobre init`"));
     }
 }

@@ -12,7 +12,7 @@
 //! The catalogue writes a paragraph on as many lines as it likes: lines are joined as clap
 //! joins the lines of a doc comment, and a blank line separates paragraphs.
 
-use super::Lang;
+use super::Language;
 use clap::Command;
 use fluent_bundle::FluentResource;
 use fluent_bundle::concurrent::FluentBundle;
@@ -22,7 +22,7 @@ pub(crate) const HELP_ES_FTL: &str = include_str!("help-es.ftl");
 
 fn spanish() -> &'static FluentBundle<FluentResource> {
     static ES: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    ES.get_or_init(|| super::bundle(Lang::Es, HELP_ES_FTL))
+    ES.get_or_init(|| super::bundle(Language::Spanish, HELP_ES_FTL))
 }
 
 /// A translated text: the message's value (`attr` `None`) or one of its attributes.
@@ -65,10 +65,10 @@ fn paragraphs(raw: &str) -> String {
 
 /// `cmd` (the whole `sobre` command) with its help in `lang`. English is the docs as they
 /// are: the command is returned untouched, so English help never changes.
-pub fn localise(cmd: Command, lang: Lang) -> Command {
+pub fn localise(cmd: Command, lang: Language) -> Command {
     match lang {
-        Lang::En => cmd,
-        Lang::Es => {
+        Language::English => cmd,
+        Language::Spanish => {
             let mut cmd = cmd;
             // Build first: global arguments are copied into every subcommand and clap adds
             // `--help`, `--version` and the `help` subcommand, which need translating too.
@@ -280,7 +280,7 @@ mod tests {
         vec!["sobre".to_owned()]
     }
 
-    fn built(lang: Lang) -> Command {
+    fn built(lang: Language) -> Command {
         let mut cmd = localise(crate::Cli::command(), lang);
         cmd.build();
         cmd
@@ -290,7 +290,7 @@ mod tests {
     /// has is there and is not the English text: nothing is left in English.
     #[test]
     fn every_help_text_is_translated_to_spanish() {
-        let (en, es) = (built(Lang::En), built(Lang::Es));
+        let (en, es) = (built(Language::English), built(Language::Spanish));
         let (mut en_all, mut es_all) = (Vec::new(), Vec::new());
         walk(&en, &root(), &mut en_all);
         walk(&es, &root(), &mut es_all);
@@ -335,7 +335,7 @@ mod tests {
     /// command or argument leaves no dead translation behind.
     #[test]
     fn every_spanish_help_key_names_something() {
-        let en = built(Lang::En);
+        let en = built(Language::English);
         let mut all = Vec::new();
         walk(&en, &root(), &mut all);
         let mut known = std::collections::BTreeSet::new();
@@ -360,7 +360,7 @@ mod tests {
     /// (the width the English help is capped at) and the headings are Spanish.
     #[test]
     fn spanish_help_lines_fit_in_100_columns() {
-        let es = built(Lang::Es);
+        let es = built(Language::Spanish);
         let mut all = Vec::new();
         walk(&es, &root(), &mut all);
         let mut too_long = Vec::new();
@@ -392,7 +392,7 @@ mod tests {
     #[test]
     #[ignore = "a tool for translators, not a check"]
     fn help_skeleton() {
-        let en = built(Lang::En);
+        let en = built(Language::English);
         let mut all = Vec::new();
         walk(&en, &root(), &mut all);
         let mut seen = std::collections::BTreeSet::new();

@@ -5,7 +5,7 @@
 //! The language is, in order: `"language"` in `HOME/config.json` (`"es"` or `"en"`), else
 //! the environment by the POSIX rule (`LC_ALL`, then `LC_MESSAGES`, then `LANG`: `es`,
 //! `es_ES.UTF-8`, `es_AR` are Spanish; anything else English), the rule the league's HTML
-//! page follows too ([`PageLang::from_locale_vars`]).
+//! page follows too ([`Language::from_locale_vars`]).
 //!
 //! Code names a message by its key with [`t!`](crate::t) (`t!("node-not-running")`, or with
 //! arguments `t!("leave-taken", games = 3, …)`); tests check that every key used in code
@@ -22,92 +22,57 @@ pub mod words;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
-use sobre_core::league::render::PageLang;
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// A language of the interface.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    #[default]
-    En,
-    Es,
-}
+pub use sobre_core::language::Language;
 
 const EN_FTL: &str = include_str!("en.ftl");
 const ES_FTL: &str = include_str!("es.ftl");
 
-impl Lang {
-    /// `"es"`/`"en"` (a locale such as `es_AR` too), as in `"language"` of the settings.
-    pub fn parse(s: &str) -> Option<Lang> {
-        PageLang::from_setting(s).map(Lang::from_page)
-    }
+/// The language of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`).
+pub fn from_env() -> Language {
+    Language::from_locale_vars(|k| std::env::var(k).ok())
+}
 
-    /// The language of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`).
-    pub fn from_env() -> Lang {
-        Lang::from_page(PageLang::from_locale_vars(|k| std::env::var(k).ok()))
-    }
+/// The language for a home: its settings' `"language"`, else the environment's.
+pub fn for_home(home: &Path) -> Language {
+    crate::commands::common::Config::language(home).unwrap_or_else(from_env)
+}
 
-    /// The language for a home: its settings' `"language"`, else the environment's.
-    pub fn for_home(home: &Path) -> Lang {
-        crate::commands::common::Config::language(home).unwrap_or_else(Lang::from_env)
-    }
-
-    fn from_page(p: PageLang) -> Lang {
-        match p {
-            PageLang::English => Lang::En,
-            PageLang::Spanish => Lang::Es,
-        }
-    }
-
-    /// The same language for the league's HTML page.
-    pub fn page(self) -> PageLang {
-        match self {
-            Lang::En => PageLang::English,
-            Lang::Es => PageLang::Spanish,
-        }
-    }
-
-    fn tag(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Es => "es",
-        }
-    }
-
-    fn source(self) -> &'static str {
-        match self {
-            Lang::En => EN_FTL,
-            Lang::Es => ES_FTL,
-        }
+/// A language's catalogue.
+fn source(lang: Language) -> &'static str {
+    match lang {
+        Language::English => EN_FTL,
+        Language::Spanish => ES_FTL,
     }
 }
 
-static CURRENT: OnceLock<Lang> = OnceLock::new();
+static CURRENT: OnceLock<Language> = OnceLock::new();
 
 /// Chooses the language of this run (once, at start; later calls are ignored).
-pub fn set(lang: Lang) {
+pub fn set(lang: Language) {
     let _ = CURRENT.set(lang);
 }
 
 /// The language of this run (the environment's if [`set`] was not called; English in unit
 /// tests, whatever the machine's locale, so that they check the same text everywhere).
-pub fn lang() -> Lang {
+pub fn lang() -> Language {
     #[cfg(test)]
     if let Some(l) = TEST_LANG.get() {
         return l;
     }
     #[cfg(test)]
-    let default = || Lang::En;
+    let default = || Language::English;
     #[cfg(not(test))]
-    let default = Lang::from_env;
+    let default = from_env;
     *CURRENT.get_or_init(default)
 }
 
 /// A catalogue parsed into a bundle. The catalogues are part of the binary and a test parses
 /// both, so an error here cannot happen in a released build; if it did, the bundle keeps the
 /// messages that parsed and a missing message shows its key.
-pub(crate) fn bundle(lang: Lang, source: &'static str) -> FluentBundle<FluentResource> {
+pub(crate) fn bundle(lang: Language, source: &'static str) -> FluentBundle<FluentResource> {
     let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(r, _)| r);
     let id = lang
         .tag()
@@ -121,19 +86,19 @@ pub(crate) fn bundle(lang: Lang, source: &'static str) -> FluentBundle<FluentRes
     bundle
 }
 
-fn messages(lang: Lang) -> &'static FluentBundle<FluentResource> {
+fn messages(lang: Language) -> &'static FluentBundle<FluentResource> {
     static EN: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
     static ES: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
     let cell = match lang {
-        Lang::En => &EN,
-        Lang::Es => &ES,
+        Language::English => &EN,
+        Language::Spanish => &ES,
     };
-    cell.get_or_init(|| bundle(lang, lang.source()))
+    cell.get_or_init(|| bundle(lang, source(lang)))
 }
 
 /// The message `key` in `lang`, with `args`; the key itself if the catalogue lacks it (a
 /// test makes sure none does).
-pub fn message_in(lang: Lang, key: &str, args: Option<&FluentArgs>) -> String {
+pub fn message_in(lang: Language, key: &str, args: Option<&FluentArgs>) -> String {
     let bundle = messages(lang);
     let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) else {
         return key.to_owned();
@@ -146,13 +111,13 @@ pub fn message_in(lang: Lang, key: &str, args: Option<&FluentArgs>) -> String {
 
 #[cfg(test)]
 thread_local! {
-    static TEST_LANG: std::cell::Cell<Option<Lang>> = const { std::cell::Cell::new(None) };
+    static TEST_LANG: std::cell::Cell<Option<Language>> = const { std::cell::Cell::new(None) };
 }
 
 /// Runs `f` with `lang` as the language of this thread (unit tests render both languages;
 /// each test runs on its own thread).
 #[cfg(test)]
-pub fn with_lang<R>(lang: Lang, f: impl FnOnce() -> R) -> R {
+pub fn with_lang<R>(lang: Language, f: impl FnOnce() -> R) -> R {
     TEST_LANG.set(Some(lang));
     let r = f();
     TEST_LANG.set(None);
@@ -433,18 +398,18 @@ mod tests {
     fn messages_take_arguments_without_isolation_marks() {
         let mut args = FluentArgs::new();
         args.set("home", "/tmp/x");
-        let en = message_in(Lang::En, "node-not-running", Some(&args));
-        let es = message_in(Lang::Es, "node-not-running", Some(&args));
+        let en = message_in(Language::English, "node-not-running", Some(&args));
+        let es = message_in(Language::Spanish, "node-not-running", Some(&args));
         assert!(en.contains("/tmp/x") && !en.contains('\u{2068}'), "{en}");
         assert!(es.contains("/tmp/x") && es != en, "{es}");
     }
 
     #[test]
     fn the_settings_language_is_es_or_en() {
-        assert_eq!(Lang::parse("es"), Some(Lang::Es));
-        assert_eq!(Lang::parse("es_AR"), Some(Lang::Es));
-        assert_eq!(Lang::parse("en"), Some(Lang::En));
-        assert_eq!(Lang::parse("fr"), None);
-        assert_eq!(Lang::parse(""), None);
+        assert_eq!(Language::from_setting("es"), Some(Language::Spanish));
+        assert_eq!(Language::from_setting("es_AR"), Some(Language::Spanish));
+        assert_eq!(Language::from_setting("en"), Some(Language::English));
+        assert_eq!(Language::from_setting("fr"), None);
+        assert_eq!(Language::from_setting(""), None);
     }
 }

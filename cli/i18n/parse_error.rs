@@ -3,13 +3,13 @@
 //! from the error's typed context (its kind and the values it names, never its text), and
 //! the rare ones are left to clap.
 
-use super::Lang;
+use super::Language;
 use crate::t;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// What to print for `e` in `lang` (standard error), or `None` to let clap print its own.
-pub fn message(e: &clap::Error, lang: Lang) -> Option<String> {
-    if lang == Lang::En {
+pub fn message(e: &clap::Error, lang: Language) -> Option<String> {
+    if lang == Language::English {
         return None;
     }
     let text = |k: ContextKind| match e.get(k) {
@@ -95,11 +95,12 @@ mod tests {
     use clap::CommandFactory;
 
     fn spanish_error(args: &[&str]) -> String {
-        let cmd = super::super::help::localise(crate::Cli::command(), Lang::Es);
+        let cmd = super::super::help::localise(crate::Cli::command(), Language::Spanish);
         let e = cmd
             .try_get_matches_from(args)
             .expect_err("the arguments are wrong");
-        super::super::with_lang(Lang::Es, || message(&e, Lang::Es)).expect("a Spanish message")
+        super::super::with_lang(Language::Spanish, || message(&e, Language::Spanish))
+            .expect("a Spanish message")
     }
 
     #[test]
@@ -135,6 +136,6 @@ mod tests {
         let e = crate::Cli::command()
             .try_get_matches_from(["sobre", "move"])
             .expect_err("wrong");
-        assert_eq!(message(&e, Lang::En), None);
+        assert_eq!(message(&e, Language::English), None);
     }
 }

@@ -413,7 +413,7 @@ fn bad_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::{Lang, with_lang};
+    use crate::i18n::{Language, with_lang};
     use sobre_core::record::verify::RuleViolation;
     use sobre_core::{Position, notation};
     use sobre_node::api::refusal::{CoinProblem, EscrowProblem, LeagueProblem, QuotaProblem};
@@ -716,7 +716,7 @@ mod tests {
     #[test]
     fn english_refusals_are_the_nodes_words() {
         for code in samples() {
-            let en = with_lang(Lang::En, || refusal(&code)).expect("a known code");
+            let en = with_lang(Language::English, || refusal(&code)).expect("a known code");
             assert_eq!(en, code.english(), "{code:?}");
         }
     }
@@ -726,14 +726,15 @@ mod tests {
     fn spanish_refusals_are_translated() {
         for code in samples() {
             let (en, en_hint) = code.english();
-            let (es, es_hint) = with_lang(Lang::Es, || refusal(&code)).expect("a known code");
+            let (es, es_hint) =
+                with_lang(Language::Spanish, || refusal(&code)).expect("a known code");
             assert_ne!(es, en, "{code:?} is not translated");
             assert_eq!(es_hint.is_some(), en_hint.is_some(), "{code:?}");
             if let (Some(h), Some(e)) = (es_hint, en_hint) {
                 assert_ne!(h, e, "the hint of {code:?} is not translated");
             }
         }
-        let es = |c: RefusalCode| with_lang(Lang::Es, || refusal(&c)).unwrap().0;
+        let es = |c: RefusalCode| with_lang(Language::Spanish, || refusal(&c)).unwrap().0;
         assert_eq!(es(RefusalCode::NotYourMove), "no le toca mover");
         assert_eq!(
             es(RefusalCode::NotLive {

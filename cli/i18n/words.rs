@@ -161,23 +161,26 @@ pub fn judgement(j: &Judgement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::{Lang, message_in};
+    use crate::i18n::{Language, message_in};
 
     /// The English words are the core's own: the English output does not change.
     #[test]
     fn english_words_are_the_cores() {
         for term in TERMINATIONS {
             assert_eq!(termination_of_code(term.code()), Some(term));
-            let en = crate::i18n::with_lang(Lang::En, || termination(term));
+            let en = crate::i18n::with_lang(Language::English, || termination(term));
             assert_eq!(en, term.describe());
-            let es = crate::i18n::with_lang(Lang::Es, || termination(term));
+            let es = crate::i18n::with_lang(Language::Spanish, || termination(term));
             assert_ne!(es, en, "{term:?} is not translated");
         }
         for r in ClaimReason::ALL {
-            let en = crate::i18n::with_lang(Lang::En, || claim_reason(r));
+            let en = crate::i18n::with_lang(Language::English, || claim_reason(r));
             assert_eq!(en, sobre_core::record::export::claim_reason_words(r));
         }
-        assert_eq!(message_in(Lang::Es, "term-checkmate", None), "jaque mate");
+        assert_eq!(
+            message_in(Language::Spanish, "term-checkmate", None),
+            "jaque mate"
+        );
     }
 
     /// A claim's verdict reads in English exactly as the core's sentence (9.2, 9.3, 9.6, 6.9,
@@ -215,13 +218,13 @@ mod tests {
             Judgement::PlayedOn,
         ];
         for j in all {
-            let en = crate::i18n::with_lang(Lang::En, || judgement(&j));
+            let en = crate::i18n::with_lang(Language::English, || judgement(&j));
             assert_eq!(en, j.to_string(), "{j:?}");
-            let es = crate::i18n::with_lang(Lang::Es, || judgement(&j));
+            let es = crate::i18n::with_lang(Language::Spanish, || judgement(&j));
             assert_ne!(es, en, "{j:?} is not translated");
         }
         assert_eq!(
-            crate::i18n::with_lang(Lang::Es, || judgement(&Judgement::TimeRanOut {
+            crate::i18n::with_lang(Language::Spanish, || judgement(&Judgement::TimeRanOut {
                 flagged: Black
             })),
             "el tiempo de las negras se había agotado (6.9)"

@@ -11,6 +11,7 @@ use super::League;
 use super::decision::Decided;
 use super::standings::{Score, Standings, halves, quarters};
 use super::tiebreak::TieBreak;
+use crate::language::Language;
 use crate::record::export::iso_utc;
 use crate::types::Color;
 use std::fmt::Write as _;
@@ -102,62 +103,10 @@ fn esc(s: &str) -> String {
     o
 }
 
-/// The language of an HTML page: its text, headings and `<html lang>` agree.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PageLang {
-    #[default]
-    English,
-    Spanish,
-}
-
-impl PageLang {
-    /// The language of a locale such as the value of `LANG` (`es_ES.UTF-8` → Spanish);
-    /// English for anything else, `C` and an empty value included.
-    pub fn from_locale(locale: &str) -> PageLang {
-        let l = locale.trim().to_ascii_lowercase();
-        if l == "es" || l.starts_with("es_") || l.starts_with("es-") || l.starts_with("es.") {
-            PageLang::Spanish
-        } else {
-            PageLang::English
-        }
-    }
-
-    /// The language a setting names (`"language"` in `HOME/config.json`): `es`/`en` or a
-    /// locale such as `es_AR`; `None` for anything else, which then means the environment's.
-    pub fn from_setting(setting: &str) -> Option<PageLang> {
-        let l = setting.trim().to_ascii_lowercase();
-        match PageLang::from_locale(&l) {
-            PageLang::Spanish => Some(PageLang::Spanish),
-            PageLang::English if l == "en" || l.starts_with("en_") || l.starts_with("en-") => {
-                Some(PageLang::English)
-            }
-            PageLang::English => None,
-        }
-    }
-
-    /// The language of the environment, by the POSIX rule for messages: the first non-empty
-    /// of `LC_ALL`, `LC_MESSAGES` and `LANG` (`var` reads one), then [`Self::from_locale`].
-    /// The one rule for every language choice of sobre (the CLI's messages and this page).
-    pub fn from_locale_vars(var: impl Fn(&str) -> Option<String>) -> PageLang {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .into_iter()
-            .filter_map(var)
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        PageLang::from_locale(&locale)
-    }
-
-    /// The BCP 47 tag for `<html lang>`.
-    pub fn tag(self) -> &'static str {
-        match self {
-            PageLang::English => "en",
-            PageLang::Spanish => "es",
-        }
-    }
-
+impl Language {
     /// The text of `key` in this language.
     fn t(self, key: Text) -> &'static str {
-        use PageLang::{English as En, Spanish as Es};
+        use Language::{English as En, Spanish as Es};
         match (key, self) {
             (Text::Crosstable, En) => "crosstable",
             (Text::Crosstable, Es) => "cuadro de resultados",
@@ -241,7 +190,7 @@ enum Text {
 /// A self-contained, printable HTML page in `lang`: the crosstable, the games left out and
 /// why, and how the table was computed. `now_ms` is printed as the time of the table. The
 /// reasons a game was left out are the core's own text (English).
-pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: PageLang) -> String {
+pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: Language) -> String {
     let t = |k: Text| lang.t(k);
     let mut g = grid(standings);
     // The header in the page's language (the CSV keeps the English one).
@@ -377,7 +326,7 @@ mod tests {
     fn the_page_language_matches_its_text() {
         let (_, _, league) = six_player_league();
         let s = standings(&league, &[], league.def.start_ms);
-        let en = html(&league, &s, league.def.start_ms, PageLang::English);
+        let en = html(&league, &s, league.def.start_ms, Language::English);
         assert!(en.contains("<html lang=\"en\">"));
         assert!(en.contains("<th>Rank</th><th>No</th><th>Player</th>"));
         assert!(en.contains("<th>Pts</th><th>SB</th><th>Wins</th>"));
@@ -385,7 +334,7 @@ mod tests {
         assert!(en.contains("Tie-breaks: direct encounter, wins, Sonneborn-Berger, Koya.</li>"));
         assert!(!en.contains("Jugador"));
 
-        let es = html(&league, &s, league.def.start_ms, PageLang::Spanish);
+        let es = html(&league, &s, league.def.start_ms, Language::Spanish);
         assert!(es.contains("<html lang=\"es\">"));
         assert!(es.contains("<th>Puesto</th><th>Nº</th><th>Jugador</th>"));
         assert!(es.contains("<th>Ptos.</th><th>SB</th><th>Victorias</th>"));
@@ -416,40 +365,40 @@ mod tests {
                     .map(|(_, v)| (*v).to_owned())
             }
         };
-        let cases: [(&'static [(&'static str, &'static str)], PageLang); 5] = [
-            (&[("LANG", "es_ES.UTF-8")], PageLang::Spanish),
+        let cases: [(&'static [(&'static str, &'static str)], Language); 5] = [
+            (&[("LANG", "es_ES.UTF-8")], Language::Spanish),
             (
                 &[("LANG", "es_AR"), ("LC_MESSAGES", "en_US")],
-                PageLang::English,
+                Language::English,
             ),
             (
                 &[("LANG", "en_US"), ("LC_MESSAGES", "es")],
-                PageLang::Spanish,
+                Language::Spanish,
             ),
             (
                 &[("LC_ALL", "C"), ("LC_MESSAGES", "es"), ("LANG", "es")],
-                PageLang::English,
+                Language::English,
             ),
-            (&[("LC_ALL", ""), ("LANG", "es_MX")], PageLang::Spanish),
+            (&[("LC_ALL", ""), ("LANG", "es_MX")], Language::Spanish),
         ];
         for (vars, lang) in cases {
-            assert_eq!(PageLang::from_locale_vars(env(vars)), lang, "{vars:?}");
+            assert_eq!(Language::from_locale_vars(env(vars)), lang, "{vars:?}");
         }
     }
 
     #[test]
     fn the_language_comes_from_the_locale() {
         for (locale, lang) in [
-            ("es_ES.UTF-8", PageLang::Spanish),
-            ("es_AR", PageLang::Spanish),
-            ("es", PageLang::Spanish),
-            ("ES-mx", PageLang::Spanish),
-            ("en_GB.UTF-8", PageLang::English),
-            ("C.UTF-8", PageLang::English),
-            ("estonian", PageLang::English),
-            ("", PageLang::English),
+            ("es_ES.UTF-8", Language::Spanish),
+            ("es_AR", Language::Spanish),
+            ("es", Language::Spanish),
+            ("ES-mx", Language::Spanish),
+            ("en_GB.UTF-8", Language::English),
+            ("C.UTF-8", Language::English),
+            ("estonian", Language::English),
+            ("", Language::English),
         ] {
-            assert_eq!(PageLang::from_locale(locale), lang, "{locale}");
+            assert_eq!(Language::from_locale(locale), lang, "{locale}");
         }
     }
 }

@@ -1,17 +1,17 @@
 //! A reminder's words in the player's language: the one catalogue of reminder texts, used
 //! by the node for what it delivers (desktop notification, e-mail, the hook's `line` and
 //! `title`) and by the CLI for `sobre reminders` and `watch`. Like the league's page
-//! ([`PageLang`]), a compile-time catalogue: a reminder's words are a handful of lines
+//! ([`Language`]), a compile-time catalogue: a reminder's words are a handful of lines
 //! whose arguments are typed fields, checked by the compiler in both languages.
 //!
 //! The language and notation are the player's settings, read from `HOME/config.json` as the
 //! CLI reads them (`"language"`, `"notation"`), at each delivery so that changing them
 //! needs no restart; without a `"language"`, the environment's by the POSIX rule
-//! ([`PageLang::from_locale_vars`]). [`Reminder::text`] stays English: it is the API's
+//! ([`Language::from_locale_vars`]). [`Reminder::text`] stays English: it is the API's
 //! line, what scripts match on.
 
 use super::{Reminder, ReminderKind, human_left, move_number};
-use sobre_core::league::render::PageLang;
+use sobre_core::language::Language;
 use sobre_core::notation::Notation;
 use sobre_core::record::ClaimReason;
 use std::path::Path;
@@ -19,7 +19,7 @@ use std::path::Path;
 /// How a reminder is worded: a language and the notation its move is written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wording {
-    pub lang: PageLang,
+    pub lang: Language,
     /// `None`: the move as the node keeps it (English SAN).
     pub notation: Option<Notation>,
 }
@@ -27,7 +27,7 @@ pub struct Wording {
 impl Wording {
     /// English, moves in English SAN: the node's own [`Reminder::text`].
     pub const ENGLISH: Wording = Wording {
-        lang: PageLang::English,
+        lang: Language::English,
         notation: None,
     };
 
@@ -48,14 +48,14 @@ impl Wording {
         Wording {
             lang: field("language")
                 .as_deref()
-                .and_then(PageLang::from_setting)
-                .unwrap_or_else(|| PageLang::from_locale_vars(|k| std::env::var(k).ok())),
+                .and_then(Language::from_setting)
+                .unwrap_or_else(|| Language::from_locale_vars(|k| std::env::var(k).ok())),
             notation: field("notation").and_then(|n| n.parse().ok()),
         }
     }
 
     fn spanish(self) -> bool {
-        self.lang == PageLang::Spanish
+        self.lang == Language::Spanish
     }
 
     /// The move `san` (English SAN, as recorded) in the player's notation.
@@ -219,7 +219,7 @@ mod tests {
 
     fn spanish(notation: Option<Notation>) -> Wording {
         Wording {
-            lang: PageLang::Spanish,
+            lang: Language::Spanish,
             notation,
         }
     }
@@ -325,18 +325,18 @@ mod tests {
         assert_eq!(
             Wording::for_home(dir.path()),
             Wording {
-                lang: PageLang::Spanish,
+                lang: Language::Spanish,
                 notation: Some(Notation::Spanish)
             }
         );
         std::fs::write(dir.path().join("config.json"), r#"{"language":"en"}"#).unwrap();
-        assert_eq!(Wording::for_home(dir.path()).lang, PageLang::English);
+        assert_eq!(Wording::for_home(dir.path()).lang, Language::English);
         std::fs::write(dir.path().join("config.json"), "{not json").unwrap();
         assert_eq!(Wording::for_home(dir.path()).notation, None);
         assert_eq!(
-            PageLang::from_setting("es_AR.UTF-8"),
-            Some(PageLang::Spanish)
+            Language::from_setting("es_AR.UTF-8"),
+            Some(Language::Spanish)
         );
-        assert_eq!(PageLang::from_setting("fr"), None);
+        assert_eq!(Language::from_setting("fr"), None);
     }
 }
