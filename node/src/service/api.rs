@@ -70,7 +70,7 @@ impl Service {
                     games: self.games.len(),
                     games_verified_at_start: self.verified_at_start,
                     peers: peers.len(),
-                    outbox: self.store.outbox().map(|o| o.len()).unwrap_or(0),
+                    outbox: self.store.outbox_len(),
                     mailbox: self.mailbox,
                     ..StatusReply::default()
                 };

@@ -129,13 +129,8 @@ impl Service {
         for g in self.restoring.clone() {
             self.sync_game(peer, g);
         }
-        if let Ok(entries) = self.store.outbox() {
-            let p = peer.to_string();
-            let games: HashSet<GameId> = entries
-                .into_iter()
-                .filter(|e| e.peer == p)
-                .map(|e| e.game)
-                .collect();
+        if let Ok(entries) = self.store.outbox_for_peer(&peer.to_string()) {
+            let games: HashSet<GameId> = entries.into_iter().map(|e| e.game).collect();
             for g in games {
                 self.deliver(g, peer);
             }
