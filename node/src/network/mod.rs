@@ -37,6 +37,7 @@ use futures::stream::FuturesUnordered;
 use tokio::sync::{mpsc, watch};
 use tracing::info;
 
+mod activity;
 mod behaviour;
 mod codec;
 mod config;
@@ -55,8 +56,8 @@ use behaviour::build_swarm;
 pub use behaviour::{
     AGENT_VERSION, IDENTIFY_PROTOCOL, KAD_PROTOCOL, MAX_GOSSIP_FRAME, gossip_message_id,
 };
-pub use config::NetworkConfig;
 use config::{COMMAND_CAPACITY, STREAM_MSG_CAPACITY};
+pub use config::{IDLE_TIMEOUT, MAX_PEERS, NetworkConfig};
 use event_loop::{ContactState, EventLoop};
 pub use handle::{DhtStatus, NatReach, NetworkError, NetworkEvent, NetworkHandle, Reachability};
 use limits::{RateLimiter, Strikes};
@@ -153,6 +154,12 @@ pub async fn spawn(
         relays,
         waiting_listeners,
         backlog: std::collections::VecDeque::new(),
+        activity: activity::Activity::default(),
+        idle_timeout: config.idle_timeout,
+        max_peers: config.max_peers.max(1),
+        bootstrap_peers: config.bootstrap.iter().filter_map(last_peer).collect(),
+        relay_clients: HashSet::new(),
+        circuits: HashMap::new(),
     };
 
     event_loop.wait_for_listeners().await;
