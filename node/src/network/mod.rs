@@ -15,7 +15,9 @@
 //! signing, application-level validation, message id = the signed event's id),
 //! request-response for `/sobre/deliver/1` and `/sobre/sync/1`, delivery streams
 //! (`/sobre/deliver-stream/1`, see [`pipe`]), mDNS (optional), relay server (optional), relay
-//! client, DCUtR, AutoNAT (v1), connection limits and a block list.
+//! client, DCUtR, AutoNAT (v1), connection limits and a block list; idle connections are
+//! closed and, above [`NetworkConfig::max_peers`], the least recently used one makes room
+//! (`activity`, `event_loop`).
 //!
 //! Hostile peers: frames are length-prefixed and capped before anything is allocated; inbound
 //! requests are rate limited per peer; malformed frames, floods and invalid gossip cost the
