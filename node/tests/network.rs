@@ -824,3 +824,38 @@ async fn above_the_cap_the_least_recently_used_peer_makes_room_for_a_new_one() {
         h.shutdown().await;
     }
 }
+
+/// A peer allowed a reserved peer's request rate without reserved room (a mailbox's
+/// player, see `service::access`) sends past the plain limit; a stranger does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_with_a_raised_rate_limit_sends_past_the_plain_limit() {
+    let mut b_config = config();
+    b_config.max_requests_per_peer_per_minute = 2;
+    let (b, b_events) = start(b_config).await;
+    let _b_served = serve(b_events);
+    let addr = tcp_addr(&b).await;
+    let (player, _p_events) = start(config()).await;
+    let (stranger, _s_events) = start(config()).await;
+    b.raise_rate_limit(vec![player.local_peer_id()])
+        .await
+        .unwrap();
+    player.dial(addr.clone()).await.unwrap();
+    stranger.dial(addr).await.unwrap();
+    for i in 0..5 {
+        let answer = player.request(b.local_peer_id(), sync_request()).await;
+        assert_eq!(answer.unwrap(), events_response(), "request {i}");
+    }
+    for _ in 0..2 {
+        stranger
+            .request(b.local_peer_id(), sync_request())
+            .await
+            .unwrap();
+    }
+    match stranger.request(b.local_peer_id(), sync_request()).await {
+        Err(NetworkError::Refused(reason)) => assert_eq!(reason, "rate limit"),
+        other => panic!("expected a rate-limit refusal, got {other:?}"),
+    }
+    for h in [player, stranger, b] {
+        h.shutdown().await;
+    }
+}

@@ -162,6 +162,7 @@ pub async fn spawn(
         bootstrap_peers: config.bootstrap.iter().filter_map(last_peer).collect(),
         relay_clients: HashSet::new(),
         circuits: HashMap::new(),
+        rate_raised: HashSet::new(),
     };
 
     event_loop.wait_for_listeners().await;

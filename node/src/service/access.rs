@@ -77,13 +77,15 @@ impl Service {
         let Some(s) = self.games.get(game) else {
             return;
         };
-        let wanted = reserved_for(
-            &self.me,
-            [s.challenger, s.opponent],
-            &s.arbiters,
-            &s.timekeepers,
-        );
-        if wanted.is_empty() || !self.stands(s, known) {
+        let players = [s.challenger, s.opponent];
+        let wanted = reserved_for(&self.me, players, &s.arbiters, &s.timekeepers);
+        if wanted.is_empty() {
+            if self.mailbox {
+                self.raise_rate_of(players, s.played);
+            }
+            return;
+        }
+        if !self.stands(s, known) {
             return;
         }
         let fresh: Vec<PeerId> = wanted
@@ -101,6 +103,28 @@ impl Service {
             let _ = net.reserve(fresh.clone()).await;
             // A new opponent's identify came before the game did: keep its addresses now.
             super::remember::remember_connected(&net, &store, &fresh).await;
+        });
+    }
+
+    /// As a mailbox, lets the players of a game it holds (once `played`, as standing would
+    /// have it) send requests at a reserved peer's rate: each delivers every move and
+    /// receipt of the game here, as fast as it goes at an opponent's node, where the plain
+    /// limit was met by a quick game (see `network::limits`). No connection room is kept.
+    fn raise_rate_of(&mut self, players: [PlayerId; 2], played: bool) {
+        if !played {
+            return;
+        }
+        let fresh: Vec<PeerId> = players
+            .iter()
+            .filter_map(super::peer_of_player)
+            .filter(|p| self.rate_raised.insert(*p))
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        let net = self.net.clone();
+        tokio::spawn(async move {
+            let _ = net.raise_rate_limit(fresh).await;
         });
     }
 

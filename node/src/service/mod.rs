@@ -265,6 +265,9 @@ struct Service {
     held: preverify::Held,
     /// Peers whose connections the network reserves room for (see `access`).
     reserved: HashSet<PeerId>,
+    /// As a mailbox, the players of its games, allowed a reserved peer's request rate
+    /// without reserved room (see `access`).
+    rate_raised: HashSet<PeerId>,
     /// Players refused for good (see `block`).
     blocked: std::collections::BTreeSet<PlayerId>,
     /// Sync bytes sent per peer this minute, and the limit (see `access`).
@@ -425,6 +428,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         not_ours: standing::NotOurs::default(),
         held: held.clone(),
         reserved: HashSet::new(),
+        rate_raised: HashSet::new(),
         blocked: std::collections::BTreeSet::new(),
         sync_budget: access::SyncBudget::default(),
         sync_bytes_per_minute: config

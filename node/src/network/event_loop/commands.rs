@@ -159,6 +159,10 @@ impl EventLoop {
                 }
                 let _ = reply.send(());
             }
+            Command::RaiseRateLimit { peers, reply } => {
+                self.rate_raised.extend(peers);
+                let _ = reply.send(());
+            }
             Command::AllowSyncs { peer, games, reply } => {
                 // Only the service grants, for peers it talks to; they end at disconnection.
                 let grants = self.sync_grants.entry(peer).or_default();

@@ -143,6 +143,9 @@ pub(super) struct EventLoop {
     pub(super) relay_clients: HashSet<PeerId>,
     /// As a relay: circuits through us per peer, either end: kept while any is open.
     pub(super) circuits: HashMap<PeerId, u32>,
+    /// Peers whose requests are limited as reserved peers' are, without reserved room
+    /// (see [`crate::network::NetworkHandle::raise_rate_limit`]).
+    pub(super) rate_raised: HashSet<PeerId>,
 }
 
 /// The most events [`EventLoop::emit`] holds back for a lagging service: connections and

@@ -133,7 +133,7 @@ impl EventLoop {
             debug!(peer = %peer, "catch-up sync outside the rate limit");
         } else if let RateDecision::Refuse { first } = self.rate.check(
             peer,
-            self.swarm.behaviour().ip_limits.is_reserved(&peer),
+            self.swarm.behaviour().ip_limits.is_reserved(&peer) || self.rate_raised.contains(&peer),
             Instant::now(),
         ) {
             if first {
