@@ -123,8 +123,11 @@ impl Service {
             return;
         }
         let net = self.net.clone();
+        let store = self.store.clone();
         tokio::spawn(async move {
-            let _ = net.raise_rate_limit(fresh).await;
+            let _ = net.raise_rate_limit(fresh.clone()).await;
+            // As for a reserved player: its identify may have come before its game did.
+            super::remember::remember_connected(&net, &store, &fresh).await;
         });
     }
 
