@@ -177,6 +177,9 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         max_inbound_per_ip: effective.max_inbound_per_ip,
         sync_bytes_per_minute: None,
         stranger_events_per_hour: None,
+        max_strikes: None,
+        max_peers: None,
+        idle_timeout: None,
         reminders: effective.reminders,
     };
     init_logging(log_file.as_deref())?;

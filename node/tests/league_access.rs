@@ -219,3 +219,123 @@ async fn league_players_read_every_league_game_and_strangers_nothing() {
     }
     org.stop().await;
 }
+
+/// League heads signed by anyone but the organiser — a member of the league, a stranger —
+/// published on the league's topic by a real gossipsub peer: the member's node rejects
+/// them without acting on them (it fetches none of the games they announce; the league is
+/// as it was) and, as every sobre node checks heads before forwarding them, counts a strike
+/// against whoever handed them over, until that peer is cut off. (Gossipsub's own score
+/// stops reading a peer after three rejections, so the node runs with two strikes.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn league_heads_not_signed_by_the_organiser_are_rejected_and_cost_strikes() {
+    use crate::common::gossip::RawGossip;
+    use sobre_node::protocol::{LeagueHeads, encode, league_topic};
+    const STRIKES: u32 = 2;
+
+    let (d_org, d_ana) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let org = TestNode::start(d_org.path()).await;
+    let ana = TestNode::start_with(d_ana.path(), |c| c.max_strikes = Some(STRIKES)).await;
+    let (_, org_addr) = org.id_addr().await;
+    ana.call(ApiRequest::Connect(request::Connect { addr: org_addr }))
+        .await;
+    let (ana_id, ana_addr) = ana.id_addr().await;
+    // The other members: keys whose nodes never run (a signature is what matters).
+    let bea = sobre_core::record::Keypair::from_secret_bytes(&[61; 32]);
+    let cai = sobre_core::record::Keypair::from_secret_bytes(&[62; 32]);
+    let league = org
+        .call(ApiRequest::LeagueCreate(request::LeagueCreate {
+            name: "Liga".into(),
+            players: vec![
+                ana_id,
+                bea.player_id().to_string(),
+                cai.player_id().to_string(),
+            ],
+            names: Vec::new(),
+            double: false,
+            time_control: "3d".into(),
+            round_days: 0,
+            start_ms: None,
+            deputy: None,
+            start_deadline_ms: None,
+        }))
+        .await["league"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    until("the league at Ana's node", async || {
+        let v: Value = ana
+            .call(ApiRequest::LeagueList(request::LeagueList {}))
+            .await;
+        (v["leagues"][0]["league"] == league.as_str()).then_some(())
+    })
+    .await;
+    ana.call(ApiRequest::LeagueJoin(request::LeagueJoin {
+        league: league.clone(),
+    }))
+    .await;
+    let lid = EventId::from_hex(&league).expect("league id");
+    let topic = league_topic(&lid);
+    let games_before = archive_games(&ana, &league).await;
+
+    let bea_key = sobre_node::home::libp2p_keypair(&bea).unwrap();
+    let forgers = [
+        (
+            "a member",
+            RawGossip::dial_as(bea_key, ana_addr.parse().unwrap()).unwrap(),
+        ),
+        (
+            "a stranger",
+            RawGossip::dial(ana_addr.parse().unwrap()).unwrap(),
+        ),
+    ];
+    let mut announced = Vec::new();
+    for (who, forger) in &forgers {
+        forger.subscribe(&topic);
+        for i in 0..STRIKES {
+            // Each a new game far along: honest heads like these would set Ana's node
+            // polling its league sources and syncing.
+            let mut game = lid;
+            game.0[0] ^= 0x80;
+            game.0[1] = announced.len() as u8;
+            announced.push(game);
+            let heads = LeagueHeads {
+                league: lid,
+                heads: vec![LeagueProgress {
+                    game,
+                    stage: 1,
+                    plies: 40,
+                }],
+            };
+            let sent = if i == 0 {
+                forger
+                    .publish_when_heard(&topic, encode(&heads).unwrap(), STEP)
+                    .await
+            } else {
+                forger.publish(&topic, encode(&heads).unwrap()).await
+            };
+            sent.unwrap_or_else(|e| panic!("{who}'s heads not published: {e}"));
+        }
+        let peer = forger.peer;
+        until(
+            &format!("{who}'s forged heads to cost it its connection"),
+            async || (!ana.connected_to(&peer).await).then_some(()),
+        )
+        .await;
+    }
+    // Nothing announced was fetched; the league is as it was.
+    for game in &announced {
+        let shown = ana
+            .try_call(ApiRequest::Show(request::Show {
+                game: game.to_hex(),
+            }))
+            .await;
+        assert!(
+            shown.as_ref().is_err() || shown.as_ref().is_ok_and(|v| v["error"].is_object()),
+            "{game}: {shown:?}"
+        );
+    }
+    assert_eq!(archive_games(&ana, &league).await, games_before);
+    drop(forgers);
+    ana.stop().await;
+    org.stop().await;
+}

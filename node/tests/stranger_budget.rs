@@ -384,3 +384,103 @@ async fn games_that_are_not_ours_cost_the_sender_strikes() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A played game between `white` and `black`: challenge, acceptance, 1.e4 e5.
+fn played_game(white: &Keypair, black: &Keypair, t0: u64) -> (EventId, Vec<SignedEvent>) {
+    let (ws, first) =
+        Scoresheet::challenge(white.clone(), challenge(black.player_id(), "3d"), t0).unwrap();
+    let game = ws.game();
+    let mut bs = Scoresheet::join(black.clone(), game);
+    bs.saw(first.id());
+    let mut sheets = [ws, bs];
+    let mut events = vec![first];
+    let accept = sheets[1].accept(None, t0 + 1_000).unwrap();
+    sheets[0].saw(accept.id());
+    events.push(accept);
+    let mut pos = sobre_core::Position::new();
+    for (i, (who, san)) in [(0, "e4"), (1, "e5")].into_iter().enumerate() {
+        let m = parse_san(&pos, san, Lang::Auto).unwrap();
+        pos.play_unchecked(m);
+        let ev = sheets[who].play(m, t0 + 2_000 + i as u64 * 1_000).unwrap();
+        sheets[1 - who].saw(ev.id());
+        events.push(ev);
+    }
+    (game, events)
+}
+
+/// The connected peers a node lists, with whether it keeps room for each.
+async fn connected_reserved(node: &TestNode) -> Vec<(String, bool)> {
+    let v = node.call(ApiRequest::Peers(request::Peers {})).await;
+    v["connected"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p["peer"].as_str()?.to_owned(), p["reserved"].as_bool()?)))
+        .collect()
+}
+
+/// A club mailbox holds the played games of many players (issue 30: "players not
+/// reserved"): none of them earns a reserved connection there, while an opponent of the
+/// mailbox's own player does. Otherwise every member of the club would bypass the
+/// per-address caps, the idle close and the eviction above the connection cap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mailbox_does_not_reserve_the_players_whose_games_it_holds() {
+    let dm = tempfile::tempdir().unwrap();
+    let m = TestNode::start_with(dm.path(), |c| c.mailbox = true).await;
+    let (m_id, m_addr) = m.id_addr().await;
+    let m_peer: PeerId = m_id.parse().unwrap();
+    let t0 = now_ms() - 60_000;
+    let mut actors = Vec::new();
+    for pair in 0..4u8 {
+        let (white, black) = (key(150 + 2 * pair), key(151 + 2 * pair));
+        let (game, events) = played_game(&white, &black, t0);
+        let hw = actor_for(&white, &m_addr).await;
+        let hb = actor_for(&black, &m_addr).await;
+        assert!(
+            taken(&deliver(&hw, m_peer, game, &events).await),
+            "game {pair}"
+        );
+        m.wait_for(&game.to_hex(), "the game at the mailbox", |v| {
+            v["status"] == "active"
+        })
+        .await;
+        actors.extend([hw, hb]);
+    }
+    // The mailbox's own player challenges one of them: an opponent, reserved.
+    let rival = actors[0].local_peer_id().to_string();
+    let ch = m
+        .call(ApiRequest::Challenge(request::Challenge {
+            opponent: rival.clone(),
+            color: sobre_core::record::ColourChoice::ChallengerWhite,
+            time_control: "3d".into(),
+            chess960: false,
+            fen: None,
+            terms: Default::default(),
+        }))
+        .await;
+    assert!(ch["game"].is_string(), "{ch}");
+    let deadline = tokio::time::Instant::now() + crate::common::STEP;
+    let listed = loop {
+        let listed = connected_reserved(&m).await;
+        if listed.iter().any(|(p, r)| *p == rival && *r) {
+            break listed;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the opponent was never reserved: {listed:?}"
+        );
+        tokio::time::sleep(crate::common::POLL).await;
+    };
+    for h in &actors[1..] {
+        let p = h.local_peer_id().to_string();
+        assert_eq!(
+            listed.iter().find(|(q, _)| *q == p).map(|(_, r)| *r),
+            Some(false),
+            "{p} is reserved or not connected: {listed:?}"
+        );
+    }
+    for h in actors {
+        h.shutdown().await;
+    }
+    m.stop().await;
+}

@@ -90,6 +90,10 @@ pub struct PeersReply {
 pub struct PeerEntry {
     pub addresses: Vec<String>,
     pub peer: String,
+    /// Among the connected: the node keeps connection room for this peer (an opponent, a
+    /// witness of a game the player plays or rules, a mailbox of the player), so that
+    /// neither the per-address caps nor the idle close and eviction reach it.
+    pub reserved: bool,
 }
 
 /// `connect`: the peer dialled.

@@ -223,7 +223,7 @@ fn build_behaviour(
 
     Ok(Behaviour {
         blocked: allow_block_list::Behaviour::default(),
-        limits: connection_limits::Behaviour::new(limits::connection_limits()),
+        limits: connection_limits::Behaviour::new(limits::connection_limits(config.max_peers)),
         ip_limits: super::ip_limits::Behaviour::new(config.max_inbound_per_ip),
         relay_client,
         relay_server: Toggle::from(relay_server),

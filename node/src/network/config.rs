@@ -14,8 +14,17 @@ pub(super) const COMMAND_CAPACITY: usize = 256;
 /// Events waiting for the service (see [`NetworkConfig::event_queue`]).
 pub(super) const EVENT_CAPACITY: usize = 1024;
 /// A correspondence game is quiet for days: keep idle connections a while so a reply that
-/// comes minutes later does not pay for a new handshake.
+/// comes minutes later does not pay for a new handshake. This is libp2p's timeout, counted
+/// from when no behaviour keeps the connection alive; gossipsub keeps a mesh peer's for
+/// ever, so the node's own [`NetworkConfig::idle_timeout`] closes those.
 pub(super) const IDLE_CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a connection may carry nothing of interest before it is closed, by default
+/// ([`NetworkConfig::idle_timeout`]).
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+/// Connected peers above which the least recently used is disconnected, by default
+/// ([`NetworkConfig::max_peers`]): a club mailbox's members online at once, with room for
+/// DHT and relay traffic.
+pub const MAX_PEERS: usize = 384;
 /// How long `spawn` waits for the listeners of `config.listen` to report their addresses.
 pub(super) const LISTEN_STARTUP_TIMEOUT: Duration = Duration::from_secs(5);
 /// Known addresses kept per peer and peers remembered (bounded memory against address floods).
@@ -84,12 +93,24 @@ pub struct NetworkConfig {
     /// Network events waiting for the service before the rest wait in the swarm task
     /// (connection events) or are refused (requests, gossip).
     pub event_queue: usize,
+    /// A connection to a peer with which nothing of interest was exchanged for this long
+    /// (no request either way, no delivery, no gossip the service accepted) is closed,
+    /// unless the peer is kept (bootstrap peers and mailboxes, relays holding our circuit,
+    /// peers holding a reservation or a circuit on our relay, reserved peers: see
+    /// `event_loop::EventLoop::kept`). Checked once a second.
+    pub idle_timeout: Duration,
+    /// Connected peers above which, when a new peer connects, the least recently active
+    /// peer that is not kept is disconnected: a busy mailbox makes room instead of
+    /// refusing newcomers (libp2p's `connection_limits` refuses; its ceiling is set above
+    /// this, see `limits`).
+    pub max_peers: usize,
 }
 
 impl NetworkConfig {
     /// Defaults for a player's node: TCP and QUIC on all interfaces (ports chosen by the OS),
     /// no bootstrap peers, no mDNS, no relays, 30 s request timeout, 120 requests per peer per
-    /// minute, blocked after 5 strikes.
+    /// minute, blocked after 5 strikes, idle connections closed after 10 minutes, at most
+    /// [`MAX_PEERS`] peers before the least recently used makes room.
     pub fn new(keypair: Keypair) -> NetworkConfig {
         let listen = ["/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"]
             .iter()
@@ -111,6 +132,8 @@ impl NetworkConfig {
             max_strikes: 5,
             max_inbound_per_ip: super::ip_limits::MAX_PER_IP,
             event_queue: EVENT_CAPACITY,
+            idle_timeout: IDLE_TIMEOUT,
+            max_peers: MAX_PEERS,
         }
     }
 }

@@ -388,6 +388,18 @@ impl NetworkHandle {
         self.call(|reply| Command::Reserve { peers, reply }).await
     }
 
+    /// Lets `peers` send as many requests as reserved peers may (ten times the limit)
+    /// without reserving connection room for them: a mailbox's players, who deliver each
+    /// move and receipt of their games there, but must not escape the connection limits
+    /// (see `service::access`).
+    ///
+    /// # Errors
+    /// [`NetworkError::Shutdown`].
+    pub async fn raise_rate_limit(&self, peers: Vec<PeerId>) -> Result<(), NetworkError> {
+        self.call(|reply| Command::RaiseRateLimit { peers, reply })
+            .await
+    }
+
     /// Blocks `peer` for good (the player refused them: `sobre block`), or lifts the block:
     /// its connections close and new ones are refused, its gossip is ignored.
     ///
@@ -504,6 +516,10 @@ pub(super) enum Command {
         reply: oneshot::Sender<()>,
     },
     Reserve {
+        peers: Vec<PeerId>,
+        reply: oneshot::Sender<()>,
+    },
+    RaiseRateLimit {
         peers: Vec<PeerId>,
         reply: oneshot::Sender<()>,
     },

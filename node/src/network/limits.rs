@@ -12,16 +12,23 @@ use tokio::time::Instant;
 
 /// Connection limits (see [`connection_limits`]).
 const MAX_ESTABLISHED_PER_PEER: u32 = 2;
-const MAX_ESTABLISHED: u32 = 256;
 const MAX_PENDING: u32 = 64;
 
 /// The limits of the `connection_limits` behaviour: pending dials either way, established
-/// connections in all and per peer.
-pub(super) fn connection_limits() -> ConnectionLimits {
+/// connections in all and per peer. The ceiling on established connections is a backstop
+/// above `max_peers` (each peer may hold [`MAX_ESTABLISHED_PER_PEER`], and a newcomer must
+/// get in for the least recently used peer to be evicted: see `event_loop`), so that it
+/// never refuses the newcomer the eviction makes room for.
+pub(super) fn connection_limits(max_peers: usize) -> ConnectionLimits {
+    let peers = u32::try_from(max_peers).unwrap_or(u32::MAX);
     ConnectionLimits::default()
         .with_max_pending_incoming(Some(MAX_PENDING))
         .with_max_pending_outgoing(Some(MAX_PENDING))
-        .with_max_established(Some(MAX_ESTABLISHED))
+        .with_max_established(Some(
+            peers
+                .saturating_mul(MAX_ESTABLISHED_PER_PEER)
+                .saturating_add(MAX_PENDING),
+        ))
         .with_max_established_per_peer(Some(MAX_ESTABLISHED_PER_PEER))
 }
 

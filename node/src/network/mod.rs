@@ -15,7 +15,9 @@
 //! signing, application-level validation, message id = the signed event's id),
 //! request-response for `/sobre/deliver/1` and `/sobre/sync/1`, delivery streams
 //! (`/sobre/deliver-stream/1`, see [`pipe`]), mDNS (optional), relay server (optional), relay
-//! client, DCUtR, AutoNAT (v1), connection limits and a block list.
+//! client, DCUtR, AutoNAT (v1), connection limits and a block list; idle connections are
+//! closed and, above [`NetworkConfig::max_peers`], the least recently used one makes room
+//! (`activity`, `event_loop`).
 //!
 //! Hostile peers: frames are length-prefixed and capped before anything is allocated; inbound
 //! requests are rate limited per peer; malformed frames, floods and invalid gossip cost the
@@ -37,6 +39,7 @@ use futures::stream::FuturesUnordered;
 use tokio::sync::{mpsc, watch};
 use tracing::info;
 
+mod activity;
 mod behaviour;
 mod codec;
 mod config;
@@ -55,8 +58,8 @@ use behaviour::build_swarm;
 pub use behaviour::{
     AGENT_VERSION, IDENTIFY_PROTOCOL, KAD_PROTOCOL, MAX_GOSSIP_FRAME, gossip_message_id,
 };
-pub use config::NetworkConfig;
 use config::{COMMAND_CAPACITY, STREAM_MSG_CAPACITY};
+pub use config::{IDLE_TIMEOUT, MAX_PEERS, NetworkConfig};
 use event_loop::{ContactState, EventLoop};
 pub use handle::{DhtStatus, NatReach, NetworkError, NetworkEvent, NetworkHandle, Reachability};
 use limits::{RateLimiter, Strikes};
@@ -153,6 +156,13 @@ pub async fn spawn(
         relays,
         waiting_listeners,
         backlog: std::collections::VecDeque::new(),
+        activity: activity::Activity::default(),
+        idle_timeout: config.idle_timeout,
+        max_peers: config.max_peers.max(1),
+        bootstrap_peers: config.bootstrap.iter().filter_map(last_peer).collect(),
+        relay_clients: HashSet::new(),
+        circuits: HashMap::new(),
+        rate_raised: HashSet::new(),
     };
 
     event_loop.wait_for_listeners().await;

@@ -70,7 +70,7 @@ impl Service {
                     games: self.games.len(),
                     games_verified_at_start: self.verified_at_start,
                     peers: peers.len(),
-                    outbox: self.store.outbox().map(|o| o.len()).unwrap_or(0),
+                    outbox: self.store.outbox_len(),
                     mailbox: self.mailbox,
                     ..StatusReply::default()
                 };
@@ -89,6 +89,7 @@ impl Service {
                         .map(|(p, a)| PeerEntry {
                             peer: p.to_string(),
                             addresses: a.iter().map(ToString::to_string).collect(),
+                            reserved: self.reserved.contains(p) || self.mailboxes.contains(p),
                         })
                         .collect(),
                     known: super::reads::known_peers(&self.store),
@@ -485,6 +486,9 @@ impl Service {
             .persist_authored(&game, std::slice::from_ref(&signed), &state, t)
             .await?;
         self.games.insert(game, Summary::of(&state));
+        // The player's own challenge gives the opponent standing (see `standing`): room is
+        // kept for its answer from now, not only once the acceptance has come in.
+        self.reserve_players(&game);
         self.hot.insert(
             game,
             GameCache::new(vec![checked], state.clone(), None, Some(sheet)),

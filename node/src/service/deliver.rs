@@ -148,16 +148,14 @@ impl Service {
         });
     }
 
+    /// Delivers again what is due in the outbox: reads only the entries due now (see
+    /// `store::outbox`), not every entry at every tick.
     pub(super) async fn retry_outbox(&mut self) {
-        let Ok(entries) = self.store.outbox() else {
+        let Ok(entries) = self.store.outbox_due(now_ms()) else {
             return;
         };
-        let now = now_ms();
         let mut due: Vec<(GameId, PeerId)> = Vec::new();
         for e in entries {
-            if e.next_at_ms > now {
-                continue;
-            }
             if let Ok(peer) = e.peer.parse::<PeerId>()
                 && !due.contains(&(e.game, peer))
             {
@@ -418,16 +416,19 @@ impl Service {
     /// A receipt arrived from `peer` for everything we sent it in `game`: clear those
     /// outbox entries whose event the peer now holds a receipt for (or, for a mailbox, any).
     pub(super) async fn clear_outbox(&mut self, game: &GameId, peer: &PeerId) {
-        let Ok(entries) = self.store.outbox() else {
+        let receiver = peer.to_string();
+        let Ok(entries) = self.store.outbox_for(game, &receiver) else {
             return;
         };
+        if entries.is_empty() {
+            return;
+        }
         if self.ensure_hot(game).is_err() {
             return;
         }
         let Some(cache) = self.hot.peek(game) else {
             return;
         };
-        let receiver = peer.to_string();
         let receipted: HashSet<EventId> = cache
             .state
             .receipts
@@ -435,10 +436,7 @@ impl Service {
             .filter(|(_, by, _)| by.to_string() == receiver)
             .map(|(e, _, _)| *e)
             .collect();
-        for e in entries
-            .iter()
-            .filter(|e| e.game == *game && e.peer == receiver)
-        {
+        for e in &entries {
             // A receiver that refuses nothing but has no receipt to give (it already held
             // the event) still answered: its receipt list covers what it accepted.
             if receipted.contains(&e.event) || self.event_is_receipt(game, &e.event) {
@@ -451,10 +449,9 @@ impl Service {
     /// Whether events of `game` wait in the outbox for `peer`'s receipt (what every delivery
     /// is for).
     pub(super) fn outbox_waits(&self, game: &GameId, peer: &PeerId) -> bool {
-        let p = peer.to_string();
         self.store
-            .outbox()
-            .is_ok_and(|entries| entries.iter().any(|e| e.game == *game && e.peer == p))
+            .outbox_waits(game, &peer.to_string())
+            .unwrap_or(false)
     }
 
     pub(super) fn event_is_receipt(&self, game: &GameId, id: &EventId) -> bool {
@@ -466,14 +463,10 @@ impl Service {
     }
 
     pub(super) fn backoff(&mut self, game: &GameId, peer: &PeerId) {
-        let Ok(entries) = self.store.outbox() else {
+        let Ok(entries) = self.store.outbox_for(game, &peer.to_string()) else {
             return;
         };
-        let p = peer.to_string();
-        for mut e in entries
-            .into_iter()
-            .filter(|e| e.game == *game && e.peer == p)
-        {
+        for mut e in entries {
             e.attempts = e.attempts.saturating_add(1);
             // 1.5 s, 3 s, 6 s … capped at 60 s, with jitter so many nodes do not align.
             let base = 1500u64.saturating_mul(1 << e.attempts.min(6)).min(60_000);

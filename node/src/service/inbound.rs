@@ -39,6 +39,18 @@ impl Service {
                     }
                     Ok(h) => self.on_league_heads(author, h),
                 };
+                if matches!(acceptance, MessageAcceptance::Reject) {
+                    // Every sobre node checks league heads before forwarding them, and only
+                    // the organiser signs them: whoever handed us a rejected one signed it
+                    // or forwarded it unchecked. A strike, as for malformed requests, cuts
+                    // off a peer that keeps trying (gossipsub's score alone only stops
+                    // forwarding to it).
+                    warn!(peer = %source, %topic, "league heads rejected");
+                    let _ = self
+                        .net
+                        .penalize(source, "league heads not signed by the organiser")
+                        .await;
+                }
                 self.pending.push(Deferred::Validation {
                     message_id,
                     source,
@@ -129,13 +141,8 @@ impl Service {
         for g in self.restoring.clone() {
             self.sync_game(peer, g);
         }
-        if let Ok(entries) = self.store.outbox() {
-            let p = peer.to_string();
-            let games: HashSet<GameId> = entries
-                .into_iter()
-                .filter(|e| e.peer == p)
-                .map(|e| e.game)
-                .collect();
+        if let Ok(entries) = self.store.outbox_for_peer(&peer.to_string()) {
+            let games: HashSet<GameId> = entries.into_iter().map(|e| e.game).collect();
             for g in games {
                 self.deliver(g, peer);
             }

@@ -13,8 +13,9 @@
 //! member stores is still verified as synced.
 //!
 //! Heads are accepted only from the league's organiser (the author gossipsub checked the
-//! signature of, whoever forwarded it); anyone else's are rejected, which costs the
-//! forwarding peer gossip score.
+//! signature of, whoever forwarded it); anyone else's — a member's, a stranger's — are
+//! rejected before anything is asked of anyone, which costs the forwarding peer gossip score
+//! and a strike (see `inbound`): forged heads cannot set the members polling their sources.
 
 use super::Service;
 use super::league_sync::progress;

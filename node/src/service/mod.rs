@@ -74,6 +74,15 @@ pub struct NodeConfig {
     /// Bytes of sync answers one peer is sent per minute (default
     /// [`access::SYNC_BYTES_PER_MINUTE`]).
     pub sync_bytes_per_minute: Option<usize>,
+    /// Strikes before a peer is blocked for the life of the process (default
+    /// [`NetworkConfig::max_strikes`], 5).
+    pub max_strikes: Option<u32>,
+    /// Connected peers above which the least recently used one makes room (default
+    /// [`network::MAX_PEERS`]; see [`NetworkConfig::max_peers`]).
+    pub max_peers: Option<usize>,
+    /// How long a connection may carry nothing of interest before it is closed (default
+    /// [`network::IDLE_TIMEOUT`]; see [`NetworkConfig::idle_timeout`]).
+    pub idle_timeout: Option<std::time::Duration>,
     /// Events all strangers together may make the node store in an hour (default
     /// `quota::MAX_STRANGER_EVENTS_PER_HOUR`, 1,200; see `standing`).
     pub stranger_events_per_hour: Option<usize>,
@@ -256,6 +265,9 @@ struct Service {
     held: preverify::Held,
     /// Peers whose connections the network reserves room for (see `access`).
     reserved: HashSet<PeerId>,
+    /// As a mailbox, the players of its games, allowed a reserved peer's request rate
+    /// without reserved room (see `access`).
+    rate_raised: HashSet<PeerId>,
     /// Players refused for good (see `block`).
     blocked: std::collections::BTreeSet<PlayerId>,
     /// Sync bytes sent per peer this minute, and the limit (see `access`).
@@ -338,6 +350,15 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     if let Some(n) = config.max_inbound_per_ip {
         net_config.max_inbound_per_ip = n;
     }
+    if let Some(n) = config.max_strikes {
+        net_config.max_strikes = n;
+    }
+    if let Some(n) = config.max_peers {
+        net_config.max_peers = n;
+    }
+    if let Some(t) = config.idle_timeout {
+        net_config.idle_timeout = t;
+    }
     let mailbox_addrs = parse_addrs(&config.mailboxes)?;
     // The player's mailboxes are DHT servers: its bootstrap peers by default, and named in
     // its contact record so that strangers can leave a challenge there.
@@ -407,6 +428,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         not_ours: standing::NotOurs::default(),
         held: held.clone(),
         reserved: HashSet::new(),
+        rate_raised: HashSet::new(),
         blocked: std::collections::BTreeSet::new(),
         sync_budget: access::SyncBudget::default(),
         sync_bytes_per_minute: config

@@ -60,7 +60,11 @@ pub(crate) fn known_peers(store: &Store) -> Vec<PeerEntry> {
         .peers()
         .unwrap_or_default()
         .into_iter()
-        .map(|(peer, addresses)| PeerEntry { peer, addresses })
+        .map(|(peer, addresses)| PeerEntry {
+            peer,
+            addresses,
+            reserved: false,
+        })
         .collect()
 }
 

@@ -113,6 +113,7 @@ impl Service {
             known.push(PeerEntry {
                 peer: peer.to_string(),
                 addresses: texts,
+                reserved: false,
             });
         }
         let _ = self.store.flush().await;

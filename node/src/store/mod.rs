@@ -4,6 +4,7 @@
 //! | --- | --- | --- |
 //! | `events` | game ‖ author ‖ seq (big-endian) ‖ event id | the signed event's wire bytes, as received |
 //! | `outbox` | event id ‖ recipient peer id | JSON [`OutboxEntry`] until the recipient's receipt arrives |
+//! | `outbox_by_peer`, `outbox_by_game`, `outbox_due` | see [`outbox`] | indices of `outbox` by peer, game and next attempt |
 //! | `games` | game id | JSON [`GameMeta`] (what the node knows without replaying) |
 //! | `conditional` | game id | JSON list of prepared lines (private, never sent) |
 //! | `coin_choices` | game id | JSON [`CoinChoice`] (private, never sent) |
@@ -31,6 +32,7 @@ pub use carry::{CARRIED, Carried};
 pub mod equivocations;
 mod forgotten;
 pub mod leagues;
+pub mod outbox;
 pub mod peers;
 pub mod profiles;
 pub mod reminders;
@@ -99,6 +101,10 @@ pub struct Store {
     db: sled::Db,
     events: sled::Tree,
     outbox: sled::Tree,
+    /// Indices of `outbox` (see [`outbox`]).
+    outbox_by_peer: sled::Tree,
+    outbox_by_game: sled::Tree,
+    outbox_due: sled::Tree,
     games: sled::Tree,
     conditional: sled::Tree,
     coin_choices: sled::Tree,
@@ -194,6 +200,9 @@ impl Store {
         let store = Store {
             events: tree("events")?,
             outbox: tree("outbox")?,
+            outbox_by_peer: tree("outbox_by_peer")?,
+            outbox_by_game: tree("outbox_by_game")?,
+            outbox_due: tree("outbox_due")?,
             games: tree("games")?,
             conditional: tree("conditional")?,
             coin_choices: tree("coin_choices")?,
@@ -210,6 +219,7 @@ impl Store {
             db,
         };
         store.upgrade_forgotten()?;
+        store.index_outbox()?;
         Ok(store)
     }
 
@@ -403,7 +413,7 @@ impl Store {
             let (k, _) = item?;
             self.events.remove(k)?;
         }
-        for entry in self.outbox()?.into_iter().filter(|e| e.game == *game) {
+        for entry in self.outbox_of_game(game)? {
             self.outbox_remove(&entry.event, &entry.peer)?;
         }
         self.games.remove(game.0)?;
@@ -437,39 +447,6 @@ impl Store {
                 updated_ms: t,
             },
         )
-    }
-
-    // The outbox: what waits for a peer's receipt.
-
-    pub fn outbox_add(&self, entry: &OutboxEntry) -> Result<(), StoreError> {
-        let mut k = entry.event.0.to_vec();
-        k.extend_from_slice(entry.peer.as_bytes());
-        self.put_json(&self.outbox, &k, entry)
-    }
-
-    pub fn outbox_remove(&self, event: &EventId, peer: &str) -> Result<(), StoreError> {
-        let mut k = event.0.to_vec();
-        k.extend_from_slice(peer.as_bytes());
-        self.outbox.remove(k)?;
-        Ok(())
-    }
-
-    /// Every outbox entry (an operator's node has at most thousands).
-    pub fn outbox(&self) -> Result<Vec<OutboxEntry>, StoreError> {
-        let mut out = Vec::new();
-        for item in self.outbox.iter() {
-            let (_, v) = item?;
-            match serde_json::from_slice(&v) {
-                Ok(e) => out.push(e),
-                Err(e) => {
-                    return Err(StoreError::Corrupt {
-                        tree: "outbox",
-                        reason: e.to_string(),
-                    });
-                }
-            }
-        }
-        Ok(out)
     }
 
     // Conditional moves, coin choices, peers and settings.

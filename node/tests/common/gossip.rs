@@ -36,7 +36,14 @@ pub struct RawGossip {
 impl RawGossip {
     /// A fresh key dialling `target`.
     pub fn dial(target: Multiaddr) -> Result<RawGossip, Box<dyn std::error::Error + Send + Sync>> {
-        let key = libp2p::identity::Keypair::generate_ed25519();
+        RawGossip::dial_as(libp2p::identity::Keypair::generate_ed25519(), target)
+    }
+
+    /// `key` (a player's, to sign as them) dialling `target`.
+    pub fn dial_as(
+        key: libp2p::identity::Keypair,
+        target: Multiaddr,
+    ) -> Result<RawGossip, Box<dyn std::error::Error + Send + Sync>> {
         let config = gossipsub::ConfigBuilder::default()
             .validation_mode(ValidationMode::Strict)
             .max_transmit_size(ATTACKER_MAX_TRANSMIT)

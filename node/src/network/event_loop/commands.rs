@@ -122,6 +122,11 @@ impl EventLoop {
                 acceptance,
                 reply,
             } => {
+                // A message the service accepted is what makes a gossip peer active: mesh
+                // heartbeats and messages it rejects or ignores are not.
+                if matches!(acceptance, gossipsub::MessageAcceptance::Accept) {
+                    self.note_activity(source);
+                }
                 let found = self
                     .swarm
                     .behaviour_mut()
@@ -152,6 +157,10 @@ impl EventLoop {
                     b.limits.bypass_peer_id(&p);
                     b.ip_limits.reserve(p);
                 }
+                let _ = reply.send(());
+            }
+            Command::RaiseRateLimit { peers, reply } => {
+                self.rate_raised.extend(peers);
                 let _ = reply.send(());
             }
             Command::AllowSyncs { peer, games, reply } => {
@@ -296,6 +305,7 @@ impl EventLoop {
     ) {
         let exchange = Exchange::of(&request);
         let connected = self.swarm.is_connected(&peer);
+        self.note_activity(peer);
         if !connected {
             // The behaviours that dial for a request or a stream (request-response, identify)
             // forget an address as soon as one dial to it fails: a relayed address tried

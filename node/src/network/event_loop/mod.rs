@@ -131,6 +131,21 @@ pub(super) struct EventLoop {
     /// Events for the service that found its queue full (see [`EventLoop::emit`]), sent in
     /// order as it drains.
     pub(super) backlog: std::collections::VecDeque<NetworkEvent>,
+    /// When each connected peer last did something of interest (see `activity`).
+    pub(super) activity: crate::network::activity::Activity,
+    /// See [`crate::network::NetworkConfig::idle_timeout`].
+    pub(super) idle_timeout: Duration,
+    /// See [`crate::network::NetworkConfig::max_peers`].
+    pub(super) max_peers: usize,
+    /// The peers of `config.bootstrap` (the player's mailboxes among them): kept.
+    pub(super) bootstrap_peers: HashSet<PeerId>,
+    /// As a relay: peers holding a reservation on us (reachable only through us): kept.
+    pub(super) relay_clients: HashSet<PeerId>,
+    /// As a relay: circuits through us per peer, either end: kept while any is open.
+    pub(super) circuits: HashMap<PeerId, u32>,
+    /// Peers whose requests are limited as reserved peers' are, without reserved room
+    /// (see [`crate::network::NetworkHandle::raise_rate_limit`]).
+    pub(super) rate_raised: HashSet<PeerId>,
 }
 
 /// The most events [`EventLoop::emit`] holds back for a lagging service: connections and
@@ -260,6 +275,52 @@ impl EventLoop {
         }
         if self.contact.is_due(now) {
             self.publish_contact();
+        }
+        self.close_idle(now);
+    }
+
+    /// Whether the connections to `peer` stay open whatever its activity: a bootstrap peer
+    /// or mailbox (our way into the network and where our games wait), a relay holding our
+    /// circuit (closing it would make us unreachable behind NAT), a peer holding a
+    /// reservation or a circuit on our relay (the same, for them), a reserved peer (an
+    /// opponent, a witness, a mailbox: the service names them, see `ip_limits`).
+    fn kept(&self, peer: &PeerId) -> bool {
+        self.bootstrap_peers.contains(peer)
+            || self.relays.iter().any(|r| r.reserved && r.peer == *peer)
+            || self.relay_clients.contains(peer)
+            || self.circuits.contains_key(peer)
+            || self.swarm.behaviour().ip_limits.is_reserved(peer)
+    }
+
+    /// Notes activity of `peer`, if connected (see `activity`): a request to a peer not
+    /// yet connected is noted when its connection is established.
+    pub(super) fn note_activity(&mut self, peer: PeerId) {
+        if self.connections.contains_key(&peer) {
+            self.activity.touch(peer, Instant::now());
+        }
+    }
+
+    /// Closes the connections of peers idle for [`EventLoop::idle_timeout`] that are not
+    /// [kept](EventLoop::kept).
+    fn close_idle(&mut self, now: Instant) {
+        for peer in self.activity.idle(now, self.idle_timeout, |p| self.kept(p)) {
+            debug!(%peer, "closing an idle connection");
+            self.activity.forget(&peer);
+            let _ = self.swarm.disconnect_peer_id(peer);
+        }
+    }
+
+    /// Above [`EventLoop::max_peers`] connected peers (a new one just connected), disconnects
+    /// the least recently active peer that is not [kept](EventLoop::kept). The newcomer is
+    /// the most recent, so it goes only when every other peer is kept.
+    pub(super) fn evict_above_cap(&mut self) {
+        if self.connections.len() <= self.max_peers {
+            return;
+        }
+        if let Some(peer) = self.activity.least_recent(|p| self.kept(p)) {
+            debug!(%peer, "connection cap reached: disconnecting the least recently used peer");
+            self.activity.forget(&peer);
+            let _ = self.swarm.disconnect_peer_id(peer);
         }
     }
 

@@ -133,7 +133,7 @@ impl EventLoop {
             debug!(peer = %peer, "catch-up sync outside the rate limit");
         } else if let RateDecision::Refuse { first } = self.rate.check(
             peer,
-            self.swarm.behaviour().ip_limits.is_reserved(&peer),
+            self.swarm.behaviour().ip_limits.is_reserved(&peer) || self.rate_raised.contains(&peer),
             Instant::now(),
         ) {
             if first {
@@ -151,6 +151,7 @@ impl EventLoop {
             return;
         }
 
+        self.note_activity(peer);
         // The service answers on `reply`. A stream's task waits for that itself (with the
         // same timeout); request-response's answer is awaited here, never inline.
         let reply = match responder {
@@ -230,6 +231,7 @@ impl EventLoop {
                     },
                 ..
             } => {
+                self.note_activity(peer);
                 let Some(PendingRequest { reply, .. }) =
                     self.pending_requests.remove(&(exchange, request_id))
                 else {

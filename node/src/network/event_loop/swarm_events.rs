@@ -43,6 +43,8 @@ impl EventLoop {
                     self.dial(addr, reply);
                 }
                 if num_established.get() == 1 {
+                    self.activity.touch(peer_id, Instant::now());
+                    self.evict_above_cap();
                     self.emit(NetworkEvent::PeerConnected {
                         peer: peer_id,
                         addr,
@@ -64,6 +66,9 @@ impl EventLoop {
                     }
                 }
                 if num_established == 0 {
+                    self.activity.forget(&peer_id);
+                    self.relay_clients.remove(&peer_id);
+                    self.circuits.remove(&peer_id);
                     self.sync_grants.remove(&peer_id);
                     self.stream_peers.remove(&peer_id);
                     self.pipes.remove(&peer_id);
@@ -244,7 +249,7 @@ impl EventLoop {
                 }
             }
             BehaviourEvent::RelayClient(event) => debug!(?event, "relay client"),
-            BehaviourEvent::RelayServer(event) => debug!(?event, "relay server"),
+            BehaviourEvent::RelayServer(event) => self.on_relay_server(event),
             BehaviourEvent::Dcutr(event) => debug!(?event, "hole punching"),
             BehaviourEvent::Autonat(autonat::Event::StatusChanged { old, new }) => {
                 info!(?old, ?new, "NAT status changed");
@@ -254,6 +259,47 @@ impl EventLoop {
             BehaviourEvent::Blocked(never)
             | BehaviourEvent::Limits(never)
             | BehaviourEvent::IpLimits(never) => match never {},
+        }
+    }
+
+    /// What the relay we serve did: who holds a reservation or a circuit on us, so that
+    /// their connections are kept (see `EventLoop::kept`).
+    fn on_relay_server(&mut self, event: relay::Event) {
+        debug!(?event, "relay server");
+        match event {
+            relay::Event::ReservationReqAccepted { src_peer_id, .. } => {
+                self.relay_clients.insert(src_peer_id);
+            }
+            relay::Event::ReservationClosed { src_peer_id }
+            | relay::Event::ReservationTimedOut { src_peer_id } => {
+                self.relay_clients.remove(&src_peer_id);
+            }
+            relay::Event::CircuitReqAccepted {
+                src_peer_id,
+                dst_peer_id,
+            } => {
+                for p in [src_peer_id, dst_peer_id] {
+                    *self.circuits.entry(p).or_default() += 1;
+                }
+            }
+            relay::Event::CircuitClosed {
+                src_peer_id,
+                dst_peer_id,
+                ..
+            } => {
+                for p in [src_peer_id, dst_peer_id] {
+                    if let Some(n) = self.circuits.get_mut(&p) {
+                        *n = n.saturating_sub(1);
+                        if *n == 0 {
+                            self.circuits.remove(&p);
+                        }
+                    }
+                }
+                // Each end was just active through us.
+                self.note_activity(src_peer_id);
+                self.note_activity(dst_peer_id);
+            }
+            _ => {}
         }
     }
 
