@@ -104,7 +104,7 @@ fn doctor_names_the_opponent_whose_clock_runs_90_s_ahead() {
         .as_str()
         .expect("a game id")
         .to_owned();
-    wait_for("Eve's receipt to date her clock", || {
+    crate::common::nodes::wait_until_done("Eve's receipt to date her clock", || {
         let status = run(&ana, &["node", "status", "--json"]);
         status["opponents"].as_array().is_some_and(|o| {
             o.iter().any(|o| {
@@ -132,12 +132,4 @@ fn doctor_names_the_opponent_whose_clock_runs_90_s_ahead() {
     assert!(out.stdout.contains("timedatectl"), "{}", out.stdout);
     let status = crate::common::run_text(&ana, &["node", "status"]);
     assert!(status.contains("s ahead of yours"), "{status}");
-}
-
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + WAIT;
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(POLL);
-    }
 }

@@ -13,14 +13,11 @@
 //! `SOBRE_REQUIRE_FAKETIME=1` (set by `.ci/run`, which installs it).
 
 use crate::common::nodes::{Node, Nodes, wait_for};
+use crate::common::show_now;
 use crate::common::{exec, faketime_missing, run, run_text, under_faketime, wait_until};
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn show(node: &Node, game: &str) -> Value {
-    run(&node.home, &["show", game, "--json"])
-}
 
 /// Stops `node`'s process (`sobre node stop`, as a player closing the program; killed if it
 /// does not exit within 20 s) and forgets it.
@@ -80,7 +77,7 @@ fn start_game(white: &Node, black: &Node, clock: &[&str]) -> String {
 
 /// `node` plays `san` and `other`'s node receives it.
 fn play(node: &Node, other: &Node, game: &str, san: &str) {
-    let plies = show(node, game)["plies"].as_u64().expect("plies") + 1;
+    let plies = show_now(&node.home, game)["plies"].as_u64().expect("plies") + 1;
     run_text(&node.home, &["move", game, san]);
     wait_until(&other.home, game, &format!("{san} to arrive"), |v| {
         v["plies"] == plies
@@ -115,9 +112,9 @@ fn agreed(a: &Node, b: &Node, game: &str, claims: usize) -> (Value, Value) {
         )
     };
     // The verdicts can be judged again when later evidence arrives: both settle on one.
-    let mut last = (show(a, game), show(b, game));
+    let mut last = (show_now(&a.home, game), show_now(&b.home, game));
     wait_for("both nodes to hold the same game", || {
-        last = (show(a, game), show(b, game));
+        last = (show_now(&a.home, game), show_now(&b.home, game));
         (key(&last.0) == key(&last.1)).then_some(())
     });
     last
@@ -171,7 +168,7 @@ fn case_1_going_offline_does_not_make_the_opponent_lose_on_time() {
     play(&ana, &bruno, &game, "Nf3");
     play(&bruno, &ana, &game, "Nc6");
     for n in [&ana, &bruno] {
-        let v = show(n, &game);
+        let v = show_now(&n.home, &game);
         assert_eq!(v["status"], "active", "{v}");
         assert_eq!(v["plies"], 4, "{v}");
     }
@@ -372,8 +369,8 @@ fn case_7_a_receipt_dated_ahead_steals_no_time() {
 
     // Each node shows the clocks as of its own clock (Bruno's is 110 s ahead), so only what
     // does not depend on "now" is compared: the moves, the status, Ana's time.
-    let a = show(&ana, &game);
-    let b = show(&bruno, &game);
+    let a = show_now(&ana.home, &game);
+    let b = show_now(&bruno.home, &game);
     eprintln!(
         "clocks: Ana's node {}, Bruno's node {}",
         a["clocks"], b["clocks"]
@@ -392,7 +389,7 @@ fn case_7_a_receipt_dated_ahead_steals_no_time() {
     play(&ana, &bruno, &game, "Nf3");
     play(&bruno, &ana, &game, "Nc6");
     for n in [&ana, &bruno] {
-        let v = show(n, &game);
+        let v = show_now(&n.home, &game);
         assert_eq!(v["status"], "active", "{v}");
         assert_eq!(v["plies"], 4, "{v}");
         assert_eq!(v["claims"], Value::Array(Vec::new()), "{v}");

@@ -31,11 +31,6 @@ const WAIT: Duration = Duration::from_secs(40);
 const POLL: Duration = Duration::from_millis(100);
 const CONTROL: &str = "12s";
 
-/// [`crate::common::wait_within`] this file's [`WAIT`].
-fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    crate::common::wait_within(home, game, WAIT, what, pred)
-}
-
 /// Starts `sobre node run` in `home` and waits for its TCP address.
 fn start(home: &Path, log: PathBuf, extra: &[&str]) -> (Node, String) {
     let child = sobre(home)
@@ -106,10 +101,10 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
 
     let colours = challenge(&ana, &bernardo_id, &["--color", "random"]);
     let chess960 = challenge(&ana, &carmen_id, &["--color", "white", "--chess960"]);
-    wait_until(&bernardo, &colours, "the challenge", |v| {
+    crate::common::wait_until(&bernardo, &colours, "the challenge", |v| {
         v["status"] == "pending"
     });
-    wait_until(&carmen, &chess960, "the challenge", |v| {
+    crate::common::wait_until(&carmen, &chess960, "the challenge", |v| {
         v["status"] == "pending"
     });
 
@@ -121,11 +116,11 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
         std::fs::remove_file(ana.join("openings").join(format!("{game}.coin")))
             .expect("the coin's secret is kept beside the openings");
     }
-    wait_until(&bernardo, &lost, "the challenge", |v| {
+    crate::common::wait_until(&bernardo, &lost, "the challenge", |v| {
         v["status"] == "pending"
     });
     run_text(&bernardo, &["accept", &lost]);
-    wait_until(&ana, &lost, "the acceptance", |v| v["coin"].is_object());
+    crate::common::wait_until(&ana, &lost, "the acceptance", |v| v["coin"].is_object());
     let abort = exec(&ana, &["abort", &lost]);
     assert_eq!(abort.code, Some(2), "{}{}", abort.stdout, abort.stderr);
     assert!(abort.stderr.contains("withhold"), "{}", abort.stderr);
@@ -133,10 +128,10 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     // The acceptances reach Ana's node, which signs its receipts but cannot open.
     run_text(&bernardo, &["accept", &colours, "--colour", "black"]);
     run_text(&carmen, &["accept", &chess960]);
-    let v = wait_until(&bernardo, &colours, "Ana's receipt", |v| {
+    let v = crate::common::wait_until(&bernardo, &colours, "Ana's receipt", |v| {
         v["coin"]["deadline_ms"].is_u64()
     });
-    wait_until(&carmen, &chess960, "Ana's receipt", |v| {
+    crate::common::wait_until(&carmen, &chess960, "Ana's receipt", |v| {
         v["coin"]["deadline_ms"].is_u64()
     });
     assert_eq!(v["status"], "pending");
@@ -184,7 +179,7 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     assert_eq!(wrong.code, Some(2), "{}", wrong.stderr);
 
     // Bernardo's node settles by itself after the deadline, with the colour he asked for.
-    let v = wait_until(&bernardo, &colours, "the default", |v| {
+    let v = crate::common::wait_until(&bernardo, &colours, "the default", |v| {
         v["status"] == "active"
     });
     assert_eq!(v["my_color"], "black", "{v}");
@@ -203,7 +198,7 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
 
     // Carmen's runs with --manual-coin-default: still pending past the deadline, until she
     // settles it herself.
-    let v = wait_until(&carmen, &chess960, "the deadline to pass", |v| {
+    let v = crate::common::wait_until(&carmen, &chess960, "the deadline to pass", |v| {
         v["coin"]["ms_to_deadline"]
             .as_i64()
             .is_some_and(|ms| ms < -3_000)
@@ -225,12 +220,12 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     // Ana's node comes back: both games started with her opponents' choices, and it does
     // not open the coins.
     let (_a, _) = start(&ana, dir.path().join("ana-again.log"), &[]);
-    let v = wait_until(&ana, &colours, "the game by default", |v| {
+    let v = crate::common::wait_until(&ana, &colours, "the game by default", |v| {
         v["status"] == "active"
     });
     assert_eq!(v["my_color"], "white");
     assert_eq!(v["coin"]["settled"], "default");
-    let v = wait_until(&ana, &chess960, "the game by default", |v| {
+    let v = crate::common::wait_until(&ana, &chess960, "the game by default", |v| {
         v["status"] == "active"
     });
     assert_eq!(v["coin"]["settled"], "default");
@@ -246,12 +241,12 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     }
     // The game accepted while she was away: her node opens the coin on its return.
     for home in [&ana, &bernardo] {
-        let v = wait_until(home, &away, "the opening", |v| v["status"] == "active");
+        let v = crate::common::wait_until(home, &away, "the opening", |v| v["status"] == "active");
         assert_eq!(v["coin"]["settled"], "opened", "{v}");
     }
     // The game whose secret was lost started by Bernardo's default too (White for him: he
     // named no colour).
-    let v = wait_until(&ana, &lost, "the game by default", |v| {
+    let v = crate::common::wait_until(&ana, &lost, "the game by default", |v| {
         v["status"] == "active"
     });
     assert_eq!(v["my_color"], "black", "{v}");

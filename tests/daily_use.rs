@@ -4,6 +4,7 @@
 //! that takes one (FIDE App. E2/E3), local resumption times, the game list as a dashboard and
 //! `--json` on the commands that change a game.
 
+use crate::common::show_now;
 use serde_json::Value;
 use std::path::Path;
 
@@ -48,10 +49,6 @@ fn challenge(ana: &Node, bruno: &Node, args: &[&str]) -> String {
     cmd.extend_from_slice(args);
     let v = run(&ana.home, &cmd);
     v["game"].as_str().expect("the game id").to_owned()
-}
-
-fn show(home: &Path, game: &str) -> Value {
-    run(home, &["show", game, "--json"])
 }
 
 fn moves(v: &Value) -> Vec<String> {
@@ -150,7 +147,7 @@ fn final_steps_are_confirmed_on_a_terminal() {
     let (code, out) = on_terminal(&bruno.home, &["resign", &g], "Resign game", "n");
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("Nothing was sent"), "{out}");
-    assert_eq!(show(&bruno.home, &g)["status"], "active");
+    assert_eq!(show_now(&bruno.home, &g)["status"], "active");
     // The same question in Spanish: `no` is no there too.
     let (code, out) = on_terminal_in(
         "es_ES.UTF-8",
@@ -161,10 +158,10 @@ fn final_steps_are_confirmed_on_a_terminal() {
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("No se ha enviado nada"), "{out}");
-    assert_eq!(show(&bruno.home, &g)["status"], "active");
+    assert_eq!(show_now(&bruno.home, &g)["status"], "active");
     run_text(&bruno.home, &["move", &g, "e5"]);
     wait_until(&ana.home, &g, "1...e5", |v| v["plies"] == 2);
-    assert_eq!(show(&ana.home, &g)["status"], "active");
+    assert_eq!(show_now(&ana.home, &g)["status"], "active");
 
     // A draw offer answered no, then yes.
     run_text(&ana.home, &["draw", "offer", &g]);
@@ -176,7 +173,7 @@ fn final_steps_are_confirmed_on_a_terminal() {
         "",
     );
     assert_eq!(code, 1, "an empty answer is no");
-    let v = show(&bruno.home, &g);
+    let v = show_now(&bruno.home, &g);
     assert_eq!(
         (v["status"].as_str(), v["draw_offer"].as_str()),
         (Some("active"), Some("white"))
@@ -213,11 +210,11 @@ fn final_steps_are_confirmed_on_a_terminal() {
     let g3 = challenge(&ana, &bruno, &[]);
     let (code, _) = on_terminal(&ana.home, &["abort", &g3], "Abort game", "no");
     assert_eq!(code, 1);
-    assert_eq!(show(&ana.home, &g3)["status"], "pending");
+    assert_eq!(show_now(&ana.home, &g3)["status"], "pending");
     let (code, out) = on_terminal_unasked(&ana.home, &["abort", &g3, "--yes"]);
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains("[y/N]"), "--yes asks nothing: {out}");
-    assert_eq!(show(&ana.home, &g3)["status"], "cancelled");
+    assert_eq!(show_now(&ana.home, &g3)["status"], "cancelled");
 }
 
 /// `move --dry-run` reads and checks the move as `move` does and shows the position after
@@ -265,11 +262,11 @@ fn a_dry_run_shows_the_position_after_the_move_and_sends_nothing() {
     assert_eq!(p["ending"], "checkmate", "{p}");
     let out = run_text(&ana.home, &["move", &mate, "Qf8", "--dry-run"]);
     assert!(out.contains("The game would end: checkmate."), "{out}");
-    assert_eq!(show(&ana.home, &mate)["status"], "active");
+    assert_eq!(show_now(&ana.home, &mate)["status"], "active");
 
     // Nothing was played: Ana's node would hold its own move at once.
     for p in [&ana, &bruno] {
-        let v = show(&p.home, &g);
+        let v = show_now(&p.home, &g);
         assert_eq!(v["plies"], 0, "{v}");
         assert_eq!(v["fen"], RD1);
     }
@@ -453,7 +450,7 @@ fn a2_7_the_resumption_may_be_written_in_local_time() {
         ],
     );
     let v = wait_for("the envelope", || {
-        let v = show(&ana.home, &g);
+        let v = show_now(&ana.home, &g);
         (v["status"] == "adjourned").then_some(v)
     });
     assert_eq!(v["envelope"]["resume_at_ms"], expected, "{v}");

@@ -88,12 +88,12 @@ impl Net {
         let v = run(&self.a.home, &challenge);
         assert_eq!(v["status"], "pending", "{v}");
         let game = v["game"].as_str().expect("the game id").to_owned();
-        wait_until(&self.b.home, &game, "the challenge", |v| {
+        crate::common::wait_until(&self.b.home, &game, "the challenge", |v| {
             v["status"] == "pending"
         });
         run_text(&self.b.home, &["accept", &game]);
         for p in [&self.a, &self.b] {
-            wait_until(&p.home, &game, "the game to start", |v| {
+            crate::common::wait_until(&p.home, &game, "the game to start", |v| {
                 v["status"] == "active"
             });
         }
@@ -124,11 +124,11 @@ impl Net {
             } else {
                 (black, white)
             };
-            wait_until(&mover.home, game, "the previous move", |v| {
+            crate::common::wait_until(&mover.home, game, "the previous move", |v| {
                 v["plies"].as_u64() == Some(plies)
             });
             run_text(&mover.home, &["move", game, m]);
-            wait_until(&other.home, game, &format!("{m} to arrive"), |v| {
+            crate::common::wait_until(&other.home, game, &format!("{m} to arrive"), |v| {
                 v["plies"].as_u64() == Some(plies + 1)
             });
         }
@@ -137,19 +137,14 @@ impl Net {
     /// Both players' views once `pred` holds on both.
     fn both(&self, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> (Value, Value) {
         (
-            wait_until(&self.a.home, game, what, &pred),
-            wait_until(&self.b.home, game, what, &pred),
+            crate::common::wait_until(&self.a.home, game, what, &pred),
+            crate::common::wait_until(&self.b.home, game, what, &pred),
         )
     }
 
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
-}
-
-/// [`crate::common::wait_within`] this file's [`WAIT`].
-fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    crate::common::wait_within(home, game, WAIT, what, pred)
 }
 
 /// `sobre init`, then `sobre node run` as a child; waits until `sobre id` reports an address.
@@ -238,7 +233,7 @@ fn scholars_mate_ends_the_game_for_both_players_and_the_mailbox() {
         ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
     );
     // The mailbox holds the whole game too.
-    let vm = wait_until(&net.m.home, &game, "the mailbox copy", finished);
+    let vm = crate::common::wait_until(&net.m.home, &game, "the mailbox copy", finished);
     assert_eq!(vm["moves"], va["moves"]);
     assert_eq!(vm["result"], "1-0");
 }
@@ -249,7 +244,7 @@ fn a_draw_offered_and_accepted_ends_the_game_drawn() {
     let game = net.new_game(&["--color", "white"]);
     net.play(&game, &["d4", "d5"]);
     run_text(&net.a.home, &["draw", "offer", &game]);
-    let vb = wait_until(&net.b.home, &game, "the draw offer", |v| {
+    let vb = crate::common::wait_until(&net.b.home, &game, "the draw offer", |v| {
         v["draw_offer"] == "white"
     });
     assert_eq!(vb["status"], "active");
@@ -326,14 +321,14 @@ fn a_time_forfeit_is_claimed_once_the_flag_falls() {
 
     // Step 1: too early: Black's time has not run out, the claim is incorrect.
     run_text(&net.a.home, &["claim", &game, "time"]);
-    let va = wait_until(&net.a.home, &game, "the early claim", |v| {
+    let va = crate::common::wait_until(&net.a.home, &game, "the early claim", |v| {
         v["claims"].as_array().is_some_and(|c| c.len() == 1)
     });
     assert_eq!(va["claims"][0]["correct"], false, "{va}");
     assert_eq!(va["status"], "active", "{va}");
 
     // Step 2: Bernardo never moves; once his flag falls, Ana's claim wins.
-    wait_until(&net.a.home, &game, "Black's flag to fall", |v| {
+    crate::common::wait_until(&net.a.home, &game, "Black's flag to fall", |v| {
         v["clocks"]["flagged"] == "black"
     });
     let out = run_text(&net.a.home, &["claim", &game, "time"]);
@@ -414,7 +409,7 @@ fn an_adjourned_game_resumes_with_the_legal_sealed_move() {
     // Bernardo announces presence a day early: the envelope stays closed (A2.7), although
     // Ana's node has his presence.
     run_text(&net.b.home, &["resume", &game]);
-    let va = wait_until(&net.a.home, &game, "Bernardo's presence", |v| {
+    let va = crate::common::wait_until(&net.a.home, &game, "Bernardo's presence", |v| {
         !v["presence_ms"][1].is_null()
     });
     assert_eq!(va["status"], "adjourned", "{va}");
@@ -599,16 +594,16 @@ fn e3_rook_move_rd1_is_read_in_the_players_letters() {
     );
 
     run_text(&white.home, &["move", &game, "Rd1", "--notation", "en"]);
-    let v = wait_until(&black.home, &game, "the rook move", |v| v["plies"] == 1);
+    let v = crate::common::wait_until(&black.home, &game, "the rook move", |v| v["plies"] == 1);
     assert_eq!(strings(&v["moves"]), ["a1d1"], "{v}");
     run_text(&black.home, &["move", &game, "a6"]);
-    wait_until(&white.home, &game, "Black's reply", |v| v["plies"] == 2);
+    crate::common::wait_until(&white.home, &game, "Black's reply", |v| v["plies"] == 2);
 
     // A Spanish player's setting: `Rd2` is the king's move, though the rook reaches d2 too.
     std::fs::write(white.home.join("config.json"), r#"{"notation": "es"}"#)
         .expect("write config.json");
     run_text(&white.home, &["move", &game, "Rd2"]);
-    let v = wait_until(&black.home, &game, "the king move", |v| v["plies"] == 3);
+    let v = crate::common::wait_until(&black.home, &game, "the king move", |v| v["plies"] == 3);
     assert_eq!(strings(&v["moves"]), ["a1d1", "a7a6", "e1d2"], "{v}");
 }
 
@@ -661,7 +656,7 @@ fn games_list_my_moves_first_and_watch_streams_moves() {
         .as_str()
         .unwrap()
         .to_owned();
-    wait_until(&net.a.home, &incoming, "the incoming challenge", |v| {
+    crate::common::wait_until(&net.a.home, &incoming, "the incoming challenge", |v| {
         v["status"] == "pending"
     });
 

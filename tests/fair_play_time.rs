@@ -8,6 +8,7 @@
 //! Needs Debian's `faketime`; without it the test says so and passes, unless
 //! `SOBRE_REQUIRE_FAKETIME=1` (set by `.ci/run`, which installs it).
 
+use crate::common::show_now;
 use serde_json::Value;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -66,18 +67,6 @@ fn start(home: &Path, log: PathBuf, offset: Option<&str>) -> (Node, String) {
     }
 }
 
-fn show(home: &Path, game: &str) -> Value {
-    run(home, &["show", game, "--json"])
-}
-
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + WAIT;
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(POLL);
-    }
-}
-
 #[test]
 fn attack_forward_dated_time_claim_from_a_node_four_days_ahead_is_refused() {
     if faketime().is_none() {
@@ -114,13 +103,15 @@ fn attack_forward_dated_time_claim_from_a_node_four_days_ahead_is_refused() {
         ],
     );
     let game = v["game"].as_str().expect("a game id").to_owned();
-    wait_for("the challenge", || exec(&ana, &["show", &game]).success());
+    crate::common::nodes::wait_until_done("the challenge", || {
+        exec(&ana, &["show", &game]).success()
+    });
     run_text(&ana, &["accept", &game]);
-    wait_for("the game to start", || {
-        show(&eve, &game)["status"] == "active"
+    crate::common::nodes::wait_until_done("the game to start", || {
+        show_now(&eve, &game)["status"] == "active"
     });
     run_text(&eve, &["move", &game, "e4"]);
-    wait_for("e4 to arrive", || show(&ana, &game)["plies"] == 1);
+    crate::common::nodes::wait_until_done("e4 to arrive", || show_now(&ana, &game)["plies"] == 1);
 
     // Eve restarts her node with its clock four days ahead and claims Ana's flag has fallen.
     drop(eve_node);
@@ -131,18 +122,18 @@ fn attack_forward_dated_time_claim_from_a_node_four_days_ahead_is_refused() {
         out.contains("claim correct"),
         "Eve's own node believes her: {out}"
     );
-    assert_eq!(show(&eve, &game)["status"], "finished");
+    assert_eq!(show_now(&eve, &game)["status"], "finished");
 
     // Ana's node decides on the claim: it refuses it (its log names the reason) ...
     let ana_log = dir.path().join("ana.log");
-    wait_for("Ana's node to take or refuse the claim", || {
+    crate::common::nodes::wait_until_done("Ana's node to take or refuse the claim", || {
         std::fs::read_to_string(&ana_log).is_ok_and(|l| l.contains("ahead of this node's clock"))
-            || show(&ana, &game)["status"] != "active"
+            || show_now(&ana, &game)["status"] != "active"
     });
     // ... so her game is active, with no claim, and she can move.
-    let v = show(&ana, &game);
+    let v = show_now(&ana, &game);
     assert_eq!(v["status"], "active", "{v}");
     assert_eq!(v["claims"].as_array().map_or(0, Vec::len), 0, "{v}");
     run_text(&ana, &["move", &game, "e5"]);
-    assert_eq!(show(&ana, &game)["plies"], 2);
+    assert_eq!(show_now(&ana, &game)["plies"], 2);
 }

@@ -9,18 +9,10 @@
 //!   and once both have, it is cancelled without a result on both nodes.
 
 use serde_json::Value;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::common::nodes::{Node, Nodes, open_game, wait_for};
 use crate::common::{exec, run, run_text};
-
-/// How long anything may take to travel between nodes.
-const WAIT: Duration = Duration::from_secs(60);
-
-fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    crate::common::wait_within(home, game, WAIT, what, pred)
-}
 
 /// Ana and Bruno's nodes, connected.
 fn players(nodes: &mut Nodes) -> (Node, Node) {
@@ -48,7 +40,7 @@ fn adjourned_and_lost(ana: &Node, bruno: &Node, resume_in: &str, secs: u64) -> (
             .join(format!("{game}-3.seal.json")),
     )
     .expect("the opening of the sealed move is kept under HOME/openings");
-    wait_until(&bruno.home, &game, "the adjournment", |v| {
+    crate::common::wait_until(&bruno.home, &game, "the adjournment", |v| {
         v["status"] == "adjourned"
     });
     (game, earliest)
@@ -77,7 +69,7 @@ fn a11_1_a_declared_sealed_move_accepted_by_the_responder_continues_the_game() {
         again.stderr
     );
 
-    wait_until(&bruno.home, &game, "Ana's declaration", |v| {
+    crate::common::wait_until(&bruno.home, &game, "Ana's declaration", |v| {
         v["envelope"]["declared"]["san"] == "Nf3"
     });
     let card = run_text(&bruno.home, &["show", &game]);
@@ -132,15 +124,15 @@ fn a11_1_a_declared_sealed_move_accepted_by_the_responder_continues_the_game() {
     assert_eq!(v["my_move"], true, "Bruno answers the declared move: {v}");
 
     // The game goes on with it on both nodes.
-    let v = wait_until(&ana.home, &game, "the acceptance at Ana's", |v| {
+    let v = crate::common::wait_until(&ana.home, &game, "the acceptance at Ana's", |v| {
         v["plies"] == 3
     });
     assert_eq!(v["last_move"], "g1f3", "{v}");
     assert_eq!(v["status"], "active", "{v}");
     run_text(&bruno.home, &["move", &game, "Nc6"]);
-    wait_until(&ana.home, &game, "3...Nc6", |v| v["plies"] == 4);
+    crate::common::wait_until(&ana.home, &game, "3...Nc6", |v| v["plies"] == 4);
     run_text(&ana.home, &["move", &game, "Bb5"]);
-    let v = wait_until(&bruno.home, &game, "4.Bb5", |v| v["plies"] == 5);
+    let v = crate::common::wait_until(&bruno.home, &game, "4.Bb5", |v| v["plies"] == 5);
     assert_eq!(v["san"][2], "Nf3", "{v}");
     let card = run_text(&ana.home, &["show", &game]);
     assert!(
@@ -167,7 +159,7 @@ fn a11_2_a_game_annulled_by_both_players_is_cancelled_without_a_result() {
     assert_eq!(again.code, Some(2), "{}", again.stderr);
     assert!(again.stderr.contains("already asked"), "{}", again.stderr);
 
-    wait_until(&bruno.home, &game, "Ana's request", |v| {
+    crate::common::wait_until(&bruno.home, &game, "Ana's request", |v| {
         v["annul_requests"] == serde_json::json!(["white"])
     });
     let card = run_text(&bruno.home, &["show", &game]);
@@ -183,7 +175,7 @@ fn a11_2_a_game_annulled_by_both_players_is_cancelled_without_a_result() {
         "annulled by the players: {v}"
     );
 
-    let v = wait_until(&ana.home, &game, "the annulment at Ana's", |v| {
+    let v = crate::common::wait_until(&ana.home, &game, "the annulment at Ana's", |v| {
         v["status"] == "cancelled"
     });
     assert!(v["annulled"].is_object(), "{v}");

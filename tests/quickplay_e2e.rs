@@ -8,22 +8,9 @@
 //! declares the game drawn (10.2a) on all three nodes.
 
 use serde_json::Value;
-use std::time::Duration;
 
 use crate::common::nodes::{Node, Nodes, open_game, wait_for};
 use crate::common::{exec, run, run_text};
-
-/// How long anything may take to travel between nodes.
-const WAIT: Duration = Duration::from_secs(60);
-
-fn wait_until(
-    home: &std::path::Path,
-    game: &str,
-    what: &str,
-    pred: impl Fn(&Value) -> bool,
-) -> Value {
-    crate::common::wait_within(home, game, WAIT, what, pred)
-}
 
 /// Ana's claim, retried while the node refuses it (the game's clocks may show exactly two
 /// minutes for a moment, while the last move is in transit); the answer's view.
@@ -77,13 +64,13 @@ fn art_10_2_a_claim_rejected_then_drawn_by_the_agreed_arbiter() {
     let first = claims[0]["claim"].as_str().unwrap().to_owned();
 
     // Carla's node holds the claim; Bruno's may not rule (he is no arbiter).
-    let at_carla = wait_until(&carla.home, &game, "the claim at Carla's", |v| {
+    let at_carla = crate::common::wait_until(&carla.home, &game, "the claim at Carla's", |v| {
         v["quickplay_claims"]
             .as_array()
             .is_some_and(|c| !c.is_empty())
     });
     let bruno_before = remaining(&at_carla, 1);
-    wait_until(&bruno.home, &game, "the claim at Bruno's", |v| {
+    crate::common::wait_until(&bruno.home, &game, "the claim at Bruno's", |v| {
         v["quickplay_claims"]
             .as_array()
             .is_some_and(|c| !c.is_empty())
@@ -106,7 +93,7 @@ fn art_10_2_a_claim_rejected_then_drawn_by_the_agreed_arbiter() {
         "{v}"
     );
     assert_eq!(remaining(&v, 1), bruno_before + 120_000, "{v}");
-    let v = wait_until(&ana.home, &game, "the rejection at Ana's", |v| {
+    let v = crate::common::wait_until(&ana.home, &game, "the rejection at Ana's", |v| {
         v["quickplay_claims"][0]["rulings"]
             .as_array()
             .is_some_and(|r| !r.is_empty())
@@ -116,7 +103,7 @@ fn art_10_2_a_claim_rejected_then_drawn_by_the_agreed_arbiter() {
     let card = if card.contains("rejected") {
         card
     } else {
-        wait_until(&bruno.home, &game, "the rejection at Bruno's", |v| {
+        crate::common::wait_until(&bruno.home, &game, "the rejection at Bruno's", |v| {
             v["quickplay_claims"][0]["rulings"]
                 .as_array()
                 .is_some_and(|r| !r.is_empty())
@@ -128,7 +115,7 @@ fn art_10_2_a_claim_rejected_then_drawn_by_the_agreed_arbiter() {
     // Ana claims again; a second ruling on the first claim is refused (final, 10.2d).
     let v = claim(&ana, &game);
     assert_eq!(v["quickplay_claims"].as_array().unwrap().len(), 2, "{v}");
-    wait_until(&carla.home, &game, "the second claim at Carla's", |v| {
+    crate::common::wait_until(&carla.home, &game, "the second claim at Carla's", |v| {
         v["quickplay_claims"]
             .as_array()
             .is_some_and(|c| c.len() == 2)
@@ -146,7 +133,7 @@ fn art_10_2_a_claim_rejected_then_drawn_by_the_agreed_arbiter() {
     assert_eq!(v["result"], "1/2-1/2", "{v}");
     assert_eq!(v["termination"], "quickplay_draw", "{v}");
     for (who, home) in [("Ana", &ana.home), ("Bruno", &bruno.home)] {
-        let v = wait_until(home, &game, &format!("the draw at {who}'s"), |v| {
+        let v = crate::common::wait_until(home, &game, &format!("the draw at {who}'s"), |v| {
             v["status"] == "finished"
         });
         assert_eq!(v["result"], "1/2-1/2", "{who}: {v}");

@@ -40,13 +40,6 @@ fn write_settings(home: &Path, text: &str) {
     std::fs::write(home.join("node.toml"), text).expect("node.toml");
 }
 
-fn show(home: &Path, game: &str) -> Option<Value> {
-    let out = exec(home, &["show", game, "--json"]);
-    out.success()
-        .then(|| serde_json::from_str(out.stdout.trim()).ok())
-        .flatten()
-}
-
 /// Ana challenges Bernardo (she is White) with `control` (`["--per-move", "3d"]`) and he
 /// accepts.
 fn start_game(ana: &Node, bernardo: &Node, control: &[&str]) -> String {
@@ -59,11 +52,11 @@ fn start_game(ana: &Node, bernardo: &Node, control: &[&str]) -> String {
         .expect("the game id")
         .to_owned();
     wait_for("the challenge to reach Bernardo", || {
-        show(&bernardo.home, &game).filter(|v| v["status"] == "pending")
+        crate::common::show(&bernardo.home, &game).filter(|v| v["status"] == "pending")
     });
     run_text(&bernardo.home, &["accept", &game]);
     wait_for("the acceptance to reach Ana", || {
-        show(&ana.home, &game).filter(|v| v["status"] == "active")
+        crate::common::show(&ana.home, &game).filter(|v| v["status"] == "active")
     });
     game
 }
@@ -266,7 +259,7 @@ fn a_move_runs_the_opponents_reminder_hook_and_mails_them_once() {
     run_text(&bernardo.home, &["move", &game, "e5"]);
     run_text(&ana.home, &["peers", "connect", &bernardo.addr]);
     wait_for("e5 to reach Ana", || {
-        show(&ana.home, &game).filter(|v| v["plies"] == 2)
+        crate::common::show(&ana.home, &game).filter(|v| v["plies"] == 2)
     });
     run_text(&ana.home, &["move", &game, "Nf3"]);
     wait_for("the reminder of Nf3", || {
@@ -420,7 +413,7 @@ fn auto_claim_against(offset: Option<&str>) {
     let game = start_game(&ana, &bernardo, &["--classical", "12s"]);
     run_text(&ana.home, &["move", &game, "e4"]);
     wait_for("Bernardo's node to receive e4", || {
-        show(&bernardo.home, &game).filter(|v| v["plies"] == 1)
+        crate::common::show(&bernardo.home, &game).filter(|v| v["plies"] == 1)
     });
     if let Some(offset) = offset {
         // His node comes back with its clock late: what it signs from now on is back-dated.
@@ -438,7 +431,7 @@ fn auto_claim_against(offset: Option<&str>) {
     // First the reminder that a claim is possible, then the one that the node claims, then
     // the claim (the flag fell 12 s after e4 reached Bernardo; the claim waits out the skew).
     let finished = wait_for_long("Ana's node to claim", || {
-        show(&ana.home, &game).filter(|v| v["status"] == "finished")
+        crate::common::show(&ana.home, &game).filter(|v| v["status"] == "finished")
     });
     assert_eq!(finished["result"], "1-0", "{finished}");
     assert_eq!(finished["termination"], "time_forfeit", "{finished}");
@@ -454,7 +447,7 @@ fn auto_claim_against(offset: Option<&str>) {
     // The claim reaches Bernardo's node, which receipts it: both records hold the same
     // verdict, and so does `sobre verify` on each.
     wait_for_long("the claim to reach Bernardo", || {
-        show(&bernardo.home, &game).filter(|v| v["status"] == "finished")
+        crate::common::show(&bernardo.home, &game).filter(|v| v["status"] == "finished")
     });
     for home in [&ana.home, &bernardo.home] {
         let file = nodes.dir.path().join("game.archive");
@@ -568,7 +561,7 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
         ],
     );
     wait_for("the adjournment to reach Bernardo", || {
-        show(&bernardo.home, &game).filter(|v| v["status"] == "adjourned")
+        crate::common::show(&bernardo.home, &game).filter(|v| v["status"] == "adjourned")
     });
     let resumption = wait_for("the resumption reminder", || {
         hooked(&hook_file)
@@ -610,7 +603,7 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
     assert_eq!(claimable(Some("+70m")), [Value::from("lateness")]);
     nodes.start_with("bernardo", &[], Some("+70m"), &[]);
     let finished = wait_for("Bernardo's node to claim", || {
-        show(&bernardo.home, &game).filter(|v| v["status"] == "finished")
+        crate::common::show(&bernardo.home, &game).filter(|v| v["status"] == "finished")
     });
     assert_eq!(finished["result"], "0-1", "{finished}");
     assert_eq!(finished["termination"], "late_for_resumption", "{finished}");

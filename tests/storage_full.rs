@@ -7,6 +7,7 @@
 //! Needs root (to mount the tmpfs); the test says so and passes where mounting is not
 //! permitted.
 
+use crate::common::show_now;
 use serde_json::Value;
 use std::fs::File;
 use std::io::Write;
@@ -82,10 +83,6 @@ fn address(home: &Path) -> String {
         })
         .expect("a TCP address")
         .to_owned()
-}
-
-fn show(home: &Path, game: &str) -> Value {
-    run(home, &["show", game, "--json"])
 }
 
 /// Fills the file system holding `dir` until a write fails; returns the filler's path.
@@ -176,14 +173,14 @@ fn a_full_disk_stops_the_node_instead_of_reporting_a_move_that_may_still_be_save
     std::fs::remove_file(&filler).expect("the filler goes");
     ana_node = start(&ana, &ana_log);
     run_text(&bruno, &["peers", "connect", &address(&ana)]);
-    assert_eq!(show(&ana, &game)["plies"], 2);
+    assert_eq!(show_now(&ana, &game)["plies"], 2);
     // Ana goes on at the next place in her scoresheet: no twin of an event the disk kept.
     run_text(&ana, &["move", &game, "Cf3"]);
     wait_until(&bruno, &game, "2.Cf3 at Bruno", |v| v["plies"] == 3);
     run_text(&bruno, &["move", &game, "Cc6"]);
     wait_until(&ana, &game, "2...Cc6 at Ana", |v| v["plies"] == 4);
     for home in [&ana, &bruno] {
-        let v = show(home, &game);
+        let v = show_now(home, &game);
         assert_eq!(v["status"], "active", "{v}");
         let games = run(home, &["games", "--json"]);
         assert!(

@@ -117,10 +117,15 @@ pub fn show(home: &Path, game: &str) -> Option<Value> {
     serde_json::from_str(out.stdout.trim()).ok()
 }
 
-/// Polls `sobre show GAME --json` in `home` (every 100 ms, for up to 30 s) until `pred`
-/// holds; returns that view.
+/// `sobre show GAME --json` in `home`, which must know the game.
+pub fn show_now(home: &Path, game: &str) -> Value {
+    run(home, &["show", game, "--json"])
+}
+
+/// Polls `sobre show GAME --json` in `home` (every 100 ms, for up to [`nodes::WAIT`]) until
+/// `pred` holds; returns that view.
 pub fn wait_until(home: &Path, game: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    wait_within(home, game, Duration::from_secs(30), what, pred)
+    wait_within(home, game, nodes::WAIT, what, pred)
 }
 
 /// [`wait_until`] for up to `within`; fails naming `what` and the last view.

@@ -25,6 +25,11 @@ pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     }
 }
 
+/// Polls `done` until it holds; fails the test naming `what` after [`WAIT`].
+pub fn wait_until_done(what: &str, mut done: impl FnMut() -> bool) {
+    wait_for(what, || done().then_some(()));
+}
+
 /// One player's (or the organiser's) home, player id and TCP address.
 pub struct Node {
     pub name: String,
