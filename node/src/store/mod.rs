@@ -225,10 +225,19 @@ impl Store {
 
     /// Makes everything written so far durable. Call before reporting success.
     ///
+    /// Flushed on tokio's blocking pool, not with sled's `flush_async`: that one runs on
+    /// sled's global I/O pool (seven threads in all, grown only when more jobs wait), and
+    /// each flush there waits for a log write queued on the same pool. A process with
+    /// several stores (the tests' in-process nodes, a benchmark's players) then had every
+    /// I/O thread waiting in a flush and none left to write: every node hung.
+    ///
     /// # Errors
     /// If the disk write fails.
     pub async fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush_async().await?;
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || db.flush())
+            .await
+            .map_err(|e| StoreError::Sled(sled::Error::ReportableBug(e.to_string())))??;
         Ok(())
     }
 
@@ -574,6 +583,36 @@ pub(crate) mod tests {
     use super::*;
     use sobre_core::record::author::Scoresheet;
     use sobre_core::record::{Challenge, ColourChoice, Keypair, StartPosition};
+
+    /// Many stores in one process (the tests' in-process nodes, the benches) flushing at
+    /// once must all finish. sled runs `flush_async` on its global I/O pool of seven threads,
+    /// where each flush then waits for a log write queued on the same pool: with more
+    /// flushes at once than threads, every one waited for a write none was free to do.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn many_stores_in_one_process_flush_at_once() {
+        let dirs: Vec<_> = (0..16).map(|_| tempfile::tempdir().unwrap()).collect();
+        let stores: Vec<_> = dirs
+            .iter()
+            .map(|d| std::sync::Arc::new(Store::open(d.path()).unwrap()))
+            .collect();
+        let mut tasks = tokio::task::JoinSet::new();
+        for (i, store) in stores.iter().enumerate() {
+            let store = store.clone();
+            tasks.spawn(async move {
+                for round in 0..40u32 {
+                    store
+                        .meta_set(&format!("k{round}"), &[i as u8; 4096])
+                        .unwrap();
+                    store.flush().await.unwrap();
+                }
+            });
+        }
+        // Before, this never returned (every sled I/O thread waiting in a flush); the
+        // runtime's workers then blocked in sled's writes too, so no timeout could fire.
+        while let Some(done) = tasks.join_next().await {
+            done.expect("a store's flushes finished");
+        }
+    }
 
     /// White and Black of the test games.
     pub(crate) fn keys() -> (Keypair, Keypair) {
