@@ -77,19 +77,18 @@ impl Service {
         let Some(s) = self.games.get(game) else {
             return;
         };
-        if !self.stands(s, known) {
+        let players: Vec<PlayerId> = [s.challenger, s.opponent]
+            .into_iter()
+            .filter(|p| *p != self.me && !self.reserved.contains(p))
+            .collect();
+        if players.is_empty() || !self.stands(s, known) {
             return;
         }
-        let fresh: Vec<PeerId> = [s.challenger, s.opponent]
-            .iter()
-            .filter(|p| **p != self.me)
-            .filter_map(super::peer_of_player)
-            .filter(|p| !self.reserved.contains(p))
-            .collect();
+        self.reserved.extend(players.iter().copied());
+        let fresh: Vec<PeerId> = players.iter().filter_map(super::peer_of_player).collect();
         if fresh.is_empty() {
             return;
         }
-        self.reserved.extend(fresh.iter().copied());
         let net = self.net.clone();
         let store = self.store.clone();
         tokio::spawn(async move {
