@@ -171,13 +171,26 @@ fn upgrade(home_dir: &Path) -> std::io::Result<()> {
 /// Notes the player's own events among `events` (wire bytes) in the ledger. Call after the
 /// database flush that made them durable.
 pub fn note(home_dir: &Path, me: &PlayerId, game: &GameId, events: &[Vec<u8>]) {
+    note_all(home_dir, me, std::iter::once((game, events)));
+}
+
+/// [`note`] for the events of many games, in one write: a mailbox's group flush covers the
+/// receipts of many games, and opening the ledger once per game was a few percent of its
+/// runtime workers' time.
+pub fn note_all<'a>(
+    home_dir: &Path,
+    me: &PlayerId,
+    games: impl IntoIterator<Item = (&'a GameId, &'a [Vec<u8>])>,
+) {
     let mut buf = Vec::new();
-    for b in events {
-        if let Ok(e) = SignedEvent::from_bytes(b)
-            && let Ok(ev) = e.decode_unverified()
-            && ev.author == *me
-        {
-            buf.extend_from_slice(&record(game, ev.seq));
+    for (game, events) in games {
+        for b in events {
+            if let Ok(e) = SignedEvent::from_bytes(b)
+                && let Ok(ev) = e.decode_unverified()
+                && ev.author == *me
+            {
+                buf.extend_from_slice(&record(game, ev.seq));
+            }
         }
     }
     if buf.is_empty() {
@@ -191,7 +204,7 @@ pub fn note(home_dir: &Path, me: &PlayerId, game: &GameId, events: &[Vec<u8>]) {
         .open(ledger_path(home_dir))
         .and_then(|mut f| f.write_all(&buf));
     if let Err(e) = written {
-        warn!(%game, "ledger not written: {e}");
+        warn!("ledger not written: {e}");
     }
 }
 

@@ -319,6 +319,13 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(state: &GameState) -> Summary {
+        Summary::with_claims(state, draw_claims(state))
+    }
+
+    /// [`Summary::of`] with the draw claims open in `state` given: [`draw_claims_in`] on the
+    /// game's history kept up to date (a node's hot games), instead of a replay of the
+    /// whole game for every summary.
+    pub(crate) fn with_claims(state: &GameState, draw_claims: Vec<ClaimReason>) -> Summary {
         let played = state.started_ms.is_some()
             && (state.status != Status::Cancelled || state.moves.len() >= 2);
         Summary {
@@ -345,7 +352,7 @@ impl Summary {
             arbiters: arbiters(state),
             timekeepers: state.terms.timekeepers.clone(),
             draw_offer: state.draw_offer,
-            draw_claims: draw_claims(state),
+            draw_claims,
             leave: state.leave.clone(),
             chat_lines: [
                 state
@@ -398,10 +405,21 @@ impl Summary {
 /// claim now, judged by the rules core on the game's history; none unless the game is being
 /// played (not adjourned: the position is sealed, A7).
 fn draw_claims(state: &GameState) -> Vec<ClaimReason> {
-    if !matches!(state.status, Status::Active | Status::Disputed) {
+    if !claims_open(state) {
         return Vec::new();
     }
-    let game = replay(state);
+    draw_claims_in(&replay(state))
+}
+
+/// Whether `state` is a game being played, where draws may be claimed (see
+/// [`draw_claims`]).
+pub(crate) fn claims_open(state: &GameState) -> bool {
+    matches!(state.status, Status::Active | Status::Disputed)
+}
+
+/// The draws by repetition and the fifty-move rule the player to move could claim in
+/// `game`, the rules core's game after the moves of a game being played ([`replay`]).
+pub(crate) fn draw_claims_in(game: &sobre_core::Game) -> Vec<ClaimReason> {
     [ClaimReason::Threefold, ClaimReason::FiftyMoves]
         .into_iter()
         .filter(|&r| game.check_claim(r, None).is_ok())

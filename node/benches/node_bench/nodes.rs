@@ -25,12 +25,19 @@ pub struct Node {
 impl Node {
     /// Starts a node in `dir` (its key is created if missing) and waits for its socket.
     pub async fn start(dir: TempDir, mailbox: bool) -> Res<Node> {
+        Node::start_with(dir, mailbox, Vec::new()).await
+    }
+
+    /// [`Node::start`] for a player's node whose mailboxes are `mailboxes` (addresses with
+    /// their `/p2p/` part), as `sobre node run --mailbox …` starts it.
+    pub async fn start_with(dir: TempDir, mailbox: bool, mailboxes: Vec<String>) -> Res<Node> {
         let home = dir.path().to_path_buf();
         home::init_key(&home)?;
         let config = NodeConfig {
             home: home.clone(),
             listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
             mailbox,
+            mailboxes,
             // The bench's players all connect from 127.0.0.1.
             max_inbound_per_ip: Some(4096),
             ..NodeConfig::default()

@@ -85,18 +85,18 @@ impl Service {
             }
             return;
         }
-        if !self.stands(s, known) {
-            return;
-        }
-        let fresh: Vec<PeerId> = wanted
-            .iter()
-            .filter_map(super::peer_of_player)
+        let wanted: Vec<PlayerId> = wanted
+            .into_iter()
             .filter(|p| !self.reserved.contains(p))
             .collect();
+        if wanted.is_empty() || !self.stands(s, known) {
+            return;
+        }
+        self.reserved.extend(wanted.iter().copied());
+        let fresh: Vec<PeerId> = wanted.iter().filter_map(super::peer_of_player).collect();
         if fresh.is_empty() {
             return;
         }
-        self.reserved.extend(fresh.iter().copied());
         let net = self.net.clone();
         let store = self.store.clone();
         tokio::spawn(async move {
@@ -115,9 +115,9 @@ impl Service {
             return;
         }
         let fresh: Vec<PeerId> = players
-            .iter()
-            .filter_map(super::peer_of_player)
+            .into_iter()
             .filter(|p| self.rate_raised.insert(*p))
+            .filter_map(|p| super::peer_of_player(&p))
             .collect();
         if fresh.is_empty() {
             return;

@@ -89,7 +89,9 @@ impl Service {
                         .map(|(p, a)| PeerEntry {
                             peer: p.to_string(),
                             addresses: a.iter().map(ToString::to_string).collect(),
-                            reserved: self.reserved.contains(p) || self.mailboxes.contains(p),
+                            reserved: super::player_of_peer(p)
+                                .is_some_and(|player| self.reserved.contains(&player))
+                                || self.mailboxes.contains(p),
                         })
                         .collect(),
                     known: super::reads::known_peers(&self.store),

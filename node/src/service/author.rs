@@ -330,7 +330,7 @@ impl Service {
                     cache.drop_added();
                     return Err(e.to_string());
                 }
-                self.games.insert(*game, Summary::of(&state));
+                self.games.insert(*game, cache.summary(&state));
                 cache.keep_added(state);
                 self.dirty = true;
                 Ok(signed)

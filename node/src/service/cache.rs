@@ -2,7 +2,9 @@
 //! event continues from, and what each peer has acknowledged of them.
 
 use crate::protocol::MAX_EVENTS_PER_MESSAGE;
+use crate::view::{self, Summary};
 use libp2p::PeerId;
+use sobre_core::Move;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     Checkpoint, EventId, GameState, PlayerId, VerifiedEvent, VerifyError, verify_extend,
@@ -35,6 +37,52 @@ pub(super) struct GameCache {
     /// event it was sent). The next delivery starts there ([`GameCache::outgoing`]). It lives
     /// and dies with the cache: a game read back from the store starts again at 0.
     pub(super) acked: HashMap<PeerId, usize>,
+    /// The rules core's game after the moves of `state`, for the draw claims of its
+    /// summary ([`GameCache::summary`]); made when first needed.
+    rules: Option<Rules>,
+}
+
+/// The rules core's game ([`view::replay`]) kept up to date move by move: a summary's draw
+/// claims then cost the new moves, where a replay of the whole game for every event was
+/// about a tenth of a mailbox's service thread (two summaries per delivery: the move and
+/// its receipt).
+struct Rules {
+    /// The moves of the game offered to `game` so far, in order.
+    moves: Vec<Move>,
+    game: sobre_core::Game,
+    /// A move was refused (never for a verified game): as [`view::replay`], the history
+    /// stops there and later moves are not played.
+    stuck: bool,
+}
+
+impl Rules {
+    fn new(state: &GameState) -> Rules {
+        Rules {
+            moves: Vec::new(),
+            game: sobre_core::Game::under(
+                state.repetition_edition(),
+                state.start.clone().unwrap_or_default(),
+            ),
+            stuck: false,
+        }
+    }
+
+    /// Plays the moves of `state` after those already played; false (nothing done) when
+    /// the moves played are not the first moves of `state`.
+    fn catch_up(&mut self, state: &GameState) -> bool {
+        let follows = self.moves.len() <= state.moves.len()
+            && self.moves.iter().zip(&state.moves).all(|(a, b)| *a == b.mv);
+        if !follows {
+            return false;
+        }
+        for m in &state.moves[self.moves.len()..] {
+            self.moves.push(m.mv);
+            if !self.stuck && self.game.play(m.mv).is_err() {
+                self.stuck = true;
+            }
+        }
+        true
+    }
 }
 
 /// Numbers the caches made, for [`GameCache::epoch`].
@@ -57,7 +105,22 @@ impl GameCache {
             checkpoint,
             sheet,
             acked: HashMap::new(),
+            rules: None,
         }
+    }
+
+    /// The summary of `state`, a state of this game (the one [`GameCache::try_add`]
+    /// returned): [`Summary::of`], its draw claims judged on the game's history kept here.
+    pub(super) fn summary(&mut self, state: &GameState) -> Summary {
+        if !view::claims_open(state) {
+            return Summary::with_claims(state, Vec::new());
+        }
+        let rules = self.rules.get_or_insert_with(|| Rules::new(state));
+        if !rules.catch_up(state) {
+            *rules = Rules::new(state);
+            rules.catch_up(state);
+        }
+        Summary::with_claims(state, view::draw_claims_in(&rules.game))
     }
 
     /// Adds `events` (signatures checked) and replays the game with them (only them when

@@ -23,13 +23,25 @@ fn lacks(ours: &[(PlayerId, u64)], theirs: &[(PlayerId, u64)]) -> bool {
 
 impl Service {
     /// Per author of `game`'s events held here, the next sequence number after the highest
-    /// held: from memory for a hot game, else from the store's keys (nothing decoded).
-    pub(super) fn heads_of(&self, game: &GameId) -> Vec<(PlayerId, u64)> {
-        match self.hot.peek(game) {
-            Some(c) => crate::store::next_per_author(
+    /// held: from memory for a hot game, else from the store's keys (nothing decoded), kept
+    /// until the game changes (see [`GameTable::keep_heads`]).
+    ///
+    /// [`GameTable::keep_heads`]: super::game_table::GameTable::keep_heads
+    pub(super) fn heads_of(&mut self, game: &GameId) -> Vec<(PlayerId, u64)> {
+        if let Some(c) = self.hot.peek(game) {
+            return crate::store::next_per_author(
                 c.events.iter().map(|v| (v.event.author, v.event.seq)),
-            ),
-            None => self.store.heads(game).unwrap_or_default(),
+            );
+        }
+        if let Some(heads) = self.games.stored_heads(game) {
+            return heads.to_vec();
+        }
+        match self.store.heads(game) {
+            Ok(heads) => {
+                self.games.keep_heads(*game, heads.clone());
+                heads
+            }
+            Err(_) => Vec::new(),
         }
     }
 
@@ -142,10 +154,7 @@ impl Service {
     ) -> Response {
         let games: Vec<GameId> = self
             .games
-            .changed_since(epoch, since)
-            .into_iter()
-            .filter(|g| self.games.get(g).is_some_and(|s| s.plays(&player)))
-            .collect();
+            .changed_since_where(epoch, since, |s| s.plays(&player));
         let heads: Vec<GameHead> = games
             .iter()
             .map(|g| GameHead {

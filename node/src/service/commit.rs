@@ -55,11 +55,13 @@ pub(super) async fn answer(
 ) {
     match &flushed {
         Err(e) => warn!("storage failure, answers withheld: {e}"),
-        Ok(()) => {
-            for (game, receipts) in notes {
-                integrity::note(home, me, &game, &receipts);
-            }
-        }
+        Ok(()) => integrity::note_all(
+            home,
+            me,
+            notes
+                .iter()
+                .map(|(game, receipts)| (game, receipts.as_slice())),
+        ),
     }
     for d in pending {
         match d {

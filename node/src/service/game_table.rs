@@ -12,7 +12,7 @@
 
 use crate::preverify::Held;
 use crate::view::Summary;
-use sobre_core::record::GameId;
+use sobre_core::record::{GameId, PlayerId};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Deref;
 
@@ -27,6 +27,11 @@ pub(crate) struct GameTable {
     changed_at: HashMap<GameId, u64>,
     /// The games `preverify` checks signatures for: exactly these keys.
     held: Held,
+    /// Per game, its heads (per author, the next sequence number) as last read from the
+    /// store, dropped at every change of the game. A reconnect storm at a hub asks each
+    /// game's heads about four times (each of its two players' `GamesSince`, both ways),
+    /// and each read is a scan of the store: a fifth of the hub's work per connection.
+    heads: HashMap<GameId, Vec<(PlayerId, u64)>>,
 }
 
 impl GameTable {
@@ -41,6 +46,7 @@ impl GameTable {
             cursor: 0,
             changes: BTreeMap::new(),
             changed_at: HashMap::new(),
+            heads: HashMap::new(),
         }
     }
 
@@ -59,11 +65,26 @@ impl GameTable {
             self.changes.remove(&n);
         }
         self.held.remove(game);
+        self.heads.remove(game);
         self.games.remove(game)
+    }
+
+    /// The heads of `game` as last read from the store ([`GameTable::keep_heads`]), if it
+    /// has not changed since.
+    pub(crate) fn stored_heads(&self, game: &GameId) -> Option<&[(PlayerId, u64)]> {
+        self.heads.get(game).map(Vec::as_slice)
+    }
+
+    /// Keeps the heads of `game` just read from the store, until the game changes.
+    pub(crate) fn keep_heads(&mut self, game: GameId, heads: Vec<(PlayerId, u64)>) {
+        if self.games.contains_key(&game) {
+            self.heads.insert(game, heads);
+        }
     }
 
     /// Records that `game` changed.
     fn note(&mut self, game: GameId) {
+        self.heads.remove(&game);
         self.cursor += 1;
         if let Some(old) = self.changed_at.insert(game, self.cursor) {
             self.changes.remove(&old);
@@ -82,12 +103,30 @@ impl GameTable {
     /// The games changed after `since` in epoch `epoch`; every game if the epoch is not
     /// this run's (or `None` for a cursor that cannot be honoured).
     pub(crate) fn changed_since(&self, epoch: u64, since: u64) -> Vec<GameId> {
+        self.changed_since_where(epoch, since, |_| true)
+    }
+
+    /// [`GameTable::changed_since`], only the games whose summary passes `keep`: a hub
+    /// answering one player's first `GamesSince` reads its summaries once, where listing
+    /// every game and then looking each up cost a tenth of its work per connection.
+    pub(crate) fn changed_since_where(
+        &self,
+        epoch: u64,
+        since: u64,
+        keep: impl Fn(&Summary) -> bool,
+    ) -> Vec<GameId> {
         if epoch != self.epoch || since > self.cursor {
-            return self.games.keys().copied().collect();
+            return self
+                .games
+                .iter()
+                .filter(|(_, s)| keep(s))
+                .map(|(g, _)| *g)
+                .collect();
         }
         self.changes
             .range(since.saturating_add(1)..)
             .map(|(_, g)| *g)
+            .filter(|g| self.games.get(g).is_some_and(&keep))
             .collect()
     }
 }
@@ -156,5 +195,25 @@ mod tests {
         assert_eq!(t.changed_since(epoch, t.cursor()), Vec::<GameId>::new());
         assert_eq!(t.changed_since(epoch.wrapping_add(1), t.cursor()).len(), 2);
         assert_eq!(t.changed_since(epoch, t.cursor() + 5).len(), 2);
+        assert_eq!(t.changed_since_where(0, 0, |s| s.game == a), vec![a]);
+        assert_eq!(t.changed_since_where(epoch, start, |s| s.game != a), vec![]);
+    }
+
+    #[test]
+    fn heads_read_from_the_store_are_kept_until_the_game_changes() {
+        let (a, sa) = summary_of(1);
+        let (b, _) = summary_of(2);
+        let mut t = GameTable::new(HashMap::from([(a, sa.clone())]), Held::default());
+        let p = PlayerId::from_bytes([9; 32]);
+        t.keep_heads(a, vec![(p, 2)]);
+        assert_eq!(t.stored_heads(&a), Some(&[(p, 2)][..]));
+        t.insert(a, sa);
+        assert_eq!(t.stored_heads(&a), None, "a change of the game drops them");
+        t.keep_heads(b, vec![(p, 1)]);
+        assert_eq!(
+            t.stored_heads(&b),
+            None,
+            "nothing is kept for a game not held"
+        );
     }
 }

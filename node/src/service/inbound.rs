@@ -97,7 +97,6 @@ impl Service {
         self.send_instance(peer);
         self.league_on_connected(peer);
         self.league_catchup_on_connected(peer);
-        self.profiles_on_connected(peer);
         // The peer's player, decoded once: comparing player ids is a few nanoseconds a game,
         // where turning every game's players into peer ids cost 16 µs a game (1.6 s of a
         // mailbox's time per connection at 100,000 games).
@@ -111,6 +110,7 @@ impl Service {
             })
             .map(|(g, _)| *g)
             .collect();
+        self.profiles_on_connected(peer, &shared);
         // The peer catches up the same games from us: one sync each, whatever their number,
         // without tripping its rate limit. Our mailbox holds all our games: it may sync any.
         let granted: Vec<GameId> = if is_mailbox {
@@ -133,8 +133,12 @@ impl Service {
                 }
             }
         }
-        for g in &granted {
-            dispute::resend(&self.store, &self.net, g, peer);
+        // A read of the proofs per game granted (every game, to our mailbox): only when
+        // some proof is held at all.
+        if self.store.holds_equivocations() {
+            for g in &granted {
+                dispute::resend(&self.store, &self.net, g, peer);
+            }
         }
         // After a repair: ask every peer for the games not yet confirmed whole again (the
         // other players' copies confirm them: see `restore`).

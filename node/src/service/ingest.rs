@@ -253,7 +253,7 @@ impl Service {
                         return Err(Unavailable::Storage(e.to_string()).into());
                     }
                 }
-                self.games.insert(game, Summary::of(&state));
+                self.games.insert(game, cache.summary(&state));
                 cache.keep_added(state);
             }
             self.dirty = true;

@@ -32,7 +32,7 @@ use crate::api::replies::{ProfileView, ProfilesReply};
 use crate::network::NetworkError;
 use crate::protocol::{MAX_PROFILES_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
-use sobre_core::record::{PlayerId, Profile, SignedProfile, Status};
+use sobre_core::record::{GameId, PlayerId, Profile, SignedProfile, Status};
 use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
 
@@ -229,8 +229,9 @@ impl Service {
     }
 
     /// A peer connected: our profile if it is in the audience (and our mailboxes, which pass
-    /// it on), and the profiles we hold of the other players of the games we share with it.
-    pub(super) fn profiles_on_connected(&mut self, peer: PeerId) {
+    /// it on), and the profiles we hold of the other players of the games we share with it
+    /// (among `shared`, the games it plays or keeps an envelope of).
+    pub(super) fn profiles_on_connected(&mut self, peer: PeerId, shared: &[GameId]) {
         let Some(who) = player_of_peer(&peer) else {
             return;
         };
@@ -242,9 +243,9 @@ impl Service {
             self.share_profile(who);
         }
         let mut relay: Vec<Vec<u8>> = Vec::new();
-        let others: HashSet<PlayerId> = self
-            .games
-            .values()
+        let others: HashSet<PlayerId> = shared
+            .iter()
+            .filter_map(|g| self.games.get(g))
             .filter(|s| s.plays(&who) && s.status != Status::Pending)
             .flat_map(|s| [s.challenger, s.opponent])
             .filter(|p| *p != who && *p != self.me)

@@ -105,6 +105,12 @@ impl Store {
         Ok(self.equivocations.insert(key(e), v)?.is_none())
     }
 
+    /// Whether any equivocation proof is held (a node meeting a peer resends the proofs of
+    /// the games it grants it: one read per game, needless when none is held).
+    pub fn holds_equivocations(&self) -> bool {
+        !self.equivocations.is_empty()
+    }
+
     /// The proofs kept for `game`, in key order, decoded but not verified (the caller checks
     /// each: a stored proof is evidence only while its signatures hold). Each record comes
     /// with its own result, so a damaged one ([`StoreError::Corrupt`]) hides no other.
