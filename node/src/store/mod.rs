@@ -234,6 +234,13 @@ impl Store {
     /// # Errors
     /// If the disk write fails.
     pub async fn flush(&self) -> Result<(), StoreError> {
+        // Outside a runtime (the commands that open the store with the node stopped drive
+        // this future with a plain executor) the caller's thread is no async worker: flush
+        // there.
+        if tokio::runtime::Handle::try_current().is_err() {
+            self.db.flush()?;
+            return Ok(());
+        }
         let db = self.db.clone();
         tokio::task::spawn_blocking(move || db.flush())
             .await
