@@ -9,6 +9,7 @@
 //! Everything is seeded ([`SEED`], printed): the pairings, the moves, who goes down and when.
 //! What the machine does with them (timing) is not.
 //!
+//! * [`setup`]: the games and the league, started through the control API.
 //! * [`play`]: the moves, their arrival on watch streams, the churn and the final check
 //!   that every acknowledged move is held, verified and identical where it should be.
 //! * [`cost`]: the mailboxes' idle CPU and memory, the reconnect storm, bytes per move.
@@ -17,6 +18,7 @@
 mod cost;
 mod find;
 mod play;
+mod setup;
 
 use crate::games::{key, preload, signed_games};
 use crate::nodes::Node;
@@ -251,8 +253,8 @@ pub async fn phase_scale(sizes: Sizes) -> Res<Vec<Row>> {
         setup.elapsed().as_secs_f64()
     );
     let pairs = live_pairs(&world, &mut rng);
-    let games = play::start_games(&world, &pairs).await?;
-    let league = play::start_league(&mut world, &games, &mut rng).await?;
+    let games = setup::start_games(&world, &pairs).await?;
+    let league = setup::start_league(&mut world, &games, &mut rng).await?;
     eprintln!(
         "[scale] {} live games and {} league games started, {:.1} s since setup began",
         games.len(),

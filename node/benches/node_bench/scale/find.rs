@@ -2,7 +2,7 @@
 //! (no address given: their clubs' mailboxes serve the DHT and their contact records) and
 //! exchange a challenge; then again after one of each pair restarted on a new port.
 
-use super::play::challenge;
+use super::setup::challenge;
 use super::{PHASE, World};
 use crate::Res;
 use crate::stats::{pct, sorted};
