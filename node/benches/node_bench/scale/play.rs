@@ -10,18 +10,19 @@
 //! moves made while it was down (or before it caught up after a restart) are not timed there;
 //! they are checked at the end like every other move.
 
+mod check;
+mod churn;
+
 use super::{PHASE, World};
 use crate::Res;
 use crate::stats::{pct, sorted};
 use crate::table::Row;
-use futures::StreamExt;
+use rand::RngCore;
 use rand::rngs::StdRng;
-use rand::{Rng, RngCore};
 use serde_json::Value;
-use sobre_core::record::read_archive;
 use sobre_core::test_support::Lines;
 use sobre_core::{Color, Game, Move, Position};
-use sobre_node::api::{ApiRequest, ExportFormat};
+use sobre_node::api::ApiRequest;
 use sobre_node::client;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -385,7 +386,13 @@ pub async fn run(
     // seeded while; the last ones return before the play ends.
     let max_down = (n * s.churn_pct / 100).max(1);
     let churn_seed = rng.next_u64();
-    let churn = tokio::spawn(churn(w.clone(), play.clone(), churn_seed, max_down, end));
+    let churn = tokio::spawn(churn::churn(
+        w.clone(),
+        play.clone(),
+        churn_seed,
+        max_down,
+        end,
+    ));
     let restarted_mailbox = 0;
     let mailbox_restart = {
         let (w, play) = (w.clone(), play.clone());
@@ -440,7 +447,7 @@ pub async fn run(
     {
         tokio::time::sleep(POLL).await;
     }
-    let checked = check(&w, &play).await?;
+    let checked = check::check(&w, &play).await?;
 
     let p = lock(&play)?;
     let acked: Vec<&MoveRec> = p.moves.iter().filter(|m| m.acked).collect();
@@ -570,171 +577,4 @@ pub async fn run(
 fn lock(play: &Arc<Mutex<Play>>) -> Res<std::sync::MutexGuard<'_, Play>> {
     play.lock()
         .map_err(|_| "the play's state is poisoned".into())
-}
-
-/// Players going down and coming back until `end`; each return's catch-up time, seconds
-/// from the restart until its games show every move its opponents had acknowledged.
-async fn churn(
-    w: Arc<World>,
-    play: Arc<Mutex<Play>>,
-    seed: u64,
-    max_down: usize,
-    end: Instant,
-) -> Res<Vec<(usize, f64)>> {
-    use rand::SeedableRng;
-    let mut rng = StdRng::seed_from_u64(seed);
-    let s = w.s;
-    let mut downs = tokio::task::JoinSet::new();
-    let mut down: HashSet<usize> = HashSet::new();
-    let mut returns = Vec::new();
-    // Start the churn after the first moves.
-    tokio::time::sleep(s.down.0 / 10).await;
-    loop {
-        while let Some(r) = downs.try_join_next() {
-            let (p, t) = r??;
-            down.remove(&p);
-            returns.push((p, t));
-        }
-        let left = end.saturating_duration_since(Instant::now());
-        if left < s.down.0 + Duration::from_secs(2) {
-            break;
-        }
-        if down.len() < max_down {
-            let p = loop {
-                let p = rng.gen_range(0..w.players.len());
-                if p != w.organiser && !down.contains(&p) {
-                    break p;
-                }
-            };
-            let longest = s.down.1.min(left - Duration::from_secs(2));
-            let dur = rng.gen_range(s.down.0..=longest.max(s.down.0));
-            down.insert(p);
-            downs.spawn(go_down(w.clone(), play.clone(), p, dur));
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-    while let Some(r) = downs.join_next().await {
-        let (p, t) = r??;
-        returns.push((p, t));
-    }
-    Ok(returns)
-}
-
-/// Player `p` goes down for `dur` and comes back; returns how long it took to catch up.
-async fn go_down(
-    w: Arc<World>,
-    play: Arc<Mutex<Play>>,
-    p: usize,
-    dur: Duration,
-) -> Res<(usize, f64)> {
-    lock(&play)?.movable[p] = false;
-    while lock(&play)?.in_flight_by[p] > 0 {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    lock(&play)?.away(Holder::Player(p));
-    let dir = w.stop_player(p).await?;
-    tokio::time::sleep(dur).await;
-    // What its opponents acknowledged while it was away: no move is made in its games
-    // until it is back (it is to move in each of them, or they wait for it).
-    let targets: Vec<(usize, String, usize)> = {
-        let pl = lock(&play)?;
-        pl.games
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| g.side(p).is_some())
-            .map(|(i, g)| (i, g.id.clone(), g.acked.len()))
-            .collect()
-    };
-    let t = Instant::now();
-    w.restart_player(p, dir).await?;
-    watch(&play, &w, Holder::Player(p)).await;
-    let mut behind = targets;
-    let deadline = Instant::now() + STEP;
-    while !behind.is_empty() {
-        let mut still = Vec::new();
-        for (i, id, plies) in behind {
-            let v = w.call(p, ApiRequest::Show { game: id.clone() }).await?;
-            let held = v["plies"].as_u64().unwrap_or(0) as usize;
-            if held >= plies {
-                let mut pl = lock(&play)?;
-                if let Some(side) = pl.games[i].side(p) {
-                    pl.games[i].has[side] = held;
-                }
-            } else {
-                still.push((i, id, plies));
-            }
-        }
-        behind = still;
-        if Instant::now() > deadline {
-            return Err(format!("player {p} never caught up").into());
-        }
-        if !behind.is_empty() {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-    let caught_up = t.elapsed().as_secs_f64();
-    let mut pl = lock(&play)?;
-    pl.timed.insert(Holder::Player(p));
-    pl.movable[p] = true;
-    Ok((p, caught_up))
-}
-
-/// Every acknowledged move, at every holder: held in the holder's exported archive, which
-/// verifies, at its ply and identical. Per role: (held, expected, different).
-async fn check(w: &World, play: &Arc<Mutex<Play>>) -> Res<HashMap<Role, (usize, usize, usize)>> {
-    // What to export: (game index, holder).
-    let wanted: HashSet<(usize, Holder)> = {
-        let p = lock(play)?;
-        p.moves
-            .iter()
-            .filter(|m| m.acked)
-            .flat_map(|m| m.holders.iter().map(move |h| (m.game, h.0)))
-            .collect()
-    };
-    let ids: Vec<String> = lock(play)?.games.iter().map(|g| g.id.clone()).collect();
-    let homes = |h: Holder| match h {
-        Holder::Player(p) => w.players[p].home.clone(),
-        Holder::Mailbox(c) => w.clubs[c].home.clone(),
-    };
-    let exported: HashMap<(usize, Holder), Option<Vec<Move>>> = futures::stream::iter(wanted)
-        .map(|(g, h)| {
-            let (home, game) = (homes(h), ids[g].clone());
-            async move {
-                let v = client::call(
-                    &home,
-                    ApiRequest::Export {
-                        game,
-                        format: ExportFormat::Archive,
-                    },
-                )
-                .await
-                .ok();
-                let moves = v.and_then(|v| {
-                    let state = read_archive(v["archive"].as_str()?).ok()?.verify().ok()?;
-                    Some(state.moves.iter().map(|m| m.mv).collect())
-                });
-                ((g, h), moves)
-            }
-        })
-        .buffer_unordered(8)
-        .collect()
-        .await;
-    let p = lock(play)?;
-    let mut out: HashMap<Role, (usize, usize, usize)> = HashMap::new();
-    for m in p.moves.iter().filter(|m| m.acked) {
-        for &(h, role, _) in &m.holders {
-            let e = out.entry(role).or_default();
-            e.1 += 1;
-            match exported
-                .get(&(m.game, h))
-                .and_then(|x| x.as_ref())
-                .and_then(|v| v.get(m.ply))
-            {
-                Some(held) if *held == m.mv => e.0 += 1,
-                Some(_) => e.2 += 1,
-                None => {}
-            }
-        }
-    }
-    Ok(out)
 }
