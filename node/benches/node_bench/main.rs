@@ -5,7 +5,7 @@
 //! cargo bench -p sobre-node --bench node_bench                    # full (about 1 min)
 //! cargo bench -p sobre-node --bench node_bench -- quick           # smoke run
 //! cargo bench -p sobre-node --bench node_bench -- only=mailbox    # one phase
-//! cargo bench -p sobre-node --bench node_bench -- only=scale        # issue 30 Tier 1 (~6 min)
+//! cargo bench -p sobre-node --bench node_bench -- only=scale        # issue 30 Tier 1 (~4 min)
 //! cargo bench -p sobre-node --bench node_bench -- only=scale tier2  # Tier 2 (pre-release)
 //! ```
 //!
@@ -148,16 +148,16 @@ const USAGE: &str = "usage: cargo bench -p sobre-node --bench node_bench [-- [qu
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // Children of phases 2 and 4 are this binary started again (`nodes::child_command`), with
-    // their role first.
+    // Children of phases 2, 4, 5, 6 and 7 are this binary started again
+    // (`nodes::child_command`), with their role first.
     let home = || PathBuf::from(args.get(1).cloned().unwrap_or_default());
     match args.first().map(String::as_str) {
         Some(CHILD_PARTS) => std::process::exit(memory::child_parts(&home())),
         Some(CHILD_NODE) => {
             let kind = args.get(2).map_or("player", String::as_str);
             let listen = args.get(3).cloned();
-            let bootstrap = args.iter().skip(4).cloned().collect();
-            std::process::exit(nodes::child_node(home(), kind, listen, bootstrap));
+            let peers = args.iter().skip(4).cloned().collect();
+            std::process::exit(nodes::child_node(home(), kind, listen, peers));
         }
         _ => {}
     }
