@@ -99,11 +99,10 @@ pub async fn phase_hub(s: Sizes) -> Res<Vec<Row>> {
     let storm_at = Instant::now();
     // A few at a time: all at once, some dials meet the hub's limit of pending incoming
     // connections (and such a node waits for its next redial to reach its mailbox).
-    let nodes: Vec<Node> = futures::stream::iter(
-        homes
-            .into_iter()
-            .map(|dir| Node::start_with(dir, false, vec![addr.clone()])),
-    )
+    let nodes: Vec<Node> = futures::stream::iter(homes.into_iter().map(|dir| {
+        let mailbox = addr.clone();
+        Node::start_with(dir, false, move |c| c.mailboxes = vec![mailbox])
+    }))
     .buffer_unordered(STARTING_AT_ONCE)
     .try_collect()
     .await?;

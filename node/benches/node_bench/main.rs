@@ -5,6 +5,8 @@
 //! cargo bench -p sobre-node --bench node_bench                    # full (about 1 min)
 //! cargo bench -p sobre-node --bench node_bench -- quick           # smoke run
 //! cargo bench -p sobre-node --bench node_bench -- only=mailbox    # one phase
+//! cargo bench -p sobre-node --bench node_bench -- only=scale        # issue 30 Tier 1 (~4 min)
+//! cargo bench -p sobre-node --bench node_bench -- only=scale tier2  # Tier 2 (pre-release)
 //! ```
 //!
 //! 1. `rt`: move round trip between two nodes (control `move` → opponent's watch stream),
@@ -25,6 +27,13 @@
 //!    round trip, the victim's peak memory and its disk growth under each.
 //! 6. `hub`: a mailbox (a child process) holding many games others play: its start, its
 //!    idle CPU with many peers connected, its CPU per connection in a reconnect storm.
+//! 7. `scale`: issue 30's Tier 1 ([`scale`]): clubs' mailboxes (child processes holding
+//!    thousands of games for others) and dozens of players' nodes playing live games and a
+//!    league at a steady rate through the control API while players come and go and a
+//!    mailbox restarts: every move checked where it should be, its convergence timed, the
+//!    mailboxes' idle cost and a reconnect storm, discovery by id across clubs. `tier2`
+//!    gives it the sizes of the documented pre-release run; `quick` small ones. It runs
+//!    only when named (`only=scale`).
 //!
 //! Inbound requests are rate limited per peer (120 a minute, `NetworkConfig::new`, not
 //! configurable through `NodeConfig`), so the load of phases 2 and 3 is spread over as many
@@ -52,6 +61,7 @@ mod memory;
 mod nodes;
 mod peers;
 mod round_trip;
+mod scale;
 mod stats;
 mod sync;
 mod table;
@@ -88,6 +98,7 @@ struct Sizes {
     hub_games: usize,
     hub_peers: usize,
     hub_idle: Duration,
+    scale: scale::ScaleSizes,
 }
 
 const FULL: Sizes = Sizes {
@@ -103,6 +114,7 @@ const FULL: Sizes = Sizes {
     hub_games: 10_000,
     hub_peers: 256,
     hub_idle: Duration::from_secs(30),
+    scale: scale::TIER1,
 };
 
 const QUICK: Sizes = Sizes {
@@ -118,38 +130,45 @@ const QUICK: Sizes = Sizes {
     hub_games: 500,
     hub_peers: 16,
     hub_idle: Duration::from_secs(3),
+    scale: scale::QUICK,
 };
 
 /// The phases, in the order they run: name for `only=`, label in the table.
-const PHASES: [(&str, &str); 6] = [
+const PHASES: [(&str, &str); 7] = [
     ("rt", "1 round trip"),
     ("mailbox", "2 mailbox"),
     ("sync", "3 catch-up"),
     ("rss", "4 memory"),
     ("attack", "5 under attack"),
     ("hub", "6 hub"),
+    ("scale", scale::PHASE),
 ];
 
-const USAGE: &str = "usage: cargo bench -p sobre-node --bench node_bench [-- [quick] [only=rt|mailbox|sync|rss|attack|hub]]";
+const USAGE: &str = "usage: cargo bench -p sobre-node --bench node_bench [-- [quick] [tier2] [only=rt|mailbox|sync|rss|attack|hub|scale]]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // Children of phases 2 and 4 are this binary started again (`nodes::child_command`), with
-    // their role first.
+    // Children of phases 2, 4, 5, 6 and 7 are this binary started again
+    // (`nodes::child_command`), with their role first.
     let home = || PathBuf::from(args.get(1).cloned().unwrap_or_default());
     match args.first().map(String::as_str) {
         Some(CHILD_PARTS) => std::process::exit(memory::child_parts(&home())),
         Some(CHILD_NODE) => {
             let kind = args.get(2).map_or("player", String::as_str);
-            std::process::exit(nodes::child_node(home(), kind));
+            let listen = args.get(3).cloned();
+            let peers = args.iter().skip(4).cloned().collect();
+            std::process::exit(nodes::child_node(home(), kind, listen, peers));
         }
         _ => {}
     }
     let mut quick = false;
+    let mut tier2 = false;
     let mut only: Option<&'static str> = None;
     for a in args.iter().filter(|a| !a.starts_with('-')) {
         if a == "quick" {
             quick = true;
+        } else if a == "tier2" {
+            tier2 = true;
         } else if let Some(p) = a.strip_prefix("only=") {
             let Some(&(name, _)) = PHASES.iter().find(|(n, _)| *n == p) else {
                 eprintln!("node_bench: no phase `{p}`\n{USAGE}");
@@ -166,7 +185,10 @@ fn main() {
         return;
     }
     let warnings = WarnCounter::install();
-    let sizes = if quick { QUICK } else { FULL };
+    let mut sizes = if quick { QUICK } else { FULL };
+    if tier2 {
+        sizes.scale = scale::TIER2;
+    }
 
     println!(
         "sobre node_bench ({})",
@@ -183,7 +205,8 @@ fn main() {
     let started = Instant::now();
     let mut rows = Vec::new();
     for (name, label) in PHASES {
-        if only.is_some_and(|o| o != name) {
+        // The scale phase takes minutes: it runs only when named.
+        if only.map_or(name == "scale", |o| o != name) {
             continue;
         }
         let t = Instant::now();
@@ -195,6 +218,7 @@ fn main() {
                 "sync" => sync::phase_sync(sizes).await,
                 "rss" => memory::phase_rss(sizes).await,
                 "hub" => hub::phase_hub(sizes).await,
+                "scale" => scale::phase_scale(sizes).await,
                 _ => attack::phase_attack(sizes).await,
             }
         });

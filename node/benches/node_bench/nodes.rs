@@ -15,7 +15,9 @@ use tokio::sync::{mpsc, oneshot};
 
 pub struct Node {
     pub home: PathBuf,
-    _dir: TempDir,
+    /// The home's directory, removed when the node is dropped (kept by
+    /// [`Node::stop_keeping_home`] for a restart on the same home).
+    dir: Option<TempDir>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
     /// A node in a child process of its own (see [`Node::start_process`]).
@@ -25,23 +27,26 @@ pub struct Node {
 impl Node {
     /// Starts a node in `dir` (its key is created if missing) and waits for its socket.
     pub async fn start(dir: TempDir, mailbox: bool) -> Res<Node> {
-        Node::start_with(dir, mailbox, Vec::new()).await
+        Node::start_with(dir, mailbox, |_| {}).await
     }
 
-    /// [`Node::start`] for a player's node whose mailboxes are `mailboxes` (addresses with
-    /// their `/p2p/` part), as `sobre node run --mailbox …` starts it.
-    pub async fn start_with(dir: TempDir, mailbox: bool, mailboxes: Vec<String>) -> Res<Node> {
+    /// Like [`Node::start`], the configuration adjusted by `extra` (mailboxes, bootstrap).
+    pub async fn start_with(
+        dir: TempDir,
+        mailbox: bool,
+        extra: impl FnOnce(&mut NodeConfig),
+    ) -> Res<Node> {
         let home = dir.path().to_path_buf();
         home::init_key(&home)?;
-        let config = NodeConfig {
+        let mut config = NodeConfig {
             home: home.clone(),
             listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
             mailbox,
-            mailboxes,
             // The bench's players all connect from 127.0.0.1.
             max_inbound_per_ip: Some(4096),
             ..NodeConfig::default()
         };
+        extra(&mut config);
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
             if let Err(e) = run(config, async {
@@ -54,7 +59,7 @@ impl Node {
         });
         let node = Node {
             home,
-            _dir: dir,
+            dir: Some(dir),
             stop: Some(tx),
             task: Some(task),
             child: None,
@@ -72,10 +77,22 @@ impl Node {
     /// Like [`Node::start_process`], the child's `kind` given: `mailbox`, `player`, or
     /// `strict` (a player's node with the default per-IP limits, for the attack phase).
     pub async fn start_process_with(dir: TempDir, kind: &str) -> Res<Node> {
+        Node::start_process_on(dir, kind, "/ip4/127.0.0.1/tcp/0", &[]).await
+    }
+
+    /// Like [`Node::start_process_with`], listening on `listen` (a fixed port, for a mailbox
+    /// its players find again after a restart), with `peers` (addresses ending in
+    /// `/p2p/<id>`): a mailbox's bootstrap peers, a player's mailboxes.
+    pub async fn start_process_on(
+        dir: TempDir,
+        kind: &str,
+        listen: &str,
+        peers: &[String],
+    ) -> Res<Node> {
         let home = dir.path().to_path_buf();
         home::init_key(&home)?;
         let mut cmd = child_command(CHILD_NODE, &home)?;
-        cmd.arg(kind);
+        cmd.arg(kind).arg(listen).args(peers);
         let child = cmd
             .stdout(std::process::Stdio::null())
             // With RUST_LOG the child prints its log too (see `child_node`).
@@ -87,7 +104,7 @@ impl Node {
             .spawn()?;
         let node = Node {
             home,
-            _dir: dir,
+            dir: Some(dir),
             stop: None,
             task: None,
             child: Some(child),
@@ -152,7 +169,12 @@ impl Node {
         rx
     }
 
-    pub async fn stop(mut self) {
+    pub async fn stop(self) {
+        self.stop_keeping_home().await;
+    }
+
+    /// Stops the node and hands back its home, for a restart on it.
+    pub async fn stop_keeping_home(mut self) -> Option<TempDir> {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
         }
@@ -171,6 +193,7 @@ impl Node {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         }
+        self.dir.take()
     }
 }
 
@@ -219,12 +242,21 @@ pub fn child_command(role: &str, home: &Path) -> Res<std::process::Command> {
 }
 
 /// The `__node` child process: a node exactly as `sobre node run` starts it, until Ctrl-C or
-/// the control API's `stop`.
-pub fn child_node(home: PathBuf, kind: &str) -> i32 {
+/// the control API's `stop`. It listens on `listen` (default: any loopback port); `peers`
+/// are a mailbox's bootstrap peers, a player's mailboxes.
+pub fn child_node(home: PathBuf, kind: &str, listen: Option<String>, peers: Vec<String>) -> i32 {
+    let mailbox = kind == "mailbox";
+    let (bootstrap, mailboxes) = if mailbox {
+        (peers, Vec::new())
+    } else {
+        (Vec::new(), peers)
+    };
     let config = NodeConfig {
         home,
-        mailbox: kind == "mailbox",
-        listen: vec!["/ip4/127.0.0.1/tcp/0".into()],
+        mailbox,
+        listen: vec![listen.unwrap_or_else(|| "/ip4/127.0.0.1/tcp/0".into())],
+        bootstrap,
+        mailboxes,
         // The bench's players all connect from 127.0.0.1; the attack phase's victim keeps
         // the default limits its attackers meet.
         max_inbound_per_ip: (kind != "strict").then_some(4096),

@@ -1,0 +1,240 @@
+//! What the scale phase's mailboxes cost: bytes per move (from `/proc/PID/io`), CPU and
+//! memory while idle with their players connected, and a reconnect storm of a whole club.
+
+use super::{PHASE, World};
+use crate::Res;
+use crate::games::key;
+use crate::nodes::Node;
+use crate::peers::{client_peers_as, shutdown_peers};
+use crate::stats::process_cpu_seconds;
+use crate::table::Row;
+use sobre_node::api::ApiRequest;
+use sobre_node::api::request;
+use sobre_node::client;
+use std::time::{Duration, Instant};
+
+/// A process's I/O counters (`/proc/PID/io`): what it caused to be written to storage.
+/// Its `rchar`/`wchar` count `read`/`write` calls only, not the sockets' `send`/`recv`, so
+/// they say nothing of the network.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Io {
+    pub write_bytes: u64,
+}
+
+fn io_of(pid: u32) -> Option<Io> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/io")).ok()?;
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.trim().parse::<u64>().ok())
+    };
+    Some(Io {
+        write_bytes: field("write_bytes:")?,
+    })
+}
+
+/// Each mailbox's counters now (`None` if unreadable).
+pub fn mailbox_io(w: &World) -> Vec<Option<Io>> {
+    (0..w.clubs.len())
+        .map(|c| w.mailbox_pid(c).and_then(io_of))
+        .collect()
+}
+
+/// Each player's process and its counters now.
+pub async fn player_io(w: &World) -> Vec<Option<(u32, Io)>> {
+    let mut out = Vec::with_capacity(w.players.len());
+    for p in &w.players {
+        let pid = p.node.lock().await.as_ref().and_then(Node::pid);
+        out.push(pid.and_then(|pid| Some((pid, io_of(pid)?))));
+    }
+    out
+}
+
+/// Storage bytes per move of their games at the players' nodes that ran the whole play (the same
+/// process before and after).
+pub fn player_bytes_per_move(
+    before: &[Option<(u32, Io)>],
+    after: &[Option<(u32, Io)>],
+    moves: &[usize],
+) -> Vec<Row> {
+    let (mut io, mut n, mut players) = (Io::default(), 0usize, 0usize);
+    for ((b, a), m) in before.iter().zip(after).zip(moves) {
+        if let (Some((pb, b)), Some((pa, a))) = (b, a)
+            && pb == pa
+        {
+            io.write_bytes += a.write_bytes - b.write_bytes;
+            n += m;
+            players += 1;
+        }
+    }
+    if n == 0 {
+        return vec![Row::info(
+            PHASE,
+            "player bytes per move",
+            "not measured (no /proc/PID/io)",
+        )];
+    }
+    vec![Row::info(
+        PHASE,
+        format!(
+            "player: written to storage per move of its games ({players} players never down, \
+             {n} moves made or received)"
+        ),
+        format!("{:.0} B", io.write_bytes as f64 / n as f64),
+    )]
+}
+
+/// Storage bytes per move at the mailboxes that ran the whole play (not the restarted one).
+pub fn bytes_per_move(
+    before: &[Option<Io>],
+    after: &[Option<Io>],
+    moves: &[usize],
+    restarted: usize,
+) -> Vec<Row> {
+    let (mut io, mut n) = (Io::default(), 0usize);
+    for c in (0..moves.len()).filter(|&c| c != restarted) {
+        let (Some(Some(b)), Some(Some(a))) = (before.get(c), after.get(c)) else {
+            return vec![Row::info(
+                PHASE,
+                "mailbox bytes per move",
+                "not measured (no /proc/PID/io)",
+            )];
+        };
+        io.write_bytes += a.write_bytes - b.write_bytes;
+        n += moves[c];
+    }
+    vec![Row::info(
+        PHASE,
+        format!("mailbox: written to storage per move of its players ({n} moves)"),
+        format!("{:.0} B", io.write_bytes as f64 / n.max(1) as f64),
+    )]
+}
+
+/// The mailboxes' CPU over a window with their players connected, and their memory.
+pub async fn idle(w: &World) -> Res<Vec<Row>> {
+    let clubs = w.clubs.len();
+    // The last deliveries and receipts settle first.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let cpu = |c: usize| {
+        w.mailbox_pid(c)
+            .and_then(|p| process_cpu_seconds(&p.to_string()))
+    };
+    let c0: Vec<Option<f64>> = (0..clubs).map(cpu).collect();
+    let window = w.s.idle_window;
+    tokio::time::sleep(window).await;
+    let mut worst: f64 = 0.0;
+    let mut rss_worst = 0u64;
+    let mut peers = Vec::new();
+    for (c, before) in c0.iter().enumerate() {
+        let (Some(b), Some(a)) = (before, cpu(c)) else {
+            return Err(format!("no CPU figure for mailbox {c}").into());
+        };
+        worst = worst.max((a - b) / window.as_secs_f64() * 100.0);
+        let pid = w.mailbox_pid(c).ok_or("no mailbox pid")?;
+        rss_worst = rss_worst.max(vm_rss_kb(pid).ok_or("no VmRSS")?);
+        let status = client::call(&w.clubs[c].home, ApiRequest::Status(request::Status {})).await?;
+        peers.push(status["peers"].as_u64().unwrap_or(0).to_string());
+    }
+    let rss_mb = rss_worst as f64 / 1024.0;
+    Ok(vec![
+        Row::check(
+            PHASE,
+            format!(
+                "mailbox idle CPU over {} s, players connected (peers: {}), worst",
+                window.as_secs(),
+                peers.join(", ")
+            ),
+            format!("{worst:.2} % of a core"),
+            "< 2 %",
+            worst < 2.0,
+        ),
+        Row::check(
+            PHASE,
+            "mailbox resident memory (VmRSS), worst",
+            format!("{rss_mb:.0} MB"),
+            "< 200 MB",
+            rss_mb < 200.0,
+        ),
+    ])
+}
+
+fn vm_rss_kb(pid: u32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Every player of club 0 stops, then all start again at once (and, in Tier 2, bare
+/// protocol clients under the keys of the games club 0's mailbox holds connect with them):
+/// how long until the mailbox is quiet again, and its CPU per connection.
+pub async fn storm(w: &World) -> Res<Vec<Row>> {
+    let c = 0;
+    let club: Vec<usize> = (0..w.players.len())
+        .filter(|&p| w.players[p].club == c)
+        .collect();
+    let mut dirs = Vec::new();
+    for &p in &club {
+        dirs.push((p, w.stop_player(p).await?));
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let pid = w.mailbox_pid(c).ok_or("no mailbox pid")?.to_string();
+    let cpu = || process_cpu_seconds(&pid).ok_or("no mailbox CPU figure");
+    let c0 = cpu()?;
+    let at = Instant::now();
+    let restarted =
+        futures::future::join_all(dirs.into_iter().map(|(p, d)| w.restart_player(p, d))).await;
+    for r in restarted {
+        r?;
+    }
+    let bare = if w.s.storm_bare > 0 {
+        let keys = (0..w.s.storm_bare)
+            .map(|i| key(30 + c as u32, i as u64))
+            .collect();
+        Some(client_peers_as(keys, &w.clubs[c].addr).await?.0)
+    } else {
+        None
+    };
+    let connections = club.len() + bare.as_ref().map_or(0, Vec::len);
+    let connected_s = at.elapsed().as_secs_f64();
+    // Until the mailbox is quiet again: a second with under 2% of a core.
+    let mut last = cpu()?;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let now = cpu()?;
+        let quiet = now - last < 0.02;
+        last = now;
+        if quiet || Instant::now() > deadline {
+            break;
+        }
+    }
+    let served_s = at.elapsed().as_secs_f64();
+    let per_ms = (last - c0) / connections as f64 * 1000.0;
+    if let Some(b) = bare {
+        shutdown_peers(b).await;
+    }
+    Ok(vec![
+        Row::info(
+            PHASE,
+            format!("reconnect storm: {connections} players of club {c} restarted at once, up in"),
+            format!("{connected_s:.2} s"),
+        ),
+        Row::check(
+            PHASE,
+            "… served (mailbox quiet again) after",
+            format!("{served_s:.2} s"),
+            "< 30 s",
+            served_s < 30.0,
+        ),
+        Row::check(
+            PHASE,
+            "… mailbox CPU per connection",
+            format!("{per_ms:.2} ms"),
+            "< 5 ms",
+            per_ms < 5.0,
+        ),
+    ])
+}
