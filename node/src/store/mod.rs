@@ -237,14 +237,22 @@ impl Store {
         // Outside a runtime (the commands that open the store with the node stopped drive
         // this future with a plain executor) the caller's thread is no async worker: flush
         // there.
-        if tokio::runtime::Handle::try_current().is_err() {
-            self.db.flush()?;
-            return Ok(());
+        match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+            Err(_) => {
+                self.db.flush()?;
+            }
+            // In place on a worker of a multi-threaded runtime (tokio moves the worker's
+            // other tasks away meanwhile): no hand-off to another thread on a move's path.
+            Ok(tokio::runtime::RuntimeFlavor::MultiThread) => {
+                tokio::task::block_in_place(|| self.db.flush())?;
+            }
+            Ok(_) => {
+                let db = self.db.clone();
+                tokio::task::spawn_blocking(move || db.flush())
+                    .await
+                    .map_err(|e| StoreError::Sled(sled::Error::ReportableBug(e.to_string())))??;
+            }
         }
-        let db = self.db.clone();
-        tokio::task::spawn_blocking(move || db.flush())
-            .await
-            .map_err(|e| StoreError::Sled(sled::Error::ReportableBug(e.to_string())))??;
         Ok(())
     }
 
