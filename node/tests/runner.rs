@@ -9,6 +9,7 @@ mod abuse;
 mod addresses;
 mod adjourned;
 mod churn;
+mod connection_policy;
 mod corruption;
 mod delivery_stream;
 mod deltas;
