@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sobre_node::api::{ApiRequest, Request};
 use sobre_node::client::{self, Client};
+use sobre_node::player_config::PlayerConfig;
 use std::path::Path;
 
 /// A tokio runtime for one command (`main` stays synchronous).
@@ -403,17 +404,16 @@ pub struct Config {
 
 impl Config {
     pub fn load(home: &Path) -> Config {
-        let Some(v) = read_config(home) else {
+        let Some(c) = read_config(home) else {
             return Config::default();
         };
         Config {
-            notation: v["notation"].as_str().and_then(|n| n.parse().ok()),
-            ascii: v["board"].as_str() == Some("ascii"),
-            coin_colour: match v["coin_colour"].as_str() {
-                Some("white") => Some(Side::White),
-                Some("black") => Some(Side::Black),
-                _ => None,
-            },
+            notation: c.notation(),
+            ascii: c.ascii_board(),
+            coin_colour: c.coin_colour().map(|c| match c {
+                sobre_core::Color::White => Side::White,
+                sobre_core::Color::Black => Side::Black,
+            }),
         }
     }
 
@@ -422,30 +422,25 @@ impl Config {
     /// Read before the language is chosen, so it warns about nothing (a damaged file is
     /// reported, in the chosen language, by the next reading).
     pub fn language(home: &Path) -> Option<crate::i18n::Language> {
-        let text = std::fs::read_to_string(home.join("config.json")).ok()?;
-        serde_json::from_str::<Value>(&text).ok()?["language"]
-            .as_str()
-            .and_then(sobre_core::language::Language::from_setting)
+        PlayerConfig::read(home).ok().flatten()?.language()
     }
 
     /// `"arbiter"` in `HOME/config.json` (an alias or a player id): who keeps the player's
     /// sealed moves in escrow (A3) when a game names nobody.
     pub fn arbiter(home: &Path) -> Option<String> {
-        read_config(home)?["arbiter"].as_str().map(str::to_owned)
+        read_config(home)?.arbiter().map(str::to_owned)
     }
 }
 
-/// `HOME/config.json` as JSON; `None` if absent, with a warning if unreadable.
-fn read_config(home: &Path) -> Option<Value> {
-    let text = std::fs::read_to_string(home.join("config.json")).ok()?;
-    let Ok(v) = serde_json::from_str::<Value>(&text) else {
+/// `HOME/config.json` ([`PlayerConfig`]); `None` if absent, with a warning if not JSON.
+fn read_config(home: &Path) -> Option<PlayerConfig> {
+    PlayerConfig::read(home).unwrap_or_else(|_| {
         eprintln!(
             "{}",
             crate::t!("config-not-json", home = home.display().to_string())
         );
-        return None;
-    };
-    Some(v)
+        None
+    })
 }
 
 /// Reads a time control a player typed, as the core reads it; a bad one is the user's error

@@ -20,6 +20,7 @@ pub mod invite;
 pub mod keyfile;
 pub mod network;
 pub mod offline;
+pub mod player_config;
 pub mod profile;
 pub mod protocol;
 pub mod reminders;

@@ -11,6 +11,7 @@
 //! line, what scripts match on.
 
 use super::{Reminder, ReminderKind, human_left, move_number};
+use crate::player_config::PlayerConfig;
 use sobre_core::language::Language;
 use sobre_core::notation::Notation;
 use sobre_core::record::ClaimReason;
@@ -36,21 +37,13 @@ impl Wording {
     /// damaged file means no settings (the CLI reports a damaged file; a reminder is no
     /// place to).
     pub fn for_home(home: &Path) -> Wording {
-        let settings = std::fs::read_to_string(home.join("config.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
-        let field = |k: &str| {
-            settings
-                .as_ref()
-                .and_then(|v| v[k].as_str())
-                .map(str::to_owned)
-        };
+        let settings = PlayerConfig::read(home).ok().flatten();
         Wording {
-            lang: field("language")
-                .as_deref()
-                .and_then(Language::from_setting)
+            lang: settings
+                .as_ref()
+                .and_then(PlayerConfig::language)
                 .unwrap_or_else(|| Language::from_locale_vars(|k| std::env::var(k).ok())),
-            notation: field("notation").and_then(|n| n.parse().ok()),
+            notation: settings.as_ref().and_then(PlayerConfig::notation),
         }
     }
 

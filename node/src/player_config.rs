@@ -1,0 +1,114 @@
+//! The player's own settings, `HOME/config.json` (`{"language": "es", "notation": "es",
+//! "board": "ascii", "coin_colour": "white", "arbiter": "club"}`): the one reader of the
+//! file, for the command line and for the node's reminders alike. A setting the file lacks,
+//! or one of the wrong kind, is no setting (the built-in default then applies); a file that
+//! is not JSON is an error the command line reports.
+
+use serde_json::Value;
+use sobre_core::Color;
+use sobre_core::language::Language;
+use sobre_core::notation::Notation;
+use std::path::Path;
+
+/// The file's name in the home directory.
+pub const CONFIG_FILE: &str = "config.json";
+
+/// Why `HOME/config.json` could not be read as settings.
+#[derive(Debug, thiserror::Error)]
+#[error("{file} is not JSON: {reason}")]
+pub struct ConfigError {
+    pub file: String,
+    pub reason: String,
+}
+
+/// The settings of `HOME/config.json`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerConfig {
+    value: Value,
+}
+
+impl PlayerConfig {
+    /// The settings of `home`; `Ok(None)` when the file does not exist (or cannot be read).
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the file is there but is not JSON.
+    pub fn read(home: &Path) -> Result<Option<PlayerConfig>, ConfigError> {
+        let path = home.join(CONFIG_FILE);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(None);
+        };
+        serde_json::from_str(&text)
+            .map(|value| Some(PlayerConfig { value }))
+            .map_err(|e| ConfigError {
+                file: path.display().to_string(),
+                reason: e.to_string(),
+            })
+    }
+
+    fn text(&self, key: &str) -> Option<&str> {
+        self.value.get(key).and_then(Value::as_str)
+    }
+
+    /// `"language"`: `es`, `en` or a locale such as `es_AR`.
+    pub fn language(&self) -> Option<Language> {
+        self.text("language").and_then(Language::from_setting)
+    }
+
+    /// `"notation"`: how the player writes and reads moves (`en`, `es`, `figurine`, …).
+    pub fn notation(&self) -> Option<Notation> {
+        self.text("notation").and_then(|n| n.parse().ok())
+    }
+
+    /// `"board": "ascii"`: letters instead of figurines on the board.
+    pub fn ascii_board(&self) -> bool {
+        self.text("board") == Some("ascii")
+    }
+
+    /// `"coin_colour"`: the colour taken when a challenger never opens the fair coin.
+    pub fn coin_colour(&self) -> Option<Color> {
+        match self.text("coin_colour") {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// `"arbiter"`: who keeps the player's sealed moves in escrow (an alias or a player id).
+    pub fn arbiter(&self) -> Option<&str> {
+        self.text("arbiter")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_read_once_and_a_wrong_kind_is_no_setting() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(PlayerConfig::read(dir.path()).unwrap().is_none());
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            r#"{"language":"es_AR","notation":"es","board":"ascii","coin_colour":"black","arbiter":"club","extra":1}"#,
+        )
+        .unwrap();
+        let c = PlayerConfig::read(dir.path()).unwrap().unwrap();
+        assert_eq!(c.language(), Some(Language::Spanish));
+        assert_eq!(c.notation(), Some(Notation::Spanish));
+        assert!(c.ascii_board());
+        assert_eq!(c.coin_colour(), Some(Color::Black));
+        assert_eq!(c.arbiter(), Some("club"));
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            r#"{"language":3,"notation":"klingon","coin_colour":"green"}"#,
+        )
+        .unwrap();
+        let c = PlayerConfig::read(dir.path()).unwrap().unwrap();
+        assert_eq!(
+            (c.language(), c.notation(), c.coin_colour()),
+            (None, None, None)
+        );
+        std::fs::write(dir.path().join(CONFIG_FILE), "{not json").unwrap();
+        assert!(PlayerConfig::read(dir.path()).is_err());
+    }
+}
