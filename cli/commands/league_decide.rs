@@ -47,12 +47,7 @@ pub enum Withdrawal {
 
 /// A result as PGN writes it (`½-½` too).
 fn verdict(text: &str) -> Result<Verdict, String> {
-    match text.trim() {
-        "1-0" => Ok(Verdict::WhiteWins),
-        "1/2-1/2" | "½-½" => Ok(Verdict::Draw),
-        "0-1" => Ok(Verdict::BlackWins),
-        _ => Err(crate::t!("decide-bad-result")),
-    }
+    Verdict::from_text(text).ok_or_else(|| crate::t!("decide-bad-result"))
 }
 
 #[derive(clap::Args)]

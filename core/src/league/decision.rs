@@ -65,6 +65,21 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The result as PGN writes it: `1-0`, `1/2-1/2` or `0-1`.
+    pub fn text(self) -> &'static str {
+        self.outcome().as_str()
+    }
+
+    /// A result as an arbiter types it: [`Verdict::text`], or `½-½` for the draw.
+    pub fn from_text(text: &str) -> Option<Verdict> {
+        match text.trim() {
+            "1-0" => Some(Verdict::WhiteWins),
+            "1/2-1/2" | "½-½" => Some(Verdict::Draw),
+            "0-1" => Some(Verdict::BlackWins),
+            _ => None,
+        }
+    }
+
     pub fn outcome(self) -> Outcome {
         match self {
             Verdict::WhiteWins => Outcome::Decisive {

@@ -81,29 +81,12 @@ pub(crate) mod verdict {
     use serde::Serialize;
     use sobre_core::league::decision::Verdict;
 
-    fn text(v: Verdict) -> &'static str {
-        match v {
-            Verdict::WhiteWins => "1-0",
-            Verdict::Draw => "1/2-1/2",
-            Verdict::BlackWins => "0-1",
-        }
-    }
-
     pub fn serialize<S: Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok, S::Error> {
-        v.map(text).serialize(s)
+        v.map(Verdict::text).serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Verdict>, D::Error> {
-        optional_word(
-            d,
-            |w| match w {
-                "1-0" => Some(Verdict::WhiteWins),
-                "1/2-1/2" | "½-½" => Some(Verdict::Draw),
-                "0-1" => Some(Verdict::BlackWins),
-                _ => None,
-            },
-            "1-0, 1/2-1/2 or 0-1",
-        )
+        optional_word(d, Verdict::from_text, "1-0, 1/2-1/2 or 0-1")
     }
 }
 

@@ -225,7 +225,7 @@ impl Store {
 
     /// Makes everything written so far durable. Call before reporting success.
     ///
-    /// Flushed on tokio's blocking pool, not with sled's `flush_async`: that one runs on
+    /// Flushed by the caller's thread, not with sled's `flush_async`: that one runs on
     /// sled's global I/O pool (seven threads in all, grown only when more jobs wait), and
     /// each flush there waits for a log write queued on the same pool. A process with
     /// several stores (the tests' in-process nodes, a benchmark's players) then had every
@@ -234,24 +234,16 @@ impl Store {
     /// # Errors
     /// If the disk write fails.
     pub async fn flush(&self) -> Result<(), StoreError> {
-        // Outside a runtime (the commands that open the store with the node stopped drive
-        // this future with a plain executor) the caller's thread is no async worker: flush
-        // there.
-        match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
-            Err(_) => {
-                self.db.flush()?;
-            }
-            // In place on a worker of a multi-threaded runtime (tokio moves the worker's
-            // other tasks away meanwhile): no hand-off to another thread on a move's path.
-            Ok(tokio::runtime::RuntimeFlavor::MultiThread) => {
-                tokio::task::block_in_place(|| self.db.flush())?;
-            }
-            Ok(_) => {
-                let db = self.db.clone();
-                tokio::task::spawn_blocking(move || db.flush())
-                    .await
-                    .map_err(|e| StoreError::Sled(sled::Error::ReportableBug(e.to_string())))??;
-            }
+        // In place: on a worker of a multi-threaded runtime (a node's) tokio first moves the
+        // worker's other tasks away; a single-threaded runtime (tests, the demo) is held for
+        // the flush's milliseconds; without a runtime (the commands that open the store with
+        // the node stopped) the caller waits, as it does for the future anyway.
+        let multi = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if multi {
+            tokio::task::block_in_place(|| self.db.flush())?;
+        } else {
+            self.db.flush()?;
         }
         Ok(())
     }
