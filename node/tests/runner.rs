@@ -16,6 +16,7 @@ mod deltas;
 mod discovery;
 mod equivocation;
 mod escrow;
+mod gossip_one_address;
 mod gossip_topics;
 mod instances;
 mod league_access;

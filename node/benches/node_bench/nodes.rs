@@ -263,10 +263,25 @@ pub fn child_node(home: PathBuf, kind: &str, listen: Option<String>, peers: Vec<
         ..NodeConfig::default()
     };
     if std::env::var_os("RUST_LOG").is_some() {
-        let _ = tracing_subscriber::fmt()
-            .with_writer(std::io::stderr)
-            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-            .try_init();
+        // With SOBRE_BENCH_LOGS=<dir>, each child logs to a file of its own there (named by
+        // its peer id), so one node's story can be read apart from eighty others'.
+        let file = std::env::var_os("SOBRE_BENCH_LOGS").and_then(|dir| {
+            let id = home::load_key(&config.home).ok()?.player_id();
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(std::path::Path::new(&dir).join(format!("{kind}-{id}.log")))
+                .ok()
+        });
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env());
+        let _ = match file {
+            Some(f) => builder
+                .with_ansi(false)
+                .with_writer(std::sync::Mutex::new(f))
+                .try_init(),
+            None => builder.with_writer(std::io::stderr).try_init(),
+        };
     }
     let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -243,10 +243,18 @@ fn build_behaviour(
 /// Peer scoring tuned for sobre: few messages per topic (a move a day), so "too few mesh
 /// deliveries" (P3/P3b) is normal and not penalised; invalid messages (P4) and application
 /// strikes are what lower a score.
+///
+/// IP colocation (P6) is off. It is an open network's Sybil defence, and in sobre it hit
+/// the honest case: a club's players on the club's wifi, or behind a carrier's shared
+/// address, reach the organiser from one IP, and past a handful of them every one fell under
+/// the graylist, so the league's heads reached none (the Tier 1 benchmark's members learned
+/// moves only by the 30 s fallback poll; test `gossip_one_address`). League topics carry only
+/// heads the organiser signed (anyone else's are rejected with a strike), and connections per
+/// address are bounded by the network layer's own limit (`ip_limits`), so nothing needs it.
 fn peer_score_params() -> gossipsub::PeerScoreParams {
     gossipsub::PeerScoreParams {
         app_specific_weight: 10.0,
-        ip_colocation_factor_threshold: 16.0,
+        ip_colocation_factor_weight: 0.0,
         ..Default::default()
     }
 }
