@@ -179,6 +179,7 @@ impl LightPeer {
                 queue,
                 Duration::from_secs(60),
                 Duration::from_secs(120),
+                std::sync::Arc::new(network::Traffic::default()),
             ));
         }
         let (tx, mut rx) =

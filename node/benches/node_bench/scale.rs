@@ -19,6 +19,7 @@ mod cost;
 mod find;
 mod play;
 mod setup;
+mod traffic;
 
 use crate::games::{key, preload, signed_games};
 use crate::nodes::Node;
@@ -269,10 +270,18 @@ pub async fn phase_scale(sizes: Sizes) -> Res<Vec<Row>> {
     let world = std::sync::Arc::new(world);
     let io_before = cost::mailbox_io(&world);
     let players_before = cost::player_io(&world).await;
-    let outcome = play::run(world.clone(), games, league, &pairs, &mut rng).await?;
+    let traffic_before = traffic::of_all(&world).await;
+    let mut outcome = play::run(world.clone(), games, league, &pairs, &mut rng).await?;
     let io_after = cost::mailbox_io(&world);
     let players_after = cost::player_io(&world).await;
-    rows.extend(outcome.rows);
+    let traffic_after = traffic::of_all(&world).await;
+    rows.extend(std::mem::take(&mut outcome.rows));
+    rows.extend(traffic::per_move(
+        &world,
+        &traffic_before,
+        &traffic_after,
+        &outcome,
+    ));
     rows.extend(cost::bytes_per_move(
         &io_before,
         &io_after,
@@ -289,11 +298,6 @@ pub async fn phase_scale(sizes: Sizes) -> Res<Vec<Row>> {
     rows.extend(find::by_id(&world, &outcome.played, &mut rng).await?);
     let world = std::sync::Arc::into_inner(world).ok_or("the world is still shared")?;
     stop_all(world).await;
-    rows.push(Row::info(
-        PHASE,
-        "not measured",
-        "messages and network bytes per move (the node counts none; /proc/PID/io has no socket bytes)",
-    ));
     Ok(rows)
 }
 

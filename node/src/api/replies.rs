@@ -43,6 +43,8 @@ pub struct StatusReply {
     pub relays: Vec<String>,
     /// The other players of the player's unfinished games.
     pub opponents: Vec<OpponentEntry>,
+    /// What the node has sent and received since it started.
+    pub traffic: crate::network::TrafficCounts,
 }
 
 /// An opponent in `status`: connected now, or when last seen.

@@ -25,8 +25,11 @@ use super::codec::SobreCodec;
 use super::config::{
     IDLE_CONNECTION_TIMEOUT, MAX_SUBSCRIPTIONS_PER_MESSAGE, MAX_TOPICS_PER_PEER, NetworkConfig,
 };
+use super::traffic::Traffic;
 use super::{NetworkError, contact, limits};
 use crate::protocol::{self, DELIVER_PROTOCOL, MAX_MESSAGE_BYTES, SYNC_PROTOCOL};
+use libp2p::metrics::Registry;
+use std::sync::Arc;
 
 /// The identify protocol version of sobre nodes.
 pub const IDENTIFY_PROTOCOL: &str = "/sobre/id/1";
@@ -86,7 +89,11 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The swarm of a node: TCP (noise, yamux), QUIC, DNS when the system has a resolver
 /// configuration, the relay client transport, and [`Behaviour`].
-pub(super) fn build_swarm(config: &NetworkConfig) -> Result<Swarm<Behaviour>, NetworkError> {
+pub(super) fn build_swarm(
+    config: &NetworkConfig,
+    traffic: &Arc<Traffic>,
+    registry: &mut Registry,
+) -> Result<Swarm<Behaviour>, NetworkError> {
     let transport_error = |e: &dyn std::fmt::Display| NetworkError::Transport(e.to_string());
     let builder = SwarmBuilder::with_existing_identity(config.keypair.clone())
         .with_tokio()
@@ -104,7 +111,10 @@ pub(super) fn build_swarm(config: &NetworkConfig) -> Result<Swarm<Behaviour>, Ne
             $builder
                 .with_relay_client(noise::Config::new, yamux::Config::default)
                 .map_err(|e| transport_error(&e))?
-                .with_behaviour(|key, relay_client| build_behaviour(key, relay_client, config))
+                .with_bandwidth_metrics(registry)
+                .with_behaviour(|key, relay_client| {
+                    build_behaviour(key, relay_client, config, traffic)
+                })
                 .map_err(|e| transport_error(&e))?
                 .with_swarm_config(|c| c.with_idle_connection_timeout(IDLE_CONNECTION_TIMEOUT))
                 .build()
@@ -127,6 +137,7 @@ fn build_behaviour(
     key: &Keypair,
     relay_client: relay::client::Behaviour,
     config: &NetworkConfig,
+    traffic: &Arc<Traffic>,
 ) -> Result<Behaviour, BoxError> {
     let peer_id = key.public().to_peer_id();
     let identify = identify::Behaviour::new(
@@ -182,13 +193,16 @@ fn build_behaviour(
 
     let rr_config =
         request_response::Config::default().with_request_timeout(config.request_timeout);
+    let codec = SobreCodec {
+        traffic: traffic.clone(),
+    };
     let deliver = request_response::Behaviour::with_codec(
-        SobreCodec,
+        codec.clone(),
         [(StreamProtocol::new(DELIVER_PROTOCOL), ProtocolSupport::Full)],
         rr_config.clone(),
     );
     let sync = request_response::Behaviour::with_codec(
-        SobreCodec,
+        codec,
         [(StreamProtocol::new(SYNC_PROTOCOL), ProtocolSupport::Full)],
         rr_config,
     );

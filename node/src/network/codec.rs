@@ -5,11 +5,13 @@
 //! requests and answers the same way.
 
 use std::io;
+use std::sync::Arc;
 
 use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use libp2p::StreamProtocol;
 use libp2p::request_response;
 
+use super::traffic::Traffic;
 use crate::protocol::{
     self, DELIVER_PROTOCOL, MAX_MESSAGE_BYTES, Request, Response, SYNC_PROTOCOL,
 };
@@ -52,16 +54,22 @@ pub(super) enum WireRequest {
     Malformed(String),
 }
 
-/// Frames: a u32 big-endian length, then that many bytes of `protocol::encode`.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct SobreCodec;
+/// Frames: a u32 big-endian length, then that many bytes of `protocol::encode`; each one
+/// counted in the node's [`Traffic`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct SobreCodec {
+    pub(super) traffic: Arc<Traffic>,
+}
 
 pub(super) enum Frame {
     Bytes(Vec<u8>),
     TooLarge(u32),
 }
 
-pub(super) async fn read_frame<T: AsyncRead + Unpin + Send>(io: &mut T) -> io::Result<Frame> {
+pub(super) async fn read_frame<T: AsyncRead + Unpin + Send>(
+    io: &mut T,
+    traffic: &Traffic,
+) -> io::Result<Frame> {
     let mut prefix = [0u8; 4];
     io.read_exact(&mut prefix).await?;
     let len = u32::from_be_bytes(prefix);
@@ -78,11 +86,16 @@ pub(super) async fn read_frame<T: AsyncRead + Unpin + Send>(io: &mut T) -> io::R
             format!("frame announced {len} bytes, got {}", buf.len()),
         ));
     }
+    traffic.frame_received(4 + buf.len());
     Ok(Frame::Bytes(buf))
 }
 
-async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
-    write_frame_unflushed(io, bytes).await?;
+async fn write_frame<T: AsyncWrite + Unpin + Send>(
+    io: &mut T,
+    bytes: &[u8],
+    traffic: &Traffic,
+) -> io::Result<()> {
+    write_frame_unflushed(io, bytes, traffic).await?;
     io.flush().await
 }
 
@@ -91,12 +104,15 @@ async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> 
 pub(super) async fn write_frame_unflushed<T: AsyncWrite + Unpin>(
     io: &mut T,
     bytes: &[u8],
+    traffic: &Traffic,
 ) -> io::Result<()> {
     let len = frame_len(bytes)?;
     let mut frame = Vec::with_capacity(4 + bytes.len());
     frame.extend_from_slice(&len.to_be_bytes());
     frame.extend_from_slice(bytes);
-    io.write_all(&frame).await
+    io.write_all(&frame).await?;
+    traffic.frame_sent(frame.len());
+    Ok(())
 }
 
 /// The length prefix of a frame carrying `bytes`, if they fit under [`MAX_MESSAGE_BYTES`].
@@ -148,7 +164,7 @@ impl request_response::Codec for SobreCodec {
     where
         T: AsyncRead + Unpin + Send,
     {
-        match read_frame(io).await? {
+        match read_frame(io, &self.traffic).await? {
             Frame::Bytes(bytes) => {
                 let exchange = if protocol.as_ref() == SYNC_PROTOCOL {
                     Exchange::Sync
@@ -167,7 +183,7 @@ impl request_response::Codec for SobreCodec {
     where
         T: AsyncRead + Unpin + Send,
     {
-        match read_frame(io).await? {
+        match read_frame(io, &self.traffic).await? {
             Frame::Bytes(bytes) => protocol::decode(&bytes).map_err(invalid_data),
             Frame::TooLarge(len) => Err(invalid_data(format!(
                 "response frame of {len} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit"
@@ -187,7 +203,7 @@ impl request_response::Codec for SobreCodec {
         match request {
             WireRequest::Valid(request) => {
                 let bytes = protocol::encode(&request).map_err(invalid_data)?;
-                write_frame(io, &bytes).await
+                write_frame(io, &bytes, &self.traffic).await
             }
             WireRequest::Malformed(reason) => Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -206,7 +222,7 @@ impl request_response::Codec for SobreCodec {
         T: AsyncWrite + Unpin + Send,
     {
         let bytes = protocol::encode(&response).map_err(invalid_data)?;
-        write_frame(io, &bytes).await
+        write_frame(io, &bytes, &self.traffic).await
     }
 }
 
@@ -221,7 +237,7 @@ mod tests {
         bytes.extend_from_slice(&[0; 16]);
         let mut io = Cursor::new(bytes);
         assert!(matches!(
-            read_frame(&mut io).await,
+            read_frame(&mut io, &Traffic::default()).await,
             Ok(Frame::TooLarge(u32::MAX))
         ));
         assert_eq!(io.position(), 4, "only the prefix was read");
@@ -234,7 +250,7 @@ mod tests {
         };
         let sync = StreamProtocol::new(SYNC_PROTOCOL);
         let deliver = StreamProtocol::new(DELIVER_PROTOCOL);
-        let mut codec = SobreCodec;
+        let mut codec = SobreCodec::default();
         let mut wire = Cursor::new(Vec::new());
         request_response::Codec::write_request(
             &mut codec,

@@ -135,6 +135,9 @@ pub struct NetworkHandle {
     pub(super) request_timeout: Duration,
     pub(super) shutdown: Arc<watch::Sender<bool>>,
     pub(super) done: watch::Receiver<bool>,
+    pub(super) traffic: Arc<super::traffic::Traffic>,
+    /// libp2p's bandwidth metrics (see `traffic`).
+    pub(super) registry: Arc<libp2p::metrics::Registry>,
 }
 
 impl std::fmt::Debug for NetworkHandle {
@@ -147,6 +150,11 @@ impl std::fmt::Debug for NetworkHandle {
 
 impl NetworkHandle {
     /// This node's peer id (the player id).
+    /// What this node has sent and received since it started (see `traffic`).
+    pub fn traffic(&self) -> super::TrafficCounts {
+        self.traffic.counts(&self.registry)
+    }
+
     pub fn local_peer_id(&self) -> PeerId {
         self.local_peer_id
     }

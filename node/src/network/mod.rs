@@ -53,6 +53,7 @@ pub mod port;
 pub mod queue;
 mod relay;
 mod scope;
+mod traffic;
 
 use behaviour::build_swarm;
 pub use behaviour::{
@@ -62,8 +63,10 @@ use config::{COMMAND_CAPACITY, STREAM_MSG_CAPACITY};
 pub use config::{IDLE_TIMEOUT, MAX_PEERS, NetworkConfig};
 use event_loop::{ContactState, EventLoop};
 pub use handle::{DhtStatus, NatReach, NetworkError, NetworkEvent, NetworkHandle, Reachability};
+use libp2p::metrics::Registry;
 use limits::{RateLimiter, Strikes};
 use relay::{RelayState, last_peer};
+pub use traffic::{Traffic, TrafficCounts};
 
 /// Starts the network: builds the swarm, listens on `config.listen` (waiting briefly for the
 /// listeners to report their addresses), dials the bootstrap peers, reserves circuits on the
@@ -97,7 +100,9 @@ pub async fn spawn(
         }
     }
 
-    let mut swarm = build_swarm(&config)?;
+    let traffic = Arc::new(Traffic::default());
+    let mut registry = Registry::default();
+    let mut swarm = build_swarm(&config, &traffic, &mut registry)?;
     let local_peer_id = *swarm.local_peer_id();
     let mut streams = swarm.behaviour().stream.new_control();
     let incoming_streams = streams
@@ -163,6 +168,7 @@ pub async fn spawn(
         relay_clients: HashSet::new(),
         circuits: HashMap::new(),
         rate_raised: HashSet::new(),
+        traffic: traffic.clone(),
     };
 
     event_loop.wait_for_listeners().await;
@@ -181,6 +187,8 @@ pub async fn spawn(
         request_timeout: config.request_timeout,
         shutdown: Arc::new(shutdown_tx),
         done: done_rx,
+        traffic,
+        registry: Arc::new(registry),
     };
     Ok((handle, event_rx))
 }

@@ -24,9 +24,11 @@ use super::NetworkError;
 use super::codec::{
     Exchange, Frame, WireRequest, decode_request, frame_len, read_frame, write_frame_unflushed,
 };
+use super::traffic::Traffic;
 use crate::protocol::{
     self, DELIVER_STREAM_PROTOCOL, MAX_MESSAGE_BYTES, MAX_PIPELINED, Request, Response,
 };
+use std::sync::Arc;
 
 /// What a served stream's task tells the event loop.
 pub(super) enum StreamMsg {
@@ -58,6 +60,7 @@ pub(super) async fn serve(
     to_loop: mpsc::Sender<StreamMsg>,
     answer_timeout: Duration,
     idle: Duration,
+    traffic: Arc<Traffic>,
 ) {
     let (mut rd, mut wr) = stream.split();
     // Answers in the order of the requests; bounded, so a peer that never reads its
@@ -65,9 +68,10 @@ pub(super) async fn serve(
     let (order_tx, mut order_rx) = mpsc::channel::<oneshot::Receiver<Response>>(MAX_PIPELINED);
     let reader = {
         let to_loop = to_loop.clone();
+        let traffic = traffic.clone();
         async move {
             loop {
-                let frame = match tokio::time::timeout(idle, read_frame(&mut rd)).await {
+                let frame = match tokio::time::timeout(idle, read_frame(&mut rd, &traffic)).await {
                     Ok(Ok(frame)) => frame,
                     Ok(Err(e)) => {
                         if e.kind() != std::io::ErrorKind::UnexpectedEof {
@@ -119,7 +123,8 @@ pub(super) async fn serve(
                     None => break,
                 },
             };
-            let mut sent = write_response(&mut wr, answer(rx, answer_timeout).await).await;
+            let mut sent =
+                write_response(&mut wr, answer(rx, answer_timeout).await, &traffic).await;
             // Answers already there leave in the same flush (one Noise frame, one write):
             // under load the service answers a whole storage batch at once. Nothing written
             // waits unflushed for an answer still to come.
@@ -128,13 +133,13 @@ pub(super) async fn serve(
                     break;
                 };
                 match rx.try_recv() {
-                    Ok(response) => sent = write_response(&mut wr, response).await,
+                    Ok(response) => sent = write_response(&mut wr, response, &traffic).await,
                     Err(oneshot::error::TryRecvError::Empty) => {
                         carried = Some(rx);
                         break;
                     }
                     Err(oneshot::error::TryRecvError::Closed) => {
-                        sent = write_response(&mut wr, no_answer()).await;
+                        sent = write_response(&mut wr, no_answer(), &traffic).await;
                     }
                 }
             }
@@ -172,9 +177,10 @@ pub(super) async fn answer(rx: oneshot::Receiver<Response>, timeout: Duration) -
 async fn write_response<W: futures::AsyncWrite + Unpin>(
     io: &mut W,
     response: Response,
+    traffic: &Traffic,
 ) -> std::io::Result<()> {
     let bytes = protocol::encode(&response).map_err(std::io::Error::other)?;
-    write_frame_unflushed(io, &bytes).await
+    write_frame_unflushed(io, &bytes, traffic).await
 }
 
 /// Carries deliveries to `peer` on one stream opened through `control`, pipelined up to
@@ -192,6 +198,7 @@ pub async fn pipe(
     mut queue: mpsc::Receiver<Outgoing>,
     answer_timeout: Duration,
     idle: Duration,
+    traffic: Arc<Traffic>,
 ) {
     let closed = || NetworkError::Transport(format!("delivery stream to {peer} closed"));
     let stream = match control.open_stream(peer, protocol_id()).await {
@@ -255,7 +262,7 @@ pub async fn pipe(
                 let _ = reply.send(Err(closed()));
                 break;
             }
-            let mut sent = write_frame_unflushed(&mut wr, &bytes).await;
+            let mut sent = write_frame_unflushed(&mut wr, &bytes, &traffic).await;
             // Deliveries queued together leave in one flush; nothing written waits
             // unflushed for a delivery still to come.
             if sent.is_ok() && queue.is_empty() {
@@ -276,8 +283,11 @@ pub async fn pipe(
     let reader = async {
         let _alive = reader_alive;
         while let Some(reply) = order_rx.recv().await {
-            let (result, broken) = match tokio::time::timeout(answer_timeout, read_frame(&mut rd))
-                .await
+            let (result, broken) = match tokio::time::timeout(
+                answer_timeout,
+                read_frame(&mut rd, &traffic),
+            )
+            .await
             {
                 Ok(Ok(Frame::Bytes(bytes))) => match protocol::decode::<Response>(&bytes) {
                     Ok(Response::Refused { reason }) => {

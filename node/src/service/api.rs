@@ -72,6 +72,7 @@ impl Service {
                     peers: peers.len(),
                     outbox: self.store.outbox_len(),
                     mailbox: self.mailbox,
+                    traffic: self.net.traffic(),
                     ..StatusReply::default()
                 };
                 self.reachability_status(&mut reply, &peers).await;

@@ -305,6 +305,8 @@ pub struct Outcome {
     pub moves_to_mailbox: Vec<usize>,
     /// Acknowledged moves of each player's games (made or received as a player).
     pub moves_of_player: Vec<usize>,
+    /// Acknowledged moves of the league's games.
+    pub league_moves: usize,
     /// The mailbox restarted mid-run.
     pub restarted_mailbox: usize,
     /// Pairs of players who have a game together.
@@ -454,9 +456,11 @@ pub async fn run(
     let acked: Vec<&MoveRec> = p.moves.iter().filter(|m| m.acked).collect();
     let mut moves_to_mailbox = vec![0; w.clubs.len()];
     let mut moves_of_player = vec![0; n];
+    let mut league_moves = 0;
     for m in &acked {
         moves_to_mailbox[p.club_of[m.mover]] += 1;
         let g = &p.games[m.game];
+        league_moves += usize::from(g.league);
         moves_of_player[g.white] += 1;
         moves_of_player[g.black] += 1;
     }
@@ -570,6 +574,7 @@ pub async fn run(
         rows,
         moves_to_mailbox,
         moves_of_player,
+        league_moves,
         restarted_mailbox,
         played,
     })

@@ -89,8 +89,12 @@ impl EventLoop {
             }
             Command::Publish { topic, data, reply } => {
                 let ident = gossipsub::IdentTopic::new(topic.clone());
+                let len = data.len();
                 let result = match self.swarm.behaviour_mut().gossipsub.publish(ident, data) {
-                    Ok(_) => Ok(()),
+                    Ok(_) => {
+                        self.traffic.gossip_sent(len);
+                        Ok(())
+                    }
                     Err(gossipsub::PublishError::NoPeersSubscribedToTopic) => {
                         Err(NetworkError::NoPeers(topic))
                     }
@@ -352,6 +356,7 @@ impl EventLoop {
             rx,
             self.request_timeout,
             STREAM_IDLE,
+            self.traffic.clone(),
         ));
         self.pipes.insert(peer, queue.clone());
         queue

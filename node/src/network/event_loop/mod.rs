@@ -146,6 +146,8 @@ pub(super) struct EventLoop {
     /// Peers whose requests are limited as reserved peers' are, without reserved room
     /// (see [`crate::network::NetworkHandle::raise_rate_limit`]).
     pub(super) rate_raised: HashSet<PeerId>,
+    /// What this node sends and receives (see `traffic`).
+    pub(super) traffic: std::sync::Arc<super::traffic::Traffic>,
 }
 
 /// The most events [`EventLoop::emit`] holds back for a lagging service: connections and

@@ -45,6 +45,7 @@ impl EventLoop {
             self.stream_msg_tx.clone(),
             self.request_timeout,
             STREAM_IDLE,
+            self.traffic.clone(),
         ));
     }
 

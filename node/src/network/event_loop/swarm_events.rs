@@ -310,6 +310,7 @@ impl EventLoop {
                 message_id,
                 message,
             } => {
+                self.traffic.gossip_received(message.data.len());
                 let queued = super::super::queue::QueueTicket::take(
                     &self.queued_bytes,
                     message.data.len() + 256,
