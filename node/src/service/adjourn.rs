@@ -366,9 +366,12 @@ fn seal_letters(lang: Lang) -> SealLetters {
 /// An envelope that cannot be escrowed (A3), coded by the escrow's kind when a player meets
 /// it; `place` says where the arbiter was named when their key is the problem.
 fn escrow_refusal(e: &escrow::EscrowError, place: Option<IdPlace>) -> ApiError {
-    let words = match place {
-        Some(place) => format!("{}: {e}", place.english()),
+    if let Some(problem) = EscrowProblem::of(e) {
+        return ApiError::refused(RefusalCode::Escrow { problem, place });
+    }
+    let english = sobre_words::words(sobre_words::Language::English);
+    user(match place {
+        Some(place) => format!("{}: {e}", place.words(english)),
         None => e.to_string(),
-    };
-    user(words).coded(EscrowProblem::of(e).map(|problem| RefusalCode::Escrow { problem, place }))
+    })
 }

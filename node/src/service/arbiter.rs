@@ -7,7 +7,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, now_ms, opening_path, user};
-use crate::api::refusal::{EscrowProblem, NOT_THE_SEALED_MOVE, RefusalCode};
+use crate::api::refusal::{EscrowProblem, RefusalCode};
 use crate::api::replies::EnvelopeLostReply;
 use crate::api::{ApiError, GameView};
 use crate::secrets;
@@ -28,7 +28,8 @@ enum KeptError {
     Escrow(#[from] escrow::EscrowError),
     /// The box opened, but its move is not the sealed one: the sealer escrowed something
     /// else, so the envelope cannot be opened from it (A3).
-    #[error("{}", NOT_THE_SEALED_MOVE)]
+    /// (Its words for a player are the refusal's, `refusal-escrow-not-the-sealed-move`.)
+    #[error("the escrowed opening does not match the seal's commitment (A3)")]
     NotTheSealedMove,
 }
 
@@ -39,10 +40,13 @@ fn kept_refusal(e: &KeptError) -> ApiError {
         KeptError::Escrow(e) => EscrowProblem::of(e),
         KeptError::NotTheSealedMove => Some(EscrowProblem::NotTheSealedMove),
     };
-    user(e.to_string()).coded(problem.map(|problem| RefusalCode::Escrow {
-        problem,
-        place: None,
-    }))
+    match problem {
+        Some(problem) => ApiError::refused(RefusalCode::Escrow {
+            problem,
+            place: None,
+        }),
+        None => user(e.to_string()),
+    }
 }
 
 impl Service {
