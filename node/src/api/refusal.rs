@@ -13,11 +13,12 @@ use sobre_core::notation::{MoveError, MoveErrorKind};
 use sobre_core::record::Status;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::adjournment::AdjournmentRule;
+use sobre_core::rules::coin::CoinRule;
 use sobre_core::rules::quickplay::QuickplayRule;
 
 mod kinds;
 mod words;
-pub use kinds::{CoinProblem, EscrowProblem, IdPlace, LeagueProblem, QuotaProblem};
+pub use kinds::{EscrowProblem, IdPlace, LeagueProblem, QuotaProblem, coded_coin_rule};
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,8 +194,13 @@ pub enum RefusalCode {
     TooManyDecisions,
     /// The core refused a league, a join or a decision (its typed kind).
     League { problem: LeagueProblem },
-    /// F1: the core's coin rule refused the default (its typed kind).
-    CoinRule { problem: CoinProblem },
+    /// F1: the core's coin rule refused the default: the core's own [`CoinRule`] (`None`: a
+    /// kind this client does not know, from a newer node). Only the kinds a player meets
+    /// are sent ([`kinds::coded_coin_rule`]).
+    CoinRule {
+        #[serde(deserialize_with = "kinds::known")]
+        problem: Option<CoinRule>,
+    },
     /// F1: the challenger may still open the coin until `deadline_ms` (`now_ms`: when the
     /// node refused); `manual`: the player's node does not sign the default by itself.
     CoinBeforeDeadline {

@@ -3,7 +3,8 @@
 //! the core's English text. Each mirrors only the kinds a player commonly meets; the others
 //! stay uncoded (the message alone says them). Append-only like [`super::RefusalCode`].
 
-use serde::{Deserialize, Serialize};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Deserializer, Serialize};
 use sobre_core::league::LeagueError;
 use sobre_core::league::decision::{DecisionError, MAX_REASON_CHARS};
 use sobre_core::league::tiebreak::{MAX_TIE_BREAKS, TieBreakError};
@@ -64,32 +65,37 @@ impl EscrowProblem {
     }
 }
 
-/// Why a coin default is refused (F1): the core's [`CoinRule`] kinds the node refuses by.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum CoinProblem {
-    NotTheOpponent,
-    NoAcceptedCoin,
-    NotReceived,
-    AlreadySettled,
-    NoSuchPosition {
-        position: u16,
-    },
-    #[serde(other)]
-    Other,
+/// The core's coin rules a player meets, which a refusal codes (F1); the others (a
+/// default's own shape, checked before it is signed) are refused in the core's words.
+pub fn coded_coin_rule(rule: CoinRule) -> Option<CoinRule> {
+    match rule {
+        CoinRule::NotTheOpponent
+        | CoinRule::NoAcceptedCoin
+        | CoinRule::NotReceived
+        | CoinRule::AlreadySettled
+        | CoinRule::NoSuchPosition { .. } => Some(rule),
+        _ => None,
+    }
 }
 
-impl CoinProblem {
-    pub fn of(rule: &CoinRule) -> Option<CoinProblem> {
-        Some(match rule {
-            CoinRule::NotTheOpponent => CoinProblem::NotTheOpponent,
-            CoinRule::NoAcceptedCoin => CoinProblem::NoAcceptedCoin,
-            CoinRule::NotReceived => CoinProblem::NotReceived,
-            CoinRule::AlreadySettled => CoinProblem::AlreadySettled,
-            CoinRule::NoSuchPosition(n) => CoinProblem::NoSuchPosition { position: *n },
-            _ => return None,
-        })
+/// Reads a core error a refusal carries, or `None` for a kind this client does not know
+/// (a newer node's): the refusal is then shown in the node's message.
+pub(super) fn known<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    /// The kind as this client knows it, or anything else.
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum KnownOrNot<T> {
+        Known(T),
+        Unknown(IgnoredAny),
     }
+    Ok(match KnownOrNot::<T>::deserialize(d)? {
+        KnownOrNot::Known(t) => Some(t),
+        KnownOrNot::Unknown(_) => None,
+    })
 }
 
 /// Why a league definition, a join or a decision is refused: the core's [`LeagueError`] and
@@ -269,9 +275,9 @@ mod tests {
             CoinRule::NoAcceptedCoin,
             CoinRule::NotReceived,
             CoinRule::AlreadySettled,
-            CoinRule::NoSuchPosition(999),
+            CoinRule::NoSuchPosition { position: 999 },
         ] {
-            let problem = CoinProblem::of(&r).unwrap();
+            let problem = coded_coin_rule(r);
             assert_eq!(english(RefusalCode::CoinRule { problem }), r.to_string());
         }
         for e in [

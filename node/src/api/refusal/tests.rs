@@ -2,6 +2,7 @@
 
 use super::*;
 use sobre_core::Color;
+use sobre_core::rules::coin::CoinRule;
 use sobre_words::{Language, words};
 
 /// A refusal's English message and hint, as the node sends it.
@@ -52,11 +53,36 @@ fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
     assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
     assert_eq!(
         serde_json::to_string(&RefusalCode::CoinRule {
-            problem: CoinProblem::NoSuchPosition { position: 960 }
+            problem: Some(CoinRule::NoSuchPosition { position: 960 })
         })
         .unwrap(),
         r#"{"id":"coin_rule","problem":{"kind":"no_such_position","position":960}}"#
     );
+    // The core's own CoinRule travels: every coded kind reads back as itself, and a kind
+    // from a newer node reads as none known.
+    for rule in [
+        CoinRule::NotTheOpponent,
+        CoinRule::NoAcceptedCoin,
+        CoinRule::NotReceived,
+        CoinRule::AlreadySettled,
+        CoinRule::NoSuchPosition { position: 999 },
+    ] {
+        let code = RefusalCode::CoinRule {
+            problem: coded_coin_rule(rule),
+        };
+        let json = serde_json::to_string(&code).unwrap();
+        assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
+    }
+    assert_eq!(
+        serde_json::to_string(&RefusalCode::CoinRule {
+            problem: Some(CoinRule::AlreadySettled)
+        })
+        .unwrap(),
+        r#"{"id":"coin_rule","problem":{"kind":"already_settled"}}"#
+    );
+    let newer: RefusalCode =
+        serde_json::from_str(r#"{"id":"coin_rule","problem":{"kind":"from_the_future"}}"#).unwrap();
+    assert_eq!(newer, RefusalCode::CoinRule { problem: None });
     let newer: RefusalCode =
         serde_json::from_str(r#"{"id":"league","problem":{"kind":"from_the_future","n":1}}"#)
             .unwrap();

@@ -2,8 +2,9 @@
 //! problems, and where an id was given), in `w`'s language.
 
 use super::t;
-use crate::api::refusal::{CoinProblem, EscrowProblem, IdPlace, LeagueProblem, QuotaProblem};
+use crate::api::refusal::{EscrowProblem, IdPlace, LeagueProblem, QuotaProblem};
 use crate::words::quoted;
+use sobre_core::rules::coin::CoinRule;
 use sobre_words::Words;
 
 impl IdPlace {
@@ -56,26 +57,31 @@ pub(super) fn escrow_problem(w: &Words, p: &EscrowProblem) -> Option<String> {
 }
 
 /// F1: why a coin default is refused, and what to do.
-pub(super) fn coin_problem(w: &Words, p: &CoinProblem) -> Option<(String, Option<String>)> {
+pub(super) fn coin_problem(w: &Words, p: &CoinRule) -> Option<(String, Option<String>)> {
     Some(match p {
-        CoinProblem::NotTheOpponent => (
+        CoinRule::NotTheOpponent => (
             t!(w, "refusal-coin-not-the-opponent"),
             Some(t!(w, "refusal-coin-not-the-opponent-hint")),
         ),
-        CoinProblem::NoAcceptedCoin => (
+        CoinRule::NoAcceptedCoin => (
             t!(w, "refusal-coin-not-accepted"),
             Some(t!(w, "refusal-coin-not-accepted-hint")),
         ),
-        CoinProblem::NotReceived => (
+        CoinRule::NotReceived => (
             t!(w, "refusal-coin-not-received"),
             Some(t!(w, "refusal-coin-not-received-hint")),
         ),
-        CoinProblem::AlreadySettled => (t!(w, "refusal-coin-settled"), None),
-        CoinProblem::NoSuchPosition { position } => (
+        CoinRule::AlreadySettled => (t!(w, "refusal-coin-settled"), None),
+        CoinRule::NoSuchPosition { position } => (
             t!(w, "refusal-coin-no-such-position", position = *position),
             Some(t!(w, "refusal-coin-no-such-position-hint")),
         ),
-        CoinProblem::Other => return None,
+        // Not sent in a refusal (coded_coin_rule): the node's message says them.
+        CoinRule::BeforeDeadline { .. }
+        | CoinRule::ColourMissing
+        | CoinRule::ColourNotDrawn
+        | CoinRule::PositionMissing
+        | CoinRule::PositionNotDrawn => return None,
     })
 }
 

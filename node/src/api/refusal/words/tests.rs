@@ -2,8 +2,9 @@
 //! message.
 
 use super::*;
-use crate::api::refusal::{CoinProblem, EscrowProblem, LeagueProblem, QuotaProblem};
+use crate::api::refusal::{EscrowProblem, LeagueProblem, QuotaProblem};
 use sobre_core::record::verify::RuleViolation;
+use sobre_core::rules::coin::CoinRule;
 use sobre_core::{Position, notation};
 use sobre_words::{Language, words};
 
@@ -287,13 +288,15 @@ fn newer_samples() -> Vec<RefusalCode> {
         codes.push(RefusalCode::League { problem });
     }
     for problem in [
-        CoinProblem::NotTheOpponent,
-        CoinProblem::NoAcceptedCoin,
-        CoinProblem::NotReceived,
-        CoinProblem::AlreadySettled,
-        CoinProblem::NoSuchPosition { position: 999 },
+        CoinRule::NotTheOpponent,
+        CoinRule::NoAcceptedCoin,
+        CoinRule::NotReceived,
+        CoinRule::AlreadySettled,
+        CoinRule::NoSuchPosition { position: 999 },
     ] {
-        codes.push(RefusalCode::CoinRule { problem });
+        codes.push(RefusalCode::CoinRule {
+            problem: Some(problem),
+        });
     }
     for problem in [
         QuotaProblem::GameEvents { max: 10_000 },
@@ -343,9 +346,7 @@ fn an_unknown_code_is_not_worded() {
         RefusalCode::League {
             problem: LeagueProblem::Other,
         },
-        RefusalCode::CoinRule {
-            problem: CoinProblem::Other,
-        },
+        RefusalCode::CoinRule { problem: None },
         RefusalCode::Quota {
             problem: QuotaProblem::Other,
         },
