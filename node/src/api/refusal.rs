@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 use sobre_core::notation::{MoveError, MoveErrorKind};
 use sobre_core::record::Status;
+use sobre_core::record::escrow::EscrowError;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::rules::coin::CoinRule;
@@ -18,7 +19,7 @@ use sobre_core::rules::quickplay::QuickplayRule;
 
 mod kinds;
 mod words;
-pub use kinds::{EscrowProblem, IdPlace, LeagueProblem, QuotaProblem, coded_coin_rule};
+pub use kinds::{IdPlace, LeagueProblem, QuotaProblem, coded_coin_rule, coded_escrow_error};
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -157,8 +158,11 @@ pub enum RefusalCode {
     ArbiterKeepsOpening { arbiter: String },
     /// A3: the envelope cannot be escrowed or opened from the escrow; `place` says where
     /// the arbiter was named when it is their key that is unusable.
+    /// The problem is the core's own [`EscrowError`] (`None`: a kind this client does not
+    /// know); only the kinds a player meets are sent ([`kinds::coded_escrow_error`]).
     Escrow {
-        problem: EscrowProblem,
+        #[serde(deserialize_with = "kinds::known")]
+        problem: Option<EscrowError>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         place: Option<IdPlace>,
     },

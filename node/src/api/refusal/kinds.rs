@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use sobre_core::league::LeagueError;
 use sobre_core::league::decision::{DecisionError, MAX_REASON_CHARS};
 use sobre_core::league::tiebreak::{MAX_TIE_BREAKS, TieBreakError};
-use sobre_core::record::escrow::{EscrowError, MAX_ESCROWED_MOVE_BYTES};
+use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
 
 /// Where a player id (or an arbiter's key) was given.
@@ -25,43 +25,16 @@ pub enum IdPlace {
     Block,
 }
 
-/// Why an envelope cannot be escrowed to an arbiter or opened from the escrow (A3): the
-/// core's [`EscrowError`] kinds a player meets, and the node's check of the opened move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum EscrowProblem {
-    /// The arbiter's id is not a key a box can be sealed to.
-    ArbiterKey { arbiter: String },
-    /// The sealed move is longer than an escrow holds.
-    MoveTooLong { len: usize, max: usize },
-    /// The key opening the box is not the arbiter's it names.
-    NotTheArbiter { arbiter: String },
-    /// The box does not open (another key or seal, or altered).
-    DoesNotOpen,
-    /// The box opened, but its move is not the sealed one (A3).
-    NotTheSealedMove,
-    /// A kind this client does not know.
-    #[serde(other)]
-    Other,
-}
-
-impl EscrowProblem {
-    /// The kind of a core escrow error, for those a player meets.
-    pub fn of(e: &EscrowError) -> Option<EscrowProblem> {
-        Some(match e {
-            EscrowError::ArbiterKey(p) => EscrowProblem::ArbiterKey {
-                arbiter: p.to_string(),
-            },
-            EscrowError::MoveTooLong { len } => EscrowProblem::MoveTooLong {
-                len: *len,
-                max: MAX_ESCROWED_MOVE_BYTES,
-            },
-            EscrowError::NotTheArbiter(p) => EscrowProblem::NotTheArbiter {
-                arbiter: p.to_string(),
-            },
-            EscrowError::DoesNotOpen => EscrowProblem::DoesNotOpen,
-            _ => return None,
-        })
+/// The core's escrow errors a player meets, which a refusal codes (A3); the others (a box
+/// of the wrong size, a low-order key, a malformed opening) are refused in the core's words.
+pub fn coded_escrow_error(e: &EscrowError) -> Option<EscrowError> {
+    match e {
+        EscrowError::ArbiterKey { .. }
+        | EscrowError::MoveTooLong { .. }
+        | EscrowError::NotTheArbiter { .. }
+        | EscrowError::DoesNotOpen
+        | EscrowError::NotTheSealedMove => Some(e.clone()),
+        EscrowError::LowOrder | EscrowError::BoxSize { .. } | EscrowError::Malformed(_) => None,
     }
 }
 
@@ -258,14 +231,14 @@ mod tests {
         use crate::api::refusal::RefusalCode;
         let p = Keypair::from_secret_bytes(&[7; 32]).player_id();
         for e in [
-            EscrowError::ArbiterKey(p),
-            EscrowError::MoveTooLong { len: 300 },
-            EscrowError::NotTheArbiter(p),
+            EscrowError::ArbiterKey { arbiter: p },
+            EscrowError::MoveTooLong { len: 300, max: 256 },
+            EscrowError::NotTheArbiter { arbiter: p },
             EscrowError::DoesNotOpen,
+            EscrowError::NotTheSealedMove,
         ] {
-            let problem = EscrowProblem::of(&e).unwrap();
             let code = RefusalCode::Escrow {
-                problem,
+                problem: coded_escrow_error(&e),
                 place: None,
             };
             assert_eq!(english(code), e.to_string());

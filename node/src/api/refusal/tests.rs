@@ -2,6 +2,7 @@
 
 use super::*;
 use sobre_core::Color;
+use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
 use sobre_words::{Language, words};
 
@@ -42,7 +43,7 @@ fn refusal_codes_are_optional_and_forward_compatible() {
 #[test]
 fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
     let code = RefusalCode::Escrow {
-        problem: EscrowProblem::MoveTooLong { len: 300, max: 256 },
+        problem: Some(EscrowError::MoveTooLong { len: 300, max: 256 }),
         place: Some(IdPlace::ArbiterSetting),
     };
     let json = serde_json::to_string(&code).unwrap();

@@ -230,7 +230,7 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
             Some(t!(w, "refusal-arbiter-keeps-opening-hint")),
         ),
         RefusalCode::Escrow { problem, place } => {
-            let words = escrow_problem(w, problem)?;
+            let words = escrow_problem(w, problem.as_ref()?)?;
             (
                 match place {
                     Some(place) => t!(

@@ -2,8 +2,9 @@
 //! problems, and where an id was given), in `w`'s language.
 
 use super::t;
-use crate::api::refusal::{EscrowProblem, IdPlace, LeagueProblem, QuotaProblem};
+use crate::api::refusal::{IdPlace, LeagueProblem, QuotaProblem};
 use crate::words::quoted;
+use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
 use sobre_words::Words;
 
@@ -35,24 +36,31 @@ pub(super) fn from_now(w: &Words, at_ms: u64, now: u64) -> String {
 }
 
 /// A3: why an envelope cannot be escrowed or opened from the escrow.
-pub(super) fn escrow_problem(w: &Words, p: &EscrowProblem) -> Option<String> {
-    Some(match p {
-        EscrowProblem::ArbiterKey { arbiter } => {
-            t!(w, "refusal-escrow-arbiter-key", arbiter = arbiter.as_str())
+pub(super) fn escrow_problem(w: &Words, e: &EscrowError) -> Option<String> {
+    Some(match e {
+        EscrowError::ArbiterKey { arbiter } => {
+            t!(
+                w,
+                "refusal-escrow-arbiter-key",
+                arbiter = arbiter.to_string()
+            )
         }
-        EscrowProblem::MoveTooLong { len, max } => {
+        EscrowError::MoveTooLong { len, max } => {
             t!(w, "refusal-escrow-move-too-long", len = *len, max = *max)
         }
-        EscrowProblem::NotTheArbiter { arbiter } => {
+        EscrowError::NotTheArbiter { arbiter } => {
             t!(
                 w,
                 "refusal-escrow-not-the-arbiter",
-                arbiter = arbiter.as_str()
+                arbiter = arbiter.to_string()
             )
         }
-        EscrowProblem::DoesNotOpen => t!(w, "refusal-escrow-does-not-open"),
-        EscrowProblem::NotTheSealedMove => t!(w, "refusal-escrow-not-the-sealed-move"),
-        EscrowProblem::Other => return None,
+        EscrowError::DoesNotOpen => t!(w, "refusal-escrow-does-not-open"),
+        EscrowError::NotTheSealedMove => t!(w, "refusal-escrow-not-the-sealed-move"),
+        // Not sent in a refusal (coded_escrow_error): the node's message says them.
+        EscrowError::LowOrder | EscrowError::BoxSize { .. } | EscrowError::Malformed(_) => {
+            return None;
+        }
     })
 }
 

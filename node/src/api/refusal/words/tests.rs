@@ -2,7 +2,8 @@
 //! message.
 
 use super::*;
-use crate::api::refusal::{EscrowProblem, LeagueProblem, QuotaProblem};
+use crate::api::refusal::{LeagueProblem, QuotaProblem};
+use sobre_core::record::escrow::EscrowError;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::coin::CoinRule;
 use sobre_core::{Position, notation};
@@ -243,23 +244,20 @@ fn newer_samples() -> Vec<RefusalCode> {
             text: "ana".into(),
         });
     }
+    let arbiter: sobre_core::record::PlayerId = id.parse().unwrap();
     for problem in [
-        EscrowProblem::ArbiterKey {
-            arbiter: id.clone(),
-        },
-        EscrowProblem::MoveTooLong { len: 300, max: 256 },
-        EscrowProblem::NotTheArbiter {
-            arbiter: id.clone(),
-        },
-        EscrowProblem::DoesNotOpen,
-        EscrowProblem::NotTheSealedMove,
+        EscrowError::ArbiterKey { arbiter },
+        EscrowError::MoveTooLong { len: 300, max: 256 },
+        EscrowError::NotTheArbiter { arbiter },
+        EscrowError::DoesNotOpen,
+        EscrowError::NotTheSealedMove,
     ] {
         codes.push(RefusalCode::Escrow {
-            problem: problem.clone(),
+            problem: Some(problem.clone()),
             place: None,
         });
         codes.push(RefusalCode::Escrow {
-            problem,
+            problem: Some(problem),
             place: Some(IdPlace::ArbiterSetting),
         });
     }
@@ -340,7 +338,7 @@ fn an_unknown_code_is_not_worded() {
     assert_eq!(english(&RefusalCode::Other), None);
     for code in [
         RefusalCode::Escrow {
-            problem: EscrowProblem::Other,
+            problem: None,
             place: None,
         },
         RefusalCode::League {
