@@ -8,17 +8,7 @@ use sobre_core::clock::{DurationError, DurationErrorKind, TimeControlError, Time
 use sobre_core::notation::fen::{FenError, ParseFenError};
 use sobre_core::record::{PlayerIdError, Status};
 use sobre_core::{Color, PositionError};
-use sobre_words::Words;
-
-/// A message of `w` by key, with arguments: `t!(w, "key")`, `t!(w, "key", name = value)`.
-macro_rules! t {
-    ($w:expr, $key:literal) => {
-        $w.get($key, None)
-    };
-    ($w:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
-        $w.get($key, Some(&sobre_words::args!($($name = $value),+)))
-    };
-}
+use sobre_words::{Words, t};
 
 /// `white` / `black` (`blancas` / `negras`).
 pub fn colour(w: &Words, c: Color) -> String {

@@ -140,5 +140,17 @@ macro_rules! args {
     }};
 }
 
+/// A message of the catalogue `w` by key: `t!(w, "key")`, or with arguments
+/// `t!(w, "key", name = value, …)`.
+#[macro_export]
+macro_rules! t {
+    ($w:expr, $key:literal) => {
+        $w.get($key, None)
+    };
+    ($w:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $w.get($key, Some(&$crate::args!($($name = $value),+)))
+    };
+}
+
 #[cfg(test)]
 mod tests;

@@ -10,21 +10,10 @@ use sobre_core::record::PlayerId;
 use sobre_core::record::Status;
 use sobre_core::record::export::iso_utc;
 use sobre_core::rules::quickplay::QuickplayRule;
-use sobre_words::Words;
+use sobre_words::{Words, t};
 
 mod kinds;
 use kinds::{coin_problem, escrow_problem, from_now, league_problem, place_word, quota_problem};
-
-/// A message of `w` by key, with arguments: `t!(w, "key")`, `t!(w, "key", name = value)`.
-macro_rules! t {
-    ($w:expr, $key:literal) => {
-        $w.get($key, None)
-    };
-    ($w:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
-        $w.get($key, Some(&sobre_words::args!($($name = $value),+)))
-    };
-}
-use t;
 
 /// Every state a game can be in, for reading the node's state names back.
 const STATUSES: [Status; 6] = [
@@ -36,7 +25,7 @@ const STATUSES: [Status; 6] = [
     Status::Disputed,
 ];
 
-/// A state the node names (`finished`), in the run's language; an unknown name as it came.
+/// A state the node names (`finished`), in `w`'s language; an unknown name as it came.
 fn status_word(w: &Words, name: &str) -> String {
     STATUSES
         .into_iter()
@@ -44,7 +33,7 @@ fn status_word(w: &Words, name: &str) -> String {
         .map_or_else(|| name.to_owned(), |s| crate::words::status(w, s))
 }
 
-/// A colour the node names (`white`), in the run's language.
+/// A colour the node names (`white`), in `w`'s language.
 fn colour_word(w: &Words, name: &str) -> String {
     [Color::White, Color::Black]
         .into_iter()

@@ -1,12 +1,11 @@
 //! The words of the typed kinds some refusal codes carry (escrow, coin, league and quota
 //! problems, and where an id was given), in `w`'s language.
 
-use super::t;
 use crate::api::refusal::{IdPlace, LeagueProblem, QuotaProblem};
 use crate::words::quoted;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
-use sobre_words::Words;
+use sobre_words::{Words, t};
 
 impl IdPlace {
     /// Where the id was given, as the words before the reason.
