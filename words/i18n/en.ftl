@@ -643,7 +643,8 @@ watch-key-documents = documents
 watch-key-name = name
 watch-key-player = player
 
-## The node's refusals, by their code (cli/i18n/refusals.rs): the node's own English words
+## The node's refusals, by their code (node/src/api/refusal/words.rs): the English is the
+## node's message on the wire, the same words the CLI shows
 refusal-unknown-game = unknown game { $prefix }
 refusal-unknown-game-hint = list games with `sobre games`
 refusal-ambiguous-game = game id { $prefix } is ambiguous: { $count } games start with it
@@ -696,7 +697,7 @@ reminder-kind-auto-claim = auto_claim
 reminder-kind-league-round = league_round
 reminder-kind-resumption = resumption
 
-## More of the node's refusals, by their code (cli/i18n/refusals.rs)
+## More of the node's refusals, by their code (node/src/api/refusal/words.rs)
 refusal-not-organiser = only the league's organiser ({ $organiser }) signs its decisions
 refusal-not-organiser-deputy = only the league's organiser ({ $organiser }) signs its decisions, and its deputy arbiter ({ $deputy }) those about the organiser's games
 refusal-resumption-missing = the envelope must say when the game resumes (A2.7)

@@ -658,7 +658,7 @@ watch-key-documents = documentos
 watch-key-name = nombre
 watch-key-player = jugador
 
-## Las negativas del nodo, por su código (cli/i18n/refusals.rs)
+## Las negativas del nodo, por su código (node/src/api/refusal/words.rs)
 refusal-unknown-game = partida desconocida { $prefix }
 refusal-unknown-game-hint = vea las partidas con `sobre games`
 refusal-ambiguous-game = el identificador de partida { $prefix } es ambiguo: { $count } partidas empiezan así
@@ -711,7 +711,7 @@ reminder-kind-auto-claim = reclamación automática
 reminder-kind-league-round = ronda de liga
 reminder-kind-resumption = reanudación
 
-## Más negativas del nodo, por su código (cli/i18n/refusals.rs)
+## Más negativas del nodo, por su código (node/src/api/refusal/words.rs)
 refusal-not-organiser = solo el organizador de la liga ({ $organiser }) firma sus decisiones
 refusal-not-organiser-deputy = solo el organizador de la liga ({ $organiser }) firma sus decisiones, y su árbitro adjunto ({ $deputy }) las de las partidas del organizador
 refusal-resumption-missing = el sobre debe decir cuándo se reanuda la partida (A2.7)

@@ -1,7 +1,10 @@
-//! The typed kinds some refusal codes carry: small serde mirrors of the core's (and the
-//! node's) typed errors, so that a client words the error by its kind and fields instead of
-//! the core's English text. Each mirrors only the kinds a player commonly meets; the others
-//! stay uncoded (the message alone says them). Append-only like [`super::RefusalCode`].
+//! The typed kinds some refusal codes carry, so that a client words the error by its kind
+//! and fields instead of the core's English text. The coin and escrow refusals carry the
+//! core's own `CoinRule` and `EscrowError` (serde, tagged by `kind`), filtered to the kinds
+//! a player commonly meets (`coded_*`); the league refusals still carry a node mirror of
+//! the core's `LeagueError`, `DecisionError` and `TieBreakError` ([`LeagueProblem`], one
+//! wire enum for three core types), and the quotas the service's own kinds. The others stay
+//! uncoded (the message alone says them). Append-only like [`super::RefusalCode`].
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer, Serialize};
