@@ -573,11 +573,11 @@ fn load(home: &Path, league: &str) -> CliResult<(LeagueArchive, Coverage)> {
 }
 
 /// The page's language: the flag's, else the interface's (the settings' `"language"`,
-/// else `LC_ALL`, `LC_MESSAGES`, `LANG`: one rule, [`sobre_core::language::Language::from_locale_vars`]).
-fn page_lang(flag: Option<HtmlLang>) -> sobre_core::language::Language {
+/// else `LC_ALL`, `LC_MESSAGES`, `LANG`: one rule, [`sobre_words::Language::from_locale_vars`]).
+fn page_lang(flag: Option<HtmlLang>) -> sobre_words::Language {
     match flag {
-        Some(HtmlLang::Es) => sobre_core::language::Language::Spanish,
-        Some(HtmlLang::En) => sobre_core::language::Language::English,
+        Some(HtmlLang::Es) => sobre_words::Language::Spanish,
+        Some(HtmlLang::En) => sobre_words::Language::English,
         None => crate::i18n::lang(),
     }
 }

@@ -271,38 +271,35 @@ fn report(state: &GameState) -> ArchiveReport {
     }
 }
 
-/// Where the sealed moves stand (Appendix A), in words.
+/// Where the sealed moves stand (Appendix A), in English: the JSON's words.
 fn envelope_text(state: &GameState) -> Option<String> {
-    let e = state.envelopes.last()?;
-    let who = e.sealer.name();
-    Some(if state.envelope_lost {
-        format!(
-            "sealed by {who} for ply {}, lost; the move was played instead (A11)",
-            e.ply
-        )
-    } else {
-        match &e.opened {
-            Some(text) => format!("sealed by {who} for ply {}, opened: {text:?}", e.ply),
-            None => format!("sealed by {who} for ply {}, still closed", e.ply),
-        }
-    })
+    envelope_in(sobre_words::words(sobre_words::Language::English), state)
 }
 
-/// [`envelope_text`] in the run's language (the JSON keeps the English one).
+/// [`envelope_text`] in the run's language.
 fn envelope_words(state: &GameState) -> Option<String> {
+    envelope_in(sobre_words::words(crate::i18n::lang()), state)
+}
+
+/// Where the sealed moves stand, in `w`'s words (one sentence per state, in the catalogue).
+fn envelope_in(w: &sobre_words::Words, state: &GameState) -> Option<String> {
+    use sobre_words::args;
     let e = state.envelopes.last()?;
-    let who = words::colour(e.sealer);
+    let who = sobre_node::words::colour(w, e.sealer);
     Some(if state.envelope_lost {
-        t!("verify-envelope-lost", who = who, ply = e.ply)
+        let args = args!(who = who, ply = e.ply);
+        w.get("verify-envelope-lost", Some(&args))
     } else {
         match &e.opened {
-            Some(text) => t!(
-                "verify-envelope-opened",
-                who = who,
-                ply = e.ply,
-                text = format!("{text:?}")
-            ),
-            None => t!("verify-envelope-closed", who = who, ply = e.ply),
+            Some(text) => {
+                let text = sobre_node::words::quoted(text);
+                let args = args!(who = who, ply = e.ply, text = text);
+                w.get("verify-envelope-opened", Some(&args))
+            }
+            None => {
+                let args = args!(who = who, ply = e.ply);
+                w.get("verify-envelope-closed", Some(&args))
+            }
         }
     })
 }

@@ -3,9 +3,8 @@
 //! Details that are data (a path, an operating-system reason) are quoted as they come.
 
 use crate::t;
-use sobre_core::PositionError;
-use sobre_core::clock::{DurationError, DurationErrorKind, TimeControlError, TimeControlErrorKind};
-use sobre_core::notation::fen::{FenError, ParseFenError};
+use sobre_core::clock::TimeControlError;
+use sobre_core::notation::fen::ParseFenError;
 use sobre_core::record::PlayerIdError;
 use sobre_core::record::profile::{
     MAX_FEDERATION_ID_DIGITS, MAX_FUTURE_MS, MAX_LANGUAGES, MAX_NAME_CHARS, PROFILE_VERSION,
@@ -24,113 +23,24 @@ pub fn key(e: &KeyError) -> String {
     }
 }
 
-/// A FEN that does not read, or describes an impossible position. The board's own
-/// complaint (`FenError::Board`) is the core's words, quoted.
+/// A FEN that does not read, or describes an impossible position.
 pub fn fen(e: &ParseFenError) -> String {
-    let colour = |c| super::words::colour(c);
-    match e {
-        ParseFenError::Syntax(f) => match f {
-            FenError::Empty => t!("fen-empty"),
-            FenError::Board(why) => t!("fen-board", why = why),
-            FenError::Turn(s) => t!("fen-turn", text = format!("{s:?}")),
-            FenError::Castling(s) => t!("fen-castling", text = format!("{s:?}")),
-            FenError::EnPassant(s) => t!("fen-en-passant", text = format!("{s:?}")),
-            FenError::Counter(s) => t!("fen-counter", text = format!("{s:?}")),
-            FenError::TrailingFields(s) => t!("fen-trailing", text = format!("{s:?}")),
-        },
-        ParseFenError::Illegal(p) => {
-            let why = match p {
-                PositionError::MissingKing(c) => t!("position-no-king", colour = colour(*c)),
-                PositionError::TooManyKings(c) => {
-                    t!("position-kings", colour = colour(*c))
-                }
-                PositionError::TooManyPieces(c) => {
-                    t!("position-pieces", colour = colour(*c))
-                }
-                PositionError::PawnOnBackRank => t!("position-pawn-rank"),
-                PositionError::OppositeCheck(c) => {
-                    t!("position-opposite-check", colour = colour(*c))
-                }
-                PositionError::ImpossibleCheck => t!("position-impossible-check"),
-                PositionError::InvalidCastlingRights(sq) => {
-                    t!("position-castling", square = sq.to_string())
-                }
-                PositionError::InvalidEpSquare(sq) => {
-                    t!("position-en-passant", square = sq.to_string())
-                }
-            };
-            t!("position-illegal", why = why)
-        }
-    }
-}
-
-/// A duration that does not parse (`3w`).
-pub fn duration(e: &DurationError) -> String {
-    let why = match &e.kind {
-        DurationErrorKind::Empty => t!("duration-empty"),
-        DurationErrorKind::ExpectedNumber { found } => {
-            t!("duration-expected-number", found = format!("{found:?}"))
-        }
-        DurationErrorKind::MissingUnit { number } => {
-            t!("duration-missing-unit", number = number)
-        }
-        DurationErrorKind::UnknownUnit { unit } => {
-            t!("duration-unknown-unit", unit = format!("{unit:?}"))
-        }
-        DurationErrorKind::Unexpected { found } => {
-            t!("duration-unexpected", found = format!("{found:?}"))
-        }
-        DurationErrorKind::UnitOrder { unit } => {
-            t!("duration-unit-order", unit = format!("{unit:?}"))
-        }
-        DurationErrorKind::Overflow => t!("duration-overflow"),
-    };
-    t!(
-        "duration-invalid",
-        input = format!("{:?}", e.input),
-        why = why
-    )
+    sobre_node::words::fen(here(), e)
 }
 
 /// A time control that does not parse (`0/50d`).
 pub fn time_control(e: &TimeControlError) -> String {
-    let why = match &e.kind {
-        TimeControlErrorKind::Empty => t!("tc-empty"),
-        TimeControlErrorKind::Duration(d) => duration(d),
-        TimeControlErrorKind::MoveCount { text } => {
-            t!("tc-move-count", text = format!("{text:?}"))
-        }
-        // `what` is one of the core's fixed names of a part of the control.
-        TimeControlErrorKind::ZeroTime { what } => {
-            let part = match *what {
-                "a period" => t!("tc-part-period"),
-                "the final period" => t!("tc-part-final"),
-                "the time per move" => t!("tc-part-per-move"),
-                other => other.to_owned(),
-            };
-            t!("tc-zero-time", part = part)
-        }
-        TimeControlErrorKind::NoPeriods => t!("tc-no-periods"),
-        TimeControlErrorKind::CorrespondenceShape => t!("tc-correspondence-shape"),
-        TimeControlErrorKind::AfterFinalPeriod { text } => {
-            t!("tc-after-final", text = format!("{text:?}"))
-        }
-        TimeControlErrorKind::AmbiguousPlus { text } => t!("tc-ambiguous-plus", text = text),
-        TimeControlErrorKind::DuplicateBonus => t!("tc-duplicate-bonus"),
-        TimeControlErrorKind::EmptyPeriod => t!("tc-empty-period"),
-        TimeControlErrorKind::Unexpected { text } => {
-            t!("tc-unexpected", text = format!("{text:?}"))
-        }
-    };
-    t!("tc-invalid", input = format!("{:?}", e.input), why = why)
+    sobre_node::words::time_control(here(), e)
 }
 
 /// A text that is not a player id.
 pub fn player_id(e: &PlayerIdError) -> String {
-    match e {
-        PlayerIdError::NotAPeerId(s) => t!("player-id-not-peer", text = format!("{s:?}")),
-        PlayerIdError::NotEd25519(s) => t!("player-id-not-ed25519", text = format!("{s:?}")),
-    }
+    sobre_node::words::player_id(here(), e)
+}
+
+/// The catalogue of the run's language.
+fn here() -> &'static sobre_words::Words {
+    sobre_words::words(super::lang())
 }
 
 fn field(f: TextField) -> String {

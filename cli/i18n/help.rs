@@ -22,7 +22,7 @@ pub(crate) const HELP_ES_FTL: &str = include_str!("help-es.ftl");
 
 fn spanish() -> &'static FluentBundle<FluentResource> {
     static ES: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    ES.get_or_init(|| super::bundle(Language::Spanish, HELP_ES_FTL))
+    ES.get_or_init(|| sobre_words::bundle(Language::Spanish, HELP_ES_FTL))
 }
 
 /// A translated text: the message's value (`attr` `None`) or one of its attributes.

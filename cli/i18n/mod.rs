@@ -1,6 +1,7 @@
 //! The language of the interface: messages, table headings and help texts in English or
-//! Spanish, from Fluent catalogues embedded in the binary (`en.ftl`, `es.ftl`; the Spanish
-//! help texts in `help-es.ftl`, the English ones being the `///` docs, see [`help`]).
+//! Spanish, from sobre's one catalogue of words ([`sobre_words`], shared with the node's
+//! refusals and reminders and the league's page; the Spanish help texts in `help-es.ftl`,
+//! the English ones being the `///` docs, see [`help`]).
 //!
 //! The language is, in order: `"language"` in `HOME/config.json` (`"es"` or `"en"`), else
 //! the environment by the POSIX rule (`LC_ALL`, then `LC_MESSAGES`, then `LANG`: `es`,
@@ -9,8 +10,8 @@
 //!
 //! Code names a message by its key with [`t!`](crate::t) (`t!("node-not-running")`, or with
 //! arguments `t!("leave-taken", games = 3, …)`); tests check that every key used in code
-//! exists in both catalogues, that the catalogues have the same keys and use the same
-//! arguments. The libraries' typed errors are worded in [`errors`], the rules' words in
+//! exists in the catalogue (the words crate checks that both languages have the same keys
+//! and arguments). The libraries' typed errors are worded in [`errors`], the rules' words in
 //! [`words`], clap's parse errors in [`parse_error`]. JSON output is an API and is never
 //! translated.
 
@@ -20,15 +21,11 @@ pub mod parse_error;
 pub mod refusals;
 pub mod words;
 
-use fluent_bundle::concurrent::FluentBundle;
-use fluent_bundle::{FluentArgs, FluentResource};
+use fluent_bundle::FluentArgs;
 use std::path::Path;
 use std::sync::OnceLock;
 
-pub use sobre_core::language::Language;
-
-const EN_FTL: &str = include_str!("en.ftl");
-const ES_FTL: &str = include_str!("es.ftl");
+pub use sobre_words::{Language, arg};
 
 /// The language of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`).
 pub fn from_env() -> Language {
@@ -38,14 +35,6 @@ pub fn from_env() -> Language {
 /// The language for a home: its settings' `"language"`, else the environment's.
 pub fn for_home(home: &Path) -> Language {
     crate::commands::common::Config::language(home).unwrap_or_else(from_env)
-}
-
-/// A language's catalogue.
-fn source(lang: Language) -> &'static str {
-    match lang {
-        Language::English => EN_FTL,
-        Language::Spanish => ES_FTL,
-    }
 }
 
 static CURRENT: OnceLock<Language> = OnceLock::new();
@@ -69,44 +58,10 @@ pub fn lang() -> Language {
     *CURRENT.get_or_init(default)
 }
 
-/// A catalogue parsed into a bundle. The catalogues are part of the binary and a test parses
-/// both, so an error here cannot happen in a released build; if it did, the bundle keeps the
-/// messages that parsed and a missing message shows its key.
-pub(crate) fn bundle(lang: Language, source: &'static str) -> FluentBundle<FluentResource> {
-    let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(r, _)| r);
-    let id = lang
-        .tag()
-        .parse()
-        .unwrap_or_else(|_| unic_langid::LanguageIdentifier::default());
-    let mut bundle = FluentBundle::new_concurrent(vec![id]);
-    // Fluent wraps arguments in Unicode isolation marks by default; a terminal shows them
-    // as garbage and goldens would hide them.
-    bundle.set_use_isolating(false);
-    let _ = bundle.add_resource(resource);
-    bundle
-}
-
-fn messages(lang: Language) -> &'static FluentBundle<FluentResource> {
-    static EN: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    static ES: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    let cell = match lang {
-        Language::English => &EN,
-        Language::Spanish => &ES,
-    };
-    cell.get_or_init(|| bundle(lang, source(lang)))
-}
-
 /// The message `key` in `lang`, with `args`; the key itself if the catalogue lacks it (a
 /// test makes sure none does).
 pub fn message_in(lang: Language, key: &str, args: Option<&FluentArgs>) -> String {
-    let bundle = messages(lang);
-    let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) else {
-        return key.to_owned();
-    };
-    let mut errors = Vec::new();
-    bundle
-        .format_pattern(pattern, args, &mut errors)
-        .into_owned()
+    sobre_words::words(lang).get(key, args)
 }
 
 #[cfg(test)]
@@ -153,44 +108,6 @@ macro_rules! t {
     }};
 }
 
-/// A value for a message argument: numbers stay numbers (Fluent chooses plural forms by
-/// them), everything else is text.
-pub fn arg<V: Into<Arg>>(v: V) -> fluent_bundle::FluentValue<'static> {
-    v.into().0
-}
-
-/// See [`arg`].
-pub struct Arg(fluent_bundle::FluentValue<'static>);
-
-macro_rules! number_arg {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Arg {
-            fn from(n: $t) -> Arg {
-                Arg(fluent_bundle::FluentValue::from(n))
-            }
-        }
-    )*};
-}
-number_arg!(u8, u16, u32, u64, usize, i32, i64);
-
-impl From<String> for Arg {
-    fn from(s: String) -> Arg {
-        Arg(fluent_bundle::FluentValue::from(s))
-    }
-}
-
-impl From<&String> for Arg {
-    fn from(s: &String) -> Arg {
-        Arg(fluent_bundle::FluentValue::from(s.clone()))
-    }
-}
-
-impl From<&str> for Arg {
-    fn from(s: &str) -> Arg {
-        Arg(fluent_bundle::FluentValue::from(s.to_owned()))
-    }
-}
-
 /// The keys of a catalogue, in order.
 #[cfg(test)]
 pub(crate) fn keys(source: &str) -> Vec<String> {
@@ -213,128 +130,31 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    /// The keys of catalogue `a` that catalogue `b` lacks.
-    fn missing(a: &str, b: &str) -> Vec<String> {
-        let b: BTreeSet<String> = keys(b).into_iter().collect();
-        keys(a).into_iter().filter(|k| !b.contains(k)).collect()
-    }
-
-    /// Both catalogues parse and name the same messages: a message added to one language
-    /// only is caught here.
-    #[test]
-    fn both_catalogues_have_the_same_keys() {
-        let only_en = missing(EN_FTL, ES_FTL);
-        let only_es = missing(ES_FTL, EN_FTL);
-        assert!(only_en.is_empty(), "missing in es.ftl: {only_en:?}");
-        assert!(only_es.is_empty(), "missing in en.ftl: {only_es:?}");
-        assert!(keys(EN_FTL).len() > 20, "{} keys", keys(EN_FTL).len());
-    }
-
-    /// The variables (`{ $home }`) each message of a catalogue uses.
-    fn variables(source: &str) -> std::collections::BTreeMap<String, BTreeSet<String>> {
-        use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
-        fn inline(e: &InlineExpression<&str>, out: &mut BTreeSet<String>) {
-            match e {
-                InlineExpression::VariableReference { id } => {
-                    out.insert(id.name.to_owned());
-                }
-                InlineExpression::Placeable { expression } => expr(expression, out),
-                _ => {}
-            }
-        }
-        fn expr(e: &Expression<&str>, out: &mut BTreeSet<String>) {
-            match e {
-                Expression::Inline(i) => inline(i, out),
-                Expression::Select { selector, variants } => {
-                    inline(selector, out);
-                    for v in variants {
-                        pattern(&v.value, out);
-                    }
-                }
-            }
-        }
-        fn pattern(p: &Pattern<&str>, out: &mut BTreeSet<String>) {
-            for el in &p.elements {
-                if let PatternElement::Placeable { expression } = el {
-                    expr(expression, out);
-                }
-            }
-        }
-        let resource = fluent_syntax::parser::parse(source).expect("the catalogue parses");
-        let mut all = std::collections::BTreeMap::new();
-        for e in &resource.body {
-            if let Entry::Message(m) = e {
-                let mut vars = BTreeSet::new();
-                if let Some(p) = &m.value {
-                    pattern(p, &mut vars);
-                }
-                all.insert(m.id.name.to_owned(), vars);
-            }
-        }
-        all
-    }
-
-    /// A translation uses the same arguments as the English: a misspelt `{ $hom }` would
-    /// print the argument's name instead of its value.
-    #[test]
-    fn translations_use_the_same_arguments() {
-        let (en, es) = (variables(EN_FTL), variables(ES_FTL));
-        let differ: Vec<&String> = en
-            .iter()
-            .filter(|(k, vars)| es.get(*k).is_some_and(|v| v != *vars))
-            .map(|(k, _)| k)
-            .collect();
-        // Spanish words some sentences differently and leaves an argument out by design;
-        // the move reader's detail (`reason`) is the core's English, left out in Spanish.
-        let by_design = [
-            "position-to-move",
-            "position-check",
-            "refusal-move-syntax",
-            "refusal-move-illegal",
-            "refusal-move-ambiguous",
-            "refusal-sealed-not-unique",
-            "pgn-error-start",
-            "pgn-error-move",
-        ];
-        let differ: Vec<&String> = differ
-            .into_iter()
-            .filter(|k| !by_design.contains(&k.as_str()))
-            .collect();
-        assert!(
-            differ.is_empty(),
-            "arguments differ between en.ftl and es.ftl: {differ:?}"
-        );
-    }
-
     /// Fluent drops the blanks at the start and end of a value: a value written with one
-    /// (meant to be kept) would lose it silently.
+    /// (meant to be kept) would lose it silently (the words crate checks its catalogues).
     #[test]
-    fn no_value_relies_on_leading_or_trailing_blanks() {
-        for source in [EN_FTL, ES_FTL, help::HELP_ES_FTL] {
-            for line in source.lines() {
-                let value = line.split_once(" = ").map(|(_, v)| v);
-                assert!(
-                    !value.is_some_and(|v| v.starts_with(' ')) && !line.ends_with(' '),
-                    "blank at the edge of: {line:?}"
-                );
-            }
+    fn no_help_text_relies_on_leading_or_trailing_blanks() {
+        for line in help::HELP_ES_FTL.lines() {
+            let value = line.split_once(" = ").map(|(_, v)| v);
+            assert!(
+                !value.is_some_and(|v| v.starts_with(' ')) && !line.ends_with(' '),
+                "blank at the edge of: {line:?}"
+            );
         }
     }
 
-    /// No catalogue names a message twice (Fluent would keep one of them silently).
+    /// The help catalogue names no message twice (Fluent would keep one of them silently).
     #[test]
-    fn no_key_is_defined_twice() {
-        for source in [EN_FTL, ES_FTL, help::HELP_ES_FTL] {
-            let all = keys(source);
-            let unique: BTreeSet<&String> = all.iter().collect();
-            assert_eq!(all.len(), unique.len(), "a key is defined twice");
-        }
+    fn no_help_key_is_defined_twice() {
+        let all = keys(help::HELP_ES_FTL);
+        let unique: BTreeSet<&String> = all.iter().collect();
+        assert_eq!(all.len(), unique.len(), "a key is defined twice");
     }
 
     /// Every `t!("key"…)` in the command line's sources names a message of the catalogues.
     #[test]
     fn every_key_used_in_code_exists() {
-        let en: BTreeSet<String> = keys(EN_FTL).into_iter().collect();
+        let en: BTreeSet<String> = keys(sobre_words::EN_FTL).into_iter().collect();
         let mut used = BTreeSet::new();
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cli");
         let mut dirs = vec![root];
@@ -379,37 +199,5 @@ mod tests {
     fn keys_are_found_in_t_calls_only() {
         let src = "println!(\"x\"); let a = t!(\"one\"); crate::t!(\"two\", n = 1); format!(\"y\")";
         assert_eq!(keys_used(src), ["one", "two"]);
-    }
-
-    /// A catalogue missing a key is caught: es.ftl with its `node-not-running` line taken
-    /// out lacks exactly that key, in either direction of the check.
-    #[test]
-    fn a_missing_key_is_caught() {
-        let fewer: String = ES_FTL
-            .lines()
-            .filter(|l| !l.starts_with("node-not-running ="))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        assert_eq!(missing(EN_FTL, &fewer), ["node-not-running"]);
-        assert!(missing(&fewer, EN_FTL).is_empty());
-    }
-
-    #[test]
-    fn messages_take_arguments_without_isolation_marks() {
-        let mut args = FluentArgs::new();
-        args.set("home", "/tmp/x");
-        let en = message_in(Language::English, "node-not-running", Some(&args));
-        let es = message_in(Language::Spanish, "node-not-running", Some(&args));
-        assert!(en.contains("/tmp/x") && !en.contains('\u{2068}'), "{en}");
-        assert!(es.contains("/tmp/x") && es != en, "{es}");
-    }
-
-    #[test]
-    fn the_settings_language_is_es_or_en() {
-        assert_eq!(Language::from_setting("es"), Some(Language::Spanish));
-        assert_eq!(Language::from_setting("es_AR"), Some(Language::Spanish));
-        assert_eq!(Language::from_setting("en"), Some(Language::English));
-        assert_eq!(Language::from_setting("fr"), None);
-        assert_eq!(Language::from_setting(""), None);
     }
 }

@@ -11,10 +11,7 @@ use sobre_core::rules::claims::ClaimReason;
 
 /// `white` / `black` (`blancas` / `negras`).
 pub fn colour(c: Color) -> String {
-    match c {
-        Color::White => t!("colour-white"),
-        Color::Black => t!("colour-black"),
-    }
+    sobre_node::words::colour(sobre_words::words(super::lang()), c)
 }
 
 /// `White` / `Black` as the subject of a sentence (`Blancas`, `Negras`).
@@ -27,14 +24,7 @@ pub fn colour_subject(c: Color) -> String {
 
 /// A game's state (`active`, `finished`…).
 pub fn status(s: Status) -> String {
-    match s {
-        Status::Pending => t!("status-pending"),
-        Status::Active => t!("status-active"),
-        Status::Adjourned => t!("status-adjourned"),
-        Status::Finished => t!("status-finished"),
-        Status::Cancelled => t!("status-cancelled"),
-        Status::Disputed => t!("status-disputed"),
-    }
+    sobre_node::words::status(sobre_words::words(super::lang()), s)
 }
 
 /// How a game ended, as [`Termination::describe`] says it in English.

@@ -21,7 +21,6 @@
 mod attacks;
 pub mod bitboard;
 pub mod clock;
-pub mod language;
 pub mod league;
 pub mod notation;
 pub mod outcome;

@@ -29,6 +29,7 @@ pub mod settings;
 pub mod store;
 pub mod time;
 pub mod view;
+pub mod words;
 
 mod dispute;
 mod integrity;

@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 use sobre_core::Color;
-use sobre_core::language::Language;
 use sobre_core::notation::Notation;
+use sobre_words::Language;
 use std::path::Path;
 
 /// The file's name in the home directory.

@@ -11,9 +11,9 @@ use super::League;
 use super::decision::Decided;
 use super::standings::{Score, Standings, halves, quarters};
 use super::tiebreak::TieBreak;
-use crate::language::Language;
 use crate::record::export::iso_utc;
 use crate::types::Color;
+use sobre_words::Language;
 use std::fmt::Write as _;
 
 /// The crosstable as text cells, header first: `Rank, No, Player, 1 … n, Pts, SB, Wins`.
@@ -103,106 +103,23 @@ fn esc(s: &str) -> String {
     o
 }
 
-impl Language {
-    /// The text of `key` in this language.
-    fn t(self, key: Text) -> &'static str {
-        use Language::{English as En, Spanish as Es};
-        match (key, self) {
-            (Text::Crosstable, En) => "crosstable",
-            (Text::Crosstable, Es) => "cuadro de resultados",
-            (Text::Rounds, En) => "rounds",
-            (Text::Rounds, Es) => "rondas",
-            (Text::RoundRobin, En) => "round robin",
-            (Text::RoundRobin, Es) => "liguilla a una vuelta",
-            (Text::DoubleRoundRobin, En) => "double round robin",
-            (Text::DoubleRoundRobin, Es) => "liguilla a doble vuelta",
-            (Text::TimeControl, En) => "time control",
-            (Text::TimeControl, Es) => "ritmo",
-            (Text::TableOf, En) => "table of",
-            (Text::TableOf, Es) => "clasificación del",
-            (Text::League, En) => "league",
-            (Text::League, Es) => "liga",
-            (Text::Rank, En) => "Rank",
-            (Text::Rank, Es) => "Puesto",
-            (Text::No, En) => "No",
-            (Text::No, Es) => "Nº",
-            (Text::Player, En) => "Player",
-            (Text::Player, Es) => "Jugador",
-            (Text::Pts, En) => "Pts",
-            (Text::Pts, Es) => "Ptos.",
-            (Text::Sb, _) => "SB",
-            (Text::Wins, En) => "Wins",
-            (Text::Wins, Es) => "Victorias",
-            (Text::Computed, En) => {
-                "Computed from the players' signed game records, each verified move by move \
-                 (FIDE Laws; scores per Art. 11: 1, ½, 0). Tie-breaks:"
-            }
-            (Text::Computed, Es) => {
-                "Calculada a partir de las partidas firmadas por los jugadores, cada una \
-                 verificada jugada a jugada (Leyes de la FIDE; puntuación según el Art. 11: \
-                 1, ½, 0). Desempates:"
-            }
-            (Text::DirectEncounter, En) => "direct encounter",
-            (Text::DirectEncounter, Es) => "encuentro directo",
-            (Text::NumberOfWins, En) => "wins",
-            (Text::NumberOfWins, Es) => "número de victorias",
-            (Text::SonnebornBerger, _) => "Sonneborn-Berger",
-            (Text::Koya, _) => "Koya",
-            (Text::InProgress, En) => "game in progress",
-            (Text::InProgress, Es) => "partida en juego",
-            (Text::NotStarted, En) => "not yet started",
-            (Text::NotStarted, Es) => "sin empezar",
-            (Text::Game, En) => "Game",
-            (Text::Game, Es) => "Partida",
-            (Text::LeftOut, En) => "left out",
-            (Text::LeftOut, Es) => "no se cuenta",
-        }
-    }
-}
-
-/// The texts of the HTML page.
-#[derive(Clone, Copy)]
-enum Text {
-    Crosstable,
-    Rounds,
-    RoundRobin,
-    DoubleRoundRobin,
-    TimeControl,
-    TableOf,
-    League,
-    Rank,
-    No,
-    Player,
-    Pts,
-    Sb,
-    Wins,
-    Computed,
-    DirectEncounter,
-    NumberOfWins,
-    SonnebornBerger,
-    Koya,
-    InProgress,
-    NotStarted,
-    Game,
-    LeftOut,
-}
-
 /// A self-contained, printable HTML page in `lang`: the crosstable, the games left out and
 /// why, and how the table was computed. `now_ms` is printed as the time of the table. The
 /// reasons a game was left out are the core's own text (English).
 pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: Language) -> String {
-    let t = |k: Text| lang.t(k);
+    let words = sobre_words::words(lang);
+    let t = |key: &str| words.get(key, None);
     let mut g = grid(standings);
     // The header in the page's language (the CSV keeps the English one).
     if let Some(header) = g.first_mut() {
         let n = header.len();
-        for (i, k) in [(0, Text::Rank), (1, Text::No), (2, Text::Player)] {
-            header[i] = t(k).to_owned();
+        for (i, k) in [(0, "page-rank"), (1, "page-no"), (2, "page-player")] {
+            header[i] = t(k);
         }
         if n >= 6 {
-            header[n - 3] = t(Text::Pts).to_owned();
-            header[n - 2] = t(Text::Sb).to_owned();
-            header[n - 1] = t(Text::Wins).to_owned();
+            header[n - 3] = t("page-pts");
+            header[n - 2] = t("page-sb");
+            header[n - 1] = t("page-wins");
         }
     }
     let mut o = String::new();
@@ -235,17 +152,17 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: Language)
 <table class="crosstable" id="crosstable">
 "#,
         tag = lang.tag(),
-        crosstable = t(Text::Crosstable),
+        crosstable = t("page-crosstable"),
         rounds = league.rounds().len(),
-        rounds_word = t(Text::Rounds),
+        rounds_word = t("page-rounds"),
         kind = if league.def.double {
-            t(Text::DoubleRoundRobin)
+            t("page-double-round-robin")
         } else {
-            t(Text::RoundRobin)
+            t("page-round-robin")
         },
-        tc_word = t(Text::TimeControl),
-        table_of = t(Text::TableOf),
-        league_word = t(Text::League),
+        tc_word = t("page-time-control"),
+        table_of = t("page-table-of"),
+        league_word = t("page-league"),
         tc = esc(&league.def.time_control),
         date = esc(&iso_utc(now_ms)),
         id = league.id,
@@ -277,17 +194,17 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: Language)
         o.push_str("</tbody>\n");
     }
     o.push_str("</table>\n<ul class=\"notes\">\n");
-    let order: Vec<&str> = standings
+    let order: Vec<String> = standings
         .tie_breaks
         .iter()
         .map(|b| match b {
-            TieBreak::DirectEncounter => t(Text::DirectEncounter),
-            TieBreak::Wins => t(Text::NumberOfWins),
-            TieBreak::SonnebornBerger => t(Text::SonnebornBerger),
-            TieBreak::Koya => t(Text::Koya),
+            TieBreak::DirectEncounter => t("page-direct-encounter"),
+            TieBreak::Wins => t("page-number-of-wins"),
+            TieBreak::SonnebornBerger => t("page-sonneborn-berger"),
+            TieBreak::Koya => t("page-koya"),
         })
         .collect();
-    let _ = writeln!(o, "<li>{} {}.</li>", t(Text::Computed), order.join(", "));
+    let _ = writeln!(o, "<li>{} {}.</li>", t("page-computed"), order.join(", "));
     let unfinished: usize = standings
         .games
         .iter()
@@ -297,8 +214,8 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: Language)
         let _ = writeln!(
             o,
             "<li>* {}: {unfinished} · {}: {}</li>",
-            t(Text::InProgress),
-            t(Text::NotStarted),
+            t("page-in-progress"),
+            t("page-not-started"),
             standings.unplayed.len()
         );
     }
@@ -306,9 +223,9 @@ pub fn html(league: &League, standings: &Standings, now_ms: u64, lang: Language)
         let _ = writeln!(
             o,
             "<li class=\"excluded\">{} {} {}: {}</li>",
-            t(Text::Game),
+            t("page-game"),
             &note.game.to_hex()[..12],
-            t(Text::LeftOut),
+            t("page-left-out"),
             esc(&note.reason)
         );
     }
@@ -353,52 +270,5 @@ mod tests {
         }
         // The CSV keeps its English header whatever the page's language.
         assert!(csv(&s).starts_with("\u{feff}Rank,No,Player,"));
-    }
-
-    /// POSIX: `LC_ALL` overrides `LC_MESSAGES`, which overrides `LANG`; empty means unset.
-    #[test]
-    fn lc_all_wins_then_lc_messages_then_lang() {
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                vars.iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
-        let cases: [(&'static [(&'static str, &'static str)], Language); 5] = [
-            (&[("LANG", "es_ES.UTF-8")], Language::Spanish),
-            (
-                &[("LANG", "es_AR"), ("LC_MESSAGES", "en_US")],
-                Language::English,
-            ),
-            (
-                &[("LANG", "en_US"), ("LC_MESSAGES", "es")],
-                Language::Spanish,
-            ),
-            (
-                &[("LC_ALL", "C"), ("LC_MESSAGES", "es"), ("LANG", "es")],
-                Language::English,
-            ),
-            (&[("LC_ALL", ""), ("LANG", "es_MX")], Language::Spanish),
-        ];
-        for (vars, lang) in cases {
-            assert_eq!(Language::from_locale_vars(env(vars)), lang, "{vars:?}");
-        }
-    }
-
-    #[test]
-    fn the_language_comes_from_the_locale() {
-        for (locale, lang) in [
-            ("es_ES.UTF-8", Language::Spanish),
-            ("es_AR", Language::Spanish),
-            ("es", Language::Spanish),
-            ("ES-mx", Language::Spanish),
-            ("en_GB.UTF-8", Language::English),
-            ("C.UTF-8", Language::English),
-            ("estonian", Language::English),
-            ("", Language::English),
-        ] {
-            assert_eq!(Language::from_locale(locale), lang, "{locale}");
-        }
     }
 }

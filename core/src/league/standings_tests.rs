@@ -220,7 +220,7 @@ fn standings_and_tie_breaks_of_a_six_player_round_robin() {
         &league,
         &s,
         league.def.start_ms,
-        crate::language::Language::English,
+        sobre_words::Language::English,
     );
     assert!(html.contains("<td class=\"player\">Elena</td>"));
 }

@@ -38,10 +38,11 @@
 
 use super::author::SealOpening;
 use super::event::{EventId, GameId};
-use super::identity::{Keypair, PlayerId};
+use super::identity::{Keypair, PlayerId, as_text};
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
 use hkdf::Hkdf;
+use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use x25519_dalek::{X25519_BASEPOINT_BYTES, x25519};
 use zeroize::{Zeroize, Zeroizing};
@@ -75,41 +76,58 @@ pub struct EscrowContext {
 }
 
 /// Why a box cannot be made or opened. Every failure to open is an error, never a guess.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Serialized (tagged by `kind`, snake case, a player by their id's text) as the control
+/// API's refusal carries the kinds a player meets; the others are never sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EscrowError {
     /// The arbiter's id is not a usable ed25519 key (not a curve point, or of small order):
     /// nothing could be encrypted to it (A3: the envelope goes to someone who can keep it).
-    #[error("{0} is not a key an envelope can be escrowed to (A3)")]
-    ArbiterKey(PlayerId),
+    #[error("{arbiter} is not a key an envelope can be escrowed to (A3)")]
+    ArbiterKey {
+        #[serde(with = "as_text")]
+        arbiter: PlayerId,
+    },
     /// The exchange gave the all-zero secret: one side's point has low order. A box made so
     /// would be readable by anyone.
     #[error("the key exchange gave a low-order (all-zero) shared secret")]
     LowOrder,
-    #[error(
-        "the sealed move is {len} bytes long; an escrow holds at most {MAX_ESCROWED_MOVE_BYTES}"
-    )]
-    MoveTooLong { len: usize },
+    /// `max` is [`MAX_ESCROWED_MOVE_BYTES`], named so that the error says its limit.
+    #[error("the sealed move is {len} bytes long; an escrow holds at most {max}")]
+    MoveTooLong { len: usize, max: usize },
     #[error("a sealed box is {SEALED_BOX_BYTES} bytes, this one {len}")]
+    #[serde(skip)]
     BoxSize { len: usize },
     /// The key opening the box is not the arbiter's the box names.
-    #[error("this key is not the arbiter's ({0}) the envelope is escrowed to")]
-    NotTheArbiter(PlayerId),
+    #[error("this key is not the arbiter's ({arbiter}) the envelope is escrowed to")]
+    NotTheArbiter {
+        #[serde(with = "as_text")]
+        arbiter: PlayerId,
+    },
     /// Authentication failed: another key, another seal, game, sealer or arbiter, or an
     /// altered box.
     #[error("the sealed box does not open: it was made for another key or seal, or it was altered")]
     DoesNotOpen,
     /// It opened (so the sealer made it) but does not hold an opening.
     #[error("the sealed box holds no sealed move: {0}")]
-    Malformed(&'static str),
+    #[serde(skip)]
+    Malformed(String),
+    /// It opened, but its move is not the one the seal commits to: the sealer escrowed
+    /// another move (A3). Found by whoever opens it, against the seal's commitment.
+    #[error(
+        "the escrowed opening does not match the seal's commitment: the sealer escrowed \
+         another move, so the envelope cannot be opened from it (A3)"
+    )]
+    NotTheSealedMove,
 }
 
 /// The Montgomery form of a player's key, if it can receive a box.
 fn arbiter_point(arbiter: &PlayerId) -> Result<[u8; 32], EscrowError> {
     let key = arbiter
         .verifier()
-        .map_err(|_| EscrowError::ArbiterKey(*arbiter))?;
+        .map_err(|_| EscrowError::ArbiterKey { arbiter: *arbiter })?;
     if key.is_weak() {
-        return Err(EscrowError::ArbiterKey(*arbiter));
+        return Err(EscrowError::ArbiterKey { arbiter: *arbiter });
     }
     Ok(key.to_montgomery().to_bytes())
 }
@@ -161,7 +179,10 @@ pub fn seal_box(
     let mut e = Zeroizing::new(ephemeral_secret);
     let len = opening.move_text.len();
     if len > MAX_ESCROWED_MOVE_BYTES {
-        return Err(EscrowError::MoveTooLong { len });
+        return Err(EscrowError::MoveTooLong {
+            len,
+            max: MAX_ESCROWED_MOVE_BYTES,
+        });
     }
     let point = arbiter_point(&ctx.arbiter)?;
     let ephemeral = x25519(*e, X25519_BASEPOINT_BYTES);
@@ -225,7 +246,9 @@ pub fn open_box(
 ) -> Result<SealOpening, EscrowError> {
     check_box_size(sealed_box)?;
     if arbiter.player_id() != ctx.arbiter {
-        return Err(EscrowError::NotTheArbiter(ctx.arbiter));
+        return Err(EscrowError::NotTheArbiter {
+            arbiter: ctx.arbiter,
+        });
     }
     let point = arbiter_point(&ctx.arbiter)?;
     let (head, sealed) = sealed_box.split_at(PUBLIC_BYTES);
@@ -247,18 +270,20 @@ pub fn open_box(
     let (len, rest) = plain
         .split_first_chunk::<8>()
         .filter(|(_, rest)| rest.len() == MAX_ESCROWED_MOVE_BYTES + 32)
-        .ok_or(EscrowError::Malformed("not the size of an opening"))?;
+        .ok_or_else(|| EscrowError::Malformed("not the size of an opening".to_owned()))?;
     let len = usize::try_from(u64::from_le_bytes(*len))
         .ok()
         .filter(|&l| l <= MAX_ESCROWED_MOVE_BYTES)
-        .ok_or(EscrowError::Malformed("the move is longer than its room"))?;
+        .ok_or_else(|| EscrowError::Malformed("the move is longer than its room".to_owned()))?;
     let (padded, salt) = rest.split_at(MAX_ESCROWED_MOVE_BYTES);
     let (text, padding) = padded.split_at(len);
     if padding.iter().any(|&b| b != 0) {
-        return Err(EscrowError::Malformed("the padding is not zeros"));
+        return Err(EscrowError::Malformed(
+            "the padding is not zeros".to_owned(),
+        ));
     }
     let move_text = std::str::from_utf8(text)
-        .map_err(|_| EscrowError::Malformed("the move is not UTF-8"))?
+        .map_err(|_| EscrowError::Malformed("the move is not UTF-8".to_owned()))?
         .to_owned();
     let mut out = SealOpening {
         move_text,
@@ -314,7 +339,7 @@ mod tests {
         let longer = "x".repeat(MAX_ESCROWED_MOVE_BYTES + 1);
         assert_eq!(
             seal_box(&ctx(), &opening(&longer, 1), [5; 32]),
-            Err(EscrowError::MoveTooLong { len: 257 })
+            Err(EscrowError::MoveTooLong { len: 257, max: 256 })
         );
         for len in [SEALED_BOX_BYTES - 1, SEALED_BOX_BYTES + 1] {
             assert_eq!(
@@ -356,7 +381,7 @@ mod tests {
             };
             assert!(matches!(
                 seal_box(&bad, &opening("e4", 1), [5; 32]),
-                Err(EscrowError::ArbiterKey(_))
+                Err(EscrowError::ArbiterKey { .. })
             ));
         }
     }
@@ -381,7 +406,9 @@ mod tests {
         let b = seal_box(&ctx(), &opening("e4", 1), [5; 32]).unwrap();
         assert_eq!(
             open_box(&ctx(), &key(4), &b),
-            Err(EscrowError::NotTheArbiter(ctx().arbiter))
+            Err(EscrowError::NotTheArbiter {
+                arbiter: ctx().arbiter
+            })
         );
         // Another key naming itself: the box was not made for it.
         let other = EscrowContext {

@@ -23,6 +23,22 @@ pub enum PlayerIdError {
     NotEd25519(String),
 }
 
+/// A player id in serde as its text (`12D3KooW…`) rather than its 32 bytes: for the JSON
+/// of an error that names a player (`#[serde(with = "as_text")]`).
+pub mod as_text {
+    use super::PlayerId;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(id: &PlayerId, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(id)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PlayerId, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl PlayerId {
     /// The raw public key bytes.
     pub const fn as_bytes(&self) -> &[u8; 32] {

@@ -16,6 +16,7 @@
 
 use crate::clock::{DAY, Millis, TimeControl};
 use crate::types::Color;
+use serde::{Deserialize, Serialize};
 
 /// How long the challenger has to open the coin after the acceptance: 24 hours.
 ///
@@ -30,8 +31,10 @@ use crate::types::Color;
 /// `40/2h`) shortens it to that time: see [`opening_deadline_ms`].
 pub const COIN_OPENING_DEADLINE_MS: Millis = DAY;
 
-/// Why a coin default is refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why a coin default is refused. Serialized (tagged by `kind`, snake case) as the control
+/// API's refusal carries it: `{"kind":"no_such_position","position":960}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CoinRule {
     /// Only the challenged player settles an unopened coin: the challenger holds the
     /// opening and would be choosing instead of drawing.
@@ -72,8 +75,8 @@ pub enum CoinRule {
     #[error("the challenge fixed the start position: the default cannot choose one")]
     PositionNotDrawn,
     /// Scharnagl numbers run 0..959 (F1's 960 positions).
-    #[error("Chess960 position {0} does not exist (0..959)")]
-    NoSuchPosition(u16),
+    #[error("Chess960 position {position} does not exist (0..959)")]
+    NoSuchPosition { position: u16 },
 }
 
 /// How long the challenger has to open the coin in a game with this time control:
@@ -147,7 +150,7 @@ pub fn check_default_choices(
     match (start_drawn, position) {
         (true, None) => Err(CoinRule::PositionMissing),
         (false, Some(_)) => Err(CoinRule::PositionNotDrawn),
-        (true, Some(n)) if n >= 960 => Err(CoinRule::NoSuchPosition(n)),
+        (true, Some(n)) if n >= 960 => Err(CoinRule::NoSuchPosition { position: n }),
         _ => Ok(()),
     }
 }
@@ -235,7 +238,7 @@ mod tests {
         );
         assert_eq!(
             check_default_choices(false, true, None, Some(960)),
-            Err(CoinRule::NoSuchPosition(960))
+            Err(CoinRule::NoSuchPosition { position: 960 })
         );
     }
 }

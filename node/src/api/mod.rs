@@ -115,9 +115,11 @@ impl ApiError {
         }
     }
 
-    /// A refusal with its code, in the node's English words ([`RefusalCode::english`]).
+    /// A refusal with its code, in the catalogue's English words ([`RefusalCode::words`]).
     pub fn refused(code: RefusalCode) -> ApiError {
-        let (message, hint) = code.english();
+        let (message, hint) = code
+            .words(sobre_words::words(sobre_words::Language::English))
+            .unwrap_or_default();
         ApiError {
             kind: ErrorKind::User,
             message,

@@ -1,24 +1,25 @@
 //! Why the node refused a request, as a typed code beside the English message: the `code`
-//! of an [`ApiError`](super::ApiError). A client words the refusal in its player's language
-//! from the code and its fields (never from the message, which stays English for API users
-//! who read it); a client that does not know a code (a newer node) falls back to the
-//! message ([`RefusalCode::Other`]).
+//! of an [`ApiError`](super::ApiError). Both are worded from the code and its fields by
+//! [`RefusalCode::words`], from sobre's one catalogue: the message in English (for API
+//! users who read it), a client's words in its player's language (never from the message);
+//! a client that does not know a code (a newer node) falls back to the message
+//! ([`RefusalCode::Other`]).
 //!
 //! Wire form: an object tagged by `id`, e.g. `{"id":"unknown_game","prefix":"3f2a"}`.
 //! Append-only: a variant's name and fields never change meaning; new ones are added.
 
 use serde::{Deserialize, Serialize};
-use sobre_core::Color;
 use sobre_core::notation::{MoveError, MoveErrorKind};
 use sobre_core::record::Status;
+use sobre_core::record::escrow::EscrowError;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::adjournment::AdjournmentRule;
+use sobre_core::rules::coin::CoinRule;
 use sobre_core::rules::quickplay::QuickplayRule;
 
 mod kinds;
-pub use kinds::{
-    CoinProblem, EscrowProblem, IdPlace, LeagueProblem, NOT_THE_SEALED_MOVE, QuotaProblem,
-};
+mod words;
+pub use kinds::{IdPlace, LeagueProblem, QuotaProblem, coded_coin_rule, coded_escrow_error};
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -157,8 +158,11 @@ pub enum RefusalCode {
     ArbiterKeepsOpening { arbiter: String },
     /// A3: the envelope cannot be escrowed or opened from the escrow; `place` says where
     /// the arbiter was named when it is their key that is unusable.
+    /// The problem is the core's own [`EscrowError`] (`None`: a kind this client does not
+    /// know); only the kinds a player meets are sent ([`kinds::coded_escrow_error`]).
     Escrow {
-        problem: EscrowProblem,
+        #[serde(deserialize_with = "kinds::known")]
+        problem: Option<EscrowError>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         place: Option<IdPlace>,
     },
@@ -194,8 +198,13 @@ pub enum RefusalCode {
     TooManyDecisions,
     /// The core refused a league, a join or a decision (its typed kind).
     League { problem: LeagueProblem },
-    /// F1: the core's coin rule refused the default (its typed kind).
-    CoinRule { problem: CoinProblem },
+    /// F1: the core's coin rule refused the default: the core's own [`CoinRule`] (`None`: a
+    /// kind this client does not know, from a newer node). Only the kinds a player meets
+    /// are sent ([`kinds::coded_coin_rule`]).
+    CoinRule {
+        #[serde(deserialize_with = "kinds::known")]
+        problem: Option<CoinRule>,
+    },
     /// F1: the challenger may still open the coin until `deadline_ms` (`now_ms`: when the
     /// node refused); `manual`: the player's node does not sign the default by itself.
     CoinBeforeDeadline {
@@ -320,7 +329,7 @@ impl RefusalCode {
             RuleViolation::DeclineNotAllowed => RefusalCode::DeclineNotAllowed,
             RuleViolation::ColoursNotSettled => RefusalCode::ColoursNotSettled,
             RuleViolation::OutOfTurn(c) => RefusalCode::OutOfTurn {
-                colour: colour_name(*c).to_owned(),
+                colour: c.name().to_owned(),
             },
             RuleViolation::NotLive(s) => RefusalCode::NotLive { status: name(*s) },
             RuleViolation::NoMoveInStatus(s) => RefusalCode::NoMoveInStatus { status: name(*s) },
@@ -346,405 +355,6 @@ impl RefusalCode {
             _ => return None,
         })
     }
-
-    /// The English message and hint of the refusals the node words itself (not those of the
-    /// core's rules or move reader, whose words are the core's).
-    pub fn english(&self) -> (String, Option<String>) {
-        use sobre_core::clock::TimeControl;
-        use sobre_core::record::PlayerId;
-        use sobre_core::record::export::iso_utc;
-        let (m, h): (String, Option<&str>) = match self {
-            RefusalCode::UnknownGame { prefix } => (
-                format!("unknown game {prefix:?}"),
-                Some("list games with `sobre games`"),
-            ),
-            RefusalCode::AmbiguousGame { prefix, count } => (
-                format!("game id {prefix:?} is ambiguous: {count} games start with it"),
-                Some("type more of the id"),
-            ),
-            RefusalCode::NoGameId => ("no game id given".into(), None),
-            RefusalCode::GameNotKept => ("unknown game".into(), None),
-            RefusalCode::UnknownLeague { text } => (
-                format!("unknown league {text:?}"),
-                Some("list leagues with `sobre league list`"),
-            ),
-            RefusalCode::AmbiguousLeague { text, count } => (
-                format!("{text:?} matches {count} leagues"),
-                Some("give more of the league id"),
-            ),
-            RefusalCode::NotInGame => ("you do not play in this game".into(), None),
-            RefusalCode::GameAdjourned => (
-                "the game is adjourned".into(),
-                Some("`sobre resume GAME` at the resumption"),
-            ),
-            RefusalCode::GameNotStarted => ("the game has not started".into(), None),
-            RefusalCode::GameOver => ("the game is over".into(), None),
-            RefusalCode::NotYourMove => ("it is not your move".into(), None),
-            RefusalCode::ChallengeSelf => ("you cannot challenge yourself".into(), None),
-            RefusalCode::NoChallengeToAccept => {
-                ("there is no challenge to accept in this game".into(), None)
-            }
-            RefusalCode::BadMove {
-                text,
-                kind,
-                reason,
-                conditional,
-                letters,
-                place,
-            } => {
-                let context = match (place, conditional) {
-                    (MovePlace::Sealed, _) => "the sealed move: ".to_owned(),
-                    (MovePlace::Intended, _) => "intended move: ".to_owned(),
-                    (MovePlace::Played, Some(i)) => format!("conditional line, move {i}: "),
-                    (MovePlace::Played, None) => String::new(),
-                };
-                let line = match kind {
-                    BadMoveKind::Syntax => format!("cannot read `{text}` as a move: {reason}"),
-                    BadMoveKind::Illegal => format!("`{text}` is not a legal move: {reason}"),
-                    BadMoveKind::Ambiguous => format!("`{text}` is ambiguous: {reason}"),
-                };
-                let hint = match (kind, letters) {
-                    (BadMoveKind::Ambiguous, true) => {
-                        "say which letters you write: --notation en (R is a rook) or --notation es \
-                         (R is the king), or set \"notation\" in HOME/config.json"
-                    }
-                    (BadMoveKind::Ambiguous, false) => "write the origin file or rank, e.g. Nbd7",
-                    _ => "moves may be written Nf3, Cf3, g1f3 or 7163",
-                };
-                (format!("{context}{line}"), Some(hint))
-            }
-            RefusalCode::NoLeaveInProgress => ("no leave in progress".into(), None),
-            RefusalCode::NotLeaguePlayer => ("you are not a player of this league".into(), None),
-            // The core's rules: its own words.
-            RefusalCode::NoDrawOffer => (RuleViolation::NoDrawOffer.to_string(), None),
-            RefusalCode::ClaimNotOnMove => (RuleViolation::ClaimNotOnMove.to_string(), None),
-            RefusalCode::IntendedMoveIllegal => {
-                (RuleViolation::IntendedMoveIllegal.to_string(), None)
-            }
-            RefusalCode::ClaimWhileAdjourned => {
-                (RuleViolation::ClaimWhileAdjourned.to_string(), None)
-            }
-            RefusalCode::AbortTooLate => (RuleViolation::AbortTooLate.to_string(), None),
-            RefusalCode::AcceptNotAllowed => (RuleViolation::AcceptNotAllowed.to_string(), None),
-            RefusalCode::DeclineNotAllowed => (RuleViolation::DeclineNotAllowed.to_string(), None),
-            RefusalCode::ColoursNotSettled => (RuleViolation::ColoursNotSettled.to_string(), None),
-            RefusalCode::OutOfTurn { colour } => {
-                (format!("out of turn: it is {colour}'s move"), None)
-            }
-            RefusalCode::NotLive { status } => (format!("not possible in a {status} game"), None),
-            RefusalCode::NoMoveInStatus { status } => (format!("no move in a {status} game"), None),
-            RefusalCode::OpenSealedMoveFirst => {
-                (RuleViolation::OpenSealedMoveFirst.to_string(), None)
-            }
-            RefusalCode::NotLeagueOrganiser { organiser, deputy } => (
-                format!(
-                    "only the league's organiser ({organiser}) signs its decisions{}",
-                    deputy
-                        .as_ref()
-                        .map(|d| format!(
-                            ", and its deputy arbiter ({d}) those about the organiser's games"
-                        ))
-                        .unwrap_or_default()
-                ),
-                None,
-            ),
-            RefusalCode::ResumptionMissing => (
-                "the envelope must say when the game resumes (A2.7)".into(),
-                Some("add --resume-at, e.g. --resume-at 2026-12-01T18:00:00Z or +2d"),
-            ),
-            RefusalCode::ResumptionPast => (
-                "the resumption time is in the past (A2.7)".into(),
-                Some("give a time ahead, e.g. --resume-at +2d"),
-            ),
-            RefusalCode::ConditionalOnYourMove => (
-                "it is your move: conditional moves answer the opponent's next move".into(),
-                None,
-            ),
-            RefusalCode::ConditionalTooShort => (
-                "a conditional line is the opponent's move then your reply, e.g. \"Nf6 e5\"".into(),
-                None,
-            ),
-            RefusalCode::ConditionalNoLine => {
-                ("conditional add needs a line of moves".into(), None)
-            }
-            RefusalCode::ChatTooLong => ("chat lines are limited to 2000 bytes".into(), None),
-            RefusalCode::BlockSelf => ("you cannot block yourself".into(), None),
-            RefusalCode::ColoursFixed => (
-                "the challenge fixed the colours: there is no colour to choose".into(),
-                Some("leave out --colour"),
-            ),
-            RefusalCode::StartFixed => (
-                "the challenge fixed the start position: there is no Chess960 start to choose"
-                    .into(),
-                Some("leave out --position"),
-            ),
-            RefusalCode::AbortWithholdsCoin => (
-                "the challenge is accepted and the fair coin awaits your opening: an abort now \
-                 would withhold the draw and is ignored (F1)"
-                    .into(),
-                Some(
-                    "your node opens the coin by itself; `sobre abort` works once the game has started",
-                ),
-            ),
-            RefusalCode::BadPlayerId { text } => (
-                text.parse::<PlayerId>()
-                    .err()
-                    .map(|e| e.to_string())
-                    .unwrap_or_default(),
-                None,
-            ),
-            RefusalCode::BadTimeControl { text } => (
-                text.parse::<TimeControl>()
-                    .err()
-                    .map(|e| e.to_string())
-                    .unwrap_or_default(),
-                None,
-            ),
-            RefusalCode::AdjournCorrespondence => (
-                AdjournmentRule::Correspondence.to_string(),
-                Some("in correspondence play, take leave instead (sobre leave start --days N)"),
-            ),
-            RefusalCode::ResumptionTooFar => (
-                AdjournmentRule::ResumptionTooFar.to_string(),
-                Some("resume within 30 days"),
-            ),
-            RefusalCode::ResumptionNotice { notice } => (
-                format!(
-                    "the resumption gives your opponent less than the agreed notice of {notice} \
-                     (A2.7)"
-                ),
-                Some("give a later time, e.g. --resume-at +1d"),
-            ),
-            RefusalCode::BeforeResumption => (AdjournmentRule::BeforeResumption.to_string(), None),
-            RefusalCode::ResponderAbsent => (AdjournmentRule::ResponderAbsent.to_string(), None),
-            RefusalCode::NoEnvelope => ("no envelope is closed in this game".into(), None),
-            RefusalCode::EnvelopeInNobodysKeeping => (
-                "this envelope is in nobody's keeping: only its sealer can open it".into(),
-                None,
-            ),
-            RefusalCode::NotTheEnvelopesArbiter { arbiter } => (
-                format!("this node is not the arbiter of this envelope: {arbiter} keeps it"),
-                None,
-            ),
-            RefusalCode::EnvelopeGameNotAdjourned => (
-                "the game is not adjourned: this envelope opens when the absent player arrives \
-                 (A9c)"
-                    .into(),
-                None,
-            ),
-            RefusalCode::EnvelopeTooEarly { at_ms } => (
-                format!(
-                    "too early: the envelope opens at the agreed resumption, {} (A2.7), or \
-                     earlier only when both players are present (A7)",
-                    at_ms.map_or_else(|| "the agreed time".to_owned(), iso_utc)
-                ),
-                Some("this node opens it by itself at that time"),
-            ),
-            RefusalCode::EnvelopeResponderAbsent => (
-                "the player who answers the sealed move is not present: the envelope stays \
-                 closed (A7)"
-                    .into(),
-                Some("it opens once they run `sobre resume GAME`; this node does it by itself"),
-            ),
-            RefusalCode::NotTheSealer => (
-                "you did not seal this envelope: only its sealer can lose the opening".into(),
-                None,
-            ),
-            RefusalCode::ArbiterKeepsOpening { arbiter } => (
-                format!(
-                    "the arbiter {arbiter} keeps the opening and opens the envelope at the \
-                     resumption: nothing is lost (A3, A11)"
-                ),
-                Some("to resign anyway: sobre resign GAME"),
-            ),
-            RefusalCode::Escrow { problem, place } => (
-                match place {
-                    Some(place) => format!("{}: {}", place.english(), problem.english()),
-                    None => problem.english(),
-                },
-                None,
-            ),
-            RefusalCode::ReplyKeepsResumption => (
-                "a reply in a second envelope keeps the adjournment's resumption (A9c)".into(),
-                Some("leave out --resume-at: the reply opens when the sealer arrives"),
-            ),
-            RefusalCode::SealedMoveNotUnique { text, reason } => (
-                format!(
-                    "the sealed move {text:?} is not a unique legal move ({reason}): under A8 it \
-                     would lose the game"
-                ),
-                Some("correct it, or seal it as written with --force"),
-            ),
-            RefusalCode::EscrowedMoveTooLong { max } => (
-                format!("a sealed move in escrow is at most {max} bytes"),
-                None,
-            ),
-            RefusalCode::ArbiterIsPlayer => (
-                "the arbiter keeping the envelope cannot be a player of the game (A3)".into(),
-                Some("name a club arbiter or another witness, or leave --arbiter out"),
-            ),
-            RefusalCode::ArbiterNotAgreed { agreed } => (
-                match agreed {
-                    Some(a) => format!(
-                        "only the arbiter both players agreed on ({a}) may keep the envelope (A3)"
-                    ),
-                    None => "this game's terms name no arbiter: nobody may keep the envelope \
-                             (A3)"
-                        .into(),
-                },
-                Some("leave --arbiter out; the agreed arbiter, if any, keeps it"),
-            ),
-            RefusalCode::PlayerIdAt { place, text } => {
-                let e = text
-                    .parse::<PlayerId>()
-                    .err()
-                    .map(|e| e.to_string())
-                    .unwrap_or_default();
-                let m = match place {
-                    IdPlace::Block => format!("not a player id {text:?}: {e}"),
-                    other => format!("{}: {e}", other.english()),
-                };
-                (m, None)
-            }
-            RefusalCode::LeaguePlayerNeeded => ("name the player (--player)".into(), None),
-            RefusalCode::LeagueEntrantNeeded => {
-                ("name the player who enters (--player)".into(), None)
-            }
-            RefusalCode::NotALeaguePlayer { player, league } => {
-                (format!("{player} is not a player of {league}"), None)
-            }
-            RefusalCode::NoGameInRound { player, round } => (
-                format!("{player} has no game in round {round} (a bye, or no such round)"),
-                None,
-            ),
-            RefusalCode::RoundNeeded => ("give the round (--round)".into(), None),
-            RefusalCode::ResultNeeded => (
-                "give the result (--result 1-0, 1/2-1/2 or 0-1)".into(),
-                None,
-            ),
-            RefusalCode::WithdrawalRuleNeeded => (
-                "give the withdrawal rule (--withdrawal fide or forfeit-remaining)".into(),
-                None,
-            ),
-            RefusalCode::TooManyDecisions => (
-                "this league has as many decisions as it may keep".into(),
-                None,
-            ),
-            RefusalCode::League { problem } => problem.english(),
-            RefusalCode::CoinRule { problem } => problem.english(),
-            RefusalCode::CoinBeforeDeadline {
-                deadline_ms,
-                now_ms,
-                manual,
-            } => (
-                format!(
-                    "the challenger may still open the coin until {} ({}): a default is possible \
-                     only after that (F1)",
-                    iso_utc(*deadline_ms),
-                    from_now(*deadline_ms, *now_ms)
-                ),
-                Some(if *manual {
-                    "run this again then"
-                } else {
-                    "your node signs it by itself then, with the choice given at `sobre accept` \
-                     (--colour, --position)"
-                }),
-            ),
-            RefusalCode::BadMultiaddr { text, reason } => {
-                (format!("bad multiaddr {text:?}: {reason}"), None)
-            }
-            RefusalCode::AddrWithoutPeer { text } => {
-                (format!("{text} does not end with /p2p/<peer id>"), None)
-            }
-            RefusalCode::CannotReach { addr, reason } => {
-                (format!("cannot reach {addr}: {reason}"), None)
-            }
-            RefusalCode::MalformedFen { fen } => (
-                format!(
-                    "malformed FEN: {}",
-                    sobre_core::Position::from_fen_auto(fen)
-                        .err()
-                        .map(|e| e.to_string())
-                        .unwrap_or_default()
-                ),
-                None,
-            ),
-            RefusalCode::GameRestoring { game } => (
-                format!(
-                    "game {game} is being restored after `sobre node repair`: your node signs \
-                     nothing in it until your opponent's node has sent its copy, which may hold \
-                     your latest move"
-                ),
-                Some("keep the node running; it asks every peer that connects for the game"),
-            ),
-            RefusalCode::Quota { problem } => (problem.english(), None),
-            RefusalCode::BadRequest { reason } => (format!("bad request: {reason}"), None),
-            RefusalCode::RequestTooLong { max } => {
-                (format!("bad request: line longer than {max} bytes"), None)
-            }
-            RefusalCode::RequestNotObject => ("bad request: expected a JSON object".into(), None),
-            RefusalCode::ApiVersionMissing { version } => (
-                format!("bad request: missing \"v\" (the API version, {version})"),
-                None,
-            ),
-            RefusalCode::ApiVersionUnsupported { given, version } => (
-                format!("API version {given} is not supported: this node speaks version {version}"),
-                Some("use a `sobre` of the same release as the node"),
-            ),
-            RefusalCode::ReplacedPlayerNeeded => (
-                "name the player (--player)".into(),
-                Some("name the player replaced with --replaces"),
-            ),
-            // A11: the core's rules, in its own words.
-            RefusalCode::A11NeedsAgreedTerms { version } => (
-                RuleViolation::A11NeedsAgreedTerms { version: *version }.to_string(),
-                None,
-            ),
-            RefusalCode::NoSealedMoveToDeclare => {
-                (RuleViolation::NoSealedMoveToDeclare.to_string(), None)
-            }
-            RefusalCode::DeclareNotSealer => (RuleViolation::DeclareNotSealer.to_string(), None),
-            RefusalCode::AlreadyDeclared => (RuleViolation::AlreadyDeclared.to_string(), None),
-            RefusalCode::DeclaredAfterOpening => {
-                (RuleViolation::DeclaredAfterOpening.to_string(), None)
-            }
-            RefusalCode::UnknownDeclaration => {
-                (RuleViolation::UnknownDeclaration.to_string(), None)
-            }
-            RefusalCode::AcceptDeclarationNotAllowed => {
-                (RuleViolation::AcceptDeclarationNotAllowed.to_string(), None)
-            }
-            RefusalCode::NothingToAnnul => (RuleViolation::NothingToAnnul.to_string(), None),
-            RefusalCode::AnnulNotAllowed => (RuleViolation::AnnulNotAllowed.to_string(), None),
-            RefusalCode::NoDeclaredMove => (
-                "no declared sealed move awaits acceptance in this game (A11.1)".into(),
-                Some("the sealer declares it with `sobre envelope declare GAME MOVE`"),
-            ),
-            RefusalCode::AnnulAlreadyAsked => (
-                "you have already asked to annul this game: it is annulled when your opponent \
-                 asks too, or the agreed arbiter annuls it (A11.2)"
-                    .into(),
-                None,
-            ),
-            RefusalCode::Quickplay { rule } => (rule.to_string(), None),
-            RefusalCode::Other => (String::new(), None),
-        };
-        (m, h.map(str::to_owned))
-    }
-}
-
-/// "in 3h 20m", "in 42s": how far ahead `at_ms` is from `now`.
-fn from_now(at_ms: u64, now: u64) -> String {
-    let s = at_ms.saturating_sub(now).div_ceil(1000);
-    match s {
-        0..60 => format!("in {s}s"),
-        60..3600 => format!("in {}m {}s", s / 60, s % 60),
-        _ => format!("in {}h {}m", s / 3600, s % 3600 / 60),
-    }
-}
-
-fn colour_name(c: Color) -> &'static str {
-    c.name()
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ pub enum DeliveryError {
     HookStart(std::io::Error),
     #[error("the reminder command did not read its input: {0}")]
     HookInput(std::io::Error),
-    #[error("the reminder command ran longer than {0:?} and was killed")]
+    #[error("the reminder command ran longer than {} and was killed", human(.0))]
     HookTimeout(Duration),
     #[error("the reminder command failed ({status}): {stderr}")]
     HookFailed { status: String, stderr: String },
@@ -55,8 +55,14 @@ pub enum DeliveryError {
         port: u16,
         reason: String,
     },
-    #[error("the SMTP server {0} did not answer within {1:?}")]
+    #[error("the SMTP server {} did not answer within {}", .0, human(.1))]
     SmtpTimeout(String, Duration),
+}
+
+/// A time limit as the settings write it (`30s`, `1m 30s`), not Rust's `Debug` of a
+/// `Duration`.
+fn human(d: &Duration) -> String {
+    sobre_core::clock::format_duration(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// What a hook reads: the reminder and its words in the player's language.

@@ -1,8 +1,7 @@
-//! A reminder's words in the player's language: the one catalogue of reminder texts, used
-//! by the node for what it delivers (desktop notification, e-mail, the hook's `line` and
-//! `title`) and by the CLI for `sobre reminders` and `watch`. Like the league's page
-//! ([`Language`]), a compile-time catalogue: a reminder's words are a handful of lines
-//! whose arguments are typed fields, checked by the compiler in both languages.
+//! A reminder's words in the player's language, from sobre's one catalogue
+//! ([`sobre_words`], the `reminder-*` messages): used by the node for what it delivers
+//! (desktop notification, e-mail, the hook's `line` and `title`) and by the CLI for
+//! `sobre reminders` and `watch`.
 //!
 //! The language and notation are the player's settings, read from `HOME/config.json` as the
 //! CLI reads them (`"language"`, `"notation"`), at each delivery so that changing them
@@ -12,9 +11,10 @@
 
 use super::{Reminder, ReminderKind, human_left, move_number};
 use crate::player_config::PlayerConfig;
-use sobre_core::language::Language;
 use sobre_core::notation::Notation;
 use sobre_core::record::ClaimReason;
+use sobre_words::Language;
+use sobre_words::{FluentArgs, Words, args};
 use std::path::Path;
 
 /// How a reminder is worded: a language and the notation its move is written in.
@@ -47,99 +47,67 @@ impl Wording {
         }
     }
 
-    fn spanish(self) -> bool {
-        self.lang == Language::Spanish
-    }
-
     /// The move `san` (English SAN, as recorded) in the player's notation.
     fn san(self, san: &str) -> String {
         self.notation
             .map_or_else(|| san.to_owned(), |n| n.san_of(san))
     }
 
-    /// A claim's reason (`time`, `lateness`…) as words: in English its name, as typed
-    /// after `sobre claim`.
+    /// The words of this wording's language.
+    fn words(self) -> &'static Words {
+        sobre_words::words(self.lang)
+    }
+
+    /// A claim's reason (`time`, `lateness`…) as words (the catalogue's short words of a
+    /// claim); a reason no claim has, as it came.
     fn reason(self, reason: &str) -> String {
-        if !self.spanish() {
-            return reason.to_owned();
-        }
         match reason.parse::<ClaimReason>() {
-            Ok(ClaimReason::Time) => "tiempo",
-            Ok(ClaimReason::Lateness) => "retraso",
-            Ok(ClaimReason::Threefold) => "triple repetición",
-            Ok(ClaimReason::FiftyMoves) => "cincuenta jugadas",
-            Ok(ClaimReason::DeadPosition) => "posición muerta",
-            Err(_) => reason,
+            Ok(r) => self.words().get(&format!("claim-short-{}", r.name()), None),
+            Err(_) => reason.to_owned(),
         }
-        .to_owned()
+    }
+
+    /// The arguments naming a claim: `reason` as typed after `sobre claim`, `word` its
+    /// words (English names it by the first, Spanish by the second).
+    fn claim_args(self, reason: &str, short: &str) -> FluentArgs<'static> {
+        args!(short = short, reason = reason, word = self.reason(reason))
     }
 
     /// The line of a reminder of `kind` about game `short` (its first 8 hex digits; unused
     /// for a league round). `None` for a resumption recorded without its `ms_left`: its
     /// line cannot be rebuilt, only the recorded one shown ([`Wording::line`]).
     pub fn kind_line(self, kind: &ReminderKind, short: &str) -> Option<String> {
-        let es = self.spanish();
-        Some(match kind {
+        let (key, args) = match kind {
             ReminderKind::MoveArrived { san, ply, .. } => {
                 let (number, dots) = move_number(*ply);
-                let san = self.san(san);
-                if es {
-                    format!("su adversario jugó {number}{dots} {san} en la partida {short}")
-                } else {
-                    format!("your opponent played {number}{dots} {san} in game {short}")
-                }
+                let args = args!(
+                    number = number.to_string(),
+                    dots = dots,
+                    san = self.san(san),
+                    short = short
+                );
+                ("reminder-move-arrived", args)
             }
             ReminderKind::ClockLow { ms_left, .. } => {
-                let left = human_left(*ms_left);
-                if es {
-                    format!("su reloj en la partida {short} va justo: le quedan {left} para mover")
-                } else {
-                    format!("your clock in game {short} runs low: {left} left to move")
-                }
+                let args = args!(short = short, left = human_left(*ms_left));
+                ("reminder-clock-low", args)
             }
             ReminderKind::ClaimPossible { reason, .. } => {
-                let word = self.reason(reason);
-                if es {
-                    format!(
-                        "puede reclamar la partida {short} ({word}): sobre claim {short} {reason}"
-                    )
-                } else {
-                    format!("you can claim game {short} ({word}): sobre claim {short} {reason}")
-                }
+                ("reminder-claim-possible", self.claim_args(reason, short))
             }
             ReminderKind::AutoClaim { reason } => {
-                let word = self.reason(reason);
-                if es {
-                    format!(
-                        "reclamando la partida {short} ({word}) ahora, porque auto_claim está \
-                         activado"
-                    )
-                } else {
-                    format!("claiming game {short} ({word}) now, as auto_claim is set")
-                }
+                ("reminder-auto-claim", self.claim_args(reason, short))
             }
             ReminderKind::LeagueRound { name, round, .. } => {
-                if es {
-                    format!("la ronda {round} de la liga {name} está abierta")
-                } else {
-                    format!("round {round} of the league {name} is open")
-                }
+                let args = args!(round = round.to_string(), name = name.as_str());
+                ("reminder-league-round", args)
             }
             ReminderKind::Resumption { ms_left, .. } => {
-                let left = human_left((*ms_left)?);
-                if es {
-                    format!(
-                        "la partida aplazada {short} se reanuda dentro de {left} (sobre resume \
-                         PARTIDA cuando esté presente)"
-                    )
-                } else {
-                    format!(
-                        "adjourned game {short} resumes in {left} (sobre resume GAME when you \
-                         are there)"
-                    )
-                }
+                let args = args!(short = short, left = human_left((*ms_left)?));
+                ("reminder-resumption", args)
             }
-        })
+        };
+        Some(self.words().get(key, Some(&args)))
     }
 
     /// The reminder's line: rebuilt from its kind in this wording, or the recorded English
@@ -152,47 +120,25 @@ impl Wording {
 
     /// The subject of its notification or e-mail.
     pub fn title(self, r: &Reminder) -> String {
-        let es = self.spanish();
-        let body = match &r.kind {
+        let none = FluentArgs::new;
+        let (key, args) = match &r.kind {
             ReminderKind::MoveArrived { san, .. } => {
-                let san = self.san(san);
-                if es {
-                    format!("su adversario jugó {san}")
-                } else {
-                    format!("your opponent played {san}")
-                }
+                ("reminder-move-arrived-title", args!(san = self.san(san)))
             }
-            ReminderKind::ClockLow { .. } if es => "su reloj va justo".to_owned(),
-            ReminderKind::ClockLow { .. } => "your clock is running low".to_owned(),
+            ReminderKind::ClockLow { .. } => ("reminder-clock-low-title", none()),
             ReminderKind::ClaimPossible { reason, .. } => {
-                let word = self.reason(reason);
-                if es {
-                    format!("puede reclamar la partida ({word})")
-                } else {
-                    format!("you can claim the game ({word})")
-                }
+                ("reminder-claim-possible-title", self.claim_args(reason, ""))
             }
             ReminderKind::AutoClaim { reason } => {
-                let word = self.reason(reason);
-                if es {
-                    format!("reclamando la partida ({word})")
-                } else {
-                    format!("claiming the game ({word})")
-                }
+                ("reminder-auto-claim-title", self.claim_args(reason, ""))
             }
-            ReminderKind::LeagueRound { name, round, .. } => {
-                if es {
-                    format!("la ronda {round} de {name} está abierta")
-                } else {
-                    format!("round {round} of {name} is open")
-                }
-            }
-            ReminderKind::Resumption { .. } if es => {
-                "una partida aplazada se reanuda pronto".to_owned()
-            }
-            ReminderKind::Resumption { .. } => "an adjourned game resumes soon".to_owned(),
+            ReminderKind::LeagueRound { name, round, .. } => (
+                "reminder-league-round-title",
+                args!(round = round.to_string(), name = name.as_str()),
+            ),
+            ReminderKind::Resumption { .. } => ("reminder-resumption-title", none()),
         };
-        format!("sobre: {body}")
+        self.words().get(key, Some(&args))
     }
 }
 

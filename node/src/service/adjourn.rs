@@ -6,7 +6,7 @@
 use super::moves::{letters, move_error};
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, opening_path, user};
-use crate::api::refusal::{EscrowProblem, IdPlace, MovePlace};
+use crate::api::refusal::{IdPlace, MovePlace, coded_escrow_error};
 use crate::api::replies::{AdjournReply, EscrowReply};
 use crate::api::{ApiError, RefusalCode};
 use crate::secrets;
@@ -366,9 +366,15 @@ fn seal_letters(lang: Lang) -> SealLetters {
 /// An envelope that cannot be escrowed (A3), coded by the escrow's kind when a player meets
 /// it; `place` says where the arbiter was named when their key is the problem.
 fn escrow_refusal(e: &escrow::EscrowError, place: Option<IdPlace>) -> ApiError {
-    let words = match place {
-        Some(place) => format!("{}: {e}", place.english()),
+    if let Some(problem) = coded_escrow_error(e) {
+        return ApiError::refused(RefusalCode::Escrow {
+            problem: Some(problem),
+            place,
+        });
+    }
+    let english = sobre_words::words(sobre_words::Language::English);
+    user(match place {
+        Some(place) => format!("{}: {e}", place.words(english)),
         None => e.to_string(),
-    };
-    user(words).coded(EscrowProblem::of(e).map(|problem| RefusalCode::Escrow { problem, place }))
+    })
 }

@@ -7,7 +7,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, now_ms, opening_path, user};
-use crate::api::refusal::{EscrowProblem, NOT_THE_SEALED_MOVE, RefusalCode};
+use crate::api::refusal::{RefusalCode, coded_escrow_error};
 use crate::api::replies::EnvelopeLostReply;
 use crate::api::{ApiError, GameView};
 use crate::secrets;
@@ -20,29 +20,16 @@ use sobre_core::record::{
 use sobre_core::rules::adjournment::{self, AdjournmentRule};
 use tracing::{info, warn};
 
-/// Why the arbiter's node cannot open the envelope it keeps (read out of the escrow and
-/// checked before anything is signed).
-#[derive(Debug, thiserror::Error)]
-enum KeptError {
-    #[error("{0}")]
-    Escrow(#[from] escrow::EscrowError),
-    /// The box opened, but its move is not the sealed one: the sealer escrowed something
-    /// else, so the envelope cannot be opened from it (A3).
-    #[error("{}", NOT_THE_SEALED_MOVE)]
-    NotTheSealedMove,
-}
-
 /// The refusal of an envelope the arbiter's node cannot open from its escrow: coded by the
 /// escrow's kind when a player meets it.
-fn kept_refusal(e: &KeptError) -> ApiError {
-    let problem = match e {
-        KeptError::Escrow(e) => EscrowProblem::of(e),
-        KeptError::NotTheSealedMove => Some(EscrowProblem::NotTheSealedMove),
-    };
-    user(e.to_string()).coded(problem.map(|problem| RefusalCode::Escrow {
-        problem,
-        place: None,
-    }))
+fn kept_refusal(e: &escrow::EscrowError) -> ApiError {
+    match coded_escrow_error(e) {
+        Some(problem) => ApiError::refused(RefusalCode::Escrow {
+            problem: Some(problem),
+            place: None,
+        }),
+        None => user(e.to_string()),
+    }
 }
 
 impl Service {
@@ -55,9 +42,13 @@ impl Service {
 
     /// A3: the opening in escrow, decrypted in memory and checked against the seal's
     /// commitment, so that the node never signs an opening `verify` would refuse.
-    fn read_kept(&self, state: &GameState, env: &SealedEnvelope) -> Result<SealOpening, KeptError> {
+    fn read_kept(
+        &self,
+        state: &GameState,
+        env: &SealedEnvelope,
+    ) -> Result<SealOpening, escrow::EscrowError> {
         let Some(kept) = &env.escrow else {
-            return Err(escrow::EscrowError::NotTheArbiter(self.me).into());
+            return Err(escrow::EscrowError::NotTheArbiter { arbiter: self.me });
         };
         let sealer = env.seal.envelope.sealer;
         let ctx = EscrowContext {
@@ -75,7 +66,7 @@ impl Service {
             &opening.salt,
         );
         if expected != env.seal.commitment {
-            return Err(KeptError::NotTheSealedMove);
+            return Err(escrow::EscrowError::NotTheSealedMove);
         }
         Ok(opening)
     }

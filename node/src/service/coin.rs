@@ -18,7 +18,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, coin_path, internal, now_ms};
-use crate::api::refusal::CoinProblem;
+use crate::api::refusal::coded_coin_rule;
 use crate::api::{ApiError, GameView, RefusalCode};
 use crate::secrets;
 use crate::store::CoinChoice;
@@ -44,14 +44,19 @@ fn check_choice(
         Some(_) if st.challenge.start != StartPosition::Chess960Random => {
             Err(ApiError::refused(RefusalCode::StartFixed))
         }
-        Some(n) if n >= 960 => Err(coin_refusal(CoinProblem::NoSuchPosition { position: n })),
+        Some(n) if n >= 960 => Err(coin_refusal(CoinRule::NoSuchPosition { position: n })),
         _ => Ok(()),
     }
 }
 
 /// A coin default refused by the core's rule (F1), in the code's words.
-fn coin_refusal(problem: CoinProblem) -> ApiError {
-    ApiError::refused(RefusalCode::CoinRule { problem })
+fn coin_refusal(rule: CoinRule) -> ApiError {
+    match coded_coin_rule(rule) {
+        Some(rule) => ApiError::refused(RefusalCode::CoinRule {
+            problem: Some(rule),
+        }),
+        None => ApiError::user(rule.to_string()),
+    }
 }
 
 impl Service {
@@ -104,7 +109,7 @@ impl Service {
         let g = self.resolve_game(game)?;
         let st = self.cache(&g)?.state.clone();
         if st.opponent != self.me {
-            return Err(coin_refusal(CoinProblem::NotTheOpponent));
+            return Err(coin_refusal(CoinRule::NotTheOpponent));
         }
         check_choice(&st, colour, position)?;
         let state = self
@@ -142,13 +147,13 @@ impl Service {
         now: u64,
     ) -> Result<GameState, ApiError> {
         let Some(coin) = &st.coin else {
-            return Err(coin_refusal(CoinProblem::NoAcceptedCoin));
+            return Err(coin_refusal(CoinRule::NoAcceptedCoin));
         };
         if coin.settled.is_some() || st.status != Status::Pending {
-            return Err(coin_refusal(CoinProblem::AlreadySettled));
+            return Err(coin_refusal(CoinRule::AlreadySettled));
         }
         if !coin.received {
-            return Err(coin_refusal(CoinProblem::NotReceived));
+            return Err(coin_refusal(CoinRule::NotReceived));
         }
         let challenged_ms = self.challenged_ms(game);
         if let Err(CoinRule::BeforeDeadline { deadline_ms }) =

@@ -242,7 +242,8 @@ impl Replay {
             };
         }
         if let Some(n) = position {
-            let p = Position::chess960(n).ok_or_else(|| refuse(CoinRule::NoSuchPosition(n)))?;
+            let p = Position::chess960(n)
+                .ok_or_else(|| refuse(CoinRule::NoSuchPosition { position: n }))?;
             self.keys = vec![p.repetition_key()];
             self.state.position = p.clone();
             self.state.start = Some(p);

@@ -1,13 +1,17 @@
-//! The typed kinds some refusal codes carry: small serde mirrors of the core's (and the
-//! node's) typed errors, so that a client words the error by its kind and fields instead of
-//! the core's English text. Each mirrors only the kinds a player commonly meets; the others
-//! stay uncoded (the message alone says them). Append-only like [`super::RefusalCode`].
+//! The typed kinds some refusal codes carry, so that a client words the error by its kind
+//! and fields instead of the core's English text. The coin and escrow refusals carry the
+//! core's own `CoinRule` and `EscrowError` (serde, tagged by `kind`), filtered to the kinds
+//! a player commonly meets (`coded_*`); the league refusals still carry a node mirror of
+//! the core's `LeagueError`, `DecisionError` and `TieBreakError` ([`LeagueProblem`], one
+//! wire enum for three core types), and the quotas the service's own kinds. The others stay
+//! uncoded (the message alone says them). Append-only like [`super::RefusalCode`].
 
-use serde::{Deserialize, Serialize};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Deserializer, Serialize};
 use sobre_core::league::LeagueError;
 use sobre_core::league::decision::{DecisionError, MAX_REASON_CHARS};
 use sobre_core::league::tiebreak::{MAX_TIE_BREAKS, TieBreakError};
-use sobre_core::record::escrow::{EscrowError, MAX_ESCROWED_MOVE_BYTES};
+use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
 
 /// Where a player id (or an arbiter's key) was given.
@@ -24,130 +28,50 @@ pub enum IdPlace {
     Block,
 }
 
-impl IdPlace {
-    /// How the node's English names the place, before the reason.
-    pub fn english(self) -> &'static str {
-        match self {
-            IdPlace::Deputy => "--deputy",
-            IdPlace::Arbiter => "--arbiter",
-            IdPlace::ArbiterSetting => "the \"arbiter\" setting in HOME/config.json",
-            IdPlace::Block => "not a player id",
-        }
+/// The core's escrow errors a player meets, which a refusal codes (A3); the others (a box
+/// of the wrong size, a low-order key, a malformed opening) are refused in the core's words.
+pub fn coded_escrow_error(e: &EscrowError) -> Option<EscrowError> {
+    match e {
+        EscrowError::ArbiterKey { .. }
+        | EscrowError::MoveTooLong { .. }
+        | EscrowError::NotTheArbiter { .. }
+        | EscrowError::DoesNotOpen
+        | EscrowError::NotTheSealedMove => Some(e.clone()),
+        EscrowError::LowOrder | EscrowError::BoxSize { .. } | EscrowError::Malformed(_) => None,
     }
 }
 
-/// Why an envelope cannot be escrowed to an arbiter or opened from the escrow (A3): the
-/// core's [`EscrowError`] kinds a player meets, and the node's check of the opened move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum EscrowProblem {
-    /// The arbiter's id is not a key a box can be sealed to.
-    ArbiterKey { arbiter: String },
-    /// The sealed move is longer than an escrow holds.
-    MoveTooLong { len: usize, max: usize },
-    /// The key opening the box is not the arbiter's it names.
-    NotTheArbiter { arbiter: String },
-    /// The box does not open (another key or seal, or altered).
-    DoesNotOpen,
-    /// The box opened, but its move is not the sealed one (A3).
-    NotTheSealedMove,
-    /// A kind this client does not know.
-    #[serde(other)]
-    Other,
-}
-
-impl EscrowProblem {
-    /// The kind of a core escrow error, for those a player meets.
-    pub fn of(e: &EscrowError) -> Option<EscrowProblem> {
-        Some(match e {
-            EscrowError::ArbiterKey(p) => EscrowProblem::ArbiterKey {
-                arbiter: p.to_string(),
-            },
-            EscrowError::MoveTooLong { len } => EscrowProblem::MoveTooLong {
-                len: *len,
-                max: MAX_ESCROWED_MOVE_BYTES,
-            },
-            EscrowError::NotTheArbiter(p) => EscrowProblem::NotTheArbiter {
-                arbiter: p.to_string(),
-            },
-            EscrowError::DoesNotOpen => EscrowProblem::DoesNotOpen,
-            _ => return None,
-        })
-    }
-
-    /// The core's (and the node's) English words.
-    pub fn english(&self) -> String {
-        match self {
-            EscrowProblem::ArbiterKey { arbiter } => {
-                format!("{arbiter} is not a key an envelope can be escrowed to (A3)")
-            }
-            EscrowProblem::MoveTooLong { len, max } => {
-                format!("the sealed move is {len} bytes long; an escrow holds at most {max}")
-            }
-            EscrowProblem::NotTheArbiter { arbiter } => {
-                format!("this key is not the arbiter's ({arbiter}) the envelope is escrowed to")
-            }
-            EscrowProblem::DoesNotOpen => EscrowError::DoesNotOpen.to_string(),
-            EscrowProblem::NotTheSealedMove => NOT_THE_SEALED_MOVE.to_owned(),
-            EscrowProblem::Other => String::new(),
-        }
+/// The core's coin rules a player meets, which a refusal codes (F1); the others (a
+/// default's own shape, checked before it is signed) are refused in the core's words.
+pub fn coded_coin_rule(rule: CoinRule) -> Option<CoinRule> {
+    match rule {
+        CoinRule::NotTheOpponent
+        | CoinRule::NoAcceptedCoin
+        | CoinRule::NotReceived
+        | CoinRule::AlreadySettled
+        | CoinRule::NoSuchPosition { .. } => Some(rule),
+        _ => None,
     }
 }
 
-/// The node's words when the escrowed move is not the sealed one (A3).
-pub const NOT_THE_SEALED_MOVE: &str = "the escrowed opening does not match the seal's \
-     commitment: the sealer escrowed another move, so the envelope cannot be opened from it (A3)";
-
-/// Why a coin default is refused (F1): the core's [`CoinRule`] kinds the node refuses by.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum CoinProblem {
-    NotTheOpponent,
-    NoAcceptedCoin,
-    NotReceived,
-    AlreadySettled,
-    NoSuchPosition {
-        position: u16,
-    },
-    #[serde(other)]
-    Other,
-}
-
-impl CoinProblem {
-    pub fn of(rule: &CoinRule) -> Option<CoinProblem> {
-        Some(match rule {
-            CoinRule::NotTheOpponent => CoinProblem::NotTheOpponent,
-            CoinRule::NoAcceptedCoin => CoinProblem::NoAcceptedCoin,
-            CoinRule::NotReceived => CoinProblem::NotReceived,
-            CoinRule::AlreadySettled => CoinProblem::AlreadySettled,
-            CoinRule::NoSuchPosition(n) => CoinProblem::NoSuchPosition { position: *n },
-            _ => return None,
-        })
+/// Reads a core error a refusal carries, or `None` for a kind this client does not know
+/// (a newer node's): the refusal is then shown in the node's message.
+pub(super) fn known<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    /// The kind as this client knows it, or anything else.
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum KnownOrNot<T> {
+        Known(T),
+        Unknown(IgnoredAny),
     }
-
-    /// The core's words, and the node's hint.
-    pub fn english(&self) -> (String, Option<&'static str>) {
-        match self {
-            CoinProblem::NotTheOpponent => (
-                CoinRule::NotTheOpponent.to_string(),
-                Some("as the challenger, your node opens the coin by itself"),
-            ),
-            CoinProblem::NoAcceptedCoin => (
-                CoinRule::NoAcceptedCoin.to_string(),
-                Some("there is no coin to settle before `sobre accept`"),
-            ),
-            CoinProblem::NotReceived => (
-                CoinRule::NotReceived.to_string(),
-                Some("your node settles it by default a day after the challenger's receipt"),
-            ),
-            CoinProblem::AlreadySettled => (CoinRule::AlreadySettled.to_string(), None),
-            CoinProblem::NoSuchPosition { position } => (
-                CoinRule::NoSuchPosition(*position).to_string(),
-                Some("Chess960 positions are numbered 0 to 959 (518 is the standard one)"),
-            ),
-            CoinProblem::Other => (String::new(), None),
-        }
-    }
+    Ok(match KnownOrNot::<T>::deserialize(d)? {
+        KnownOrNot::Known(t) => Some(t),
+        KnownOrNot::Unknown(_) => None,
+    })
 }
 
 /// Why a league definition, a join or a decision is refused: the core's [`LeagueError`] and
@@ -268,66 +192,6 @@ impl LeagueProblem {
             },
         }
     }
-
-    /// The core's words, and the node's hint at a league's creation.
-    pub fn english(&self) -> (String, Option<&'static str>) {
-        let words = match self {
-            LeagueProblem::PlayerCount { count } => LeagueError::PlayerCount(*count).to_string(),
-            LeagueProblem::DuplicatePlayer { player } => format!("player {player} is listed twice"),
-            LeagueProblem::Names { names, players } => LeagueError::Names {
-                names: *names,
-                players: *players,
-            }
-            .to_string(),
-            LeagueProblem::OrganiserPlays => {
-                return (
-                    LeagueError::OrganiserPlays.to_string(),
-                    Some("name a deputy arbiter with --deputy PLAYER (not a player)"),
-                );
-            }
-            LeagueProblem::DeputyIsOrganiser => LeagueError::DeputyIsOrganiser.to_string(),
-            LeagueProblem::DeputyPlays { deputy } => format!(
-                "the deputy arbiter {deputy} may not play: nobody could decide the game between \
-                 the organiser and the deputy"
-            ),
-            LeagueProblem::DeputyWithoutGames => {
-                return (
-                    LeagueError::DeputyWithoutGames.to_string(),
-                    Some("leave --deputy out, or list yourself with --player me"),
-                );
-            }
-            LeagueProblem::BadName => LeagueError::BadName.to_string(),
-            LeagueProblem::NotAPlayer { player } => {
-                format!("{player} is not a player of this league")
-            }
-            LeagueProblem::AlreadyPlays { player } => {
-                format!("{player} already plays in this league")
-            }
-            LeagueProblem::PlayerName => DecisionError::Name.to_string(),
-            LeagueProblem::StartDeadline { ms } => {
-                format!("a start deadline is 1 ms to 366 days after the round opens, not {ms} ms")
-            }
-            LeagueProblem::RoundOneStarted { start_ms } => format!(
-                "round 1 opened at {}: the players, the withdrawal rule and the tie-breaks \
-                 change only before round 1",
-                sobre_core::record::export::iso_utc(*start_ms)
-            ),
-            LeagueProblem::Reason { max } => {
-                format!("an adjudication needs a reason of 1 to {max} characters")
-            }
-            LeagueProblem::UnknownTieBreak { name } => {
-                TieBreakError::Unknown(name.clone()).to_string()
-            }
-            LeagueProblem::RepeatedTieBreak { name } => {
-                TieBreakError::Repeated(name.clone()).to_string()
-            }
-            LeagueProblem::TieBreakCount { max } => {
-                format!("give 1 to {max} tie-breaks, or fide or before-fide")
-            }
-            LeagueProblem::Other => String::new(),
-        };
-        (words, None)
-    }
 }
 
 /// Which of the node's limits on the player's own events a new one would pass: the
@@ -351,52 +215,46 @@ pub enum QuotaProblem {
     Other,
 }
 
-impl QuotaProblem {
-    pub fn english(&self) -> String {
-        match self {
-            QuotaProblem::GameEvents { max } => format!("the game is full: at most {max} events"),
-            QuotaProblem::GameBytes { max } => {
-                format!("the game is full: at most {max} bytes of events")
-            }
-            QuotaProblem::Chat { max } => {
-                format!("too much chat: at most {max} lines per player in this game")
-            }
-            QuotaProblem::ChatRate { max } => format!("too much chat: at most {max} lines an hour"),
-            QuotaProblem::ChatAfterEnd => "the game is over: no more chat".to_owned(),
-            QuotaProblem::Leaves => {
-                "too many leave periods for the time this game has run".to_owned()
-            }
-            QuotaProblem::Other => String::new(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use sobre_core::record::Keypair;
 
-    /// Each mirrored kind says what the core's error says: the English output does not
-    /// change.
+    /// The English words of a refusal of `problem`.
+    fn english(code: crate::api::refusal::RefusalCode) -> String {
+        code.words(sobre_words::words(sobre_words::Language::English))
+            .unwrap()
+            .0
+    }
+
+    /// Each mirrored kind reads in the catalogue's English as the core's error says it: the
+    /// English output does not change.
     #[test]
     fn mirrored_kinds_keep_the_cores_words() {
+        use crate::api::refusal::RefusalCode;
         let p = Keypair::from_secret_bytes(&[7; 32]).player_id();
         for e in [
-            EscrowError::ArbiterKey(p),
-            EscrowError::MoveTooLong { len: 300 },
-            EscrowError::NotTheArbiter(p),
+            EscrowError::ArbiterKey { arbiter: p },
+            EscrowError::MoveTooLong { len: 300, max: 256 },
+            EscrowError::NotTheArbiter { arbiter: p },
             EscrowError::DoesNotOpen,
+            EscrowError::NotTheSealedMove,
         ] {
-            assert_eq!(EscrowProblem::of(&e).unwrap().english(), e.to_string());
+            let code = RefusalCode::Escrow {
+                problem: coded_escrow_error(&e),
+                place: None,
+            };
+            assert_eq!(english(code), e.to_string());
         }
         for r in [
             CoinRule::NotTheOpponent,
             CoinRule::NoAcceptedCoin,
             CoinRule::NotReceived,
             CoinRule::AlreadySettled,
-            CoinRule::NoSuchPosition(999),
+            CoinRule::NoSuchPosition { position: 999 },
         ] {
-            assert_eq!(CoinProblem::of(&r).unwrap().english().0, r.to_string());
+            let problem = coded_coin_rule(r);
+            assert_eq!(english(RefusalCode::CoinRule { problem }), r.to_string());
         }
         for e in [
             LeagueError::PlayerCount(2),
@@ -412,7 +270,8 @@ mod tests {
             LeagueError::BadName,
             LeagueError::NotAPlayer(p),
         ] {
-            assert_eq!(LeagueProblem::of(&e).unwrap().english().0, e.to_string());
+            let problem = LeagueProblem::of(&e).unwrap();
+            assert_eq!(english(RefusalCode::League { problem }), e.to_string());
         }
         for e in [
             DecisionError::AlreadyPlays(p),
@@ -420,17 +279,16 @@ mod tests {
             DecisionError::Reason,
             DecisionError::NotAPlayer(p),
         ] {
-            assert_eq!(
-                LeagueProblem::of_decision(&e).unwrap().english().0,
-                e.to_string()
-            );
+            let problem = LeagueProblem::of_decision(&e).unwrap();
+            assert_eq!(english(RefusalCode::League { problem }), e.to_string());
         }
         for e in [
             TieBreakError::Unknown("x".into()),
             TieBreakError::Repeated("sb".into()),
             TieBreakError::Count,
         ] {
-            assert_eq!(LeagueProblem::of_tie_breaks(&e).english().0, e.to_string());
+            let problem = LeagueProblem::of_tie_breaks(&e);
+            assert_eq!(english(RefusalCode::League { problem }), e.to_string());
         }
     }
 }

@@ -1,6 +1,15 @@
 //! Each refusal's words and code, as the CLI reads them.
 
 use super::*;
+use sobre_core::Color;
+use sobre_core::record::escrow::EscrowError;
+use sobre_core::rules::coin::CoinRule;
+use sobre_words::{Language, words};
+
+/// A refusal's English message and hint, as the node sends it.
+fn english(code: &RefusalCode) -> (String, Option<String>) {
+    code.words(words(Language::English)).unwrap()
+}
 
 /// A node's refusal with a code still parses for a client that only knows the message,
 /// and a client meets a code from a newer node as `Other` instead of failing the reply.
@@ -34,7 +43,7 @@ fn refusal_codes_are_optional_and_forward_compatible() {
 #[test]
 fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
     let code = RefusalCode::Escrow {
-        problem: EscrowProblem::MoveTooLong { len: 300, max: 256 },
+        problem: Some(EscrowError::MoveTooLong { len: 300, max: 256 }),
         place: Some(IdPlace::ArbiterSetting),
     };
     let json = serde_json::to_string(&code).unwrap();
@@ -45,11 +54,36 @@ fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
     assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
     assert_eq!(
         serde_json::to_string(&RefusalCode::CoinRule {
-            problem: CoinProblem::NoSuchPosition { position: 960 }
+            problem: Some(CoinRule::NoSuchPosition { position: 960 })
         })
         .unwrap(),
         r#"{"id":"coin_rule","problem":{"kind":"no_such_position","position":960}}"#
     );
+    // The core's own CoinRule travels: every coded kind reads back as itself, and a kind
+    // from a newer node reads as none known.
+    for rule in [
+        CoinRule::NotTheOpponent,
+        CoinRule::NoAcceptedCoin,
+        CoinRule::NotReceived,
+        CoinRule::AlreadySettled,
+        CoinRule::NoSuchPosition { position: 999 },
+    ] {
+        let code = RefusalCode::CoinRule {
+            problem: coded_coin_rule(rule),
+        };
+        let json = serde_json::to_string(&code).unwrap();
+        assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
+    }
+    assert_eq!(
+        serde_json::to_string(&RefusalCode::CoinRule {
+            problem: Some(CoinRule::AlreadySettled)
+        })
+        .unwrap(),
+        r#"{"id":"coin_rule","problem":{"kind":"already_settled"}}"#
+    );
+    let newer: RefusalCode =
+        serde_json::from_str(r#"{"id":"coin_rule","problem":{"kind":"from_the_future"}}"#).unwrap();
+    assert_eq!(newer, RefusalCode::CoinRule { problem: None });
     let newer: RefusalCode =
         serde_json::from_str(r#"{"id":"league","problem":{"kind":"from_the_future","n":1}}"#)
             .unwrap();
@@ -85,7 +119,7 @@ fn coded_rules_keep_the_cores_words() {
         RuleViolation::AnnulNotAllowed,
     ] {
         let code = RefusalCode::of_rule(&rule).unwrap();
-        assert_eq!(code.english().0, rule.to_string(), "{rule:?}");
+        assert_eq!(english(&code).0, rule.to_string(), "{rule:?}");
     }
 }
 
@@ -95,15 +129,11 @@ fn bad_move_keeps_the_readers_line() {
     let pos = sobre_core::Position::new();
     let e = sobre_core::notation::parse_move(&pos, "e5", sobre_core::Lang::Auto).unwrap_err();
     assert_eq!(
-        RefusalCode::bad_move(&e, MovePlace::Played, None)
-            .english()
-            .0,
+        english(&RefusalCode::bad_move(&e, MovePlace::Played, None)).0,
         e.to_string()
     );
     assert_eq!(
-        RefusalCode::bad_move(&e, MovePlace::Played, Some(2))
-            .english()
-            .0,
+        english(&RefusalCode::bad_move(&e, MovePlace::Played, Some(2))).0,
         format!("conditional line, move 2: {e}")
     );
 }

@@ -75,7 +75,7 @@ impl EventLoop {
                 let result = gossipsub
                     .subscribe(&topic)
                     .map(|_| ())
-                    .map_err(|e| NetworkError::Publish(format!("cannot subscribe: {e:?}")));
+                    .map_err(|e| NetworkError::Publish(format!("cannot subscribe: {e}")));
                 if result.is_ok()
                     && let Err(e) = gossipsub.set_topic_params(topic, topic_score_params())
                 {

@@ -658,7 +658,7 @@ watch-key-documents = documentos
 watch-key-name = nombre
 watch-key-player = jugador
 
-## Las negativas del nodo, por su código (cli/i18n/refusals.rs)
+## Las negativas del nodo, por su código (node/src/api/refusal/words.rs)
 refusal-unknown-game = partida desconocida { $prefix }
 refusal-unknown-game-hint = vea las partidas con `sobre games`
 refusal-ambiguous-game = el identificador de partida { $prefix } es ambiguo: { $count } partidas empiezan así
@@ -711,7 +711,7 @@ reminder-kind-auto-claim = reclamación automática
 reminder-kind-league-round = ronda de liga
 reminder-kind-resumption = reanudación
 
-## Más negativas del nodo, por su código (cli/i18n/refusals.rs)
+## Más negativas del nodo, por su código (node/src/api/refusal/words.rs)
 refusal-not-organiser = solo el organizador de la liga ({ $organiser }) firma sus decisiones
 refusal-not-organiser-deputy = solo el organizador de la liga ({ $organiser }) firma sus decisiones, y su árbitro adjunto ({ $deputy }) las de las partidas del organizador
 refusal-resumption-missing = el sobre debe decir cuándo se reanuda la partida (A2.7)
@@ -877,3 +877,42 @@ refusal-quickplay-no-such-claim = no hay en la partida ninguna reclamación en u
 refusal-quickplay-ruling-unseen = el árbitro decide una reclamación después de recibirla (10.2)
 refusal-quickplay-already-ruled = la decisión del árbitro sobre esta reclamación es inapelable (10.2d)
 refusal-quickplay-already-postponed = la decisión sobre esta reclamación ya se aplazó (10.2b)
+
+## the league's HTML page (core/src/league/render.rs); its CSV keeps English headings
+page-crosstable = cuadro de resultados
+page-rounds = rondas
+page-round-robin = liguilla a una vuelta
+page-double-round-robin = liguilla a doble vuelta
+page-time-control = ritmo
+page-table-of = clasificación del
+page-league = liga
+page-rank = Puesto
+page-no = Nº
+page-player = Jugador
+page-pts = Ptos.
+page-sb = SB
+page-wins = Victorias
+page-computed = Calculada a partir de las partidas firmadas por los jugadores, cada una verificada jugada a jugada (Leyes de la FIDE; puntuación según el Art. 11: 1, ½, 0). Desempates:
+page-direct-encounter = encuentro directo
+page-number-of-wins = número de victorias
+page-sonneborn-berger = Sonneborn-Berger
+page-koya = Koya
+page-in-progress = partida en juego
+page-not-started = sin empezar
+page-game = Partida
+page-left-out = no se cuenta
+
+## the node's reminders (node/src/reminders/words.rs): a notification's line and its title;
+## in English a claim is named by the word typed after `sobre claim`, in Spanish in words
+reminder-move-arrived = su adversario jugó { $number }{ $dots } { $san } en la partida { $short }
+reminder-move-arrived-title = sobre: su adversario jugó { $san }
+reminder-clock-low = su reloj en la partida { $short } va justo: le quedan { $left } para mover
+reminder-clock-low-title = sobre: su reloj va justo
+reminder-claim-possible = puede reclamar la partida { $short } ({ $word }): sobre claim { $short } { $reason }
+reminder-claim-possible-title = sobre: puede reclamar la partida ({ $word })
+reminder-auto-claim = reclamando la partida { $short } ({ $word }) ahora, porque auto_claim está activado
+reminder-auto-claim-title = sobre: reclamando la partida ({ $word })
+reminder-league-round = la ronda { $round } de la liga { $name } está abierta
+reminder-league-round-title = sobre: la ronda { $round } de { $name } está abierta
+reminder-resumption = la partida aplazada { $short } se reanuda dentro de { $left } (sobre resume PARTIDA cuando esté presente)
+reminder-resumption-title = sobre: una partida aplazada se reanuda pronto

@@ -1,5 +1,6 @@
-## sobre: messages of the command line in English. Keys are the same in es.ftl (a test
-## checks it). Help texts are not here: their English is the `///` docs.
+## sobre: the words of the command line, the node's refusals and reminders and the league's
+## page, in English. Keys are the same in es.ftl (a test checks it). Help texts are not
+## here: their English is the `///` docs.
 
 ## Errors (cli/error.rs)
 error-line = error: { $message }
@@ -642,7 +643,8 @@ watch-key-documents = documents
 watch-key-name = name
 watch-key-player = player
 
-## The node's refusals, by their code (cli/i18n/refusals.rs): the node's own English words
+## The node's refusals, by their code (node/src/api/refusal/words.rs): the English is the
+## node's message on the wire, the same words the CLI shows
 refusal-unknown-game = unknown game { $prefix }
 refusal-unknown-game-hint = list games with `sobre games`
 refusal-ambiguous-game = game id { $prefix } is ambiguous: { $count } games start with it
@@ -695,7 +697,7 @@ reminder-kind-auto-claim = auto_claim
 reminder-kind-league-round = league_round
 reminder-kind-resumption = resumption
 
-## More of the node's refusals, by their code (cli/i18n/refusals.rs)
+## More of the node's refusals, by their code (node/src/api/refusal/words.rs)
 refusal-not-organiser = only the league's organiser ({ $organiser }) signs its decisions
 refusal-not-organiser-deputy = only the league's organiser ({ $organiser }) signs its decisions, and its deputy arbiter ({ $deputy }) those about the organiser's games
 refusal-resumption-missing = the envelope must say when the game resumes (A2.7)
@@ -861,3 +863,42 @@ refusal-quickplay-no-such-claim = no quickplay-finish claim with this id in the 
 refusal-quickplay-ruling-unseen = the arbiter rules on a quickplay-finish claim after receiving it (10.2)
 refusal-quickplay-already-ruled = the arbiter's decision on this claim is final (10.2d)
 refusal-quickplay-already-postponed = the decision on this claim was already postponed (10.2b)
+
+## the league's HTML page (core/src/league/render.rs); its CSV keeps English headings
+page-crosstable = crosstable
+page-rounds = rounds
+page-round-robin = round robin
+page-double-round-robin = double round robin
+page-time-control = time control
+page-table-of = table of
+page-league = league
+page-rank = Rank
+page-no = No
+page-player = Player
+page-pts = Pts
+page-sb = SB
+page-wins = Wins
+page-computed = Computed from the players' signed game records, each verified move by move (FIDE Laws; scores per Art. 11: 1, ½, 0). Tie-breaks:
+page-direct-encounter = direct encounter
+page-number-of-wins = wins
+page-sonneborn-berger = Sonneborn-Berger
+page-koya = Koya
+page-in-progress = game in progress
+page-not-started = not yet started
+page-game = Game
+page-left-out = left out
+
+## the node's reminders (node/src/reminders/words.rs): a notification's line and its title;
+## in English a claim is named by the word typed after `sobre claim`, in Spanish in words
+reminder-move-arrived = your opponent played { $number }{ $dots } { $san } in game { $short }
+reminder-move-arrived-title = sobre: your opponent played { $san }
+reminder-clock-low = your clock in game { $short } runs low: { $left } left to move
+reminder-clock-low-title = sobre: your clock is running low
+reminder-claim-possible = you can claim game { $short } ({ $reason }): sobre claim { $short } { $reason }
+reminder-claim-possible-title = sobre: you can claim the game ({ $reason })
+reminder-auto-claim = claiming game { $short } ({ $reason }) now, as auto_claim is set
+reminder-auto-claim-title = sobre: claiming the game ({ $reason })
+reminder-league-round = round { $round } of the league { $name } is open
+reminder-league-round-title = sobre: round { $round } of { $name } is open
+reminder-resumption = adjourned game { $short } resumes in { $left } (sobre resume GAME when you are there)
+reminder-resumption-title = sobre: an adjourned game resumes soon

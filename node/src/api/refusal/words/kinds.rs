@@ -1,0 +1,179 @@
+//! The words of the typed kinds some refusal codes carry (escrow, coin, league and quota
+//! problems, and where an id was given), in `w`'s language.
+
+use crate::api::refusal::{IdPlace, LeagueProblem, QuotaProblem};
+use crate::words::quoted;
+use sobre_core::record::escrow::EscrowError;
+use sobre_core::rules::coin::CoinRule;
+use sobre_words::{Words, t};
+
+impl IdPlace {
+    /// Where the id was given, as the words before the reason.
+    pub fn words(self, w: &Words) -> String {
+        place_word(w, self)
+    }
+}
+
+/// Where an id (or an arbiter's key) was given, as the words before the reason.
+pub(super) fn place_word(w: &Words, place: IdPlace) -> String {
+    match place {
+        IdPlace::Deputy => t!(w, "refusal-place-deputy"),
+        IdPlace::Arbiter => t!(w, "refusal-place-arbiter"),
+        IdPlace::ArbiterSetting => t!(w, "refusal-place-arbiter-setting"),
+        IdPlace::Block => t!(w, "refusal-place-block"),
+    }
+}
+
+/// "in 3h 20m", "in 42s": how far ahead `at_ms` is from `now`.
+pub(super) fn from_now(w: &Words, at_ms: u64, now: u64) -> String {
+    let s = at_ms.saturating_sub(now).div_ceil(1000);
+    match s {
+        0..60 => t!(w, "refusal-in-seconds", s = s),
+        60..3600 => t!(w, "refusal-in-minutes", m = s / 60, s = s % 60),
+        _ => t!(w, "refusal-in-hours", h = s / 3600, m = s % 3600 / 60),
+    }
+}
+
+/// A3: why an envelope cannot be escrowed or opened from the escrow.
+pub(super) fn escrow_problem(w: &Words, e: &EscrowError) -> Option<String> {
+    Some(match e {
+        EscrowError::ArbiterKey { arbiter } => {
+            t!(
+                w,
+                "refusal-escrow-arbiter-key",
+                arbiter = arbiter.to_string()
+            )
+        }
+        EscrowError::MoveTooLong { len, max } => {
+            t!(w, "refusal-escrow-move-too-long", len = *len, max = *max)
+        }
+        EscrowError::NotTheArbiter { arbiter } => {
+            t!(
+                w,
+                "refusal-escrow-not-the-arbiter",
+                arbiter = arbiter.to_string()
+            )
+        }
+        EscrowError::DoesNotOpen => t!(w, "refusal-escrow-does-not-open"),
+        EscrowError::NotTheSealedMove => t!(w, "refusal-escrow-not-the-sealed-move"),
+        // Not sent in a refusal (coded_escrow_error): the node's message says them.
+        EscrowError::LowOrder | EscrowError::BoxSize { .. } | EscrowError::Malformed(_) => {
+            return None;
+        }
+    })
+}
+
+/// F1: why a coin default is refused, and what to do.
+pub(super) fn coin_problem(w: &Words, p: &CoinRule) -> Option<(String, Option<String>)> {
+    Some(match p {
+        CoinRule::NotTheOpponent => (
+            t!(w, "refusal-coin-not-the-opponent"),
+            Some(t!(w, "refusal-coin-not-the-opponent-hint")),
+        ),
+        CoinRule::NoAcceptedCoin => (
+            t!(w, "refusal-coin-not-accepted"),
+            Some(t!(w, "refusal-coin-not-accepted-hint")),
+        ),
+        CoinRule::NotReceived => (
+            t!(w, "refusal-coin-not-received"),
+            Some(t!(w, "refusal-coin-not-received-hint")),
+        ),
+        CoinRule::AlreadySettled => (t!(w, "refusal-coin-settled"), None),
+        CoinRule::NoSuchPosition { position } => (
+            t!(w, "refusal-coin-no-such-position", position = *position),
+            Some(t!(w, "refusal-coin-no-such-position-hint")),
+        ),
+        // Not sent in a refusal (coded_coin_rule): the node's message says them.
+        CoinRule::BeforeDeadline { .. }
+        | CoinRule::ColourMissing
+        | CoinRule::ColourNotDrawn
+        | CoinRule::PositionMissing
+        | CoinRule::PositionNotDrawn => return None,
+    })
+}
+
+/// Why a league, a join or a decision is refused (the core's kinds).
+pub(super) fn league_problem(w: &Words, p: &LeagueProblem) -> Option<(String, Option<String>)> {
+    Some(match p {
+        LeagueProblem::PlayerCount { count } => {
+            (t!(w, "refusal-league-player-count", count = *count), None)
+        }
+        LeagueProblem::DuplicatePlayer { player } => (
+            t!(
+                w,
+                "refusal-league-duplicate-player",
+                player = player.as_str()
+            ),
+            None,
+        ),
+        LeagueProblem::Names { names, players } => (
+            t!(
+                w,
+                "refusal-league-names",
+                names = *names,
+                players = *players
+            ),
+            None,
+        ),
+        LeagueProblem::OrganiserPlays => (
+            t!(w, "refusal-league-organiser-plays"),
+            Some(t!(w, "refusal-league-organiser-plays-hint")),
+        ),
+        LeagueProblem::DeputyIsOrganiser => (t!(w, "refusal-league-deputy-is-organiser"), None),
+        LeagueProblem::DeputyPlays { deputy } => (
+            t!(w, "refusal-league-deputy-plays", deputy = deputy.as_str()),
+            None,
+        ),
+        LeagueProblem::DeputyWithoutGames => (
+            t!(w, "refusal-league-deputy-without-games"),
+            Some(t!(w, "refusal-league-deputy-without-games-hint")),
+        ),
+        LeagueProblem::BadName => (t!(w, "refusal-league-bad-name"), None),
+        LeagueProblem::NotAPlayer { player } => (
+            t!(w, "refusal-league-not-a-player", player = player.as_str()),
+            None,
+        ),
+        LeagueProblem::AlreadyPlays { player } => (
+            t!(w, "refusal-league-already-plays", player = player.as_str()),
+            None,
+        ),
+        LeagueProblem::PlayerName => (t!(w, "refusal-league-player-name"), None),
+        LeagueProblem::StartDeadline { ms } => {
+            (t!(w, "refusal-league-start-deadline", ms = *ms), None)
+        }
+        LeagueProblem::RoundOneStarted { start_ms } => (
+            t!(
+                w,
+                "refusal-league-round-one-started",
+                at = sobre_core::record::export::iso_utc(*start_ms)
+            ),
+            None,
+        ),
+        LeagueProblem::Reason { max } => (t!(w, "refusal-league-reason", max = *max), None),
+        LeagueProblem::UnknownTieBreak { name } => (
+            t!(w, "refusal-league-unknown-tie-break", name = quoted(name)),
+            None,
+        ),
+        LeagueProblem::RepeatedTieBreak { name } => (
+            t!(w, "refusal-league-repeated-tie-break", name = quoted(name)),
+            None,
+        ),
+        LeagueProblem::TieBreakCount { max } => {
+            (t!(w, "refusal-league-tie-break-count", max = *max), None)
+        }
+        LeagueProblem::Other => return None,
+    })
+}
+
+/// Which of the node's limits on the player's own events a new one would pass.
+pub(super) fn quota_problem(w: &Words, p: &QuotaProblem) -> Option<String> {
+    Some(match p {
+        QuotaProblem::GameEvents { max } => t!(w, "refusal-quota-game-events", max = *max),
+        QuotaProblem::GameBytes { max } => t!(w, "refusal-quota-game-bytes", max = *max),
+        QuotaProblem::Chat { max } => t!(w, "refusal-quota-chat", max = *max),
+        QuotaProblem::ChatRate { max } => t!(w, "refusal-quota-chat-rate", max = *max),
+        QuotaProblem::ChatAfterEnd => t!(w, "refusal-quota-chat-after-end"),
+        QuotaProblem::Leaves => t!(w, "refusal-quota-leaves"),
+        QuotaProblem::Other => return None,
+    })
+}
