@@ -22,7 +22,7 @@ impl Service {
                 ..
             } => {
                 let response = self.answer(peer, request).await;
-                self.pending.push(Deferred::Reply { reply, response });
+                self.commits.defer(Deferred::Reply { reply, response });
             }
             NetworkEvent::Gossip {
                 source,
@@ -51,7 +51,7 @@ impl Service {
                         .penalize(source, "league heads not signed by the organiser")
                         .await;
                 }
-                self.pending.push(Deferred::Validation {
+                self.commits.defer(Deferred::Validation {
                     message_id,
                     source,
                     acceptance,
@@ -78,7 +78,7 @@ impl Service {
                         }
                     },
                 };
-                self.pending.push(Deferred::Validation {
+                self.commits.defer(Deferred::Validation {
                     message_id,
                     source,
                     acceptance,

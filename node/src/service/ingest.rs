@@ -256,7 +256,7 @@ impl Service {
                 self.games.insert(game, cache.summary(&state));
                 cache.keep_added(state);
             }
-            self.dirty = true;
+            self.commits.wrote();
         }
         if !fresh.is_empty() {
             self.reserve_players(&game);
@@ -335,11 +335,11 @@ impl Service {
         if is_player && !new_game {
             let _ = self.store.mark_mine(&game, t);
         }
-        self.dirty = true;
+        self.commits.wrote();
         // The ledger of our own events is written after the flush that covers them (in
         // `commit`), so that it can only lag the database.
         if !signed_now.is_empty() {
-            self.ledger_notes.push((game, signed_now));
+            self.commits.note_receipts(game, signed_now);
         }
         if is_player && !fresh.is_empty() {
             self.pass_on(&game, from);

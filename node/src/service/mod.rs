@@ -157,6 +157,7 @@ mod coin;
 mod commit;
 mod deliver;
 mod game_table;
+mod group_commit;
 mod inbound;
 mod ingest;
 mod instance;
@@ -181,7 +182,6 @@ mod their_mailboxes;
 
 use author::last_other_event;
 use cache::GameCache;
-use commit::Deferred;
 use deliver::Internal;
 use refusal::{Refusal, Unavailable};
 
@@ -212,25 +212,13 @@ struct Service {
     mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: game_table::GameTable,
-    /// The game table's change number when the summaries to store were last taken: the
-    /// games changed after it have their summary stored after a group flush, so that the
-    /// next start need not verify them (see `crate::store::summaries`).
-    summaries_at: u64,
-    /// Games verified in full at start, with the digest of the events read: their summaries
-    /// are stored with the first summaries due (unless the game changed since).
-    start_summaries: Vec<(GameId, crate::store::summaries::EventsDigest)>,
-    /// The next group commit stores the summaries changed: set on the retry tick (and when
-    /// stopping), so that a game played fast has its events hashed once a tick, not at every
-    /// move; a crash loses at most a tick of summaries, which costs verifications only.
-    summaries_due: bool,
+    /// What waits for the next store flush, and the flush in progress (see `group_commit`).
+    commits: group_commit::GroupCommit,
     /// How many games the start verified in full (the others were read from their stored
     /// summaries); `status` tells it.
     verified_at_start: usize,
     /// The games in use, with their events and full state.
     hot: LruCache<GameId, GameCache>,
-    /// Answers waiting for the next flush, and whether anything was written since the last.
-    pending: Vec<Deferred>,
-    dirty: bool,
     watch: broadcast::Sender<Value>,
     internal_tx: mpsc::Sender<Internal>,
     in_flight: HashSet<(GameId, PeerId)>,
@@ -244,9 +232,6 @@ struct Service {
     skews: skew::ClockSkews,
     started_ms: u64,
     stop: bool,
-    /// A flush failed: the node stops without another write (see
-    /// [`NodeError::StorageFailed`]).
-    storage_failed: Option<String>,
     /// Games a repair could not keep and that are being fetched again: the node signs
     /// nothing in them (not even a receipt) until one of the game's other players has sent
     /// its copy ([`Service::confirm_restored`]), which holds every event of ours it received
@@ -277,14 +262,6 @@ struct Service {
     sync_bytes_per_minute: usize,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
-    /// Receipts signed since the last flush, written to the integrity ledger after it.
-    ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
-    /// The group flush in progress (see [`Service::commit`]).
-    flushing: Option<tokio::task::JoinHandle<()>>,
-    /// Told when the group flush in progress has ended and answered, to start the next.
-    flush_done: mpsc::Sender<Option<String>>,
-    /// A group flush runs and has not told `flush_done` yet.
-    flush_running: bool,
     /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
     syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
     /// League documents being sent: (league, peer). One request at a time per pair; the
@@ -404,13 +381,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         mailbox: config.mailbox,
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: game_table::GameTable::new(HashMap::new(), held.clone()),
-        summaries_at: 0,
-        start_summaries: Vec::new(),
-        summaries_due: false,
+        commits: group_commit::GroupCommit::new(flush_done),
         verified_at_start: 0,
         hot: LruCache::new(HOT_GAMES),
-        pending: Vec::new(),
-        dirty: false,
         watch: watch.clone(),
         internal_tx,
         in_flight: HashSet::new(),
@@ -419,7 +392,6 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         skews: skew::ClockSkews::default(),
         started_ms,
         stop: false,
-        storage_failed: None,
         restoring,
         chat_arrivals: quota::ChatArrivals::default(),
         new_game_arrivals: quota::NewGameArrivals::default(),
@@ -442,11 +414,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_heads: league_heads::Heads::default(),
         mailbox_cursors: HashMap::new(),
         player_cursors: HashMap::new(),
-        ledger_notes: Vec::new(),
         syncs: HashMap::new(),
-        flushing: None,
-        flush_done,
-        flush_running: false,
         preverified: HashMap::new(),
         manual_coin_default: config.manual_coin_default,
         coin_tried: HashSet::new(),
@@ -544,10 +512,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             }
             Some(failed) = flush_done_rx.recv() => {
                 // The flush in progress ended: the next covers what was stored meanwhile.
-                svc.flush_running = false;
-                if failed.is_some() {
-                    svc.storage_failed = failed;
-                }
+                svc.commits.flush_ended(failed);
                 svc.commit().await;
             }
             Some(i) = internal_rx.recv() => {
@@ -555,7 +520,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.commit().await;
             }
             _ = retry.tick() => {
-                svc.summaries_due = true;
+                svc.commits.summaries_due();
                 svc.retry_outbox().await;
                 svc.league_tick().await;
                 svc.resumption_tick().await;
@@ -567,11 +532,11 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             }
             else => break,
         }
-        if svc.stop || svc.storage_failed.is_some() {
+        if svc.stop || svc.commits.has_failed() {
             break;
         }
     }
-    if let Some(e) = svc.storage_failed.take() {
+    if let Some(e) = svc.commits.take_failure() {
         // No further flush: the answers already given must stay true. The network and the
         // control socket close with the process.
         tracing::error!("storage failure, the node stops: {e}");
@@ -617,13 +582,12 @@ impl Service {
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
         self.games = game_table::GameTable::new(loaded.games, self.held.clone());
-        self.summaries_at = self.games.cursor();
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         self.verified_at_start = loaded.verified_in_full;
         // Their summaries are stored by the first retry tick's commit, not here: a start
         // writes nothing to the database, so a node killed while starting (the crash loop
         // does it) leaves it exactly as it found it.
-        self.start_summaries = loaded.verified;
+        self.commits.loaded(self.games.cursor(), loaded.verified);
         info!(
             games = self.games.len(),
             verified = loaded.verified_in_full,

@@ -335,7 +335,7 @@ impl Service {
                         warn!(player = %claimed.player, "profile not stored: {e}");
                         continue;
                     }
-                    self.dirty = true;
+                    self.commits.wrote();
                     current += 1;
                     self.notify_profile(&v.profile);
                 }

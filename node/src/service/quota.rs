@@ -426,7 +426,7 @@ impl Service {
         if let Some(c) = challenger {
             self.forget_profile_unless_known(&c);
         }
-        self.dirty = true;
+        self.commits.wrote();
         tracing::info!(%game, "an unanswered challenge was dropped");
     }
 

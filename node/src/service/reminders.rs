@@ -88,7 +88,7 @@ impl Service {
                 return false;
             }
         }
-        self.dirty = true;
+        self.commits.wrote();
         info!(key = %r.key, "reminder: {}", r.text);
         self.publish_reminder(&r);
         self.deliverer.send(r);

@@ -50,7 +50,7 @@ impl Service {
         // holds now, the other player's copy merged in.
         self.hot.remove(&game);
         self.restoring.remove(&game);
-        self.dirty = true;
+        self.commits.wrote();
         info!(%game, %peer, "game restored: the other player's copy confirms it is whole");
     }
 }
