@@ -90,7 +90,7 @@ impl Service {
                             peer: p.to_string(),
                             addresses: a.iter().map(ToString::to_string).collect(),
                             reserved: super::player_of_peer(p)
-                                .is_some_and(|player| self.reserved.contains(&player))
+                                .is_some_and(|player| self.limits.is_reserved(&player))
                                 || self.mailboxes.contains(p),
                         })
                         .collect(),

@@ -269,7 +269,9 @@ impl Service {
     /// does not keep. Gossip is left alone: its source may be an honest relay.
     fn not_ours_again(&mut self, peer: PeerId, game: GameId, refusal: Refusal) -> Refusal {
         if !matches!(refusal, Refusal::NotOurs)
-            || !self.not_ours.note(peer, game, crate::time::now_ms())
+            || !self
+                .limits
+                .not_ours_again(peer, game, crate::time::now_ms())
             || self.mailboxes.contains(&peer)
         {
             return refusal;

@@ -72,7 +72,7 @@ impl Service {
                 continue;
             }
             let ev = e.decode_unverified()?;
-            if self.blocked.contains(&ev.author) {
+            if self.limits.is_blocked(&ev.author) {
                 return Err(Refusal::Blocked(ev.author));
             }
             let of_game = match ev.kind {
@@ -143,11 +143,10 @@ impl Service {
         if !fresh.is_empty() {
             let new: Vec<(&sobre_core::record::Event, usize)> =
                 fresh_events.iter().map(|(e, n)| (e, *n)).collect();
-            quota::check(
+            self.limits.check_quota(
                 Some(&self.me),
                 quota::Tally::of(self.hot.peek(&game)),
                 &new,
-                &mut self.chat_arrivals,
                 &game,
                 arrival_ms,
             )?;

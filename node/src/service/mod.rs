@@ -165,6 +165,7 @@ mod league;
 mod league_decide;
 mod league_heads;
 mod league_sync;
+mod limits;
 mod lost_envelope;
 mod moves;
 mod profile;
@@ -238,28 +239,11 @@ struct Service {
     /// — a copy from anyone else may lack our latest, and signing after it would reuse a
     /// sequence number.
     restoring: std::collections::BTreeSet<GameId>,
-    /// Recent chat arrivals per game and author (see `quota`).
-    chat_arrivals: quota::ChatArrivals,
-    new_game_arrivals: quota::NewGameArrivals,
-    stranger_arrivals: quota::StrangerArrivals,
-    stranger_events_per_hour: usize,
-    /// Games each peer delivered lately that were refused as not ours (see `standing`).
-    not_ours: standing::NotOurs,
     /// The games this node holds, as the `preverify` stage sees them (see
     /// [`preverify::Scope`]): kept in step with `games` where a game is added or dropped.
     held: preverify::Held,
-    /// Players whose nodes' connections the network reserves room for (see `access`): by
-    /// player, so that a delivery of a game whose players are reserved already costs no
-    /// key decompression (`PlayerId::peer_id`, about 3% of a mailbox's service thread).
-    reserved: HashSet<PlayerId>,
-    /// As a mailbox, the players of its games, allowed a reserved peer's request rate
-    /// without reserved room (see `access`); by player, as `reserved`.
-    rate_raised: HashSet<PlayerId>,
-    /// Players refused for good (see `block`).
-    blocked: std::collections::BTreeSet<PlayerId>,
-    /// Sync bytes sent per peer this minute, and the limit (see `access`).
-    sync_budget: access::SyncBudget,
-    sync_bytes_per_minute: usize,
+    /// The abuse limits' memory, the blocked and the reserved players (see `limits`).
+    limits: limits::Limits,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
     /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
@@ -393,21 +377,15 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         started_ms,
         stop: false,
         restoring,
-        chat_arrivals: quota::ChatArrivals::default(),
-        new_game_arrivals: quota::NewGameArrivals::default(),
-        stranger_arrivals: quota::StrangerArrivals::default(),
-        stranger_events_per_hour: config
-            .stranger_events_per_hour
-            .unwrap_or(quota::MAX_STRANGER_EVENTS_PER_HOUR),
-        not_ours: standing::NotOurs::default(),
         held: held.clone(),
-        reserved: HashSet::new(),
-        rate_raised: HashSet::new(),
-        blocked: std::collections::BTreeSet::new(),
-        sync_budget: access::SyncBudget::default(),
-        sync_bytes_per_minute: config
-            .sync_bytes_per_minute
-            .unwrap_or(access::SYNC_BYTES_PER_MINUTE),
+        limits: limits::Limits::new(
+            config
+                .stranger_events_per_hour
+                .unwrap_or(quota::MAX_STRANGER_EVENTS_PER_HOUR),
+            config
+                .sync_bytes_per_minute
+                .unwrap_or(access::SYNC_BYTES_PER_MINUTE),
+        ),
         league_ticks: 0,
         league_in_flight: HashSet::new(),
         league_catchup: league_sync::Catchup::default(),
@@ -432,7 +410,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         warn!("the player's profile is not sent to anyone: {e}");
     }
     let _ = net.reserve(svc.mailboxes.clone()).await;
-    svc.blocked = svc.load_blocked();
+    let blocked = svc.load_blocked();
+    svc.limits.load_blocked(blocked);
     svc.apply_blocks().await;
     let mut known = None;
     for g in svc.games.keys().copied().collect::<Vec<_>>() {

@@ -121,7 +121,7 @@ impl Service {
 
     /// Whether a profile of `player` may be kept here (see the module's notes).
     fn keeps_profiles_of(&self, known: &HashSet<PlayerId>, player: &PlayerId) -> bool {
-        *player != self.me && !self.blocked.contains(player) && known.contains(player)
+        *player != self.me && !self.limits.is_blocked(player) && known.contains(player)
     }
 
     /// The players whose profiles this node keeps.
