@@ -35,7 +35,7 @@ use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
 };
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -168,6 +168,7 @@ mod league_sync;
 mod limits;
 mod lost_envelope;
 mod moves;
+mod outbox;
 mod profile;
 mod quickplay;
 mod quota;
@@ -222,13 +223,8 @@ struct Service {
     hot: LruCache<GameId, GameCache>,
     watch: broadcast::Sender<Value>,
     internal_tx: mpsc::Sender<Internal>,
-    in_flight: HashSet<(GameId, PeerId)>,
-    redeliver: HashSet<(GameId, PeerId)>,
-    /// Our events the opponent's node took without the receipt it owes (its answer had
-    /// receipts, not this one): the opponent and when its node answered. A countersignature of
-    /// one by that opponent dated later than the answer (beyond the clock skew) is refused on
-    /// arrival — under protocol version 2 it would charge us for time its node held the move.
-    unreceipted: HashMap<(GameId, EventId), (PlayerId, u64)>,
+    /// Deliveries in flight, and events taken without a receipt (see `outbox`).
+    outbox: outbox::Outbox,
     /// Each opponent's clock against ours, from receipts of our deliveries (see `skew`).
     skews: skew::ClockSkews,
     started_ms: u64,
@@ -246,8 +242,8 @@ struct Service {
     limits: limits::Limits,
     /// Counts league ticks, to resend league documents every few ticks only.
     league_ticks: u32,
-    /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
-    syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
+    /// Catch-up syncs in flight and the cursors of heads answers (see `sync`).
+    syncs: sync::Syncs,
     /// League documents being sent: (league, peer). One request at a time per pair; the
     /// answer comes back as [`Internal::LeagueSent`].
     league_in_flight: HashSet<(EventId, PeerId)>,
@@ -255,10 +251,6 @@ struct Service {
     league_catchup: league_sync::Catchup,
     /// League topics followed and heads announced.
     league_heads: league_heads::Heads,
-    /// Per mailbox, the epoch and cursor of its last [`protocol::Response::GameHeads`].
-    mailbox_cursors: HashMap<PeerId, (u64, u64)>,
-    /// As a mailbox, per player's node, the epoch and cursor of its last answer.
-    player_cursors: HashMap<PeerId, (u64, u64)>,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
@@ -272,8 +264,6 @@ struct Service {
     escrow_refused: HashSet<GameId>,
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile::Outgoing,
-    /// Games and opponents whose own mailboxes were looked up (see `their_mailboxes`).
-    their_mailboxes_tried: HashSet<(GameId, PeerId)>,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
     instances: instance::Instances,
     /// What reminds the player, and whether the node claims by itself (see `reminders`).
@@ -370,9 +360,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         hot: LruCache::new(HOT_GAMES),
         watch: watch.clone(),
         internal_tx,
-        in_flight: HashSet::new(),
-        redeliver: HashSet::new(),
-        unreceipted: HashMap::new(),
+        outbox: outbox::Outbox::default(),
         skews: skew::ClockSkews::default(),
         started_ms,
         stop: false,
@@ -390,15 +378,12 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         league_in_flight: HashSet::new(),
         league_catchup: league_sync::Catchup::default(),
         league_heads: league_heads::Heads::default(),
-        mailbox_cursors: HashMap::new(),
-        player_cursors: HashMap::new(),
-        syncs: HashMap::new(),
+        syncs: sync::Syncs::default(),
         preverified: HashMap::new(),
         manual_coin_default: config.manual_coin_default,
         coin_tried: HashSet::new(),
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
-        their_mailboxes_tried: HashSet::new(),
         instances: instance::Instances::new(own_instance),
         deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders, &home_dir),
         reminder_settings: config.reminders.clone(),
