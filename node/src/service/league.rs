@@ -199,7 +199,7 @@ impl Service {
         if acked as usize >= docs.len() {
             return;
         }
-        if !self.league_in_flight.insert((league.id, peer)) {
+        if !self.leagues_state.start_sending(league.id, peer) {
             return;
         }
         let net = self.net.clone();
@@ -225,7 +225,7 @@ impl Service {
         peer: PeerId,
         result: Result<Response, NetworkError>,
     ) {
-        self.league_in_flight.remove(&(league, peer));
+        self.leagues_state.sent(league, peer);
         match result {
             Ok(Response::Stored { count }) => {
                 // Only ever raise the count (a late answer must not lower it).
@@ -254,9 +254,9 @@ impl Service {
             return;
         }
         let now = now_ms();
-        self.league_ticks = self.league_ticks.wrapping_add(1);
-        let resend = self.league_ticks.is_multiple_of(8);
-        self.league_catchup_tick(self.league_ticks);
+        let ticks = self.leagues_state.tick();
+        let resend = ticks.is_multiple_of(8);
+        self.league_catchup_tick(ticks);
         self.league_heads_tick(&leagues).await;
         for league in leagues {
             if resend {

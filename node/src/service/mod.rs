@@ -164,6 +164,7 @@ mod instance;
 mod league;
 mod league_decide;
 mod league_heads;
+mod league_state;
 mod league_sync;
 mod limits;
 mod lost_envelope;
@@ -240,17 +241,10 @@ struct Service {
     held: preverify::Held,
     /// The abuse limits' memory, the blocked and the reserved players (see `limits`).
     limits: limits::Limits,
-    /// Counts league ticks, to resend league documents every few ticks only.
-    league_ticks: u32,
     /// Catch-up syncs in flight and the cursors of heads answers (see `sync`).
     syncs: sync::Syncs,
-    /// League documents being sent: (league, peer). One request at a time per pair; the
-    /// answer comes back as [`Internal::LeagueSent`].
-    league_in_flight: HashSet<(EventId, PeerId)>,
-    /// What the organiser (or a mailbox) last said it holds ahead of this node, per league.
-    league_catchup: league_sync::Catchup,
-    /// League topics followed and heads announced.
-    league_heads: league_heads::Heads,
+    /// What the league side sends, polls and announces (see `league_state`).
+    leagues_state: league_state::LeagueState,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
@@ -374,10 +368,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 .sync_bytes_per_minute
                 .unwrap_or(access::SYNC_BYTES_PER_MINUTE),
         ),
-        league_ticks: 0,
-        league_in_flight: HashSet::new(),
-        league_catchup: league_sync::Catchup::default(),
-        league_heads: league_heads::Heads::default(),
+        leagues_state: league_state::LeagueState::default(),
         syncs: sync::Syncs::default(),
         preverified: HashMap::new(),
         manual_coin_default: config.manual_coin_default,
