@@ -176,6 +176,7 @@ mod quota;
 pub(crate) mod reads;
 mod refusal;
 mod remember;
+mod reminder_state;
 mod reminders;
 mod restore;
 mod skew;
@@ -260,14 +261,8 @@ struct Service {
     profiles: profile::Outgoing,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
     instances: instance::Instances,
-    /// What reminds the player, and whether the node claims by itself (see `reminders`).
-    reminder_settings: crate::reminders::settings::ReminderSettings,
-    /// Delivers reminders outside this loop.
-    deliverer: crate::reminders::deliver::Deliverer,
-    /// When each overdue game's claim was last checked (see `reminders`).
-    claim_checked: reminders::ClaimChecks,
-    /// Counts reminder ticks, to look at league rounds every few only.
-    reminder_ticks: u32,
+    /// The reminders' settings, deliverer and pace (see `reminder_state`).
+    reminding: reminder_state::ReminderState,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -376,10 +371,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         escrow_refused: HashSet::new(),
         profiles: profile::Outgoing::default(),
         instances: instance::Instances::new(own_instance),
-        deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders, &home_dir),
-        reminder_settings: config.reminders.clone(),
-        claim_checked: reminders::ClaimChecks::default(),
-        reminder_ticks: 0,
+        reminding: reminder_state::ReminderState::new(&config.reminders, &home_dir),
     };
     svc.load()?;
     if let Err(e) = svc.load_own_profile() {
