@@ -35,7 +35,7 @@ use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -154,6 +154,7 @@ pub(crate) mod block;
 mod cache;
 mod catchup;
 mod coin;
+mod coin_state;
 mod commit;
 mod deliver;
 mod game_table;
@@ -249,14 +250,8 @@ struct Service {
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
-    /// The player settles unopened coins by hand (see [`NodeConfig::manual_coin_default`]).
-    manual_coin_default: bool,
-    /// Games whose coin this run has tried to open or settle on the tick and failed: tried
-    /// once, not every tick (`service::coin`).
-    coin_tried: HashSet<GameId>,
-    /// Games whose envelope, escrowed to this node, could not be opened from the escrow
-    /// (reported once; `sobre envelope open` tries again).
-    escrow_refused: HashSet<GameId>,
+    /// Coins and escrows tried and refused in this run (see `coin_state`).
+    coins: coin_state::CoinState,
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile::Outgoing,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
@@ -366,9 +361,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         leagues_state: league_state::LeagueState::default(),
         syncs: sync::Syncs::default(),
         preverified: HashMap::new(),
-        manual_coin_default: config.manual_coin_default,
-        coin_tried: HashSet::new(),
-        escrow_refused: HashSet::new(),
+        coins: coin_state::CoinState::new(config.manual_coin_default),
         profiles: profile::Outgoing::default(),
         instances: instance::Instances::new(own_instance),
         reminding: reminder_state::ReminderState::new(&config.reminders, &home_dir),
