@@ -28,7 +28,6 @@ use crate::store::Store;
 use crate::time::now_ms;
 use crate::view::Summary;
 use crate::{home, integrity, preverify};
-use hashlink::LruCache;
 use libp2p::{Multiaddr, PeerId};
 use serde_json::Value;
 use sobre_core::record::author::Scoresheet;
@@ -159,6 +158,7 @@ mod commit;
 mod deliver;
 mod game_table;
 mod group_commit;
+mod hot;
 mod inbound;
 mod ingest;
 mod instance;
@@ -197,11 +197,6 @@ use reads::ReadSide;
 /// `sobre games` or `show` reading it while the node was stopped takes well under this.
 const OPEN_WAIT: Duration = Duration::from_secs(15);
 
-/// Games whose events and full state stay in memory, the least recently used dropped first:
-/// the games being played now. The others are read back from the store (and verified) when
-/// used; a node holding thousands of games would otherwise keep kilobytes for each.
-const HOT_GAMES: usize = 256;
-
 /// Network events handled before one store flush at most (group commit): enough to cover
 /// the requests a busy mailbox has in flight, few enough that the first one queued is not
 /// kept waiting long.
@@ -223,7 +218,7 @@ struct Service {
     /// summaries); `status` tells it.
     verified_at_start: usize,
     /// The games in use, with their events and full state.
-    hot: LruCache<GameId, GameCache>,
+    hot: hot::HotGames,
     watch: broadcast::Sender<Value>,
     internal_tx: mpsc::Sender<Internal>,
     /// Deliveries in flight, and events taken without a receipt (see `outbox`).
@@ -238,9 +233,6 @@ struct Service {
     /// — a copy from anyone else may lack our latest, and signing after it would reuse a
     /// sequence number.
     restoring: std::collections::BTreeSet<GameId>,
-    /// The games this node holds, as the `preverify` stage sees them (see
-    /// [`preverify::Scope`]): kept in step with `games` where a game is added or dropped.
-    held: preverify::Held,
     /// The abuse limits' memory, the blocked and the reserved players (see `limits`).
     limits: limits::Limits,
     /// Catch-up syncs in flight and the cursors of heads answers (see `sync`).
@@ -341,7 +333,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         games: game_table::GameTable::new(HashMap::new(), held.clone()),
         commits: group_commit::GroupCommit::new(flush_done),
         verified_at_start: 0,
-        hot: LruCache::new(HOT_GAMES),
+        hot: hot::HotGames::new(hot::HOT_GAMES),
         watch: watch.clone(),
         internal_tx,
         outbox: outbox::Outbox::default(),
@@ -349,7 +341,6 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         started_ms,
         stop: false,
         restoring,
-        held: held.clone(),
         limits: limits::Limits::new(
             config
                 .stranger_events_per_hour
@@ -521,7 +512,7 @@ impl Service {
     /// stored events; a game that no longer verifies is reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
-        self.games = game_table::GameTable::new(loaded.games, self.held.clone());
+        self.games.load(loaded.games);
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
         self.verified_at_start = loaded.verified_in_full;
         // Their summaries are stored by the first retry tick's commit, not here: a start
@@ -539,7 +530,7 @@ impl Service {
     /// Makes `game` a hot game: read from the store and verified (as [`Service::load`]
     /// does) unless it is in memory already.
     fn ensure_hot(&mut self, game: &GameId) -> Result<(), Unavailable> {
-        if self.hot.get(game).is_some() {
+        if self.hot.touch(game) {
             return Ok(());
         }
         if !self.games.contains_key(game) {

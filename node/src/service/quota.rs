@@ -413,7 +413,7 @@ impl Service {
     pub(super) async fn drop_pending(&mut self, game: GameId) {
         let challenger = self.games.get(&game).map(|s| s.challenger);
         self.games.remove(&game);
-        self.hot.remove(&game);
+        self.hot.forget(&game);
         if let Err(e) = self.store.forget_game(&game) {
             tracing::warn!(%game, "unanswered challenge not dropped from the store: {e}");
         }
