@@ -504,7 +504,8 @@ impl Service {
             self.deliver(game, peer);
         }
         integrity::note_event(&self.home, &self.me, &game, &signed);
-        self.notify(&game, "challenge", json!({"by": self.me.to_string()}));
+        self.watchers
+            .notify(&game, "challenge", json!({"by": self.me.to_string()}));
         Ok(self.show(&state))
     }
 }

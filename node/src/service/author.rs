@@ -189,7 +189,7 @@ impl Service {
                 .decode_unverified()
                 .map(|e| e.kind.name())
                 .unwrap_or("event");
-            self.notify(
+            self.watchers.notify(
                 game,
                 kind,
                 json!({"by": me.to_string(), "status": state.status.name()}),

@@ -264,12 +264,12 @@ impl Service {
         let status = self.games.get(&game).map_or("", |s| s.status.name());
         // The watchers learn of the events as soon as they are kept, before the receipts
         // are signed. Nobody watching: nothing to build (the base58 of two keys per event).
-        let watched = self.watch.receiver_count() > 0;
+        let watched = self.watchers.watched();
         for e in fresh.iter().filter(|_| watched) {
             if let Ok(ev) = e.decode_unverified()
                 && ev.author != self.me
             {
-                self.notify(
+                self.watchers.notify(
                     &game,
                     ev.kind.name(),
                     json!({"by": ev.author.to_string(), "status": status, "from": from.map(|p| p.to_string())}),
@@ -388,7 +388,8 @@ impl Service {
         let cheats: Vec<PlayerId> = new.iter().map(|p| p.author).collect();
         for c in &cheats {
             warn!(%game, "equivocation: {c} signed two different events at one place");
-            self.notify(game, "equivocation", json!({"by": c.to_string()}));
+            self.watchers
+                .notify(game, "equivocation", json!({"by": c.to_string()}));
         }
         let me = peer_of_player(&self.me);
         let mut peers: Vec<PeerId> = players

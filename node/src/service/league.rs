@@ -165,7 +165,8 @@ impl Service {
                 if !added {
                     return Response::Stored { count };
                 }
-                self.notify(&league, "league", json!({"documents": count}));
+                self.watchers
+                    .notify(&league, "league", json!({"documents": count}));
                 // Pass on what is new to those who lack it (the organiser relays joins to
                 // every player); what they already acknowledged is not sent again.
                 for l in self.leagues().into_iter().filter(|l| l.id == league) {

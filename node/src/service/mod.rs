@@ -18,7 +18,6 @@
 //! the recently used games keep their events and full state in memory, every game keeps a
 //! [`Summary`].
 
-use crate::api::replies::WatchEvent;
 use crate::api::{ApiError, RefusalCode};
 use crate::control::{self, ControlRequest};
 use crate::error::NodeError;
@@ -184,6 +183,7 @@ mod skew;
 pub(crate) mod standing;
 mod sync;
 mod their_mailboxes;
+mod watchers;
 
 use author::last_other_event;
 use cache::GameCache;
@@ -219,7 +219,8 @@ struct Service {
     verified_at_start: usize,
     /// The games in use, with their events and full state.
     hot: hot::HotGames,
-    watch: broadcast::Sender<Value>,
+    /// The control clients watching (see `watchers`).
+    watchers: watchers::Watchers,
     internal_tx: mpsc::Sender<Internal>,
     /// Deliveries in flight, and events taken without a receipt (see `outbox`).
     outbox: outbox::Outbox,
@@ -334,7 +335,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         commits: group_commit::GroupCommit::new(flush_done),
         verified_at_start: 0,
         hot: hot::HotGames::new(hot::HOT_GAMES),
-        watch: watch.clone(),
+        watchers: watchers::Watchers::new(watch.clone()),
         internal_tx,
         outbox: outbox::Outbox::default(),
         skews: skew::ClockSkews::default(),
@@ -573,26 +574,6 @@ impl Service {
             last,
             seen,
         ))
-    }
-
-    /// Publishes an event to the watchers (`watch`); `detail` is an object of the event's
-    /// own fields.
-    fn notify(&self, game: &GameId, what: &str, detail: Value) {
-        let event = WatchEvent {
-            game: game.to_hex(),
-            event: what.to_owned(),
-            time_ms: Some(now_ms()),
-            detail: match detail {
-                Value::Object(d) => d,
-                _ => serde_json::Map::new(),
-            },
-        };
-        match serde_json::to_value(event) {
-            Ok(v) => {
-                let _ = self.watch.send(v);
-            }
-            Err(e) => warn!(%game, "event not published: {e}"),
-        }
     }
 
     /// A hot game (see [`Service::resolve_game`], [`Service::ensure_hot`]).

@@ -358,7 +358,7 @@ impl Service {
     }
 
     fn notify_profile(&self, p: &Profile) {
-        if self.watch.receiver_count() == 0 {
+        if !self.watchers.watched() {
             return;
         }
         let event = serde_json::json!({
@@ -368,7 +368,7 @@ impl Service {
             "name": p.name,
             "time_ms": now_ms(),
         });
-        let _ = self.watch.send(event);
+        self.watchers.publish_value(event);
     }
 
     /// `profile_publish`: the profile file changed; sign it again and send it to everyone.

@@ -83,9 +83,7 @@ impl Service {
             time_ms: Some(r.time_ms),
             detail,
         };
-        if let Ok(v) = serde_json::to_value(event) {
-            let _ = self.watch.send(v);
-        }
+        self.watchers.publish(&event);
     }
 
     /// The opponent's moves among `fresh` (just taken in `game`), each reminded once.
