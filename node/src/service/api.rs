@@ -66,9 +66,9 @@ impl Service {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
                 let mut reply = StatusReply {
                     player_id: self.me.to_string(),
-                    uptime_ms: now_ms().saturating_sub(self.started_ms),
+                    uptime_ms: self.run.uptime_ms(now_ms()),
                     games: self.games.len(),
-                    games_verified_at_start: self.verified_at_start,
+                    games_verified_at_start: self.run.verified_at_start(),
                     peers: peers.len(),
                     outbox: self.store.outbox_len(),
                     mailbox: self.mailbox,
@@ -78,7 +78,7 @@ impl Service {
                 Ok(request::Status::reply(reply))
             }
             ApiRequest::Stop(request::Stop {}) => {
-                self.stop = true;
+                self.run.stop();
                 Ok(request::Stop::reply(StopReply { stopping: true }))
             }
             ApiRequest::Peers(request::Peers {}) => {

@@ -171,7 +171,7 @@ impl Service {
             Ok(Verdict::Yield(other)) => {
                 error!(%peer, "another instance of this key is live, the node stops: {other}");
                 self.instances.yielded = Some(other);
-                self.stop = true;
+                self.run.stop();
             }
             Ok(Verdict::Keep(other)) => {
                 warn!(%peer, instance = %other.instance, at = %other.addrs, "a later node with this key was told to stop");

@@ -179,6 +179,7 @@ mod remember;
 mod reminder_state;
 mod reminders;
 mod restore;
+mod run_state;
 mod skew;
 pub(crate) mod standing;
 mod sync;
@@ -214,9 +215,8 @@ struct Service {
     games: game_table::GameTable,
     /// What waits for the next store flush, and the flush in progress (see `group_commit`).
     commits: group_commit::GroupCommit,
-    /// How many games the start verified in full (the others were read from their stored
-    /// summaries); `status` tells it.
-    verified_at_start: usize,
+    /// When this run started, what its start verified, whether it stops (see `run_state`).
+    run: run_state::RunState,
     /// The games in use, with their events and full state.
     hot: hot::HotGames,
     /// The control clients watching (see `watchers`).
@@ -226,8 +226,6 @@ struct Service {
     outbox: outbox::Outbox,
     /// Each opponent's clock against ours, from receipts of our deliveries (see `skew`).
     skews: skew::ClockSkews,
-    started_ms: u64,
-    stop: bool,
     /// Games a repair could not keep and that are being fetched again: the node signs
     /// nothing in them (not even a receipt) until one of the game's other players has sent
     /// its copy ([`Service::confirm_restored`]), which holds every event of ours it received
@@ -333,14 +331,12 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: game_table::GameTable::new(HashMap::new(), held.clone()),
         commits: group_commit::GroupCommit::new(flush_done),
-        verified_at_start: 0,
+        run: run_state::RunState::new(started_ms),
         hot: hot::HotGames::new(hot::HOT_GAMES),
         watchers: watchers::Watchers::new(watch.clone()),
         internal_tx,
         outbox: outbox::Outbox::default(),
         skews: skew::ClockSkews::default(),
-        started_ms,
-        stop: false,
         restoring,
         limits: limits::Limits::new(
             config
@@ -464,7 +460,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             }
             else => break,
         }
-        if svc.stop || svc.commits.has_failed() {
+        if svc.run.stopping() || svc.commits.has_failed() {
             break;
         }
     }
@@ -515,7 +511,7 @@ impl Service {
         let loaded = reads::load_summaries(&self.store)?;
         self.games.load(loaded.games);
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
-        self.verified_at_start = loaded.verified_in_full;
+        self.run.loaded(loaded.verified_in_full);
         // Their summaries are stored by the first retry tick's commit, not here: a start
         // writes nothing to the database, so a node killed while starting (the crash loop
         // does it) leaves it exactly as it found it.
