@@ -17,6 +17,11 @@
 //! together are stored with one flush before any of them is answered (group commit); only
 //! the recently used games keep their events and full state in memory, every game keeps a
 //! [`Summary`].
+//!
+//! State lives in owned parts, each a struct with private fields in a file of its own
+//! (`group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
+//! `coin_state`, `hot`, `watchers`, `run_state`; docs/architecture.md lists what each
+//! owns): a file that runs the protocol asks a part, never reaches into its fields.
 
 use crate::api::{ApiError, RefusalCode};
 use crate::control::{self, ControlRequest};
