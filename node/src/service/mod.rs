@@ -20,8 +20,9 @@
 //!
 //! State lives in owned parts, each a struct with private fields in a file of its own
 //! (`group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
-//! `coin_state`, `hot`, `watchers`, `run_state`; docs/architecture.md lists what each
-//! owns): a file that runs the protocol asks a part, never reaches into its fields.
+//! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`; docs/architecture.md lists
+//! what each owns): a file that runs the protocol asks a part, never reaches into its
+//! fields.
 
 use crate::api::{ApiError, RefusalCode};
 use crate::control::{self, ControlRequest};
@@ -176,6 +177,7 @@ mod lost_envelope;
 mod moves;
 mod outbox;
 mod profile;
+mod profile_out;
 mod quickplay;
 mod quota;
 pub(crate) mod reads;
@@ -249,7 +251,7 @@ struct Service {
     /// Coins and escrows tried and refused in this run (see `coin_state`).
     coins: coin_state::CoinState,
     /// The player's own signed profile and who holds it (see `profile`).
-    profiles: profile::Outgoing,
+    profiles: profile_out::Outgoing,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
     instances: instance::Instances,
     /// The reminders' settings, deliverer and pace (see `reminder_state`).
@@ -355,7 +357,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         syncs: sync::Syncs::default(),
         preverified: HashMap::new(),
         coins: coin_state::CoinState::new(config.manual_coin_default),
-        profiles: profile::Outgoing::default(),
+        profiles: profile_out::Outgoing::default(),
         instances: instance::Instances::new(own_instance),
         reminding: reminder_state::ReminderState::new(&config.reminders, &home_dir),
     };
