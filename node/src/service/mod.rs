@@ -20,8 +20,8 @@
 //!
 //! State lives in owned parts, each a struct with private fields in a file of its own
 //! (`group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
-//! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`; docs/architecture.md lists
-//! what each owns): a file that runs the protocol asks a part, never reaches into its
+//! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`, `instances`, `skew`;
+//! docs/architecture.md lists what each owns): a file that runs the protocol asks a part, never reaches into its
 //! fields.
 
 use crate::api::{ApiError, RefusalCode};
@@ -167,6 +167,7 @@ mod hot;
 mod inbound;
 mod ingest;
 mod instance;
+mod instances;
 mod league;
 mod league_decide;
 mod league_heads;
@@ -253,7 +254,7 @@ struct Service {
     /// The player's own signed profile and who holds it (see `profile`).
     profiles: profile_out::Outgoing,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
-    instances: instance::Instances,
+    instances: instances::Instances,
     /// The reminders' settings, deliverer and pace (see `reminder_state`).
     reminding: reminder_state::ReminderState,
 }
@@ -358,7 +359,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         preverified: HashMap::new(),
         coins: coin_state::CoinState::new(config.manual_coin_default),
         profiles: profile_out::Outgoing::default(),
-        instances: instance::Instances::new(own_instance),
+        instances: instances::Instances::new(own_instance),
         reminding: reminder_state::ReminderState::new(&config.reminders, &home_dir),
     };
     svc.load()?;
@@ -386,13 +387,13 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     // Before anything is signed (the network's events wait, unread, until the loop below):
     // is another node running with this key? Its bootstrap peers and mailboxes would know.
     let mut asked: Vec<PeerId> = net_config_peers(&config, &mailbox_addrs);
-    svc.instances.heartbeat_to = asked.clone();
+    svc.instances.send_heartbeats_to(asked.clone());
     for (p, _) in net.connected_peers().await.unwrap_or_default() {
         if !asked.contains(&p) {
             asked.push(p);
         }
     }
-    if let Err(other) = instance::check_at_start(&net, &svc.key, &svc.instances.own, asked).await {
+    if let Err(other) = instance::check_at_start(&net, &svc.key, svc.instances.own(), asked).await {
         net.shutdown().await;
         return Err(NodeError::OtherInstance(other));
     }
@@ -483,7 +484,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     info!("node stopping");
     svc.commit_all().await;
     let _ = svc.store.flush().await;
-    let yielded = svc.instances.yielded.take();
+    let yielded = svc.instances.take_yielded();
     if yielded.is_none() {
         svc.instance_ended().await;
     }
