@@ -31,7 +31,7 @@ pub(super) const LISTEN_STARTUP_TIMEOUT: Duration = Duration::from_secs(5);
 pub(super) const MAX_ADDRS_PER_PEER: usize = 8;
 pub(super) const MAX_REMEMBERED_PEERS: usize = 4096;
 /// Gossip topics a peer may be subscribed to: a node subscribes to its inbox and to at most
-/// `service::league_heads::MAX_LEAGUE_TOPICS` leagues, whatever it stores (games have no
+/// `service::league_state::MAX_LEAGUE_TOPICS` leagues, whatever it stores (games have no
 /// topic). The bound keeps what a peer can make us remember small.
 pub(super) const MAX_TOPICS_PER_PEER: usize = 128;
 /// Subscriptions in one gossip message: a node announces all its topics when it connects.

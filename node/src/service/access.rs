@@ -20,21 +20,25 @@ pub const SYNC_BYTES_PER_MINUTE: usize = 64 * 1024 * 1024;
 #[derive(Default)]
 pub(crate) struct SyncBudget(std::collections::HashMap<PeerId, (u64, usize)>);
 
-impl Service {
-    /// Takes `bytes` of this minute's sync budget of `peer`; false if it is spent (the answer
-    /// is then refused, to be asked again next minute).
-    pub(super) fn spend_sync_budget(&mut self, peer: PeerId, bytes: usize) -> bool {
-        let now = now_ms();
-        let limit = self.sync_bytes_per_minute;
-        self.sync_budget
-            .0
+impl SyncBudget {
+    /// Takes `bytes` of `peer`'s budget of `limit` for the minute; false if it is spent.
+    pub(super) fn spend(&mut self, peer: PeerId, bytes: usize, limit: usize, now: u64) -> bool {
+        self.0
             .retain(|_, (start, _)| now.saturating_sub(*start) < 60_000);
-        let (_, spent) = self.sync_budget.0.entry(peer).or_insert((now, 0));
+        let (_, spent) = self.0.entry(peer).or_insert((now, 0));
         if spent.saturating_add(bytes) > limit {
             return false;
         }
         *spent += bytes;
         true
+    }
+}
+
+impl Service {
+    /// Takes `bytes` of this minute's sync budget of `peer`; false if it is spent (the answer
+    /// is then refused, to be asked again next minute).
+    pub(super) fn spend_sync_budget(&mut self, peer: PeerId, bytes: usize) -> bool {
+        self.limits.spend_sync(peer, bytes, now_ms())
     }
 
     /// Whether `peer` may read `game` (a sync).
@@ -85,14 +89,11 @@ impl Service {
             }
             return;
         }
-        let wanted: Vec<PlayerId> = wanted
-            .into_iter()
-            .filter(|p| !self.reserved.contains(p))
-            .collect();
+        let wanted = self.limits.not_reserved(wanted);
         if wanted.is_empty() || !self.stands(s, known) {
             return;
         }
-        self.reserved.extend(wanted.iter().copied());
+        self.limits.reserve(&wanted);
         let fresh: Vec<PeerId> = wanted.iter().filter_map(super::peer_of_player).collect();
         if fresh.is_empty() {
             return;
@@ -114,10 +115,11 @@ impl Service {
         if !played {
             return;
         }
-        let fresh: Vec<PeerId> = players
-            .into_iter()
-            .filter(|p| self.rate_raised.insert(*p))
-            .filter_map(|p| super::peer_of_player(&p))
+        let fresh: Vec<PeerId> = self
+            .limits
+            .raise_rate(players)
+            .iter()
+            .filter_map(super::peer_of_player)
             .collect();
         if fresh.is_empty() {
             return;

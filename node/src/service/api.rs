@@ -66,9 +66,9 @@ impl Service {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
                 let mut reply = StatusReply {
                     player_id: self.me.to_string(),
-                    uptime_ms: now_ms().saturating_sub(self.started_ms),
+                    uptime_ms: self.run.uptime_ms(now_ms()),
                     games: self.games.len(),
-                    games_verified_at_start: self.verified_at_start,
+                    games_verified_at_start: self.run.verified_at_start(),
                     peers: peers.len(),
                     outbox: self.store.outbox_len(),
                     mailbox: self.mailbox,
@@ -79,7 +79,7 @@ impl Service {
                 Ok(request::Status::reply(reply))
             }
             ApiRequest::Stop(request::Stop {}) => {
-                self.stop = true;
+                self.run.stop();
                 Ok(request::Stop::reply(StopReply { stopping: true }))
             }
             ApiRequest::Peers(request::Peers {}) => {
@@ -91,7 +91,7 @@ impl Service {
                             peer: p.to_string(),
                             addresses: a.iter().map(ToString::to_string).collect(),
                             reserved: super::player_of_peer(p)
-                                .is_some_and(|player| self.reserved.contains(&player))
+                                .is_some_and(|player| self.limits.is_reserved(&player))
                                 || self.mailboxes.contains(p),
                         })
                         .collect(),
@@ -505,7 +505,8 @@ impl Service {
             self.deliver(game, peer);
         }
         integrity::note_event(&self.home, &self.me, &game, &signed);
-        self.notify(&game, "challenge", json!({"by": self.me.to_string()}));
+        self.watchers
+            .notify(&game, "challenge", json!({"by": self.me.to_string()}));
         Ok(self.show(&state))
     }
 }

@@ -115,7 +115,7 @@ impl Service {
         };
         if state.status != Status::Adjourned
             || Service::may_open(state, &env, now_ms()).is_err()
-            || self.escrow_refused.contains(game)
+            || !self.coins.may_open_escrow(game)
         {
             return;
         }
@@ -132,7 +132,7 @@ impl Service {
             Ok(_) => info!(%game, "the envelope kept in escrow was opened at the resumption (A9)"),
             Err(e) => {
                 warn!(%game, "cannot open the envelope kept in escrow: {}", e.message);
-                self.escrow_refused.insert(*game);
+                self.coins.escrow_refused(*game);
             }
         }
     }
@@ -146,7 +146,7 @@ impl Service {
         };
         // New events may make an opening that was refused valid (an arrival, a later
         // adjournment): a refusal holds back the tick's retries, not the next events'.
-        self.escrow_refused.remove(game);
+        self.coins.escrow_changed(game);
         let escrowed_now = fresh.iter().any(|e| {
             e.decode_unverified().is_ok_and(
                 |ev| matches!(ev.kind, EventKind::Escrow { arbiter, .. } if arbiter == self.me),
@@ -200,7 +200,7 @@ impl Service {
             Err(other) => return Err(user(other.to_string())),
         }
         let state = self.open_kept(&g, &st, &env).await?;
-        self.escrow_refused.remove(&g);
+        self.coins.escrow_changed(&g);
         Ok(self.show(&state))
     }
 

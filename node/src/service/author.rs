@@ -189,7 +189,7 @@ impl Service {
                 .decode_unverified()
                 .map(|e| e.kind.name())
                 .unwrap_or("event");
-            self.notify(
+            self.watchers.notify(
                 game,
                 kind,
                 json!({"by": me.to_string(), "status": state.status.name()}),
@@ -219,7 +219,7 @@ impl Service {
             Ok(r) => Ok(r),
             Err(e) => {
                 let e = e.to_string();
-                self.storage_failed = Some(e.clone());
+                self.commits.failed(e.clone());
                 Err(internal(format!(
                     "storage failure while saving this: {e}. The node is stopping and signs \
                      nothing more; start it again once the disk is fixed: it shows whether \
@@ -332,7 +332,7 @@ impl Service {
                 }
                 self.games.insert(*game, cache.summary(&state));
                 cache.keep_added(state);
-                self.dirty = true;
+                self.commits.wrote();
                 Ok(signed)
             }
             Err(e) => {

@@ -27,7 +27,7 @@ impl Service {
 
     /// Tells the network to refuse every blocked player (at start).
     pub(super) async fn apply_blocks(&self) {
-        for p in &self.blocked {
+        for p in self.limits.blocked() {
             if let Some(peer) = peer_of_player(p) {
                 let _ = self.net.block(peer, true).await;
             }
@@ -51,10 +51,8 @@ impl Service {
                 return Err(ApiError::refused(RefusalCode::BlockSelf));
             }
             let peer = peer_of_player(&p);
-            if unblock {
-                self.blocked.remove(&p);
-            } else {
-                self.blocked.insert(p);
+            self.limits.set_blocked(p, !unblock);
+            if !unblock {
                 // Their challenges waiting for our answer go.
                 let waiting: Vec<_> = self
                     .games
@@ -69,7 +67,7 @@ impl Service {
                 }
             }
             self.store
-                .set_meta_list(BLOCKED, &self.blocked)
+                .set_meta_list(BLOCKED, self.limits.blocked())
                 .map_err(super::internal)?;
             self.store.flush().await.map_err(super::internal)?;
             if let Some(peer) = peer {
@@ -77,7 +75,12 @@ impl Service {
             }
         }
         Ok(BlockReply {
-            blocked: self.blocked.iter().map(ToString::to_string).collect(),
+            blocked: self
+                .limits
+                .blocked()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
         })
     }
 }

@@ -22,6 +22,44 @@ fn lacks(ours: &[(PlayerId, u64)], theirs: &[(PlayerId, u64)]) -> bool {
 }
 
 impl Service {
+    /// Asks `peer` for what it holds of `game` beyond what this node has; with
+    /// [`MAX_SYNCS_PER_PEER`] in flight already, when one of those is answered.
+    ///
+    /// [`MAX_SYNCS_PER_PEER`]: super::sync::MAX_SYNCS_PER_PEER
+    pub(super) fn sync_game(&mut self, peer: PeerId, game: GameId) {
+        if self.syncs.start(peer, game) {
+            self.start_sync(peer, game);
+        }
+    }
+
+    /// A sync with `peer` is answered: start the next one waiting, if any.
+    pub(super) fn sync_done(&mut self, peer: PeerId) {
+        if let Some(game) = self.syncs.answered(peer) {
+            self.start_sync(peer, game);
+        }
+    }
+
+    /// Sends the request of [`Service::sync_game`], with what the node holds now.
+    fn start_sync(&mut self, peer: PeerId, game: GameId) {
+        // From memory, or the store's keys for a cold game (no event read or decoded).
+        let have: Vec<(PlayerId, u64)> = if self.games.contains_key(&game) {
+            self.heads_of(&game)
+        } else {
+            Vec::new()
+        };
+        let net = self.net.clone();
+        let tx = self.internal_tx.clone();
+        tokio::spawn(async move {
+            let result = net
+                .request(peer, Request::Sync { game, have })
+                .await
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Internal::Synced { peer, game, result }).await;
+        });
+    }
+}
+
+impl Service {
     /// Per author of `game`'s events held here, the next sequence number after the highest
     /// held: from memory for a hot game, else from the store's keys (nothing decoded), kept
     /// until the game changes (see [`GameTable::keep_heads`]).
@@ -47,7 +85,7 @@ impl Service {
 
     /// Asks the mailbox `peer` which of the player's games changed since its last answer.
     pub(super) fn ask_mailbox_heads(&self, peer: PeerId) {
-        let (epoch, since) = self.mailbox_cursors.get(&peer).copied().unwrap_or((0, 0));
+        let (epoch, since) = self.syncs.mailbox_cursor(&peer);
         let (net, tx, player) = (self.net.clone(), self.internal_tx.clone(), self.me);
         tokio::spawn(async move {
             let request = Request::GamesSince {
@@ -82,7 +120,7 @@ impl Service {
                 return;
             }
         };
-        self.mailbox_cursors.insert(peer, (epoch, cursor));
+        self.syncs.mailbox_answered(peer, (epoch, cursor));
         for h in heads {
             if lacks(&self.heads_of(&h.game), &h.have) {
                 self.sync_game(peer, h.game);
@@ -93,7 +131,7 @@ impl Service {
     /// As a mailbox: asks the node of `player` (connected as `peer`) which of its games
     /// changed since its last answer, instead of syncing every game `shared` with it.
     pub(super) fn ask_player_heads(&self, peer: PeerId, player: PlayerId, shared: Vec<GameId>) {
-        let (epoch, since) = self.player_cursors.get(&peer).copied().unwrap_or((0, 0));
+        let (epoch, since) = self.syncs.player_cursor(&peer);
         let (net, tx) = (self.net.clone(), self.internal_tx.clone());
         tokio::spawn(async move {
             let request = Request::GamesSince {
@@ -127,7 +165,7 @@ impl Service {
                 cursor,
                 heads,
             }) if epoch != 0 => {
-                self.player_cursors.insert(peer, (epoch, cursor));
+                self.syncs.player_answered(peer, (epoch, cursor));
                 for h in heads {
                     if self.games.contains_key(&h.game) && lacks(&self.heads_of(&h.game), &h.have) {
                         self.sync_game(peer, h.game);

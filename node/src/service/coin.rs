@@ -162,7 +162,7 @@ impl Service {
             return Err(ApiError::refused(RefusalCode::CoinBeforeDeadline {
                 deadline_ms,
                 now_ms: now,
-                manual: self.manual_coin_default,
+                manual: self.coins.manual_default(),
             }));
         }
         let asked = self.coin_choice(game);
@@ -214,12 +214,12 @@ impl Service {
             .games
             .iter()
             .filter(|(g, s)| {
-                s.status == Status::Pending && s.plays(&self.me) && !self.coin_tried.contains(*g)
+                s.status == Status::Pending && s.plays(&self.me) && self.coins.may_try_coin(g)
             })
             .filter_map(|(g, s)| {
                 let deadline = s.coin_deadline_ms?;
                 let challenger = s.challenger == self.me;
-                (challenger || (!self.manual_coin_default && now > deadline))
+                (challenger || (!self.coins.manual_default() && now > deadline))
                     .then_some((*g, challenger))
             })
             .collect();
@@ -231,11 +231,11 @@ impl Service {
                 continue;
             };
             if challenger {
-                self.coin_tried.insert(game);
+                self.coins.coin_tried(game);
                 self.open_coin(&game).await;
             } else if let Err(e) = self.settle_coin(&game, &state, None, None, now).await {
                 debug!(%game, "coin default not signed: {}", e.message);
-                self.coin_tried.insert(game);
+                self.coins.coin_tried(game);
             }
         }
     }

@@ -2,12 +2,12 @@
 //! what they acknowledge durable; one flush covers everything stored meanwhile.
 
 use super::Service;
+use super::group_commit::{Batch, SummaryRecord};
 use crate::integrity;
 use crate::network::NetworkHandle;
 use crate::protocol::Response;
 use crate::store::Store;
 use crate::store::summaries::EventsDigest;
-use crate::view::Summary;
 use libp2p::PeerId;
 use libp2p::gossipsub::{MessageAcceptance, MessageId};
 use sobre_core::record::{GameId, PlayerId};
@@ -98,23 +98,21 @@ impl Service {
     /// what was written before it began, so nothing is answered by a flush already running;
     /// answers go out in the order of the flushes, so also after the ones before. After the
     /// answers, when due, the summaries of the games changed are stored (see
-    /// [`Service::summaries_to_store`]).
+    /// [`GroupCommit::take_summaries`]).
+    ///
+    /// [`GroupCommit::take_summaries`]: super::group_commit::GroupCommit::take_summaries
     pub(super) async fn commit(&mut self) {
-        let summaries_due = self.summaries_due && self.summaries_waiting();
-        if self.pending.is_empty() && !self.dirty && !summaries_due {
+        let Some(batch) = self.commits.start(self.games.cursor()) else {
             return;
-        }
-        if self.flush_running || self.storage_failed.is_some() {
-            return;
-        }
+        };
         // The last flush told `flush_done`: its task has ended or is about to.
-        self.flushed().await;
-        let dirty = std::mem::take(&mut self.dirty);
-        let pending = std::mem::take(&mut self.pending);
-        let notes = std::mem::take(&mut self.ledger_notes);
-        let summaries = if summaries_due {
-            self.summaries_due = false;
-            self.summaries_to_store()
+        self.commits.flushed().await;
+        let summaries = if batch.summaries {
+            let hot = &self.hot;
+            self.commits.take_summaries(&self.games, |game| {
+                let cache = hot.peek(game)?;
+                Some(EventsDigest::of_verified(game, &cache.events[..cache.kept]))
+            })
         } else {
             Vec::new()
         };
@@ -123,9 +121,15 @@ impl Service {
             self.net.clone(),
             self.home.clone(),
             self.me,
-            self.flush_done.clone(),
+            self.commits.done_sender(),
         );
-        self.flushing = Some(tokio::spawn(async move {
+        let Batch {
+            dirty,
+            pending,
+            notes,
+            ..
+        } = batch;
+        self.commits.running(tokio::spawn(async move {
             // Tells the service even if this task is cut short, or no flush would start again.
             let mut done = FlushDone {
                 tx: done,
@@ -144,72 +148,18 @@ impl Service {
                 store_summaries(&store, &summaries);
             }
         }));
-        self.flush_running = true;
     }
 
     /// Flushes and answers everything waiting, the flush in progress first (on stopping).
     pub(super) async fn commit_all(&mut self) {
         loop {
-            self.flushed().await;
-            self.flush_running = false;
-            if self.pending.is_empty() && !self.dirty && !self.summaries_waiting() {
+            self.commits.flushed().await;
+            self.commits.last_flush();
+            if self.commits.idle(self.games.cursor()) {
                 return;
             }
-            self.summaries_due = true;
             self.commit().await;
         }
-    }
-
-    /// Waits for the flush [`Service::commit`] started, if any, and its answers.
-    pub(super) async fn flushed(&mut self) {
-        if let Some(f) = self.flushing.take()
-            && let Err(e) = f.await
-        {
-            warn!("flush task failed: {e}");
-        }
-    }
-}
-
-/// A game's summary and the digest of the events it was built from, to store.
-type SummaryRecord = (GameId, EventsDigest, Summary);
-
-impl Service {
-    /// Whether some summary waits to be stored: a game changed since the last ones were
-    /// taken, or one verified at start.
-    fn summaries_waiting(&self) -> bool {
-        self.games.cursor() != self.summaries_at || !self.start_summaries.is_empty()
-    }
-
-    /// The summaries changed since the last commit, each with the digest of the events it was
-    /// built from: those of the game in memory, which the summary was computed over (every
-    /// change of a game's events in memory changes its summary with them). A game no longer
-    /// in memory is left out, and verified at the next start.
-    fn summaries_to_store(&mut self) -> Vec<SummaryRecord> {
-        // The games whose summary changed since the last time: the game table's change
-        // numbers say which.
-        let changed: std::collections::HashSet<GameId> = self
-            .games
-            .changed_since(self.games.epoch(), self.summaries_at)
-            .into_iter()
-            .collect();
-        self.summaries_at = self.games.cursor();
-        // Verified at start and unchanged since: the summary is still the one of the events
-        // the digest was taken over.
-        let at_start: Vec<SummaryRecord> = std::mem::take(&mut self.start_summaries)
-            .into_iter()
-            .filter(|(game, _)| !changed.contains(game))
-            .filter_map(|(game, digest)| Some((game, digest, self.games.get(&game)?.clone())))
-            .collect();
-        changed
-            .into_iter()
-            .filter_map(|game| {
-                let cache = self.hot.peek(&game)?;
-                let summary = self.games.get(&game)?.clone();
-                let digest = EventsDigest::of_verified(&game, &cache.events[..cache.kept]);
-                Some((game, digest, summary))
-            })
-            .chain(at_start)
-            .collect()
     }
 }
 

@@ -11,10 +11,6 @@ use sobre_core::record::{ClaimReason, Event, EventId, EventKind, GameId, SignedE
 use std::collections::HashSet;
 use tracing::{debug, warn};
 
-/// At most this many refused receipts are remembered (see [`Service::unreceipted`]): an
-/// honest opponent leaves none, a hostile one at most one per event we sent it.
-pub(super) const MAX_UNRECEIPTED: usize = 4096;
-
 /// What the tasks the service spawns (deliveries, syncs, league sends) report back: the
 /// service alone writes the store, so a task never does.
 pub(super) enum Internal {
@@ -95,10 +91,7 @@ impl Service {
     /// (it lost events, or never had the game) is refused as "missing history", and then the
     /// whole game follows at once ([`Service::handle_internal`]).
     pub(super) fn send(&mut self, game: GameId, peer: PeerId, whole: bool) {
-        if !self.in_flight.insert((game, peer)) {
-            // One delivery at a time per peer and game; send again when it returns, so a
-            // new event never waits for the outbox retry.
-            self.redeliver.insert((game, peer));
+        if !self.outbox.start(game, peer) {
             return;
         }
         let (events, sent) = match self.hot.peek(&game) {
@@ -126,7 +119,7 @@ impl Service {
             }
         };
         if events.is_empty() {
-            self.in_flight.remove(&(game, peer));
+            self.outbox.nothing_sent(game, peer);
             return;
         }
         debug!(%game, %peer, events = events.len(), full = sent.full, "delivering");
@@ -176,8 +169,7 @@ impl Service {
                 sent_ms,
                 result,
             } => {
-                self.in_flight.remove(&(game, peer));
-                let again = self.redeliver.remove(&(game, peer));
+                let again = self.outbox.returned(game, peer);
                 let mut whole = false;
                 match result {
                     Ok(Response::Receipts { receipts }) => {
@@ -230,7 +222,7 @@ impl Service {
                     // Covers whatever arrived meanwhile too.
                     self.send(game, peer, true);
                 } else if again
-                    && !self.in_flight.contains(&(game, peer))
+                    && !self.outbox.in_flight(game, peer)
                     && (self.outbox_waits(&game, &peer) || self.lacks_timekeeping(&game, &peer))
                 {
                     // After the answer, so that it starts from the new watermark; not when the
@@ -349,11 +341,9 @@ impl Service {
                 continue;
             }
             if receipted.contains(id) {
-                self.unreceipted.remove(&(*game, *id));
-            } else if self.unreceipted.len() < MAX_UNRECEIPTED {
-                self.unreceipted
-                    .entry((*game, *id))
-                    .or_insert((player, now));
+                self.outbox.receipted(*game, *id);
+            } else {
+                self.outbox.unreceipted(*game, *id, player, now);
             }
         }
     }
@@ -366,15 +356,12 @@ impl Service {
         game: &GameId,
         ev: &Event,
     ) -> Option<time::TimeError> {
-        if self.unreceipted.is_empty() {
-            return None;
-        }
         let receipt = match ev.kind {
             EventKind::Receipt { event } => Some(event),
             _ => None,
         };
         [receipt, ev.seen].into_iter().flatten().find_map(|target| {
-            let &(by, answered_ms) = self.unreceipted.get(&(*game, target))?;
+            let (by, answered_ms) = self.outbox.taken_unreceipted(*game, target)?;
             if by != ev.author {
                 return None;
             }

@@ -50,6 +50,12 @@ impl GameTable {
         }
     }
 
+    /// The games loaded at start replace the table's, under a fresh epoch; the same `held`
+    /// is set to them.
+    pub(crate) fn load(&mut self, games: HashMap<GameId, Summary>) {
+        *self = GameTable::new(games, self.held.clone());
+    }
+
     /// Sets a game's summary: a change, numbered.
     pub(crate) fn insert(&mut self, game: GameId, summary: Summary) -> Option<Summary> {
         self.note(game);
@@ -197,6 +203,26 @@ mod tests {
         assert_eq!(t.changed_since(epoch, t.cursor() + 5).len(), 2);
         assert_eq!(t.changed_since_where(0, 0, |s| s.game == a), vec![a]);
         assert_eq!(t.changed_since_where(epoch, start, |s| s.game != a), vec![]);
+    }
+
+    #[test]
+    fn a_load_replaces_the_games_held_and_starts_a_new_epoch() {
+        let (a, sa) = summary_of(1);
+        let (b, sb) = summary_of(2);
+        let held = Held::default();
+        let mut t = GameTable::new(HashMap::from([(a, sa)]), held.clone());
+        let epoch = t.epoch();
+        t.load(HashMap::from([(b, sb)]));
+        assert!(
+            !held.contains(&a) && held.contains(&b),
+            "preverify sees the loaded games"
+        );
+        assert!(t.contains_key(&b) && !t.contains_key(&a));
+        assert_ne!(
+            t.epoch(),
+            epoch,
+            "a cursor of before the load lists everything"
+        );
     }
 
     #[test]

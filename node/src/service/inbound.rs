@@ -22,7 +22,7 @@ impl Service {
                 ..
             } => {
                 let response = self.answer(peer, request).await;
-                self.pending.push(Deferred::Reply { reply, response });
+                self.commits.defer(Deferred::Reply { reply, response });
             }
             NetworkEvent::Gossip {
                 source,
@@ -51,7 +51,7 @@ impl Service {
                         .penalize(source, "league heads not signed by the organiser")
                         .await;
                 }
-                self.pending.push(Deferred::Validation {
+                self.commits.defer(Deferred::Validation {
                     message_id,
                     source,
                     acceptance,
@@ -78,7 +78,7 @@ impl Service {
                         }
                     },
                 };
-                self.pending.push(Deferred::Validation {
+                self.commits.defer(Deferred::Validation {
                     message_id,
                     source,
                     acceptance,
@@ -269,7 +269,9 @@ impl Service {
     /// does not keep. Gossip is left alone: its source may be an honest relay.
     fn not_ours_again(&mut self, peer: PeerId, game: GameId, refusal: Refusal) -> Refusal {
         if !matches!(refusal, Refusal::NotOurs)
-            || !self.not_ours.note(peer, game, crate::time::now_ms())
+            || !self
+                .limits
+                .not_ours_again(peer, game, crate::time::now_ms())
             || self.mailboxes.contains(&peer)
         {
             return refusal;

@@ -72,7 +72,7 @@ impl Service {
                 continue;
             }
             let ev = e.decode_unverified()?;
-            if self.blocked.contains(&ev.author) {
+            if self.limits.is_blocked(&ev.author) {
                 return Err(Refusal::Blocked(ev.author));
             }
             let of_game = match ev.kind {
@@ -143,11 +143,10 @@ impl Service {
         if !fresh.is_empty() {
             let new: Vec<(&sobre_core::record::Event, usize)> =
                 fresh_events.iter().map(|(e, n)| (e, *n)).collect();
-            quota::check(
+            self.limits.check_quota(
                 Some(&self.me),
                 quota::Tally::of(self.hot.peek(&game)),
                 &new,
-                &mut self.chat_arrivals,
                 &game,
                 arrival_ms,
             )?;
@@ -256,7 +255,7 @@ impl Service {
                 self.games.insert(game, cache.summary(&state));
                 cache.keep_added(state);
             }
-            self.dirty = true;
+            self.commits.wrote();
         }
         if !fresh.is_empty() {
             self.reserve_players(&game);
@@ -265,12 +264,12 @@ impl Service {
         let status = self.games.get(&game).map_or("", |s| s.status.name());
         // The watchers learn of the events as soon as they are kept, before the receipts
         // are signed. Nobody watching: nothing to build (the base58 of two keys per event).
-        let watched = self.watch.receiver_count() > 0;
+        let watched = self.watchers.watched();
         for e in fresh.iter().filter(|_| watched) {
             if let Ok(ev) = e.decode_unverified()
                 && ev.author != self.me
             {
-                self.notify(
+                self.watchers.notify(
                     &game,
                     ev.kind.name(),
                     json!({"by": ev.author.to_string(), "status": status, "from": from.map(|p| p.to_string())}),
@@ -335,11 +334,11 @@ impl Service {
         if is_player && !new_game {
             let _ = self.store.mark_mine(&game, t);
         }
-        self.dirty = true;
+        self.commits.wrote();
         // The ledger of our own events is written after the flush that covers them (in
         // `commit`), so that it can only lag the database.
         if !signed_now.is_empty() {
-            self.ledger_notes.push((game, signed_now));
+            self.commits.note_receipts(game, signed_now);
         }
         if is_player && !fresh.is_empty() {
             self.pass_on(&game, from);
@@ -389,7 +388,8 @@ impl Service {
         let cheats: Vec<PlayerId> = new.iter().map(|p| p.author).collect();
         for c in &cheats {
             warn!(%game, "equivocation: {c} signed two different events at one place");
-            self.notify(game, "equivocation", json!({"by": c.to_string()}));
+            self.watchers
+                .notify(game, "equivocation", json!({"by": c.to_string()}));
         }
         let me = peer_of_player(&self.me);
         let mut peers: Vec<PeerId> = players

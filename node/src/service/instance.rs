@@ -4,7 +4,7 @@
 
 use super::deliver::Internal;
 use super::{Service, now_ms, player_of_peer};
-use crate::instance::{Book, Instance, OtherInstance, Own, Verdict, judge};
+use crate::instance::{Instance, OtherInstance, Own, Verdict, judge};
 use crate::network::{NetworkError, NetworkHandle};
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
@@ -17,31 +17,6 @@ use tracing::{debug, error, warn};
 const STARTUP_WAIT: Duration = Duration::from_secs(4);
 /// How long the "ended" record is given to leave on a clean stop.
 const ENDED_WAIT: Duration = Duration::from_millis(800);
-
-/// The node's instance state: its own record, what it heard of others', and when it last
-/// sent its record around.
-pub(super) struct Instances {
-    pub(super) own: Own,
-    pub(super) book: Book,
-    last_heartbeat_ms: u64,
-    /// Another instance started earlier: the node stops with it.
-    pub(super) yielded: Option<OtherInstance>,
-    /// The bootstrap peers and mailboxes of the configuration: heartbeats go to them (and
-    /// to the opponents of unfinished games), never to every connected peer.
-    pub(super) heartbeat_to: Vec<PeerId>,
-}
-
-impl Instances {
-    pub(super) fn new(own: Own) -> Instances {
-        Instances {
-            last_heartbeat_ms: own.record.started_ms,
-            own,
-            book: Book::default(),
-            yielded: None,
-            heartbeat_to: Vec::new(),
-        }
-    }
-}
 
 /// Before the node signs anything: sends its record to `peers` (its bootstrap peers and
 /// mailboxes, and whoever is connected already) and waits up to [`STARTUP_WAIT`] for their
@@ -102,7 +77,7 @@ impl Service {
     /// Sends the node's record to `peer` in a task; the answer comes back as
     /// [`Internal::InstanceAnswer`].
     pub(super) fn send_instance(&self, peer: PeerId) {
-        let Ok(record) = self.instances.own.signed(&self.key, now_ms(), false) else {
+        let Ok(record) = self.instances.signed(&self.key, now_ms(), false) else {
             return;
         };
         let ask = self.net.request_queued(peer, Request::Instance { record });
@@ -121,10 +96,9 @@ impl Service {
     /// 30 seconds.
     pub(super) async fn instance_tick(&mut self) {
         let now = now_ms();
-        if now < self.instances.last_heartbeat_ms + crate::instance::HEARTBEAT_MS {
+        if !self.instances.heartbeat_due(now) {
             return;
         }
-        self.instances.last_heartbeat_ms = now;
         let me = self.me;
         let opponents: std::collections::HashSet<PeerId> = self
             .games
@@ -142,7 +116,7 @@ impl Service {
             })
             .collect();
         for (peer, _) in self.net.connected_peers().await.unwrap_or_default() {
-            if self.instances.heartbeat_to.contains(&peer)
+            if self.instances.gets_heartbeats(&peer)
                 || self.mailboxes.contains(&peer)
                 || opponents.contains(&peer)
             {
@@ -167,11 +141,10 @@ impl Service {
     }
 
     fn judge_record(&mut self, peer: PeerId, bytes: &[u8]) {
-        match Instance::verify(bytes).map(|other| judge(&self.instances.own, &other, now_ms())) {
+        match Instance::verify(bytes).map(|other| self.instances.judge(&other, now_ms())) {
             Ok(Verdict::Yield(other)) => {
                 error!(%peer, "another instance of this key is live, the node stops: {other}");
-                self.instances.yielded = Some(other);
-                self.stop = true;
+                self.run.stop();
             }
             Ok(Verdict::Keep(other)) => {
                 warn!(%peer, instance = %other.instance, at = %other.addrs, "a later node with this key was told to stop");
@@ -202,8 +175,8 @@ impl Service {
             // Our own key on the other end: another instance of this very node's player.
             self.judge_record(peer, &record);
         }
-        let mut records = self.instances.book.note(checked, record, now_ms());
-        if own_key && let Ok(mine) = self.instances.own.signed(&self.key, now_ms(), false) {
+        let mut records = self.instances.note(checked, record, now_ms());
+        if own_key && let Ok(mine) = self.instances.signed(&self.key, now_ms(), false) {
             records.push(mine);
         }
         Response::Instances { records }
@@ -212,7 +185,7 @@ impl Service {
     /// On a clean stop: tells the connected peers that this instance ended, so that a node
     /// started with the key right after (a move to a new computer) is not refused.
     pub(super) async fn instance_ended(&self) {
-        let Ok(record) = self.instances.own.signed(&self.key, now_ms(), true) else {
+        let Ok(record) = self.instances.signed(&self.key, now_ms(), true) else {
             return;
         };
         let peers = self.net.connected_peers().await.unwrap_or_default();

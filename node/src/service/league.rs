@@ -165,7 +165,8 @@ impl Service {
                 if !added {
                     return Response::Stored { count };
                 }
-                self.notify(&league, "league", json!({"documents": count}));
+                self.watchers
+                    .notify(&league, "league", json!({"documents": count}));
                 // Pass on what is new to those who lack it (the organiser relays joins to
                 // every player); what they already acknowledged is not sent again.
                 for l in self.leagues().into_iter().filter(|l| l.id == league) {
@@ -199,7 +200,7 @@ impl Service {
         if acked as usize >= docs.len() {
             return;
         }
-        if !self.league_in_flight.insert((league.id, peer)) {
+        if !self.leagues_state.start_sending(league.id, peer) {
             return;
         }
         let net = self.net.clone();
@@ -225,7 +226,7 @@ impl Service {
         peer: PeerId,
         result: Result<Response, NetworkError>,
     ) {
-        self.league_in_flight.remove(&(league, peer));
+        self.leagues_state.sent(league, peer);
         match result {
             Ok(Response::Stored { count }) => {
                 // Only ever raise the count (a late answer must not lower it).
@@ -254,9 +255,9 @@ impl Service {
             return;
         }
         let now = now_ms();
-        self.league_ticks = self.league_ticks.wrapping_add(1);
-        let resend = self.league_ticks.is_multiple_of(8);
-        self.league_catchup_tick(self.league_ticks);
+        let ticks = self.leagues_state.tick();
+        let resend = ticks.is_multiple_of(8);
+        self.league_catchup_tick(ticks);
         self.league_heads_tick(&leagues).await;
         for league in leagues {
             if resend {

@@ -24,23 +24,7 @@ use crate::protocol::{self, LeagueHeads, LeagueProgress, MAX_HEADS_PER_MESSAGE};
 use libp2p::PeerId;
 use libp2p::gossipsub::MessageAcceptance;
 use sobre_core::league::{League, LeagueId};
-use sobre_core::record::GameId;
-use std::collections::{HashMap, HashSet};
 use tracing::debug;
-
-/// The most league topics a node follows (a node's topics stay far below gossipsub's 16 KiB
-/// hello and the 128 topics its peers accept): a member of more
-/// leagues, or a mailbox holding more, follows the rest by the fallback poll.
-pub(crate) const MAX_LEAGUE_TOPICS: usize = 100;
-
-/// What this node follows and has announced on league topics.
-#[derive(Default)]
-pub(crate) struct Heads {
-    /// Leagues whose topic this node is subscribed to.
-    subscribed: HashSet<LeagueId>,
-    /// The organiser's last announced head of each game of the leagues it organises.
-    announced: HashMap<GameId, LeagueProgress>,
-}
 
 impl Service {
     /// Every league tick: follow the topic of every league this node is a member of (or
@@ -48,13 +32,10 @@ impl Service {
     pub(super) async fn league_heads_tick(&mut self, leagues: &[League]) {
         for league in leagues {
             let follows = self.mailbox || Service::is_member(league, &self.me);
-            if follows
-                && !self.league_heads.subscribed.contains(&league.id)
-                && self.league_heads.subscribed.len() < MAX_LEAGUE_TOPICS
-            {
+            if follows && self.leagues_state.may_follow(&league.id) {
                 match self.net.subscribe(protocol::league_topic(&league.id)).await {
                     Ok(()) => {
-                        self.league_heads.subscribed.insert(league.id);
+                        self.leagues_state.followed(league.id);
                         // Heads announced before this node followed the topic are not
                         // repeated: ask now what they said.
                         if league.organiser != self.me && Service::is_member(league, &self.me) {
@@ -78,7 +59,7 @@ impl Service {
             .values()
             .filter(|s| s.league.as_ref().is_some_and(|lr| lr.league == *league))
             .map(progress)
-            .filter(|p| self.league_heads.announced.get(&p.game) != Some(p))
+            .filter(|p| self.leagues_state.moved(p))
             .collect();
         for chunk in moved.chunks(MAX_HEADS_PER_MESSAGE) {
             let message = LeagueHeads {
@@ -95,7 +76,7 @@ impl Service {
             {
                 Ok(()) => {
                     for p in chunk {
-                        self.league_heads.announced.insert(p.game, *p);
+                        self.leagues_state.announced(*p);
                     }
                 }
                 Err(e) => debug!(%league, "league heads not published: {e}"),
@@ -134,11 +115,7 @@ impl Service {
         }
         // The organiser's word is the reference for what this node still lacks, once it
         // has answered a full list (see `league_missing`).
-        if let Some(listed) = self.league_catchup_listed(&league.id) {
-            for p in &behind {
-                listed.insert(p.game, *p);
-            }
-        }
+        self.leagues_state.heads_ahead(&league.id, &behind);
         debug!(league = %league.id, games = behind.len(), "league heads ahead of this node");
         self.poll_league_sources(&league);
         MessageAcceptance::Accept

@@ -18,6 +18,7 @@
 //! answer it gets for any game.
 
 use super::deliver::Internal;
+use super::league_state::Ask;
 use super::reads::ReadSide;
 use super::{Service, peer_of_player, player_of_peer};
 use crate::network::NetworkError;
@@ -36,20 +37,6 @@ const POLL_TICKS: u32 = 20;
 /// Games of one pairing a member keeps (both players may start it, a retry may start it
 /// again): more is a member filling others' disks, refused.
 pub(super) const MAX_GAMES_PER_PAIRING: usize = 4;
-
-/// What the organiser or a mailbox last listed as ahead of this node, per league: the
-/// league games this node does not hold yet or holds less far along.
-#[derive(Default)]
-pub(crate) struct Catchup {
-    listed: HashMap<LeagueId, HashMap<GameId, LeagueProgress>>,
-    /// Polls in flight (league, peer): one at a time.
-    in_flight: std::collections::HashSet<(LeagueId, PeerId)>,
-    /// The epoch and cursor of each source's last [`Response::LeagueChanges`] per league.
-    cursors: HashMap<(LeagueId, PeerId), (u64, u64)>,
-    /// Sources that refused [`Request::LeagueSince`] (an older version): asked with the
-    /// whole list ([`Request::LeagueGames`]) instead.
-    whole_list: std::collections::HashSet<PeerId>,
-}
 
 /// How far a game has gone, from its summary (league games start from the initial
 /// position, so the move number and the side to move give the plies).
@@ -196,26 +183,17 @@ impl Service {
     /// Asks `peer` which games of `league` it holds ahead of this node; with `only_connected`
     /// only if a connection to it is open (a periodic poll never dials).
     fn poll_league(&mut self, league: LeagueId, peer: PeerId, only_connected: bool) {
-        if !self.league_catchup.in_flight.insert((league, peer)) {
-            return;
-        }
-        let request = if self.league_catchup.whole_list.contains(&peer) {
-            Request::LeagueGames {
+        let request = match self.leagues_state.start_poll(league, peer) {
+            None => return,
+            Some(Ask::WholeList) => Request::LeagueGames {
                 league,
                 have: self.league_progress(&league),
-            }
-        } else {
-            let (epoch, since) = self
-                .league_catchup
-                .cursors
-                .get(&(league, peer))
-                .copied()
-                .unwrap_or((0, 0));
-            Request::LeagueSince {
+            },
+            Some(Ask::Since(epoch, since)) => Request::LeagueSince {
                 league,
                 epoch,
                 since,
-            }
+            },
         };
         let net = self.net.clone();
         let tx = self.internal_tx.clone();
@@ -260,14 +238,6 @@ impl Service {
         }
     }
 
-    /// What the organiser of `league` last listed as ahead of this node, if it answered.
-    pub(super) fn league_catchup_listed(
-        &mut self,
-        league: &LeagueId,
-    ) -> Option<&mut HashMap<GameId, LeagueProgress>> {
-        self.league_catchup.listed.get_mut(league)
-    }
-
     /// Every few league ticks: ask the connected sources of every league this node's player
     /// plays in.
     pub(super) fn league_catchup_tick(&mut self, ticks: u32) {
@@ -290,7 +260,7 @@ impl Service {
         peer: PeerId,
         result: Result<Response, NetworkError>,
     ) {
-        self.league_catchup.in_flight.remove(&(league, peer));
+        self.leagues_state.poll_ended(league, peer);
         // Whether the answer is the whole league (else only what changed since the cursor).
         let mut whole = true;
         let games = match result {
@@ -300,16 +270,14 @@ impl Service {
                 cursor,
                 games,
             }) => {
-                let asked = self
-                    .league_catchup
-                    .cursors
-                    .insert((league, peer), (epoch, cursor));
-                whole = asked.is_none_or(|(e, _)| e != epoch);
+                whole = self
+                    .leagues_state
+                    .changes_answered(league, peer, epoch, cursor);
                 games
             }
             Ok(Response::Refused { reason }) => {
                 debug!(%peer, %league, "league changes refused ({reason}): asking for the whole list");
-                self.league_catchup.whole_list.insert(peer);
+                self.leagues_state.wants_whole_list(peer);
                 return;
             }
             Ok(other) => {
@@ -332,16 +300,8 @@ impl Service {
         // The organiser's list is the reference for what this node still lacks: a whole
         // list replaces it, changes update it.
         if from_organiser {
-            let changes = games
-                .into_iter()
-                .take(MAX_LEAGUE_GAMES_LISTED)
-                .map(|p| (p.game, p));
-            match self.league_catchup.listed.get_mut(&league) {
-                Some(listed) if !whole => listed.extend(changes),
-                _ => {
-                    self.league_catchup.listed.insert(league, changes.collect());
-                }
-            }
+            let listed = games.into_iter().take(MAX_LEAGUE_GAMES_LISTED);
+            self.leagues_state.organiser_listed(league, listed, whole);
         }
     }
 
@@ -398,7 +358,7 @@ impl Service {
         if league.organiser == self.me {
             return Some(0);
         }
-        let listed = self.league_catchup.listed.get(&league.id)?;
+        let listed = self.leagues_state.listed(&league.id)?;
         Some(
             listed
                 .values()

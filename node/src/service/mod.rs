@@ -17,8 +17,13 @@
 //! together are stored with one flush before any of them is answered (group commit); only
 //! the recently used games keep their events and full state in memory, every game keeps a
 //! [`Summary`].
+//!
+//! State lives in owned parts, each a struct with private fields in a file of its own
+//! (`group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
+//! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`, `instances`, `skew`;
+//! docs/architecture.md lists what each owns): a file that runs the protocol asks a part, never reaches into its
+//! fields.
 
-use crate::api::replies::WatchEvent;
 use crate::api::{ApiError, RefusalCode};
 use crate::control::{self, ControlRequest};
 use crate::error::NodeError;
@@ -28,14 +33,13 @@ use crate::store::Store;
 use crate::time::now_ms;
 use crate::view::Summary;
 use crate::{home, integrity, preverify};
-use hashlink::LruCache;
 use libp2p::{Multiaddr, PeerId};
 use serde_json::Value;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
 };
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashMap;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -154,34 +158,44 @@ pub(crate) mod block;
 mod cache;
 mod catchup;
 mod coin;
+mod coin_state;
 mod commit;
 mod deliver;
 mod game_table;
+mod group_commit;
+mod hot;
 mod inbound;
 mod ingest;
 mod instance;
+mod instances;
 mod league;
 mod league_decide;
 mod league_heads;
+mod league_state;
 mod league_sync;
+mod limits;
 mod lost_envelope;
 mod moves;
+mod outbox;
 mod profile;
+mod profile_out;
 mod quickplay;
 mod quota;
 pub(crate) mod reads;
 mod refusal;
 mod remember;
+mod reminder_state;
 mod reminders;
 mod restore;
+mod run_state;
 mod skew;
 pub(crate) mod standing;
 mod sync;
 mod their_mailboxes;
+mod watchers;
 
 use author::last_other_event;
 use cache::GameCache;
-use commit::Deferred;
 use deliver::Internal;
 use refusal::{Refusal, Unavailable};
 
@@ -191,11 +205,6 @@ use reads::ReadSide;
 /// How long a starting node waits for the database while another process holds it: a
 /// `sobre games` or `show` reading it while the node was stopped takes well under this.
 const OPEN_WAIT: Duration = Duration::from_secs(15);
-
-/// Games whose events and full state stay in memory, the least recently used dropped first:
-/// the games being played now. The others are read back from the store (and verified) when
-/// used; a node holding thousands of games would otherwise keep kilobytes for each.
-const HOT_GAMES: usize = 256;
 
 /// Network events handled before one store flush at most (group commit): enough to cover
 /// the requests a busy mailbox has in flight, few enough that the first one queued is not
@@ -212,117 +221,42 @@ struct Service {
     mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: game_table::GameTable,
-    /// The game table's change number when the summaries to store were last taken: the
-    /// games changed after it have their summary stored after a group flush, so that the
-    /// next start need not verify them (see `crate::store::summaries`).
-    summaries_at: u64,
-    /// Games verified in full at start, with the digest of the events read: their summaries
-    /// are stored with the first summaries due (unless the game changed since).
-    start_summaries: Vec<(GameId, crate::store::summaries::EventsDigest)>,
-    /// The next group commit stores the summaries changed: set on the retry tick (and when
-    /// stopping), so that a game played fast has its events hashed once a tick, not at every
-    /// move; a crash loses at most a tick of summaries, which costs verifications only.
-    summaries_due: bool,
-    /// How many games the start verified in full (the others were read from their stored
-    /// summaries); `status` tells it.
-    verified_at_start: usize,
+    /// What waits for the next store flush, and the flush in progress (see `group_commit`).
+    commits: group_commit::GroupCommit,
+    /// When this run started, what its start verified, whether it stops (see `run_state`).
+    run: run_state::RunState,
     /// The games in use, with their events and full state.
-    hot: LruCache<GameId, GameCache>,
-    /// Answers waiting for the next flush, and whether anything was written since the last.
-    pending: Vec<Deferred>,
-    dirty: bool,
-    watch: broadcast::Sender<Value>,
+    hot: hot::HotGames,
+    /// The control clients watching (see `watchers`).
+    watchers: watchers::Watchers,
     internal_tx: mpsc::Sender<Internal>,
-    in_flight: HashSet<(GameId, PeerId)>,
-    redeliver: HashSet<(GameId, PeerId)>,
-    /// Our events the opponent's node took without the receipt it owes (its answer had
-    /// receipts, not this one): the opponent and when its node answered. A countersignature of
-    /// one by that opponent dated later than the answer (beyond the clock skew) is refused on
-    /// arrival — under protocol version 2 it would charge us for time its node held the move.
-    unreceipted: HashMap<(GameId, EventId), (PlayerId, u64)>,
+    /// Deliveries in flight, and events taken without a receipt (see `outbox`).
+    outbox: outbox::Outbox,
     /// Each opponent's clock against ours, from receipts of our deliveries (see `skew`).
     skews: skew::ClockSkews,
-    started_ms: u64,
-    stop: bool,
-    /// A flush failed: the node stops without another write (see
-    /// [`NodeError::StorageFailed`]).
-    storage_failed: Option<String>,
     /// Games a repair could not keep and that are being fetched again: the node signs
     /// nothing in them (not even a receipt) until one of the game's other players has sent
     /// its copy ([`Service::confirm_restored`]), which holds every event of ours it received
     /// — a copy from anyone else may lack our latest, and signing after it would reuse a
     /// sequence number.
     restoring: std::collections::BTreeSet<GameId>,
-    /// Recent chat arrivals per game and author (see `quota`).
-    chat_arrivals: quota::ChatArrivals,
-    new_game_arrivals: quota::NewGameArrivals,
-    stranger_arrivals: quota::StrangerArrivals,
-    stranger_events_per_hour: usize,
-    /// Games each peer delivered lately that were refused as not ours (see `standing`).
-    not_ours: standing::NotOurs,
-    /// The games this node holds, as the `preverify` stage sees them (see
-    /// [`preverify::Scope`]): kept in step with `games` where a game is added or dropped.
-    held: preverify::Held,
-    /// Players whose nodes' connections the network reserves room for (see `access`): by
-    /// player, so that a delivery of a game whose players are reserved already costs no
-    /// key decompression (`PlayerId::peer_id`, about 3% of a mailbox's service thread).
-    reserved: HashSet<PlayerId>,
-    /// As a mailbox, the players of its games, allowed a reserved peer's request rate
-    /// without reserved room (see `access`); by player, as `reserved`.
-    rate_raised: HashSet<PlayerId>,
-    /// Players refused for good (see `block`).
-    blocked: std::collections::BTreeSet<PlayerId>,
-    /// Sync bytes sent per peer this minute, and the limit (see `access`).
-    sync_budget: access::SyncBudget,
-    sync_bytes_per_minute: usize,
-    /// Counts league ticks, to resend league documents every few ticks only.
-    league_ticks: u32,
-    /// Receipts signed since the last flush, written to the integrity ledger after it.
-    ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
-    /// The group flush in progress (see [`Service::commit`]).
-    flushing: Option<tokio::task::JoinHandle<()>>,
-    /// Told when the group flush in progress has ended and answered, to start the next.
-    flush_done: mpsc::Sender<Option<String>>,
-    /// A group flush runs and has not told `flush_done` yet.
-    flush_running: bool,
-    /// Catch-up syncs per peer: how many are in flight, and the games waiting for a turn.
-    syncs: HashMap<PeerId, (usize, VecDeque<GameId>)>,
-    /// League documents being sent: (league, peer). One request at a time per pair; the
-    /// answer comes back as [`Internal::LeagueSent`].
-    league_in_flight: HashSet<(EventId, PeerId)>,
-    /// What the organiser (or a mailbox) last said it holds ahead of this node, per league.
-    league_catchup: league_sync::Catchup,
-    /// League topics followed and heads announced.
-    league_heads: league_heads::Heads,
-    /// Per mailbox, the epoch and cursor of its last [`protocol::Response::GameHeads`].
-    mailbox_cursors: HashMap<PeerId, (u64, u64)>,
-    /// As a mailbox, per player's node, the epoch and cursor of its last answer.
-    player_cursors: HashMap<PeerId, (u64, u64)>,
+    /// The abuse limits' memory, the blocked and the reserved players (see `limits`).
+    limits: limits::Limits,
+    /// Catch-up syncs in flight and the cursors of heads answers (see `sync`).
+    syncs: sync::Syncs,
+    /// What the league side sends, polls and announces (see `league_state`).
+    leagues_state: league_state::LeagueState,
     /// The new events of the batch being handled, their signatures checked together (see
     /// [`Service::preverify`]).
     preverified: HashMap<EventId, VerifiedEvent>,
-    /// The player settles unopened coins by hand (see [`NodeConfig::manual_coin_default`]).
-    manual_coin_default: bool,
-    /// Games whose coin this run has tried to open or settle on the tick and failed: tried
-    /// once, not every tick (`service::coin`).
-    coin_tried: HashSet<GameId>,
-    /// Games whose envelope, escrowed to this node, could not be opened from the escrow
-    /// (reported once; `sobre envelope open` tries again).
-    escrow_refused: HashSet<GameId>,
+    /// Coins and escrows tried and refused in this run (see `coin_state`).
+    coins: coin_state::CoinState,
     /// The player's own signed profile and who holds it (see `profile`).
-    profiles: profile::Outgoing,
-    /// Games and opponents whose own mailboxes were looked up (see `their_mailboxes`).
-    their_mailboxes_tried: HashSet<(GameId, PeerId)>,
+    profiles: profile_out::Outgoing,
     /// This node's instance of the key, and other nodes' (see `crate::instance`).
-    instances: instance::Instances,
-    /// What reminds the player, and whether the node claims by itself (see `reminders`).
-    reminder_settings: crate::reminders::settings::ReminderSettings,
-    /// Delivers reminders outside this loop.
-    deliverer: crate::reminders::deliver::Deliverer,
-    /// When each overdue game's claim was last checked (see `reminders`).
-    claim_checked: reminders::ClaimChecks,
-    /// Counts reminder ticks, to look at league rounds every few only.
-    reminder_ticks: u32,
+    instances: instances::Instances,
+    /// The reminders' settings, deliverer and pace (see `reminder_state`).
+    reminding: reminder_state::ReminderState,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -404,67 +338,37 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         mailbox: config.mailbox,
         mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: game_table::GameTable::new(HashMap::new(), held.clone()),
-        summaries_at: 0,
-        start_summaries: Vec::new(),
-        summaries_due: false,
-        verified_at_start: 0,
-        hot: LruCache::new(HOT_GAMES),
-        pending: Vec::new(),
-        dirty: false,
-        watch: watch.clone(),
+        commits: group_commit::GroupCommit::new(flush_done),
+        run: run_state::RunState::new(started_ms),
+        hot: hot::HotGames::new(hot::HOT_GAMES),
+        watchers: watchers::Watchers::new(watch.clone()),
         internal_tx,
-        in_flight: HashSet::new(),
-        redeliver: HashSet::new(),
-        unreceipted: HashMap::new(),
+        outbox: outbox::Outbox::default(),
         skews: skew::ClockSkews::default(),
-        started_ms,
-        stop: false,
-        storage_failed: None,
         restoring,
-        chat_arrivals: quota::ChatArrivals::default(),
-        new_game_arrivals: quota::NewGameArrivals::default(),
-        stranger_arrivals: quota::StrangerArrivals::default(),
-        stranger_events_per_hour: config
-            .stranger_events_per_hour
-            .unwrap_or(quota::MAX_STRANGER_EVENTS_PER_HOUR),
-        not_ours: standing::NotOurs::default(),
-        held: held.clone(),
-        reserved: HashSet::new(),
-        rate_raised: HashSet::new(),
-        blocked: std::collections::BTreeSet::new(),
-        sync_budget: access::SyncBudget::default(),
-        sync_bytes_per_minute: config
-            .sync_bytes_per_minute
-            .unwrap_or(access::SYNC_BYTES_PER_MINUTE),
-        league_ticks: 0,
-        league_in_flight: HashSet::new(),
-        league_catchup: league_sync::Catchup::default(),
-        league_heads: league_heads::Heads::default(),
-        mailbox_cursors: HashMap::new(),
-        player_cursors: HashMap::new(),
-        ledger_notes: Vec::new(),
-        syncs: HashMap::new(),
-        flushing: None,
-        flush_done,
-        flush_running: false,
+        limits: limits::Limits::new(
+            config
+                .stranger_events_per_hour
+                .unwrap_or(quota::MAX_STRANGER_EVENTS_PER_HOUR),
+            config
+                .sync_bytes_per_minute
+                .unwrap_or(access::SYNC_BYTES_PER_MINUTE),
+        ),
+        leagues_state: league_state::LeagueState::default(),
+        syncs: sync::Syncs::default(),
         preverified: HashMap::new(),
-        manual_coin_default: config.manual_coin_default,
-        coin_tried: HashSet::new(),
-        escrow_refused: HashSet::new(),
-        profiles: profile::Outgoing::default(),
-        their_mailboxes_tried: HashSet::new(),
-        instances: instance::Instances::new(own_instance),
-        deliverer: crate::reminders::deliver::Deliverer::spawn(&config.reminders, &home_dir),
-        reminder_settings: config.reminders.clone(),
-        claim_checked: reminders::ClaimChecks::default(),
-        reminder_ticks: 0,
+        coins: coin_state::CoinState::new(config.manual_coin_default),
+        profiles: profile_out::Outgoing::default(),
+        instances: instances::Instances::new(own_instance),
+        reminding: reminder_state::ReminderState::new(&config.reminders, &home_dir),
     };
     svc.load()?;
     if let Err(e) = svc.load_own_profile() {
         warn!("the player's profile is not sent to anyone: {e}");
     }
     let _ = net.reserve(svc.mailboxes.clone()).await;
-    svc.blocked = svc.load_blocked();
+    let blocked = svc.load_blocked();
+    svc.limits.load_blocked(blocked);
     svc.apply_blocks().await;
     let mut known = None;
     for g in svc.games.keys().copied().collect::<Vec<_>>() {
@@ -483,13 +387,13 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     // Before anything is signed (the network's events wait, unread, until the loop below):
     // is another node running with this key? Its bootstrap peers and mailboxes would know.
     let mut asked: Vec<PeerId> = net_config_peers(&config, &mailbox_addrs);
-    svc.instances.heartbeat_to = asked.clone();
+    svc.instances.send_heartbeats_to(asked.clone());
     for (p, _) in net.connected_peers().await.unwrap_or_default() {
         if !asked.contains(&p) {
             asked.push(p);
         }
     }
-    if let Err(other) = instance::check_at_start(&net, &svc.key, &svc.instances.own, asked).await {
+    if let Err(other) = instance::check_at_start(&net, &svc.key, svc.instances.own(), asked).await {
         net.shutdown().await;
         return Err(NodeError::OtherInstance(other));
     }
@@ -544,10 +448,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             }
             Some(failed) = flush_done_rx.recv() => {
                 // The flush in progress ended: the next covers what was stored meanwhile.
-                svc.flush_running = false;
-                if failed.is_some() {
-                    svc.storage_failed = failed;
-                }
+                svc.commits.flush_ended(failed);
                 svc.commit().await;
             }
             Some(i) = internal_rx.recv() => {
@@ -555,7 +456,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 svc.commit().await;
             }
             _ = retry.tick() => {
-                svc.summaries_due = true;
+                svc.commits.summaries_due();
                 svc.retry_outbox().await;
                 svc.league_tick().await;
                 svc.resumption_tick().await;
@@ -567,11 +468,11 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             }
             else => break,
         }
-        if svc.stop || svc.storage_failed.is_some() {
+        if svc.run.stopping() || svc.commits.has_failed() {
             break;
         }
     }
-    if let Some(e) = svc.storage_failed.take() {
+    if let Some(e) = svc.commits.take_failure() {
         // No further flush: the answers already given must stay true. The network and the
         // control socket close with the process.
         tracing::error!("storage failure, the node stops: {e}");
@@ -583,7 +484,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     info!("node stopping");
     svc.commit_all().await;
     let _ = svc.store.flush().await;
-    let yielded = svc.instances.yielded.take();
+    let yielded = svc.instances.take_yielded();
     if yielded.is_none() {
         svc.instance_ended().await;
     }
@@ -616,14 +517,13 @@ impl Service {
     /// stored events; a game that no longer verifies is reported and never served.
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
-        self.games = game_table::GameTable::new(loaded.games, self.held.clone());
-        self.summaries_at = self.games.cursor();
+        self.games.load(loaded.games);
         integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
-        self.verified_at_start = loaded.verified_in_full;
+        self.run.loaded(loaded.verified_in_full);
         // Their summaries are stored by the first retry tick's commit, not here: a start
         // writes nothing to the database, so a node killed while starting (the crash loop
         // does it) leaves it exactly as it found it.
-        self.start_summaries = loaded.verified;
+        self.commits.loaded(self.games.cursor(), loaded.verified);
         info!(
             games = self.games.len(),
             verified = loaded.verified_in_full,
@@ -635,7 +535,7 @@ impl Service {
     /// Makes `game` a hot game: read from the store and verified (as [`Service::load`]
     /// does) unless it is in memory already.
     fn ensure_hot(&mut self, game: &GameId) -> Result<(), Unavailable> {
-        if self.hot.get(game).is_some() {
+        if self.hot.touch(game) {
             return Ok(());
         }
         if !self.games.contains_key(game) {
@@ -678,26 +578,6 @@ impl Service {
             last,
             seen,
         ))
-    }
-
-    /// Publishes an event to the watchers (`watch`); `detail` is an object of the event's
-    /// own fields.
-    fn notify(&self, game: &GameId, what: &str, detail: Value) {
-        let event = WatchEvent {
-            game: game.to_hex(),
-            event: what.to_owned(),
-            time_ms: Some(now_ms()),
-            detail: match detail {
-                Value::Object(d) => d,
-                _ => serde_json::Map::new(),
-            },
-        };
-        match serde_json::to_value(event) {
-            Ok(v) => {
-                let _ = self.watch.send(v);
-            }
-            Err(e) => warn!(%game, "event not published: {e}"),
-        }
     }
 
     /// A hot game (see [`Service::resolve_game`], [`Service::ensure_hot`]).

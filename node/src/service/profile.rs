@@ -33,22 +33,8 @@ use crate::network::NetworkError;
 use crate::protocol::{MAX_PROFILES_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
 use sobre_core::record::{GameId, PlayerId, Profile, SignedProfile, Status};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use tracing::{debug, warn};
-
-/// How often the own profile is sent again to the players that have not acknowledged it.
-const RESEND_MS: u64 = 60_000;
-
-/// The player's own profile and who has acknowledged it.
-#[derive(Default)]
-pub(super) struct Outgoing {
-    /// The wire bytes of the player's signed profile, and the profile (None without a name).
-    own: Option<(Vec<u8>, Profile)>,
-    /// Players sent the current profile: true once they acknowledged holding it, false while
-    /// a request is in flight.
-    sent: HashMap<PlayerId, bool>,
-    next_resend_ms: u64,
-}
 
 pub(super) fn view(p: &Profile) -> ProfileView {
     ProfileView {
@@ -75,16 +61,13 @@ impl Service {
             }
             None => None,
         };
-        if own.as_ref().map(|o| &o.0) != self.profiles.own.as_ref().map(|o| &o.0) {
-            self.profiles.sent.clear();
-        }
-        self.profiles.own = own;
+        self.profiles.set_own(own);
         Ok(())
     }
 
     /// The player's own profile as signed, if it has a name.
     pub(super) fn own_profile_signed(&self) -> Option<&Profile> {
-        self.profiles.own.as_ref().map(|(_, p)| p)
+        self.profiles.own()
     }
 
     /// The players the player's own profile goes to: the other players of its games (not a
@@ -121,7 +104,7 @@ impl Service {
 
     /// Whether a profile of `player` may be kept here (see the module's notes).
     fn keeps_profiles_of(&self, known: &HashSet<PlayerId>, player: &PlayerId) -> bool {
-        *player != self.me && !self.blocked.contains(player) && known.contains(player)
+        *player != self.me && !self.limits.is_blocked(player) && known.contains(player)
     }
 
     /// The players whose profiles this node keeps.
@@ -150,19 +133,19 @@ impl Service {
     /// Sends the player's profile to `player` unless it holds it already or a send is in
     /// flight; the answer comes back as [`Internal::ProfileSent`].
     pub(super) fn share_profile(&mut self, player: PlayerId) {
-        if player == self.me || self.profiles.sent.contains_key(&player) {
+        if player == self.me {
             return;
         }
-        let Some((bytes, _)) = &self.profiles.own else {
+        let Some(bytes) = self.profiles.to_send(&player) else {
             return;
         };
         let Some(peer) = peer_of_player(&player) else {
             return;
         };
-        self.profiles.sent.insert(player, false);
         let request = Request::Profiles {
-            profiles: vec![bytes.clone()],
+            profiles: vec![bytes.to_vec()],
         };
+        self.profiles.sending(player);
         let net = self.net.clone();
         let tx = self.internal_tx.clone();
         tokio::spawn(async move {
@@ -179,11 +162,11 @@ impl Service {
     ) {
         match result {
             Ok(Response::Stored { count }) if count >= 1 => {
-                self.profiles.sent.insert(player, true);
+                self.profiles.kept(player);
             }
             other => {
                 debug!(%player, "profile not kept (yet): {other:?}");
-                self.profiles.sent.remove(&player);
+                self.profiles.not_kept(&player);
             }
         }
     }
@@ -220,11 +203,9 @@ impl Service {
 
     /// On the retry tick: once a minute, to those who have not acknowledged it.
     pub(super) fn profile_tick(&mut self) {
-        let now = now_ms();
-        if self.profiles.own.is_none() || now < self.profiles.next_resend_ms {
+        if !self.profiles.resend_due(now_ms()) {
             return;
         }
-        self.profiles.next_resend_ms = now + RESEND_MS;
         self.share_profile_with_all();
     }
 
@@ -237,9 +218,7 @@ impl Service {
         };
         if self.profile_audience().contains(&who) {
             // Connected again: it may have lost it (a repair), send once more.
-            if self.profiles.sent.get(&who) == Some(&true) {
-                self.profiles.sent.remove(&who);
-            }
+            self.profiles.connected_again(&who);
             self.share_profile(who);
         }
         let mut relay: Vec<Vec<u8>> = Vec::new();
@@ -335,7 +314,7 @@ impl Service {
                         warn!(player = %claimed.player, "profile not stored: {e}");
                         continue;
                     }
-                    self.dirty = true;
+                    self.commits.wrote();
                     current += 1;
                     self.notify_profile(&v.profile);
                 }
@@ -358,7 +337,7 @@ impl Service {
     }
 
     fn notify_profile(&self, p: &Profile) {
-        if self.watch.receiver_count() == 0 {
+        if !self.watchers.watched() {
             return;
         }
         let event = serde_json::json!({
@@ -368,17 +347,17 @@ impl Service {
             "name": p.name,
             "time_ms": now_ms(),
         });
-        let _ = self.watch.send(event);
+        self.watchers.publish_value(event);
     }
 
     /// `profile_publish`: the profile file changed; sign it again and send it to everyone.
     pub(super) fn publish_profile(&mut self) -> Result<ProfilesReply, ApiError> {
         self.load_own_profile()?;
         // Everyone again, whatever they acknowledged before: the file may have changed.
-        self.profiles.sent.clear();
+        self.profiles.send_to_all_again();
         self.share_profile_with_all();
         Ok(ProfilesReply {
-            me: self.profiles.own.as_ref().map(|(_, p)| view(p)),
+            me: self.profiles.own().map(view),
             players: Vec::new(),
         })
     }

@@ -117,7 +117,7 @@ impl<K> Default for Arrivals<K> {
 }
 
 impl<K: std::hash::Hash + Eq + Copy> Arrivals<K> {
-    fn recent(&mut self, key: K, now: u64) -> usize {
+    pub(super) fn recent(&mut self, key: K, now: u64) -> usize {
         let Some(q) = self.0.get_mut(&key) else {
             return 0;
         };
@@ -131,12 +131,12 @@ impl<K: std::hash::Hash + Eq + Copy> Arrivals<K> {
         n
     }
 
-    fn note(&mut self, key: K, now: u64) {
+    pub(super) fn note(&mut self, key: K, now: u64) {
         self.0.entry(key).or_default().push_back(now);
     }
 
     /// Notes an arrival of `key` if fewer than `limit` arrived within the hour.
-    fn admit(&mut self, key: K, limit: usize, now: u64) -> bool {
+    pub(super) fn admit(&mut self, key: K, limit: usize, now: u64) -> bool {
         if self.recent(key, now) >= limit {
             return false;
         }
@@ -341,11 +341,9 @@ impl Service {
             return Err(QuotaExceeded::MailboxFull);
         }
         if let Some(peer) = from
-            && !self.new_game_arrivals.admit(
-                peer,
-                MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR,
-                now_ms(),
-            )
+            && !self
+                .limits
+                .admit_new_game(peer, MAX_MAILBOX_NEW_GAMES_PER_PEER_PER_HOUR, now_ms())
         {
             let trusted = self.trusted_players();
             if !players.iter().any(|p| trusted.contains(p)) {
@@ -401,16 +399,12 @@ impl Service {
         if !counted || n == 0 {
             return Ok(());
         }
-        let now = now_ms();
-        if self.stranger_arrivals.recent((), now) + n > self.stranger_events_per_hour {
+        if !self.limits.admit_strangers(n, now_ms()) {
             let known = self.known_players();
             if players.iter().any(|p| known.contains(p)) {
                 return Ok(());
             }
             return Err(QuotaExceeded::StrangerRate);
-        }
-        for _ in 0..n {
-            self.stranger_arrivals.note((), now);
         }
         Ok(())
     }
@@ -419,14 +413,14 @@ impl Service {
     pub(super) async fn drop_pending(&mut self, game: GameId) {
         let challenger = self.games.get(&game).map(|s| s.challenger);
         self.games.remove(&game);
-        self.hot.remove(&game);
+        self.hot.forget(&game);
         if let Err(e) = self.store.forget_game(&game) {
             tracing::warn!(%game, "unanswered challenge not dropped from the store: {e}");
         }
         if let Some(c) = challenger {
             self.forget_profile_unless_known(&c);
         }
-        self.dirty = true;
+        self.commits.wrote();
         tracing::info!(%game, "an unanswered challenge was dropped");
     }
 
@@ -458,14 +452,9 @@ impl Service {
             time_ms: now,
             kind,
         };
-        check(
-            None,
-            Tally::of(Some(held)),
-            &[(&probe, 0)],
-            &mut self.chat_arrivals,
-            game,
-            now,
-        )
+        let tally = Tally::of(Some(held));
+        self.limits
+            .check_quota(None, tally, &[(&probe, 0)], game, now)
     }
 }
 

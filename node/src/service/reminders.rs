@@ -29,33 +29,7 @@ use sobre_core::league::Board;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::time::MAX_CLOCK_SKEW_MS;
 use sobre_core::record::{ClaimReason, GameId, GameState, Status, verify_incremental};
-use std::collections::HashMap;
 use tracing::{info, warn};
-
-/// How often a game whose opponent is overdue is replayed to see whether a claim would
-/// stand: often enough for a short time control, rarely enough to cost nothing.
-pub const CLAIM_CHECK_EVERY_MS: u64 = 5_000;
-
-/// League rounds are looked at every this many ticks (reading the leagues is not free).
-const LEAGUE_EVERY_TICKS: u32 = 8;
-
-/// The time for one move or one block of moves under `tc`, of which
-/// `clock_low_percent` is a share; `None` without a clock.
-fn move_budget_ms(tc: &TimeControl) -> Option<u64> {
-    match tc {
-        TimeControl::Unlimited => None,
-        TimeControl::CorrespondencePerMove { per_move, .. } => Some(*per_move),
-        TimeControl::CorrespondenceMoves { period, .. } => Some(*period),
-        TimeControl::Classical(c) => c
-            .periods()
-            .first()
-            .map(|p| p.time)
-            .or_else(|| c.sudden_death()),
-    }
-}
-
-/// Per game, when its claim was last checked (see [`CLAIM_CHECK_EVERY_MS`]).
-pub(super) type ClaimChecks = HashMap<GameId, u64>;
 
 impl Service {
     /// Records the reminder `key` and tells the player, unless it fired before (ever: the
@@ -88,10 +62,10 @@ impl Service {
                 return false;
             }
         }
-        self.dirty = true;
+        self.commits.wrote();
         info!(key = %r.key, "reminder: {}", r.text);
         self.publish_reminder(&r);
-        self.deliverer.send(r);
+        self.reminding.deliver(r);
         true
     }
 
@@ -109,9 +83,7 @@ impl Service {
             time_ms: Some(r.time_ms),
             detail,
         };
-        if let Ok(v) = serde_json::to_value(event) {
-            let _ = self.watch.send(v);
-        }
+        self.watchers.publish(&event);
     }
 
     /// The opponent's moves among `fresh` (just taken in `game`), each reminded once.
@@ -149,7 +121,7 @@ impl Service {
 
     /// The periodic reminders, and the automatic claims.
     pub(super) async fn reminder_tick(&mut self) {
-        self.reminder_ticks = self.reminder_ticks.wrapping_add(1);
+        let rounds_due = self.reminding.tick();
         let now = now_ms();
         let mine: Vec<GameId> = self
             .games
@@ -160,7 +132,7 @@ impl Service {
             .collect();
         // Only games still in play are checked for claims.
         let games = &self.games;
-        self.claim_checked.retain(|g, _| {
+        self.reminding.keep_checks(|g| {
             games
                 .get(g)
                 .is_some_and(|s| matches!(s.status, Status::Active | Status::Adjourned))
@@ -170,7 +142,7 @@ impl Service {
             self.check_time_claim(&game, now).await;
             self.check_adjourned(&game, now).await;
         }
-        if self.reminder_ticks.is_multiple_of(LEAGUE_EVERY_TICKS) {
+        if rounds_due {
             self.remind_rounds(now);
         }
     }
@@ -192,12 +164,7 @@ impl Service {
         let Ok(tc) = s.time_control.parse::<TimeControl>() else {
             return;
         };
-        let settings = &self.reminder_settings;
-        let by_share = move_budget_ms(&tc).map_or(0, |b| {
-            b.saturating_mul(u64::from(settings.clock_low_percent)) / 100
-        });
-        let by_time = settings.clock_low_left.as_ref().map_or(0, |d| d.ms());
-        let threshold = by_share.max(by_time);
+        let threshold = self.reminding.clock_low_threshold_ms(&tc);
         let left = i64::try_from(deadline).unwrap_or(i64::MAX) - i64::try_from(now).unwrap_or(0);
         if threshold == 0 || left <= 0 || left > i64::try_from(threshold).unwrap_or(i64::MAX) {
             return;
@@ -252,7 +219,7 @@ impl Service {
         }) else {
             return;
         };
-        let ahead = self.reminder_settings.resumption_ahead.ms();
+        let ahead = self.reminding.resumption_ahead_ms();
         if now < resume && resume - now <= ahead {
             let left = i64::try_from(resume - now).unwrap_or(i64::MAX);
             self.remind(
@@ -286,18 +253,13 @@ impl Service {
         let auto_key = format!("auto_claim:{game}:{name}:{key}");
         // Nothing left to say or do for this turn: no replay.
         if self.store.reminder_fired(&possible_key)
-            && (!self.reminder_settings.auto_claim || self.store.reminder_fired(&auto_key))
+            && (!self.reminding.auto_claim() || self.store.reminder_fired(&auto_key))
         {
             return;
         }
-        if self
-            .claim_checked
-            .get(game)
-            .is_some_and(|&t| now < t.saturating_add(CLAIM_CHECK_EVERY_MS))
-        {
+        if !self.reminding.claim_check_due(*game, now) {
             return;
         }
-        self.claim_checked.insert(*game, now);
         if self.restoring.contains(game) || self.ensure_hot(game).is_err() {
             return;
         }
@@ -322,7 +284,7 @@ impl Service {
                 opponent,
             },
         );
-        if !self.reminder_settings.auto_claim
+        if !self.reminding.auto_claim()
             || !judged
                 .colour_of(&self.me)
                 .is_some_and(|me| beyond_skew(&judged, me, reason, now))
@@ -454,17 +416,6 @@ fn beyond_skew(judged: &GameState, me: Color, reason: ClaimReason, now: u64) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn the_share_of_clock_low_is_of_one_move_or_one_block() {
-        let tc = |s: &str| s.parse::<TimeControl>().unwrap();
-        assert_eq!(move_budget_ms(&tc("3d")), Some(3 * 86_400_000));
-        assert_eq!(move_budget_ms(&tc("10/50d")), Some(50 * 86_400_000));
-        assert_eq!(move_budget_ms(&tc("40/2h:1h")), Some(2 * 3_600_000));
-        assert_eq!(move_budget_ms(&TimeControl::Unlimited), None);
-    }
-
     #[test]
     fn durations_in_reminders_are_short() {
         assert_eq!(crate::reminders::human_left(45_000), "45s");

@@ -48,9 +48,9 @@ impl Service {
         }
         // The sheet was made from the copy first received: make it again from what the node
         // holds now, the other player's copy merged in.
-        self.hot.remove(&game);
+        self.hot.forget(&game);
         self.restoring.remove(&game);
-        self.dirty = true;
+        self.commits.wrote();
         info!(%game, %peer, "game restored: the other player's copy confirms it is whole");
     }
 }

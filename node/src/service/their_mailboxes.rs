@@ -14,10 +14,6 @@ use tracing::debug;
 use super::deliver::Internal;
 use super::{Service, peer_of_addr, player_of_peer};
 
-/// Games and opponents whose mailboxes were looked up this run (bounded: past it the set
-/// starts again, at worst one more lookup per game).
-const MAX_TRIED: usize = 4096;
-
 impl Service {
     /// A delivery of `game` to `peer` failed to reach it: if `peer` is the player's opponent
     /// in `game`, look up their contact record and deliver the game to their mailboxes.
@@ -35,10 +31,7 @@ impl Service {
         if !theirs {
             return;
         }
-        if self.their_mailboxes_tried.len() >= MAX_TRIED {
-            self.their_mailboxes_tried.clear();
-        }
-        if !self.their_mailboxes_tried.insert((game, peer)) {
+        if !self.outbox.first_try_via_their_mailboxes(game, peer) {
             return;
         }
         let net = self.net.clone();
