@@ -861,3 +861,7 @@ refusal-quickplay-no-such-claim = no quickplay-finish claim with this id in the 
 refusal-quickplay-ruling-unseen = the arbiter rules on a quickplay-finish claim after receiving it (10.2)
 refusal-quickplay-already-ruled = the arbiter's decision on this claim is final (10.2d)
 refusal-quickplay-already-postponed = the decision on this claim was already postponed (10.2b)
+
+# sobre board (the board's own words are in node/board/i18n/)
+board-url = Open your board: { $url }
+board-no-browser = (no browser could be started: open the URL above yourself; it works once)

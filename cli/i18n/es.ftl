@@ -877,3 +877,7 @@ refusal-quickplay-no-such-claim = no hay en la partida ninguna reclamación en u
 refusal-quickplay-ruling-unseen = el árbitro decide una reclamación después de recibirla (10.2)
 refusal-quickplay-already-ruled = la decisión del árbitro sobre esta reclamación es inapelable (10.2d)
 refusal-quickplay-already-postponed = la decisión sobre esta reclamación ya se aplazó (10.2b)
+
+# sobre board (las palabras del propio tablero están en node/board/i18n/)
+board-url = Abra su tablero: { $url }
+board-no-browser = (no se pudo abrir un navegador: abra usted la URL de arriba; sirve una vez)
