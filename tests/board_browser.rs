@@ -190,3 +190,146 @@ fn a_game_is_played_by_dragging_pieces_in_two_browsers() {
         "{v}"
     );
 }
+
+/// Fills the form `form` (its inputs by name) and submits it with its button.
+async fn submit(browser: &Browser, form: &str, fields: &[(&str, &str)]) {
+    for (name, value) in fields {
+        browser
+            .js(&format!(
+                "document.getElementById('{form}').elements['{name}'].value = {}",
+                serde_json::Value::from(*value)
+            ))
+            .await;
+    }
+    browser.click(&format!("#{form} button")).await;
+}
+
+/// The Laws' procedures on the page: Bruno's draw offer is declined by Ana (9.1); Ana
+/// adjourns with a sealed move (A1–A2) that is opened when Bruno says he is present (A7);
+/// the knights go back and forth, and Bruno's claim of a threefold repetition with the
+/// move that makes it (9.2) is upheld, the verdict shown on both pages.
+#[test]
+fn a_draw_offer_is_declined_a_sealed_move_opened_and_a_claim_upheld_in_the_browser() {
+    let mut nodes = Nodes::new();
+    let (ana, bruno) = two_players(&mut nodes);
+    let challenge = run(
+        &ana.home,
+        &[
+            "challenge",
+            &bruno.id,
+            "--color",
+            "white",
+            "--classical",
+            "40/2h+1h",
+            // A resumption seconds ahead needs a short agreed notice (A2.7).
+            "--notice",
+            "2s",
+            "--json",
+        ],
+    );
+    let game = challenge["game"].as_str().expect("a game id").to_owned();
+    wait_until(&bruno.home, &game, "the challenge", |v| {
+        v["status"] == "pending"
+    });
+    run_text(&bruno.home, &["accept", &game]);
+    wait_until(&ana.home, &game, "the acceptance", |v| {
+        v["status"] == "active"
+    });
+
+    runtime().block_on(async {
+        let (a, b) = (Browser::start(900, 1100).await, Browser::start(900, 1100).await);
+        open_board(&a, &ana).await;
+        open_board(&b, &bruno).await;
+        open_game(&a, &game).await;
+        open_game(&b, &game).await;
+        let visible = |id: &str| format!("document.getElementById('{id}').hidden === false");
+
+        a.drag("e2", "e4").await;
+        wait_plies(&b, 1, "1.e4 on Bruno's board").await;
+        // 9.1: Bruno offers a draw; Ana declines it on her page.
+        b.click("#draw-offer").await;
+        a.wait("Bruno's offer on Ana's page", &visible("draw-decline")).await;
+        a.click("#draw-decline").await;
+        b.wait("the offer gone on Bruno's page", &visible("draw-offer")).await;
+        assert!(
+            run(&bruno.home, &["show", &game, "--json"])["draw_offer"].is_null(),
+            "the offer stands"
+        );
+        b.drag("e7", "e5").await;
+        wait_plies(&a, 2, "1...e5 on Ana's board").await;
+
+        // A2: Ana seals 2.Nf3 for a resumption a few seconds ahead (local time, as the
+        // page's field takes it).
+        a.wait("the adjournment form", &visible("adjourn-form")).await;
+        let at = a
+            .js("const d = new Date(Date.now() + 8000), p = (n) => String(n).padStart(2, '0'); \
+                 return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`")
+            .await;
+        let at = at.as_str().expect("a local time").to_owned();
+        submit(&a, "adjourn-form", &[("seal", "Nf3"), ("resume_at", &at)]).await;
+        for (browser, who) in [(&a, "Ana"), (&b, "Bruno")] {
+            browser
+                .wait(
+                    &format!("the envelope on {who}'s page"),
+                    "document.getElementById('envelope').textContent !== ''",
+                )
+                .await;
+        }
+        b.wait("the resumption button", &visible("resume")).await;
+        // A7: Bruno is present; Ana's node opens the envelope at the agreed time.
+        b.click("#resume").await;
+        for (browser, who) in [(&a, "Ana"), (&b, "Bruno")] {
+            wait_plies(browser, 3, &format!("the sealed 2.Nf3 on {who}'s board")).await;
+        }
+        let v = run(&bruno.home, &["show", &game, "--json"]);
+        assert_eq!(v["last_move"], "g1f3", "{v}");
+        assert_eq!(v["status"], "active", "{v}");
+
+        // The knights go back and forth; the position after 1...e5 comes a third time
+        // with Bruno's 5...Nb8, which he claims (9.2) instead of playing.
+        for (plies, (browser, from, to)) in [
+            (&b, "b8", "c6"),
+            (&a, "f3", "g1"),
+            (&b, "c6", "b8"),
+            (&a, "g1", "f3"),
+            (&b, "b8", "c6"),
+            (&a, "f3", "g1"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            browser
+                .wait("the player's turn", &visible("move-form"))
+                .await;
+            browser.drag(from, to).await;
+            let other = if std::ptr::eq(browser, &a) { &b } else { &a };
+            wait_plies(other, plies + 4, &format!("{from}-{to} on the other board")).await;
+        }
+        b.wait("Bruno's turn", &visible("claim-form")).await;
+        b.js("document.getElementById('claim-form').elements['reason'].value = 'threefold'")
+            .await;
+        submit(&b, "claim-form", &[("intended", "Nb8")]).await;
+        for (browser, who) in [(&a, "Ana"), (&b, "Bruno")] {
+            browser
+                .wait(
+                    &format!("the verdict on {who}'s page"),
+                    "document.getElementById('claims').textContent.includes('upheld')",
+                )
+                .await;
+            browser
+                .wait(
+                    &format!("the draw on {who}'s page"),
+                    "document.getElementById('state').textContent.includes('1/2-1/2')",
+                )
+                .await;
+            assert_eq!(
+                browser.js("return window.sameLoad === true").await,
+                true,
+                "{who}'s page was reloaded"
+            );
+        }
+    });
+    let v = run(&ana.home, &["show", &game, "--json"]);
+    assert_eq!(v["result"], "1/2-1/2", "{v}");
+    assert_eq!(v["claims"][0]["correct"], true, "{v}");
+}

@@ -56,8 +56,9 @@ export class GameView {
         })
         $("claim-form").addEventListener("submit", (e) => {
             e.preventDefault()
-            const reason = new FormData(e.target).get("reason")
-            this.send({cmd: "claim", game: this.id, reason, intended: null})
+            const f = new FormData(e.target)
+            const intended = f.get("intended").trim() || null
+            this.send({cmd: "claim", game: this.id, reason: f.get("reason"), intended, notation: notation()})
         })
         $("adjourn-form").addEventListener("submit", (e) => {
             e.preventDefault()

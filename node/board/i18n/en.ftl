@@ -25,6 +25,7 @@ board-draw-offer = Offer a draw
 board-draw-accept = Accept the draw
 board-draw-decline = Decline the draw
 board-draw-offered-by = { $colour } offers a draw
+board-intended = with the move (optional)
 board-claim = Claim
 board-claim-threefold = threefold repetition
 board-claim-fifty = fifty moves

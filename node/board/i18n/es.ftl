@@ -25,6 +25,7 @@ board-draw-offer = Ofrecer tablas
 board-draw-accept = Aceptar las tablas
 board-draw-decline = Rechazar las tablas
 board-draw-offered-by = { $colour } ofrecen tablas
+board-intended = con la jugada (opcional)
 board-claim = Reclamar
 board-claim-threefold = triple repetición
 board-claim-fifty = cincuenta jugadas
