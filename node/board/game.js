@@ -168,6 +168,8 @@ export class GameView {
         $("board").setAttribute("aria-label", t("board-board-label"))
         $("board").dataset.fen = fen
         $("board").dataset.plies = String(positions.length - 1)
+        // For the benchmark (examples/board_bench.rs): when a new position was drawn.
+        window.drawnAt = Date.now()
         this.board.removeMarkers()
         const lastMove = this.shown === null ? view.last_move : view.moves[ply - 1]
         if (lastMove && !(this.analysis && this.analysis.length)) {

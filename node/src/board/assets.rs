@@ -121,6 +121,24 @@ pub fn find(path: &str) -> Option<&'static Asset> {
 mod tests {
     use super::*;
 
+    /// Every file the page names (stylesheets, preloaded modules, its script) is served.
+    #[test]
+    fn every_file_the_page_names_is_served() {
+        let page = std::str::from_utf8(find("/").unwrap().bytes).unwrap();
+        let named: Vec<&str> = page
+            .split(|c| c == ' ' || c == '>')
+            .filter_map(|attr| {
+                attr.strip_prefix("href=\"")
+                    .or_else(|| attr.strip_prefix("src=\""))
+            })
+            .map(|v| v.trim_end_matches('"'))
+            .collect();
+        assert!(named.len() > 10, "{named:?}");
+        for path in named {
+            assert!(find(path).is_some(), "the page names {path}, not served");
+        }
+    }
+
     /// Every module the page imports is served: a missing one breaks the page silently.
     #[test]
     fn every_import_of_a_served_module_is_served() {
