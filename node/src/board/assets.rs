@@ -126,7 +126,7 @@ mod tests {
     fn every_file_the_page_names_is_served() {
         let page = std::str::from_utf8(find("/").unwrap().bytes).unwrap();
         let named: Vec<&str> = page
-            .split(|c| c == ' ' || c == '>')
+            .split([' ', '>'])
             .filter_map(|attr| {
                 attr.strip_prefix("href=\"")
                     .or_else(|| attr.strip_prefix("src=\""))
@@ -151,11 +151,16 @@ mod tests {
                 let Some(spec) = line.split('"').nth(1) else {
                     continue;
                 };
-                let base = &asset.path[..=asset.path.rfind('/').unwrap()];
+                // An absolute path from the root; a relative one from the module's directory.
+                let base = if spec.starts_with('/') {
+                    "/"
+                } else {
+                    &asset.path[..=asset.path.rfind('/').unwrap()]
+                };
                 let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
                 for part in spec.split('/') {
                     match part {
-                        "." => {}
+                        "" | "." => {}
                         ".." => {
                             parts.pop();
                         }

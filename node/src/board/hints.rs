@@ -125,7 +125,7 @@ mod tests {
         assert_eq!(game.positions.len(), 3);
         assert!(game.positions[1].starts_with("rnbqkbnr/pppppppp/8/8/8/5N2/"));
         assert!(game.hints.iter().any(|h| h.uci == "b1c3" && h.san == "Cc3"));
-        assert_eq!(game.hints.len(), 27, "White's moves after 1.Nf3 d5");
+        assert_eq!(game.hints.len(), 22, "White's moves after 1.Nf3 d5");
     }
 
     #[test]
