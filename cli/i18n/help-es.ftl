@@ -1077,5 +1077,5 @@ sobre-board =
         en su lugar una cookie de sesión) e intenta abrirla en su navegador. El tablero se
         sirve hasta que el nodo se detiene; `board = true` en HOME/node.toml lo sirve desde el
         arranque, y `board_port` fija su puerto. Con --json, un objeto: `url`.
-sobre-board--no-open = Solo escribe la URL; no abre ningún navegador
+sobre-board--no_open = Solo escribe la URL; no abre ningún navegador
 sobre-board--json = { -json }
