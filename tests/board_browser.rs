@@ -180,6 +180,27 @@ fn a_game_is_played_by_dragging_pieces_in_two_browsers() {
             std::fs::write(dir.join(format!("board-{lang}.png")), a.screenshot().await)
                 .expect("the screenshot is written");
         }
+        // At a phone's width the page is one column: the board fits the screen.
+        a.client
+            .set_window_size(390, 844)
+            .await
+            .expect("a phone-sized window");
+        let phone = a
+            .js(
+                "const r = (id) => document.getElementById(id).getBoundingClientRect(); \
+                 return [window.innerWidth, r('board').right, r('game').top, r('game-list').top]",
+            )
+            .await;
+        eprintln!("phone layout: {phone}");
+        a.wait(
+            "the board to fit a phone's width",
+            "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth \
+             && document.getElementById('game').getBoundingClientRect().top > \
+                document.getElementById('game-list').getBoundingClientRect().top",
+        )
+        .await;
+        std::fs::write(dir.join("board-phone-en.png"), a.screenshot().await)
+            .expect("the screenshot is written");
     });
     let v = run(&bruno.home, &["show", &game, "--json"]);
     assert_eq!(v["result"], "1-0", "{v}");
@@ -255,6 +276,20 @@ fn a_draw_offer_is_declined_a_sealed_move_opened_and_a_claim_upheld_in_the_brows
             run(&bruno.home, &["show", &game, "--json"])["draw_offer"].is_null(),
             "the offer stands"
         );
+        // Conditional moves (Ana waits): a line is added, listed, and cleared before Bruno
+        // replies, so that it plays nothing.
+        submit(&a, "conditional-form", &[("line", "e5 Nf3")]).await;
+        a.wait(
+            "the conditional line listed",
+            "document.getElementById('conditionals').textContent.includes('Nf3')",
+        )
+        .await;
+        a.click("#conditional-clear").await;
+        a.wait(
+            "the conditional lines cleared",
+            "document.getElementById('conditionals').children.length === 0",
+        )
+        .await;
         b.drag("e7", "e5").await;
         wait_plies(&a, 2, "1...e5 on Ana's board").await;
 

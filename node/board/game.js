@@ -72,6 +72,16 @@ export class GameView {
                 notation: notation(),
             })
         })
+        $("conditional-form").addEventListener("submit", (e) => {
+            e.preventDefault()
+            const input = e.target.elements.line
+            const line = input.value.trim()
+            input.value = ""
+            if (line) {
+                this.send({cmd: "conditional", game: this.id, action: "add", line, notation: notation()})
+            }
+        })
+        act("conditional-clear", () => ({cmd: "conditional", game: this.id, action: "clear"}))
         $("chat-form").addEventListener("submit", (e) => {
             e.preventDefault()
             const input = e.target.elements.text
@@ -119,6 +129,21 @@ export class GameView {
             this.shown = null
         }
         this.render()
+        await this.conditionals()
+    }
+
+    // The conditional moves stay on this node, the player's own: asked for apart, after the
+    // board is drawn.
+    async conditionals() {
+        const {view} = this.data
+        const lines = view.status === "active" && view.my_color
+            ? (await this.ask({cmd: "conditional", game: this.id, action: "list"})).lines
+            : []
+        $("conditionals").replaceChildren(...lines.map((line) => {
+            const li = document.createElement("li")
+            li.textContent = line.join(" ")
+            return li
+        }))
     }
 
     step(to) {
@@ -327,6 +352,7 @@ export class GameView {
                 opened: env.opened || t("board-envelope-closed"),
             })
             : ""
+        $("conditional-form").hidden = !active
         $("chat").replaceChildren(...view.chat.map((line) => {
             const li = document.createElement("li")
             li.textContent = `${view.names[line.by] || line.by.slice(0, 12)}: ${line.text}`

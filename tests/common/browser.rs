@@ -139,46 +139,56 @@ impl Browser {
         }
     }
 
-    /// Clicks the element `css` selects.
+    /// Clicks the element `css` selects. The page redraws lists as events arrive: an
+    /// element replaced between finding and clicking it is found again.
     pub async fn click(&self, css: &str) {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let clicked = match self.client.find(Locator::Css(css)).await {
+                Ok(element) => element.click().await,
+                Err(e) => Err(e),
+            };
+            match clicked {
+                Ok(()) => return,
+                Err(e) if e.is_stale_element_reference() && Instant::now() < deadline => {}
+                Err(e) => panic!("cannot click {css}: {e}"),
+            }
+        }
     }
 
     /// Drags the piece on square `from` to square `to` with the mouse, as a player does.
     pub async fn drag(&self, from: &str, to: &str) {
         let square = |s: &str| format!("#board [data-square='{s}']");
-        let a = self.client.find(Locator::Css(&square(from))).await;
-        let b = self.client.find(Locator::Css(&square(to))).await;
-        let (a, b) = (a.expect("the from square"), b.expect("the to square"));
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement {
-                element: a,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveToElement {
-                element: b,
-                duration: Some(Duration::from_millis(150)),
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
-        self.client
-            .perform_actions(mouse)
-            .await
-            .unwrap_or_else(|e| panic!("cannot drag {from}-{to}: {e}"));
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let a = self.client.find(Locator::Css(&square(from))).await;
+            let b = self.client.find(Locator::Css(&square(to))).await;
+            let (a, b) = (a.expect("the from square"), b.expect("the to square"));
+            let mouse = MouseActions::new("mouse".into())
+                .then(PointerAction::MoveToElement {
+                    element: a,
+                    duration: None,
+                    x: 0.0,
+                    y: 0.0,
+                })
+                .then(PointerAction::Down {
+                    button: MOUSE_BUTTON_LEFT,
+                })
+                .then(PointerAction::MoveToElement {
+                    element: b,
+                    duration: Some(Duration::from_millis(150)),
+                    x: 0.0,
+                    y: 0.0,
+                })
+                .then(PointerAction::Up {
+                    button: MOUSE_BUTTON_LEFT,
+                });
+            match self.client.perform_actions(mouse).await {
+                Ok(()) => return,
+                Err(e) if e.is_stale_element_reference() && Instant::now() < deadline => {}
+                Err(e) => panic!("cannot drag {from}-{to}: {e}"),
+            }
+        }
     }
 
     /// A PNG of the window.
