@@ -264,6 +264,12 @@ fn a_draw_offer_is_declined_a_sealed_move_opened_and_a_claim_upheld_in_the_brows
         open_game(&a, &game).await;
         open_game(&b, &game).await;
         let visible = |id: &str| format!("document.getElementById('{id}').hidden === false");
+        // The agreed terms are shown: the two seconds' notice of a resumption (A2.7).
+        b.wait(
+            "the terms on Bruno's page",
+            "document.getElementById('terms').textContent.includes('00:00:02')",
+        )
+        .await;
 
         a.drag("e2", "e4").await;
         wait_plies(&b, 1, "1.e4 on Bruno's board").await;

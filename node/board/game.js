@@ -317,13 +317,24 @@ export class GameView {
 
     status() {
         const {view} = this.data
+        const name = (id) => view.names[id] || id.slice(0, 12)
         const words = [t("board-status-" + view.status)]
         if (view.result) words.push(view.result)
         if (view.termination) words.push(t("board-termination", {reason: t("board-end-" + view.termination)}))
         if (view.my_move && view.status === "active") words.push(t("board-flag-your-move"))
         if (view.draw_offer) words.push(t("board-draw-offered-by", {colour: t("board-" + view.draw_offer)}))
         $("state").textContent = words.join(" · ")
-        $("terms").textContent = `${t("board-time-control")}: ${view.time_control}`
+        let terms = `${t("board-time-control")}: ${view.time_control}`
+        if (view.terms) {
+            // Terms both players agreed to that differ from the default ones.
+            terms += " · " + t("board-terms", {
+                edition: view.terms.edition,
+                notice: duration(view.terms.notice_ms),
+                lateness: duration(view.terms.lateness_ms),
+            })
+            if (view.terms.arbiter) terms += " · " + t("board-arbiter", {arbiter: name(view.terms.arbiter)})
+        }
+        $("terms").textContent = terms
         const active = view.status === "active"
         const offerFromThem = view.draw_offer && view.draw_offer !== view.my_color
         $("draw-offer").hidden = !active || !!view.draw_offer
