@@ -201,6 +201,20 @@ fn a_game_is_played_by_dragging_pieces_in_two_browsers() {
         .await;
         std::fs::write(dir.join("board-phone-en.png"), a.screenshot().await)
             .expect("the screenshot is written");
+
+        // A leave (vacation) started and ended on the page: the node answers each.
+        submit(&a, "leave-form", &[("days", "3")]).await;
+        a.wait(
+            "the leave started",
+            "document.getElementById('leave-state').textContent.startsWith('On leave until')",
+        )
+        .await;
+        a.click("#leave-end").await;
+        a.wait(
+            "the leave ended",
+            "document.getElementById('leave-state').textContent.startsWith('Leave ended')",
+        )
+        .await;
     });
     let v = run(&bruno.home, &["show", &game, "--json"]);
     assert_eq!(v["result"], "1-0", "{v}");

@@ -125,6 +125,22 @@ async function standings(league, into) {
     into.append(table, list)
 }
 
+// A leave (vacation) in every game under way: the player's clock stops meanwhile.
+async function leave(request) {
+    showError(null)
+    try {
+        const reply = await ask(request)
+        const word = request.action === "start" ? "board-leave-started" : "board-leave-ended"
+        document.getElementById("leave-state").textContent = t(word, {
+            until: new Date(reply.until_ms).toLocaleString(),
+            games: reply.games.length,
+        })
+        await refreshGames()
+    } catch (e) {
+        showError(e)
+    }
+}
+
 async function open(id) {
     showError(null)
     try {
@@ -181,6 +197,12 @@ async function main() {
             showError(err)
         }
     })
+    document.getElementById("leave-form").addEventListener("submit", (e) => {
+        e.preventDefault()
+        const days = Number(new FormData(e.target).get("days")) || 7
+        leave({cmd: "leave", action: "start", days})
+    })
+    document.getElementById("leave-end").addEventListener("click", () => leave({cmd: "leave", action: "end"}))
     follow()
     await Promise.all([refreshGames(), refreshLeagues()])
     const wanted = new URLSearchParams(location.hash.slice(1)).get("game")
