@@ -388,3 +388,73 @@ fn a_draw_offer_is_declined_a_sealed_move_opened_and_a_claim_upheld_in_the_brows
     assert_eq!(v["result"], "1/2-1/2", "{v}");
     assert_eq!(v["claims"][0]["correct"], true, "{v}");
 }
+
+/// Meeting a player and challenging them on the page: Bruno pastes Ana's invite (her node is
+/// remembered and dialled), challenges her from the form it fills, and Ana accepts on hers;
+/// his own invite is refused.
+#[test]
+fn an_invite_pasted_leads_to_a_challenge_accepted_in_the_browser() {
+    let mut nodes = Nodes::new();
+    let ana = nodes.start("ana", &[]);
+    let bruno = nodes.start("bruno", &[]);
+    let invite = run_text(&ana.home, &["invite"]).trim().to_owned();
+    let own = run_text(&bruno.home, &["invite"]).trim().to_owned();
+
+    runtime().block_on(async {
+        let (a, b) = (
+            Browser::start(1000, 1000).await,
+            Browser::start(1000, 1000).await,
+        );
+        open_board(&a, &ana).await;
+        open_board(&b, &bruno).await;
+
+        submit(&b, "invite-form", &[("invite", &own)]).await;
+        b.wait(
+            "his own invite refused",
+            "document.getElementById('error').textContent.includes('your own invite')",
+        )
+        .await;
+        submit(&b, "invite-form", &[("invite", &invite)]).await;
+        b.wait(
+            "Ana's id in the challenge form",
+            &format!(
+                "document.getElementById('challenge-form').elements.opponent.value === '{}'",
+                ana.id
+            ),
+        )
+        .await;
+        b.js("document.getElementById('challenge-form').elements.color.value = 'black'")
+            .await;
+        b.click("#challenge-form button").await;
+        b.wait(
+            "the challenge sent",
+            "document.getElementById('state').textContent !== ''",
+        )
+        .await;
+        let game = b
+            .js("return location.hash.slice('#game='.length)")
+            .await
+            .as_str()
+            .expect("the game's id in the address")
+            .to_owned();
+        assert!(!game.is_empty());
+        open_game(&a, &game).await;
+        a.wait(
+            "the challenge's buttons",
+            "!document.getElementById('accept').hidden",
+        )
+        .await;
+        a.click("#accept").await;
+        for (browser, who) in [(&a, "Ana"), (&b, "Bruno")] {
+            browser
+                .wait(
+                    &format!("the game in play on {who}'s page"),
+                    "document.getElementById('state').textContent.includes('in play')",
+                )
+                .await;
+        }
+        let v = run(&ana.home, &["show", &game, "--json"]);
+        assert_eq!(v["status"], "active", "{v}");
+        assert_eq!(v["white"], ana.id.as_str(), "{v}");
+    });
+}

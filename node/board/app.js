@@ -197,6 +197,22 @@ async function main() {
             showError(err)
         }
     })
+    document.getElementById("invite-form").addEventListener("submit", async (e) => {
+        e.preventDefault()
+        showError(null)
+        const input = e.target.elements.invite
+        const response = await fetch("/board/invite", {method: "POST", body: input.value.trim()})
+        const line = await response.json()
+        if (!line.ok) {
+            showError(line.error.message + (line.error.hint ? ` (${line.error.hint})` : ""))
+            return
+        }
+        input.value = ""
+        // The player met is the one to challenge next.
+        document.getElementById("challenge-form").elements.opponent.value = line.result.player
+        document.getElementById("invite-state").textContent =
+            t("board-invite-added", {name: line.result.name || line.result.player.slice(0, 12)})
+    })
     document.getElementById("leave-form").addEventListener("submit", (e) => {
         e.preventDefault()
         const days = Number(new FormData(e.target).get("days")) || 7

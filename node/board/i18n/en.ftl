@@ -3,6 +3,9 @@
 # shared place.
 board-language = Language
 board-games = Games
+board-invite = Paste an invite
+board-invite-add = Add
+board-invite-added = { $name }'s node is remembered and dialled: challenge them below
 board-challenge = Challenge
 board-opponent = Opponent (player id)
 board-time-control = Time control

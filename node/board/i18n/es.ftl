@@ -3,6 +3,9 @@
 # su lugar compartido.
 board-language = Idioma
 board-games = Partidas
+board-invite = Pegue una invitación
+board-invite-add = Añadir
+board-invite-added = El nodo de { $name } queda recordado y marcado: desafíele abajo
 board-challenge = Desafiar
 board-opponent = Rival (id de jugador)
 board-time-control = Ritmo de juego

@@ -4,6 +4,8 @@
 //!   (`{"v":1,"cmd":"move",…}`), answered with its response line;
 //! - `GET /board/game?game=ID&notation=es`: a game as the page draws it ([`BoardGame`]);
 //! - `GET /board/league?league=ID`: a league's table ([`BoardLeague`]);
+//! - `POST /board/invite`: an invite pasted (its text): its player's addresses remembered
+//!   and dialled, as `sobre connect` does ([`InvitedPlayer`]);
 //! - `GET /events`: the node's events as server-sent events (`sobre watch`'s stream);
 //! - anything else: an embedded file ([`super::assets`]).
 
@@ -48,6 +50,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: State) {
         .route("/api", post(api))
         .route("/board/game", get(game))
         .route("/board/league", get(league_table))
+        .route("/board/invite", post(invite))
         .route("/events", get(events))
         .fallback(asset)
         .layer(DefaultBodyLimit::max(MAX_LINE_BYTES))
@@ -167,6 +170,46 @@ async fn league_table(
         let table: BoardLeague =
             league::board_league(&export.archive, crate::time::now_ms()).map_err(internal)?;
         serde_json::to_value(table).map_err(internal)
+    }
+    .await;
+    Json(ResponseLine::from_result(answer))
+}
+
+/// The player an invite names, once their addresses are remembered.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
+pub struct InvitedPlayer {
+    pub player: String,
+    pub name: Option<String>,
+}
+
+/// An invite pasted on the page: verified, refused if it is the player's own, and its
+/// addresses (the player's, their mailboxes' and bootstrap nodes') remembered and dialled.
+/// (The CLI's `connect` also saves an alias; contacts are the CLI's, not the node's.)
+async fn invite(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
+    let answer = async {
+        let text = std::str::from_utf8(&body)
+            .map_err(|e| ApiError::user(format!("an invite is text: {e}")))?;
+        let invite =
+            crate::invite::Invite::parse(text).map_err(|e| ApiError::user(e.to_string()))?;
+        let me = control::ask(&state.requests, request::Id {}.into()).await?;
+        let me: <request::Id as Request>::Reply = serde_json::from_value(me).map_err(internal)?;
+        if me.player_id == invite.player.to_string() {
+            return Err(ApiError::user("this is your own invite")
+                .hint("give it to the other player, and ask for theirs"));
+        }
+        let addrs = invite
+            .dialable()
+            .iter()
+            .chain(&invite.mailboxes)
+            .chain(&invite.bootstrap)
+            .map(ToString::to_string)
+            .collect();
+        control::ask(&state.requests, request::Remember { addrs }.into()).await?;
+        serde_json::to_value(InvitedPlayer {
+            player: invite.player.to_string(),
+            name: invite.name,
+        })
+        .map_err(internal)
     }
     .await;
     Json(ResponseLine::from_result(answer))
