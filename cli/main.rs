@@ -64,6 +64,7 @@ enum Command {
     #[command(subcommand)]
     Coin(commands::coin::CoinCommand),
     Watch(commands::watch::Args),
+    Board(commands::board::Args),
     Reminders(commands::reminders::Args),
     #[command(subcommand)]
     Leave(commands::leave::LeaveCommand),
@@ -134,6 +135,7 @@ fn main() -> ExitCode {
         Command::Chat(args) => commands::chat::run(home, args),
         Command::Coin(cmd) => commands::coin::run(home, cmd),
         Command::Watch(args) => commands::watch::run(home, args),
+        Command::Board(args) => commands::board::run(home, args),
         Command::Reminders(args) => commands::reminders::run(home, args),
         Command::Leave(cmd) => commands::leave::run(home, cmd),
         Command::Export(args) => commands::export::run(home, args),

@@ -4,6 +4,8 @@
 
 mod common;
 
+mod board;
+mod board_browser;
 mod cli_home;
 mod cli_offline;
 mod cli_verify;

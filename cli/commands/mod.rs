@@ -5,6 +5,7 @@ pub mod accept;
 pub mod adjourn;
 pub mod arbiter;
 pub mod block;
+pub mod board;
 pub mod challenge;
 pub mod chat;
 pub mod chat_read;

@@ -181,6 +181,8 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
         max_peers: None,
         idle_timeout: None,
         reminders: effective.reminders,
+        board: effective.board,
+        board_port: effective.board_port,
     };
     init_logging(log_file.as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -274,6 +276,8 @@ fn effective_settings(saved: NodeSettings, args: RunArgs) -> NodeSettings {
             .manual_coin_default
             .unwrap_or(saved.manual_coin_default),
         max_inbound_per_ip: args.max_inbound_per_ip.or(saved.max_inbound_per_ip),
+        board: saved.board,
+        board_port: saved.board_port,
         reminders: saved.reminders,
     }
 }

@@ -1066,3 +1066,16 @@ sobre-arbiter-rule--extra_time = Con `postpone`: da al adversario dos minutos ex
 sobre-arbiter-rule--json = { -json-escritura }
 value-RULING = DECISIÓN
 value-CLAIM = RECLAMACIÓN
+sobre-board =
+    Abre el tablero en su navegador: sus partidas, el tablero para jugar, desafíos y ligas,
+    servido por su nodo solo en esta máquina (127.0.0.1)
+    .long =
+        Abre el tablero en su navegador: sus partidas, el tablero para jugar, desafíos y ligas,
+        servido por su nodo solo en esta máquina (127.0.0.1).
+
+        Escribe una URL que abre el tablero una vez (la primera carga gasta su ficha y guarda
+        en su lugar una cookie de sesión) e intenta abrirla en su navegador. El tablero se
+        sirve hasta que el nodo se detiene; `board = true` en HOME/node.toml lo sirve desde el
+        arranque, y `board_port` fija su puerto. Con --json, un objeto: `url`.
+sobre-board--no_open = Solo escribe la URL; no abre ningún navegador
+sobre-board--json = { -json }

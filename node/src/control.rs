@@ -220,14 +220,7 @@ impl Connection {
     /// Hands a request to the service and waits for its answer. Shutdown is deliberately not
     /// watched here: a request in hand (`stop` above all) gets its answer.
     async fn forward(&self, request: ApiRequest) -> Result<Value, ApiError> {
-        let (reply, answer) = oneshot::channel();
-        self.requests
-            .send(ControlRequest { request, reply })
-            .await
-            .map_err(|_| ApiError::internal("the node's service has stopped"))?;
-        answer
-            .await
-            .map_err(|_| ApiError::internal("the node's service stopped before answering"))?
+        ask(&self.requests, request).await
     }
 
     /// Streams events to a watcher until it hangs up or the node stops. The first line
@@ -276,8 +269,27 @@ impl Connection {
     }
 }
 
+/// Hands a request to the service on `requests` and waits for its answer: the one path
+/// from a client (the socket, the board) to the service.
+///
+/// # Errors
+/// The service's refusal, or an internal error if the service has stopped.
+pub async fn ask(
+    requests: &mpsc::Sender<ControlRequest>,
+    request: ApiRequest,
+) -> Result<Value, ApiError> {
+    let (reply, answer) = oneshot::channel();
+    requests
+        .send(ControlRequest { request, reply })
+        .await
+        .map_err(|_| ApiError::internal("the node's service has stopped"))?;
+    answer
+        .await
+        .map_err(|_| ApiError::internal("the node's service stopped before answering"))?
+}
+
 /// Resolves once the server is shutting down (or gone).
-async fn stopped(stopping: &mut watch::Receiver<bool>) {
+pub(crate) async fn stopped(stopping: &mut watch::Receiver<bool>) {
     // The guard `wait_for` returns is not `Send`: drop it here, not in the caller's future.
     let _ = stopping.wait_for(|s| *s).await;
 }

@@ -11,6 +11,7 @@
 // Public: what the CLI (`cli/`), the tests (`node/tests`, `tests/`), `node/benches`,
 // `examples/` and `fuzz/` use. The rest is the node's own business.
 pub mod api;
+pub mod board;
 pub mod client;
 pub mod control;
 pub mod error;

@@ -10,6 +10,8 @@
 //! bootstrap = ["/dns4/club.example.org/tcp/4848/p2p/12D3KooW…"]
 //! mailboxes = ["/dns4/club.example.org/tcp/4848/p2p/12D3KooW…"]
 //! mdns = false
+//! board = true               # serve `sobre board` from the start
+//! board_port = 8765          # on 127.0.0.1:8765 (default: a free port)
 //!
 //! [reminders]                 # see `crate::reminders::settings` for every key
 //! clock_low_left = "1d"
@@ -60,6 +62,12 @@ pub struct NodeSettings {
     /// Inbound connections accepted from one IP address.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_inbound_per_ip: Option<usize>,
+    /// Serve the board (`sobre board`) from the start.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub board: bool,
+    /// The board's port on 127.0.0.1 (none: any free port).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_port: Option<u16>,
     /// `[reminders]`: when and how the player is reminded, and automatic claims.
     #[serde(skip_serializing_if = "ReminderSettings::is_default")]
     pub reminders: ReminderSettings,

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod browser;
 pub mod dbus;
+pub mod http;
 pub mod nodes;
 pub mod smtp;
 

@@ -902,3 +902,7 @@ reminder-league-round = round { $round } of the league { $name } is open
 reminder-league-round-title = sobre: round { $round } of { $name } is open
 reminder-resumption = adjourned game { $short } resumes in { $left } (sobre resume GAME when you are there)
 reminder-resumption-title = sobre: an adjourned game resumes soon
+
+# sobre board (the board's own words are in node/board/i18n/)
+board-url = Open your board: { $url }
+board-no-browser = (no browser could be started: open the URL above yourself; it works once)

@@ -916,3 +916,7 @@ reminder-league-round = la ronda { $round } de la liga { $name } está abierta
 reminder-league-round-title = sobre: la ronda { $round } de { $name } está abierta
 reminder-resumption = la partida aplazada { $short } se reanuda dentro de { $left } (sobre resume PARTIDA cuando esté presente)
 reminder-resumption-title = sobre: una partida aplazada se reanuda pronto
+
+# sobre board (las palabras del propio tablero están en node/board/i18n/)
+board-url = Abra su tablero: { $url }
+board-no-browser = (no se pudo abrir un navegador: abra usted la URL de arriba; sirve una vez)

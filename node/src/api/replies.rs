@@ -70,6 +70,13 @@ pub struct StopReply {
     pub stopping: bool,
 }
 
+/// `board`: the URL that opens the board in a browser, once (its token is spent by the
+/// first load, which gets a session cookie instead).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardReply {
+    pub url: String,
+}
+
 /// `watch`: the first line of the stream, before the events.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WatchReply {
@@ -418,6 +425,7 @@ pub enum Reply {
     LeagueDecision(LeagueDecisionReply),
     Reminders(RemindersReply),
     Watch(WatchReply),
+    Board(BoardReply),
 }
 
 impl Reply {
@@ -485,6 +493,7 @@ unboxed!(
     LeagueDecision(LeagueDecisionReply),
     Reminders(RemindersReply),
     Watch(WatchReply),
+    Board(BoardReply),
 );
 
 #[cfg(test)]

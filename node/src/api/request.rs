@@ -7,10 +7,10 @@
 
 use super::game::GameView;
 use super::replies::{
-    AdjournReply, BlockReply, ClaimReply, ConditionalReply, ConnectReply, EnvelopeLostReply,
-    EnvelopeReply, ExportReply, GamesReply, IdReply, LeagueDecisionReply, LeagueExportReply,
-    LeagueView, LeaguesReply, LeaveReply, MovePreviewReply, PeersReply, ProfilesReply,
-    RemindersReply, Reply, StatusReply, StopReply, WatchReply,
+    AdjournReply, BlockReply, BoardReply, ClaimReply, ConditionalReply, ConnectReply,
+    EnvelopeLostReply, EnvelopeReply, ExportReply, GamesReply, IdReply, LeagueDecisionReply,
+    LeagueExportReply, LeagueView, LeaguesReply, LeaveReply, MovePreviewReply, PeersReply,
+    ProfilesReply, RemindersReply, Reply, StatusReply, StopReply, WatchReply,
 };
 use super::words::{claim_name, colour_choice, verdict, withdrawal};
 use super::{ConditionalAction, DecisionKind, DrawAction, ExportFormat, LeaveAction, TermsRequest};
@@ -102,6 +102,7 @@ requests! {
     Remember => PeersReply,
     LeagueDecide => LeagueDecisionReply,
     Reminders => RemindersReply,
+    Board => BoardReply,
 }
 
 /// Who this node is: `player_id`, `name`, `addresses`.
@@ -506,6 +507,11 @@ pub struct Reminders {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
 }
+
+/// Serve the board (`sobre board`, `crate::board`) if the node does not yet, and answer
+/// with a URL that opens it once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {}
 
 #[cfg(test)]
 mod tests {

@@ -9,8 +9,8 @@ use super::{
 };
 use crate::api::refusal::MovePlace;
 use crate::api::replies::{
-    ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, IdReply, LeaveReply, PeerEntry,
-    PeersReply, StatusReply, StopReply,
+    BoardReply, ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, IdReply, LeaveReply,
+    PeerEntry, PeersReply, StatusReply, StopReply,
 };
 use crate::api::request::{self, Request};
 use crate::api::{
@@ -409,6 +409,15 @@ impl Service {
             }
             ApiRequest::Remember(request::Remember { addrs }) => {
                 Ok(request::Remember::reply(self.remember_addrs(&addrs).await?))
+            }
+            ApiRequest::Board(request::Board {}) => {
+                // The port is taken, most likely (`board_port` in node.toml).
+                let url = self
+                    .board
+                    .open()
+                    .await
+                    .map_err(|e| user(format!("the board cannot be served: {e}")))?;
+                Ok(request::Board::reply(BoardReply { url }))
             }
         }
     }

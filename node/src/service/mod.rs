@@ -93,6 +93,10 @@ pub struct NodeConfig {
     /// When and how the player is reminded, and automatic claims (`[reminders]` of
     /// node.toml, see `crate::reminders`).
     pub reminders: crate::reminders::settings::ReminderSettings,
+    /// Serve the board (`crate::board`) from the start, not only once `sobre board` asks.
+    pub board: bool,
+    /// The board's port on 127.0.0.1 (none: any free port).
+    pub board_port: Option<u16>,
 }
 
 fn parse_addrs(list: &[String]) -> Result<Vec<Multiaddr>, NodeError> {
@@ -257,6 +261,8 @@ struct Service {
     instances: instances::Instances,
     /// The reminders' settings, deliverer and pace (see `reminder_state`).
     reminding: reminder_state::ReminderState,
+    /// The board's server, started when first asked (see `crate::board`).
+    board: crate::board::Launcher,
 }
 
 /// Runs a node until `shutdown` resolves (or a `stop` request arrives).
@@ -315,6 +321,8 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     };
     let mut net_batches = preverify::spawn(net_events, MAX_BATCH, scope);
     let (watch, _) = broadcast::channel(1024);
+    // The control socket's requests, and the board's, which takes the same path.
+    let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<ControlRequest>(64);
     let (internal_tx, mut internal_rx) = mpsc::channel(1024);
     let (flush_done, mut flush_done_rx) = mpsc::channel(4);
     let me = key.player_id();
@@ -361,6 +369,11 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         profiles: profile_out::Outgoing::default(),
         instances: instances::Instances::new(own_instance),
         reminding: reminder_state::ReminderState::new(&config.reminders, &home_dir),
+        board: crate::board::Launcher::new(
+            ctrl_tx.clone(),
+            watch.clone(),
+            config.board_port.unwrap_or(0),
+        ),
     };
     svc.load()?;
     if let Err(e) = svc.load_own_profile() {
@@ -398,7 +411,6 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         return Err(NodeError::OtherInstance(other));
     }
 
-    let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<ControlRequest>(64);
     let (ctrl_stop_tx, ctrl_stop_rx) = tokio::sync::oneshot::channel::<()>();
     let control_home = home_dir.clone();
     let control_watch = watch.clone();
@@ -411,6 +423,14 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let addrs = net.listen_addrs().await.unwrap_or_default();
     info!(player = %me, mailbox = config.mailbox, "node started; listening on {:?}", addrs);
     eprintln!("sobre node {me} running; home {}", home_dir.display());
+    if config.board {
+        // As Jupyter does: the URL with its one-time token is for the player at the
+        // terminal (or in the log) to open.
+        match svc.board.open().await {
+            Ok(url) => eprintln!("board: {url}"),
+            Err(e) => warn!("the board cannot be served: {e}"),
+        }
+    }
 
     let mut retry = tokio::time::interval(Duration::from_millis(1500));
     retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -476,12 +496,14 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         // No further flush: the answers already given must stay true. The network and the
         // control socket close with the process.
         tracing::error!("storage failure, the node stops: {e}");
+        svc.board.stop().await;
         let _ = ctrl_stop_tx.send(());
         let _ = control.await;
         net.shutdown().await;
         return Err(NodeError::StorageFailed(e));
     }
     info!("node stopping");
+    svc.board.stop().await;
     svc.commit_all().await;
     let _ = svc.store.flush().await;
     let yielded = svc.instances.take_yielded();
