@@ -12,12 +12,10 @@
 //!
 //! `UPDATE_GOLDEN=1 cargo test --test runner golden` rewrites the snapshots; review the diff.
 
+use crate::common::nodes::{Nodes, Options};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const WAIT: Duration = Duration::from_secs(20);
+use std::process::{Command, Stdio};
 
 fn sobre(home: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));
@@ -49,54 +47,10 @@ fn json(home: &Path, args: &[&str]) -> Value {
     serde_json::from_str(run(home, args).trim()).expect("one JSON object")
 }
 
-/// Polls `sobre show GAME --json` until `pred` holds.
+/// Polls `sobre show GAME --json` until `pred` holds (the JSON view is the same in every
+/// locale: only what the snapshots compare needs `LC_ALL`).
 fn wait_until(home: &Path, game: &str, pred: impl Fn(&Value) -> bool) {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = sobre(home).args(["show", game, "--json"]).output().unwrap();
-        if out.status.success()
-            && serde_json::from_slice::<Value>(&out.stdout).is_ok_and(|v| pred(&v))
-        {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out in {}", home.display());
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Node processes, killed when dropped (before the homes are removed).
-struct Nodes(Vec<Child>);
-
-impl Drop for Nodes {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// Starts a node in `home` and returns its TCP address.
-fn start(home: &Path, nodes: &mut Nodes) -> String {
-    let child = sobre(home)
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the node starts");
-    nodes.0.push(child);
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = sobre(home).args(["id", "--json"]).output().unwrap();
-        if let Ok(v) = serde_json::from_slice::<Value>(&out.stdout)
-            && let Some(a) = v["addresses"].as_array().and_then(|a| a.first())
-        {
-            return a.as_str().unwrap().to_owned();
-        }
-        assert!(Instant::now() < deadline, "the node did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    crate::common::wait_until(home, game, "the view the snapshot needs", pred);
 }
 
 fn golden_path(name: &str) -> PathBuf {
@@ -126,9 +80,8 @@ fn assert_golden(name: &str, actual: &str) {
 
 #[test]
 fn show_and_games_of_a_live_game_match_the_snapshots() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("ana"), dir.path().join("bernardo"));
-    let mut nodes = Nodes(Vec::new());
+    let mut nodes = Nodes::new();
+    let (a, b) = (nodes.home("ana"), nodes.home("bernardo"));
     let mut ids = Vec::new();
     for home in [&a, &b] {
         ids.push(
@@ -143,8 +96,14 @@ fn show_and_games_of_a_live_game_match_the_snapshots() {
         run(home, &["contacts", "add", "ana", &ids[0]]);
         run(home, &["contacts", "add", "bernardo", &ids[1]]);
     }
-    start(&a, &mut nodes);
-    let b_addr = start(&b, &mut nodes);
+    // The homes have keys and no names: the fixture keeps them. The nodes run in the
+    // locale the snapshots were taken in.
+    let english = Options {
+        env: &[("LC_ALL", "C")],
+        ..Options::default()
+    };
+    nodes.start_opts("ana", &english);
+    let b_addr = nodes.start_opts("bernardo", &english).addr;
     run(&a, &["peers", "connect", &b_addr]);
 
     let game = json(
