@@ -59,7 +59,16 @@ impl Drop for Nodes {
             let _ = c.wait();
         }
         if std::thread::panicking() {
-            for (log, _) in &self.children {
+            // Every node's log, the stopped ones' too: a node that went offline earlier
+            // often did what made the test fail.
+            let mut logs: Vec<PathBuf> = std::fs::read_dir(self.dir.path())
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "log"))
+                .collect();
+            logs.sort();
+            for log in &logs {
                 if let Ok(text) = std::fs::read_to_string(log) {
                     let tail: Vec<&str> = text.lines().rev().take(40).collect();
                     eprintln!("--- {} (last lines):", log.display());
