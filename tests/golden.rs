@@ -47,12 +47,6 @@ fn json(home: &Path, args: &[&str]) -> Value {
     serde_json::from_str(run(home, args).trim()).expect("one JSON object")
 }
 
-/// Polls `sobre show GAME --json` until `pred` holds (the JSON view is the same in every
-/// locale: only what the snapshots compare needs `LC_ALL`).
-fn wait_until(home: &Path, game: &str, pred: impl Fn(&Value) -> bool) {
-    crate::common::wait_until(home, game, "the view the snapshot needs", pred);
-}
-
 fn golden_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
@@ -121,21 +115,21 @@ fn show_and_games_of_a_live_game_match_the_snapshots() {
         .as_str()
         .unwrap()
         .to_owned();
-    wait_until(&b, &game, |v| v["status"] == "pending");
+    crate::common::wait_until(&b, &game, "the challenge", |v| v["status"] == "pending");
     run(&b, &["accept", &game]);
-    wait_until(&a, &game, |v| v["status"] == "active");
+    crate::common::wait_until(&a, &game, "the acceptance", |v| v["status"] == "active");
     let moves = [
         "e4", "c5", "Cf3", "d6", "d4", "cxd4", "Cxd4", "Cf6", "Cc3", "a6",
     ];
     for (i, m) in moves.iter().enumerate() {
         let (mover, other) = if i % 2 == 0 { (&a, &b) } else { (&b, &a) };
-        wait_until(mover, &game, |v| v["plies"] == i);
+        crate::common::wait_until(mover, &game, "the previous move", |v| v["plies"] == i);
         run(mover, &["move", &game, m]);
-        wait_until(other, &game, |v| v["plies"] == i + 1);
+        crate::common::wait_until(other, &game, "the move to arrive", |v| v["plies"] == i + 1);
     }
     run(&b, &["draw", "offer", &game]);
     run(&b, &["chat", &game, "Najdorf!"]);
-    wait_until(&a, &game, |v| {
+    crate::common::wait_until(&a, &game, "the draw offer and the chat line", |v| {
         v["draw_offer"] == "black" && v["chat"].as_array().is_some_and(|c| c.len() == 1)
     });
 
