@@ -645,7 +645,8 @@ fn reads_without_the_node_answer_from_its_database_and_say_they_may_be_stale() {
     assert!(out.stdout.is_empty());
 }
 
-/// Runs `sobre node run` in `home` and waits (up to 60 s) for it to exit by itself.
+/// Runs `sobre node run` in `home` and waits (up to 60 s) for it to exit by itself. Not
+/// through `Nodes`: this node must refuse to start, and what it prints is what is checked.
 fn node_run_exits(home: &Path, args: &[&str]) -> crate::common::Output {
     let mut child = crate::common::sobre(home)
         .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])

@@ -16,33 +16,12 @@ use crate::common::nodes::{Node, Nodes, wait_for};
 use crate::common::show_now;
 use crate::common::{exec, faketime_missing, run, run_text, under_faketime, wait_until};
 use serde_json::Value;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// Stops `node`'s process (`sobre node stop`, as a player closing the program; killed if it
-/// does not exit within 20 s) and forgets it.
+/// Stops `node`'s process (`sobre node stop`, as a player closing the program).
 fn stop(nodes: &mut Nodes, node: &Node) {
-    let log = nodes.dir.path().join(format!("{}.log", node.name));
-    let _ = exec(&node.home, &["node", "stop"]);
-    for (l, c) in &mut nodes.children {
-        if *l != log {
-            continue;
-        }
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while c.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        // Still running: killed with its process group (a node under faketime leads one).
-        if c.try_wait().ok().flatten().is_none() {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", c.id())])
-                .stderr(Stdio::null())
-                .status();
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-    nodes.children.retain(|(l, _)| *l != log);
+    nodes.stop(&node.name);
 }
 
 /// Starts `name`'s node again (under `faketime -f OFFSET` if given) and connects it to

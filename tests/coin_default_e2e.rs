@@ -19,57 +19,13 @@
 //! no switch for tests.
 
 use serde_json::Value;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
 
-use crate::common::{NodeProcess as Node, exec, run, run_text, show, sobre};
+use crate::common::nodes::{Node, Nodes};
+use crate::common::{exec, run, run_text, show};
 
-/// How long anything may take to travel between nodes (and the 12 s deadline to pass).
-const WAIT: Duration = Duration::from_secs(40);
-const POLL: Duration = Duration::from_millis(100);
 const CONTROL: &str = "12s";
-
-/// Starts `sobre node run` in `home` and waits for its TCP address.
-fn start(home: &Path, log: PathBuf, extra: &[&str]) -> (Node, String) {
-    let child = sobre(home)
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(&log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    let node = Node { child, log };
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(home, &["id", "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && let Some(addr) = v["addresses"].as_array().and_then(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .find(|a| a.contains("/tcp/"))
-            })
-        {
-            return (node, addr.to_owned());
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the node in {} did not start",
-            home.display()
-        );
-        std::thread::sleep(POLL);
-    }
-}
-
-fn init(home: &Path, name: &str) -> String {
-    run(home, &["init", "--name", name, "--json"])["player_id"]
-        .as_str()
-        .expect("a player id")
-        .to_owned()
-}
 
 fn challenge(home: &Path, opponent: &str, extra: &[&str]) -> String {
     let mut args = vec!["challenge", opponent, "--classical", CONTROL, "--json"];
@@ -80,22 +36,20 @@ fn challenge(home: &Path, opponent: &str, extra: &[&str]) -> String {
 
 #[test]
 fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let (ana, bernardo, carmen) = (
-        dir.path().join("ana"),
-        dir.path().join("bernardo"),
-        dir.path().join("carmen"),
-    );
-    init(&ana, "ana");
-    let bernardo_id = init(&bernardo, "bernardo");
-    let carmen_id = init(&carmen, "carmen");
-    let (_b, b_addr) = start(&bernardo, dir.path().join("bernardo.log"), &[]);
-    let (_c, c_addr) = start(
-        &carmen,
-        dir.path().join("carmen.log"),
-        &["--manual-coin-default"],
-    );
-    let (mut a_node, _) = start(&ana, dir.path().join("ana.log"), &[]);
+    let mut nodes = Nodes::new();
+    let Node {
+        home: bernardo,
+        id: bernardo_id,
+        addr: b_addr,
+        ..
+    } = nodes.start("bernardo", &[]);
+    let Node {
+        home: carmen,
+        id: carmen_id,
+        addr: c_addr,
+        ..
+    } = nodes.start("carmen", &["--manual-coin-default"]);
+    let ana = nodes.start("ana", &[]).home;
     run_text(&ana, &["peers", "connect", &b_addr]);
     run_text(&ana, &["peers", "connect", &c_addr]);
 
@@ -141,9 +95,7 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
         .expect("when the acceptance reached Ana");
 
     // Ana's node stops; Bernardo accepts the fourth game while it is off.
-    run_text(&ana, &["node", "stop"]);
-    let _ = a_node.child.wait();
-    drop(a_node);
+    nodes.stop("ana");
     run_text(&bernardo, &["accept", &away]);
     let v = show(&bernardo, &away).expect("Bernardo holds the game");
     assert_eq!(v["coin"]["deadline_ms"], Value::Null, "no receipt yet: {v}");
@@ -219,7 +171,7 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
 
     // Ana's node comes back: both games started with her opponents' choices, and it does
     // not open the coins.
-    let (_a, _) = start(&ana, dir.path().join("ana-again.log"), &[]);
+    nodes.start("ana", &[]);
     let v = crate::common::wait_until(&ana, &colours, "the game by default", |v| {
         v["status"] == "active"
     });
@@ -252,7 +204,7 @@ fn f1_a_challenger_who_never_opens_the_coin_gets_the_opponents_choice() {
     assert_eq!(v["my_color"], "black", "{v}");
     assert_eq!(v["coin"]["settled"], "default");
     // Anyone can check it offline.
-    let archive = dir.path().join("colours.sobre");
+    let archive = nodes.dir.path().join("colours.sobre");
     run_text(
         &ana,
         &[

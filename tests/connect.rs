@@ -3,10 +3,10 @@
 //! reaches its opponent again (whichever of the two dialed first), with and without a
 //! bootstrap node.
 
-use crate::common::{NodeProcess, exec, run, run_text, sobre, wait_until};
+use crate::common::nodes::{Nodes, Options};
+use crate::common::{exec, run, run_text, sobre, wait_until};
 use serde_json::Value;
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -17,51 +17,20 @@ const POLL: Duration = Duration::from_millis(100);
 /// The tests that use the default port must not race each other for it.
 static DEFAULT_PORT: Mutex<()> = Mutex::new(());
 
-/// `sobre node run ARGS` on `home` (a key is created first), its stderr in `log`; returns
-/// once `sobre id` reports a TCP address.
-fn start(home: &Path, log: &Path, args: &[&str]) -> (NodeProcess, Vec<String>) {
-    if !home.join("identity.key").exists() {
-        let name = home.file_name().and_then(|n| n.to_str()).unwrap_or("x");
-        run_text(home, &["init", "--name", name]);
-    }
-    let child = sobre(home)
-        .args(["node", "run"])
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    let mut node = NodeProcess {
-        child,
-        log: log.to_path_buf(),
-    };
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(home, &["id", "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && strings(&v["addresses"]).iter().any(|a| a.contains("/tcp/"))
-        {
-            return (node, strings(&v["addresses"]));
-        }
-        if let Ok(Some(status)) = node.child.try_wait() {
-            let text = std::fs::read_to_string(log).unwrap_or_default();
-            panic!("the node on {} exited ({status}):\n{text}", home.display());
-        }
-        assert!(Instant::now() < deadline, "the node did not start");
-        std::thread::sleep(POLL);
-    }
-}
-
-/// `sobre node stop`, then waits for the process to end.
-fn stop(home: &Path, mut node: NodeProcess) {
-    run_text(home, &["node", "stop"]);
-    let deadline = Instant::now() + WAIT;
-    while node.child.try_wait().expect("the node's status").is_none() {
-        assert!(Instant::now() < deadline, "the node did not stop");
-        std::thread::sleep(POLL);
-    }
+/// `sobre node run ARGS` for `name` (a key is created first), with no `--listen` but what
+/// `args` or its `node.toml` say: these tests are about where a node listens. Returns its
+/// addresses once `sobre id` reports a TCP one.
+fn start(nodes: &mut Nodes, name: &str, args: &[&str]) -> Vec<String> {
+    nodes
+        .start_opts(
+            name,
+            &Options {
+                extra: args,
+                own_listen: true,
+                ..Options::default()
+            },
+        )
+        .addrs
 }
 
 fn strings(v: &Value) -> Vec<String> {
@@ -91,12 +60,11 @@ fn player_id(home: &Path) -> String {
 
 #[test]
 fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("ana");
-    let log = dir.path().join("ana.log");
-    let (node, _) = start(
-        &home,
-        &log,
+    let mut nodes = Nodes::new();
+    let home = nodes.home("ana");
+    start(
+        &mut nodes,
+        "ana",
         &[
             "--listen",
             "/ip4/127.0.0.1/tcp/0",
@@ -105,13 +73,13 @@ fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
             "--save",
         ],
     );
-    stop(&home, node);
+    nodes.stop("ana");
     let text = std::fs::read_to_string(home.join("node.toml")).unwrap();
     assert!(text.contains("/ip4/203.0.113.7/tcp/4848"), "{text}");
     assert!(!home.join("node.toml.tmp").exists());
 
     // No flags: the saved listen address (loopback only) and the declared external one.
-    let (node, addrs) = start(&home, &log, &[]);
+    let addrs = start(&mut nodes, "ana", &[]);
     assert!(
         addrs
             .iter()
@@ -124,10 +92,14 @@ fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
             .all(|a| a.starts_with("/ip4/127.0.0.1/") || a.starts_with("/ip4/203.0.113.7/")),
         "{addrs:?}"
     );
-    stop(&home, node);
+    nodes.stop("ana");
 
     // A flag replaces its setting for this run only.
-    let (node, addrs) = start(&home, &log, &["--external", "/ip4/198.51.100.9/tcp/1"]);
+    let addrs = start(
+        &mut nodes,
+        "ana",
+        &["--external", "/ip4/198.51.100.9/tcp/1"],
+    );
     assert!(
         addrs.iter().any(|a| a.contains("198.51.100.9")),
         "{addrs:?}"
@@ -136,7 +108,7 @@ fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
         !addrs.iter().any(|a| a.contains("203.0.113.7")),
         "{addrs:?}"
     );
-    stop(&home, node);
+    nodes.stop("ana");
     assert_eq!(
         std::fs::read_to_string(home.join("node.toml")).unwrap(),
         text
@@ -172,11 +144,11 @@ fn settings_are_saved_used_without_flags_and_overridden_by_flags() {
 #[test]
 fn the_default_port_is_fixed_and_a_second_node_falls_back() {
     let _serial = DEFAULT_PORT.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let (one_home, two_home) = (dir.path().join("one"), dir.path().join("two"));
+    let mut nodes = Nodes::new();
+    let two_home = nodes.home("two");
     let free = std::net::TcpListener::bind(("0.0.0.0", 4848)).is_ok()
         && std::net::UdpSocket::bind(("0.0.0.0", 4848)).is_ok();
-    let (one, one_addrs) = start(&one_home, &dir.path().join("one.log"), &[]);
+    let one_addrs = start(&mut nodes, "one", &[]);
     if free {
         assert!(
             one_addrs.iter().any(|a| a.contains("/tcp/4848/"))
@@ -185,18 +157,17 @@ fn the_default_port_is_fixed_and_a_second_node_falls_back() {
         );
     }
     // 4848 is taken now (by the first node, or by whoever held it before).
-    let two_log = dir.path().join("two.log");
-    let (two, two_addrs) = start(&two_home, &two_log, &[]);
+    let two_addrs = start(&mut nodes, "two", &[]);
     assert!(
         !two_addrs.iter().any(|a| a.contains("/tcp/4848/")),
         "{two_addrs:?}"
     );
-    let text = std::fs::read_to_string(&two_log).unwrap();
+    let text = std::fs::read_to_string(nodes.log("two")).unwrap();
     assert!(text.contains("the default port is taken"), "{text}");
     // Both work: the second reaches the first.
     run_text(&two_home, &["peers", "connect", &tcp(&one_addrs)]);
-    stop(&two_home, two);
-    stop(&one_home, one);
+    nodes.stop("two");
+    nodes.stop("one");
 }
 
 /// Ana's node is dialed by Bernardo's; they play; Ana's node restarts on a new port while
@@ -204,25 +175,16 @@ fn the_default_port_is_fixed_and_a_second_node_falls_back() {
 /// arrives, and Bernardo's node learns Ana's new address. Then Bernardo's node restarts on a
 /// new port and Ana's reply still reaches it.
 fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
-    let dir = tempfile::tempdir().unwrap();
+    let mut nodes = Nodes::new();
     let mut extra: Vec<String> = vec!["--listen".into(), "/ip4/127.0.0.1/tcp/0".into()];
-    let _boot = if with_bootstrap {
-        let home = dir.path().join("boot");
-        let (node, addrs) = start(
-            &home,
-            &dir.path().join("boot.log"),
-            &["--listen", "/ip4/127.0.0.1/tcp/0"],
-        );
+    if with_bootstrap {
+        let addrs = start(&mut nodes, "boot", &["--listen", "/ip4/127.0.0.1/tcp/0"]);
         extra.extend(["--bootstrap".into(), tcp(&addrs)]);
-        Some(node)
-    } else {
-        None
-    };
+    }
     let args: Vec<&str> = extra.iter().map(String::as_str).collect();
-    let (a_home, b_home) = (dir.path().join("ana"), dir.path().join("bernardo"));
-    let (a_log, b_log): (PathBuf, PathBuf) = (dir.path().join("ana.log"), dir.path().join("b.log"));
-    let (a, a_addrs) = start(&a_home, &a_log, &args);
-    let (b, _) = start(&b_home, &b_log, &args);
+    let (a_home, b_home) = (nodes.home("ana"), nodes.home("bernardo"));
+    let a_addrs = start(&mut nodes, "ana", &args);
+    start(&mut nodes, "bernardo", &args);
     let a_id = player_id(&a_home);
     run_text(&b_home, &["peers", "connect", &tcp(&a_addrs)]);
     let v = run(&b_home, &["challenge", &a_id, "--color", "black", "--json"]);
@@ -238,7 +200,7 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
     wait_until(&b_home, &game, "e4", |v| v["plies"] == 1);
 
     // Ana's node goes away; Bernardo moves meanwhile.
-    stop(&a_home, a);
+    nodes.stop("ana");
     // Bernardo's status: Ana is gone, and was seen (her addresses were heard).
     let deadline = Instant::now() + WAIT;
     loop {
@@ -253,7 +215,7 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
     }
     assert!(run_text(&b_home, &["node", "status"]).contains("last seen"));
     run_text(&b_home, &["move", &game, "e5"]);
-    let (a, a_addrs) = start(&a_home, &a_log, &args);
+    let a_addrs = start(&mut nodes, "ana", &args);
     let new_a = tcp(&a_addrs);
     wait_until(&a_home, &game, "e5 after Ana's restart", |v| {
         v["plies"] == 2
@@ -278,16 +240,16 @@ fn a_restarted_node_reaches_its_opponent(with_bootstrap: bool) {
     }
 
     // Now Bernardo's node (the one that dialed first) restarts on a new port.
-    stop(&b_home, b);
+    nodes.stop("bernardo");
     run_text(&a_home, &["move", &game, "Nf3"]);
-    let (b, _) = start(&b_home, &b_log, &args);
+    start(&mut nodes, "bernardo", &args);
     wait_until(&b_home, &game, "Nf3 after Bernardo's restart", |v| {
         v["plies"] == 3
     });
     run_text(&b_home, &["move", &game, "Nc6"]);
     wait_until(&a_home, &game, "Nc6", |v| v["plies"] == 4);
-    stop(&b_home, b);
-    stop(&a_home, a);
+    nodes.stop("bernardo");
+    nodes.stop("ana");
 }
 
 #[test]
@@ -324,17 +286,17 @@ fn wait_connected(home: &Path, peer: &str, what: &str) {
 /// her node dials Ana when it starts.
 #[test]
 fn two_fresh_homes_meet_with_one_invite_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let mut nodes = Nodes::new();
     let (a_home, b_home, c_home) = (
-        dir.path().join("ana"),
-        dir.path().join("bernardo"),
-        dir.path().join("carla"),
+        nodes.home("ana"),
+        nodes.home("bernardo"),
+        nodes.home("carla"),
     );
     run_text(&a_home, &["init", "--name", "Ana Núñez"]);
     run_text(&b_home, &["init", "--name", "Bernardo Díaz"]);
     let listen = ["--listen", "/ip4/127.0.0.1/tcp/0"];
-    let (a, _) = start(&a_home, &dir.path().join("a.log"), &listen);
-    let (b, _) = start(&b_home, &dir.path().join("b.log"), &listen);
+    start(&mut nodes, "ana", &listen);
+    start(&mut nodes, "bernardo", &listen);
     let line = run_text(&a_home, &["invite"]).trim().to_owned();
     assert!(line.starts_with("sobre:invite/"), "{line}");
     assert!(!line.contains(char::is_whitespace), "one line: {line}");
@@ -390,7 +352,7 @@ fn two_fresh_homes_meet_with_one_invite_line() {
     run_text(&c_home, &["init", "--name", "Carla"]);
     let out = run_text(&c_home, &["contacts", "add", "ana", &line]);
     assert!(out.contains("when it starts"), "{out}");
-    let (c, _) = start(&c_home, &dir.path().join("c.log"), &listen);
+    start(&mut nodes, "carla", &listen);
     wait_connected(
         &a_home,
         &player_id(&c_home),
@@ -405,9 +367,9 @@ fn two_fresh_homes_meet_with_one_invite_line() {
             .any(|p| p["peer"] == a_id.as_str()),
         "{known}"
     );
-    stop(&c_home, c);
-    stop(&b_home, b);
-    stop(&a_home, a);
+    nodes.stop("carla");
+    nodes.stop("bernardo");
+    nodes.stop("ana");
 }
 
 /// `sobre watch` on `home`, its lines sent as they come (the process ends with the test's
@@ -462,8 +424,8 @@ fn names_are_shown(a_home: &Path, b_home: &Path, game: &str) {
 
 #[test]
 fn a_malformed_or_altered_invite_is_refused_with_its_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a_home, b_home) = (dir.path().join("ana"), dir.path().join("bernardo"));
+    let nodes = Nodes::new();
+    let (a_home, b_home) = (nodes.home("ana"), nodes.home("bernardo"));
     run_text(&a_home, &["init", "--name", "Ana"]);
     run_text(&b_home, &["init", "--name", "Bernardo"]);
     // No node, no external address: nothing to put in an invite.
@@ -520,19 +482,18 @@ fn a_malformed_or_altered_invite_is_refused_with_its_reason() {
 /// through the relay from the invite.
 #[test]
 fn an_invite_with_only_a_relayed_address_is_followed_through_the_relay() {
-    let dir = tempfile::tempdir().unwrap();
+    let mut nodes = Nodes::new();
     let listen = ["--listen", "/ip4/127.0.0.1/tcp/0"];
-    let r_home = dir.path().join("relay");
-    let (r, r_addrs) = start(
-        &r_home,
-        &dir.path().join("r.log"),
+    let r_addrs = start(
+        &mut nodes,
+        "relay",
         &["--listen", "/ip4/127.0.0.1/tcp/0", "--relay-server"],
     );
-    let a_home = dir.path().join("ana");
+    let a_home = nodes.home("ana");
     let relay = tcp(&r_addrs);
-    let (a, _) = start(
-        &a_home,
-        &dir.path().join("a.log"),
+    start(
+        &mut nodes,
+        "ana",
         &["--listen", "/ip4/127.0.0.1/tcp/0", "--relay", &relay],
     );
     let deadline = Instant::now() + WAIT;
@@ -551,8 +512,8 @@ fn an_invite_with_only_a_relayed_address_is_followed_through_the_relay() {
     assert!(addrs.iter().all(|a| a.contains("p2p-circuit")), "{addrs:?}");
     let line = v["invite"].as_str().unwrap().to_owned();
 
-    let b_home = dir.path().join("bernardo");
-    let (b, _) = start(&b_home, &dir.path().join("b.log"), &listen);
+    let b_home = nodes.home("bernardo");
+    start(&mut nodes, "bernardo", &listen);
     run_text(&b_home, &["connect", &line, "--as", "ana"]);
     let a_id = player_id(&a_home);
     wait_connected(
@@ -568,7 +529,7 @@ fn an_invite_with_only_a_relayed_address_is_followed_through_the_relay() {
     run_text(&a_home, &["accept", &game]);
     run_text(&a_home, &["move", &game, "c4"]);
     wait_until(&b_home, &game, "c4", |v| v["plies"] == 1);
-    stop(&b_home, b);
-    stop(&a_home, a);
-    stop(&r_home, r);
+    nodes.stop("bernardo");
+    nodes.stop("ana");
+    nodes.stop("relay");
 }

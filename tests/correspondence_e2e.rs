@@ -25,36 +25,17 @@ use std::time::{Duration, Instant};
 
 /// How long anything may take to travel between nodes before a test fails.
 const WAIT: Duration = Duration::from_secs(30);
-/// How often a wait asks.
-const POLL: Duration = Duration::from_millis(100);
 
 /// Three or four nodes per test on two cores: the tests run one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
 
 // ----- the harness -----
 
-/// The nodes of one test, and the logs of those already stopped (printed if the test
-/// fails; the fixture prints those still running).
+/// The nodes of one test (the fixture prints every node's log if the test fails, the
+/// stopped ones' too).
 struct Net {
     nodes: Nodes,
-    stopped: Vec<PathBuf>,
     _serial: MutexGuard<'static, ()>,
-}
-
-impl Drop for Net {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            for log in &self.stopped {
-                if let Ok(text) = std::fs::read_to_string(log) {
-                    let tail: Vec<&str> = text.lines().rev().take(60).collect();
-                    eprintln!("--- {} (stopped; last lines):", log.display());
-                    for l in tail.iter().rev() {
-                        eprintln!("{l}");
-                    }
-                }
-            }
-        }
-    }
 }
 
 impl Net {
@@ -62,7 +43,6 @@ impl Net {
         let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         Net {
             nodes: Nodes::new(),
-            stopped: Vec::new(),
             _serial: serial,
         }
     }
@@ -101,29 +81,7 @@ impl Net {
 
     /// Stops `name`'s node (`sobre node stop`) and waits until its process has exited.
     fn offline(&mut self, p: &Node) {
-        run_text(&p.home, &["node", "stop"]);
-        let log = self.log(&p.name);
-        let i = self
-            .nodes
-            .children
-            .iter()
-            .position(|(l, _)| *l == log)
-            .unwrap_or_else(|| panic!("{}'s node was not running", p.name));
-        let (log, mut child) = self.nodes.children.remove(i);
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if child.try_wait().expect("the node's status").is_some() {
-                break;
-            }
-            if Instant::now() >= deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                self.stopped.push(log);
-                panic!("{}'s node did not stop", p.name);
-            }
-            std::thread::sleep(POLL);
-        }
-        self.stopped.push(log);
+        self.nodes.stop(&p.name);
         assert!(
             !exec(&p.home, &["node", "status"]).success(),
             "{}'s node still answers",

@@ -20,6 +20,7 @@
 //! After every restart the node's record of the game is exported and verified from scratch,
 //! and every move acknowledged so far must be in it, in order.
 
+use crate::common::sobre;
 use serde_json::Value;
 use sobre_core::Position;
 use sobre_core::notation::{Notation, format_move};
@@ -31,19 +32,13 @@ use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
 use sobre_node::client;
 use std::fs::OpenOptions;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The longest any single wait may take before the test fails instead of hanging.
 const STEP: Duration = Duration::from_secs(60);
 const POLL: Duration = Duration::from_millis(10);
-
-fn sobre(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));
-    cmd.arg("--home").arg(home).env_remove("SOBRE_HOME");
-    cmd
-}
 
 fn run_ok(cmd: &mut Command) -> Output {
     let out = cmd.output().expect("the sobre binary runs");
@@ -70,6 +65,11 @@ fn free_port() -> u16 {
 
 /// One player's home and node process. Dropping it kills the node, so a failing test leaves
 /// no process behind.
+///
+/// Not the shared `Nodes` fixture: this test kills a node at moments it chooses — while the
+/// node starts, before it answers, and in the middle of a command — so it spawns without
+/// waiting, restarts on the same port (the opponent dials it there), and polls the control
+/// socket every 10 ms to land each kill where it means to.
 struct Player {
     home: PathBuf,
     id: String,

@@ -7,75 +7,48 @@
 //! plenty).
 
 use serde_json::Value;
-use std::fs::File;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::sync::{Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
 
 /// How long anything may take to travel between nodes before a test fails.
 const WAIT: Duration = Duration::from_secs(20);
-/// How often `wait_until` asks.
-const POLL: Duration = Duration::from_millis(100);
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
 // ----- the harness -----
 
+use crate::common::nodes::{Node as Player, Nodes};
 use crate::common::{exec, run, run_text, show, sobre};
 
-/// A player's home and who they are.
-struct Player {
-    home: PathBuf,
-    id: String,
-    addr: String,
-}
-
-/// Three nodes (Ana, Bernardo and a mailbox) running as child processes. Dropping it kills
-/// every child, then removes the homes.
+/// Three nodes (Ana, Bernardo and a mailbox) running as child processes of the shared
+/// fixture, which kills them when the test ends.
 struct Net {
     a: Player,
     b: Player,
     m: Player,
-    children: Vec<(PathBuf, Child)>,
-    dir: tempfile::TempDir,
+    nodes: Nodes,
+    // Declared last: released only once the nodes are gone.
     _serial: MutexGuard<'static, ()>,
-}
-
-impl Drop for Net {
-    fn drop(&mut self) {
-        for (_, child) in &mut self.children {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        if std::thread::panicking() {
-            for (log, _) in &self.children {
-                if let Ok(text) = std::fs::read_to_string(log) {
-                    eprintln!("--- {}:\n{text}", log.display());
-                }
-            }
-        }
-    }
 }
 
 impl Net {
     /// Starts the mailbox, then Ana and Bernardo using it, and connects Ana to Bernardo.
     fn start() -> Net {
         let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let mut children = Vec::new();
-        let m = start_node(dir.path(), "mailbox", &["--mailbox"], &mut children);
+        let mut nodes = Nodes::new();
+        let m = nodes.start("mailbox", &["--mailbox"]);
         let mailbox = ["--use-mailbox", m.addr.as_str()];
-        let a = start_node(dir.path(), "ana", &mailbox, &mut children);
-        let b = start_node(dir.path(), "bernardo", &mailbox, &mut children);
+        let a = nodes.start("ana", &mailbox);
+        let b = nodes.start("bernardo", &mailbox);
         run_text(&a.home, &["peers", "connect", &b.addr]);
         Net {
             a,
             b,
             m,
-            children,
-            dir,
+            nodes,
             _serial: serial,
         }
     }
@@ -143,49 +116,7 @@ impl Net {
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-}
-
-/// `sobre init`, then `sobre node run` as a child; waits until `sobre id` reports an address.
-fn start_node(
-    dir: &Path,
-    name: &str,
-    extra: &[&str],
-    children: &mut Vec<(PathBuf, Child)>,
-) -> Player {
-    let home = dir.join(name);
-    let init = run(&home, &["init", "--name", name, "--json"]);
-    let id = init["player_id"].as_str().expect("a player id").to_owned();
-    let log = dir.join(format!("{name}.log"));
-    let child = sobre(&home)
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(&log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    children.push((log, child));
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(&home, &["id", "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && let Some(addr) = v["addresses"].as_array().and_then(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .find(|a| a.contains("/tcp/"))
-            })
-        {
-            return Player {
-                home,
-                id,
-                addr: addr.to_owned(),
-            };
-        }
-        assert!(Instant::now() < deadline, "the {name} node did not start");
-        std::thread::sleep(POLL);
+        self.nodes.dir.path().join(name)
     }
 }
 

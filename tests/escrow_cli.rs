@@ -5,57 +5,22 @@
 //! envelope, refusing `sobre envelope open` before it; Bruno sees the sealed move played
 //! and replies.
 
-use serde_json::Value;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
+use crate::common::nodes::Nodes;
+use crate::common::{exec, run, run_text, wait_until};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
 
-/// `sobre init`, then `sobre node run` on loopback; the node, its player id and address.
-fn start(dir: &Path, name: &str) -> (Node, PathBuf, String, String) {
-    let home = dir.join(name);
-    let id = run(&home, &["init", "--name", name, "--json"])["player_id"]
-        .as_str()
-        .expect("a player id")
-        .to_owned();
-    let log = dir.join(format!("{name}.log"));
-    let child = sobre(&home)
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(&log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    let node = Node { child, log };
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(&home, &["id", "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && let Some(addr) = v["addresses"].as_array().and_then(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .find(|a| a.contains("/tcp/"))
-            })
-        {
-            return (node, home, id, addr.to_owned());
-        }
-        assert!(Instant::now() < deadline, "the {name} node did not start");
-        std::thread::sleep(POLL);
-    }
-}
-
 #[test]
 fn a9c_a3_the_club_arbiter_opens_the_absent_sealers_envelope_from_the_command_line() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let (ana_node, ana, _, _) = start(dir.path(), "ana");
-    let (_bruno_node, bruno, bruno_id, bruno_addr) = start(dir.path(), "bruno");
-    let (_club_node, club, club_id, club_addr) = start(dir.path(), "club");
+    let mut nodes = Nodes::new();
+    let ana = nodes.start("ana", &[]).home;
+    let bruno_node = nodes.start("bruno", &[]);
+    let (bruno, bruno_id, bruno_addr) = (bruno_node.home, bruno_node.id, bruno_node.addr);
+    let club_node = nodes.start("club", &[]);
+    let (club, club_id, club_addr) = (club_node.home, club_node.id, club_node.addr);
     run_text(&ana, &["peers", "connect", &bruno_addr]);
     run_text(&ana, &["peers", "connect", &club_addr]);
     run_text(&bruno, &["peers", "connect", &club_addr]);
@@ -108,8 +73,7 @@ fn a9c_a3_the_club_arbiter_opens_the_absent_sealers_envelope_from_the_command_li
         assert!(Instant::now() < deadline, "Ana's outbox never emptied");
         std::thread::sleep(POLL);
     }
-    run_text(&ana, &["node", "stop"]);
-    drop(ana_node);
+    nodes.stop("ana");
 
     // Bruno is at the board. Only the arbiter opens, and not before the agreed time.
     run_text(&bruno, &["resume", &game]);

@@ -8,85 +8,18 @@
 //! Needs Debian's `faketime`; without it the test says so and passes, unless
 //! `SOBRE_REQUIRE_FAKETIME=1` (set by `.ci/run`, which installs it).
 
-use crate::common::show_now;
-use serde_json::Value;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-use crate::common::{NodeProcess as Node, exec, run, run_text, sobre, under_faketime};
-
-const WAIT: Duration = Duration::from_secs(30);
-const POLL: Duration = Duration::from_millis(100);
-
-fn faketime() -> Option<PathBuf> {
-    let found = Command::new("faketime")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    found.then(|| PathBuf::from("faketime"))
-}
-
-/// Starts `sobre node run` for `home` (under `faketime -f OFFSET` if given) and waits for
-/// its TCP address.
-fn start(home: &Path, log: PathBuf, offset: Option<&str>) -> (Node, String) {
-    let mut cmd = match offset {
-        None => sobre(home),
-        Some(offset) => under_faketime(home, offset),
-    };
-    let child = cmd
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(&log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    let node = Node { child, log };
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(home, &["id", "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && let Some(addr) = v["addresses"].as_array().and_then(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .find(|a| a.contains("/tcp/"))
-            })
-        {
-            return (node, addr.to_owned());
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the node in {} did not start",
-            home.display()
-        );
-        std::thread::sleep(POLL);
-    }
-}
+use crate::common::nodes::{Nodes, Options};
+use crate::common::{exec, faketime_missing, run, run_text, show_now};
 
 #[test]
 fn attack_forward_dated_time_claim_from_a_node_four_days_ahead_is_refused() {
-    if faketime().is_none() {
-        assert!(
-            std::env::var_os("SOBRE_REQUIRE_FAKETIME").is_none(),
-            "SOBRE_REQUIRE_FAKETIME is set but faketime is not installed"
-        );
-        eprintln!("skipped: faketime is not installed (apt-get install faketime)");
+    if faketime_missing() {
         return;
     }
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let ana = dir.path().join("ana");
-    let eve = dir.path().join("eve");
-    let ana_id = run(&ana, &["init", "--name", "ana", "--json"])["player_id"]
-        .as_str()
-        .expect("an id")
-        .to_owned();
-    run(&eve, &["init", "--name", "eve", "--json"]);
-    let (_ana_node, ana_addr) = start(&ana, dir.path().join("ana.log"), None);
-    let (eve_node, _) = start(&eve, dir.path().join("eve.log"), None);
+    let mut nodes = Nodes::new();
+    let ana_node = nodes.start("ana", &[]);
+    let (ana, ana_id, ana_addr) = (ana_node.home, ana_node.id, ana_node.addr);
+    let eve = nodes.start("eve", &[]).home;
     run_text(&eve, &["peers", "connect", &ana_addr]);
 
     // Eve (White) challenges Ana to a 3-days-per-move game and plays her first move honestly.
@@ -114,8 +47,14 @@ fn attack_forward_dated_time_claim_from_a_node_four_days_ahead_is_refused() {
     crate::common::nodes::wait_until_done("e4 to arrive", || show_now(&ana, &game)["plies"] == 1);
 
     // Eve restarts her node with its clock four days ahead and claims Ana's flag has fallen.
-    drop(eve_node);
-    let (_eve_node, _) = start(&eve, dir.path().join("eve-faked.log"), Some("+4d"));
+    nodes.kill("eve");
+    nodes.start_opts(
+        "eve",
+        &Options {
+            faketime: Some("+4d"),
+            ..Options::default()
+        },
+    );
     run_text(&eve, &["peers", "connect", &ana_addr]);
     let out = run_text(&eve, &["claim", &game, "time"]);
     assert!(
@@ -125,7 +64,7 @@ fn attack_forward_dated_time_claim_from_a_node_four_days_ahead_is_refused() {
     assert_eq!(show_now(&eve, &game)["status"], "finished");
 
     // Ana's node decides on the claim: it refuses it (its log names the reason) ...
-    let ana_log = dir.path().join("ana.log");
+    let ana_log = nodes.log("ana");
     crate::common::nodes::wait_until_done("Ana's node to take or refuse the claim", || {
         std::fs::read_to_string(&ana_log).is_ok_and(|l| l.contains("ahead of this node's clock"))
             || show_now(&ana, &game)["status"] != "active"

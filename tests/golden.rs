@@ -12,12 +12,10 @@
 //!
 //! `UPDATE_GOLDEN=1 cargo test --test runner golden` rewrites the snapshots; review the diff.
 
+use crate::common::nodes::{Nodes, Options};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const WAIT: Duration = Duration::from_secs(20);
+use std::process::{Command, Stdio};
 
 fn sobre(home: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sobre"));
@@ -49,56 +47,6 @@ fn json(home: &Path, args: &[&str]) -> Value {
     serde_json::from_str(run(home, args).trim()).expect("one JSON object")
 }
 
-/// Polls `sobre show GAME --json` until `pred` holds.
-fn wait_until(home: &Path, game: &str, pred: impl Fn(&Value) -> bool) {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = sobre(home).args(["show", game, "--json"]).output().unwrap();
-        if out.status.success()
-            && serde_json::from_slice::<Value>(&out.stdout).is_ok_and(|v| pred(&v))
-        {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out in {}", home.display());
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Node processes, killed when dropped (before the homes are removed).
-struct Nodes(Vec<Child>);
-
-impl Drop for Nodes {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// Starts a node in `home` and returns its TCP address.
-fn start(home: &Path, nodes: &mut Nodes) -> String {
-    let child = sobre(home)
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the node starts");
-    nodes.0.push(child);
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = sobre(home).args(["id", "--json"]).output().unwrap();
-        if let Ok(v) = serde_json::from_slice::<Value>(&out.stdout)
-            && let Some(a) = v["addresses"].as_array().and_then(|a| a.first())
-        {
-            return a.as_str().unwrap().to_owned();
-        }
-        assert!(Instant::now() < deadline, "the node did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 fn golden_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
@@ -126,9 +74,8 @@ fn assert_golden(name: &str, actual: &str) {
 
 #[test]
 fn show_and_games_of_a_live_game_match_the_snapshots() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("ana"), dir.path().join("bernardo"));
-    let mut nodes = Nodes(Vec::new());
+    let mut nodes = Nodes::new();
+    let (a, b) = (nodes.home("ana"), nodes.home("bernardo"));
     let mut ids = Vec::new();
     for home in [&a, &b] {
         ids.push(
@@ -143,8 +90,14 @@ fn show_and_games_of_a_live_game_match_the_snapshots() {
         run(home, &["contacts", "add", "ana", &ids[0]]);
         run(home, &["contacts", "add", "bernardo", &ids[1]]);
     }
-    start(&a, &mut nodes);
-    let b_addr = start(&b, &mut nodes);
+    // The homes have keys and no names: the fixture keeps them. The nodes run in the
+    // locale the snapshots were taken in.
+    let english = Options {
+        env: &[("LC_ALL", "C")],
+        ..Options::default()
+    };
+    nodes.start_opts("ana", &english);
+    let b_addr = nodes.start_opts("bernardo", &english).addr;
     run(&a, &["peers", "connect", &b_addr]);
 
     let game = json(
@@ -162,21 +115,21 @@ fn show_and_games_of_a_live_game_match_the_snapshots() {
         .as_str()
         .unwrap()
         .to_owned();
-    wait_until(&b, &game, |v| v["status"] == "pending");
+    crate::common::wait_until(&b, &game, "the challenge", |v| v["status"] == "pending");
     run(&b, &["accept", &game]);
-    wait_until(&a, &game, |v| v["status"] == "active");
+    crate::common::wait_until(&a, &game, "the acceptance", |v| v["status"] == "active");
     let moves = [
         "e4", "c5", "Cf3", "d6", "d4", "cxd4", "Cxd4", "Cf6", "Cc3", "a6",
     ];
     for (i, m) in moves.iter().enumerate() {
         let (mover, other) = if i % 2 == 0 { (&a, &b) } else { (&b, &a) };
-        wait_until(mover, &game, |v| v["plies"] == i);
+        crate::common::wait_until(mover, &game, "the previous move", |v| v["plies"] == i);
         run(mover, &["move", &game, m]);
-        wait_until(other, &game, |v| v["plies"] == i + 1);
+        crate::common::wait_until(other, &game, "the move to arrive", |v| v["plies"] == i + 1);
     }
     run(&b, &["draw", "offer", &game]);
     run(&b, &["chat", &game, "Najdorf!"]);
-    wait_until(&a, &game, |v| {
+    crate::common::wait_until(&a, &game, "the draw offer and the chat line", |v| {
         v["draw_offer"] == "black" && v["chat"].as_array().is_some_and(|c| c.len() == 1)
     });
 

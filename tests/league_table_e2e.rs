@@ -7,11 +7,9 @@
 
 use serde_json::Value;
 use std::collections::HashMap;
-use std::fs::File;
-use std::process::Stdio;
 
 use crate::common::nodes::{Node, Nodes, finished, now_ms, rfc3339, standings, wait_for};
-use crate::common::{exec, run, run_text, sobre};
+use crate::common::{exec, run, run_text};
 
 /// The winner of the game between Berger numbers `white` and `black`: the lower number
 /// when their sum is even, else the higher one.
@@ -199,12 +197,7 @@ fn black_starts_the_game_when_white_is_away() {
         elapsed < now + 11_000,
         "the joins took too long for this test"
     );
-    let p2_log = nodes.children[2].0.clone();
-    {
-        let (_, child) = &mut nodes.children[2];
-        child.kill().expect("kill P2's node");
-        child.wait().expect("P2's node ends");
-    }
+    nodes.kill(&players[1].name);
     let round1 = wait_for("round 1's game, started by Black", || {
         let v = run(
             &org.home,
@@ -225,22 +218,7 @@ fn black_starts_the_game_when_white_is_away() {
     assert_eq!(shown["challenger"], players[2].id.as_str(), "{shown}");
 
     // P2's node comes back and accepts; the game is played with the table's colours.
-    let child = sobre(&players[1].home)
-        .args([
-            "node",
-            "run",
-            "--listen",
-            "/ip4/127.0.0.1/tcp/0",
-            "--use-mailbox",
-            &org.addr,
-        ])
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::options().append(true).open(&p2_log).expect("log"))
-        .spawn()
-        .expect("P2's node starts again");
-    nodes.children.push((p2_log, child));
+    nodes.start(&players[1].name, &["--use-mailbox", &org.addr]);
     let number: HashMap<String, usize> = players
         .iter()
         .enumerate()

@@ -9,10 +9,11 @@
 //! one and passes either way only if every move arrived. Then each home node restarts on a
 //! new port between moves, and the game goes on.
 
-use crate::common::{NodeProcess, exec, run, run_text};
+use crate::common::nodes::{Nodes, Options};
+use crate::common::{exec, run, run_text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const STEP: Duration = Duration::from_secs(90);
@@ -173,36 +174,18 @@ impl Drop for Nat {
     }
 }
 
-/// `sobre node run ARGS` for `home` inside namespace `ns`; returns once it answers.
-fn start_in(ns: &str, home: &Path, args: &[&str]) -> NodeProcess {
-    let log = home.with_extension("log");
-    let child = Command::new("ip")
-        .args(["netns", "exec", ns, env!("CARGO_BIN_EXE_sobre"), "--home"])
-        .arg(home)
-        .args(["node", "run"])
-        .args(args)
-        .env_remove("SOBRE_HOME")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    let node = NodeProcess { child, log };
-    let deadline = Instant::now() + STEP;
-    while !exec(home, &["node", "status"]).success() {
-        assert!(Instant::now() < deadline, "the node in {ns} did not start");
-        std::thread::sleep(POLL);
-    }
-    node
-}
-
-fn stop(home: &Path, mut node: NodeProcess) {
-    run_text(home, &["node", "stop"]);
-    let deadline = Instant::now() + STEP;
-    while node.child.try_wait().expect("status").is_none() {
-        assert!(Instant::now() < deadline, "the node did not stop");
-        std::thread::sleep(POLL);
-    }
+/// `sobre node run ARGS` for `name` inside namespace `ns` (no `--listen` but `args`');
+/// returns once it answers.
+fn start_in(nodes: &mut Nodes, ns: &str, name: &str, args: &[&str]) {
+    nodes.start_opts(
+        name,
+        &Options {
+            extra: args,
+            own_listen: true,
+            netns: Some(ns),
+            ..Options::default()
+        },
+    );
 }
 
 fn wait_plies(home: &Path, game: &str, plies: u64, what: &str) {
@@ -249,19 +232,20 @@ fn two_players_behind_nat_meet_by_invite_and_play_through_restarts() {
         }
     };
     let started = Instant::now();
-    let dir = tempfile::tempdir().unwrap();
+    let mut nodes = Nodes::new();
     let homes: Vec<PathBuf> = ["relay", "ana", "bruno"]
         .iter()
-        .map(|n| dir.path().join(n))
+        .map(|n| nodes.home(n))
         .collect();
     let (r_home, a_home, b_home) = (&homes[0], &homes[1], &homes[2]);
     for (h, name) in [(r_home, "Relay"), (a_home, "Ana"), (b_home, "Bruno")] {
         run_text(h, &["init", "--name", name]);
     }
     let r_listen = format!("/ip4/{}/tcp/4848", nat.relay_ip());
-    let r = start_in(
+    start_in(
+        &mut nodes,
         &nat.ns("pub"),
-        r_home,
+        "relay",
         &["--listen", &r_listen, "--relay-server"],
     );
     let r_id = run(r_home, &["id", "--json"])["player_id"]
@@ -277,8 +261,8 @@ fn two_players_behind_nat_meet_by_invite_and_play_through_restarts() {
         "--bootstrap",
         &relay,
     ];
-    let a = start_in(&nat.ns("ha"), a_home, &home_args);
-    let b = start_in(&nat.ns("hb"), b_home, &home_args);
+    start_in(&mut nodes, &nat.ns("ha"), "ana", &home_args);
+    start_in(&mut nodes, &nat.ns("hb"), "bruno", &home_args);
 
     // Ana's invite: her relayed address (her private one is useless to Bruno, and harmless).
     let deadline = Instant::now() + STEP;
@@ -340,18 +324,18 @@ fn two_players_behind_nat_meet_by_invite_and_play_through_restarts() {
     );
 
     // Each home node restarts on a new port between moves.
-    stop(b_home, b);
+    nodes.stop("bruno");
     run_text(a_home, &["move", &game, moves[10]]);
-    let b = start_in(&nat.ns("hb"), b_home, &home_args);
+    start_in(&mut nodes, &nat.ns("hb"), "bruno", &home_args);
     wait_plies(b_home, &game, 11, "Re1 after Bruno's restart");
-    stop(a_home, a);
+    nodes.stop("ana");
     run_text(b_home, &["move", &game, moves[11]]);
-    let a = start_in(&nat.ns("ha"), a_home, &home_args);
+    start_in(&mut nodes, &nat.ns("ha"), "ana", &home_args);
     wait_plies(a_home, &game, 12, "b5 after Ana's restart");
     play(12);
     play(13);
     eprintln!("NAT test took {:?}", started.elapsed());
-    stop(b_home, b);
-    stop(a_home, a);
-    stop(r_home, r);
+    nodes.stop("bruno");
+    nodes.stop("ana");
+    nodes.stop("relay");
 }

@@ -4,47 +4,19 @@
 //! node runs and the opponent sees the new name; a contact alias still wins on screen; bad
 //! names are clear user errors.
 
-use crate::common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
-use serde_json::Value;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use crate::common::nodes::{Node, Nodes};
+use crate::common::{exec, run, run_text, wait_until};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
 
-/// `sobre init --name NAME`, then `sobre node run` on loopback; the node, home, id, address.
-fn start(dir: &Path, dir_name: &str, name: &str) -> (Node, PathBuf, String, String) {
-    let home = dir.join(dir_name);
-    let v = run(&home, &["init", "--name", name, "--json"]);
+/// `sobre init --name NAME` in the home `home`, then its node started by the fixture.
+fn start(nodes: &mut Nodes, home: &str, name: &str) -> Node {
+    let v = run(&nodes.home(home), &["init", "--name", name, "--json"]);
     assert_eq!(v["name"], name);
-    let id = v["player_id"].as_str().expect("a player id").to_owned();
-    let log = dir.join(format!("{dir_name}.log"));
-    let child = sobre(&home)
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(&log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    let node = Node { child, log };
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = exec(&home, &["id", "--json"]);
-        if out.success()
-            && let Ok(v) = serde_json::from_str::<Value>(out.stdout.trim())
-            && let Some(addr) = v["addresses"].as_array().and_then(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .find(|a| a.contains("/tcp/"))
-            })
-        {
-            return (node, home, id, addr.to_owned());
-        }
-        assert!(Instant::now() < deadline, "the {name} node did not start");
-        std::thread::sleep(POLL);
-    }
+    nodes.start(home, &[])
 }
 
 /// Polls `sobre games` (text) until it contains `text`.
@@ -65,10 +37,10 @@ fn wait_games_text(home: &Path, text: &str) -> String {
 
 #[test]
 fn names_show_in_games_show_and_pgn_and_a_rename_follows() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut nodes = Nodes::new();
 
     // Bad names first: clear user errors (exit code 2), nothing written.
-    let scratch = dir.path().join("scratch");
+    let scratch = nodes.home("scratch");
     let long = "x".repeat(65);
     let out = exec(&scratch, &["init", "--name", &long]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
@@ -85,8 +57,17 @@ fn names_show_in_games_show_and_pgn_and_a_rename_follows() {
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(out.stderr.contains("federation id"), "{}", out.stderr);
 
-    let (_ana_node, ana, ana_id, _) = start(dir.path(), "ana", "Ana Pérez");
-    let (_bruno_node, bruno, bruno_id, bruno_addr) = start(dir.path(), "bruno", "Bruno");
+    let Node {
+        home: ana,
+        id: ana_id,
+        ..
+    } = start(&mut nodes, "ana", "Ana Pérez");
+    let Node {
+        home: bruno,
+        id: bruno_id,
+        addr: bruno_addr,
+        ..
+    } = start(&mut nodes, "bruno", "Bruno");
     run_text(&ana, &["peers", "connect", &bruno_addr]);
 
     let v = run(

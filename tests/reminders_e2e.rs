@@ -585,11 +585,7 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
     let claimable = |offset: Option<&str>| {
         let mut cmd = match offset {
             Some(o) => crate::common::under_faketime(&bernardo.home, o),
-            None => {
-                let mut c = Command::new(env!("CARGO_BIN_EXE_sobre"));
-                c.arg("--home").arg(&bernardo.home);
-                c
-            }
+            None => crate::common::sobre(&bernardo.home),
         };
         let out = cmd.args(["games", "--json"]).output().expect("sobre games");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("games JSON");

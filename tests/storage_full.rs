@@ -7,15 +7,14 @@
 //! Needs root (to mount the tmpfs); the test says so and passes where mounting is not
 //! permitted.
 
-use crate::common::show_now;
-use serde_json::Value;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::{NodeProcess as Node, exec, run, run_text, sobre, wait_until};
+use crate::common::nodes::Nodes;
+use crate::common::{exec, run, run_text, show_now, wait_until};
 
 const WAIT: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(100);
@@ -49,42 +48,6 @@ fn mount_tmpfs(at: &Path, size: &str) -> Result<Mount, String> {
     }
 }
 
-fn start(home: &Path, log: &Path) -> Node {
-    let child = sobre(home)
-        .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(log).expect("a log file"))
-        .spawn()
-        .expect("the node starts");
-    let node = Node {
-        child,
-        log: log.to_path_buf(),
-    };
-    let deadline = Instant::now() + WAIT;
-    while !exec(home, &["node", "status", "--json"]).success() {
-        assert!(
-            Instant::now() < deadline,
-            "the node in {home:?} did not start"
-        );
-        std::thread::sleep(POLL);
-    }
-    node
-}
-
-fn address(home: &Path) -> String {
-    let v = run(home, &["id", "--json"]);
-    v["addresses"]
-        .as_array()
-        .and_then(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .find(|a| a.contains("/tcp/"))
-        })
-        .expect("a TCP address")
-        .to_owned()
-}
-
 /// Fills the file system holding `dir` until a write fails; returns the filler's path.
 fn fill(dir: &Path) -> PathBuf {
     let path = dir.join("filler");
@@ -100,8 +63,8 @@ fn fill(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_full_disk_stops_the_node_instead_of_reporting_a_move_that_may_still_be_saved() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let ana = dir.path().join("ana");
+    let mut nodes = Nodes::new();
+    let ana = nodes.home("ana");
     let _mount = match mount_tmpfs(&ana, "24m") {
         Ok(m) => m,
         Err(why) => {
@@ -109,16 +72,15 @@ fn a_full_disk_stops_the_node_instead_of_reporting_a_move_that_may_still_be_save
             return;
         }
     };
-    let bruno = dir.path().join("bruno");
+    let bruno = nodes.home("bruno");
     let ana_id = run(&ana, &["init", "--name", "Ana", "--json"])["player_id"]
         .as_str()
         .expect("an id")
         .to_owned();
     run(&bruno, &["init", "--name", "Bruno", "--json"]);
-    let ana_log = dir.path().join("ana.log");
-    let mut ana_node = start(&ana, &ana_log);
-    let _bruno_node = start(&bruno, &dir.path().join("bruno.log"));
-    run_text(&bruno, &["peers", "connect", &address(&ana)]);
+    let ana_addr = nodes.start("ana", &[]).addr;
+    nodes.start("bruno", &[]);
+    run_text(&bruno, &["peers", "connect", &ana_addr]);
 
     let v = run(
         &bruno,
@@ -156,7 +118,7 @@ fn a_full_disk_stops_the_node_instead_of_reporting_a_move_that_may_still_be_save
     // The node stops by itself, with the reason in its log and a non-zero status.
     let deadline = Instant::now() + WAIT;
     let status = loop {
-        if let Some(s) = ana_node.child.try_wait().expect("the node's status") {
+        if let Some(s) = nodes.exited("ana") {
             break s;
         }
         assert!(
@@ -166,13 +128,13 @@ fn a_full_disk_stops_the_node_instead_of_reporting_a_move_that_may_still_be_save
         std::thread::sleep(POLL);
     };
     assert!(!status.success());
-    let log = std::fs::read_to_string(&ana_log).expect("the log");
+    let log = std::fs::read_to_string(nodes.log("ana")).expect("the log");
     assert!(log.contains("storage failure"), "{log}");
 
     // Space is freed; the node starts again and shows what the disk holds.
     std::fs::remove_file(&filler).expect("the filler goes");
-    ana_node = start(&ana, &ana_log);
-    run_text(&bruno, &["peers", "connect", &address(&ana)]);
+    let ana_addr = nodes.start("ana", &[]).addr;
+    run_text(&bruno, &["peers", "connect", &ana_addr]);
     assert_eq!(show_now(&ana, &game)["plies"], 2);
     // Ana goes on at the next place in her scoresheet: no twin of an event the disk kept.
     run_text(&ana, &["move", &game, "Cf3"]);
@@ -188,5 +150,4 @@ fn a_full_disk_stops_the_node_instead_of_reporting_a_move_that_may_still_be_save
             "an honest player looks like an equivocator: {games}"
         );
     }
-    drop(ana_node);
 }

@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub mod browser;
@@ -72,17 +72,9 @@ pub fn run(home: &Path, args: &[&str]) -> Value {
     })
 }
 
-/// A `sobre node run` child process, killed when dropped; its log is printed if the test
-/// failed. A child started as the leader of its own process group ([`under_faketime`]) is
-/// killed with its whole group: `faketime` forks, and killing the wrapper alone would leave
-/// the node running after the test.
-pub struct NodeProcess {
-    pub child: Child,
-    pub log: PathBuf,
-}
-
-/// `sobre --home HOME` run by Debian's `faketime -f OFFSET`, in a process group of its own
-/// (see [`NodeProcess`]).
+/// `sobre --home HOME` run by Debian's `faketime -f OFFSET`, in a process group of its own:
+/// `faketime` forks, and killing the wrapper alone would leave the node running after the
+/// test (the fixture kills the whole group).
 pub fn under_faketime(home: &Path, offset: &str) -> Command {
     use std::os::unix::process::CommandExt;
     let mut c = Command::new("faketime");
@@ -91,23 +83,6 @@ pub fn under_faketime(home: &Path, offset: &str) -> Command {
         .env_remove("SOBRE_HOME")
         .process_group(0);
     c
-}
-
-impl Drop for NodeProcess {
-    fn drop(&mut self) {
-        // The group led by the child, if it leads one (no such group otherwise: harmless).
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.child.id())])
-            .stderr(Stdio::null())
-            .status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if std::thread::panicking()
-            && let Ok(text) = std::fs::read_to_string(&self.log)
-        {
-            eprintln!("--- {}:\n{text}", self.log.display());
-        }
-    }
 }
 
 /// `sobre show GAME --json` in `home`, or `None` while the node does not know the game.

@@ -35,7 +35,10 @@ pub struct Node {
     pub name: String,
     pub home: PathBuf,
     pub id: String,
+    /// Its first TCP address.
     pub addr: String,
+    /// Every address `sobre id` gave when it started.
+    pub addrs: Vec<String>,
 }
 
 /// The node processes of a test and the directory holding their homes.
@@ -56,7 +59,16 @@ impl Drop for Nodes {
             let _ = c.wait();
         }
         if std::thread::panicking() {
-            for (log, _) in &self.children {
+            // Every node's log, the stopped ones' too: a node that went offline earlier
+            // often did what made the test fail.
+            let mut logs: Vec<PathBuf> = std::fs::read_dir(self.dir.path())
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "log"))
+                .collect();
+            logs.sort();
+            for log in &logs {
                 if let Ok(text) = std::fs::read_to_string(log) {
                     let tail: Vec<&str> = text.lines().rev().take(40).collect();
                     eprintln!("--- {} (last lines):", log.display());
@@ -99,6 +111,20 @@ impl Nodes {
         faketime: Option<&str>,
         env: &[(&str, &str)],
     ) -> Node {
+        self.start_opts(
+            name,
+            &Options {
+                extra,
+                faketime,
+                env,
+                ..Options::default()
+            },
+        )
+    }
+
+    /// Starts `name`'s node as `opts` says (see [`Options`]) and waits until it answers with
+    /// a TCP address; fails at once, with its log, if the node exits instead.
+    pub fn start_opts(&mut self, name: &str, opts: &Options) -> Node {
         let home = self.home(name);
         if !home.join("identity.key").exists() {
             run(&home, &["init", "--name", name, "--json"]);
@@ -107,16 +133,28 @@ impl Nodes {
             .as_str()
             .expect("id")
             .to_owned();
-        let log = self.dir.path().join(format!("{name}.log"));
-        let mut cmd = match faketime {
-            Some(offset) => super::under_faketime(&home, offset),
-            None => sobre(&home),
+        let log = self.log(name);
+        let mut cmd = match (opts.faketime, opts.netns) {
+            (Some(offset), None) => super::under_faketime(&home, offset),
+            (None, Some(ns)) => {
+                // `ip netns exec` execs the node: the child is the node's own process.
+                let mut c = std::process::Command::new("ip");
+                c.args(["netns", "exec", ns, env!("CARGO_BIN_EXE_sobre"), "--home"])
+                    .arg(&home)
+                    .env_remove("SOBRE_HOME");
+                c
+            }
+            (None, None) => sobre(&home),
+            (Some(_), Some(_)) => panic!("faketime in a network namespace is not supported"),
         };
+        cmd.args(["node", "run"]);
+        if !opts.own_listen {
+            cmd.args(["--listen", "/ip4/127.0.0.1/tcp/0"]);
+        }
         let child = cmd
-            .args(["node", "run", "--listen", "/ip4/127.0.0.1/tcp/0"])
-            .args(extra)
+            .args(opts.extra)
             .env("RUST_LOG", "info")
-            .envs(env.iter().copied())
+            .envs(opts.env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(
@@ -128,24 +166,114 @@ impl Nodes {
             )
             .spawn()
             .expect("node starts");
-        self.children.push((log, child));
-        let addr = wait_for(&format!("{name}'s node"), || {
+        self.children.push((log.clone(), child));
+        let addrs = wait_for(&format!("{name}'s node"), || {
+            // A node that cannot start (a port taken, bad settings) says why in its log:
+            // failing now, with it, beats timing out.
+            if let Some(status) = self.child(name).try_wait().expect("the node's status") {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                panic!("{name}'s node exited ({status}):\n{text}");
+            }
             let out = exec(&home, &["id", "--json"]);
             let v: Value = serde_json::from_str(out.stdout.trim()).ok()?;
-            v["addresses"]
+            let addrs: Vec<String> = v["addresses"]
                 .as_array()?
                 .iter()
                 .filter_map(Value::as_str)
-                .find(|a| a.contains("/tcp/"))
                 .map(str::to_owned)
+                .collect();
+            addrs.iter().any(|a| a.contains("/tcp/")).then_some(addrs)
         });
+        let addr = addrs
+            .iter()
+            .find(|a| a.contains("/tcp/"))
+            .expect("a TCP address")
+            .clone();
         Node {
             name: name.to_owned(),
             home,
             id,
             addr,
+            addrs,
         }
     }
+
+    /// Where the node of `name` writes its log (every start of it appends there).
+    pub fn log(&self, name: &str) -> PathBuf {
+        self.dir.path().join(format!("{name}.log"))
+    }
+
+    /// The running process of `name`'s node (the latest started).
+    ///
+    /// # Panics
+    /// If `name` has no node in this test.
+    pub fn child(&mut self, name: &str) -> &mut Child {
+        let log = self.log(name);
+        self.children
+            .iter_mut()
+            .rev()
+            .find(|(l, _)| *l == log)
+            .map(|(_, c)| c)
+            .unwrap_or_else(|| panic!("{name} has no node"))
+    }
+
+    /// `sobre node stop` for `name`, then waits for its process to end: a player who shuts
+    /// their node down (it flushes and says goodbye to its peers).
+    pub fn stop(&mut self, name: &str) {
+        super::run_text(&self.home(name), &["node", "stop"]);
+        let child = self.child(name);
+        let deadline = Instant::now() + WAIT;
+        while child.try_wait().expect("the node's status").is_none() {
+            assert!(Instant::now() < deadline, "{name}'s node did not stop");
+            std::thread::sleep(POLL);
+        }
+        self.forget(name);
+    }
+
+    /// Kills `name`'s node (SIGKILL, with its process group): a machine that loses power.
+    pub fn kill(&mut self, name: &str) {
+        let child = self.child(name);
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stderr(Stdio::null())
+            .status();
+        let _ = child.kill();
+        let _ = child.wait();
+        self.forget(name);
+    }
+
+    /// How `name`'s node ended, once it has (forgotten then, as after [`Nodes::stop`]);
+    /// `None` while it runs.
+    pub fn exited(&mut self, name: &str) -> Option<std::process::ExitStatus> {
+        let status = self.child(name).try_wait().expect("the node's status")?;
+        self.forget(name);
+        Some(status)
+    }
+
+    /// Drops the ended process of `name` from the list, so that its id (free again) is
+    /// never killed when the test ends.
+    fn forget(&mut self, name: &str) {
+        let log = self.log(name);
+        self.children.retain(|(l, _)| *l != log);
+    }
+}
+
+/// How to start a node when [`Nodes::start`]'s defaults do not fit; each field is one way a
+/// test departs from them.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// More arguments to `sobre node run`.
+    pub extra: &'a [&'a str],
+    /// Run under `faketime -f OFFSET`: a node whose clock is off by that.
+    pub faketime: Option<&'a str>,
+    /// Environment set for the node.
+    pub env: &'a [(&'a str, &'a str)],
+    /// Give no `--listen` on a loopback port of the system's choice: the node listens where
+    /// its `node.toml`, `extra` or its default port say (the tests of those settings).
+    pub own_listen: bool,
+    /// Run in this network namespace (`ip netns exec NS`); its control socket, in the home,
+    /// is reached from outside as usual. Give its `--listen` with `own_listen`.
+    pub netns: Option<&'a str>,
 }
 
 /// A node's `league standings --json` of league `lid`.
