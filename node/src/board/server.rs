@@ -4,6 +4,8 @@
 //!   (`{"v":1,"cmd":"move",…}`), answered with its response line;
 //! - `GET /board/game?game=ID&notation=es`: a game as the page draws it ([`BoardGame`]);
 //! - `GET /board/league?league=ID`: a league's table ([`BoardLeague`]);
+//! - `GET /board/words?lang=es`: the page's words in a language ([`BoardWords`]);
+//! - `GET /board/player`: the player's settings and contacts ([`BoardPlayer`]);
 //! - `POST /board/invite`: an invite pasted (its text): its player's addresses remembered
 //!   and dialled, as `sobre connect` does ([`InvitedPlayer`]);
 //! - `GET /events`: the node's events as server-sent events (`sobre watch`'s stream);
@@ -13,6 +15,8 @@ use super::access::{Access, Admitted, Seen};
 use super::assets;
 use super::hints::{self, BoardGame};
 use super::league::{self, BoardLeague};
+use super::player::{self, BoardPlayer};
+use super::words::{self, BoardWords};
 use crate::api::request::{self, Request};
 use crate::api::{ApiError, ApiRequest, GameView, MAX_LINE_BYTES, ResponseLine};
 use crate::control::{self, ControlRequest};
@@ -30,6 +34,7 @@ use serde_json::Value;
 use sobre_core::notation::Notation;
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, watch};
 
@@ -39,6 +44,8 @@ pub struct State {
     pub access: Arc<Access>,
     pub requests: mpsc::Sender<ControlRequest>,
     pub events: broadcast::Sender<Value>,
+    /// The player's home (settings, contacts).
+    pub home: Arc<Path>,
     /// Set when the node stops: event streams end.
     pub stopping: watch::Receiver<bool>,
 }
@@ -51,6 +58,8 @@ pub async fn serve(listener: tokio::net::TcpListener, state: State) {
         .route("/board/game", get(game))
         .route("/board/league", get(league_table))
         .route("/board/invite", post(invite))
+        .route("/board/words", get(page_words))
+        .route("/board/player", get(page_player))
         .route("/events", get(events))
         .fallback(asset)
         .layer(DefaultBodyLimit::max(MAX_LINE_BYTES))
@@ -172,6 +181,32 @@ async fn league_table(
         serde_json::to_value(table).map_err(internal)
     }
     .await;
+    Json(ResponseLine::from_result(answer))
+}
+
+#[derive(Deserialize)]
+struct WordsQuery {
+    /// `en`, `es` or a locale; anything else is English.
+    #[serde(default)]
+    lang: String,
+}
+
+/// The page's words in a language, from the catalogue the command line reads.
+async fn page_words(Query(q): Query<WordsQuery>) -> Json<ResponseLine> {
+    let lang = sobre_words::Language::from_setting(&q.lang).unwrap_or_default();
+    let answer = words::board_words(lang)
+        .map_err(internal)
+        .and_then(|w: BoardWords| serde_json::to_value(w).map_err(internal));
+    Json(ResponseLine::from_result(answer))
+}
+
+/// The player's language, notation and contacts, as the command line reads them.
+async fn page_player(With(state): With<State>) -> Json<ResponseLine> {
+    let home = Arc::clone(&state.home);
+    let answer = tokio::task::spawn_blocking(move || player::board_player(&home))
+        .await
+        .map_err(internal)
+        .and_then(|p: BoardPlayer| serde_json::to_value(p).map_err(internal));
     Json(ResponseLine::from_result(answer))
 }
 
