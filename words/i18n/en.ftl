@@ -903,6 +903,12 @@ reminder-league-round-title = sobre: round { $round } of { $name } is open
 reminder-resumption = adjourned game { $short } resumes in { $left } (sobre resume GAME when you are there)
 reminder-resumption-title = sobre: an adjourned game resumes soon
 
+## The board's refusals (node/src/api/refusal/words.rs)
+refusal-board-not-served = the board cannot be served on 127.0.0.1:{ $port }: { $reason }
+refusal-board-not-served-hint = another program holds the port, most likely: set another board_port in HOME/node.toml, or remove it for any free port
+refusal-bad-invite = not an invite sobre can read: { $reason }
+refusal-watch-on-board = the board's events are at /events: a watch is for the control socket
+
 ## sobre board: the command's lines, then the page's words (node/board/), which the page
 ## gets from the board server (node/src/board/words.rs): simple messages only, text and
 ## { $name } arguments, which the page fills itself

@@ -917,6 +917,12 @@ reminder-league-round-title = sobre: la ronda { $round } de { $name } está abie
 reminder-resumption = la partida aplazada { $short } se reanuda dentro de { $left } (sobre resume PARTIDA cuando esté presente)
 reminder-resumption-title = sobre: una partida aplazada se reanuda pronto
 
+## Las negativas del tablero (node/src/api/refusal/words.rs)
+refusal-board-not-served = el tablero no se puede servir en 127.0.0.1:{ $port }: { $reason }
+refusal-board-not-served-hint = lo más probable es que otro programa ocupe el puerto: ponga otro board_port en HOME/node.toml, o quítelo para usar cualquier puerto libre
+refusal-bad-invite = no es una invitación que sobre pueda leer: { $reason }
+refusal-watch-on-board = los eventos del tablero están en /events: watch es para el socket de control
+
 ## sobre board: las líneas de la orden, luego las palabras de la página (node/board/), que
 ## la página recibe del servidor del tablero (node/src/board/words.rs): solo mensajes
 ## simples, texto y argumentos { $name }, que la página rellena

@@ -71,6 +71,11 @@ impl Launcher {
         }
     }
 
+    /// The port asked for (0: any free one), which the refusal of a port taken names.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
     /// The URL that opens the board once (with a new one-time token), starting the server
     /// if it is not running.
     ///

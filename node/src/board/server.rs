@@ -17,6 +17,7 @@ use super::hints::{self, BoardGame};
 use super::league::{self, BoardLeague};
 use super::player::{self, BoardPlayer};
 use super::words::{self, BoardWords};
+use crate::api::RefusalCode;
 use crate::api::request::{self, Request};
 use crate::api::{ApiError, ApiRequest, GameView, MAX_LINE_BYTES, ResponseLine};
 use crate::control::{self, ControlRequest};
@@ -134,7 +135,7 @@ async fn guard(With(state): With<State>, req: axum::extract::Request, next: Next
 async fn api(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
     let answer = match control::parse_request(&body) {
         // The page follows events on `/events`; a watch would hold the request open.
-        Ok(ApiRequest::Watch(_)) => Err(ApiError::user("the board's events are at /events")),
+        Ok(ApiRequest::Watch(_)) => Err(ApiError::refused(RefusalCode::WatchOnBoard)),
         Ok(request) => control::ask(&state.requests, request).await,
         Err(e) => Err(e),
     };
@@ -222,15 +223,13 @@ pub struct InvitedPlayer {
 /// (The CLI's `connect` also saves an alias; contacts are the CLI's, not the node's.)
 async fn invite(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
     let answer = async {
-        let text = std::str::from_utf8(&body)
-            .map_err(|e| ApiError::user(format!("an invite is text: {e}")))?;
-        let invite =
-            crate::invite::Invite::parse(text).map_err(|e| ApiError::user(e.to_string()))?;
+        let bad = |reason: String| ApiError::refused(RefusalCode::BadInvite { reason });
+        let text = std::str::from_utf8(&body).map_err(|e| bad(e.to_string()))?;
+        let invite = crate::invite::Invite::parse(text).map_err(|e| bad(e.to_string()))?;
         let me = control::ask(&state.requests, request::Id {}.into()).await?;
         let me: <request::Id as Request>::Reply = serde_json::from_value(me).map_err(internal)?;
         if me.player_id == invite.player.to_string() {
-            return Err(ApiError::user("this is your own invite")
-                .hint("give it to the other player, and ask for theirs"));
+            return Err(ApiError::refused(RefusalCode::OwnInvite));
         }
         let addrs = invite
             .dialable()
