@@ -118,6 +118,22 @@ fn the_board_answers_only_its_own_browser_on_this_machine() {
     );
     let line: serde_json::Value = serde_json::from_str(&refused.body).expect("a response line");
     assert_eq!(line["error"]["code"]["id"], "watch_on_board", "{line}");
+    // A Spanish page gets the refusal in Spanish, worded from the same code.
+    let refused = request(
+        addr,
+        "POST",
+        "/api?lang=es",
+        &[("Host", &host), ("Cookie", &cookie), ("Origin", &origin)],
+        watch,
+    );
+    let line: serde_json::Value = serde_json::from_str(&refused.body).expect("a response line");
+    assert_eq!(line["error"]["code"]["id"], "watch_on_board", "{line}");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("los eventos del tablero")),
+        "{line}"
+    );
 
     // Even with the session: another site's request, one that hides its origin, or one
     // under a rebound name is refused.

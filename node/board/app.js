@@ -7,7 +7,8 @@ import {GameView} from "./game.js"
 
 // One control request; resolves to its result or throws the node's error.
 export async function ask(request) {
-    const response = await fetch("/api", {
+    // In the page's language: the node words a refusal by its code, as the CLI does.
+    const response = await fetch(`/api?lang=${lang}`, {
         method: "POST",
         headers: {"Content-Type": "application/json"},
         body: JSON.stringify({v: 1, ...request}),
@@ -242,7 +243,7 @@ async function main() {
         e.preventDefault()
         showError(null)
         const input = e.target.elements.invite
-        const response = await fetch("/board/invite", {method: "POST", body: input.value.trim()})
+        const response = await fetch(`/board/invite?lang=${lang}`, {method: "POST", body: input.value.trim()})
         const line = await response.json()
         if (!line.ok) {
             showError(line.error.message + (line.error.hint ? ` (${line.error.hint})` : ""))

@@ -1,12 +1,13 @@
 //! The board's routes. Every request passes [`guard`] ([`super::access`]) first.
 //!
-//! - `POST /api`: one control request, as a request line of the control socket
-//!   (`{"v":1,"cmd":"move",…}`), answered with its response line;
+//! - `POST /api?lang=es`: one control request, as a request line of the control socket
+//!   (`{"v":1,"cmd":"move",…}`), answered with its response line (a refusal with a code
+//!   worded in `lang`, as the CLI words it);
 //! - `GET /board/game?game=ID&notation=es`: a game as the page draws it ([`BoardGame`]);
 //! - `GET /board/league?league=ID`: a league's table ([`BoardLeague`]);
 //! - `GET /board/words?lang=es`: the page's words in a language ([`BoardWords`]);
 //! - `GET /board/player`: the player's settings and contacts ([`BoardPlayer`]);
-//! - `POST /board/invite`: an invite pasted (its text): its player's addresses remembered
+//! - `POST /board/invite?lang=es`: an invite pasted (its text): its player's addresses remembered
 //!   and dialled, as `sobre connect` does ([`InvitedPlayer`]);
 //! - `GET /events`: the node's events as server-sent events (`sobre watch`'s stream);
 //! - anything else: an embedded file ([`super::assets`]).
@@ -132,14 +133,20 @@ async fn guard(With(state): With<State>, req: axum::extract::Request, next: Next
 }
 
 /// One control request, exactly as the control socket takes it.
-async fn api(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
+async fn api(
+    With(state): With<State>,
+    Query(q): Query<WordsQuery>,
+    body: Bytes,
+) -> Json<ResponseLine> {
     let answer = match control::parse_request(&body) {
         // The page follows events on `/events`; a watch would hold the request open.
         Ok(ApiRequest::Watch(_)) => Err(ApiError::refused(RefusalCode::WatchOnBoard)),
         Ok(request) => control::ask(&state.requests, request).await,
         Err(e) => Err(e),
     };
-    Json(ResponseLine::from_result(answer))
+    Json(ResponseLine::from_result(
+        answer.map_err(|e| in_language(e, &q)),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -221,7 +228,11 @@ pub struct InvitedPlayer {
 /// An invite pasted on the page: verified, refused if it is the player's own, and its
 /// addresses (the player's, their mailboxes' and bootstrap nodes') remembered and dialled.
 /// (The CLI's `connect` also saves an alias; contacts are the CLI's, not the node's.)
-async fn invite(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
+async fn invite(
+    With(state): With<State>,
+    Query(q): Query<WordsQuery>,
+    body: Bytes,
+) -> Json<ResponseLine> {
     let answer = async {
         let bad = |reason: String| ApiError::refused(RefusalCode::BadInvite { reason });
         let text = std::str::from_utf8(&body).map_err(|e| bad(e.to_string()))?;
@@ -246,7 +257,24 @@ async fn invite(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
         .map_err(internal)
     }
     .await;
-    Json(ResponseLine::from_result(answer))
+    Json(ResponseLine::from_result(
+        answer.map_err(|e| in_language(e, &q)),
+    ))
+}
+
+/// A refusal in the page's language (`?lang=es`): worded from its code as the CLI words
+/// it; the code stays for a script, and a refusal without one keeps the node's English.
+fn in_language(mut e: ApiError, q: &WordsQuery) -> ApiError {
+    let lang = sobre_words::Language::from_setting(&q.lang).unwrap_or_default();
+    if let Some((message, hint)) = e
+        .code
+        .as_deref()
+        .and_then(|c| c.words(sobre_words::words(lang)))
+    {
+        e.message = message;
+        e.hint = hint;
+    }
+    e
 }
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
