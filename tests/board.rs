@@ -3,7 +3,7 @@
 
 use crate::common::http::{Answer, request};
 use crate::common::nodes::Nodes;
-use crate::common::run;
+use crate::common::{exec, run};
 use std::net::{SocketAddr, UdpSocket};
 
 /// The board's address and a fresh one-time URL path (`/?token=…`) of `home`'s node.
@@ -107,6 +107,33 @@ fn the_board_answers_only_its_own_browser_on_this_machine() {
     let line: serde_json::Value = serde_json::from_str(&answer.body).expect("a response line");
     assert_eq!(line["ok"], true, "{line}");
     assert!(line["result"]["games"].is_array(), "{line}");
+    // A watch would hold the request open: the page's events are at /events, by its code.
+    let watch = r#"{"v":1,"cmd":"watch"}"#;
+    let refused = request(
+        addr,
+        "POST",
+        "/api",
+        &[("Host", &host), ("Cookie", &cookie), ("Origin", &origin)],
+        watch,
+    );
+    let line: serde_json::Value = serde_json::from_str(&refused.body).expect("a response line");
+    assert_eq!(line["error"]["code"]["id"], "watch_on_board", "{line}");
+    // A Spanish page gets the refusal in Spanish, worded from the same code.
+    let refused = request(
+        addr,
+        "POST",
+        "/api?lang=es",
+        &[("Host", &host), ("Cookie", &cookie), ("Origin", &origin)],
+        watch,
+    );
+    let line: serde_json::Value = serde_json::from_str(&refused.body).expect("a response line");
+    assert_eq!(line["error"]["code"]["id"], "watch_on_board", "{line}");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("los eventos del tablero")),
+        "{line}"
+    );
 
     // Even with the session: another site's request, one that hides its origin, or one
     // under a rebound name is refused.
@@ -141,4 +168,36 @@ fn the_board_answers_only_its_own_browser_on_this_machine() {
         }
         None => eprintln!("no address but loopback here: the outside connection is not tried"),
     }
+}
+
+/// A board port another program holds is refused with its code, which the command line
+/// words in the player's language and with the setting to change.
+#[test]
+fn a_board_port_held_by_another_program_is_refused_in_the_players_words() {
+    let held = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = held.local_addr().expect("its address").port();
+    let mut nodes = Nodes::new();
+    let home = nodes.home("ana");
+    std::fs::create_dir_all(&home).expect("the home");
+    std::fs::write(home.join("node.toml"), format!("board_port = {port}\n")).expect("node.toml");
+    let ana = nodes.start("ana", &[]);
+    let out = exec(&ana.home, &["board", "--no-open"]);
+    assert!(!out.success(), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains(&format!("cannot be served on 127.0.0.1:{port}"))
+            && out.stderr.contains("board_port"),
+        "{}",
+        out.stderr
+    );
+    std::fs::write(ana.home.join("config.json"), r#"{"language":"es"}"#).expect("settings");
+    let out = exec(&ana.home, &["board", "--no-open"]);
+    assert!(
+        out.stderr.contains(&format!(
+            "el tablero no se puede servir en 127.0.0.1:{port}"
+        )),
+        "{}",
+        out.stderr
+    );
+    drop(held);
 }

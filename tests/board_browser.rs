@@ -458,3 +458,83 @@ fn an_invite_pasted_leads_to_a_challenge_accepted_in_the_browser() {
         assert_eq!(v["white"], ana.id.as_str(), "{v}");
     });
 }
+
+/// The page follows the player's own settings, as the CLI does: Ana's `config.json` says
+/// Spanish and figurines, so the page is in Spanish and her record reads `♘f3`; she
+/// challenges Bruno by the alias she gave him with `sobre contacts`; the notation chosen on
+/// the page (Spanish letters) rewrites the record.
+#[test]
+fn the_page_takes_the_players_notation_language_and_contacts() {
+    let mut nodes = Nodes::new();
+    let (ana, bruno) = two_players(&mut nodes);
+    std::fs::write(
+        ana.home.join("config.json"),
+        r#"{"language":"es","notation":"figurine"}"#,
+    )
+    .expect("Ana's settings");
+    run_text(&ana.home, &["contacts", "add", "rival", &bruno.id]);
+
+    let game = runtime().block_on(async {
+        let a = Browser::start(1000, 1000).await;
+        open_board(&a, &ana).await;
+        assert_eq!(
+            a.js(
+                "return [document.documentElement.lang, document.getElementById('notation').value]"
+            )
+            .await,
+            serde_json::json!(["es", "figurine"])
+        );
+        submit(
+            &a,
+            "challenge-form",
+            &[("opponent", "rival"), ("color", "white")],
+        )
+        .await;
+        a.wait(
+            "the challenge sent to the alias's player",
+            "location.hash.startsWith('#game=')",
+        )
+        .await;
+        let game = a
+            .js("return location.hash.slice('#game='.length)")
+            .await
+            .as_str()
+            .expect("the game's id in the address")
+            .to_owned();
+        wait_until(&bruno.home, &game, "the challenge", |v| {
+            v["status"] == "pending"
+        });
+        run_text(&bruno.home, &["accept", &game]);
+        a.wait(
+            "the game to start on Ana's page",
+            "document.getElementById('move-form').hidden === false",
+        )
+        .await;
+        a.wait(
+            "Bruno shown by his alias",
+            "document.getElementById('game-list').textContent.includes('rival')",
+        )
+        .await;
+        a.drag("g1", "f3").await;
+        a.wait(
+            "the record in figurines",
+            "document.getElementById('moves').textContent.includes('1. ♘f3')",
+        )
+        .await;
+        a.js(
+            "const s = document.getElementById('notation'); s.value = 'es'; \
+             s.dispatchEvent(new Event('change'))",
+        )
+        .await;
+        a.wait(
+            "the record in Spanish letters",
+            "document.getElementById('moves').textContent.includes('1. Cf3')",
+        )
+        .await;
+        game
+    });
+    let v = wait_until(&bruno.home, &game, "1.Nf3 on Bruno's node", |v| {
+        v["moves"].as_array().is_some_and(|m| m.len() == 1)
+    });
+    assert_eq!(v["moves"], serde_json::json!(["g1f3"]), "{v}");
+}

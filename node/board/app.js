@@ -7,7 +7,8 @@ import {GameView} from "./game.js"
 
 // One control request; resolves to its result or throws the node's error.
 export async function ask(request) {
-    const response = await fetch("/api", {
+    // In the page's language: the node words a refusal by its code, as the CLI does.
+    const response = await fetch(`/api?lang=${lang}`, {
         method: "POST",
         headers: {"Content-Type": "application/json"},
         body: JSON.stringify({v: 1, ...request}),
@@ -23,9 +24,41 @@ export function showError(e) {
     document.getElementById("error").textContent = e ? String(e.message || e) : ""
 }
 
-// How the player writes moves: the letters of their language.
+// The player as the node reads them (GET /board/player): config.json's language and
+// notation, if set, and the aliases of `sobre contacts`.
+let player = {language: null, notation: null, contacts: {}}
+
+// How the player writes and reads moves: the choice made on this page, else config.json's
+// "notation" (as the CLI), else the letters of the page's language.
 export function notation() {
-    return lang === "es" ? "es" : "en"
+    return localStorage.getItem("sobre-board-notation") || player.notation || (lang === "es" ? "es" : "en")
+}
+
+// The player id an alias of `sobre contacts` names; anything else as typed, for the node
+// to check.
+function resolve(opponent) {
+    return player.contacts[opponent] || opponent
+}
+
+// How a player is shown: their alias, as the CLI shows them, else their signed name, else
+// the start of their id.
+function label(id, name) {
+    const alias = Object.keys(player.contacts).find((a) => player.contacts[a] === id)
+    return alias || name || id.slice(0, 12)
+}
+
+async function readPlayer() {
+    const line = await (await fetch("/board/player")).json()
+    if (line.ok) {
+        player = line.result
+    }
+    const list = document.getElementById("contacts")
+    list.replaceChildren(...Object.entries(player.contacts).map(([alias, id]) => {
+        const option = document.createElement("option")
+        option.value = alias
+        option.label = `${alias} (${id.slice(0, 12)}…)`
+        return option
+    }))
 }
 
 export function duration(ms) {
@@ -55,7 +88,7 @@ async function refreshGames() {
         const li = document.createElement("li")
         const button = document.createElement("button")
         button.dataset.game = g.game
-        const who = g.opponent_name || g.opponent.slice(0, 12)
+        const who = label(g.opponent, g.opponent_name)
         button.textContent = `${who} · ${t("board-status-" + g.status)}`
         if (g.my_move) {
             button.classList.add("mine")
@@ -169,15 +202,24 @@ function follow() {
 }
 
 async function main() {
+    await readPlayer()
+    // The page's language: the choice made here, else config.json's, else the browser's.
     const saved = localStorage.getItem("sobre-board-lang")
-    await load(saved || (navigator.language.startsWith("es") ? "es" : "en"))
+    await load(saved || player.language || (navigator.language.startsWith("es") ? "es" : "en"))
     const select = document.getElementById("lang")
     select.value = lang
     select.addEventListener("change", async () => {
         localStorage.setItem("sobre-board-lang", select.value)
         await load(select.value)
         translate()
+        notationSelect.value = notation()
         await refreshGames()
+        if (game.id) await game.reload()
+    })
+    const notationSelect = document.getElementById("notation")
+    notationSelect.value = notation()
+    notationSelect.addEventListener("change", async () => {
+        localStorage.setItem("sobre-board-notation", notationSelect.value)
         if (game.id) await game.reload()
     })
     translate()
@@ -187,7 +229,7 @@ async function main() {
         try {
             const view = await ask({
                 cmd: "challenge",
-                opponent: f.get("opponent").trim(),
+                opponent: resolve(f.get("opponent").trim()),
                 color: f.get("color"),
                 time_control: f.get("time_control").trim(),
             })
@@ -201,7 +243,7 @@ async function main() {
         e.preventDefault()
         showError(null)
         const input = e.target.elements.invite
-        const response = await fetch("/board/invite", {method: "POST", body: input.value.trim()})
+        const response = await fetch(`/board/invite?lang=${lang}`, {method: "POST", body: input.value.trim()})
         const line = await response.json()
         if (!line.ok) {
             showError(line.error.message + (line.error.hint ? ` (${line.error.hint})` : ""))

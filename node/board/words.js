@@ -1,42 +1,28 @@
-// The page's words, from the Fluent catalogue of its language (i18n/en.ftl, i18n/es.ftl).
-// Only the simple messages the board uses: `id = text` with `{ $name }` placeholders; a
-// missing word shows its id, so that a gap is seen, not hidden.
+// The page's words, from sobre's one catalogue (words/i18n/en.ftl, es.ftl: the `board-`
+// messages), which the node hands over as templates (GET /board/words): each message a
+// list of text and {arg: name} parts that t() joins with the arguments. A missing word
+// shows its id, so that a gap is seen, not hidden.
 
-let words = new Map()
+let words = {}
 export let lang = "en"
 
 export async function load(wanted) {
-    lang = wanted === "es" ? "es" : "en"
-    const response = await fetch(`/i18n/${lang}.ftl`)
-    words = parse(await response.text())
+    const response = await fetch(`/board/words?lang=${wanted === "es" ? "es" : "en"}`)
+    const line = await response.json()
+    if (!line.ok) {
+        throw new Error(line.error.message)
+    }
+    words = line.result.words
+    lang = line.result.lang
     document.documentElement.lang = lang
 }
 
-function parse(text) {
-    const out = new Map()
-    let last = null
-    for (const line of text.split("\n")) {
-        if (line.startsWith("#") || line.trim() === "") {
-            last = null
-            continue
-        }
-        const m = /^([a-z0-9-]+)\s*=\s*(.*)$/.exec(line)
-        if (m) {
-            last = m[1]
-            out.set(last, m[2])
-        } else if (last && /^\s/.test(line)) {
-            out.set(last, (out.get(last) + " " + line.trim()).trim())
-        }
-    }
-    return out
-}
-
 export function t(id, args = {}) {
-    const text = words.get(id)
-    if (text === undefined) {
+    const parts = words[id]
+    if (parts === undefined) {
         return id
     }
-    return text.replace(/\{\s*\$([a-z_]+)\s*\}/g, (_, name) => String(args[name] ?? ""))
+    return parts.map((p) => typeof p === "string" ? p : String(args[p.arg] ?? "")).join("")
 }
 
 // Every element with data-t gets its word (and data-t-label its aria-label).

@@ -7,6 +7,9 @@
 //! page. A sentence is written once per language, so a refusal's English cannot drift
 //! between the node and the CLI.
 //!
+//! The board page takes its messages (`board-…`) as templates it fills itself
+//! ([`Words::templates`]).
+//!
 //! Code names a message by its key: `words(lang).get("node-not-running", Some(&args))`.
 //! The tests of this crate check that both catalogues parse, name the same messages with
 //! the same arguments, and define none twice.
@@ -17,9 +20,11 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod language;
+pub mod template;
 
 pub use fluent_bundle::{FluentArgs, FluentValue};
 pub use language::Language;
+pub use template::{Piece, TemplateError};
 
 use fluent_bundle::FluentResource;
 use fluent_bundle::concurrent::FluentBundle;
@@ -33,6 +38,7 @@ pub const ES_FTL: &str = include_str!("../i18n/es.ftl");
 /// A language's catalogue: its messages, parsed once.
 pub struct Words {
     lang: Language,
+    source: &'static str,
     bundle: FluentBundle<FluentResource>,
 }
 
@@ -46,6 +52,7 @@ pub fn words(lang: Language) -> &'static Words {
     };
     cell.get_or_init(|| Words {
         lang,
+        source,
         bundle: bundle(lang, source),
     })
 }
@@ -66,6 +73,15 @@ impl Words {
         self.bundle
             .format_pattern(pattern, args, &mut errors)
             .into_owned()
+    }
+
+    /// The messages whose keys start with `prefix`, as templates for a page that fills in
+    /// their arguments itself (the board's, `board-`): see [`template`].
+    ///
+    /// # Errors
+    /// [`TemplateError`] if one of them uses more of Fluent than text and arguments.
+    pub fn templates(&self, prefix: &str) -> Result<Vec<(String, Vec<Piece>)>, TemplateError> {
+        template::templates(self.source, prefix)
     }
 
     /// Whether the catalogue has the message `key`.

@@ -175,3 +175,14 @@ fn a_missing_message_shows_its_key() {
     );
     assert!(!words(Language::English).has("no-such-key"));
 }
+
+/// The board page fills its messages itself: every `board-` message of both catalogues is
+/// text and arguments only, and the page's own words are there.
+#[test]
+fn the_boards_messages_are_templates_in_both_languages() {
+    for lang in [Language::English, Language::Spanish] {
+        let board = words(lang).templates("board-").expect("templates");
+        assert!(board.len() > 90, "{} board messages", board.len());
+        assert!(board.iter().any(|(k, _)| k == "board-invite-added"));
+    }
+}

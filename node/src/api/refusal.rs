@@ -264,6 +264,16 @@ pub enum RefusalCode {
     /// FIDE 10.2: a quickplay-finish claim or ruling the core refuses (or the node, for
     /// the same reason, before signing).
     Quickplay { rule: QuickplayRule },
+    // The board's own refusals (`sobre board`).
+    /// The board could not be served on 127.0.0.1:`port` (0: any free port; `reason`: the
+    /// system's English words, most often that another program holds the port).
+    BoardNotServed { port: u16, reason: String },
+    /// An invite pasted on the board is not one (`reason`: the invite reader's English).
+    BadInvite { reason: String },
+    /// An invite pasted on the board is the player's own.
+    OwnInvite,
+    /// A `watch` sent to the board's `/api`: the page's events are at `/events`.
+    WatchOnBoard,
     /// A code this client does not know (sent by a newer node): the message says it.
     #[serde(other)]
     Other,

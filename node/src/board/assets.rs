@@ -1,6 +1,7 @@
 //! The board page's files, embedded in the binary (a build needs no network, a run no
 //! download): the page itself (`node/board/`) and the vendored cm-chessboard
-//! (`node/board/vendor/`, its version and license beside it).
+//! (`node/board/vendor/`, its version and license beside it). The page's words are not
+//! files here: they come from sobre's one catalogue (`/board/words`, [`super::words`]).
 
 /// One file the board serves.
 #[derive(Debug)]
@@ -28,8 +29,6 @@ pub static ASSETS: &[Asset] = &[
     asset!("/game.js", "game.js", "text/javascript; charset=utf-8"),
     asset!("/words.js", "words.js", "text/javascript; charset=utf-8"),
     asset!("/style.css", "style.css", "text/css; charset=utf-8"),
-    asset!("/i18n/en.ftl", "i18n/en.ftl", "text/plain; charset=utf-8"),
-    asset!("/i18n/es.ftl", "i18n/es.ftl", "text/plain; charset=utf-8"),
     asset!(
         "/cm-chessboard/src/Chessboard.js",
         "vendor/cm-chessboard-8.15.1/src/Chessboard.js",

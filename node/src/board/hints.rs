@@ -128,6 +128,33 @@ mod tests {
         assert_eq!(game.hints.len(), 22, "White's moves after 1.Nf3 d5");
     }
 
+    /// The three notations a player reads a record in (App. E2 and figurines), each from
+    /// the same game; the core writes both sides' pieces with the same figurines, as
+    /// printed scores do.
+    #[test]
+    fn the_record_is_written_in_each_notation_the_player_may_choose() {
+        let moves = ["g1f3", "d7d5", "e2e3", "c8g4", "f1e2", "g4f3", "e2f3"];
+        for (notation, want) in [
+            (
+                Notation::English,
+                ["Nf3", "d5", "e3", "Bg4", "Be2", "Bxf3", "Bxf3"],
+            ),
+            (
+                Notation::Spanish,
+                ["Cf3", "d5", "e3", "Ag4", "Ae2", "Axf3", "Axf3"],
+            ),
+            (
+                Notation::Figurine,
+                ["♘f3", "d5", "e3", "♗g4", "♗e2", "♗xf3", "♗xf3"],
+            ),
+        ] {
+            let game = board_game(active(&moves), notation).unwrap();
+            assert_eq!(game.record, want, "{notation:?}");
+        }
+        let game = board_game(active(&["e2e4"]), Notation::Figurine).unwrap();
+        assert!(game.hints.iter().any(|h| h.uci == "b8c6" && h.san == "♘c6"));
+    }
+
     #[test]
     fn castling_is_dragged_to_the_kings_square_and_promotions_carry_their_piece() {
         let view = GameView {

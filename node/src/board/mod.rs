@@ -9,19 +9,23 @@
 //! through) the rules core computes here ([`hints`]).
 //!
 //! Parts: [`access`] (who may use it), [`assets`] (the embedded files), [`hints`] and
-//! [`league`] (what the rules core adds), `server` (the routes). The server runs on the node's runtime until the node stops.
+//! [`league`] (what the rules core adds), [`words`] (the page's words, from sobre's one
+//! catalogue), [`player`] (the player's settings and contacts), `server` (the routes). The server runs on the node's runtime until the node stops.
 
 pub mod access;
 pub mod assets;
 pub mod hints;
 pub mod league;
+pub mod player;
 mod server;
+pub mod words;
 
 use crate::control::ControlRequest;
 use access::Access;
 use serde_json::Value;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, watch};
@@ -34,6 +38,8 @@ const STOP_GRACE: Duration = Duration::from_secs(2);
 pub struct Launcher {
     requests: mpsc::Sender<ControlRequest>,
     events: broadcast::Sender<Value>,
+    /// The player's home: the page reads their settings and contacts there.
+    home: PathBuf,
     /// The port asked for (0: any free one).
     port: u16,
     running: Option<Running>,
@@ -48,18 +54,26 @@ struct Running {
 
 impl Launcher {
     /// A board that will serve on 127.0.0.1:`port` (0: a free port), forwarding its
-    /// requests to the service on `requests` and its events from `events`.
+    /// requests to the service on `requests` and its events from `events`, for the player
+    /// of `home`.
     pub fn new(
         requests: mpsc::Sender<ControlRequest>,
         events: broadcast::Sender<Value>,
+        home: PathBuf,
         port: u16,
     ) -> Launcher {
         Launcher {
             requests,
             events,
+            home,
             port,
             running: None,
         }
+    }
+
+    /// The port asked for (0: any free one), which the refusal of a port taken names.
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// The URL that opens the board once (with a new one-time token), starting the server
@@ -93,6 +107,7 @@ impl Launcher {
             access: Arc::clone(&access),
             requests: self.requests.clone(),
             events: self.events.clone(),
+            home: Arc::from(self.home.as_path()),
             stopping,
         };
         let task = tokio::spawn(server::serve(listener, state));

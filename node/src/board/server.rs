@@ -1,10 +1,13 @@
 //! The board's routes. Every request passes [`guard`] ([`super::access`]) first.
 //!
-//! - `POST /api`: one control request, as a request line of the control socket
-//!   (`{"v":1,"cmd":"move",…}`), answered with its response line;
+//! - `POST /api?lang=es`: one control request, as a request line of the control socket
+//!   (`{"v":1,"cmd":"move",…}`), answered with its response line (a refusal with a code
+//!   worded in `lang`, as the CLI words it);
 //! - `GET /board/game?game=ID&notation=es`: a game as the page draws it ([`BoardGame`]);
 //! - `GET /board/league?league=ID`: a league's table ([`BoardLeague`]);
-//! - `POST /board/invite`: an invite pasted (its text): its player's addresses remembered
+//! - `GET /board/words?lang=es`: the page's words in a language ([`BoardWords`]);
+//! - `GET /board/player`: the player's settings and contacts ([`BoardPlayer`]);
+//! - `POST /board/invite?lang=es`: an invite pasted (its text): its player's addresses remembered
 //!   and dialled, as `sobre connect` does ([`InvitedPlayer`]);
 //! - `GET /events`: the node's events as server-sent events (`sobre watch`'s stream);
 //! - anything else: an embedded file ([`super::assets`]).
@@ -13,6 +16,9 @@ use super::access::{Access, Admitted, Seen};
 use super::assets;
 use super::hints::{self, BoardGame};
 use super::league::{self, BoardLeague};
+use super::player::{self, BoardPlayer};
+use super::words::{self, BoardWords};
+use crate::api::RefusalCode;
 use crate::api::request::{self, Request};
 use crate::api::{ApiError, ApiRequest, GameView, MAX_LINE_BYTES, ResponseLine};
 use crate::control::{self, ControlRequest};
@@ -30,6 +36,7 @@ use serde_json::Value;
 use sobre_core::notation::Notation;
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, watch};
 
@@ -39,6 +46,8 @@ pub struct State {
     pub access: Arc<Access>,
     pub requests: mpsc::Sender<ControlRequest>,
     pub events: broadcast::Sender<Value>,
+    /// The player's home (settings, contacts).
+    pub home: Arc<Path>,
     /// Set when the node stops: event streams end.
     pub stopping: watch::Receiver<bool>,
 }
@@ -51,6 +60,8 @@ pub async fn serve(listener: tokio::net::TcpListener, state: State) {
         .route("/board/game", get(game))
         .route("/board/league", get(league_table))
         .route("/board/invite", post(invite))
+        .route("/board/words", get(page_words))
+        .route("/board/player", get(page_player))
         .route("/events", get(events))
         .fallback(asset)
         .layer(DefaultBodyLimit::max(MAX_LINE_BYTES))
@@ -122,14 +133,20 @@ async fn guard(With(state): With<State>, req: axum::extract::Request, next: Next
 }
 
 /// One control request, exactly as the control socket takes it.
-async fn api(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
+async fn api(
+    With(state): With<State>,
+    Query(q): Query<WordsQuery>,
+    body: Bytes,
+) -> Json<ResponseLine> {
     let answer = match control::parse_request(&body) {
         // The page follows events on `/events`; a watch would hold the request open.
-        Ok(ApiRequest::Watch(_)) => Err(ApiError::user("the board's events are at /events")),
+        Ok(ApiRequest::Watch(_)) => Err(ApiError::refused(RefusalCode::WatchOnBoard)),
         Ok(request) => control::ask(&state.requests, request).await,
         Err(e) => Err(e),
     };
-    Json(ResponseLine::from_result(answer))
+    Json(ResponseLine::from_result(
+        answer.map_err(|e| in_language(e, &q)),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -175,6 +192,32 @@ async fn league_table(
     Json(ResponseLine::from_result(answer))
 }
 
+#[derive(Deserialize)]
+struct WordsQuery {
+    /// `en`, `es` or a locale; anything else is English.
+    #[serde(default)]
+    lang: String,
+}
+
+/// The page's words in a language, from the catalogue the command line reads.
+async fn page_words(Query(q): Query<WordsQuery>) -> Json<ResponseLine> {
+    let lang = sobre_words::Language::from_setting(&q.lang).unwrap_or_default();
+    let answer = words::board_words(lang)
+        .map_err(internal)
+        .and_then(|w: BoardWords| serde_json::to_value(w).map_err(internal));
+    Json(ResponseLine::from_result(answer))
+}
+
+/// The player's language, notation and contacts, as the command line reads them.
+async fn page_player(With(state): With<State>) -> Json<ResponseLine> {
+    let home = Arc::clone(&state.home);
+    let answer = tokio::task::spawn_blocking(move || player::board_player(&home))
+        .await
+        .map_err(internal)
+        .and_then(|p: BoardPlayer| serde_json::to_value(p).map_err(internal));
+    Json(ResponseLine::from_result(answer))
+}
+
 /// The player an invite names, once their addresses are remembered.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
 pub struct InvitedPlayer {
@@ -185,17 +228,19 @@ pub struct InvitedPlayer {
 /// An invite pasted on the page: verified, refused if it is the player's own, and its
 /// addresses (the player's, their mailboxes' and bootstrap nodes') remembered and dialled.
 /// (The CLI's `connect` also saves an alias; contacts are the CLI's, not the node's.)
-async fn invite(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
+async fn invite(
+    With(state): With<State>,
+    Query(q): Query<WordsQuery>,
+    body: Bytes,
+) -> Json<ResponseLine> {
     let answer = async {
-        let text = std::str::from_utf8(&body)
-            .map_err(|e| ApiError::user(format!("an invite is text: {e}")))?;
-        let invite =
-            crate::invite::Invite::parse(text).map_err(|e| ApiError::user(e.to_string()))?;
+        let bad = |reason: String| ApiError::refused(RefusalCode::BadInvite { reason });
+        let text = std::str::from_utf8(&body).map_err(|e| bad(e.to_string()))?;
+        let invite = crate::invite::Invite::parse(text).map_err(|e| bad(e.to_string()))?;
         let me = control::ask(&state.requests, request::Id {}.into()).await?;
         let me: <request::Id as Request>::Reply = serde_json::from_value(me).map_err(internal)?;
         if me.player_id == invite.player.to_string() {
-            return Err(ApiError::user("this is your own invite")
-                .hint("give it to the other player, and ask for theirs"));
+            return Err(ApiError::refused(RefusalCode::OwnInvite));
         }
         let addrs = invite
             .dialable()
@@ -212,7 +257,24 @@ async fn invite(With(state): With<State>, body: Bytes) -> Json<ResponseLine> {
         .map_err(internal)
     }
     .await;
-    Json(ResponseLine::from_result(answer))
+    Json(ResponseLine::from_result(
+        answer.map_err(|e| in_language(e, &q)),
+    ))
+}
+
+/// A refusal in the page's language (`?lang=es`): worded from its code as the CLI words
+/// it; the code stays for a script, and a refusal without one keeps the node's English.
+fn in_language(mut e: ApiError, q: &WordsQuery) -> ApiError {
+    let lang = sobre_words::Language::from_setting(&q.lang).unwrap_or_default();
+    if let Some((message, hint)) = e
+        .code
+        .as_deref()
+        .and_then(|c| c.words(sobre_words::words(lang)))
+    {
+        e.message = message;
+        e.hint = hint;
+    }
+    e
 }
 
 fn internal(e: impl std::fmt::Display) -> ApiError {

@@ -412,11 +412,13 @@ impl Service {
             }
             ApiRequest::Board(request::Board {}) => {
                 // The port is taken, most likely (`board_port` in node.toml).
-                let url = self
-                    .board
-                    .open()
-                    .await
-                    .map_err(|e| user(format!("the board cannot be served: {e}")))?;
+                let port = self.board.port();
+                let url = self.board.open().await.map_err(|e| {
+                    ApiError::refused(RefusalCode::BoardNotServed {
+                        port,
+                        reason: e.to_string(),
+                    })
+                })?;
                 Ok(request::Board::reply(BoardReply { url }))
             }
         }

@@ -372,6 +372,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         board: crate::board::Launcher::new(
             ctrl_tx.clone(),
             watch.clone(),
+            home_dir.clone(),
             config.board_port.unwrap_or(0),
         ),
     };

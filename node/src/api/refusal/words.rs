@@ -399,6 +399,22 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
         ),
         RefusalCode::AnnulAlreadyAsked => (t!(w, "refusal-annul-already-asked"), None),
         RefusalCode::Quickplay { rule } => (quickplay(w, *rule), None),
+        RefusalCode::BoardNotServed { port, reason } => (
+            t!(
+                w,
+                "refusal-board-not-served",
+                port = *port,
+                reason = reason.as_str()
+            ),
+            Some(t!(w, "refusal-board-not-served-hint")),
+        ),
+        RefusalCode::BadInvite { reason } => (
+            t!(w, "refusal-bad-invite", reason = reason.as_str()),
+            Some(t!(w, "invite-hint-copy")),
+        ),
+        // The CLI's own sentence for `sobre connect` with one's own invite.
+        RefusalCode::OwnInvite => (t!(w, "invite-own"), Some(t!(w, "invite-hint-own"))),
+        RefusalCode::WatchOnBoard => (t!(w, "refusal-watch-on-board"), None),
         RefusalCode::Other => return None,
     })
 }

@@ -100,6 +100,7 @@ fn samples() -> Vec<RefusalCode> {
         },
     ];
     codes.extend(newer_samples());
+    codes.extend(board_samples());
     for rule in [
         RuleViolation::NoDrawOffer,
         RuleViolation::ClaimNotOnMove,
@@ -353,4 +354,19 @@ fn an_unknown_code_is_not_worded() {
     }
     let fine = RefusalCode::BadTimeControl { text: "3d".into() };
     assert_eq!(english(&fine), None);
+}
+
+/// One refusal of each of the board's codes.
+fn board_samples() -> Vec<RefusalCode> {
+    vec![
+        RefusalCode::BoardNotServed {
+            port: 8765,
+            reason: "Address already in use (os error 98)".into(),
+        },
+        RefusalCode::BadInvite {
+            reason: "the invite is cut short (in its key)".into(),
+        },
+        RefusalCode::OwnInvite,
+        RefusalCode::WatchOnBoard,
+    ]
 }
