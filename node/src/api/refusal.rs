@@ -359,3 +359,5 @@ impl RefusalCode {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wire_tests;
