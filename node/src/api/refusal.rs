@@ -19,7 +19,10 @@ use sobre_core::rules::quickplay::QuickplayRule;
 
 mod kinds;
 mod words;
-pub use kinds::{IdPlace, LeagueProblem, QuotaProblem, coded_coin_rule, coded_escrow_error};
+pub use kinds::{
+    IdPlace, LeagueRefusal, QuotaProblem, coded_coin_rule, coded_decision_error,
+    coded_escrow_error, coded_league_error,
+};
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -196,8 +199,14 @@ pub enum RefusalCode {
     WithdrawalRuleNeeded,
     /// The league keeps no more decisions.
     TooManyDecisions,
-    /// The core refused a league, a join or a decision (its typed kind).
-    League { problem: LeagueProblem },
+    /// The core refused a league, a join or a decision: the core's own error
+    /// ([`LeagueRefusal`]; `None`: a kind this client does not know, from a newer node).
+    /// Only the kinds a player meets are sent ([`kinds::coded_league_error`],
+    /// [`kinds::coded_decision_error`]).
+    League {
+        #[serde(deserialize_with = "kinds::known")]
+        problem: Option<LeagueRefusal>,
+    },
     /// F1: the core's coin rule refused the default: the core's own [`CoinRule`] (`None`: a
     /// kind this client does not know, from a newer node). Only the kinds a player meets
     /// are sent ([`kinds::coded_coin_rule`]).

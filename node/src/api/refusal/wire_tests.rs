@@ -10,18 +10,22 @@ use sobre_core::record::Keypair;
 
 /// The refusal code the node sends for a league error (none for the uncoded kinds).
 fn league(e: &LeagueError) -> Option<RefusalCode> {
-    LeagueProblem::of(e).map(|problem| RefusalCode::League { problem })
+    coded_league_error(e).map(|problem| RefusalCode::League {
+        problem: Some(problem),
+    })
 }
 
 /// The refusal code the node sends for a decision error.
 fn decision(e: &DecisionError) -> Option<RefusalCode> {
-    LeagueProblem::of_decision(e).map(|problem| RefusalCode::League { problem })
+    coded_decision_error(e).map(|problem| RefusalCode::League {
+        problem: Some(problem),
+    })
 }
 
 /// The refusal code the node sends for a tie-break order it cannot read.
 fn tie_breaks(e: &TieBreakError) -> RefusalCode {
     RefusalCode::League {
-        problem: LeagueProblem::of_tie_breaks(e),
+        problem: Some(e.clone().into()),
     }
 }
 
@@ -35,11 +39,11 @@ fn league_refusals_keep_their_wire_form() {
     let p = Keypair::from_secret_bytes(&[7; 32]).player_id();
     let cases: Vec<(Option<RefusalCode>, String)> = vec![
         (
-            league(&LeagueError::PlayerCount(2)),
+            league(&LeagueError::PlayerCount { count: 2 }),
             r#"{"id":"league","problem":{"kind":"player_count","count":2}}"#.into(),
         ),
         (
-            league(&LeagueError::DuplicatePlayer(p)),
+            league(&LeagueError::DuplicatePlayer { player: p }),
             format!(r#"{{"id":"league","problem":{{"kind":"duplicate_player","player":"{p}"}}}}"#),
         ),
         (
@@ -58,7 +62,7 @@ fn league_refusals_keep_their_wire_form() {
             r#"{"id":"league","problem":{"kind":"deputy_is_organiser"}}"#.into(),
         ),
         (
-            league(&LeagueError::DeputyPlays(p)),
+            league(&LeagueError::DeputyPlays { deputy: p }),
             format!(r#"{{"id":"league","problem":{{"kind":"deputy_plays","deputy":"{p}"}}}}"#),
         ),
         (
@@ -70,11 +74,11 @@ fn league_refusals_keep_their_wire_form() {
             r#"{"id":"league","problem":{"kind":"bad_name"}}"#.into(),
         ),
         (
-            league(&LeagueError::NotAPlayer(p)),
+            league(&LeagueError::NotAPlayer { player: p }),
             format!(r#"{{"id":"league","problem":{{"kind":"not_a_player","player":"{p}"}}}}"#),
         ),
         (
-            league(&LeagueError::StartDeadline(0)),
+            league(&LeagueError::StartDeadline { ms: 0 }),
             r#"{"id":"league","problem":{"kind":"start_deadline","ms":0}}"#.into(),
         ),
         (
@@ -82,7 +86,7 @@ fn league_refusals_keep_their_wire_form() {
             r#"{"id":"league","problem":{"kind":"bad_name"}}"#.into(),
         ),
         (
-            decision(&DecisionError::AlreadyPlays(p)),
+            decision(&DecisionError::AlreadyPlays { player: p }),
             format!(r#"{{"id":"league","problem":{{"kind":"already_plays","player":"{p}"}}}}"#),
         ),
         (
@@ -97,23 +101,27 @@ fn league_refusals_keep_their_wire_form() {
             r#"{"id":"league","problem":{"kind":"round_one_started","start_ms":1}}"#.into(),
         ),
         (
-            decision(&DecisionError::Reason),
+            decision(&DecisionError::Reason {
+                max: sobre_core::league::decision::MAX_REASON_CHARS,
+            }),
             r#"{"id":"league","problem":{"kind":"reason","max":200}}"#.into(),
         ),
         (
-            decision(&DecisionError::NotAPlayer(p)),
+            decision(&DecisionError::NotAPlayer { player: p }),
             format!(r#"{{"id":"league","problem":{{"kind":"not_a_player","player":"{p}"}}}}"#),
         ),
         (
-            Some(tie_breaks(&TieBreakError::Unknown("x".into()))),
+            Some(tie_breaks(&TieBreakError::Unknown { name: "x".into() })),
             r#"{"id":"league","problem":{"kind":"unknown_tie_break","name":"x"}}"#.into(),
         ),
         (
-            Some(tie_breaks(&TieBreakError::Repeated("sb".into()))),
+            Some(tie_breaks(&TieBreakError::Repeated { name: "sb".into() })),
             r#"{"id":"league","problem":{"kind":"repeated_tie_break","name":"sb"}}"#.into(),
         ),
         (
-            Some(tie_breaks(&TieBreakError::Count)),
+            Some(tie_breaks(&TieBreakError::Count {
+                max: sobre_core::league::tiebreak::MAX_TIE_BREAKS,
+            })),
             r#"{"id":"league","problem":{"kind":"tie_break_count","max":8}}"#.into(),
         ),
     ];

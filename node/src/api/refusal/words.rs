@@ -298,7 +298,7 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
         RefusalCode::ResultNeeded => (t!(w, "refusal-result-needed"), None),
         RefusalCode::WithdrawalRuleNeeded => (t!(w, "refusal-withdrawal-rule-needed"), None),
         RefusalCode::TooManyDecisions => (t!(w, "refusal-too-many-decisions"), None),
-        RefusalCode::League { problem } => league_problem(w, problem)?,
+        RefusalCode::League { problem } => league_problem(w, problem.as_ref()?)?,
         RefusalCode::CoinRule { problem } => coin_problem(w, problem.as_ref()?)?,
         RefusalCode::CoinBeforeDeadline {
             deadline_ms,
