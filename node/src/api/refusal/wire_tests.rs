@@ -209,4 +209,12 @@ fn rule_refusals_keep_their_wire_form() {
         assert_eq!(serde_json::from_str::<RefusalCode>(wire).unwrap(), code);
     }
     assert_eq!(RefusalCode::of_rule(&V::UnseenMove), None);
+    // A state from a newer node reads as none known (the node's message says it).
+    let newer: RefusalCode =
+        serde_json::from_str(r#"{"id":"not_live","status":"from_the_future"}"#).unwrap();
+    assert_eq!(newer, RefusalCode::NotLive { status: None });
+    assert_eq!(
+        newer.words(sobre_words::words(sobre_words::Language::English)),
+        None
+    );
 }

@@ -3,9 +3,11 @@
 
 use super::*;
 use crate::api::refusal::{LeagueRefusal, QuotaProblem};
+use sobre_core::Color;
 use sobre_core::league::LeagueError;
 use sobre_core::league::decision::DecisionError;
 use sobre_core::league::tiebreak::TieBreakError;
+use sobre_core::record::Status;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::coin::CoinRule;
@@ -334,7 +336,7 @@ fn spanish_refusals_are_translated() {
     assert_eq!(es(RefusalCode::NotYourMove), "no le toca mover");
     assert_eq!(
         es(RefusalCode::NotLive {
-            status: "finished".into()
+            status: Some(Status::Finished)
         }),
         "no es posible en una partida terminada"
     );
