@@ -183,7 +183,7 @@ pub fn read(text: &str) -> Result<LeagueArchive, LeagueArchiveError> {
     for (line, d) in others {
         let check = league.check_join(&d);
         let check = match check {
-            Err(LeagueError::NotAPlayer(_)) => amended.check_join(&d),
+            Err(LeagueError::NotAPlayer { .. }) => amended.check_join(&d),
             other => other,
         };
         match check {

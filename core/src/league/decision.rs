@@ -47,6 +47,7 @@ use super::standings::{CountedGame, GameEntry, LeagueResult, Standings, standing
 use super::tiebreak::{TieBreak, rank, valid_order};
 use super::{Board, League, LeagueError, LeagueKind, SignedLeagueDoc, check_arbiters, valid_name};
 use crate::outcome::Outcome;
+use crate::record::identity::as_text;
 use crate::record::{EventId, PlayerId, Status};
 use crate::types::Color;
 use serde::{Deserialize, Serialize};
@@ -201,46 +202,74 @@ pub struct DecisionNote {
 }
 
 /// Why a decision does not count.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///
+/// Serialized (tagged by `kind`, snake case, a player by their id's text) as the control
+/// API's league refusal carries the kinds an organiser meets; the others (`#[serde(skip)]`)
+/// are never sent. A [`DecisionError::Doc`] is sent as its [`LeagueError`], and
+/// [`DecisionError::NotAPlayer`] as the league's `not_a_player` (the same words).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DecisionError {
     #[error(transparent)]
+    #[serde(skip)]
     Doc(#[from] LeagueError),
     #[error("not a decision")]
+    #[serde(skip)]
     NotADecision,
     #[error("a decision about league {0}")]
+    #[serde(skip)]
     OtherLeague(EventId),
     #[error("signed by {0}, not by the organiser")]
+    #[serde(skip)]
     NotTheOrganiser(PlayerId),
     #[error("signed by the organiser about their own game: the deputy arbiter {deputy} decides it")]
+    #[serde(skip)]
     OrganisersOwnGame { deputy: PlayerId },
     #[error("signed by {0}, not by the deputy arbiter, who decides the organiser's own games")]
+    #[serde(skip)]
     NotTheDeputy(PlayerId),
     #[error("signed by the deputy arbiter {0}, who decides only the organiser's own games")]
+    #[serde(skip)]
     DeputyOutsideRemit(PlayerId),
+    /// On the wire without `signed_ms` (the refusal says when round 1 opened; read back,
+    /// `signed_ms` is 0).
     #[error(
         "signed at {signed_ms} ms since the epoch, once round 1 had opened ({start_ms}): the players, the withdrawal rule and the tie-breaks change only before round 1"
     )]
-    RoundOneStarted { signed_ms: u64, start_ms: u64 },
-    #[error("{0} already plays in this league")]
-    AlreadyPlays(PlayerId),
+    RoundOneStarted {
+        #[serde(skip)]
+        signed_ms: u64,
+        start_ms: u64,
+    },
+    #[error("{player} already plays in this league")]
+    AlreadyPlays {
+        #[serde(with = "as_text")]
+        player: PlayerId,
+    },
     #[error("a player's name is 1 to 100 characters, not blank")]
+    #[serde(rename = "player_name")]
     Name,
     #[error("round {round}: {white} – {black} is not a pairing of the table")]
+    #[serde(skip)]
     NotAPairing {
         round: u32,
         white: PlayerId,
         black: PlayerId,
     },
     #[error("the winner {0} does not play in the pairing")]
+    #[serde(skip)]
     WinnerNotInPairing(PlayerId),
-    #[error("{0} is not a player of this league")]
-    NotAPlayer(PlayerId),
-    #[error("an adjudication needs a reason of 1 to {MAX_REASON_CHARS} characters")]
-    Reason,
+    #[error("{player} is not a player of this league")]
+    #[serde(skip)]
+    NotAPlayer { player: PlayerId },
+    /// `max` is [`MAX_REASON_CHARS`], named so that the error says its limit.
+    #[error("an adjudication needs a reason of 1 to {max} characters")]
+    Reason { max: usize },
     #[error(
         "a tie-break order lists 1 to {} tie-breaks, none twice",
         super::tiebreak::MAX_TIE_BREAKS
     )]
+    #[serde(skip)]
     TieBreakOrder,
 }
 
@@ -376,7 +405,7 @@ impl League {
             } => pairing(*round, white, black)?,
             Decision::Withdraw { player } => {
                 if self.number(player).is_none() {
-                    return Err(DecisionError::NotAPlayer(*player));
+                    return Err(DecisionError::NotAPlayer { player: *player });
                 }
             }
             Decision::Adjudicate {
@@ -389,7 +418,9 @@ impl League {
                 pairing(*round, white, black)?;
                 let n = reason.trim().chars().count();
                 if n == 0 || n > MAX_REASON_CHARS {
-                    return Err(DecisionError::Reason);
+                    return Err(DecisionError::Reason {
+                        max: MAX_REASON_CHARS,
+                    });
                 }
             }
             // The rules of the competition are fixed before it starts: a withdrawal rule that
@@ -405,14 +436,14 @@ impl League {
             Decision::Enter { player, name } => {
                 before_round_one()?;
                 if self.number(player).is_some() {
-                    return Err(DecisionError::AlreadyPlays(*player));
+                    return Err(DecisionError::AlreadyPlays { player: *player });
                 }
                 if !valid_name(name) {
                     return Err(DecisionError::Name);
                 }
                 let n = self.def.players.len() + 1;
                 if n > super::berger::MAX_PLAYERS {
-                    return Err(LeagueError::PlayerCount(n).into());
+                    return Err(LeagueError::PlayerCount { count: n }.into());
                 }
                 let mut players = self.def.players.clone();
                 players.push(*player);
@@ -421,10 +452,10 @@ impl League {
             Decision::Replace { out, player, name } => {
                 before_round_one()?;
                 let Some(i) = self.number(out).map(|n| n - 1) else {
-                    return Err(DecisionError::NotAPlayer(*out));
+                    return Err(DecisionError::NotAPlayer { player: *out });
                 };
                 if self.number(player).is_some() {
-                    return Err(DecisionError::AlreadyPlays(*player));
+                    return Err(DecisionError::AlreadyPlays { player: *player });
                 }
                 if !valid_name(name) {
                     return Err(DecisionError::Name);

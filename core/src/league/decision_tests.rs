@@ -230,7 +230,9 @@ fn an_adjudication_gives_the_result_with_its_reason() {
     };
     assert_eq!(
         league.decide(&org, no_reason, NOW),
-        Err(DecisionError::Reason)
+        Err(DecisionError::Reason {
+            max: MAX_REASON_CHARS
+        })
     );
 }
 

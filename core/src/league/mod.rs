@@ -33,7 +33,7 @@ pub mod standings;
 pub mod tiebreak;
 
 use crate::record::codec::{self, CodecError, MAX_EVENT_BYTES};
-use crate::record::identity::{domain_message, join_signature, split_signature};
+use crate::record::identity::{as_text, domain_message, join_signature, split_signature};
 use crate::record::{EventId, Keypair, PlayerId};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -163,20 +163,32 @@ pub struct SignedLeagueDoc {
 }
 
 /// Why a league document or a league is not acceptable.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///
+/// Serialized (tagged by `kind`, snake case, a player by their id's text) as the control
+/// API's league refusal carries the kinds a player or an organiser meets; the others
+/// (`#[serde(skip)]`: a document's decoding, version, signature and shape) are never sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum LeagueError {
     #[error("undecodable league document: {0}")]
+    #[serde(skip)]
     Codec(#[from] CodecError),
     #[error("unsupported league document version {0} (this build reads {LEAGUE_VERSION})")]
+    #[serde(skip)]
     Version(u16),
     #[error("bad signature on a league document by {0}")]
+    #[serde(skip)]
     BadSignature(PlayerId),
     #[error("not a league definition")]
+    #[serde(skip)]
     NotADefinition,
-    #[error("a league needs 3 to 64 players (Berger tables), this one has {0}")]
-    PlayerCount(usize),
-    #[error("player {0} is listed twice")]
-    DuplicatePlayer(PlayerId),
+    #[error("a league needs 3 to 64 players (Berger tables), this one has {count}")]
+    PlayerCount { count: usize },
+    #[error("player {player} is listed twice")]
+    DuplicatePlayer {
+        #[serde(with = "as_text")]
+        player: PlayerId,
+    },
     #[error("{names} names for {players} players")]
     Names { names: usize, players: usize },
     #[error(
@@ -186,30 +198,43 @@ pub enum LeagueError {
     #[error("the deputy arbiter cannot be the organiser: the deputy decides the organiser's games")]
     DeputyIsOrganiser,
     #[error(
-        "the deputy arbiter {0} may not play: nobody could decide the game between the organiser and the deputy"
+        "the deputy arbiter {deputy} may not play: nobody could decide the game between the organiser and the deputy"
     )]
-    DeputyPlays(PlayerId),
+    DeputyPlays {
+        #[serde(with = "as_text")]
+        deputy: PlayerId,
+    },
     #[error(
         "a deputy arbiter decides only the organiser's own games, and the organiser does not play"
     )]
     DeputyWithoutGames,
-    #[error("invalid time control {0:?}: {1}")]
-    TimeControl(String, String),
+    /// The definition's time control `text` does not parse (`reason`: why).
+    #[error("invalid time control {text:?}: {reason}")]
+    #[serde(skip)]
+    TimeControl { text: String, reason: String },
     #[error("a name is empty or longer than 100 characters")]
     BadName,
     #[error("the join is for league {joined}, not {league}")]
+    #[serde(skip)]
     OtherLeague { joined: LeagueId, league: LeagueId },
-    #[error("{0} is not a player of this league")]
-    NotAPlayer(PlayerId),
+    #[error("{player} is not a player of this league")]
+    NotAPlayer {
+        #[serde(with = "as_text")]
+        player: PlayerId,
+    },
     #[error("not a join: an arbiter's decision")]
+    #[serde(skip)]
     NotAJoin,
+    /// `ms`: the deadline asked for, after the round opens.
     #[error(
-        "a start deadline is 1 ms to {MAX_START_DEADLINE_MS} ms (366 days) after the round opens, not {0} ms"
+        "a start deadline is 1 ms to {MAX_START_DEADLINE_MS} ms (366 days) after the round opens, not {ms} ms"
     )]
-    StartDeadline(u64),
+    StartDeadline { ms: u64 },
     #[error("the rule {0:?} is listed twice")]
+    #[serde(skip)]
     RepeatedRule(LeagueRule),
     #[error("a definition of kind 4 lists at least one rule (without rules it is kind 0 or 3)")]
+    #[serde(skip)]
     NoRules,
 }
 
@@ -444,7 +469,7 @@ impl League {
     pub fn join(&self, key: &Keypair, now_ms: u64) -> Result<SignedLeagueDoc, LeagueError> {
         let me = key.player_id();
         if !self.def.players.contains(&me) {
-            return Err(LeagueError::NotAPlayer(me));
+            return Err(LeagueError::NotAPlayer { player: me });
         }
         Ok(SignedLeagueDoc::sign(
             &LeagueDoc {
@@ -479,7 +504,9 @@ impl League {
             LeagueKind::Decision { .. } => return Err(LeagueError::NotAJoin),
         }
         if !self.def.players.contains(&v.doc.author) {
-            return Err(LeagueError::NotAPlayer(v.doc.author));
+            return Err(LeagueError::NotAPlayer {
+                player: v.doc.author,
+            });
         }
         Ok(v.doc.author)
     }
@@ -558,11 +585,11 @@ fn check_def(
 ) -> Result<(), LeagueError> {
     let n = def.players.len();
     if !(berger::MIN_PLAYERS..=berger::MAX_PLAYERS).contains(&n) {
-        return Err(LeagueError::PlayerCount(n));
+        return Err(LeagueError::PlayerCount { count: n });
     }
     for (i, p) in def.players.iter().enumerate() {
         if def.players[..i].contains(p) {
-            return Err(LeagueError::DuplicatePlayer(*p));
+            return Err(LeagueError::DuplicatePlayer { player: *p });
         }
     }
     check_arbiters(&def.players, organiser, deputy)?;
@@ -577,7 +604,10 @@ fn check_def(
     }
     def.time_control
         .parse::<crate::clock::TimeControl>()
-        .map_err(|e| LeagueError::TimeControl(def.time_control.clone(), e.to_string()))?;
+        .map_err(|e| LeagueError::TimeControl {
+            text: def.time_control.clone(),
+            reason: e.to_string(),
+        })?;
     Ok(())
 }
 
@@ -591,7 +621,7 @@ fn check_rules(rules: &[LeagueRule]) -> Result<(), LeagueError> {
         match *r {
             LeagueRule::StartDeadline { after_open_ms } => {
                 if !(1..=MAX_START_DEADLINE_MS).contains(&after_open_ms) {
-                    return Err(LeagueError::StartDeadline(after_open_ms));
+                    return Err(LeagueError::StartDeadline { ms: after_open_ms });
                 }
             }
         }
@@ -612,7 +642,7 @@ pub(crate) fn check_arbiters(
         None if plays => Err(LeagueError::OrganiserPlays),
         None => Ok(()),
         Some(d) if d == organiser => Err(LeagueError::DeputyIsOrganiser),
-        Some(d) if players.contains(d) => Err(LeagueError::DeputyPlays(*d)),
+        Some(d) if players.contains(d) => Err(LeagueError::DeputyPlays { deputy: *d }),
         Some(_) if !plays => Err(LeagueError::DeputyWithoutGames),
         Some(_) => Ok(()),
     }

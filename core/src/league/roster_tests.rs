@@ -449,7 +449,9 @@ fn roster_decisions_that_make_no_sense_are_refused() {
                 player: deputy.player_id(),
                 name: "D".into(),
             },
-            DecisionError::Doc(LeagueError::DeputyPlays(deputy.player_id())),
+            DecisionError::Doc(LeagueError::DeputyPlays {
+                deputy: deputy.player_id(),
+            }),
         ),
         (
             &with_deputy,
@@ -459,7 +461,9 @@ fn roster_decisions_that_make_no_sense_are_refused() {
                 player: deputy.player_id(),
                 name: "D".into(),
             },
-            DecisionError::Doc(LeagueError::DeputyPlays(deputy.player_id())),
+            DecisionError::Doc(LeagueError::DeputyPlays {
+                deputy: deputy.player_id(),
+            }),
         ),
         // The organiser enters a league without a deputy: nobody would judge their games.
         // (About the organiser, so the organiser's own arbiter signs: without a deputy, the
@@ -481,7 +485,9 @@ fn roster_decisions_that_make_no_sense_are_refused() {
                 player: keys[1].player_id(),
                 name: "B".into(),
             },
-            DecisionError::AlreadyPlays(keys[1].player_id()),
+            DecisionError::AlreadyPlays {
+                player: keys[1].player_id(),
+            },
         ),
         // Replacing someone who does not play.
         (
@@ -492,7 +498,9 @@ fn roster_decisions_that_make_no_sense_are_refused() {
                 player: key(8).player_id(),
                 name: "H".into(),
             },
-            DecisionError::NotAPlayer(key(9).player_id()),
+            DecisionError::NotAPlayer {
+                player: key(9).player_id(),
+            },
         ),
         // A blank name.
         (

@@ -42,7 +42,7 @@ fn a_definition_round_trips_and_its_signature_is_checked() {
     assert_eq!(league.check_join(&join), Ok(players[2].player_id()));
     assert!(matches!(
         league.join(&key(42), 1),
-        Err(LeagueError::NotAPlayer(_))
+        Err(LeagueError::NotAPlayer { .. })
     ));
     // A definition is not a join, and a join of another league is refused.
     assert_eq!(
@@ -70,20 +70,20 @@ fn bad_definitions_are_refused() {
     def.players[1] = def.players[0];
     assert!(matches!(
         League::create(&org, def, 0),
-        Err(LeagueError::DuplicatePlayer(_))
+        Err(LeagueError::DuplicatePlayer { .. })
     ));
     let mut def = league.def.clone();
     def.players.truncate(2);
     def.names.truncate(2);
     assert_eq!(
         League::create(&org, def, 0),
-        Err(LeagueError::PlayerCount(2))
+        Err(LeagueError::PlayerCount { count: 2 })
     );
     let mut def = league.def.clone();
     def.time_control = "soon".into();
     assert!(matches!(
         League::create(&org, def, 0),
-        Err(LeagueError::TimeControl(..))
+        Err(LeagueError::TimeControl { .. })
     ));
     assert_eq!(
         League::create(&players[0], league.def.clone(), 0),
@@ -137,7 +137,7 @@ fn the_organiser_plays_only_with_a_deputy_arbiter_who_does_not_play() {
     // A deputy who plays: nobody could judge the organiser–deputy game.
     assert_eq!(
         League::create_with_deputy(&org, league.def.clone(), Some(p2), 0),
-        Err(LeagueError::DeputyPlays(p2))
+        Err(LeagueError::DeputyPlays { deputy: p2 })
     );
     // A deputy with nothing to judge: the organiser does not play.
     let (_, _, plain) = six_player_league();
@@ -156,7 +156,9 @@ fn the_organiser_plays_only_with_a_deputy_arbiter_who_does_not_play() {
     assert_eq!(league.check_join(&join), Ok(org.player_id()));
     assert_eq!(
         league.join(&deputy, 1),
-        Err(LeagueError::NotAPlayer(deputy.player_id()))
+        Err(LeagueError::NotAPlayer {
+            player: deputy.player_id()
+        })
     );
 }
 
@@ -203,7 +205,7 @@ fn fide_6_6_2009_the_start_deadline_is_part_of_the_signed_definition() {
         let r = LeagueRule::StartDeadline { after_open_ms: bad };
         assert_eq!(
             League::create_with_rules(&org, plain.def.clone(), None, vec![r], 0),
-            Err(LeagueError::StartDeadline(bad))
+            Err(LeagueError::StartDeadline { ms: bad })
         );
     }
     assert_eq!(

@@ -70,15 +70,21 @@ pub const BEFORE_FIDE: [TieBreak; 3] = [
 /// The most tie-breaks a league's order may list.
 pub const MAX_TIE_BREAKS: usize = 8;
 
-/// A tie-break name that is not one of ours.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// A tie-break order that cannot be read. Serialized (tagged by `kind`, snake case, each
+/// kind named as a tie-break's) as the control API's league refusal carries it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind")]
 pub enum TieBreakError {
-    #[error("unknown tie-break {0:?}: give de, wins, sb or koya")]
-    Unknown(String),
-    #[error("tie-break {0:?} is listed twice")]
-    Repeated(String),
-    #[error("give 1 to {MAX_TIE_BREAKS} tie-breaks, or fide or before-fide")]
-    Count,
+    #[error("unknown tie-break {name:?}: give de, wins, sb or koya")]
+    #[serde(rename = "unknown_tie_break")]
+    Unknown { name: String },
+    #[error("tie-break {name:?} is listed twice")]
+    #[serde(rename = "repeated_tie_break")]
+    Repeated { name: String },
+    /// `max` is [`MAX_TIE_BREAKS`], named so that the error says its limit.
+    #[error("give 1 to {max} tie-breaks, or fide or before-fide")]
+    #[serde(rename = "tie_break_count")]
+    Count { max: usize },
 }
 
 impl TieBreak {
@@ -110,15 +116,23 @@ impl TieBreak {
                 "wins" | "win" => TieBreak::Wins,
                 "sb" => TieBreak::SonnebornBerger,
                 "koya" | "ks" => TieBreak::Koya,
-                other => return Err(TieBreakError::Unknown(other.to_owned())),
+                other => {
+                    return Err(TieBreakError::Unknown {
+                        name: other.to_owned(),
+                    });
+                }
             };
             if out.contains(&t) {
-                return Err(TieBreakError::Repeated(name.to_owned()));
+                return Err(TieBreakError::Repeated {
+                    name: name.to_owned(),
+                });
             }
             out.push(t);
         }
         if out.is_empty() || out.len() > MAX_TIE_BREAKS {
-            return Err(TieBreakError::Count);
+            return Err(TieBreakError::Count {
+                max: MAX_TIE_BREAKS,
+            });
         }
         Ok(out)
     }

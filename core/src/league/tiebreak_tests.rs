@@ -209,13 +209,20 @@ fn orders_parse_from_names() {
     );
     assert_eq!(
         TieBreak::parse_order("sb,buchholz"),
-        Err(TieBreakError::Unknown("buchholz".into()))
+        Err(TieBreakError::Unknown {
+            name: "buchholz".into()
+        })
     );
     assert_eq!(
         TieBreak::parse_order("sb,sb"),
-        Err(TieBreakError::Repeated("sb".into()))
+        Err(TieBreakError::Repeated { name: "sb".into() })
     );
-    assert_eq!(TieBreak::parse_order(" , "), Err(TieBreakError::Count));
+    assert_eq!(
+        TieBreak::parse_order(" , "),
+        Err(TieBreakError::Count {
+            max: MAX_TIE_BREAKS
+        })
+    );
 }
 
 /// C.07 counts a win by forfeit for "number of wins" (WIN: "with or without playing").

@@ -9,6 +9,7 @@
 //! Append-only: a variant's name and fields never change meaning; new ones are added.
 
 use serde::{Deserialize, Serialize};
+use sobre_core::Color;
 use sobre_core::notation::{MoveError, MoveErrorKind};
 use sobre_core::record::Status;
 use sobre_core::record::escrow::EscrowError;
@@ -19,7 +20,10 @@ use sobre_core::rules::quickplay::QuickplayRule;
 
 mod kinds;
 mod words;
-pub use kinds::{IdPlace, LeagueProblem, QuotaProblem, coded_coin_rule, coded_escrow_error};
+pub use kinds::{
+    IdPlace, LeagueRefusal, QuotaProblem, coded_coin_rule, coded_decision_error,
+    coded_escrow_error, coded_league_error,
+};
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,12 +86,20 @@ pub enum RefusalCode {
     DeclineNotAllowed,
     /// F1: the colours are not drawn yet.
     ColoursNotSettled,
-    /// 1.1: out of turn; `colour` (`white`/`black`) is to move.
-    OutOfTurn { colour: String },
-    /// Not possible in a game in `status` (a state's name: `finished`…).
-    NotLive { status: String },
-    /// No move in a game in `status`.
-    NoMoveInStatus { status: String },
+    /// 1.1: out of turn; `colour` is to move (the core's `RuleViolation::OutOfTurn`).
+    OutOfTurn { colour: Color },
+    /// Not possible in a game in `status` (the core's `RuleViolation::NotLive`; `None`: a
+    /// state this client does not know, from a newer node).
+    NotLive {
+        #[serde(deserialize_with = "kinds::known")]
+        status: Option<Status>,
+    },
+    /// No move in a game in `status` (the core's `RuleViolation::NoMoveInStatus`; `None`
+    /// as for [`RefusalCode::NotLive`]).
+    NoMoveInStatus {
+        #[serde(deserialize_with = "kinds::known")]
+        status: Option<Status>,
+    },
     /// A7: the sealed move is opened first.
     OpenSealedMoveFirst,
     /// No leave is being taken.
@@ -196,8 +208,14 @@ pub enum RefusalCode {
     WithdrawalRuleNeeded,
     /// The league keeps no more decisions.
     TooManyDecisions,
-    /// The core refused a league, a join or a decision (its typed kind).
-    League { problem: LeagueProblem },
+    /// The core refused a league, a join or a decision: the core's own error
+    /// ([`LeagueRefusal`]; `None`: a kind this client does not know, from a newer node).
+    /// Only the kinds a player meets are sent ([`kinds::coded_league_error`],
+    /// [`kinds::coded_decision_error`]).
+    League {
+        #[serde(deserialize_with = "kinds::known")]
+        problem: Option<LeagueRefusal>,
+    },
     /// F1: the core's coin rule refused the default: the core's own [`CoinRule`] (`None`: a
     /// kind this client does not know, from a newer node). Only the kinds a player meets
     /// are sent ([`kinds::coded_coin_rule`]).
@@ -328,7 +346,6 @@ impl RefusalCode {
     /// The code of a rule the core refused an authored event by, for the rules a player
     /// commonly meets; `None` for the others (the message alone says them).
     pub fn of_rule(rule: &RuleViolation) -> Option<RefusalCode> {
-        let name = |s: Status| s.name().to_owned();
         Some(match rule {
             RuleViolation::NoDrawOffer => RefusalCode::NoDrawOffer,
             RuleViolation::ClaimNotOnMove => RefusalCode::ClaimNotOnMove,
@@ -338,11 +355,9 @@ impl RefusalCode {
             RuleViolation::AcceptNotAllowed => RefusalCode::AcceptNotAllowed,
             RuleViolation::DeclineNotAllowed => RefusalCode::DeclineNotAllowed,
             RuleViolation::ColoursNotSettled => RefusalCode::ColoursNotSettled,
-            RuleViolation::OutOfTurn(c) => RefusalCode::OutOfTurn {
-                colour: c.name().to_owned(),
-            },
-            RuleViolation::NotLive(s) => RefusalCode::NotLive { status: name(*s) },
-            RuleViolation::NoMoveInStatus(s) => RefusalCode::NoMoveInStatus { status: name(*s) },
+            RuleViolation::OutOfTurn(colour) => RefusalCode::OutOfTurn { colour: *colour },
+            RuleViolation::NotLive(s) => RefusalCode::NotLive { status: Some(*s) },
+            RuleViolation::NoMoveInStatus(s) => RefusalCode::NoMoveInStatus { status: Some(*s) },
             RuleViolation::OpenSealedMoveFirst => RefusalCode::OpenSealedMoveFirst,
             RuleViolation::Adjournment(AdjournmentRule::BeforeResumption) => {
                 RefusalCode::BeforeResumption
@@ -369,3 +384,5 @@ impl RefusalCode {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wire_tests;

@@ -25,7 +25,7 @@
 use super::deliver::Internal;
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, peer_of_player, user};
-use crate::api::refusal::{IdPlace, LeagueProblem};
+use crate::api::refusal::{IdPlace, coded_league_error};
 use crate::api::request::{self, Request as _};
 use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use crate::network::NetworkError;
@@ -114,7 +114,7 @@ impl Service {
         let amended = decision::amend(&league, &all, &decision::Started::new()).league;
         for doc in join_docs {
             let player = match league.check_join(&doc) {
-                Err(LeagueError::NotAPlayer(_)) => amended.check_join(&doc),
+                Err(LeagueError::NotAPlayer { .. }) => amended.check_join(&doc),
                 other => other,
             }
             .map_err(|e| e.to_string())?;
@@ -580,8 +580,10 @@ impl Service {
 /// The core's refusal of a league or a join: coded by its kind when a player meets it (the
 /// English words and hints are the code's), else in the core's words.
 fn league_refusal(e: &LeagueError) -> ApiError {
-    match LeagueProblem::of(e) {
-        Some(problem) => ApiError::refused(RefusalCode::League { problem }),
+    match coded_league_error(e) {
+        Some(problem) => ApiError::refused(RefusalCode::League {
+            problem: Some(problem),
+        }),
         None => user(e.to_string()),
     }
 }

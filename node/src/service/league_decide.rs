@@ -5,7 +5,7 @@
 
 use super::reads::ReadSide;
 use super::{Service, internal, now_ms, user};
-use crate::api::refusal::LeagueProblem;
+use crate::api::refusal::coded_decision_error;
 use crate::api::replies::LeagueDecisionReply;
 use crate::api::request::{self, Request};
 use crate::api::{ApiError, ApiRequest, DecisionKind, RefusalCode, Reply};
@@ -126,7 +126,7 @@ impl Service {
             DecisionKind::TieBreaks => Decision::TieBreaks {
                 order: TieBreak::parse_order(tie_breaks.as_deref().unwrap_or("")).map_err(|e| {
                     ApiError::refused(RefusalCode::League {
-                        problem: LeagueProblem::of_tie_breaks(&e),
+                        problem: Some(e.into()),
                     })
                 })?,
             },
@@ -150,9 +150,9 @@ impl Service {
             }
         };
         let signed = league.decide(&self.key, d, now_ms()).map_err(|e| {
-            user(e.to_string()).coded(
-                LeagueProblem::of_decision(&e).map(|problem| RefusalCode::League { problem }),
-            )
+            user(e.to_string()).coded(coded_decision_error(&e).map(|problem| RefusalCode::League {
+                problem: Some(problem),
+            }))
         })?;
         if self.league_decisions(&league).len() >= super::league::MAX_DECISIONS {
             return Err(ApiError::refused(RefusalCode::TooManyDecisions));

@@ -1,16 +1,16 @@
 //! The typed kinds some refusal codes carry, so that a client words the error by its kind
 //! and fields instead of the core's English text. The coin and escrow refusals carry the
-//! core's own `CoinRule` and `EscrowError` (serde, tagged by `kind`), filtered to the kinds
-//! a player commonly meets (`coded_*`); the league refusals still carry a node mirror of
-//! the core's `LeagueError`, `DecisionError` and `TieBreakError` ([`LeagueProblem`], one
-//! wire enum for three core types), and the quotas the service's own kinds. The others stay
-//! uncoded (the message alone says them). Append-only like [`super::RefusalCode`].
+//! core's own `CoinRule` and `EscrowError` (serde, tagged by `kind`), and the league
+//! refusals the core's `LeagueError`, `DecisionError` or `TieBreakError` ([`LeagueRefusal`]),
+//! filtered to the kinds a player commonly meets (`coded_*`); the quotas carry the
+//! service's own kinds. The others stay uncoded (the message alone says them).
+//! Append-only like [`super::RefusalCode`].
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer, Serialize};
 use sobre_core::league::LeagueError;
-use sobre_core::league::decision::{DecisionError, MAX_REASON_CHARS};
-use sobre_core::league::tiebreak::{MAX_TIE_BREAKS, TieBreakError};
+use sobre_core::league::decision::DecisionError;
+use sobre_core::league::tiebreak::TieBreakError;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
 
@@ -74,123 +74,78 @@ where
     })
 }
 
-/// Why a league definition, a join or a decision is refused: the core's [`LeagueError`] and
-/// [`DecisionError`] kinds a player (or an organiser) meets.
+/// The core error a league refusal carries: a league's or a join's ([`LeagueError`]), a
+/// decision's ([`DecisionError`]) or a tie-break order's ([`TieBreakError`]). Not a copy of
+/// them: each is the core's own, and on the wire the one object tagged by `kind` that the
+/// core type writes (the three enums' kinds are distinct; a decision's `not_a_player` is
+/// sent as the league's, in the same words). Built by [`coded_league_error`],
+/// [`coded_decision_error`] and `From<TieBreakError>`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum LeagueProblem {
-    /// A league has 3 to 64 players.
-    PlayerCount {
-        count: usize,
-    },
-    DuplicatePlayer {
-        player: String,
-    },
-    Names {
-        names: usize,
-        players: usize,
-    },
-    /// The organiser plays without a deputy arbiter.
-    OrganiserPlays,
-    DeputyIsOrganiser,
-    DeputyPlays {
-        deputy: String,
-    },
-    DeputyWithoutGames,
-    /// A league's name is empty or over 100 characters.
-    BadName,
-    NotAPlayer {
-        player: String,
-    },
-    /// A decision: the entrant already plays.
-    AlreadyPlays {
-        player: String,
-    },
-    /// A decision: a player's name is 1 to 100 characters.
-    PlayerName,
-    /// A start deadline (6.6) outside 1 ms to 366 days.
-    StartDeadline {
-        ms: u64,
-    },
-    /// A decision that changes the players, the withdrawal rule or the tie-breaks, signed
-    /// once round 1 had opened at `start_ms`.
-    RoundOneStarted {
-        start_ms: u64,
-    },
-    /// A decision: an adjudication's reason is 1 to `max` characters.
-    Reason {
-        max: usize,
-    },
-    /// A tie-break order (the core's [`TieBreakError`]): an unknown name.
-    UnknownTieBreak {
-        name: String,
-    },
-    /// A tie-break listed twice.
-    RepeatedTieBreak {
-        name: String,
-    },
-    /// Too few or too many tie-breaks (1 to `max`).
-    TieBreakCount {
-        max: usize,
-    },
-    #[serde(other)]
-    Other,
+#[serde(untagged)]
+pub enum LeagueRefusal {
+    League(LeagueError),
+    Decision(DecisionError),
+    TieBreaks(TieBreakError),
 }
 
-impl LeagueProblem {
-    pub fn of(e: &LeagueError) -> Option<LeagueProblem> {
-        Some(match e {
-            LeagueError::PlayerCount(n) => LeagueProblem::PlayerCount { count: *n },
-            LeagueError::DuplicatePlayer(p) => LeagueProblem::DuplicatePlayer {
-                player: p.to_string(),
-            },
-            LeagueError::Names { names, players } => LeagueProblem::Names {
-                names: *names,
-                players: *players,
-            },
-            LeagueError::OrganiserPlays => LeagueProblem::OrganiserPlays,
-            LeagueError::DeputyIsOrganiser => LeagueProblem::DeputyIsOrganiser,
-            LeagueError::DeputyPlays(p) => LeagueProblem::DeputyPlays {
-                deputy: p.to_string(),
-            },
-            LeagueError::DeputyWithoutGames => LeagueProblem::DeputyWithoutGames,
-            LeagueError::BadName => LeagueProblem::BadName,
-            LeagueError::StartDeadline(ms) => LeagueProblem::StartDeadline { ms: *ms },
-            LeagueError::NotAPlayer(p) => LeagueProblem::NotAPlayer {
-                player: p.to_string(),
-            },
-            _ => return None,
-        })
+/// The core's league errors a player or an organiser meets, which a refusal codes; the
+/// others (a document that does not decode or verify, a join of another league…) are
+/// refused in the core's words.
+pub fn coded_league_error(e: &LeagueError) -> Option<LeagueRefusal> {
+    match e {
+        LeagueError::PlayerCount { .. }
+        | LeagueError::DuplicatePlayer { .. }
+        | LeagueError::Names { .. }
+        | LeagueError::OrganiserPlays
+        | LeagueError::DeputyIsOrganiser
+        | LeagueError::DeputyPlays { .. }
+        | LeagueError::DeputyWithoutGames
+        | LeagueError::BadName
+        | LeagueError::StartDeadline { .. }
+        | LeagueError::NotAPlayer { .. } => Some(LeagueRefusal::League(e.clone())),
+        LeagueError::Codec(_)
+        | LeagueError::Version(_)
+        | LeagueError::BadSignature(_)
+        | LeagueError::NotADefinition
+        | LeagueError::TimeControl { .. }
+        | LeagueError::OtherLeague { .. }
+        | LeagueError::NotAJoin
+        | LeagueError::RepeatedRule(_)
+        | LeagueError::NoRules => None,
     }
+}
 
-    pub fn of_decision(e: &DecisionError) -> Option<LeagueProblem> {
-        Some(match e {
-            DecisionError::Doc(e) => return LeagueProblem::of(e),
-            DecisionError::AlreadyPlays(p) => LeagueProblem::AlreadyPlays {
-                player: p.to_string(),
-            },
-            DecisionError::Name => LeagueProblem::PlayerName,
-            DecisionError::RoundOneStarted { start_ms, .. } => LeagueProblem::RoundOneStarted {
-                start_ms: *start_ms,
-            },
-            DecisionError::Reason => LeagueProblem::Reason {
-                max: MAX_REASON_CHARS,
-            },
-            DecisionError::NotAPlayer(p) => LeagueProblem::NotAPlayer {
-                player: p.to_string(),
-            },
-            _ => return None,
-        })
-    }
-
-    pub fn of_tie_breaks(e: &TieBreakError) -> LeagueProblem {
-        match e {
-            TieBreakError::Unknown(name) => LeagueProblem::UnknownTieBreak { name: name.clone() },
-            TieBreakError::Repeated(name) => LeagueProblem::RepeatedTieBreak { name: name.clone() },
-            TieBreakError::Count => LeagueProblem::TieBreakCount {
-                max: MAX_TIE_BREAKS,
-            },
+/// The core's decision errors an organiser meets, which a refusal codes: a league error
+/// inside a decision as [`coded_league_error`] codes it, and a player who is not the
+/// league's as the league's `not_a_player` (the wire has one such kind).
+pub fn coded_decision_error(e: &DecisionError) -> Option<LeagueRefusal> {
+    match e {
+        DecisionError::Doc(e) => coded_league_error(e),
+        DecisionError::NotAPlayer { player } => {
+            Some(LeagueRefusal::League(LeagueError::NotAPlayer {
+                player: *player,
+            }))
         }
+        DecisionError::AlreadyPlays { .. }
+        | DecisionError::Name
+        | DecisionError::RoundOneStarted { .. }
+        | DecisionError::Reason { .. } => Some(LeagueRefusal::Decision(e.clone())),
+        DecisionError::NotADecision
+        | DecisionError::OtherLeague(_)
+        | DecisionError::NotTheOrganiser(_)
+        | DecisionError::OrganisersOwnGame { .. }
+        | DecisionError::NotTheDeputy(_)
+        | DecisionError::DeputyOutsideRemit(_)
+        | DecisionError::NotAPairing { .. }
+        | DecisionError::WinnerNotInPairing(_)
+        | DecisionError::TieBreakOrder => None,
+    }
+}
+
+/// Every tie-break order the core cannot read is coded.
+impl From<TieBreakError> for LeagueRefusal {
+    fn from(e: TieBreakError) -> LeagueRefusal {
+        LeagueRefusal::TieBreaks(e)
     }
 }
 
@@ -256,39 +211,42 @@ mod tests {
             let problem = coded_coin_rule(r);
             assert_eq!(english(RefusalCode::CoinRule { problem }), r.to_string());
         }
+        let league = |problem| english(RefusalCode::League { problem });
         for e in [
-            LeagueError::PlayerCount(2),
-            LeagueError::DuplicatePlayer(p),
+            LeagueError::PlayerCount { count: 2 },
+            LeagueError::DuplicatePlayer { player: p },
             LeagueError::Names {
                 names: 2,
                 players: 3,
             },
             LeagueError::OrganiserPlays,
             LeagueError::DeputyIsOrganiser,
-            LeagueError::DeputyPlays(p),
+            LeagueError::DeputyPlays { deputy: p },
             LeagueError::DeputyWithoutGames,
             LeagueError::BadName,
-            LeagueError::NotAPlayer(p),
+            LeagueError::NotAPlayer { player: p },
         ] {
-            let problem = LeagueProblem::of(&e).unwrap();
-            assert_eq!(english(RefusalCode::League { problem }), e.to_string());
+            assert_eq!(league(coded_league_error(&e)), e.to_string());
         }
         for e in [
-            DecisionError::AlreadyPlays(p),
+            DecisionError::AlreadyPlays { player: p },
             DecisionError::Name,
-            DecisionError::Reason,
-            DecisionError::NotAPlayer(p),
+            DecisionError::Reason {
+                max: sobre_core::league::decision::MAX_REASON_CHARS,
+            },
+            DecisionError::NotAPlayer { player: p },
+            DecisionError::Doc(LeagueError::BadName),
         ] {
-            let problem = LeagueProblem::of_decision(&e).unwrap();
-            assert_eq!(english(RefusalCode::League { problem }), e.to_string());
+            assert_eq!(league(coded_decision_error(&e)), e.to_string());
         }
         for e in [
-            TieBreakError::Unknown("x".into()),
-            TieBreakError::Repeated("sb".into()),
-            TieBreakError::Count,
+            TieBreakError::Unknown { name: "x".into() },
+            TieBreakError::Repeated { name: "sb".into() },
+            TieBreakError::Count {
+                max: sobre_core::league::tiebreak::MAX_TIE_BREAKS,
+            },
         ] {
-            let problem = LeagueProblem::of_tie_breaks(&e);
-            assert_eq!(english(RefusalCode::League { problem }), e.to_string());
+            assert_eq!(league(Some(e.clone().into())), e.to_string());
         }
     }
 }

@@ -5,41 +5,13 @@
 
 use super::{BadMoveKind, IdPlace, MovePlace, RefusalCode};
 use crate::words::quoted;
-use sobre_core::Color;
 use sobre_core::record::PlayerId;
-use sobre_core::record::Status;
 use sobre_core::record::export::iso_utc;
 use sobre_core::rules::quickplay::QuickplayRule;
 use sobre_words::{Words, t};
 
 mod kinds;
 use kinds::{coin_problem, escrow_problem, from_now, league_problem, place_word, quota_problem};
-
-/// Every state a game can be in, for reading the node's state names back.
-const STATUSES: [Status; 6] = [
-    Status::Pending,
-    Status::Active,
-    Status::Adjourned,
-    Status::Finished,
-    Status::Cancelled,
-    Status::Disputed,
-];
-
-/// A state the node names (`finished`), in `w`'s language; an unknown name as it came.
-fn status_word(w: &Words, name: &str) -> String {
-    STATUSES
-        .into_iter()
-        .find(|s| s.name() == name)
-        .map_or_else(|| name.to_owned(), |s| crate::words::status(w, s))
-}
-
-/// A colour the node names (`white`), in `w`'s language.
-fn colour_word(w: &Words, name: &str) -> String {
-    [Color::White, Color::Black]
-        .into_iter()
-        .find(|c| c.name() == name)
-        .map_or_else(|| name.to_owned(), |c| crate::words::colour(w, c))
-}
 
 impl RefusalCode {
     /// The message and hint of this refusal in `w`'s language (the node's own message is
@@ -107,18 +79,26 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
         RefusalCode::DeclineNotAllowed => (t!(w, "refusal-decline-not-allowed"), None),
         RefusalCode::ColoursNotSettled => (t!(w, "refusal-colours-not-settled"), None),
         RefusalCode::OutOfTurn { colour } => (
-            t!(w, "refusal-out-of-turn", colour = colour_word(w, colour)),
+            t!(
+                w,
+                "refusal-out-of-turn",
+                colour = crate::words::colour(w, *colour)
+            ),
             None,
         ),
         RefusalCode::NotLive { status } => (
-            t!(w, "refusal-not-live", status = status_word(w, status)),
+            t!(
+                w,
+                "refusal-not-live",
+                status = crate::words::status(w, (*status)?)
+            ),
             None,
         ),
         RefusalCode::NoMoveInStatus { status } => (
             t!(
                 w,
                 "refusal-no-move-in-status",
-                status = status_word(w, status)
+                status = crate::words::status(w, (*status)?)
             ),
             None,
         ),
@@ -298,7 +278,7 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
         RefusalCode::ResultNeeded => (t!(w, "refusal-result-needed"), None),
         RefusalCode::WithdrawalRuleNeeded => (t!(w, "refusal-withdrawal-rule-needed"), None),
         RefusalCode::TooManyDecisions => (t!(w, "refusal-too-many-decisions"), None),
-        RefusalCode::League { problem } => league_problem(w, problem)?,
+        RefusalCode::League { problem } => league_problem(w, problem.as_ref()?)?,
         RefusalCode::CoinRule { problem } => coin_problem(w, problem.as_ref()?)?,
         RefusalCode::CoinBeforeDeadline {
             deadline_ms,

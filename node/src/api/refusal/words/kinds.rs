@@ -1,8 +1,11 @@
 //! The words of the typed kinds some refusal codes carry (escrow, coin, league and quota
 //! problems, and where an id was given), in `w`'s language.
 
-use crate::api::refusal::{IdPlace, LeagueProblem, QuotaProblem};
+use crate::api::refusal::{IdPlace, LeagueRefusal, QuotaProblem};
 use crate::words::quoted;
+use sobre_core::league::LeagueError;
+use sobre_core::league::decision::DecisionError;
+use sobre_core::league::tiebreak::TieBreakError;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
 use sobre_words::{Words, t};
@@ -92,21 +95,30 @@ pub(super) fn coin_problem(w: &Words, p: &CoinRule) -> Option<(String, Option<St
     })
 }
 
-/// Why a league, a join or a decision is refused (the core's kinds).
-pub(super) fn league_problem(w: &Words, p: &LeagueProblem) -> Option<(String, Option<String>)> {
-    Some(match p {
-        LeagueProblem::PlayerCount { count } => {
+/// Why a league, a join or a decision is refused (the core's own errors); `None` for the
+/// kinds never sent (the message says them).
+pub(super) fn league_problem(w: &Words, p: &LeagueRefusal) -> Option<(String, Option<String>)> {
+    match p {
+        LeagueRefusal::League(e) => league_error(w, e),
+        LeagueRefusal::Decision(e) => decision_error(w, e),
+        LeagueRefusal::TieBreaks(e) => Some((tie_break_error(w, e), None)),
+    }
+}
+
+fn league_error(w: &Words, e: &LeagueError) -> Option<(String, Option<String>)> {
+    Some(match e {
+        LeagueError::PlayerCount { count } => {
             (t!(w, "refusal-league-player-count", count = *count), None)
         }
-        LeagueProblem::DuplicatePlayer { player } => (
+        LeagueError::DuplicatePlayer { player } => (
             t!(
                 w,
                 "refusal-league-duplicate-player",
-                player = player.as_str()
+                player = player.to_string()
             ),
             None,
         ),
-        LeagueProblem::Names { names, players } => (
+        LeagueError::Names { names, players } => (
             t!(
                 w,
                 "refusal-league-names",
@@ -115,33 +127,68 @@ pub(super) fn league_problem(w: &Words, p: &LeagueProblem) -> Option<(String, Op
             ),
             None,
         ),
-        LeagueProblem::OrganiserPlays => (
+        LeagueError::OrganiserPlays => (
             t!(w, "refusal-league-organiser-plays"),
             Some(t!(w, "refusal-league-organiser-plays-hint")),
         ),
-        LeagueProblem::DeputyIsOrganiser => (t!(w, "refusal-league-deputy-is-organiser"), None),
-        LeagueProblem::DeputyPlays { deputy } => (
-            t!(w, "refusal-league-deputy-plays", deputy = deputy.as_str()),
+        LeagueError::DeputyIsOrganiser => (t!(w, "refusal-league-deputy-is-organiser"), None),
+        LeagueError::DeputyPlays { deputy } => (
+            t!(
+                w,
+                "refusal-league-deputy-plays",
+                deputy = deputy.to_string()
+            ),
             None,
         ),
-        LeagueProblem::DeputyWithoutGames => (
+        LeagueError::DeputyWithoutGames => (
             t!(w, "refusal-league-deputy-without-games"),
             Some(t!(w, "refusal-league-deputy-without-games-hint")),
         ),
-        LeagueProblem::BadName => (t!(w, "refusal-league-bad-name"), None),
-        LeagueProblem::NotAPlayer { player } => (
-            t!(w, "refusal-league-not-a-player", player = player.as_str()),
+        LeagueError::BadName => (t!(w, "refusal-league-bad-name"), None),
+        LeagueError::NotAPlayer { player } => (
+            t!(
+                w,
+                "refusal-league-not-a-player",
+                player = player.to_string()
+            ),
             None,
         ),
-        LeagueProblem::AlreadyPlays { player } => (
-            t!(w, "refusal-league-already-plays", player = player.as_str()),
-            None,
-        ),
-        LeagueProblem::PlayerName => (t!(w, "refusal-league-player-name"), None),
-        LeagueProblem::StartDeadline { ms } => {
+        LeagueError::StartDeadline { ms } => {
             (t!(w, "refusal-league-start-deadline", ms = *ms), None)
         }
-        LeagueProblem::RoundOneStarted { start_ms } => (
+        LeagueError::Codec(_)
+        | LeagueError::Version(_)
+        | LeagueError::BadSignature(_)
+        | LeagueError::NotADefinition
+        | LeagueError::TimeControl { .. }
+        | LeagueError::OtherLeague { .. }
+        | LeagueError::NotAJoin
+        | LeagueError::RepeatedRule(_)
+        | LeagueError::NoRules => return None,
+    })
+}
+
+fn decision_error(w: &Words, e: &DecisionError) -> Option<(String, Option<String>)> {
+    Some(match e {
+        DecisionError::Doc(e) => return league_error(w, e),
+        DecisionError::AlreadyPlays { player } => (
+            t!(
+                w,
+                "refusal-league-already-plays",
+                player = player.to_string()
+            ),
+            None,
+        ),
+        DecisionError::NotAPlayer { player } => (
+            t!(
+                w,
+                "refusal-league-not-a-player",
+                player = player.to_string()
+            ),
+            None,
+        ),
+        DecisionError::Name => (t!(w, "refusal-league-player-name"), None),
+        DecisionError::RoundOneStarted { start_ms, .. } => (
             t!(
                 w,
                 "refusal-league-round-one-started",
@@ -149,20 +196,29 @@ pub(super) fn league_problem(w: &Words, p: &LeagueProblem) -> Option<(String, Op
             ),
             None,
         ),
-        LeagueProblem::Reason { max } => (t!(w, "refusal-league-reason", max = *max), None),
-        LeagueProblem::UnknownTieBreak { name } => (
-            t!(w, "refusal-league-unknown-tie-break", name = quoted(name)),
-            None,
-        ),
-        LeagueProblem::RepeatedTieBreak { name } => (
-            t!(w, "refusal-league-repeated-tie-break", name = quoted(name)),
-            None,
-        ),
-        LeagueProblem::TieBreakCount { max } => {
-            (t!(w, "refusal-league-tie-break-count", max = *max), None)
-        }
-        LeagueProblem::Other => return None,
+        DecisionError::Reason { max } => (t!(w, "refusal-league-reason", max = *max), None),
+        DecisionError::NotADecision
+        | DecisionError::OtherLeague(_)
+        | DecisionError::NotTheOrganiser(_)
+        | DecisionError::OrganisersOwnGame { .. }
+        | DecisionError::NotTheDeputy(_)
+        | DecisionError::DeputyOutsideRemit(_)
+        | DecisionError::NotAPairing { .. }
+        | DecisionError::WinnerNotInPairing(_)
+        | DecisionError::TieBreakOrder => return None,
     })
+}
+
+fn tie_break_error(w: &Words, e: &TieBreakError) -> String {
+    match e {
+        TieBreakError::Unknown { name } => {
+            t!(w, "refusal-league-unknown-tie-break", name = quoted(name))
+        }
+        TieBreakError::Repeated { name } => {
+            t!(w, "refusal-league-repeated-tie-break", name = quoted(name))
+        }
+        TieBreakError::Count { max } => t!(w, "refusal-league-tie-break-count", max = *max),
+    }
 }
 
 /// Which of the node's limits on the player's own events a new one would pass.

@@ -2,7 +2,12 @@
 //! message.
 
 use super::*;
-use crate::api::refusal::{LeagueProblem, QuotaProblem};
+use crate::api::refusal::{LeagueRefusal, QuotaProblem};
+use sobre_core::Color;
+use sobre_core::league::LeagueError;
+use sobre_core::league::decision::DecisionError;
+use sobre_core::league::tiebreak::TieBreakError;
+use sobre_core::record::Status;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::record::verify::RuleViolation;
 use sobre_core::rules::coin::CoinRule;
@@ -147,6 +152,7 @@ fn samples() -> Vec<RefusalCode> {
 /// addresses and quotas (every kind of their typed problems).
 fn newer_samples() -> Vec<RefusalCode> {
     let id = "12D3KooWDpJ7As7BWAwRMfu1VU2WCqNjvq387JEYKDBj4kx6nXTN".to_owned();
+    let player: sobre_core::record::PlayerId = id.parse().expect("a player id");
     let mut codes = vec![
         RefusalCode::NoEnvelope,
         RefusalCode::EnvelopeInNobodysKeeping,
@@ -263,28 +269,33 @@ fn newer_samples() -> Vec<RefusalCode> {
         });
     }
     for problem in [
-        LeagueProblem::PlayerCount { count: 2 },
-        LeagueProblem::DuplicatePlayer { player: id.clone() },
-        LeagueProblem::Names {
+        LeagueRefusal::League(LeagueError::PlayerCount { count: 2 }),
+        LeagueRefusal::League(LeagueError::DuplicatePlayer { player }),
+        LeagueRefusal::League(LeagueError::Names {
             names: 2,
             players: 3,
-        },
-        LeagueProblem::OrganiserPlays,
-        LeagueProblem::DeputyIsOrganiser,
-        LeagueProblem::DeputyPlays { deputy: id.clone() },
-        LeagueProblem::DeputyWithoutGames,
-        LeagueProblem::BadName,
-        LeagueProblem::NotAPlayer { player: id.clone() },
-        LeagueProblem::AlreadyPlays { player: id.clone() },
-        LeagueProblem::PlayerName,
-        LeagueProblem::RoundOneStarted { start_ms: 1 },
-        LeagueProblem::StartDeadline { ms: 0 },
-        LeagueProblem::Reason { max: 200 },
-        LeagueProblem::UnknownTieBreak { name: "x".into() },
-        LeagueProblem::RepeatedTieBreak { name: "sb".into() },
-        LeagueProblem::TieBreakCount { max: 8 },
+        }),
+        LeagueRefusal::League(LeagueError::OrganiserPlays),
+        LeagueRefusal::League(LeagueError::DeputyIsOrganiser),
+        LeagueRefusal::League(LeagueError::DeputyPlays { deputy: player }),
+        LeagueRefusal::League(LeagueError::DeputyWithoutGames),
+        LeagueRefusal::League(LeagueError::BadName),
+        LeagueRefusal::League(LeagueError::NotAPlayer { player }),
+        LeagueRefusal::Decision(DecisionError::AlreadyPlays { player }),
+        LeagueRefusal::Decision(DecisionError::Name),
+        LeagueRefusal::Decision(DecisionError::RoundOneStarted {
+            signed_ms: 0,
+            start_ms: 1,
+        }),
+        LeagueRefusal::League(LeagueError::StartDeadline { ms: 0 }),
+        LeagueRefusal::Decision(DecisionError::Reason { max: 200 }),
+        LeagueRefusal::TieBreaks(TieBreakError::Unknown { name: "x".into() }),
+        LeagueRefusal::TieBreaks(TieBreakError::Repeated { name: "sb".into() }),
+        LeagueRefusal::TieBreaks(TieBreakError::Count { max: 8 }),
     ] {
-        codes.push(RefusalCode::League { problem });
+        codes.push(RefusalCode::League {
+            problem: Some(problem),
+        });
     }
     for problem in [
         CoinRule::NotTheOpponent,
@@ -326,7 +337,7 @@ fn spanish_refusals_are_translated() {
     assert_eq!(es(RefusalCode::NotYourMove), "no le toca mover");
     assert_eq!(
         es(RefusalCode::NotLive {
-            status: "finished".into()
+            status: Some(Status::Finished)
         }),
         "no es posible en una partida terminada"
     );
@@ -342,9 +353,7 @@ fn an_unknown_code_is_not_worded() {
             problem: None,
             place: None,
         },
-        RefusalCode::League {
-            problem: LeagueProblem::Other,
-        },
+        RefusalCode::League { problem: None },
         RefusalCode::CoinRule { problem: None },
         RefusalCode::Quota {
             problem: QuotaProblem::Other,
