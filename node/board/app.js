@@ -183,11 +183,24 @@ async function open(id) {
     }
 }
 
+// The kind of the last event the node pushed, worded again when the language changes.
+let lastEvent = null
+
+// The live line: the last event's name in the page's language (`sobre watch`'s words); a
+// kind this page has no word for (a newer node's) shows as the node named it.
+function showLastEvent() {
+    if (lastEvent === null) return
+    const key = "watch-event-" + String(lastEvent).replaceAll("_", "-")
+    const name = t(key)
+    document.getElementById("live").textContent = t("board-live-event", {event: name === key ? lastEvent : name})
+}
+
 function follow() {
     const events = new EventSource("/events")
     events.onmessage = async (message) => {
         const event = JSON.parse(message.data)
-        document.getElementById("live").textContent = t("board-live-event", {event: event.event})
+        lastEvent = event.event
+        showLastEvent()
         try {
             await refreshGames()
             if (game.id && event.game && game.id.startsWith(event.game.slice(0, game.id.length))) {
@@ -212,6 +225,7 @@ async function main() {
         localStorage.setItem("sobre-board-lang", select.value)
         await load(select.value)
         translate()
+        showLastEvent()
         notationSelect.value = notation()
         await refreshGames()
         if (game.id) await game.reload()

@@ -9,6 +9,10 @@ use std::collections::BTreeMap;
 /// The prefix of the page's messages in the catalogue.
 pub const PREFIX: &str = "board-";
 
+/// The names of the node's events (the words `sobre watch` shows), which the page's live
+/// line names too: served beside the page's own, not written twice.
+pub const EVENT_PREFIX: &str = "watch-event-";
+
 /// One part of a message as the page reads it: text as it is, or `{"arg": name}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
@@ -32,8 +36,10 @@ pub struct BoardWords {
 /// [`TemplateError`] if a `board-` message needs Fluent to be formatted (a test of
 /// `sobre-words` keeps every one plain).
 pub fn board_words(lang: Language) -> Result<BoardWords, TemplateError> {
-    let words = sobre_words::words(lang)
-        .templates(PREFIX)?
+    let catalogue = sobre_words::words(lang);
+    let mut templates = catalogue.templates(PREFIX)?;
+    templates.extend(catalogue.templates(EVENT_PREFIX)?);
+    let words = templates
         .into_iter()
         .map(|(key, pieces)| {
             let parts = pieces
@@ -56,6 +62,13 @@ pub fn board_words(lang: Language) -> Result<BoardWords, TemplateError> {
 mod tests {
     use super::*;
     use crate::board::assets::ASSETS;
+
+    #[test]
+    fn the_events_names_travel_with_the_pages_words() {
+        let es = board_words(Language::Spanish).unwrap();
+        let json = serde_json::to_value(&es.words["watch-event-receipt"]).unwrap();
+        assert_eq!(json, serde_json::json!(["acuse"]));
+    }
 
     #[test]
     fn a_message_travels_as_text_and_argument_names() {
