@@ -56,11 +56,24 @@ fn json_of(cmd: &mut Command) -> Value {
 }
 
 /// A free loopback TCP port: a restarted node listens where its opponent will look for it.
+///
+/// Below the kernel's ephemeral range (32768 and up on Linux), where the other tests'
+/// nodes (`tcp/0`) and their outgoing connections take theirs: a port from that range, free
+/// while the node is down between a kill and its restart, was taken by another test now and
+/// then, and the restart failed to listen.
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+    // The process id spreads concurrent runs; each call starts after the last port handed
+    // out (a port handed out is free again until its node starts), and the first one that
+    // binds is taken.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let base = std::process::id() % 12_000;
+    (0..12_000u32)
+        .map(|_| {
+            let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            20_000 + ((base + n) % 12_000) as u16
+        })
+        .find(|port| std::net::TcpListener::bind(("127.0.0.1", *port)).is_ok())
+        .expect("a free port below the ephemeral range")
 }
 
 /// One player's home and node process. Dropping it kills the node, so a failing test leaves
