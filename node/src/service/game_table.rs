@@ -146,13 +146,14 @@ impl Deref for GameTable {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use sobre_core::record::{Keypair, verify};
     use sobre_core::test_support::GameBuilder;
 
-    /// A real game's summary (a challenge and its acceptance between two keys of `n`).
-    fn summary_of(n: u8) -> (GameId, Summary) {
+    /// A real game's summary (a challenge and its acceptance between two keys of `n`); the
+    /// other parts' tests use it too.
+    pub(in crate::service) fn summary_of(n: u8) -> (GameId, Summary) {
         let key = |b: u8| Keypair::from_secret_bytes(&[b; 32]);
         let game = GameBuilder::new(key(n), key(n + 100))
             .sign(&[])

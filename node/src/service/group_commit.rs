@@ -216,23 +216,12 @@ impl GroupCommit {
 mod tests {
     use super::*;
     use crate::preverify::Held;
-    use sobre_core::record::{Keypair, verify};
-    use sobre_core::test_support::GameBuilder;
+    use crate::service::game_table::tests::summary_of;
     use std::collections::HashMap;
 
     fn part() -> GroupCommit {
         let (tx, _rx) = mpsc::channel(1);
         GroupCommit::new(tx)
-    }
-
-    /// A real game's summary (a challenge and its acceptance between two keys of `n`).
-    fn summary_of(n: u8) -> (GameId, Summary) {
-        let key = |b: u8| Keypair::from_secret_bytes(&[b; 32]);
-        let game = GameBuilder::new(key(n), key(n + 100))
-            .sign(&[])
-            .expect("a game signs");
-        let state = verify(&game.events).expect("it verifies");
-        (state.game, Summary::of(&state))
     }
 
     fn game(n: u8) -> GameId {
