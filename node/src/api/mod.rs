@@ -12,12 +12,14 @@
 //! unique prefix.
 //!
 //! Each `result` is one of the typed replies of [`replies`] (a game's state is a
-//! [`GameView`]): the node builds them, the `sobre` command deserializes them.
+//! [`GameView`]): the node builds them, the `sobre` command deserializes them. After its
+//! acknowledgement, each line of a `watch` is a [`watch::WatchLine`].
 
 pub mod game;
 pub mod refusal;
 pub mod replies;
 pub mod request;
+pub mod watch;
 mod words;
 
 pub use game::{GameView, TermsView};
