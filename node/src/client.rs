@@ -220,6 +220,7 @@ async fn read_response(read: &mut BufReader<OwnedReadHalf>) -> Result<Option<Val
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::watch::{NodeEvent, WatchEvent};
     use crate::control::{self, ControlRequest};
     use serde_json::json;
     use tokio::sync::{broadcast, mpsc, oneshot};
@@ -288,13 +289,20 @@ mod tests {
                 while events.receiver_count() == 0 {
                     tokio::task::yield_now().await;
                 }
-                events.send(json!({"game": "ab", "n": 1})).unwrap();
-                events.send(json!({"game": "ab", "n": 2})).unwrap();
+                for time_ms in [1, 2] {
+                    events
+                        .send(WatchEvent {
+                            game: "ab".into(),
+                            time_ms,
+                            detail: NodeEvent::League { documents: 1 }.into(),
+                        })
+                        .unwrap();
+                }
             }
         });
         let mut seen = Vec::new();
         watch(&home, Some("a".into()), |v| {
-            seen.push(v["n"].clone());
+            seen.push(v["time_ms"].clone());
             seen.len() < 2
         })
         .await

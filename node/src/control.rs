@@ -12,6 +12,7 @@
 
 use crate::api::replies::WatchReply;
 use crate::api::request::{self, Request};
+use crate::api::watch::{WatchEvent, WatchLine};
 use crate::api::{
     API_VERSION, ApiError, ApiRequest, MAX_LINE_BYTES, RefusalCode, RequestLine, ResponseLine,
 };
@@ -47,9 +48,9 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// Serves the control socket at `home/sobre.sock` until `shutdown` resolves, then removes
 /// the socket file.
 ///
-/// Requests other than `watch` go to the service on `requests`; `watch` streams the values
-/// published on `watch` (each one a response line whose `result` is the value; a value is
-/// sent to a watcher of one game only when its `"game"` field starts with the game given).
+/// Requests other than `watch` go to the service on `requests`; `watch` streams the events
+/// published on `watch` (each one a response line whose `result` is the event's JSON; an
+/// event is sent to a watcher of one game only when its `game` starts with the game given).
 ///
 /// # Errors
 /// - [`io::ErrorKind::AddrInUse`] if another node is answering on the socket ("a node is
@@ -58,7 +59,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 pub async fn serve(
     home: &Path,
     requests: mpsc::Sender<ControlRequest>,
-    watch: broadcast::Sender<Value>,
+    watch: broadcast::Sender<WatchEvent>,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
     let path = home::socket_path(home);
@@ -164,7 +165,7 @@ async fn bind(home: &Path, path: &Path) -> io::Result<UnixListener> {
 /// What one client connection needs.
 struct Connection {
     requests: mpsc::Sender<ControlRequest>,
-    watch: broadcast::Sender<Value>,
+    watch: broadcast::Sender<WatchEvent>,
     stopping: watch::Receiver<bool>,
 }
 
@@ -254,13 +255,15 @@ impl Connection {
                 // Anything the client sends now is ignored; end of input means it hung up.
                 n = read.read(&mut sink) => if n? == 0 { return Ok(()) },
                 event = events.recv() => match event {
-                    Ok(value) => {
-                        if matches_game(&value, game.as_deref()) {
-                            write_response(&mut write, Ok(value)).await?;
+                    Ok(event) => {
+                        if matches_game(&event, game.as_deref()) {
+                            let line = WatchLine::Event(event);
+                            write_response(&mut write, Ok(line_json(&line))).await?;
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
-                        write_response(&mut write, Ok(json!({ "lagged": missed }))).await?;
+                        let lagged = WatchLine::Lagged { lagged: missed };
+                        write_response(&mut write, Ok(line_json(&lagged))).await?;
                     }
                     Err(broadcast::error::RecvError::Closed) => return Ok(()),
                 },
@@ -295,14 +298,18 @@ pub(crate) async fn stopped(stopping: &mut watch::Receiver<bool>) {
 }
 
 /// Whether a watcher of `game` (a prefix; `None`: all games) wants this event.
-fn matches_game(value: &Value, game: Option<&str>) -> bool {
-    match game {
-        None => true,
-        Some(prefix) => value
-            .get("game")
-            .and_then(Value::as_str)
-            .is_some_and(|g| g.starts_with(prefix)),
-    }
+fn matches_game(event: &WatchEvent, game: Option<&str>) -> bool {
+    game.is_none_or(|prefix| event.game.starts_with(prefix))
+}
+
+/// The `result` of a line of a watch: the wire's edge, where an event becomes JSON.
+fn line_json(line: &WatchLine) -> Value {
+    serde_json::to_value(line).unwrap_or_else(|e| {
+        // Plain fields always serialize; were one not to, the watcher is told it missed an
+        // event, which makes it read the state again (`sobre games`, the board's reload).
+        tracing::warn!("watch event not sent: {e}");
+        json!({ "lagged": 1 })
+    })
 }
 
 /// Reads one line, never buffering more than [`MAX_LINE_BYTES`] (plus the newline).
@@ -376,14 +383,24 @@ async fn write_response<W: AsyncWrite + Unpin>(
 mod tests {
     use super::*;
     use crate::api::ErrorKind;
+    use crate::api::watch::NodeEvent;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+    /// An event of `game` published at `time_ms`.
+    fn event(game: &str, time_ms: u64) -> WatchEvent {
+        WatchEvent {
+            game: game.into(),
+            time_ms,
+            detail: NodeEvent::League { documents: 1 }.into(),
+        }
+    }
 
     /// A node's control socket with a fake service: `id` answers, `stop` too, anything else
     /// is a user error naming the command.
     struct Harness {
         _dir: tempfile::TempDir,
         home: PathBuf,
-        events: broadcast::Sender<Value>,
+        events: broadcast::Sender<WatchEvent>,
         stop: Option<oneshot::Sender<()>>,
         server: tokio::task::JoinHandle<io::Result<()>>,
     }
@@ -565,14 +582,11 @@ mod tests {
         // The acknowledgement comes after subscribing: events sent now reach both.
         assert_eq!(all.response().await.result.unwrap()["watching"], true);
         assert_eq!(one.response().await.result.unwrap()["game"], "ab");
-        h.events
-            .send(json!({"game": "cd12", "kind": "move"}))
-            .unwrap();
-        h.events
-            .send(json!({"game": "ab34", "kind": "chat"}))
-            .unwrap();
+        h.events.send(event("cd12", 1)).unwrap();
+        h.events.send(event("ab34", 2)).unwrap();
         assert_eq!(all.response().await.result.unwrap()["game"], "cd12");
-        assert_eq!(all.response().await.result.unwrap()["game"], "ab34");
+        let line = all.response().await.result.unwrap();
+        assert_eq!(line, serde_json::to_value(event("ab34", 2)).unwrap());
         assert_eq!(one.response().await.result.unwrap()["game"], "ab34");
         h.shutdown().await;
         // Watchers are told the node stopped by the end of the stream.
@@ -588,11 +602,11 @@ mod tests {
         assert!(c.response().await.ok);
         // Capacity 4: the first two of six are lost before the watcher reads.
         for i in 0..6 {
-            h.events.send(json!({"game": "ab", "n": i})).unwrap();
+            h.events.send(event("ab", i)).unwrap();
         }
         // The test runtime is single-threaded: the server reads nothing until we await.
         assert_eq!(c.response().await.result.unwrap()["lagged"], 2);
-        assert_eq!(c.response().await.result.unwrap()["n"], 2);
+        assert_eq!(c.response().await.result.unwrap()["time_ms"], 2);
         h.shutdown().await;
     }
 

@@ -20,9 +20,9 @@ pub mod player;
 mod server;
 pub mod words;
 
+use crate::api::watch::WatchEvent;
 use crate::control::ControlRequest;
 use access::Access;
-use serde_json::Value;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -37,7 +37,7 @@ const STOP_GRACE: Duration = Duration::from_secs(2);
 /// Starts the board server when first asked, and hands out URLs to open it.
 pub struct Launcher {
     requests: mpsc::Sender<ControlRequest>,
-    events: broadcast::Sender<Value>,
+    events: broadcast::Sender<WatchEvent>,
     /// The player's home: the page reads their settings and contacts there.
     home: PathBuf,
     /// The port asked for (0: any free one).
@@ -58,7 +58,7 @@ impl Launcher {
     /// of `home`.
     pub fn new(
         requests: mpsc::Sender<ControlRequest>,
-        events: broadcast::Sender<Value>,
+        events: broadcast::Sender<WatchEvent>,
         home: PathBuf,
         port: u16,
     ) -> Launcher {

@@ -20,6 +20,7 @@ use super::player::{self, BoardPlayer};
 use super::words::{self, BoardWords};
 use crate::api::RefusalCode;
 use crate::api::request::{self, Request};
+use crate::api::watch::WatchEvent;
 use crate::api::{ApiError, ApiRequest, GameView, MAX_LINE_BYTES, ResponseLine};
 use crate::control::{self, ControlRequest};
 use axum::Json;
@@ -32,7 +33,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures::Stream;
 use serde::Deserialize;
-use serde_json::Value;
 use sobre_core::notation::Notation;
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -45,7 +45,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 pub struct State {
     pub access: Arc<Access>,
     pub requests: mpsc::Sender<ControlRequest>,
-    pub events: broadcast::Sender<Value>,
+    pub events: broadcast::Sender<WatchEvent>,
     /// The player's home (settings, contacts).
     pub home: Arc<Path>,
     /// Set when the node stops: event streams end.
@@ -290,16 +290,27 @@ async fn events(With(state): With<State>) -> Sse<impl Stream<Item = Result<Event
             biased;
             () = control::stopped(&mut stopping) => return None,
             event = events.recv() => match event {
-                Ok(value) => Event::default().data(value.to_string()),
-                Err(broadcast::error::RecvError::Lagged(missed)) => {
-                    Event::default().event("lagged").data(missed.to_string())
-                }
+                Ok(event) => match serde_json::to_value(&event) {
+                    Ok(value) => Event::default().data(value.to_string()),
+                    // Plain fields always serialize; were one not to, the page is told it
+                    // missed an event, and reloads what it shows.
+                    Err(e) => {
+                        tracing::warn!("board event not sent: {e}");
+                        lagged(1)
+                    }
+                },
+                Err(broadcast::error::RecvError::Lagged(missed)) => lagged(missed),
                 Err(broadcast::error::RecvError::Closed) => return None,
             },
         };
         Some((Ok(event), (events, stopping)))
     });
     Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+/// The event telling a page it missed `missed` events.
+fn lagged(missed: u64) -> Event {
+    Event::default().event("lagged").data(missed.to_string())
 }
 
 /// An embedded file.

@@ -13,6 +13,7 @@ use crate::api::replies::{
     PeerEntry, PeersReply, StatusReply, StopReply,
 };
 use crate::api::request::{self, Request};
+use crate::api::watch::{GameEvent, GameEventKind};
 use crate::api::{
     ApiError, ApiRequest, ConditionalAction, DrawAction, GameView, LeaveAction, RefusalCode, Reply,
     TermsRequest,
@@ -21,7 +22,6 @@ use crate::protocol::Gossip;
 use crate::view::Summary;
 use crate::{integrity, protocol, secrets};
 use libp2p::Multiaddr;
-use serde_json::json;
 use sobre_core::clock::TimeControl;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
@@ -516,8 +516,15 @@ impl Service {
             self.deliver(game, peer);
         }
         integrity::note_event(&self.home, &self.me, &game, &signed);
-        self.watchers
-            .notify(&game, "challenge", json!({"by": self.me.to_string()}));
+        self.watchers.notify(
+            &game,
+            GameEvent {
+                kind: GameEventKind::Challenge,
+                by: self.me.to_string(),
+                status: None,
+                from: None,
+            },
+        );
         Ok(self.show(&state))
     }
 }

@@ -4,12 +4,12 @@
 use super::cache::GameCache;
 use super::refusal::Unavailable;
 use super::{Service, internal, now_ms, peer_of_player, rule_refusal, user};
+use crate::api::watch::{GameEvent, GameEventKind};
 use crate::api::{ApiError, RefusalCode};
 use crate::store::OutboxEntry;
 use crate::view::Summary;
 use crate::{integrity, view};
 use libp2p::PeerId;
-use serde_json::json;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     EventError, EventId, EventKind, GameId, GameState, PlayerId, SignedEvent, VerifiedEvent,
@@ -185,14 +185,18 @@ impl Service {
         self.games.insert(*game, Summary::of(&state));
         self.reserve_players(game);
         for one in &signed {
-            let kind = one
-                .decode_unverified()
-                .map(|e| e.kind.name())
-                .unwrap_or("event");
+            // Just signed here, so it decodes; were it not to, no kind could name it.
+            let Ok(e) = one.decode_unverified() else {
+                continue;
+            };
             self.watchers.notify(
                 game,
-                kind,
-                json!({"by": me.to_string(), "status": state.status.name()}),
+                GameEvent {
+                    kind: GameEventKind::from(&e.kind),
+                    by: me.to_string(),
+                    status: Some(state.status),
+                    from: None,
+                },
             );
         }
         Ok((signed, state))

@@ -4,12 +4,12 @@
 use super::cache::GameCache;
 use super::standing::Content;
 use super::{Refusal, Service, Unavailable, now_ms, peer_of_player, quota};
+use crate::api::watch::{GameEvent, GameEventKind, NodeEvent};
 use crate::protocol::MAX_EVENTS_PER_MESSAGE;
 use crate::store::GameMeta;
 use crate::view::Summary;
 use crate::{dispute, view};
 use libp2p::PeerId;
-use serde_json::json;
 use sobre_core::record::{
     EventId, EventKind, GameId, PlayerId, SignedEvent, VerifiedEvent, VerifyError, time,
     verify_all, verify_continue,
@@ -261,7 +261,8 @@ impl Service {
             self.reserve_players(&game);
             self.share_profile_in(&game);
         }
-        let status = self.games.get(&game).map_or("", |s| s.status.name());
+        // The fresh events were kept above with their game's summary.
+        let status = self.games.get(&game).map(|s| s.status);
         // The watchers learn of the events as soon as they are kept, before the receipts
         // are signed. Nobody watching: nothing to build (the base58 of two keys per event).
         let watched = self.watchers.watched();
@@ -271,8 +272,12 @@ impl Service {
             {
                 self.watchers.notify(
                     &game,
-                    ev.kind.name(),
-                    json!({"by": ev.author.to_string(), "status": status, "from": from.map(|p| p.to_string())}),
+                    GameEvent {
+                        kind: GameEventKind::from(&ev.kind),
+                        by: ev.author.to_string(),
+                        status,
+                        from: from.map(|p| p.to_string()),
+                    },
                 );
             }
         }
@@ -389,7 +394,7 @@ impl Service {
         for c in &cheats {
             warn!(%game, "equivocation: {c} signed two different events at one place");
             self.watchers
-                .notify(game, "equivocation", json!({"by": c.to_string()}));
+                .notify(game, NodeEvent::Equivocation { by: c.to_string() });
         }
         let me = peer_of_player(&self.me);
         let mut peers: Vec<PeerId> = players

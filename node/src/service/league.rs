@@ -27,11 +27,11 @@ use super::reads::ReadSide;
 use super::{Service, internal, now_ms, peer_of_player, user};
 use crate::api::refusal::{IdPlace, coded_league_error};
 use crate::api::request::{self, Request as _};
+use crate::api::watch::NodeEvent;
 use crate::api::{ApiError, ApiRequest, RefusalCode, Reply};
 use crate::network::NetworkError;
 use crate::protocol::{Request, Response};
 use libp2p::PeerId;
-use serde_json::json;
 use sobre_core::league::{
     Board, League, LeagueDef, LeagueError, LeagueId, LeagueRule, Scoring, SignedLeagueDoc, decision,
 };
@@ -166,7 +166,7 @@ impl Service {
                     return Response::Stored { count };
                 }
                 self.watchers
-                    .notify(&league, "league", json!({"documents": count}));
+                    .notify(&league, NodeEvent::League { documents: count });
                 // Pass on what is new to those who lack it (the organiser relays joins to
                 // every player); what they already acknowledged is not sent again.
                 for l in self.leagues().into_iter().filter(|l| l.id == league) {

@@ -29,6 +29,7 @@ use super::reads::ReadSide;
 use super::{Service, now_ms, peer_of_player, player_of_peer, user};
 use crate::api::ApiError;
 use crate::api::replies::{ProfileView, ProfilesReply};
+use crate::api::watch::{NodeEvent, WatchEvent};
 use crate::network::NetworkError;
 use crate::protocol::{MAX_PROFILES_PER_MESSAGE, Request, Response};
 use libp2p::PeerId;
@@ -340,14 +341,16 @@ impl Service {
         if !self.watchers.watched() {
             return;
         }
-        let event = serde_json::json!({
-            "event": "profile",
-            "game": "",
-            "player": p.player.to_string(),
-            "name": p.name,
-            "time_ms": now_ms(),
+        self.watchers.publish(WatchEvent {
+            // A player's profile belongs to no game.
+            game: String::new(),
+            time_ms: now_ms(),
+            detail: NodeEvent::Profile {
+                player: p.player.to_string(),
+                name: p.name.clone(),
+            }
+            .into(),
         });
-        self.watchers.publish_value(event);
     }
 
     /// `profile_publish`: the profile file changed; sign it again and send it to everyone.

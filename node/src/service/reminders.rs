@@ -20,7 +20,7 @@
 use super::Service;
 use super::author::last_other_in;
 use super::reads::ReadSide;
-use crate::api::replies::WatchEvent;
+use crate::api::watch::WatchEvent;
 use crate::reminders::{Reminder, ReminderKind};
 use crate::time::now_ms;
 use sobre_core::Color;
@@ -71,19 +71,7 @@ impl Service {
 
     /// Shows `r` to the watchers: event `reminder`, with the reminder's own fields.
     fn publish_reminder(&self, r: &Reminder) {
-        let Ok(serde_json::Value::Object(mut detail)) = serde_json::to_value(r) else {
-            return;
-        };
-        // The line's own fields.
-        detail.remove("game");
-        detail.remove("time_ms");
-        let event = WatchEvent {
-            event: "reminder".to_owned(),
-            game: r.game.clone().unwrap_or_default(),
-            time_ms: Some(r.time_ms),
-            detail,
-        };
-        self.watchers.publish(&event);
+        self.watchers.publish(WatchEvent::reminder(r));
     }
 
     /// The opponent's moves among `fresh` (just taken in `game`), each reminded once.

@@ -1,18 +1,17 @@
-//! The control clients watching the node (`sobre watch`, the board): one broadcast of JSON
-//! lines, each an event of a game (a move, a chat line, a reminder, a profile). Nobody
-//! watching is the common case, and then nothing is built.
+//! The control clients watching the node (`sobre watch`, the board): one broadcast of typed
+//! events, each an event of a game (a move, a chat line, a reminder, a profile), turned into
+//! JSON by whoever sends it on. Nobody watching is the common case, and then nothing is
+//! built.
 
-use crate::api::replies::WatchEvent;
+use crate::api::watch::{WatchDetail, WatchEvent};
 use crate::time::now_ms;
-use serde_json::Value;
 use sobre_core::record::GameId;
 use tokio::sync::broadcast;
-use tracing::warn;
 
-pub(super) struct Watchers(broadcast::Sender<Value>);
+pub(super) struct Watchers(broadcast::Sender<WatchEvent>);
 
 impl Watchers {
-    pub(super) fn new(tx: broadcast::Sender<Value>) -> Watchers {
+    pub(super) fn new(tx: broadcast::Sender<WatchEvent>) -> Watchers {
         Watchers(tx)
     }
 
@@ -21,62 +20,59 @@ impl Watchers {
         self.0.receiver_count() > 0
     }
 
-    /// Publishes an event of `game` to the watchers; `detail` is an object of the event's
-    /// own fields.
-    pub(super) fn notify(&self, game: &GameId, what: &str, detail: Value) {
-        let event = WatchEvent {
+    /// Publishes what happened in `game` (a league's id for a league's news), dated now.
+    pub(super) fn notify(&self, game: &GameId, detail: impl Into<WatchDetail>) {
+        self.publish(WatchEvent {
             game: game.to_hex(),
-            event: what.to_owned(),
-            time_ms: Some(now_ms()),
-            detail: match detail {
-                Value::Object(d) => d,
-                _ => serde_json::Map::new(),
-            },
-        };
-        self.publish(&event);
+            time_ms: now_ms(),
+            detail: detail.into(),
+        });
     }
 
-    /// Publishes an event already made.
-    pub(super) fn publish(&self, event: &WatchEvent) {
-        match serde_json::to_value(event) {
-            Ok(v) => self.publish_value(v),
-            Err(e) => warn!(game = %event.game, "event not published: {e}"),
-        }
-    }
-
-    /// Publishes a line of JSON as it is (an event of no game).
-    pub(super) fn publish_value(&self, v: Value) {
+    /// Publishes an event already made (a reminder dated when it fired, a profile of no
+    /// game).
+    pub(super) fn publish(&self, event: WatchEvent) {
         // No watcher is no error: the event is for whoever listens now.
-        let _ = self.0.send(v);
+        let _ = self.0.send(event);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sobre_core::record::EventId;
+    use crate::api::watch::{GameEvent, GameEventKind, NodeEvent};
+    use sobre_core::record::{EventId, Status};
 
     #[test]
     fn a_watcher_gets_the_games_event_with_its_own_fields_beside_the_common_ones() {
         let (tx, _) = broadcast::channel(4);
         let w = Watchers::new(tx.clone());
         assert!(!w.watched());
-        w.notify(&EventId([1; 32]), "move", serde_json::json!({"san": "e4"}));
+        let moved = GameEvent {
+            kind: GameEventKind::Move,
+            by: "12D3KooWx".into(),
+            status: Some(Status::Active),
+            from: None,
+        };
+        w.notify(&EventId([1; 32]), moved.clone());
         let mut rx = tx.subscribe();
         assert!(w.watched());
         let game = EventId([2; 32]);
-        w.notify(&game, "move", serde_json::json!({"san": "e4"}));
-        w.notify(&game, "chat", serde_json::json!("not an object"));
+        w.notify(&game, moved.clone());
+        w.notify(&game, NodeEvent::League { documents: 2 });
         let first = rx.try_recv().expect("published");
-        assert_eq!(first["game"], game.to_hex());
-        assert_eq!(first["event"], "move");
-        assert_eq!(first["san"], "e4");
-        assert!(first["time_ms"].is_u64());
+        assert_eq!(first.game, game.to_hex());
+        assert_eq!(first.detail, WatchDetail::Game(moved));
+        assert!(first.time_ms > 0);
         let second = rx.try_recv().expect("published");
-        assert_eq!(second["event"], "chat");
+        assert_eq!(second.game, game.to_hex());
+        assert_eq!(
+            second.detail,
+            WatchDetail::Node(NodeEvent::League { documents: 2 })
+        );
         assert!(
-            second.get("san").is_none(),
-            "a detail that is no object adds nothing"
+            rx.try_recv().is_err(),
+            "the event before subscribing is not kept"
         );
     }
 }
