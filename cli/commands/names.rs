@@ -4,6 +4,7 @@
 use super::common;
 use super::contacts::Contacts;
 use sobre_node::api::request;
+use sobre_node::api::watch::{NodeEvent, WatchDetail, WatchEvent, WatchLine};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -33,15 +34,13 @@ impl<'a> Names<'a> {
     }
 
     /// Takes a name from a `profile` event of `sobre watch` (a player's new profile arrived).
-    pub fn learn(&mut self, line: &sobre_node::api::replies::WatchLine) {
-        if let sobre_node::api::replies::WatchLine::Event(e) = line
-            && e.event == "profile"
-            && let (Some(p), Some(n)) = (
-                e.detail.get("player").and_then(|v| v.as_str()),
-                e.detail.get("name").and_then(|v| v.as_str()),
-            )
+    pub fn learn(&mut self, line: &WatchLine) {
+        if let WatchLine::Event(WatchEvent {
+            detail: WatchDetail::Node(NodeEvent::Profile { player, name }),
+            ..
+        }) = line
         {
-            self.received.insert(p.to_owned(), n.to_owned());
+            self.received.insert(player.clone(), name.clone());
         }
     }
 

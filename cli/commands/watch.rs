@@ -8,11 +8,9 @@ use super::names::Names;
 use crate::error::CliResult;
 use crate::t;
 use serde::Deserialize;
-use serde_json::Value;
 use sobre_core::notation::Notation;
-use sobre_node::api::replies::{WatchEvent, WatchLine};
+use sobre_node::api::watch::{GameEventKind, NodeEvent, WatchDetail, WatchLine};
 use sobre_node::client;
-use sobre_node::reminders::Reminder;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -68,8 +66,8 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 by=ana`; the move in the player's
-/// `notation` ([`common::san_in`]).
+/// `2026-12-01T18:00:05Z 3f2a9c1e move by=ana status=Active`; a reminder's move in the
+/// player's `notation` ([`super::reminders::text`]).
 pub fn event_line(line: &WatchLine, names: &Names, notation: Option<Notation>) -> String {
     let e = match line {
         WatchLine::Lagged { lagged } => {
@@ -77,124 +75,131 @@ pub fn event_line(line: &WatchLine, names: &Names, notation: Option<Notation>) -
         }
         WatchLine::Event(e) => e,
     };
-    let time = e.time_ms.map_or_else(|| "-".to_owned(), rfc3339);
-    if let Some(r) = reminder_of(e) {
-        // A reminder reads as in `sobre reminders`: its kind and its line, worded here.
-        return format!(
-            "{time} {} {} {} {}",
-            r.game.as_deref().map_or("-", short_game),
-            event_word(&e.event),
-            super::reminders::kind_word(&r.kind),
-            super::reminders::text(&r, notation)
-        );
-    }
-    let mut line = format!(
-        "{time} {} {}",
-        // A player's new profile belongs to no game.
-        match short_game(&e.game) {
-            "" => "-",
-            g => g,
-        },
-        event_word(&e.event)
-    );
-    // Each kind of event has its own details, printed as `key=value` in key order.
-    for (k, val) in &e.detail {
-        if val.is_null() {
-            continue;
+    let time = rfc3339(e.time_ms);
+    // A player's new profile, and a reminder of a league's round, belong to no game.
+    let game = match short_game(&e.game) {
+        "" => "-",
+        g => g,
+    };
+    match &e.detail {
+        WatchDetail::Game(g) => {
+            // Each kind of event has its own details, printed as `key=value` in the order of
+            // the keys' names on the wire.
+            let mut line = format!("{time} {game} {}", game_event_word(g.kind));
+            detail(&mut line, t!("watch-key-by"), &signer(&g.by, names));
+            if let Some(from) = &g.from {
+                detail(&mut line, t!("watch-key-from"), &names.label(from));
+            }
+            if let Some(status) = g.status {
+                let status = capitalise(&status_word(status.name()));
+                detail(&mut line, t!("watch-key-status"), &status);
+            }
+            line
         }
-        let shown = match val {
-            Value::String(s) if s.starts_with("12D3KooW") => names.label(s),
-            Value::String(s) if k == "status" => capitalise(&status_word(s)),
-            Value::String(s) if k == "by" => colour_subject_word(s),
-            Value::String(s) if k == "san" => common::san_in(s, notation),
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        line.push_str(&format!(" {}={shown}", detail_word(k)));
-    }
-    line
-}
-
-/// The reminder a `reminder` event carries (its fields beside the line's own `game` and
-/// `time_ms`); `None` for another event, or a reminder of a kind this `sobre` does not know.
-fn reminder_of(e: &WatchEvent) -> Option<Reminder> {
-    if e.event != "reminder" {
-        return None;
-    }
-    let mut fields = e.detail.clone();
-    if !e.game.is_empty() {
-        fields.insert("game".into(), Value::String(e.game.clone()));
-    }
-    fields.insert("time_ms".into(), e.time_ms?.into());
-    serde_json::from_value(Value::Object(fields)).ok()
-}
-
-/// What happened, as the node names it ([`sobre_core::record::EventKind::name`], and the
-/// node's own `profile`, `league`, `equivocation`), in the run's language.
-fn event_word(event: &str) -> String {
-    match event {
-        "" => t!("watch-event"),
-        "challenge" => t!("watch-event-challenge"),
-        "accept" => t!("watch-event-accept"),
-        "decline" => t!("watch-event-decline"),
-        "abort" => t!("watch-event-abort"),
-        "move" => t!("watch-event-move"),
-        "draw_offer" => t!("watch-event-draw-offer"),
-        "draw_accept" => t!("watch-event-draw-accept"),
-        "draw_decline" => t!("watch-event-draw-decline"),
-        "claim" => t!("watch-event-claim"),
-        "resign" => t!("watch-event-resign"),
-        "seal" => t!("watch-event-seal"),
-        "presence" => t!("watch-event-presence"),
-        "reveal" => t!("watch-event-reveal"),
-        "receipt" => t!("watch-event-receipt"),
-        "chat" => t!("watch-event-chat"),
-        "leave" => t!("watch-event-leave"),
-        "random_reveal" => t!("watch-event-random-reveal"),
-        "escrow" => t!("watch-event-escrow"),
-        "arbiter_open" => t!("watch-event-arbiter-open"),
-        "coin_default" => t!("watch-event-coin-default"),
-        "profile" => t!("watch-event-profile"),
-        "league" => t!("watch-event-league"),
-        "equivocation" => t!("watch-event-equivocation"),
-        "reminder" => t!("watch-event-reminder"),
-        other => other.to_owned(),
+        WatchDetail::Node(NodeEvent::Reminder(d)) => {
+            let r = d.reminder(&e.game, e.time_ms);
+            // A reminder reads as in `sobre reminders`: its kind and its line, worded here.
+            format!(
+                "{time} {game} {} {} {}",
+                t!("watch-event-reminder"),
+                super::reminders::kind_word(&r.kind),
+                super::reminders::text(&r, notation)
+            )
+        }
+        WatchDetail::Node(NodeEvent::Equivocation { by }) => {
+            let mut line = format!("{time} {game} {}", t!("watch-event-equivocation"));
+            detail(&mut line, t!("watch-key-by"), &signer(by, names));
+            line
+        }
+        WatchDetail::Node(NodeEvent::League { documents }) => {
+            let mut line = format!("{time} {game} {}", t!("watch-event-league"));
+            detail(&mut line, t!("watch-key-documents"), &documents.to_string());
+            line
+        }
+        WatchDetail::Node(NodeEvent::Profile { player, name }) => {
+            let mut line = format!("{time} {game} {}", t!("watch-event-profile"));
+            detail(&mut line, t!("watch-key-name"), name);
+            detail(&mut line, t!("watch-key-player"), &names.label(player));
+            line
+        }
     }
 }
 
-/// The name of a detail of an event (`by`, `status`…), in the run's language.
-fn detail_word(key: &str) -> String {
-    match key {
-        "by" => t!("watch-key-by"),
-        "status" => t!("watch-key-status"),
-        "from" => t!("watch-key-from"),
-        "documents" => t!("watch-key-documents"),
-        "name" => t!("watch-key-name"),
-        "player" => t!("watch-key-player"),
-        other => other.to_owned(),
+/// Appends ` key=value`.
+fn detail(line: &mut String, key: String, value: &str) {
+    line.push_str(&format!(" {key}={value}"));
+}
+
+/// Who signed an event: the label of a player id; anything else as a colour reads
+/// (`white`: `White`).
+fn signer(by: &str, names: &Names) -> String {
+    if by.starts_with("12D3KooW") {
+        names.label(by)
+    } else {
+        colour_subject_word(by)
+    }
+}
+
+/// What happened in a game, as the node names it ([`GameEventKind::name`]), in the run's
+/// language.
+fn game_event_word(kind: GameEventKind) -> String {
+    match kind {
+        GameEventKind::Challenge => t!("watch-event-challenge"),
+        GameEventKind::Accept => t!("watch-event-accept"),
+        GameEventKind::Decline => t!("watch-event-decline"),
+        GameEventKind::Abort => t!("watch-event-abort"),
+        GameEventKind::Move => t!("watch-event-move"),
+        GameEventKind::DrawOffer => t!("watch-event-draw-offer"),
+        GameEventKind::DrawAccept => t!("watch-event-draw-accept"),
+        GameEventKind::DrawDecline => t!("watch-event-draw-decline"),
+        GameEventKind::Claim => t!("watch-event-claim"),
+        GameEventKind::Resign => t!("watch-event-resign"),
+        GameEventKind::Seal => t!("watch-event-seal"),
+        GameEventKind::Presence => t!("watch-event-presence"),
+        GameEventKind::Reveal => t!("watch-event-reveal"),
+        GameEventKind::Receipt => t!("watch-event-receipt"),
+        GameEventKind::Chat => t!("watch-event-chat"),
+        GameEventKind::Leave => t!("watch-event-leave"),
+        GameEventKind::RandomReveal => t!("watch-event-random-reveal"),
+        GameEventKind::Escrow => t!("watch-event-escrow"),
+        GameEventKind::ArbiterOpen => t!("watch-event-arbiter-open"),
+        GameEventKind::CoinDefault => t!("watch-event-coin-default"),
+        // Not in the catalogue: shown as the node names them.
+        GameEventKind::DeclareSealedMove
+        | GameEventKind::AcceptDeclaredMove
+        | GameEventKind::AnnulGame
+        | GameEventKind::QuickplayClaim
+        | GameEventKind::QuickplayRuling => kind.name().to_owned(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    const ANA: &str = "12D3KooWKYgsy9unLzD8DdwWxbRjrRmX5ZrV4YcXpKq1n6GJH7hs";
 
     fn line(v: Value) -> WatchLine {
         serde_json::from_value(v).unwrap()
     }
 
+    /// Details that are `null` are left out.
     #[test]
     fn an_event_is_one_line_with_its_details_in_key_order() {
         let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
-            "san": "Nf3", "status": "active", "from": null});
+            "by": ANA, "status": "active", "from": ANA});
+        let contacts = Contacts::default();
+        let names = Names::new(&contacts, Default::default());
         assert_eq!(
-            event_line(
-                &line(v),
-                &Names::new(&Contacts::default(), Default::default()),
-                None
-            ),
-            "2026-12-01T18:00:05Z 3f2a9c1e move san=Nf3 status=Active"
+            event_line(&line(v.clone()), &names, None),
+            "2026-12-01T18:00:05Z 3f2a9c1e move by=…n6GJH7hs from=…n6GJH7hs status=Active"
+        );
+        let mut unsent = v;
+        unsent["from"] = Value::Null;
+        assert_eq!(
+            event_line(&line(unsent), &names, None),
+            "2026-12-01T18:00:05Z 3f2a9c1e move by=…n6GJH7hs status=Active"
         );
         assert_eq!(
             event_line(
@@ -207,21 +212,30 @@ mod tests {
     }
 
     /// A move arrives in the player's notation (FIDE App. E2): Spanish letters for a player
-    /// who writes them.
+    /// who writes them. The node names a move only in the reminder of its arrival.
     #[test]
     fn a_move_is_shown_in_the_players_notation() {
-        let v = json!({"game": "3f2a9c1e0011", "event": "move", "time_ms": 1_796_148_005_000u64,
-            "san": "Nf3", "status": "active"});
+        use crate::i18n::{Language, with_lang};
+        let v = json!({"game": "3f2a9c1e0011", "event": "reminder",
+            "time_ms": 1_796_148_005_000u64, "key": "move_arrived:3f2a9c1e0011:3",
+            "text": "your opponent played 2. Nf3 in game 3f2a9c1e", "kind": "move_arrived",
+            "san": "Nf3", "ply": 3, "by": ANA});
         let contacts = Contacts::default();
         let names = Names::new(&contacts, Default::default());
-        let shown = |n| event_line(&line(v.clone()), &names, n);
+        let shown = |n| {
+            with_lang(Language::English, || {
+                event_line(&line(v.clone()), &names, n)
+            })
+        };
         assert_eq!(
             shown(Some(Notation::Spanish)),
-            "2026-12-01T18:00:05Z 3f2a9c1e move san=Cf3 status=Active"
+            "2026-12-01T18:00:05Z 3f2a9c1e reminder move_arrived your opponent played 2. Cf3 in \
+             game 3f2a9c1e"
         );
         assert_eq!(
             shown(Some(Notation::Figurine)),
-            "2026-12-01T18:00:05Z 3f2a9c1e move san=♘f3 status=Active"
+            "2026-12-01T18:00:05Z 3f2a9c1e reminder move_arrived your opponent played 2. ♘f3 in \
+             game 3f2a9c1e"
         );
     }
 
@@ -279,9 +293,28 @@ mod tests {
         );
     }
 
+    /// The node's own news: an equivocation names the player who signed twice, a league's
+    /// documents are counted.
+    #[test]
+    fn the_nodes_news_read_as_one_line_too() {
+        let contacts = Contacts::default();
+        let names = Names::new(&contacts, Default::default());
+        let shown = |v| event_line(&line(v), &names, None);
+        assert_eq!(
+            shown(json!({"game": "3f2a9c1e0011", "event": "equivocation",
+                "time_ms": 1_796_148_005_000u64, "by": ANA})),
+            "2026-12-01T18:00:05Z 3f2a9c1e equivocation by=…n6GJH7hs"
+        );
+        assert_eq!(
+            shown(json!({"game": "5b1e0c7d0011", "event": "league",
+                "time_ms": 1_796_148_005_000u64, "documents": 4})),
+            "2026-12-01T18:00:05Z 5b1e0c7d league documents=4"
+        );
+    }
+
     #[test]
     fn a_new_profile_names_the_player_from_then_on() {
-        let ana = "12D3KooWKYgsy9unLzD8DdwWxbRjrRmX5ZrV4YcXpKq1n6GJH7hs";
+        let ana = ANA;
         let contacts = Contacts::default();
         let mut names = Names::new(&contacts, Default::default());
         let profile = line(

@@ -343,32 +343,6 @@ pub struct LeagueDecisionReply {
     pub effective: bool,
 }
 
-/// One line of `watch` after its acknowledgement: how many events this watcher missed, or
-/// an event.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum WatchLine {
-    /// The watcher fell behind and `lagged` events were dropped.
-    Lagged {
-        lagged: u64,
-    },
-    Event(WatchEvent),
-}
-
-/// An event as the service publishes it: the game, what happened, when, and the details
-/// of that kind of event (`by`, `status`, `san`…), which differ from one kind to another and
-/// stay free-form.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct WatchEvent {
-    /// What happened: `move`, `chat`, `challenge`, `equivocation`…
-    pub event: String,
-    pub game: String,
-    pub time_ms: Option<u64>,
-    #[serde(flatten)]
-    pub detail: serde_json::Map<String, serde_json::Value>,
-}
-
 /// A player's signed profile, as shown (`profiles`, `profile_publish`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -500,33 +474,6 @@ unboxed!(
 mod tests {
     use super::*;
     use serde_json::json;
-
-    /// An event writes what the service wrote when it merged the details into
-    /// `{"game","event","time_ms"}`, and both kinds of line read back.
-    #[test]
-    fn a_watch_event_is_the_merged_object_it_was() {
-        let detail = json!({"by": "12D3KooWx", "status": "active", "from": null});
-        let event = WatchEvent {
-            game: "ab".into(),
-            event: "move".into(),
-            time_ms: Some(7),
-            detail: detail.as_object().unwrap().clone(),
-        };
-        let mut old = json!({"game": "ab", "event": "move", "time_ms": 7});
-        old.as_object_mut()
-            .unwrap()
-            .extend(detail.as_object().unwrap().clone());
-        let v = serde_json::to_value(&event).unwrap();
-        assert_eq!(v.to_string(), old.to_string());
-        assert_eq!(
-            serde_json::from_value::<WatchLine>(v).unwrap(),
-            WatchLine::Event(event)
-        );
-        assert_eq!(
-            serde_json::from_value::<WatchLine>(json!({"lagged": 3})).unwrap(),
-            WatchLine::Lagged { lagged: 3 }
-        );
-    }
 
     /// Replies that add to a game's view keep the view's fields at the top level.
     #[test]
