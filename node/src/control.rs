@@ -10,13 +10,13 @@
 //! Limits: at most [`MAX_CONNECTIONS`] clients at once, request lines of at most
 //! [`MAX_LINE_BYTES`].
 
-use crate::api::replies::WatchReply;
+use crate::api::replies::{WatchLine, WatchReply};
 use crate::api::request::{self, Request};
 use crate::api::{
     API_VERSION, ApiError, ApiRequest, MAX_LINE_BYTES, RefusalCode, RequestLine, ResponseLine,
 };
 use crate::home;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::future::Future;
 use std::io;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
@@ -260,7 +260,9 @@ impl Connection {
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
-                        write_response(&mut write, Ok(json!({ "lagged": missed }))).await?;
+                        let lagged = serde_json::to_value(WatchLine::Lagged { lagged: missed })
+                            .map_err(|e| ApiError::internal(e.to_string()));
+                        write_response(&mut write, lagged).await?;
                     }
                     Err(broadcast::error::RecvError::Closed) => return Ok(()),
                 },
@@ -376,6 +378,7 @@ async fn write_response<W: AsyncWrite + Unpin>(
 mod tests {
     use super::*;
     use crate::api::ErrorKind;
+    use serde_json::json;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
     /// A node's control socket with a fake service: `id` answers, `stop` too, anything else
