@@ -195,7 +195,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
         LeagueCommand::List(a) => {
             let read = common::read_typed(home, request::LeagueList {})?;
             if a.json {
-                println!("{}", read.to_json()?);
+                common::print_reply(&read)?;
             } else {
                 let v = read.reply;
                 if v.leagues.is_empty() {
