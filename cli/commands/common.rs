@@ -120,8 +120,16 @@ fn retype<T: DeserializeOwned>(answer: &Reply) -> Result<T, client::ClientError>
 /// # Errors
 /// A value that does not serialise (a bug).
 pub fn print_reply<T: serde::Serialize + ?Sized>(reply: &T) -> CliResult<()> {
-    println!("{}", serde_json::to_value(reply)?);
+    println!("{}", json_line(reply)?);
     Ok(())
+}
+
+/// A value as one line of JSON, its keys in the order of their names (see [`print_reply`]).
+///
+/// # Errors
+/// A value that does not serialise (a bug).
+pub fn json_line<T: serde::Serialize + ?Sized>(value: &T) -> CliResult<String> {
+    Ok(serde_json::to_value(value)?.to_string())
 }
 
 /// Prints a line of `watch` as the node wrote it, on one line.
