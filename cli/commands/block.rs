@@ -48,7 +48,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         }
     };
     if args.json {
-        println!("{}", read.to_json()?);
+        common::print_reply(&read)?;
         return Ok(ExitCode::SUCCESS);
     }
     let v = read.reply;

@@ -1,9 +1,8 @@
 //! `sobre board`: open your games in the browser, served by your own node.
 
-use super::common::{self, print_json};
+use super::common;
 use crate::error::CliResult;
 use crate::t;
-use serde_json::json;
 use sobre_node::api::request;
 use std::path::Path;
 use std::process::{ExitCode, Stdio};
@@ -28,7 +27,7 @@ pub struct Args {
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let reply = common::send(home, request::Board {})?;
     if args.json {
-        print_json(&json!({ "url": reply.url }));
+        common::print_reply(&reply)?;
     } else {
         println!("{}", t!("board-url", url = reply.url.clone()));
     }

@@ -4,7 +4,7 @@
 use crate::error::{self, CliError, CliResult};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use sobre_node::api::{ApiRequest, Request};
+use sobre_node::api::{Reply, Request};
 use sobre_node::client::{self, Client};
 use sobre_node::player_config::PlayerConfig;
 use std::path::Path;
@@ -16,86 +16,60 @@ pub fn runtime() -> CliResult<tokio::runtime::Runtime> {
         .build()?)
 }
 
-/// Sends one request to the node running in `home` and returns its result as the node
-/// wrote it: the wire edge of [`read`], which may answer from the database instead.
-///
-/// # Errors
-/// [`client::ClientError`], which [`crate::error::report`] turns into a message and an exit
-/// code (the node not running is the user's to fix).
-fn call(home: &Path, request: ApiRequest) -> CliResult<Value> {
-    Ok(runtime()?.block_on(client::call(home, request))?)
-}
-
 /// Sends one request to the node running in `home` and reads the reply its type names
 /// ([`Request::Reply`]).
 ///
 /// # Errors
-/// As [`call`]; a reply that is not of the expected kind is a
-/// [`client::ClientError::Protocol`] error (the node and this `sobre` differ).
+/// [`client::ClientError`], which [`crate::error::report`] turns into a message and an exit
+/// code (the node not running is the user's to fix); a reply that is not of the expected
+/// kind is a [`client::ClientError::Protocol`] error (the node and this `sobre` differ).
 pub fn send<R: Request>(home: &Path, request: R) -> CliResult<R::Reply> {
     Ok(runtime()?.block_on(Client::new(home).send(request))?)
 }
 
-/// Sends a read request (`games`, `show`, `export`, `envelope`, `league list`/`export`,
-/// `profiles`, `conditional … list`) to the node running in `home`; when none runs, answers
-/// it from the home's database with the node's own code ([`sobre_node::offline`]), says on
-/// standard error that the view may be stale, and adds `"stale": true` to the JSON.
-///
-/// # Errors
-/// As [`call`]; without the node, the database being busy or unreadable, and the node's own
-/// refusals (an unknown game) as the node gives them.
-fn read(home: &Path, request: ApiRequest) -> CliResult<Value> {
-    match call(home, request.clone()) {
-        Err(CliError::Node(client::ClientError::NotRunning { .. })) => {}
-        other => return other,
-    }
-    let mut v = sobre_node::offline::answer(home, request).map_err(offline_error)?;
-    note_stale(home);
-    if let Value::Object(fields) = &mut v {
-        fields.insert("stale".to_owned(), Value::Bool(true));
-    }
-    Ok(v)
-}
-
-/// [`read`], as a typed reply.
-///
-/// # Errors
-/// As [`read`] and [`reply`].
-pub fn read_as<R: Request>(home: &Path, request: R) -> CliResult<R::Reply> {
-    Ok(reply(read(home, request.into())?)?)
-}
-
-/// A typed answer to a read, and whether it came from the database with the node stopped.
+/// A typed answer to a read, and whether it came from the database with the node stopped:
+/// as JSON, the reply's own fields, with `"stale": true` beside them when it did.
+#[derive(Debug, serde::Serialize)]
 pub struct Read<T> {
+    #[serde(flatten)]
     pub reply: T,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stale: bool,
 }
 
-impl<T: serde::Serialize> Read<T> {
-    /// The reply as JSON, with `"stale": true` when read without the node (as [`read`]).
-    ///
-    /// # Errors
-    /// A reply that does not serialise (a bug).
-    pub fn to_json(&self) -> CliResult<String> {
-        let mut v = serde_json::to_value(&self.reply)?;
-        if let (true, Value::Object(fields)) = (self.stale, &mut v) {
-            fields.insert("stale".to_owned(), Value::Bool(true));
-        }
-        Ok(serde_json::to_string(&v)?)
-    }
-}
-
-/// [`read`], as a typed reply that remembers whether it is stale.
+/// Sends a read request (`games`, `show`, `export`, `envelope`, `league list`/`export`,
+/// `profiles`, `conditional … list`, `peers`, `block`) to the node running in `home`; when
+/// none runs, answers it from the home's database with the node's own code
+/// ([`sobre_node::offline`]), says on standard error that the view may be stale, and marks
+/// the answer [`Read::stale`].
 ///
 /// # Errors
-/// As [`read`] and [`reply`].
-pub fn read_typed<R: Request>(home: &Path, request: R) -> CliResult<Read<R::Reply>> {
-    let v = read(home, request.into())?;
-    let stale = v.get("stale") == Some(&Value::Bool(true));
+/// As [`send`]; without the node, the database being busy or unreadable, and the node's own
+/// refusals (an unknown game) as the node gives them.
+pub fn read_typed<R: Request + Clone>(home: &Path, request: R) -> CliResult<Read<R::Reply>> {
+    match send(home, request.clone()) {
+        Err(CliError::Node(client::ClientError::NotRunning { .. })) => {}
+        other => {
+            return other.map(|reply| Read {
+                reply,
+                stale: false,
+            });
+        }
+    }
+    let answer = sobre_node::offline::answer(home, request.into()).map_err(offline_error)?;
+    note_stale(home);
     Ok(Read {
-        reply: reply(v)?,
-        stale,
+        reply: retype(&answer)?,
+        stale: true,
     })
+}
+
+/// [`read_typed`], without saying whether the answer is stale.
+///
+/// # Errors
+/// As [`read_typed`].
+pub fn read_as<R: Request + Clone>(home: &Path, request: R) -> CliResult<R::Reply> {
+    Ok(read_typed(home, request)?.reply)
 }
 
 /// Says once per command that what follows was read without the node.
@@ -123,25 +97,42 @@ fn offline_error(e: sobre_node::offline::OfflineError) -> CliError {
     }
 }
 
-/// The typed reply in a node's answer.
+/// The node's own answer, given in this process (a read without the node), as the reply
+/// type the request names: through its JSON, the one form both share, exactly as if it had
+/// crossed the socket.
 ///
 /// # Errors
-/// [`client::ClientError::Protocol`] if the answer is not a `T`.
-fn reply<T: DeserializeOwned>(v: Value) -> Result<T, client::ClientError> {
-    serde_json::from_value(v)
-        .map_err(|e| client::ClientError::Protocol(format!("not the reply expected: {e}")))
+/// [`client::ClientError::Protocol`] if the answer is not a `T` (a bug: the request names
+/// its reply).
+fn retype<T: DeserializeOwned>(answer: &Reply) -> Result<T, client::ClientError> {
+    let not_expected = |e: serde_json::Error| {
+        client::ClientError::Protocol(format!("not the reply expected: {e}"))
+    };
+    serde_json::from_value(serde_json::to_value(answer).map_err(not_expected)?)
+        .map_err(not_expected)
 }
 
-/// Prints a typed reply as the node wrote it, on one line (`--json`).
+/// Prints a typed reply, or a command's own typed output, as one JSON object on one line
+/// (`--json`). The keys come in the order of their names, whatever the order the type
+/// declares them in: the order the node's replies cross the socket in, and the one the
+/// commands always printed.
 ///
 /// # Errors
-/// A reply that does not serialise (a bug).
-pub fn print_reply<T: serde::Serialize>(reply: &T) -> CliResult<()> {
-    println!("{}", serde_json::to_value(reply)?);
+/// A value that does not serialise (a bug).
+pub fn print_reply<T: serde::Serialize + ?Sized>(reply: &T) -> CliResult<()> {
+    println!("{}", json_line(reply)?);
     Ok(())
 }
 
-/// Prints a JSON value on one line.
+/// A value as one line of JSON, its keys in the order of their names (see [`print_reply`]).
+///
+/// # Errors
+/// A value that does not serialise (a bug).
+pub fn json_line<T: serde::Serialize + ?Sized>(value: &T) -> CliResult<String> {
+    Ok(serde_json::to_value(value)?.to_string())
+}
+
+/// Prints a line of `watch` as the node wrote it, on one line.
 pub fn print_json(value: &Value) {
     println!("{value}");
 }

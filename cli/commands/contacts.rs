@@ -1,9 +1,8 @@
 //! `sobre contacts`: local aliases for player ids, kept in `HOME/contacts.json`.
 
-use super::common::{self, print_json};
+use super::common;
 use crate::error::{self, CliResult};
 use crate::t;
-use serde_json::json;
 use sobre_core::record::PlayerId;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -95,7 +94,7 @@ pub fn check_alias(alias: &str) -> CliResult<String> {
 fn list(home: &Path, args: ListArgs) -> CliResult<ExitCode> {
     let contacts = Contacts::load(home)?;
     if args.json {
-        print_json(&json!(contacts.aliases));
+        common::print_reply(&contacts.aliases)?;
         return Ok(ExitCode::SUCCESS);
     }
     if contacts.aliases.is_empty() {

@@ -10,7 +10,6 @@ use super::common;
 use crate::error::{CliError, CliResult};
 use crate::i18n::words;
 use crate::t;
-use serde_json::json;
 use sobre_core::Color;
 use sobre_core::record::ColourChoice;
 use sobre_core::record::Status;
@@ -56,10 +55,11 @@ impl DemoNode {
     async fn start(name: &'static str, home: PathBuf) -> CliResult<DemoNode> {
         sobre_node::home::ensure(&home)?;
         sobre_node::home::init_key(&home).map_err(CliError::bug)?;
-        std::fs::write(
-            home.join(sobre_node::home::PROFILE_FILE),
-            json!({ "name": name }).to_string(),
-        )?;
+        let profile = sobre_node::profile::LocalProfile {
+            name: Some(name.to_owned()),
+            ..Default::default()
+        };
+        sobre_node::profile::write(&home, &profile).map_err(CliError::bug)?;
         let config = NodeConfig {
             home: home.clone(),
             listen: vec!["/ip4/127.0.0.1/tcp/0".into()],

@@ -153,7 +153,7 @@ fn lost(home: &Path, args: LostArgs) -> CliResult<ExitCode> {
 fn show(home: &Path, game: String, json: bool) -> CliResult<ExitCode> {
     let read = common::read_typed(home, request::Envelope { game })?;
     if json {
-        println!("{}", read.to_json()?);
+        common::print_reply(&read)?;
         return Ok(ExitCode::SUCCESS);
     }
     let v = read.reply;

@@ -97,7 +97,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     v.games.retain(|g| filter.keeps(g, now));
     let hidden = before - v.games.len();
     if args.json {
-        println!("{}", read.to_json()?);
+        common::print_reply(&read)?;
         return Ok(ExitCode::SUCCESS);
     }
     let v = &read.reply;

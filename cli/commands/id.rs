@@ -1,9 +1,8 @@
 //! `sobre id`: who you are, and where your node can be reached.
 
-use super::common::{self, print_json};
+use super::common;
 use crate::error::{CliError, CliResult};
 use crate::t;
-use serde_json::json;
 use sobre_node::api::replies::IdReply;
 use sobre_node::api::request;
 use sobre_node::client::ClientError;
@@ -22,6 +21,16 @@ pub struct Args {
     json: bool,
 }
 
+/// `id --json`.
+#[derive(serde::Serialize)]
+struct IdJson {
+    player_id: String,
+    name: Option<String>,
+    node_running: bool,
+    /// Empty when the node is not running.
+    addresses: Vec<String>,
+}
+
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let key = common::load_key(home)?;
     let id = key.player_id().to_string();
@@ -36,12 +45,12 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         .map(|v| v.addresses.clone())
         .unwrap_or_default();
     if args.json {
-        print_json(&json!({
-            "player_id": id,
-            "name": name,
-            "node_running": node.is_some(),
-            "addresses": addresses,
-        }));
+        common::print_reply(&IdJson {
+            player_id: id,
+            name,
+            node_running: node.is_some(),
+            addresses,
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     println!("{}", t!("id-player", id = id));

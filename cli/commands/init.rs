@@ -1,9 +1,8 @@
 //! `sobre init`: create the player's key (once) and profile in the home directory.
 
-use super::common::print_json;
+use super::common::print_reply;
 use crate::error::{self, CliResult};
 use crate::t;
-use serde_json::{Value, json};
 use sobre_node::{home, profile};
 use std::path::Path;
 use std::process::ExitCode;
@@ -51,12 +50,12 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
     };
     let id = key.player_id().to_string();
     if args.json {
-        print_json(&json!({
-            "player_id": id,
-            "name": name,
-            "created": created,
-            "home": home_dir.display().to_string(),
-        }));
+        print_reply(&InitJson {
+            player_id: id,
+            name,
+            created,
+            home: home_dir.display().to_string(),
+        })?;
     } else {
         println!("{id}");
         if created {
@@ -69,11 +68,19 @@ pub fn run(home_dir: &Path, args: Args) -> CliResult<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `init --json`.
+#[derive(serde::Serialize)]
+struct InitJson {
+    player_id: String,
+    name: Option<String>,
+    /// False if the key existed.
+    created: bool,
+    home: String,
+}
+
 /// The name in `HOME/profile.json`, if any.
 pub fn read_name(home_dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(home_dir.join(home::PROFILE_FILE)).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v.get("name").and_then(Value::as_str).map(str::to_owned)
+    profile::read(home_dir).ok()?.name
 }
 
 /// Sets the name, keeping the profile's other fields; a changed name is a new profile (its

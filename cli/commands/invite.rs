@@ -1,10 +1,9 @@
 //! `sobre invite` and `sobre connect`: meeting another player with one line.
 
-use super::common::{self, print_json};
+use super::common;
 use super::contacts::{Contacts, check_alias};
 use crate::error::{self, CliError, CliResult};
 use crate::t;
-use serde_json::json;
 use sobre_node::api::replies::IdReply;
 use sobre_node::api::request;
 use sobre_node::client::ClientError;
@@ -28,6 +27,17 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// `invite --json`: the line, and what it holds (the addresses written out).
+#[derive(serde::Serialize)]
+struct InviteJson {
+    invite: String,
+    player_id: String,
+    name: Option<String>,
+    addresses: Vec<String>,
+    mailboxes: Vec<String>,
+    bootstrap: Vec<String>,
 }
 
 /// Add a player from their invite: their alias in your contacts, their addresses remembered,
@@ -87,14 +97,14 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         let text = |l: &[libp2p_addr::Multiaddr]| -> Vec<String> {
             l.iter().map(ToString::to_string).collect()
         };
-        print_json(&json!({
-            "invite": line,
-            "player_id": inv.player.to_string(),
-            "name": inv.name,
-            "addresses": text(&inv.addrs),
-            "mailboxes": text(&inv.mailboxes),
-            "bootstrap": text(&inv.bootstrap),
-        }));
+        common::print_reply(&InviteJson {
+            invite: line,
+            player_id: inv.player.to_string(),
+            name: inv.name,
+            addresses: text(&inv.addrs),
+            mailboxes: text(&inv.mailboxes),
+            bootstrap: text(&inv.bootstrap),
+        })?;
     } else {
         println!("{line}");
     }

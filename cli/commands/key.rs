@@ -1,10 +1,9 @@
 //! `sobre key export FILE` and `sobre key import FILE`: the player's key under a passphrase,
 //! for a backup or a new computer (see `sobre_node::keyfile` for the file).
 
-use super::common::{self, print_json};
+use super::common;
 use crate::error::{self, CliError, CliResult};
 use crate::t;
-use serde_json::json;
 use sobre_node::api::request;
 use sobre_node::client::ClientError;
 use sobre_node::{home, keyfile};
@@ -12,6 +11,17 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use zeroize::Zeroizing;
+
+/// `key export --json` (the player and the `file` written) and `key import --json` (the
+/// player and the `home` the key went into).
+#[derive(serde::Serialize)]
+struct KeyJson {
+    player_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    home: Option<String>,
+}
 
 /// The environment variable a script may give the passphrase in.
 const PASSPHRASE_ENV: &str = "SOBRE_PASSPHRASE";
@@ -91,7 +101,11 @@ fn export(home_dir: &Path, a: ExportArgs) -> CliResult<ExitCode> {
         .map_err(|e| error::user(common::cannot_write(&a.file, &e)))?;
     let id = key.player_id().to_string();
     if a.json {
-        print_json(&json!({"player_id": id, "file": a.file.display().to_string()}));
+        common::print_reply(&KeyJson {
+            player_id: id,
+            file: Some(a.file.display().to_string()),
+            home: None,
+        })?;
     } else {
         println!("{id}");
         eprintln!(
@@ -130,7 +144,11 @@ fn import(home_dir: &Path, a: ImportArgs) -> CliResult<ExitCode> {
     })?;
     let id = key.player_id().to_string();
     if a.json {
-        print_json(&json!({"player_id": id, "home": home_dir.display().to_string()}));
+        common::print_reply(&KeyJson {
+            player_id: id,
+            file: None,
+            home: Some(home_dir.display().to_string()),
+        })?;
     } else {
         println!("{id}");
         eprintln!(

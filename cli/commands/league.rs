@@ -4,15 +4,17 @@
 //! path of a league archive (`sobre league export`): with a file, everything is recomputed
 //! offline, without a node.
 
-use super::common::{self, print_json};
+use super::common;
 use super::contacts::Contacts;
+use super::league_json::{
+    BadJoinJson, CoverageJson, Covered, CrosstableJson, DecidedJson, PairingJson, PairingsJson,
+    ShowJson, StandingsJson, VerifyJson,
+};
 use super::league_tables::{
-    decided_json, grid_text, role_word, short, show_json, standings_json, standings_text,
-    status_word, text, translated_grid,
+    grid_text, role_word, short, standings_text, status_word, translated_grid,
 };
 use crate::error::{self, CliError, CliResult, Fault};
 use crate::t;
-use serde_json::{Value, json};
 use sobre_core::clock::TimeControl;
 use sobre_core::league::archive::{self, LeagueArchive};
 use sobre_core::league::decision;
@@ -195,7 +197,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
         LeagueCommand::List(a) => {
             let read = common::read_typed(home, request::LeagueList {})?;
             if a.json {
-                println!("{}", read.to_json()?);
+                common::print_reply(&read)?;
             } else {
                 let v = read.reply;
                 if v.leagues.is_empty() {
@@ -223,9 +225,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             let (mut arch, coverage) = load(home, &a.league)?;
             let s = compute(&mut arch);
             if a.json {
-                let mut v = show_json(&arch, &s);
-                coverage.mark(&mut v);
-                print_json(&v);
+                common::print_reply(&coverage.beside(ShowJson::new(&arch, &s)))?;
             } else {
                 let l = &arch.league;
                 println!("{} ({})", l.def.name, l.id);
@@ -283,9 +283,7 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
             let (mut arch, coverage) = load(home, &a.league)?;
             let s = compute(&mut arch);
             if a.json {
-                let mut v = standings_json(&arch.league, &s);
-                coverage.mark(&mut v);
-                print_json(&v);
+                common::print_reply(&coverage.beside(StandingsJson::new(&arch.league, &s)))?;
             } else {
                 print!("{}", standings_text(&arch.league, &s));
                 coverage.print_note();
@@ -312,9 +310,9 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                     .map_err(|e| error::user(common::cannot_write(p, &e)))?;
             }
             if a.json {
-                let mut v = json!({"crosstable": render::grid(&s)});
-                coverage.mark(&mut v);
-                print_json(&v);
+                common::print_reply(&coverage.beside(CrosstableJson {
+                    crosstable: render::grid(&s),
+                }))?;
             } else if a.html.is_none() && a.csv.is_none() {
                 print!("{}", grid_text(&translated_grid(render::grid(&s))));
                 coverage.print_note();
@@ -330,16 +328,19 @@ pub fn run(home: &Path, cmd: LeagueCommand) -> CliResult<ExitCode> {
                 && arch.bad_joins.is_empty()
                 && !s.bad_decisions.iter().any(|n| n.excluded);
             if a.json {
-                let mut v = standings_json(&arch.league, &s);
-                v["ok"] = json!(ok);
-                coverage.mark(&mut v);
-                v["bad_joins"] = json!(
-                    arch.bad_joins
+                let v = VerifyJson {
+                    standings: StandingsJson::new(&arch.league, &s),
+                    ok,
+                    bad_joins: arch
+                        .bad_joins
                         .iter()
-                        .map(|(line, why)| json!({"line": line, "reason": why}))
-                        .collect::<Vec<_>>()
-                );
-                print_json(&v);
+                        .map(|(line, why)| BadJoinJson {
+                            line: *line,
+                            reason: why,
+                        })
+                        .collect(),
+                };
+                common::print_reply(&coverage.beside(v))?;
             } else {
                 println!(
                     "{}",
@@ -519,15 +520,25 @@ enum Coverage {
 }
 
 impl Coverage {
-    /// Adds `complete` and `not_received` to a JSON view (`null` for a file).
-    fn mark(self, v: &mut Value) {
-        let (complete, missing) = match self {
-            Coverage::File => (Value::Null, Value::Null),
-            Coverage::Unheard => (json!(false), Value::Null),
-            Coverage::Missing(n) => (json!(n == 0), json!(n)),
+    /// `complete` and `not_received`, as a JSON view says them (`null` for a file).
+    fn json(self) -> CoverageJson {
+        let (complete, not_received) = match self {
+            Coverage::File => (None, None),
+            Coverage::Unheard => (Some(false), None),
+            Coverage::Missing(n) => (Some(n == 0), Some(n)),
         };
-        v["complete"] = complete;
-        v["not_received"] = missing;
+        CoverageJson {
+            complete,
+            not_received,
+        }
+    }
+
+    /// A JSON view with how complete it is beside its own keys.
+    fn beside<T>(self, view: T) -> Covered<T> {
+        Covered {
+            view,
+            coverage: self.json(),
+        }
     }
 
     /// What a text view says when it may be incomplete.
@@ -625,74 +636,89 @@ fn pairings(home: &Path, a: PairingsArgs) -> CliResult<ExitCode> {
                         .games
                         .iter()
                         .find(|g| g.round == round && g.white == w && g.black == bl);
-                    json!({
-                        "round": round,
-                        "white": w.to_string(),
-                        "black": bl.to_string(),
-                        "white_name": l.name(&w),
-                        "black_name": l.name(&bl),
-                        "opens": common::rfc3339(l.round_opens_ms(round)),
-                        "game": game.map(|g| g.game.to_hex()),
-                        "status": game.map_or("not started", |g| g.status.name()),
-                        "result": game.and_then(|g| g.result.map(|o| o.as_str())),
-                        "decided": decided_json(game.and_then(|g| g.decided.as_ref()), game.and_then(|g| g.result)),
-                    })
+                    PairingJson::Game {
+                        round,
+                        white: w.to_string(),
+                        black: bl.to_string(),
+                        white_name: l.name(&w),
+                        black_name: l.name(&bl),
+                        opens: common::rfc3339(l.round_opens_ms(round)),
+                        game: game.map(|g| g.game.to_hex()),
+                        status: game.map_or("not started", |g| g.status.name()),
+                        result: game.and_then(|g| g.result.map(|o| o.as_str())),
+                        decided: game.and_then(|g| DecidedJson::new(g.decided.as_ref(), g.result)),
+                    }
                 }
                 Board::Bye { player } => {
                     let Some(p) = l.player(player) else { continue };
-                    json!({"round": round, "bye": p.to_string(), "bye_name": l.name(&p)})
+                    PairingJson::Bye {
+                        round,
+                        bye: p.to_string(),
+                        bye_name: l.name(&p),
+                    }
                 }
             };
             list.push(entry);
         }
     }
     if a.json {
-        let mut v = json!({"league": l.id.to_hex(), "pairings": list});
-        coverage.mark(&mut v);
-        print_json(&v);
+        let v = PairingsJson {
+            league: l.id.to_hex(),
+            pairings: &list,
+        };
+        common::print_reply(&coverage.beside(v))?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut last = 0;
     for p in &list {
-        let round = p["round"].as_u64().unwrap_or(0);
+        let round = p.round();
         if round != last {
             println!(
                 "{}",
                 t!(
                     "league-round",
                     round = round,
-                    opens = common::rfc3339(l.round_opens_ms(round as u32))
+                    opens = common::rfc3339(l.round_opens_ms(round))
                 )
             );
             last = round;
         }
-        if let Some(name) = p["bye_name"].as_str() {
-            println!("  {}", t!("league-bye", name = name));
-        } else {
-            let state = match (p["result"].as_str(), p["decided"]["kind"].as_str()) {
-                (Some(_), Some("forfeit")) => {
-                    format!("{} ({})", text(&p["decided"], "mark"), t!("league-forfeit"))
-                }
-                (Some(_), Some("start_deadline")) => format!(
-                    "{} ({})",
-                    text(&p["decided"], "mark"),
-                    t!("league-start-deadline-forfeit")
-                ),
-                (Some(r), Some("adjudicated")) => format!("{r} ({})", t!("league-adjudicated")),
-                (Some(r), Some(kind)) => format!("{r} ({kind})"),
-                (Some(r), None) => r.to_owned(),
-                (None, _) => status_word(text(p, "status")),
-            };
-            println!(
-                "  {:<20} – {:<20} {}{}",
-                text(p, "white_name"),
-                text(p, "black_name"),
-                state,
-                p["game"]
-                    .as_str()
-                    .map(|g| format!("  {}", short(g)))
-                    .unwrap_or_default()
-            );
+        match p {
+            PairingJson::Bye { bye_name, .. } => {
+                println!("  {}", t!("league-bye", name = bye_name.as_str()));
+            }
+            PairingJson::Game {
+                white_name,
+                black_name,
+                game,
+                status,
+                result,
+                decided,
+                ..
+            } => {
+                let state = match (result, decided) {
+                    (Some(_), Some(DecidedJson::Forfeit { mark })) => {
+                        format!("{mark} ({})", t!("league-forfeit"))
+                    }
+                    (Some(_), Some(DecidedJson::StartDeadline { mark })) => {
+                        format!("{mark} ({})", t!("league-start-deadline-forfeit"))
+                    }
+                    (Some(r), Some(DecidedJson::Adjudicated { .. })) => {
+                        format!("{r} ({})", t!("league-adjudicated"))
+                    }
+                    (Some(r), None) => (*r).to_owned(),
+                    (None, _) => status_word(status),
+                };
+                println!(
+                    "  {:<20} – {:<20} {}{}",
+                    white_name,
+                    black_name,
+                    state,
+                    game.as_deref()
+                        .map(|g| format!("  {}", short(g)))
+                        .unwrap_or_default()
+                );
+            }
         }
     }
     coverage.print_note();
@@ -727,14 +753,22 @@ mod tests {
         );
         assert_eq!(Coverage::Missing(0).note(), None);
         assert_eq!(Coverage::File.note(), None);
-        let mark = |c: Coverage| {
-            let mut v = json!({});
-            c.mark(&mut v);
-            (v["complete"].clone(), v["not_received"].clone())
-        };
-        assert_eq!(mark(Coverage::Missing(3)), (json!(false), json!(3)));
-        assert_eq!(mark(Coverage::Missing(0)), (json!(true), json!(0)));
-        assert_eq!(mark(Coverage::Unheard), (json!(false), Value::Null));
-        assert_eq!(mark(Coverage::File), (Value::Null, Value::Null));
+        let json = |c: Coverage| serde_json::to_string(&c.json()).unwrap();
+        assert_eq!(
+            json(Coverage::Missing(3)),
+            r#"{"complete":false,"not_received":3}"#
+        );
+        assert_eq!(
+            json(Coverage::Missing(0)),
+            r#"{"complete":true,"not_received":0}"#
+        );
+        assert_eq!(
+            json(Coverage::Unheard),
+            r#"{"complete":false,"not_received":null}"#
+        );
+        assert_eq!(
+            json(Coverage::File),
+            r#"{"complete":null,"not_received":null}"#
+        );
     }
 }

@@ -1,99 +1,10 @@
-//! How `sobre league` shows a league: the standings and the crosstable as text (in the
-//! reader's language) and as JSON (an API: English keys), and the words they use.
+//! How `sobre league` shows a league: the standings and the crosstable as text, in the
+//! reader's language, and the words they use (the JSON, an API with English keys, is
+//! `league_json`).
 
 use crate::t;
-use serde_json::{Value, json};
-use sobre_core::league::archive::LeagueArchive;
-use sobre_core::league::decision::Decided;
-use sobre_core::league::standings::{LeagueResult, halves, quarters};
+use sobre_core::league::standings::{halves, quarters};
 use sobre_core::league::{League, Standings};
-
-pub(super) fn standings_json(league: &League, s: &Standings) -> Value {
-    json!({
-        "league": league.id.to_hex(),
-        "name": league.def.name,
-        "tie_breaks": s.tie_breaks.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
-        "standings": s.rows.iter().map(|r| json!({
-            "rank": r.rank,
-            "number": r.number,
-            "player": r.player.to_string(),
-            "name": r.name,
-            "points": f64::from(r.points_halves) / 2.0,
-            "played": r.played,
-            "wins": r.wins,
-            "draws": r.draws,
-            "losses": r.losses,
-            "sonneborn_berger": r.sb_quarters as f64 / 4.0,
-            "direct_encounter": r.direct_halves.map(|d| f64::from(d) / 2.0),
-            "koya": f64::from(r.koya_halves) / 2.0,
-            "unfinished": r.unfinished,
-        })).collect::<Vec<_>>(),
-        "games": s.games.iter().map(|g| json!({
-            "game": g.game.to_hex(),
-            "round": g.round,
-            "white": g.white.to_string(),
-            "black": g.black.to_string(),
-            "status": g.status.name(),
-            "result": g.result.map(|o| o.as_str()),
-            "plies": g.plies,
-            "decided": decided_json(g.decided.as_ref(), g.result),
-        })).collect::<Vec<_>>(),
-        "excluded": s.excluded.iter().map(|n| json!({"game": n.game.to_hex(), "reason": n.reason})).collect::<Vec<_>>(),
-        "decisions": s.decisions.iter().map(|n| json!({"decision": n.doc.to_hex(), "text": n.text})).collect::<Vec<_>>(),
-        "decisions_without_effect": s.bad_decisions.iter().filter(|n| !n.excluded).map(|n| json!({"decision": n.doc.to_hex(), "reason": n.text})).collect::<Vec<_>>(),
-        "decisions_excluded": s.bad_decisions.iter().filter(|n| n.excluded).map(|n| json!({"decision": n.doc.to_hex(), "reason": n.text})).collect::<Vec<_>>(),
-        "unplayed": s.unplayed.len(),
-    })
-}
-
-/// How a game was decided without being played out: `null`, or the kind (`forfeit`, by the
-/// arbiter; `start_deadline`, by the league's start deadline, 6.6), the mark (`+/-` won by
-/// White, `-/+` by Black, `-/-` lost by both) and the reason of an adjudication.
-pub(super) fn decided_json(d: Option<&Decided>, result: Option<LeagueResult>) -> Value {
-    let mark = || match result {
-        Some(LeagueResult::BothLost) => "-/-",
-        Some(LeagueResult::Outcome(o)) if o.winner() == Some(sobre_core::Color::White) => "+/-",
-        _ => "-/+",
-    };
-    match d {
-        None => Value::Null,
-        Some(Decided::Forfeit) => json!({"kind": "forfeit", "mark": mark()}),
-        Some(Decided::StartDeadline(_)) => json!({"kind": "start_deadline", "mark": mark()}),
-        Some(Decided::Adjudicated { reason }) => json!({"kind": "adjudicated", "reason": reason}),
-    }
-}
-
-pub(super) fn show_json(arch: &LeagueArchive, s: &Standings) -> Value {
-    let l = &arch.league;
-    let mut v = standings_json(l, s);
-    v["organiser"] = json!(l.organiser.to_string());
-    v["deputy"] = json!(l.deputy.map(|d| d.to_string()));
-    v["players"] = json!(
-        l.def
-            .players
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-    );
-    v["names"] = json!(l.def.names);
-    v["joined"] = json!(
-        arch.joined
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-    );
-    v["double"] = json!(l.def.double);
-    v["time_control"] = json!(l.def.time_control);
-    v["rounds"] = json!(l.rounds().len());
-    v["start_ms"] = json!(l.def.start_ms);
-    v["round_days"] = json!(l.def.round_days);
-    v
-}
-
-/// A string field of a pairing (built above), or `""`.
-pub(super) fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
 
 pub(super) fn standings_text(league: &League, s: &Standings) -> String {
     let mut out = format!("{}\n", league.def.name);

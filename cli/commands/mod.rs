@@ -28,6 +28,7 @@ pub mod invite;
 pub mod key;
 pub mod league;
 pub mod league_decide;
+pub mod league_json;
 pub mod league_tables;
 pub mod leave;
 pub mod lost_envelope;

@@ -45,7 +45,7 @@ pub fn run(home: &Path, cmd: PeersCommand) -> CliResult<ExitCode> {
             // With the node stopped: none connected, the remembered ones from its database.
             let read = common::read_typed(home, request::Peers {})?;
             if a.json {
-                println!("{}", read.to_json()?);
+                common::print_reply(&read)?;
                 return Ok(ExitCode::SUCCESS);
             }
             let v = read.reply;

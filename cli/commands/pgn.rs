@@ -4,7 +4,6 @@ use super::common;
 use crate::error::{self, CliError, CliResult, Fault};
 use crate::t;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::pgn::replay::{ReplayOptions, ReplayedGame, Replayer};
 use sobre_core::pgn::{GameRecord, PgnReader, WrittenMove, write_game};
@@ -134,7 +133,11 @@ fn check(args: CheckArgs) -> CliResult<ExitCode> {
                 failed += 1;
             }
             if args.json {
-                writeln!(out, "{}", game_json(path, index, &game))?;
+                writeln!(
+                    out,
+                    "{}",
+                    common::json_line(&game_json(path, index, &game))?
+                )?;
             } else if let Some(e) = &game.error {
                 if let Some(b) = &bar {
                     b.suspend(|| ());
@@ -231,30 +234,55 @@ fn replay_error(e: &sobre_core::pgn::replay::ReplayError) -> String {
     }
 }
 
-fn game_json(path: &str, index: u64, g: &ReplayedGame) -> serde_json::Value {
-    let mut v = json!({
-        "file": path,
-        "index": index,
-        "line": g.line,
-        "ok": g.ok(),
-        "plies": g.plies,
-        "final_fen": g.position.fen(),
-        "result": g.outcome.map(|o| o.as_str()),
-        // Art. 8 / App. E13: the plies (1-based) after which a draw was offered, `(=)`.
-        "draw_offers": g.draw_offers,
-    });
-    if let Some(e) = &g.error {
-        v["error"] = json!({
-            "kind": e.kind.as_str(),
-            "ply": e.ply,
-            "move_number": e.move_number,
-            "color": e.color.name(),
-            "move": e.text,
-            "message": e.message,
-            "line": e.line,
-        });
+/// One line of `pgn check --json`: a game, and where and why it stopped if it did.
+#[derive(serde::Serialize)]
+struct GameJson<'a> {
+    file: &'a str,
+    index: u64,
+    line: u64,
+    ok: bool,
+    plies: u32,
+    final_fen: String,
+    result: Option<&'static str>,
+    /// Art. 8 / App. E13: the plies (1-based) after which a draw was offered, `(=)`.
+    draw_offers: &'a [u32],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<GameErrorJson<'a>>,
+}
+
+/// Why a game of `pgn check --json` stopped.
+#[derive(serde::Serialize)]
+struct GameErrorJson<'a> {
+    kind: &'static str,
+    ply: u32,
+    move_number: u32,
+    color: &'static str,
+    #[serde(rename = "move")]
+    text: &'a str,
+    message: &'a str,
+    line: u64,
+}
+
+fn game_json<'a>(path: &'a str, index: u64, g: &'a ReplayedGame) -> GameJson<'a> {
+    GameJson {
+        file: path,
+        index,
+        line: g.line,
+        ok: g.ok(),
+        plies: g.plies,
+        final_fen: g.position.fen(),
+        result: g.outcome.map(|o| o.as_str()),
+        draw_offers: &g.draw_offers,
+        error: g.error.as_ref().map(|e| GameErrorJson {
+            kind: e.kind.as_str(),
+            ply: e.ply,
+            move_number: e.move_number,
+            color: e.color.name(),
+            text: &e.text,
+            message: &e.message,
+            line: e.line,
+        }),
     }
-    v
 }
 
 fn convert(args: ConvertArgs) -> CliResult<ExitCode> {

@@ -5,7 +5,6 @@ use crate::board::{self, Style};
 use crate::error::CliResult;
 use crate::i18n::words;
 use crate::t;
-use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
 use std::process::ExitCode;
 
@@ -36,6 +35,28 @@ pub struct Args {
     notation: Notation,
 }
 
+/// `position --json`: the position and what the rules core derives from it.
+#[derive(serde::Serialize)]
+struct PositionJson {
+    fen: String,
+    shredder_fen: String,
+    chess960: bool,
+    /// `white` or `black`.
+    turn: &'static str,
+    /// UCI.
+    legal_moves: Vec<String>,
+    /// In the notation asked for.
+    legal_moves_notation: Vec<String>,
+    check: bool,
+    checkmate: bool,
+    stalemate: bool,
+    insufficient_material: bool,
+    /// 5.2b / 9.6: no series of legal moves can lead to mate.
+    dead_position: bool,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+}
+
 pub fn run(args: Args) -> CliResult<ExitCode> {
     let pos = parse_fen_arg(&args.fen, args.chess960)?;
     let moves = pos.legal_moves();
@@ -55,22 +76,21 @@ pub fn run(args: Args) -> CliResult<ExitCode> {
             .iter()
             .map(|&m| format_move(&pos, m, args.notation))
             .collect();
-        let v = json!({
-            "fen": pos.fen(),
-            "shredder_fen": pos.shredder_fen(),
-            "chess960": pos.is_chess960(),
-            "turn": pos.turn().name(),
-            "legal_moves": uci,
-            "legal_moves_notation": san,
-            "check": check,
-            "checkmate": checkmate,
-            "stalemate": stalemate,
-            "insufficient_material": insufficient,
-            "dead_position": dead,
-            "halfmove_clock": pos.halfmove_clock(),
-            "fullmove_number": pos.fullmove_number(),
-        });
-        println!("{v}");
+        super::common::print_reply(&PositionJson {
+            fen: pos.fen(),
+            shredder_fen: pos.shredder_fen(),
+            chess960: pos.is_chess960(),
+            turn: pos.turn().name(),
+            legal_moves: uci,
+            legal_moves_notation: san,
+            check,
+            checkmate,
+            stalemate,
+            insufficient_material: insufficient,
+            dead_position: dead,
+            halfmove_clock: pos.halfmove_clock(),
+            fullmove_number: pos.fullmove_number(),
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     let bottom = if args.flip {

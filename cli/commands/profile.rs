@@ -1,10 +1,9 @@
 //! `sobre profile`: the name (and club, federation id, languages) your opponents see.
 
-use super::common::{self, print_json};
+use super::common;
 use crate::error::{self, CliError, CliResult};
 use crate::i18n::errors;
 use crate::t;
-use serde_json::json;
 use sobre_core::record::Profile;
 use sobre_node::api::request;
 use sobre_node::client::ClientError;
@@ -77,60 +76,72 @@ fn current(home: &Path) -> CliResult<(LocalProfile, Option<Profile>)> {
     Ok((local, profile))
 }
 
-fn to_json(
-    home: &Path,
-    local: &LocalProfile,
-    signed: Option<&Profile>,
-) -> CliResult<serde_json::Value> {
-    let key = common::load_key(home)?;
-    Ok(match signed {
-        Some(p) => json!({
-            "player_id": p.player.to_string(),
-            "name": p.name,
-            "club": p.club,
-            "federation_id": p.federation_id,
-            "languages": p.languages,
-            "issued_ms": p.issued_ms,
-            "signed": true,
-        }),
-        None => json!({
-            "player_id": key.player_id().to_string(),
-            "name": local.name,
-            "club": local.club,
-            "federation_id": local.federation_id,
-            "languages": local.languages,
-            "issued_ms": local.issued_ms,
-            "signed": false,
-        }),
-    })
+/// `profile show --json` and `profile set --json`: the profile as others receive it.
+#[derive(serde::Serialize)]
+struct ProfileJson {
+    player_id: String,
+    name: Option<String>,
+    club: Option<String>,
+    federation_id: Option<String>,
+    languages: Vec<String>,
+    issued_ms: Option<u64>,
+    /// Whether it has a name to sign.
+    signed: bool,
+    /// `profile set` only: whether the running node took the new profile to send it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sent: Option<bool>,
 }
 
-fn print_text(v: &serde_json::Value) {
-    let text = |k: &str| v[k].as_str().unwrap_or("-").to_owned();
-    println!("{}", t!("profile-player", value = text("player_id")));
-    println!("{}", t!("profile-name", value = text("name")));
-    println!("{}", t!("profile-club", value = text("club")));
-    println!("{}", t!("profile-fide", value = text("federation_id")));
-    let langs: Vec<&str> = v["languages"]
-        .as_array()
-        .map(|a| a.iter().filter_map(|l| l.as_str()).collect())
-        .unwrap_or_default();
-    let langs = if langs.is_empty() {
+impl ProfileJson {
+    /// The signed profile when there is one, else what the file holds.
+    fn new(home: &Path, local: LocalProfile, signed: Option<Profile>) -> CliResult<ProfileJson> {
+        Ok(match signed {
+            Some(p) => ProfileJson {
+                player_id: p.player.to_string(),
+                name: Some(p.name),
+                club: p.club,
+                federation_id: p.federation_id,
+                languages: p.languages,
+                issued_ms: Some(p.issued_ms),
+                signed: true,
+                sent: None,
+            },
+            None => ProfileJson {
+                player_id: common::load_key(home)?.player_id().to_string(),
+                name: local.name,
+                club: local.club,
+                federation_id: local.federation_id,
+                languages: local.languages,
+                issued_ms: local.issued_ms,
+                signed: false,
+                sent: None,
+            },
+        })
+    }
+}
+
+fn print_text(v: &ProfileJson) {
+    let text = |f: &Option<String>| f.as_deref().unwrap_or("-").to_owned();
+    println!("{}", t!("profile-player", value = v.player_id.clone()));
+    println!("{}", t!("profile-name", value = text(&v.name)));
+    println!("{}", t!("profile-club", value = text(&v.club)));
+    println!("{}", t!("profile-fide", value = text(&v.federation_id)));
+    let langs = if v.languages.is_empty() {
         "-".to_owned()
     } else {
-        langs.join(", ")
+        v.languages.join(", ")
     };
     println!("{}", t!("profile-languages", value = langs));
-    if v["signed"] != json!(true) {
+    if !v.signed {
         println!("{}", t!("profile-no-name"));
     }
 }
 
 fn show(home: &Path, a: ShowArgs) -> CliResult<ExitCode> {
     let (local, signed) = current(home)?;
-    let v = to_json(home, &local, signed.as_ref())?;
+    let v = ProfileJson::new(home, local, signed)?;
     if a.json {
-        print_json(&v);
+        common::print_reply(&v)?;
     } else {
         print_text(&v);
     }
@@ -188,10 +199,12 @@ fn set(home: &Path, a: SetArgs) -> CliResult<ExitCode> {
         Err(e) => return Err(e),
     };
     let (local, signed) = current(home)?;
-    let mut v = to_json(home, &local, signed.as_ref())?;
-    v["sent"] = json!(sent);
+    let v = ProfileJson {
+        sent: Some(sent),
+        ..ProfileJson::new(home, local, signed)?
+    };
     if a.json {
-        print_json(&v);
+        common::print_reply(&v)?;
     } else {
         print_text(&v);
         if !changed {

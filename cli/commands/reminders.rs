@@ -41,7 +41,7 @@ pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
         },
     )?;
     if args.json {
-        println!("{}", read.to_json()?);
+        common::print_reply(&read)?;
         return Ok(ExitCode::SUCCESS);
     }
     let notation = common::Config::load(home).notation;

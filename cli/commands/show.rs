@@ -65,7 +65,7 @@ pub struct View {
 pub fn run(home: &Path, args: Args) -> CliResult<ExitCode> {
     let read: common::Read<GameView> = common::read_typed(home, request::Show { game: args.game })?;
     if args.json {
-        println!("{}", read.to_json()?);
+        common::print_reply(&read)?;
         return Ok(ExitCode::SUCCESS);
     }
     let v = read.reply;

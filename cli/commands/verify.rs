@@ -6,7 +6,6 @@ use crate::error::{self, CliError, CliResult, Fault};
 use crate::i18n::words;
 use crate::t;
 use serde::Serialize;
-use serde_json::json;
 use sobre_core::notation::{Notation, format_move};
 use sobre_core::record::export::{
     ARCHIVE_HEADER, MAX_ARCHIVE_BYTES, claim_ply, claim_reason_code, player_id_name, read_archive,
@@ -76,13 +75,24 @@ fn fail(args: &Args, failure: Failure) -> CliResult<ExitCode> {
     };
     if args.json {
         // The failure is the JSON on standard output; only the exit code is left.
-        println!("{}", json!({ "ok": false, "error": message }));
+        common::print_reply(&Failed {
+            ok: false,
+            error: &message,
+        })?;
         return Err(CliError::Reported(fault));
     }
     Err(match fault {
         Fault::User => error::user(message),
         Fault::Data => CliError::Data(message),
     })
+}
+
+/// `verify --json` when the archive is not read or does not verify.
+#[derive(Serialize)]
+struct Failed<'a> {
+    /// Always false: the field a script tests first, as on the report of a good archive.
+    ok: bool,
+    error: &'a str,
 }
 
 /// Reads, parses and verifies the archive.

@@ -18,7 +18,6 @@ use crate::home::{self, KeyError};
 use crate::service::reads::{self, ReadSide, Unavailable};
 use crate::store::{Store, StoreError};
 use crate::view::Summary;
-use serde_json::Value;
 use sobre_core::record::{GameId, GameState, PlayerId, Profile, VerifiedEvent};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,12 +41,13 @@ pub enum OfflineError {
 }
 
 /// Answers a read request (`service::reads::is_read`) from the database of the stopped
-/// node in `home`, as the node's JSON answer.
+/// node in `home`, with the reply the node would have given (the caller serializes it, as
+/// the node does at its socket).
 ///
 /// # Errors
 /// [`OfflineError`]: not a read, the database busy or unreadable, no key, or the node's own
 /// refusal ([`OfflineError::Api`]).
-pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineError> {
+pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Reply, OfflineError> {
     if !is_offline_read(&request) {
         return Err(OfflineError::NotARead);
     }
@@ -74,9 +74,7 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
     };
     if let Some(reply) = listed {
         drop(store);
-        return reply
-            .to_value()
-            .map_err(|e| OfflineError::Api(ApiError::internal(e.to_string())));
+        return Ok(reply);
     }
     // Games that no longer verify are left out, as the node leaves them out.
     let games = reads::load_summaries(&store)
@@ -106,9 +104,7 @@ pub fn answer(home_dir: &Path, request: ApiRequest) -> Result<Value, OfflineErro
     let reply = reader.answer_read(request).map_err(OfflineError::Api)?;
     // The database closes here, before the answer is printed.
     drop(reader);
-    reply
-        .to_value()
-        .map_err(|e| OfflineError::Api(ApiError::internal(e.to_string())))
+    Ok(reply)
 }
 
 /// Whether [`answer`] can answer `req` without the node: the node's reads

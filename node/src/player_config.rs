@@ -4,7 +4,7 @@
 //! or one of the wrong kind, is no setting (the built-in default then applies); a file that
 //! is not JSON is an error the command line reports.
 
-use serde_json::Value;
+use serde::{Deserialize, Deserializer};
 use sobre_core::Color;
 use sobre_core::notation::Notation;
 use sobre_words::Language;
@@ -21,10 +21,44 @@ pub struct ConfigError {
     pub reason: String,
 }
 
-/// The settings of `HOME/config.json`.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The settings of `HOME/config.json`: the keys read, each as the text the file gives.
+/// Other keys are ignored, and a key of another kind than text is no setting.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
 pub struct PlayerConfig {
-    value: Value,
+    #[serde(deserialize_with = "text")]
+    language: Option<String>,
+    #[serde(deserialize_with = "text")]
+    notation: Option<String>,
+    #[serde(deserialize_with = "text")]
+    board: Option<String>,
+    #[serde(deserialize_with = "text")]
+    coin_colour: Option<String>,
+    #[serde(deserialize_with = "text")]
+    arbiter: Option<String>,
+}
+
+/// A setting's text; `None` for a value of another kind (a number, a list…), which the
+/// player may have written by mistake: the default then applies, the file still counts.
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Setting {
+        Text(String),
+        Other(serde::de::IgnoredAny),
+    }
+    Ok(match Setting::deserialize(d)? {
+        Setting::Text(t) => Some(t),
+        Setting::Other(_) => None,
+    })
+}
+
+/// The whole file: settings, or JSON that is not an object (no settings, like a wrong kind).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ConfigFile {
+    Settings(PlayerConfig),
+    Other(serde::de::IgnoredAny),
 }
 
 impl PlayerConfig {
@@ -37,36 +71,34 @@ impl PlayerConfig {
         let Ok(text) = std::fs::read_to_string(&path) else {
             return Ok(None);
         };
-        serde_json::from_str(&text)
-            .map(|value| Some(PlayerConfig { value }))
-            .map_err(|e| ConfigError {
+        match serde_json::from_str(&text) {
+            Ok(ConfigFile::Settings(c)) => Ok(Some(c)),
+            Ok(ConfigFile::Other(_)) => Ok(Some(PlayerConfig::default())),
+            Err(e) => Err(ConfigError {
                 file: path.display().to_string(),
                 reason: e.to_string(),
-            })
-    }
-
-    fn text(&self, key: &str) -> Option<&str> {
-        self.value.get(key).and_then(Value::as_str)
+            }),
+        }
     }
 
     /// `"language"`: `es`, `en` or a locale such as `es_AR`.
     pub fn language(&self) -> Option<Language> {
-        self.text("language").and_then(Language::from_setting)
+        self.language.as_deref().and_then(Language::from_setting)
     }
 
     /// `"notation"`: how the player writes and reads moves (`en`, `es`, `figurine`, …).
     pub fn notation(&self) -> Option<Notation> {
-        self.text("notation").and_then(|n| n.parse().ok())
+        self.notation.as_deref().and_then(|n| n.parse().ok())
     }
 
     /// `"board": "ascii"`: letters instead of figurines on the board.
     pub fn ascii_board(&self) -> bool {
-        self.text("board") == Some("ascii")
+        self.board.as_deref() == Some("ascii")
     }
 
     /// `"coin_colour"`: the colour taken when a challenger never opens the fair coin.
     pub fn coin_colour(&self) -> Option<Color> {
-        match self.text("coin_colour") {
+        match self.coin_colour.as_deref() {
             Some("white") => Some(Color::White),
             Some("black") => Some(Color::Black),
             _ => None,
@@ -75,7 +107,7 @@ impl PlayerConfig {
 
     /// `"arbiter"`: who keeps the player's sealed moves in escrow (an alias or a player id).
     pub fn arbiter(&self) -> Option<&str> {
-        self.text("arbiter")
+        self.arbiter.as_deref()
     }
 }
 
@@ -107,6 +139,12 @@ mod tests {
         assert_eq!(
             (c.language(), c.notation(), c.coin_colour()),
             (None, None, None)
+        );
+        // JSON that is not an object holds no setting; it is no broken file either.
+        std::fs::write(dir.path().join(CONFIG_FILE), "[1]").unwrap();
+        assert_eq!(
+            PlayerConfig::read(dir.path()).unwrap(),
+            Some(PlayerConfig::default())
         );
         std::fs::write(dir.path().join(CONFIG_FILE), "{not json").unwrap();
         assert!(PlayerConfig::read(dir.path()).is_err());

@@ -9,7 +9,8 @@
 //! Other keys in the file are kept as they are.
 
 use crate::home;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sobre_core::record::profile::{
     PROFILE_VERSION, ProfileError, clean_club, clean_languages, clean_name,
 };
@@ -109,6 +110,30 @@ pub fn read(home_dir: &Path) -> Result<LocalProfile, LocalProfileError> {
     })
 }
 
+/// The keys of `HOME/profile.json` this module writes (the file's other keys are the
+/// player's, kept as they are): `null` for a field not set, which removes the key.
+#[derive(Serialize)]
+struct OwnKeys<'a> {
+    name: Option<&'a str>,
+    club: Option<&'a str>,
+    federation_id: Option<&'a str>,
+    /// No languages is no key, like the other fields not set.
+    languages: Option<&'a [String]>,
+    issued_ms: Option<u64>,
+}
+
+impl<'a> OwnKeys<'a> {
+    fn of(profile: &'a LocalProfile) -> OwnKeys<'a> {
+        OwnKeys {
+            name: profile.name.as_deref(),
+            club: profile.club.as_deref(),
+            federation_id: profile.federation_id.as_deref(),
+            languages: Some(profile.languages.as_slice()).filter(|l| !l.is_empty()),
+            issued_ms: profile.issued_ms,
+        }
+    }
+}
+
 /// Writes the profile into `HOME/profile.json` (write, fsync, rename), keeping the file's
 /// other keys. Checks the fields first, with the rules every receiver applies.
 ///
@@ -124,25 +149,21 @@ pub fn write(home_dir: &Path, profile: &LocalProfile) -> Result<(), LocalProfile
         clean_name(name).map_err(invalid)?;
     }
     let mut m = read_object(&p)?;
-    let mut put = |k: &str, v: Value| {
-        if v.is_null() {
-            m.remove(k);
-        } else {
-            m.insert(k.to_owned(), v);
+    let own =
+        serde_json::to_value(OwnKeys::of(profile)).map_err(|e| LocalProfileError::Damaged {
+            path: p.display().to_string(),
+            reason: e.to_string(),
+        })?;
+    if let Value::Object(own) = own {
+        for (k, v) in own {
+            // A field not set is no key at all, rather than a null the player sees.
+            if v.is_null() {
+                m.remove(&k);
+            } else {
+                m.insert(k, v);
+            }
         }
-    };
-    put("name", json!(profile.name));
-    put("club", json!(profile.club));
-    put("federation_id", json!(profile.federation_id));
-    put(
-        "languages",
-        if profile.languages.is_empty() {
-            Value::Null
-        } else {
-            json!(profile.languages)
-        },
-    );
-    put("issued_ms", json!(profile.issued_ms));
+    }
     let text = serde_json::to_string_pretty(&Value::Object(m)).map_err(|e| {
         LocalProfileError::Damaged {
             path: p.display().to_string(),

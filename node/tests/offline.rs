@@ -3,8 +3,8 @@
 //! the read instead of failing.
 
 use crate::common::TestNode;
-use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
+use sobre_node::api::{ApiRequest, Reply};
 use sobre_node::home;
 use sobre_node::offline::{self, OfflineError};
 use sobre_node::store::Store;
@@ -66,5 +66,8 @@ async fn a_node_started_while_a_read_holds_its_database_waits_for_it() {
     .await
     .unwrap()
     .unwrap();
-    assert_eq!(games["games"], serde_json::json!([]));
+    assert!(
+        matches!(&games, Reply::Games(g) if g.games.is_empty()),
+        "{games:?}"
+    );
 }
