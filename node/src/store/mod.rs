@@ -175,9 +175,20 @@ impl Store {
         // after the database was dropped (a refused start, `node repair` just before): wait
         // for it a little instead of failing. A live node holding the lock still fails.
         let deadline = std::time::Instant::now() + wait;
+        let mut cleared_snapshot = false;
         let db = loop {
             match config.open() {
                 Ok(db) => break db,
+                // A snapshot sled was writing when the process was killed (see
+                // `remove_unfinished_snapshots`): sled reads it as the newest and refuses the
+                // whole database. Once, and only while nobody holds the database.
+                Err(sled::Error::Corruption { .. })
+                    if !cleared_snapshot
+                        && !sled_lock_held(dir)
+                        && remove_unfinished_snapshots(dir) > 0 =>
+                {
+                    cleared_snapshot = true;
+                }
                 // sled reports the lock as `Other` with the reason only in its text: ask the
                 // lock itself instead (the same advisory lock sled takes on its `db` file).
                 Err(sled::Error::Io(_)) if sled_lock_held(dir) => {
@@ -585,6 +596,35 @@ fn sled_lock_held(dir: &Path) -> bool {
     }
 }
 
+/// Removes the snapshots sled began and never finished (`snap.<lsn>.generating`); returns
+/// how many.
+///
+/// sled 0.34.7 writes a snapshot to `snap.<lsn>.generating`, fsyncs it and only then renames
+/// it to `snap.<lsn>`, but when it opens a database it takes the newest file starting with
+/// `snap.`, unfinished ones included (sled issue #1527). A node killed while sled wrote one
+/// (the crash loop's kill during start-up found it) could then not open its database again:
+/// "empty/corrupt snapshot file". A snapshot only shortens the log replay, and the previous
+/// one is removed only after the rename, so without the unfinished file sled recovers from
+/// the previous snapshot and the log, losing nothing.
+fn remove_unfinished_snapshots(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("snap.")
+            && name.ends_with(".generating")
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            tracing::warn!(file = %name, "removed a snapshot sled never finished writing");
+            removed += 1;
+        }
+    }
+    removed
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -619,6 +659,26 @@ pub(crate) mod tests {
         while let Some(done) = tasks.join_next().await {
             done.expect("a store's flushes finished");
         }
+    }
+
+    /// A node killed while sled wrote a snapshot left `snap.<lsn>.generating` half written;
+    /// the database opens again with everything that was flushed.
+    #[tokio::test]
+    async fn an_unfinished_snapshot_does_not_lock_the_database_out() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = Store::open(dir.path()).unwrap();
+            store.meta_set("kept", b"acknowledged").unwrap();
+            store.flush().await.unwrap();
+        }
+        // Newer than any snapshot sled wrote, and killed before its first bytes.
+        std::fs::write(dir.path().join("snap.7FFFFFFFFFFFFFFF.generating"), b"").unwrap();
+        let store = Store::open(dir.path()).expect("the database opens");
+        assert_eq!(
+            store.meta_get("kept").unwrap().as_deref(),
+            Some(&b"acknowledged"[..])
+        );
+        assert!(!dir.path().join("snap.7FFFFFFFFFFFFFFF.generating").exists());
     }
 
     /// White and Black of the test games.
