@@ -603,11 +603,16 @@ fn a10_auto_claim_wins_when_the_sealer_never_comes_to_the_resumption() {
     });
     assert_eq!(finished["result"], "0-1", "{finished}");
     assert_eq!(finished["termination"], "late_for_resumption", "{finished}");
-    let kinds: Vec<String> = hooked(&hook_file)
-        .iter()
-        .filter(|r| r["reason"] == "lateness")
-        .filter_map(|r| r["kind"].as_str().map(str::to_owned))
-        .collect();
+    // The hook is a process of its own: the claim can be on the record a moment before the
+    // second reminder's line is in the file.
+    let kinds = wait_for("both lateness reminders in the hook's file", || {
+        let kinds: Vec<String> = hooked(&hook_file)
+            .iter()
+            .filter(|r| r["reason"] == "lateness")
+            .filter_map(|r| r["kind"].as_str().map(str::to_owned))
+            .collect();
+        (kinds.len() >= 2).then_some(kinds)
+    });
     assert_eq!(kinds, ["claim_possible", "auto_claim"], "reminded first");
     let file = nodes.dir.path().join("game.archive");
     run_text(
