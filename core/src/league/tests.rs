@@ -32,6 +32,8 @@ fn a_definition_round_trips_and_its_signature_is_checked() {
     let bytes = league.signed.to_bytes().expect("encode");
     let back = SignedLeagueDoc::from_bytes(&bytes).expect("decode");
     assert_eq!(League::from_signed(&back).expect("verifies"), league);
+    // Checked once above, the good document is remembered (`checked`); a forged copy is
+    // still checked, and refused.
     let mut forged = back.clone();
     forged.signature.0[3] ^= 1;
     assert!(matches!(
