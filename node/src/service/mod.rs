@@ -34,7 +34,6 @@ use crate::time::now_ms;
 use crate::view::Summary;
 use crate::{home, integrity, preverify};
 use libp2p::{Multiaddr, PeerId};
-use serde_json::Value;
 use sobre_core::record::author::Scoresheet;
 use sobre_core::record::{
     EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
@@ -650,10 +649,9 @@ fn opening_path(home_dir: &Path, game: &GameId, ply: u32) -> PathBuf {
     home::openings_dir(home_dir).join(format!("{game}-{ply}.seal.json"))
 }
 
+/// The player's name from `HOME/profile.json`, through its one reader (none if unreadable).
 fn read_name(home_dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(home_dir.join(home::PROFILE_FILE)).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v["name"].as_str().map(str::to_owned)
+    crate::profile::read(home_dir).ok()?.name
 }
 
 /// A verification failure of the player's own action, as a refusal: the rule's words, and
