@@ -262,7 +262,9 @@ pub fn child_node(home: PathBuf, kind: &str, listen: Option<String>, peers: Vec<
         max_inbound_per_ip: (kind != "strict").then_some(4096),
         ..NodeConfig::default()
     };
-    if std::env::var_os("RUST_LOG").is_some() {
+    // SOBRE_BENCH_LOG_KIND=mailbox keeps the others quiet, to read one role's story alone.
+    let logs_kind = std::env::var("SOBRE_BENCH_LOG_KIND").map_or(true, |k| k == kind);
+    if std::env::var_os("RUST_LOG").is_some() && logs_kind {
         // With SOBRE_BENCH_LOGS=<dir>, each child logs to a file of its own there (named by
         // its peer id), so one node's story can be read apart from eighty others'.
         let file = std::env::var_os("SOBRE_BENCH_LOGS").and_then(|dir| {

@@ -6,7 +6,7 @@ use crate::Res;
 use crate::games::key;
 use crate::nodes::Node;
 use crate::peers::{client_peers_as, shutdown_peers};
-use crate::stats::process_cpu_seconds;
+use crate::stats::{process_cpu_seconds, threads_cpu_seconds};
 use crate::table::Row;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
@@ -175,14 +175,29 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
     let club: Vec<usize> = (0..w.players.len())
         .filter(|&p| w.players[p].club == c)
         .collect();
+    eprintln!(
+        "[scale] storm begins: club {c}'s mailbox is {}",
+        w.mailbox_pid(c).unwrap_or(0)
+    );
     let mut dirs = Vec::new();
     for &p in &club {
         dirs.push((p, w.stop_player(p).await?));
     }
-    tokio::time::sleep(Duration::from_secs(2)).await;
     let pid = w.mailbox_pid(c).ok_or("no mailbox pid")?.to_string();
     let cpu = || process_cpu_seconds(&pid).ok_or("no mailbox CPU figure");
-    let c0 = cpu()?;
+    let fine = || threads_cpu_seconds(&pid).unwrap_or(0.0);
+    // The mailbox's own rate with club 0 away, to tell the storm's cost from its idle one.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let (b0, b_at) = (fine(), Instant::now());
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (c0, f0) = (cpu()?, fine());
+    let idle_rate = (f0 - b0) / b_at.elapsed().as_secs_f64();
+    eprintln!(
+        "[scale] storm: mailbox {pid} at {:.1} ms/s with club {c} away; {} players restart",
+        idle_rate * 1000.0,
+        club.len()
+    );
+    let io0 = io_of(pid.parse().map_err(|_| "pid")?).map_or(0, |io| io.write_bytes);
     let at = Instant::now();
     let restarted =
         futures::future::join_all(dirs.into_iter().map(|(p, d)| w.restart_player(p, d))).await;
@@ -205,6 +220,11 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
     loop {
         tokio::time::sleep(Duration::from_secs(1)).await;
         let now = cpu()?;
+        eprintln!(
+            "[scale] storm: +{:.1} s, mailbox {:.0} ms in the last second",
+            at.elapsed().as_secs_f64(),
+            (now - last) * 1000.0
+        );
         let quiet = now - last < 0.02;
         last = now;
         if quiet || Instant::now() > deadline {
@@ -213,6 +233,15 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
     }
     let served_s = at.elapsed().as_secs_f64();
     let per_ms = (last - c0) / connections as f64 * 1000.0;
+    let spent_fine = fine() - f0;
+    let net_ms = (spent_fine - idle_rate * served_s).max(0.0) / connections as f64 * 1000.0;
+    let io1 = io_of(pid.parse().map_err(|_| "pid")?).map_or(0, |io| io.write_bytes);
+    eprintln!(
+        "[scale] storm served after {served_s:.2} s: {per_ms:.2} ms per connection \
+         ({:.2} ms by threads), {net_ms:.2} ms net of idle, {:.0} KB written per connection",
+        spent_fine / connections as f64 * 1000.0,
+        (io1.saturating_sub(io0)) as f64 / connections as f64 / 1000.0
+    );
     if let Some(b) = bare {
         shutdown_peers(b).await;
     }
