@@ -179,7 +179,10 @@ fn time_control(args: &Args) -> CliResult<String> {
     let tc: TimeControl = common::time_control(&text, t!("challenge-hint-time-control"))?;
     if !over_the_board && !tc.is_correspondence() && tc != TimeControl::Unlimited {
         return Err(error::user_hint(
-            t!("challenge-not-correspondence", text = format!("{text:?}")),
+            t!(
+                "challenge-not-correspondence",
+                text = sobre_node::words::quoted(&text)
+            ),
             t!("challenge-hint-classical"),
         ));
     }

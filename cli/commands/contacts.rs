@@ -84,7 +84,10 @@ pub fn check_alias(alias: &str) -> CliResult<String> {
         && !alias.starts_with("12D3KooW");
     if !valid {
         return Err(error::user_hint(
-            t!("contacts-bad-alias", alias = format!("{alias:?}")),
+            t!(
+                "contacts-bad-alias",
+                alias = sobre_node::words::quoted(alias)
+            ),
             t!("contacts-hint-alias"),
         ));
     }

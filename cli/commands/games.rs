@@ -124,13 +124,13 @@ fn league_id(home: &Path, text: &str) -> CliResult<String> {
     match found.as_slice() {
         [one] => Ok((*one).to_owned()),
         [] => Err(error::user_hint(
-            t!("games-no-league", league = format!("{text:?}")),
+            t!("games-no-league", league = sobre_node::words::quoted(text)),
             t!("games-hint-league-list"),
         )),
         _ => Err(error::user_hint(
             t!(
                 "games-league-ambiguous",
-                league = format!("{text:?}"),
+                league = sobre_node::words::quoted(text),
                 count = found.len()
             ),
             t!("games-hint-league-prefix"),

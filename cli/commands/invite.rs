@@ -130,7 +130,7 @@ pub fn connect(home: &Path, args: ConnectArgs) -> CliResult<ExitCode> {
         return Err(error::user_hint(
             t!(
                 "invite-alias-taken",
-                alias = format!("{alias:?}"),
+                alias = sobre_node::words::quoted(&alias),
                 other = other
             ),
             t!("invite-hint-as-another"),

@@ -480,7 +480,7 @@ fn create(home: &Path, a: CreateArgs) -> CliResult<ExitCode> {
             };
             Some(common::parse_rfc3339(&full).ok_or_else(|| {
                 error::user_hint(
-                    t!("league-bad-start", start = format!("{t:?}")),
+                    t!("league-bad-start", start = sobre_node::words::quoted(t)),
                     t!("league-hint-start"),
                 )
             })?)

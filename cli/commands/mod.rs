@@ -68,7 +68,7 @@ pub fn parse_fen_arg(fen: &str, chess960: bool) -> CliResult<Position> {
         error::user_hint(
             crate::t!(
                 "fen-malformed",
-                fen = format!("{fen:?}"),
+                fen = sobre_node::words::quoted(fen),
                 error = crate::i18n::errors::fen(&e)
             ),
             crate::t!("fen-hint"),

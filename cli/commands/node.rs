@@ -147,7 +147,7 @@ fn run_node(home: &Path, args: RunArgs) -> CliResult<ExitCode> {
             return Err(error::user_hint(
                 t!(
                     "node-bad-multiaddr",
-                    addr = format!("{addr:?}"),
+                    addr = sobre_node::words::quoted(&addr),
                     key = key.to_string(),
                     reason = reason.to_string()
                 ),

@@ -69,15 +69,18 @@ pub fn profile(e: &ProfileError) -> String {
         ProfileError::NotTrimmed(f) => t!("profile-err-not-trimmed", field = field(*f)),
         ProfileError::FederationId(s) => t!(
             "profile-err-federation",
-            id = format!("{s:?}"),
+            id = sobre_node::words::quoted(s),
             max = MAX_FEDERATION_ID_DIGITS
         ),
         ProfileError::TooManyLanguages(n) => {
             t!("profile-err-languages", count = *n, max = MAX_LANGUAGES)
         }
-        ProfileError::Language(s) => t!("profile-err-language", tag = format!("{s:?}")),
+        ProfileError::Language(s) => t!("profile-err-language", tag = sobre_node::words::quoted(s)),
         ProfileError::DuplicateLanguage(s) => {
-            t!("profile-err-duplicate-language", tag = format!("{s:?}"))
+            t!(
+                "profile-err-duplicate-language",
+                tag = sobre_node::words::quoted(s)
+            )
         }
         ProfileError::FromTheFuture { issued_ms, now_ms } => t!(
             "profile-err-future",
