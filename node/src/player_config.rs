@@ -71,9 +71,12 @@ impl PlayerConfig {
         let Ok(text) = std::fs::read_to_string(&path) else {
             return Ok(None);
         };
+        // serde reads a struct from a list too, field by field in order (`["es"]` would be
+        // the language): only an object holds settings.
+        let object = text.trim_start().starts_with('{');
         match serde_json::from_str(&text) {
-            Ok(ConfigFile::Settings(c)) => Ok(Some(c)),
-            Ok(ConfigFile::Other(_)) => Ok(Some(PlayerConfig::default())),
+            Ok(ConfigFile::Settings(c)) if object => Ok(Some(c)),
+            Ok(ConfigFile::Settings(_) | ConfigFile::Other(_)) => Ok(Some(PlayerConfig::default())),
             Err(e) => Err(ConfigError {
                 file: path.display().to_string(),
                 reason: e.to_string(),
@@ -141,11 +144,14 @@ mod tests {
             (None, None, None)
         );
         // JSON that is not an object holds no setting; it is no broken file either.
-        std::fs::write(dir.path().join(CONFIG_FILE), "[1]").unwrap();
-        assert_eq!(
-            PlayerConfig::read(dir.path()).unwrap(),
-            Some(PlayerConfig::default())
-        );
+        for not_an_object in ["[1]", r#"["es", "es", "ascii"]"#, "\"es\"", "7"] {
+            std::fs::write(dir.path().join(CONFIG_FILE), not_an_object).unwrap();
+            assert_eq!(
+                PlayerConfig::read(dir.path()).unwrap(),
+                Some(PlayerConfig::default()),
+                "{not_an_object}"
+            );
+        }
         std::fs::write(dir.path().join(CONFIG_FILE), "{not json").unwrap();
         assert!(PlayerConfig::read(dir.path()).is_err());
     }
