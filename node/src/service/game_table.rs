@@ -13,7 +13,7 @@
 use crate::preverify::Held;
 use crate::view::Summary;
 use sobre_core::record::{GameId, PlayerId};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Deref;
 
 /// Every game served, by id (read through `Deref`), and when each last changed.
@@ -32,13 +32,29 @@ pub(crate) struct GameTable {
     /// game's heads about four times (each of its two players' `GamesSince`, both ways),
     /// and each read is a scan of the store: a fifth of the hub's work per connection.
     heads: HashMap<GameId, Vec<(PlayerId, u64)>>,
+    /// Per player, the games they are a party to (challenger, opponent or arbiter): what a
+    /// connection of theirs shares, found without reading every game the node holds (a
+    /// mailbox holds tens of thousands, and its players reconnect all at once).
+    by_player: HashMap<PlayerId, HashSet<GameId>>,
+}
+
+/// The players a game's summary names as its parties.
+fn parties(s: &Summary) -> impl Iterator<Item = &PlayerId> {
+    [&s.challenger, &s.opponent].into_iter().chain(&s.arbiters)
 }
 
 impl GameTable {
     /// The games loaded at start, under a fresh epoch; `held` is set to them.
     pub(crate) fn new(games: HashMap<GameId, Summary>, held: Held) -> GameTable {
         held.reset(games.keys().copied());
+        let mut by_player: HashMap<PlayerId, HashSet<GameId>> = HashMap::new();
+        for (g, s) in &games {
+            for p in parties(s) {
+                by_player.entry(*p).or_default().insert(*g);
+            }
+        }
         GameTable {
+            by_player,
             held,
             games,
             // Never 0: a first ask (epoch 0) always gets the full list.
@@ -62,7 +78,38 @@ impl GameTable {
         if !self.games.contains_key(&game) {
             self.held.insert(game);
         }
-        self.games.insert(game, summary)
+        for p in parties(&summary) {
+            self.by_player.entry(*p).or_default().insert(game);
+        }
+        let old = self.games.insert(game, summary)?;
+        // The parties of a game do not change; should one not be a party any more, it
+        // leaves the index.
+        let now: Vec<PlayerId> = parties(&self.games[&game]).copied().collect();
+        for p in parties(&old).filter(|p| !now.contains(p)) {
+            self.unindex(p, &game);
+        }
+        Some(old)
+    }
+
+    /// The games `player` is a party to, with their summaries.
+    pub(crate) fn games_of<'a>(
+        &'a self,
+        player: &PlayerId,
+    ) -> impl Iterator<Item = (&'a GameId, &'a Summary)> + 'a {
+        self.by_player
+            .get(player)
+            .into_iter()
+            .flatten()
+            .filter_map(|g| self.games.get_key_value(g))
+    }
+
+    fn unindex(&mut self, player: &PlayerId, game: &GameId) {
+        if let Some(set) = self.by_player.get_mut(player) {
+            set.remove(game);
+            if set.is_empty() {
+                self.by_player.remove(player);
+            }
+        }
     }
 
     /// Forgets a game (a dropped challenge): nothing to list for it any more.
@@ -72,7 +119,11 @@ impl GameTable {
         }
         self.held.remove(game);
         self.heads.remove(game);
-        self.games.remove(game)
+        let old = self.games.remove(game)?;
+        for p in parties(&old) {
+            self.unindex(p, game);
+        }
+        Some(old)
     }
 
     /// The heads of `game` as last read from the store ([`GameTable::keep_heads`]), if it
@@ -224,6 +275,50 @@ pub(super) mod tests {
             epoch,
             "a cursor of before the load lists everything"
         );
+    }
+
+    /// The games of a player, found by the index, are those whose summary names them, as
+    /// games are added, replaced, removed and loaded.
+    #[test]
+    fn the_games_of_a_player_follow_every_change() {
+        let (a, sa) = summary_of(1);
+        let (b, sb) = summary_of(2);
+        let (c1, c2) = (sa.challenger, sa.opponent);
+        let mut t = GameTable::new(HashMap::from([(a, sa.clone())]), Held::default());
+        let of = |t: &GameTable, p: &PlayerId| {
+            let mut v: Vec<GameId> = t.games_of(p).map(|(g, _)| *g).collect();
+            v.sort();
+            v
+        };
+        let by_scan = |t: &GameTable, p: &PlayerId| {
+            let mut v: Vec<GameId> = t
+                .iter()
+                .filter(|(_, s)| s.challenger == *p || s.opponent == *p || s.arbiters.contains(p))
+                .map(|(g, _)| *g)
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(of(&t, &c1), vec![a]);
+        assert_eq!(of(&t, &c2), vec![a]);
+        t.insert(b, sb.clone());
+        assert_eq!(of(&t, &sb.challenger), vec![b]);
+        // An arbiter added to a's summary is a party; dropped again, no longer.
+        let arbiter = PlayerId::from_bytes([7; 32]);
+        let mut with_arbiter = sa.clone();
+        with_arbiter.arbiters.push(arbiter);
+        t.insert(a, with_arbiter);
+        assert_eq!(of(&t, &arbiter), vec![a]);
+        t.insert(a, sa);
+        assert_eq!(of(&t, &arbiter), Vec::<GameId>::new());
+        t.remove(&a);
+        assert_eq!(of(&t, &c1), Vec::<GameId>::new());
+        for p in [c1, c2, sb.challenger, sb.opponent, arbiter] {
+            assert_eq!(of(&t, &p), by_scan(&t, &p));
+        }
+        t.load(HashMap::from([(a, summary_of(1).1)]));
+        assert_eq!(of(&t, &c1), vec![a]);
+        assert_eq!(of(&t, &sb.challenger), Vec::<GameId>::new());
     }
 
     #[test]

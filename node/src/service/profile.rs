@@ -77,7 +77,8 @@ impl Service {
     fn profile_audience(&self) -> HashSet<PlayerId> {
         let mut out: HashSet<PlayerId> = self
             .games
-            .values()
+            .games_of(&self.me)
+            .map(|(_, s)| s)
             .filter(|s| s.plays(&self.me))
             .filter(|s| !(s.status == Status::Pending && s.challenger != self.me))
             .flat_map(|s| [s.challenger, s.opponent])
