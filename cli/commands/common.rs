@@ -105,11 +105,10 @@ fn offline_error(e: sobre_node::offline::OfflineError) -> CliError {
 /// [`client::ClientError::Protocol`] if the answer is not a `T` (a bug: the request names
 /// its reply).
 fn retype<T: DeserializeOwned>(answer: &Reply) -> Result<T, client::ClientError> {
-    let not_expected = |e: serde_json::Error| {
-        client::ClientError::Protocol(format!("not the reply expected: {e}"))
-    };
-    serde_json::from_value(serde_json::to_value(answer).map_err(not_expected)?)
-        .map_err(not_expected)
+    let value = serde_json::to_value(answer).map_err(|e| {
+        client::ClientError::Protocol(format!("a reply that does not serialise: {e}"))
+    })?;
+    client::reply_of(value)
 }
 
 /// Prints a typed reply, or a command's own typed output, as one JSON object on one line

@@ -64,9 +64,7 @@ impl Client {
     /// As [`call`]; an answer that is not the reply the request names is a
     /// [`ClientError::Protocol`] error (the node runs another version).
     pub async fn send<R: Request>(&self, request: R) -> Result<R::Reply, ClientError> {
-        let value = call(&self.home, request.into()).await?;
-        serde_json::from_value(value)
-            .map_err(|e| ClientError::Protocol(format!("not the reply expected: {e}")))
+        reply_of(call(&self.home, request.into()).await?)
     }
 
     /// Streams the node's events: see [`watch`].
@@ -80,6 +78,15 @@ impl Client {
     ) -> Result<(), ClientError> {
         watch(&self.home, game, on_line).await
     }
+}
+
+/// A node's answer (the `result` of a response line) as the reply type `T`.
+///
+/// # Errors
+/// [`ClientError::Protocol`] if the answer is not a `T` (the node runs another version).
+pub fn reply_of<T: serde::de::DeserializeOwned>(answer: Value) -> Result<T, ClientError> {
+    serde_json::from_value(answer)
+        .map_err(|e| ClientError::Protocol(format!("not the reply expected: {e}")))
 }
 
 /// Sends one request to the node running in `home` and returns its `result` as the node
