@@ -42,6 +42,17 @@ fn a_definition_round_trips_and_its_signature_is_checked() {
     ));
     let join = league.join(&players[2], 1).expect("a player joins");
     assert_eq!(league.check_join(&join), Ok(players[2].player_id()));
+    // The join above is remembered as checked; another player's join under its signature
+    // is not, and is refused (a node signing anything cannot borrow a checked signature).
+    let other = league.join(&players[3], 1).expect("another player joins");
+    let borrowed = SignedLeagueDoc {
+        body: other.body.clone(),
+        signature: join.signature,
+    };
+    assert!(matches!(
+        league.check_join(&borrowed),
+        Err(LeagueError::BadSignature(_))
+    ));
     assert!(matches!(
         league.join(&key(42), 1),
         Err(LeagueError::NotAPlayer { .. })
