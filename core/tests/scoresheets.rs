@@ -327,7 +327,9 @@ fn a_move_out_of_turn_is_rejected() {
     assert!(t.err().to_string().contains("out of turn"), "{}", t.err());
     assert_eq!(
         t.err().violation(),
-        Some(&RuleViolation::OutOfTurn(Color::Black))
+        Some(&RuleViolation::OutOfTurn {
+            colour: Color::Black
+        })
     );
     assert_eq!(t.err().article(), Some("1.1"));
 }

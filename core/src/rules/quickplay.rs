@@ -72,9 +72,11 @@ impl QuickplayRuling {
 }
 
 /// Why a 10.2 claim or ruling is refused. Each names its article ([`QuickplayRule::article`]).
-/// Serialized (snake case) as the control API's refusal code carries it.
+/// Serialized (tagged by `rule`, snake case) as the control API's refusal carries it, inside
+/// its [`RuleViolation::Quickplay`](crate::record::verify::RuleViolation::Quickplay):
+/// `{"kind":"quickplay","rule":"time_left","remaining_ms":125000}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(tag = "rule", rename_all = "snake_case")]
 pub enum QuickplayRule {
     /// 10.2: the arbiter decides, so the game's terms must name one (Appendix D: the claim is
     /// sent to an arbiter).

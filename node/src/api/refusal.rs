@@ -6,23 +6,22 @@
 //! ([`RefusalCode::Other`]).
 //!
 //! Wire form: an object tagged by `id`, e.g. `{"id":"unknown_game","prefix":"3f2a"}`.
-//! Append-only: a variant's name and fields never change meaning; new ones are added.
+//! Append-only: a variant's name and fields never change meaning; new ones are added. (One
+//! retirement: the rule refusals' ids, one per rule, gave way to [`RefusalCode::Rule`],
+//! which carries the core's own violation; a client and a node on either side of it meet
+//! the other's as [`RefusalCode::Other`] and show the message.)
 
 use serde::{Deserialize, Serialize};
-use sobre_core::Color;
 use sobre_core::notation::{MoveError, MoveErrorKind};
-use sobre_core::record::Status;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::record::verify::RuleViolation;
-use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::rules::coin::CoinRule;
-use sobre_core::rules::quickplay::QuickplayRule;
 
 mod kinds;
 mod words;
 pub use kinds::{
     IdPlace, LeagueRefusal, QuotaProblem, coded_coin_rule, coded_decision_error,
-    coded_escrow_error, coded_league_error,
+    coded_escrow_error, coded_league_error, coded_rule_violation,
 };
 
 /// A refusal the player commonly meets, by its kind and the data its words need.
@@ -70,38 +69,14 @@ pub enum RefusalCode {
         #[serde(default, skip_serializing_if = "MovePlace::is_played")]
         place: MovePlace,
     },
-    /// 9.1: no standing draw offer from the opponent.
-    NoDrawOffer,
-    /// 9.2, 9.3: only the player to move claims a draw.
-    ClaimNotOnMove,
-    /// 9.2, 9.3: the move a claim announces is illegal.
-    IntendedMoveIllegal,
-    /// A7: a draw claim waits for the sealed move to be opened.
-    ClaimWhileAdjourned,
-    /// Abort is before Black's first move.
-    AbortTooLate,
-    /// Only the challenged player accepts, once.
-    AcceptNotAllowed,
-    /// Only the challenged player declines a pending game.
-    DeclineNotAllowed,
-    /// F1: the colours are not drawn yet.
-    ColoursNotSettled,
-    /// 1.1: out of turn; `colour` is to move (the core's `RuleViolation::OutOfTurn`).
-    OutOfTurn { colour: Color },
-    /// Not possible in a game in `status` (the core's `RuleViolation::NotLive`; `None`: a
-    /// state this client does not know, from a newer node).
-    NotLive {
+    /// A rule of the game, or the protocol's, that the core refused the player's event by
+    /// (or the node, for the same reason, before signing): the core's own [`RuleViolation`]
+    /// (`None`: a kind this client does not know, from a newer node). Only the kinds a player
+    /// commonly meets are sent ([`kinds::coded_rule_violation`]).
+    Rule {
         #[serde(deserialize_with = "kinds::known")]
-        status: Option<Status>,
+        problem: Option<RuleViolation>,
     },
-    /// No move in a game in `status` (the core's `RuleViolation::NoMoveInStatus`; `None`
-    /// as for [`RefusalCode::NotLive`]).
-    NoMoveInStatus {
-        #[serde(deserialize_with = "kinds::known")]
-        status: Option<Status>,
-    },
-    /// A7: the sealed move is opened first.
-    OpenSealedMoveFirst,
     /// No leave is being taken.
     NoLeaveInProgress,
     /// The player is not one of the league's.
@@ -145,10 +120,6 @@ pub enum RefusalCode {
     /// A2.7 under the game's terms: the resumption gives the responder less than the agreed
     /// notice (`notice`: the terms' minimum, as a duration like `10m`).
     ResumptionNotice { notice: String },
-    /// A2.7, A7: the envelope opens at the agreed time, or earlier with both present.
-    BeforeResumption,
-    /// A7: the responder is not present: the envelope stays closed.
-    ResponderAbsent,
     /// A9, A11: no envelope is closed in the game.
     NoEnvelope,
     /// A3: no arbiter keeps the envelope: only its sealer opens it.
@@ -255,33 +226,11 @@ pub enum RefusalCode {
     ApiVersionMissing { version: u32 },
     /// A control request of API version `given` (JSON text); this node speaks `version`.
     ApiVersionUnsupported { given: String, version: u32 },
-    /// A11: a declared sealed move or an annulment needs a game on agreed terms (protocol
-    /// version 3); the game was signed under `version`.
-    A11NeedsAgreedTerms { version: u16 },
-    /// A11.1: no binding sealed move is closed in an adjourned game: nothing to declare.
-    NoSealedMoveToDeclare,
-    /// A11.1: only the player who sealed the move declares it.
-    DeclareNotSealer,
-    /// A11.1: the sealed move was declared already (once per envelope).
-    AlreadyDeclared,
-    /// A11.1: the envelope was opened: its sealed move stands.
-    DeclaredAfterOpening,
-    /// A11.1: the acceptance names no declaration of the game.
-    UnknownDeclaration,
-    /// A11.1: only the responder or the agreed arbiter accepts a declared sealed move.
-    AcceptDeclarationNotAllowed,
-    /// A11.2: a game is annulled only while adjourned with a binding envelope unopened.
-    NothingToAnnul,
-    /// A11.2: only the agreed arbiter, or both players, annul a game.
-    AnnulNotAllowed,
     /// A11.1: no declared sealed move awaits acceptance in the game.
     NoDeclaredMove,
     /// A11.2: the player already asked to annul the game; it is annulled when the
     /// opponent asks too (or the agreed arbiter annuls it).
     AnnulAlreadyAsked,
-    /// FIDE 10.2: a quickplay-finish claim or ruling the core refuses (or the node, for
-    /// the same reason, before signing).
-    Quickplay { rule: QuickplayRule },
     // The board's own refusals (`sobre board`).
     /// The board could not be served on 127.0.0.1:`port` (0: any free port; `reason`: the
     /// system's English words, most often that another program holds the port).
@@ -344,40 +293,12 @@ impl RefusalCode {
     }
 
     /// The code of a rule the core refused an authored event by, for the rules a player
-    /// commonly meets; `None` for the others (the message alone says them).
+    /// commonly meets ([`kinds::coded_rule_violation`]); `None` for the others (the message
+    /// alone says them).
     pub fn of_rule(rule: &RuleViolation) -> Option<RefusalCode> {
-        Some(match rule {
-            RuleViolation::NoDrawOffer => RefusalCode::NoDrawOffer,
-            RuleViolation::ClaimNotOnMove => RefusalCode::ClaimNotOnMove,
-            RuleViolation::IntendedMoveIllegal => RefusalCode::IntendedMoveIllegal,
-            RuleViolation::ClaimWhileAdjourned => RefusalCode::ClaimWhileAdjourned,
-            RuleViolation::AbortTooLate => RefusalCode::AbortTooLate,
-            RuleViolation::AcceptNotAllowed => RefusalCode::AcceptNotAllowed,
-            RuleViolation::DeclineNotAllowed => RefusalCode::DeclineNotAllowed,
-            RuleViolation::ColoursNotSettled => RefusalCode::ColoursNotSettled,
-            RuleViolation::OutOfTurn(colour) => RefusalCode::OutOfTurn { colour: *colour },
-            RuleViolation::NotLive(s) => RefusalCode::NotLive { status: Some(*s) },
-            RuleViolation::NoMoveInStatus(s) => RefusalCode::NoMoveInStatus { status: Some(*s) },
-            RuleViolation::OpenSealedMoveFirst => RefusalCode::OpenSealedMoveFirst,
-            RuleViolation::Adjournment(AdjournmentRule::BeforeResumption) => {
-                RefusalCode::BeforeResumption
-            }
-            RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent) => {
-                RefusalCode::ResponderAbsent
-            }
-            RuleViolation::A11NeedsAgreedTerms { version } => {
-                RefusalCode::A11NeedsAgreedTerms { version: *version }
-            }
-            RuleViolation::NoSealedMoveToDeclare => RefusalCode::NoSealedMoveToDeclare,
-            RuleViolation::DeclareNotSealer => RefusalCode::DeclareNotSealer,
-            RuleViolation::AlreadyDeclared => RefusalCode::AlreadyDeclared,
-            RuleViolation::DeclaredAfterOpening => RefusalCode::DeclaredAfterOpening,
-            RuleViolation::UnknownDeclaration => RefusalCode::UnknownDeclaration,
-            RuleViolation::AcceptDeclarationNotAllowed => RefusalCode::AcceptDeclarationNotAllowed,
-            RuleViolation::NothingToAnnul => RefusalCode::NothingToAnnul,
-            RuleViolation::AnnulNotAllowed => RefusalCode::AnnulNotAllowed,
-            RuleViolation::Quickplay(rule) => RefusalCode::Quickplay { rule: *rule },
-            _ => return None,
+        let problem = kinds::coded_rule_violation(rule)?;
+        Some(RefusalCode::Rule {
+            problem: Some(problem),
         })
     }
 }

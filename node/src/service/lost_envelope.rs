@@ -12,6 +12,7 @@ use super::{Service, internal};
 use crate::api::refusal::MovePlace;
 use crate::api::{ApiError, GameView, RefusalCode};
 use sobre_core::notation::{self, Notation};
+use sobre_core::record::verify::RuleViolation;
 use sobre_core::record::{EventId, GameState, PlayerId, Status};
 
 impl Service {
@@ -35,7 +36,9 @@ impl Service {
         // nothing to declare (none sealed, or opened) once a move reads.
         let m = notation::parse_move(&st.position, text, letters(written)).map_err(|e| {
             if st.open_envelope().is_none() {
-                ApiError::refused(RefusalCode::NoSealedMoveToDeclare)
+                ApiError::refused(RefusalCode::Rule {
+                    problem: Some(RuleViolation::NoSealedMoveToDeclare),
+                })
             } else {
                 move_error(MovePlace::Sealed, None, &e)
             }

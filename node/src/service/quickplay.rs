@@ -8,6 +8,7 @@ use super::Service;
 use super::reads::ReadSide;
 use crate::api::{ApiError, GameView, RefusalCode};
 use sobre_core::Termination;
+use sobre_core::record::verify::RuleViolation;
 use sobre_core::record::{EventId, GameState, QuickplayRuling, Status};
 use sobre_core::rules::quickplay::QuickplayRule;
 
@@ -57,8 +58,11 @@ impl Service {
     }
 }
 
+/// The core's 10.2 verdict, asked before signing: refused as the core would refuse it.
 fn refused(rule: QuickplayRule) -> ApiError {
-    ApiError::refused(RefusalCode::Quickplay { rule })
+    ApiError::refused(RefusalCode::Rule {
+        problem: Some(RuleViolation::Quickplay(rule)),
+    })
 }
 
 /// The claim a ruling names: the one whose id starts with `prefix`, else the latest still

@@ -156,7 +156,7 @@ impl Replay {
         match self.state.status {
             Status::Active | Status::Disputed => {}
             Status::Adjourned => return Err(rule(V::ClaimWhileAdjourned)),
-            s => return Err(rule(V::NotLive(s))),
+            s => return Err(rule(V::NotLive { status: s })),
         }
         if self.state.position.turn() != me {
             return Err(rule(QuickplayRule::NotOnMove.into()));
@@ -176,7 +176,9 @@ impl Replay {
         }
         let at = self.counted_at(&id, t);
         let Some(clocks) = self.clocks_at(at) else {
-            return Err(rule(V::NotLive(self.state.status)));
+            return Err(rule(V::NotLive {
+                status: self.state.status,
+            }));
         };
         let left = clocks.remaining_ms[me.index()];
         quickplay::judge_claim(

@@ -394,7 +394,7 @@ impl Replay {
                         self.state.envelope_lost = true;
                         self.resume(e.time_ms);
                     }
-                    s => return Err(rule(V::NoMoveInStatus(s))),
+                    s => return Err(rule(V::NoMoveInStatus { status: s })),
                 }
                 self.play_checked(*w, me, v.id, e.time_ms, index, author, &rule, false)?;
                 if self.evidence
@@ -603,7 +603,7 @@ impl Replay {
     fn require_live(&self, rule: &dyn Fn(RuleViolation) -> VerifyError) -> Result<(), VerifyError> {
         match self.state.status {
             Status::Active | Status::Adjourned | Status::Disputed => Ok(()),
-            s => Err(rule(V::NotLive(s))),
+            s => Err(rule(V::NotLive { status: s })),
         }
     }
 
@@ -628,7 +628,9 @@ impl Replay {
         rule: &dyn Fn(RuleViolation) -> VerifyError,
     ) -> Result<(), VerifyError> {
         if self.state.position.turn() != me {
-            return Err(rule(V::OutOfTurn(self.state.position.turn())));
+            return Err(rule(V::OutOfTurn {
+                colour: self.state.position.turn(),
+            }));
         }
         if let Some(last) = self.last_move_index[(!me).index()] {
             let horizon = self.horizon.get(&author).copied();

@@ -10,6 +10,13 @@
 //! peer's refusal on the wire): each variant's `Display` is the text `verify` has always
 //! given.
 //!
+//! Serialized (tagged by `kind`, snake case) as the control API's refusal carries the kinds
+//! a player meets, like the core's other errors (`{"kind":"out_of_turn","colour":"black"}`;
+//! a wrapped Appendix A or 10.2 verdict names its rule beside the kind:
+//! `{"kind":"quickplay","rule":"no_arbiter"}`). The kinds never sent are skipped: those
+//! whose payload is not an object of its own (a bare number, a square, a parse error) and
+//! those the refusal carries as their own error (the coin's and the escrow's).
+//!
 //! [`VerifyError::Rule`]: super::VerifyError::Rule
 //! [`VerifyError::BrokenChain`]: super::VerifyError::BrokenChain
 
@@ -21,9 +28,11 @@ use crate::rules::adjournment::AdjournmentRule;
 use crate::rules::coin::CoinRule;
 use crate::rules::quickplay::QuickplayRule;
 use crate::types::{Color, Square};
+use serde::{Deserialize, Serialize};
 
 /// The rule a signed event breaks, for [`super::VerifyError::Rule`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RuleViolation {
     // --- The challenge (the protocol's terms of a game) ---
     /// A game is between two players; the protocol's rule.
@@ -32,18 +41,22 @@ pub enum RuleViolation {
     /// The challenge's time control does not parse (the terms of Art. 6 the game is played
     /// under).
     #[error(transparent)]
+    #[serde(skip)]
     TimeControl(TimeControlError),
     /// Colours or a Chess960 start drawn by lot (F1) need the challenger's coin commitment.
     #[error("random colours or a drawn Chess960 position need a coin commitment")]
     CoinCommitmentMissing,
     /// The challenge names a Chess960 start that is not one of F2's 960.
     #[error("Chess960 position {0} does not exist (0..959)")]
+    #[serde(skip)]
     NoSuchChess960(u16),
     /// The challenge's FEN start does not read or is not a legal position.
     #[error("start position: {0}")]
+    #[serde(skip)]
     StartPosition(ParseFenError),
     /// The challenge's terms cannot be agreed to (a player as timekeeper or arbiter, …).
     #[error("terms: {0}")]
+    #[serde(skip)]
     Terms(crate::record::terms::TermsError),
     /// Under agreed terms an envelope's lateness limit is the terms' (A10): the sealer
     /// cannot set another.
@@ -70,8 +83,8 @@ pub enum RuleViolation {
     #[error("colours are not settled yet (coin not opened)")]
     ColoursNotSettled,
     /// An offer, acceptance, resignation or claim in a game that is not going on.
-    #[error("not possible in a {} game", .0.name())]
-    NotLive(Status),
+    #[error("not possible in a {} game", status.name())]
+    NotLive { status: Status },
 
     // --- The fair coin (F1: the start drawn by lot; colours by the same coin) ---
     /// F1: the acceptance of a game drawn by lot carries the opponent's share of the coin.
@@ -88,16 +101,18 @@ pub enum RuleViolation {
     CoinOpeningMismatch,
     /// F2: the coin drew a Chess960 number that is not a start position.
     #[error("no Chess960 position {0}")]
+    #[serde(skip)]
     NoChess960Position(u16),
     /// F1: a coin default refused by [`crate::rules::coin::check_coin_default`] and its
     /// companions (the coin's deadline and the choices a default makes).
     #[error(transparent)]
+    #[serde(skip)]
     Coin(CoinRule),
 
     // --- Moves (Arts. 1 and 3) ---
     /// 1.1: the players move alternately.
-    #[error("out of turn: it is {}'s move", .0.name())]
-    OutOfTurn(Color),
+    #[error("out of turn: it is {}'s move", colour.name())]
+    OutOfTurn { colour: Color },
     /// A move answers the opponent's last move, which its author signed as seen (the
     /// protocol's form of 1.1's "le toca mover cuando se ha realizado la jugada de su
     /// adversario").
@@ -105,6 +120,7 @@ pub enum RuleViolation {
     UnseenMove,
     /// Art. 3 (with 4.6: a move is legal when it meets Art. 3): not a legal move here.
     #[error("illegal move {from}{to} in {fen}")]
+    #[serde(skip)]
     IllegalMove {
         /// The move's from-square as signed (clamped to the board).
         from: Square,
@@ -114,8 +130,8 @@ pub enum RuleViolation {
         fen: String,
     },
     /// No move in a game that is pending, finished or cancelled.
-    #[error("no move in a {} game", .0.name())]
-    NoMoveInStatus(Status),
+    #[error("no move in a {} game", status.name())]
+    NoMoveInStatus { status: Status },
 
     // --- Draws (Art. 9) ---
     /// 9.1: a draw offer is accepted or declined only when the opponent made one that stands.
@@ -162,6 +178,7 @@ pub enum RuleViolation {
     SecondEnvelopeEarly,
     /// A1: only a game going on is adjourned.
     #[error("cannot seal in a {} game", .0.name())]
+    #[serde(skip)]
     CannotSeal(Status),
     /// A1: the player to move seals.
     #[error("only the player to move seals (A1)")]
@@ -222,6 +239,7 @@ pub enum RuleViolation {
     ArbiterNotAgreed,
     /// A3: the arbiter's key or the sealed box refused by [`crate::record::escrow`].
     #[error(transparent)]
+    #[serde(skip)]
     Escrow(EscrowError),
     /// A7: an opening is of an envelope still closed.
     #[error("no sealed envelope to open")]
@@ -307,8 +325,8 @@ impl RuleViolation {
             | V::DeclineNotAllowed
             | V::AbortTooLate
             | V::ColoursNotSettled
-            | V::NotLive(_)
-            | V::NoMoveInStatus(_) => return None,
+            | V::NotLive { .. }
+            | V::NoMoveInStatus { .. } => return None,
             V::CoinCommitmentMissing
             | V::AcceptWithoutShare
             | V::NoCoinToOpen
@@ -316,7 +334,7 @@ impl RuleViolation {
             | V::CoinOpeningMismatch
             | V::Coin(_) => "F1",
             V::NoSuchChess960(_) | V::NoChess960Position(_) => "F2",
-            V::OutOfTurn(_) | V::UnseenMove => "1.1",
+            V::OutOfTurn { .. } | V::UnseenMove => "1.1",
             V::IllegalMove { .. } => "3",
             V::NoDrawOffer => "9.1",
             V::DrawTooEarly { .. } => "9.1a",
@@ -456,21 +474,27 @@ mod tests {
             V::DeclineNotAllowed,
             V::AbortTooLate,
             V::ColoursNotSettled,
-            V::NotLive(Status::Finished),
+            V::NotLive {
+                status: Status::Finished,
+            },
             V::AcceptWithoutShare,
             V::NoCoinToOpen,
             V::CoinOpenNotAllowed,
             V::CoinOpeningMismatch,
             V::NoChess960Position(999),
             V::Coin(CoinRule::NotTheOpponent),
-            V::OutOfTurn(Color::Black),
+            V::OutOfTurn {
+                colour: Color::Black,
+            },
             V::UnseenMove,
             V::IllegalMove {
                 from: sq("e2"),
                 to: sq("e5"),
                 fen: crate::Position::new().fen(),
             },
-            V::NoMoveInStatus(Status::Pending),
+            V::NoMoveInStatus {
+                status: Status::Pending,
+            },
             V::NoDrawOffer,
             V::DrawTooEarly { move_number: 30 },
             V::IntendedMoveIllegal,
@@ -551,15 +575,21 @@ mod tests {
         let cases = [
             (illegal, "illegal move e2e5 in 8/8/8/8/8/8/8/K6k w - - 0 1"),
             (
-                V::OutOfTurn(Color::White),
+                V::OutOfTurn {
+                    colour: Color::White,
+                },
                 "out of turn: it is white's move",
             ),
             (
-                V::NoMoveInStatus(Status::Pending),
+                V::NoMoveInStatus {
+                    status: Status::Pending,
+                },
                 "no move in a pending game",
             ),
             (
-                V::NotLive(Status::Finished),
+                V::NotLive {
+                    status: Status::Finished,
+                },
                 "not possible in a finished game",
             ),
             (
@@ -638,6 +668,69 @@ mod tests {
                 .article()
                 .unwrap_or_else(|| panic!("{v:?} names one: {text}"));
             assert!(rest.starts_with(article), "{v:?}: {article} for {text}");
+        }
+    }
+
+    /// The wire form the control API's refusals carry: tagged by `kind`, a wrapped verdict's
+    /// rule beside it; every kind that is not skipped reads back as itself, and the skipped
+    /// ones (never sent) refuse to be written rather than be written wrong.
+    #[test]
+    fn the_wire_form_is_tagged_by_kind() {
+        use RuleViolation as V;
+        let cases = [
+            (V::NoDrawOffer, r#"{"kind":"no_draw_offer"}"#),
+            (
+                V::OutOfTurn {
+                    colour: Color::Black,
+                },
+                r#"{"kind":"out_of_turn","colour":"black"}"#,
+            ),
+            (
+                V::NotLive {
+                    status: Status::Finished,
+                },
+                r#"{"kind":"not_live","status":"finished"}"#,
+            ),
+            (
+                V::A11NeedsAgreedTerms { version: 2 },
+                r#"{"kind":"a11_needs_agreed_terms","version":2}"#,
+            ),
+            (
+                V::Adjournment(AdjournmentRule::ResponderAbsent),
+                r#"{"kind":"adjournment","rule":"responder_absent"}"#,
+            ),
+            (
+                V::Quickplay(QuickplayRule::TimeLeft {
+                    remaining_ms: 125_000,
+                }),
+                r#"{"kind":"quickplay","rule":"time_left","remaining_ms":125000}"#,
+            ),
+        ];
+        for (v, wire) in cases {
+            assert_eq!(serde_json::to_string(&v).unwrap(), wire);
+            assert_eq!(serde_json::from_str::<RuleViolation>(wire).unwrap(), v);
+        }
+        for v in samples() {
+            let skipped = matches!(
+                v,
+                V::TimeControl(_)
+                    | V::NoSuchChess960(_)
+                    | V::StartPosition(_)
+                    | V::Terms(_)
+                    | V::NoChess960Position(_)
+                    | V::Coin(_)
+                    | V::IllegalMove { .. }
+                    | V::CannotSeal(_)
+                    | V::Escrow(_)
+            );
+            match serde_json::to_string(&v) {
+                Ok(json) => {
+                    assert!(!skipped, "{v:?} is written: {json}");
+                    let back: RuleViolation = serde_json::from_str(&json).unwrap();
+                    assert_eq!(back, v, "{json}");
+                }
+                Err(_) => assert!(skipped, "{v:?} is not written"),
+            }
         }
     }
 

@@ -22,6 +22,7 @@ pub use lateness::{LatenessClaim, LatenessVerdict, NotLate, judge_lateness};
 pub use sealed_move::judge_invalid_sealed_move;
 
 use crate::types::Color;
+use serde::{Deserialize, Serialize};
 
 /// The furthest ahead a resumption may be set (A2.7): 30 days, until a competition's own
 /// terms carry their limit. Without a bound a sealer could freeze the game for a year.
@@ -31,8 +32,12 @@ pub const MAX_ADJOURNMENT_MS: u64 = 30 * 24 * 60 * 60 * 1000;
 /// (A10: "más de una hora").
 pub const DEFAULT_LATENESS_MS: u64 = 60 * 60 * 1000;
 
-/// Why Appendix A refuses a seal or an opening.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why Appendix A refuses a seal or an opening. Serialized (tagged by `rule`, snake case) as
+/// the control API's refusal carries it, inside its
+/// [`RuleViolation::Adjournment`](crate::record::verify::RuleViolation::Adjournment):
+/// `{"kind":"adjournment","rule":"responder_absent"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
 pub enum AdjournmentRule {
     /// A2.7: the envelope must say when the game resumes, at a time after the sealing.
     #[error("the envelope must give a resumption time after the sealing (A2.7)")]

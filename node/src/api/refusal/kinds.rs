@@ -1,10 +1,10 @@
 //! The typed kinds some refusal codes carry, so that a client words the error by its kind
-//! and fields instead of the core's English text. The coin and escrow refusals carry the
-//! core's own `CoinRule` and `EscrowError` (serde, tagged by `kind`), and the league
-//! refusals the core's `LeagueError`, `DecisionError` or `TieBreakError` ([`LeagueRefusal`]),
-//! filtered to the kinds a player commonly meets (`coded_*`); the quotas carry the
-//! service's own kinds. The others stay uncoded (the message alone says them).
-//! Append-only like [`super::RefusalCode`].
+//! and fields instead of the core's English text. The rule, coin and escrow refusals carry
+//! the core's own `RuleViolation`, `CoinRule` and `EscrowError` (serde, tagged by `kind`),
+//! and the league refusals the core's `LeagueError`, `DecisionError` or `TieBreakError`
+//! ([`LeagueRefusal`]), filtered to the kinds a player commonly meets (`coded_*`); the
+//! quotas carry the service's own kinds. The others stay uncoded (the message alone says
+//! them). Append-only like [`super::RefusalCode`].
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -12,6 +12,8 @@ use sobre_core::league::LeagueError;
 use sobre_core::league::decision::DecisionError;
 use sobre_core::league::tiebreak::TieBreakError;
 use sobre_core::record::escrow::EscrowError;
+use sobre_core::record::verify::RuleViolation;
+use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::rules::coin::CoinRule;
 
 /// Where a player id (or an arbiter's key) was given.
@@ -26,6 +28,100 @@ pub enum IdPlace {
     ArbiterSetting,
     /// `block PLAYER`.
     Block,
+}
+
+/// The core's rule violations a player meets when their own event is refused, which a
+/// refusal codes: the draws (9.1 to 9.3), the turn (1.1), a game's state and its opening
+/// events, an adjourned game's envelope (A2.7, A7), a lost envelope (A11) and a quickplay
+/// finish (10.2). The others are refused in the core's words: a peer's record breaking
+/// them, or the node's own checks coming first with their own codes (an illegal move is a
+/// `bad_move`, the coin's and the escrow's rules their own codes). No `_` arm: a new core
+/// rule is coded or not by a decision here.
+pub fn coded_rule_violation(rule: &RuleViolation) -> Option<RuleViolation> {
+    use AdjournmentRule as A;
+    use RuleViolation as V;
+    match rule {
+        V::NoDrawOffer
+        | V::ClaimNotOnMove
+        | V::IntendedMoveIllegal
+        | V::ClaimWhileAdjourned
+        | V::AbortTooLate
+        | V::AcceptNotAllowed
+        | V::DeclineNotAllowed
+        | V::ColoursNotSettled
+        | V::OutOfTurn { .. }
+        | V::NotLive { .. }
+        | V::NoMoveInStatus { .. }
+        | V::OpenSealedMoveFirst
+        | V::Adjournment(A::BeforeResumption | A::ResponderAbsent)
+        | V::A11NeedsAgreedTerms { .. }
+        | V::NoSealedMoveToDeclare
+        | V::DeclareNotSealer
+        | V::AlreadyDeclared
+        | V::DeclaredAfterOpening
+        | V::UnknownDeclaration
+        | V::AcceptDeclarationNotAllowed
+        | V::NothingToAnnul
+        | V::AnnulNotAllowed
+        | V::Quickplay(_) => Some(rule.clone()),
+        V::Adjournment(
+            A::NoResumptionTime
+            | A::ResumptionTooFar
+            | A::Correspondence
+            | A::NotTheSealer
+            | A::ReplyOnlyByResponder
+            | A::ReplyBeforeOpening
+            | A::ReplyAlreadySealed
+            | A::SealerPresent
+            | A::ReplyAfterAnswer
+            | A::ReplyResumption
+            | A::SealerNotArrived,
+        )
+        | V::SelfChallenge
+        | V::TimeControl(_)
+        | V::CoinCommitmentMissing
+        | V::NoSuchChess960(_)
+        | V::StartPosition(_)
+        | V::Terms(_)
+        | V::EnvelopeLateness { .. }
+        | V::ChallengeNotFirst
+        | V::AcceptWithoutShare
+        | V::NoCoinToOpen
+        | V::CoinOpenNotAllowed
+        | V::CoinOpeningMismatch
+        | V::NoChess960Position(_)
+        | V::Coin(_)
+        | V::UnseenMove
+        | V::IllegalMove { .. }
+        | V::DrawTooEarly { .. }
+        | V::SealedMoveBinding
+        | V::NoEnvelopeToAnswer
+        | V::SecondEnvelopeNotResponder
+        | V::SealerPresentOpens
+        | V::SecondEnvelopeEarly
+        | V::CannotSeal(_)
+        | V::SealNotOnMove
+        | V::EnvelopePlayers
+        | V::EnvelopeSealer
+        | V::EnvelopePosition { .. }
+        | V::EnvelopeMoveNumber
+        | V::EnvelopeDrawOffer
+        | V::EnvelopeTimes { .. }
+        | V::NoEnvelopeToEscrow
+        | V::EscrowWrongSeal
+        | V::EscrowNotSealer
+        | V::EscrowNotBinding
+        | V::AlreadyEscrowed
+        | V::ArbiterIsPlayer
+        | V::ArbiterNotAgreed
+        | V::Escrow(_)
+        | V::NoEnvelopeToOpen
+        | V::OpenNotSealer
+        | V::NoSuchSeal
+        | V::OpenNotArbiter
+        | V::OpeningMismatch
+        | V::OpenedOutOfOrder => None,
+    }
 }
 
 /// The core's escrow errors a player meets, which a refusal codes (A3); the others (a box
@@ -182,6 +278,69 @@ mod tests {
             .0
     }
 
+    /// Every rule violation a refusal codes, with each state, colour and 10.2 rule.
+    fn coded_rules() -> Vec<RuleViolation> {
+        use RuleViolation as V;
+        use sobre_core::Color;
+        use sobre_core::record::Status;
+        use sobre_core::rules::quickplay::QuickplayRule as Q;
+        let mut rules = vec![
+            V::NoDrawOffer,
+            V::ClaimNotOnMove,
+            V::IntendedMoveIllegal,
+            V::ClaimWhileAdjourned,
+            V::AbortTooLate,
+            V::AcceptNotAllowed,
+            V::DeclineNotAllowed,
+            V::ColoursNotSettled,
+            V::OpenSealedMoveFirst,
+            V::Adjournment(AdjournmentRule::BeforeResumption),
+            V::Adjournment(AdjournmentRule::ResponderAbsent),
+            V::A11NeedsAgreedTerms { version: 2 },
+            V::NoSealedMoveToDeclare,
+            V::DeclareNotSealer,
+            V::AlreadyDeclared,
+            V::DeclaredAfterOpening,
+            V::UnknownDeclaration,
+            V::AcceptDeclarationNotAllowed,
+            V::NothingToAnnul,
+            V::AnnulNotAllowed,
+        ];
+        rules.extend(Color::ALL.map(|colour| V::OutOfTurn { colour }));
+        for status in [
+            Status::Pending,
+            Status::Active,
+            Status::Adjourned,
+            Status::Finished,
+            Status::Cancelled,
+            Status::Disputed,
+        ] {
+            rules.push(V::NotLive { status });
+            rules.push(V::NoMoveInStatus { status });
+        }
+        rules.extend(
+            [
+                Q::NoArbiter,
+                Q::NotQuickplayFinish,
+                Q::Blitz,
+                Q::NotOnMove,
+                Q::TimeLeft {
+                    remaining_ms: 125_000,
+                },
+                Q::TimeLeft { remaining_ms: -5 },
+                Q::ClaimOpen,
+                Q::AwaitingRuling,
+                Q::NotTheArbiter,
+                Q::NoSuchClaim,
+                Q::RulingUnseen,
+                Q::AlreadyRuled,
+                Q::AlreadyPostponed,
+            ]
+            .map(V::Quickplay),
+        );
+        rules
+    }
+
     /// Each mirrored kind reads in the catalogue's English as the core's error says it: the
     /// English output does not change.
     #[test]
@@ -238,6 +397,14 @@ mod tests {
             DecisionError::Doc(LeagueError::BadName),
         ] {
             assert_eq!(league(coded_decision_error(&e)), e.to_string());
+        }
+        for rule in coded_rules() {
+            let problem = coded_rule_violation(&rule);
+            assert_eq!(
+                english(RefusalCode::Rule { problem }),
+                rule.to_string(),
+                "{rule:?}"
+            );
         }
         for e in [
             TieBreakError::Unknown { name: "x".into() },

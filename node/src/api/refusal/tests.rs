@@ -1,7 +1,6 @@
 //! Each refusal's words and code, as the CLI reads them.
 
 use super::*;
-use sobre_core::Color;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::rules::coin::CoinRule;
 use sobre_words::{Language, words};
@@ -88,34 +87,6 @@ fn typed_kinds_have_a_stable_wire_form_and_are_forward_compatible() {
         serde_json::from_str(r#"{"id":"league","problem":{"kind":"from_the_future","n":1}}"#)
             .unwrap();
     assert_eq!(newer, RefusalCode::League { problem: None });
-}
-
-/// The English words of a coded rule are the core's own (the output does not change).
-#[test]
-fn coded_rules_keep_the_cores_words() {
-    for rule in [
-        RuleViolation::NoDrawOffer,
-        RuleViolation::ClaimNotOnMove,
-        RuleViolation::AbortTooLate,
-        RuleViolation::OutOfTurn(Color::Black),
-        RuleViolation::NotLive(Status::Finished),
-        RuleViolation::NoMoveInStatus(Status::Pending),
-        RuleViolation::OpenSealedMoveFirst,
-        RuleViolation::Adjournment(AdjournmentRule::BeforeResumption),
-        RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent),
-        RuleViolation::A11NeedsAgreedTerms { version: 2 },
-        RuleViolation::NoSealedMoveToDeclare,
-        RuleViolation::DeclareNotSealer,
-        RuleViolation::AlreadyDeclared,
-        RuleViolation::DeclaredAfterOpening,
-        RuleViolation::UnknownDeclaration,
-        RuleViolation::AcceptDeclarationNotAllowed,
-        RuleViolation::NothingToAnnul,
-        RuleViolation::AnnulNotAllowed,
-    ] {
-        let code = RefusalCode::of_rule(&rule).unwrap();
-        assert_eq!(english(&code).0, rule.to_string(), "{rule:?}");
-    }
 }
 
 /// A move the reader refuses keeps the reader's line as its English message.

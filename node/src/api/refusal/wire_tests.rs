@@ -1,5 +1,6 @@
-//! The wire form of the league and rule refusals, byte for byte: the JSON a client reads
-//! stays what it was when the node sent copies of the core's errors.
+//! The wire form of the league and rule refusals, byte for byte. The league refusals' JSON
+//! stayed what it was when the node sent copies of the core's errors; the rule refusals'
+//! changed with the copies (one `rule` code carrying the core's violation, docs/protocol.md).
 
 use super::*;
 use sobre_core::Color;
@@ -138,83 +139,117 @@ fn league_refusals_keep_their_wire_form() {
     assert_eq!(decision(&DecisionError::NotTheOrganiser(p)), None);
 }
 
-/// Each coded rule refusal's JSON, and that it reads back as the same refusal.
+/// Each coded rule refusal's JSON: one `rule` code carrying the core's own violation,
+/// tagged by `kind`; it reads back as the same refusal.
 #[test]
-fn rule_refusals_keep_their_wire_form() {
+fn rule_refusals_carry_the_cores_violation() {
     use AdjournmentRule as A;
     use RuleViolation as V;
+    use sobre_core::record::Status;
+    use sobre_core::rules::adjournment::AdjournmentRule;
+    use sobre_core::rules::quickplay::QuickplayRule;
     let cases = [
-        (V::NoDrawOffer, r#"{"id":"no_draw_offer"}"#),
-        (V::ClaimNotOnMove, r#"{"id":"claim_not_on_move"}"#),
-        (V::IntendedMoveIllegal, r#"{"id":"intended_move_illegal"}"#),
-        (V::ClaimWhileAdjourned, r#"{"id":"claim_while_adjourned"}"#),
-        (V::AbortTooLate, r#"{"id":"abort_too_late"}"#),
-        (V::AcceptNotAllowed, r#"{"id":"accept_not_allowed"}"#),
-        (V::DeclineNotAllowed, r#"{"id":"decline_not_allowed"}"#),
-        (V::ColoursNotSettled, r#"{"id":"colours_not_settled"}"#),
+        (V::NoDrawOffer, r#"{"kind":"no_draw_offer"}"#),
+        (V::ClaimNotOnMove, r#"{"kind":"claim_not_on_move"}"#),
         (
-            V::OutOfTurn(Color::White),
-            r#"{"id":"out_of_turn","colour":"white"}"#,
+            V::IntendedMoveIllegal,
+            r#"{"kind":"intended_move_illegal"}"#,
         ),
         (
-            V::OutOfTurn(Color::Black),
-            r#"{"id":"out_of_turn","colour":"black"}"#,
+            V::ClaimWhileAdjourned,
+            r#"{"kind":"claim_while_adjourned"}"#,
+        ),
+        (V::AbortTooLate, r#"{"kind":"abort_too_late"}"#),
+        (V::AcceptNotAllowed, r#"{"kind":"accept_not_allowed"}"#),
+        (V::DeclineNotAllowed, r#"{"kind":"decline_not_allowed"}"#),
+        (V::ColoursNotSettled, r#"{"kind":"colours_not_settled"}"#),
+        (
+            V::OutOfTurn {
+                colour: Color::White,
+            },
+            r#"{"kind":"out_of_turn","colour":"white"}"#,
         ),
         (
-            V::NotLive(Status::Finished),
-            r#"{"id":"not_live","status":"finished"}"#,
+            V::NotLive {
+                status: Status::Finished,
+            },
+            r#"{"kind":"not_live","status":"finished"}"#,
         ),
         (
-            V::NoMoveInStatus(Status::Pending),
-            r#"{"id":"no_move_in_status","status":"pending"}"#,
+            V::NoMoveInStatus {
+                status: Status::Pending,
+            },
+            r#"{"kind":"no_move_in_status","status":"pending"}"#,
         ),
-        (V::OpenSealedMoveFirst, r#"{"id":"open_sealed_move_first"}"#),
+        (
+            V::OpenSealedMoveFirst,
+            r#"{"kind":"open_sealed_move_first"}"#,
+        ),
         (
             V::Adjournment(A::BeforeResumption),
-            r#"{"id":"before_resumption"}"#,
+            r#"{"kind":"adjournment","rule":"before_resumption"}"#,
         ),
         (
             V::Adjournment(A::ResponderAbsent),
-            r#"{"id":"responder_absent"}"#,
+            r#"{"kind":"adjournment","rule":"responder_absent"}"#,
         ),
         (
             V::A11NeedsAgreedTerms { version: 2 },
-            r#"{"id":"a11_needs_agreed_terms","version":2}"#,
+            r#"{"kind":"a11_needs_agreed_terms","version":2}"#,
         ),
         (
             V::NoSealedMoveToDeclare,
-            r#"{"id":"no_sealed_move_to_declare"}"#,
+            r#"{"kind":"no_sealed_move_to_declare"}"#,
         ),
-        (V::DeclareNotSealer, r#"{"id":"declare_not_sealer"}"#),
-        (V::AlreadyDeclared, r#"{"id":"already_declared"}"#),
+        (V::DeclareNotSealer, r#"{"kind":"declare_not_sealer"}"#),
+        (V::AlreadyDeclared, r#"{"kind":"already_declared"}"#),
         (
             V::DeclaredAfterOpening,
-            r#"{"id":"declared_after_opening"}"#,
+            r#"{"kind":"declared_after_opening"}"#,
         ),
-        (V::UnknownDeclaration, r#"{"id":"unknown_declaration"}"#),
+        (V::UnknownDeclaration, r#"{"kind":"unknown_declaration"}"#),
         (
             V::AcceptDeclarationNotAllowed,
-            r#"{"id":"accept_declaration_not_allowed"}"#,
+            r#"{"kind":"accept_declaration_not_allowed"}"#,
         ),
-        (V::NothingToAnnul, r#"{"id":"nothing_to_annul"}"#),
-        (V::AnnulNotAllowed, r#"{"id":"annul_not_allowed"}"#),
+        (V::NothingToAnnul, r#"{"kind":"nothing_to_annul"}"#),
+        (V::AnnulNotAllowed, r#"{"kind":"annul_not_allowed"}"#),
         (
             V::Quickplay(QuickplayRule::NoArbiter),
-            r#"{"id":"quickplay","rule":"no_arbiter"}"#,
+            r#"{"kind":"quickplay","rule":"no_arbiter"}"#,
+        ),
+        (
+            V::Quickplay(QuickplayRule::TimeLeft {
+                remaining_ms: 125_000,
+            }),
+            r#"{"kind":"quickplay","rule":"time_left","remaining_ms":125000}"#,
         ),
     ];
-    for (rule, wire) in cases {
+    for (rule, problem) in cases {
+        let wire = format!(r#"{{"id":"rule","problem":{problem}}}"#);
         let code = RefusalCode::of_rule(&rule).expect("a coded rule");
         assert_eq!(json(&code), wire, "{rule:?}");
-        assert_eq!(serde_json::from_str::<RefusalCode>(wire).unwrap(), code);
+        assert_eq!(serde_json::from_str::<RefusalCode>(&wire).unwrap(), code);
     }
+    // The rules a player does not meet are refused in the core's words alone.
     assert_eq!(RefusalCode::of_rule(&V::UnseenMove), None);
-    // A state from a newer node reads as none known (the node's message says it).
-    let newer: RefusalCode =
-        serde_json::from_str(r#"{"id":"not_live","status":"from_the_future"}"#).unwrap();
-    assert_eq!(newer, RefusalCode::NotLive { status: None });
     assert_eq!(
-        newer.words(sobre_words::words(sobre_words::Language::English)),
+        RefusalCode::of_rule(&V::Adjournment(A::SealerPresent)),
         None
     );
+    // A kind, a state or a 10.2 rule from a newer node reads as none known (the node's
+    // message says it), as does a kind this build never sends.
+    for newer in [
+        r#"{"id":"rule","problem":{"kind":"from_the_future"}}"#,
+        r#"{"id":"rule","problem":{"kind":"not_live","status":"from_the_future"}}"#,
+        r#"{"id":"rule","problem":{"kind":"quickplay","rule":"from_the_future"}}"#,
+        r#"{"id":"rule","problem":{"kind":"illegal_move","from":"e2"}}"#,
+    ] {
+        let code: RefusalCode = serde_json::from_str(newer).unwrap();
+        assert_eq!(code, RefusalCode::Rule { problem: None }, "{newer}");
+        assert_eq!(
+            code.words(sobre_words::words(sobre_words::Language::English)),
+            None
+        );
+    }
 }

@@ -7,11 +7,12 @@ use super::{BadMoveKind, IdPlace, MovePlace, RefusalCode};
 use crate::words::quoted;
 use sobre_core::record::PlayerId;
 use sobre_core::record::export::iso_utc;
-use sobre_core::rules::quickplay::QuickplayRule;
 use sobre_words::{Words, t};
 
 mod kinds;
-use kinds::{coin_problem, escrow_problem, from_now, league_problem, place_word, quota_problem};
+use kinds::{
+    coin_problem, escrow_problem, from_now, league_problem, place_word, quota_problem, rule_problem,
+};
 
 impl RefusalCode {
     /// The message and hint of this refusal in `w`'s language (the node's own message is
@@ -70,39 +71,7 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
             letters,
             place,
         } => bad_move(w, text, *kind, reason, *conditional, *letters, *place),
-        RefusalCode::NoDrawOffer => (t!(w, "refusal-no-draw-offer"), None),
-        RefusalCode::ClaimNotOnMove => (t!(w, "refusal-claim-not-on-move"), None),
-        RefusalCode::IntendedMoveIllegal => (t!(w, "refusal-intended-illegal"), None),
-        RefusalCode::ClaimWhileAdjourned => (t!(w, "refusal-claim-adjourned"), None),
-        RefusalCode::AbortTooLate => (t!(w, "refusal-abort-too-late"), None),
-        RefusalCode::AcceptNotAllowed => (t!(w, "refusal-accept-not-allowed"), None),
-        RefusalCode::DeclineNotAllowed => (t!(w, "refusal-decline-not-allowed"), None),
-        RefusalCode::ColoursNotSettled => (t!(w, "refusal-colours-not-settled"), None),
-        RefusalCode::OutOfTurn { colour } => (
-            t!(
-                w,
-                "refusal-out-of-turn",
-                colour = crate::words::colour(w, *colour)
-            ),
-            None,
-        ),
-        RefusalCode::NotLive { status } => (
-            t!(
-                w,
-                "refusal-not-live",
-                status = crate::words::status(w, (*status)?)
-            ),
-            None,
-        ),
-        RefusalCode::NoMoveInStatus { status } => (
-            t!(
-                w,
-                "refusal-no-move-in-status",
-                status = crate::words::status(w, (*status)?)
-            ),
-            None,
-        ),
-        RefusalCode::OpenSealedMoveFirst => (t!(w, "refusal-open-sealed-first"), None),
+        RefusalCode::Rule { problem } => (rule_problem(w, problem.as_ref()?)?, None),
         RefusalCode::NoLeaveInProgress => (t!(w, "refusal-no-leave"), None),
         RefusalCode::NotLeaguePlayer => (t!(w, "refusal-not-league-player"), None),
         RefusalCode::NotLeagueOrganiser { organiser, deputy } => (
@@ -163,8 +132,6 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
             t!(w, "refusal-resumption-notice", notice = notice.clone()),
             Some(t!(w, "refusal-resumption-notice-hint")),
         ),
-        RefusalCode::BeforeResumption => (t!(w, "refusal-before-resumption"), None),
-        RefusalCode::ResponderAbsent => (t!(w, "refusal-responder-absent"), None),
 
         RefusalCode::NoEnvelope => (t!(w, "refusal-no-envelope"), None),
         RefusalCode::EnvelopeInNobodysKeeping => (t!(w, "refusal-envelope-unkept"), None),
@@ -359,26 +326,11 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
             t!(w, "refusal-league-player-needed"),
             Some(t!(w, "refusal-replaced-player-needed-hint")),
         ),
-        RefusalCode::A11NeedsAgreedTerms { version } => (
-            t!(w, "refusal-a11-needs-agreed-terms", version = *version),
-            None,
-        ),
-        RefusalCode::NoSealedMoveToDeclare => (t!(w, "refusal-no-sealed-move-to-declare"), None),
-        RefusalCode::DeclareNotSealer => (t!(w, "refusal-declare-not-sealer"), None),
-        RefusalCode::AlreadyDeclared => (t!(w, "refusal-already-declared"), None),
-        RefusalCode::DeclaredAfterOpening => (t!(w, "refusal-declared-after-opening"), None),
-        RefusalCode::UnknownDeclaration => (t!(w, "refusal-unknown-declaration"), None),
-        RefusalCode::AcceptDeclarationNotAllowed => {
-            (t!(w, "refusal-accept-declaration-not-allowed"), None)
-        }
-        RefusalCode::NothingToAnnul => (t!(w, "refusal-nothing-to-annul"), None),
-        RefusalCode::AnnulNotAllowed => (t!(w, "refusal-annul-not-allowed"), None),
         RefusalCode::NoDeclaredMove => (
             t!(w, "refusal-no-declared-move"),
             Some(t!(w, "refusal-no-declared-move-hint")),
         ),
         RefusalCode::AnnulAlreadyAsked => (t!(w, "refusal-annul-already-asked"), None),
-        RefusalCode::Quickplay { rule } => (quickplay(w, *rule), None),
         RefusalCode::BoardNotServed { port, reason } => (
             t!(
                 w,
@@ -397,28 +349,6 @@ fn worded(code: &RefusalCode, w: &Words) -> Option<(String, Option<String>)> {
         RefusalCode::WatchOnBoard => (t!(w, "refusal-watch-on-board"), None),
         RefusalCode::Other => return None,
     })
-}
-
-/// A refused 10.2 claim or ruling, in the words of the rule.
-fn quickplay(w: &Words, rule: QuickplayRule) -> String {
-    match rule {
-        QuickplayRule::NoArbiter => t!(w, "refusal-quickplay-no-arbiter"),
-        QuickplayRule::NotQuickplayFinish => t!(w, "refusal-quickplay-not-finish"),
-        QuickplayRule::Blitz => t!(w, "refusal-quickplay-blitz"),
-        QuickplayRule::NotOnMove => t!(w, "refusal-quickplay-not-on-move"),
-        QuickplayRule::TimeLeft { remaining_ms } => t!(
-            w,
-            "refusal-quickplay-time-left",
-            left = sobre_core::clock::format_duration(remaining_ms.max(0).unsigned_abs())
-        ),
-        QuickplayRule::ClaimOpen => t!(w, "refusal-quickplay-claim-open"),
-        QuickplayRule::AwaitingRuling => t!(w, "refusal-quickplay-awaiting-ruling"),
-        QuickplayRule::NotTheArbiter => t!(w, "refusal-quickplay-not-the-arbiter"),
-        QuickplayRule::NoSuchClaim => t!(w, "refusal-quickplay-no-such-claim"),
-        QuickplayRule::RulingUnseen => t!(w, "refusal-quickplay-ruling-unseen"),
-        QuickplayRule::AlreadyRuled => t!(w, "refusal-quickplay-already-ruled"),
-        QuickplayRule::AlreadyPostponed => t!(w, "refusal-quickplay-already-postponed"),
-    }
 }
 
 /// A move the node could not read as one legal move (FIDE 3.10, App. E). The reader's

@@ -1,5 +1,5 @@
-//! The words of the typed kinds some refusal codes carry (escrow, coin, league and quota
-//! problems, and where an id was given), in `w`'s language.
+//! The words of the typed kinds some refusal codes carry (rule, escrow, coin, league and
+//! quota problems, and where an id was given), in `w`'s language.
 
 use crate::api::refusal::{IdPlace, LeagueRefusal, QuotaProblem};
 use crate::words::quoted;
@@ -7,7 +7,10 @@ use sobre_core::league::LeagueError;
 use sobre_core::league::decision::DecisionError;
 use sobre_core::league::tiebreak::TieBreakError;
 use sobre_core::record::escrow::EscrowError;
+use sobre_core::record::verify::RuleViolation;
+use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::rules::coin::CoinRule;
+use sobre_core::rules::quickplay::QuickplayRule;
 use sobre_words::{Words, t};
 
 impl IdPlace {
@@ -34,6 +37,133 @@ pub(super) fn from_now(w: &Words, at_ms: u64, now: u64) -> String {
         0..60 => t!(w, "refusal-in-seconds", s = s),
         60..3600 => t!(w, "refusal-in-minutes", m = s / 60, s = s % 60),
         _ => t!(w, "refusal-in-hours", h = s / 3600, m = s % 3600 / 60),
+    }
+}
+
+/// The rule the player's event breaks (the core's own violation); `None` for the kinds
+/// never sent ([`crate::api::refusal::coded_rule_violation`]): the node's message says them.
+pub(super) fn rule_problem(w: &Words, rule: &RuleViolation) -> Option<String> {
+    use AdjournmentRule as A;
+    use RuleViolation as V;
+    Some(match rule {
+        V::NoDrawOffer => t!(w, "refusal-no-draw-offer"),
+        V::ClaimNotOnMove => t!(w, "refusal-claim-not-on-move"),
+        V::IntendedMoveIllegal => t!(w, "refusal-intended-illegal"),
+        V::ClaimWhileAdjourned => t!(w, "refusal-claim-adjourned"),
+        V::AbortTooLate => t!(w, "refusal-abort-too-late"),
+        V::AcceptNotAllowed => t!(w, "refusal-accept-not-allowed"),
+        V::DeclineNotAllowed => t!(w, "refusal-decline-not-allowed"),
+        V::ColoursNotSettled => t!(w, "refusal-colours-not-settled"),
+        V::OutOfTurn { colour } => t!(
+            w,
+            "refusal-out-of-turn",
+            colour = crate::words::colour(w, *colour)
+        ),
+        V::NotLive { status } => t!(
+            w,
+            "refusal-not-live",
+            status = crate::words::status(w, *status)
+        ),
+        V::NoMoveInStatus { status } => t!(
+            w,
+            "refusal-no-move-in-status",
+            status = crate::words::status(w, *status)
+        ),
+        V::OpenSealedMoveFirst => t!(w, "refusal-open-sealed-first"),
+        V::Adjournment(A::BeforeResumption) => t!(w, "refusal-before-resumption"),
+        V::Adjournment(A::ResponderAbsent) => t!(w, "refusal-responder-absent"),
+        V::A11NeedsAgreedTerms { version } => {
+            t!(w, "refusal-a11-needs-agreed-terms", version = *version)
+        }
+        V::NoSealedMoveToDeclare => t!(w, "refusal-no-sealed-move-to-declare"),
+        V::DeclareNotSealer => t!(w, "refusal-declare-not-sealer"),
+        V::AlreadyDeclared => t!(w, "refusal-already-declared"),
+        V::DeclaredAfterOpening => t!(w, "refusal-declared-after-opening"),
+        V::UnknownDeclaration => t!(w, "refusal-unknown-declaration"),
+        V::AcceptDeclarationNotAllowed => t!(w, "refusal-accept-declaration-not-allowed"),
+        V::NothingToAnnul => t!(w, "refusal-nothing-to-annul"),
+        V::AnnulNotAllowed => t!(w, "refusal-annul-not-allowed"),
+        V::Quickplay(rule) => quickplay(w, *rule),
+        // Not sent in a refusal (coded_rule_violation): the node's message says them.
+        V::Adjournment(
+            A::NoResumptionTime
+            | A::ResumptionTooFar
+            | A::Correspondence
+            | A::NotTheSealer
+            | A::ReplyOnlyByResponder
+            | A::ReplyBeforeOpening
+            | A::ReplyAlreadySealed
+            | A::SealerPresent
+            | A::ReplyAfterAnswer
+            | A::ReplyResumption
+            | A::SealerNotArrived,
+        )
+        | V::SelfChallenge
+        | V::TimeControl(_)
+        | V::CoinCommitmentMissing
+        | V::NoSuchChess960(_)
+        | V::StartPosition(_)
+        | V::Terms(_)
+        | V::EnvelopeLateness { .. }
+        | V::ChallengeNotFirst
+        | V::AcceptWithoutShare
+        | V::NoCoinToOpen
+        | V::CoinOpenNotAllowed
+        | V::CoinOpeningMismatch
+        | V::NoChess960Position(_)
+        | V::Coin(_)
+        | V::UnseenMove
+        | V::IllegalMove { .. }
+        | V::DrawTooEarly { .. }
+        | V::SealedMoveBinding
+        | V::NoEnvelopeToAnswer
+        | V::SecondEnvelopeNotResponder
+        | V::SealerPresentOpens
+        | V::SecondEnvelopeEarly
+        | V::CannotSeal(_)
+        | V::SealNotOnMove
+        | V::EnvelopePlayers
+        | V::EnvelopeSealer
+        | V::EnvelopePosition { .. }
+        | V::EnvelopeMoveNumber
+        | V::EnvelopeDrawOffer
+        | V::EnvelopeTimes { .. }
+        | V::NoEnvelopeToEscrow
+        | V::EscrowWrongSeal
+        | V::EscrowNotSealer
+        | V::EscrowNotBinding
+        | V::AlreadyEscrowed
+        | V::ArbiterIsPlayer
+        | V::ArbiterNotAgreed
+        | V::Escrow(_)
+        | V::NoEnvelopeToOpen
+        | V::OpenNotSealer
+        | V::NoSuchSeal
+        | V::OpenNotArbiter
+        | V::OpeningMismatch
+        | V::OpenedOutOfOrder => return None,
+    })
+}
+
+/// A refused 10.2 claim or ruling, in the words of the rule.
+fn quickplay(w: &Words, rule: QuickplayRule) -> String {
+    match rule {
+        QuickplayRule::NoArbiter => t!(w, "refusal-quickplay-no-arbiter"),
+        QuickplayRule::NotQuickplayFinish => t!(w, "refusal-quickplay-not-finish"),
+        QuickplayRule::Blitz => t!(w, "refusal-quickplay-blitz"),
+        QuickplayRule::NotOnMove => t!(w, "refusal-quickplay-not-on-move"),
+        QuickplayRule::TimeLeft { remaining_ms } => t!(
+            w,
+            "refusal-quickplay-time-left",
+            left = sobre_core::clock::format_duration(remaining_ms.max(0).unsigned_abs())
+        ),
+        QuickplayRule::ClaimOpen => t!(w, "refusal-quickplay-claim-open"),
+        QuickplayRule::AwaitingRuling => t!(w, "refusal-quickplay-awaiting-ruling"),
+        QuickplayRule::NotTheArbiter => t!(w, "refusal-quickplay-not-the-arbiter"),
+        QuickplayRule::NoSuchClaim => t!(w, "refusal-quickplay-no-such-claim"),
+        QuickplayRule::RulingUnseen => t!(w, "refusal-quickplay-ruling-unseen"),
+        QuickplayRule::AlreadyRuled => t!(w, "refusal-quickplay-already-ruled"),
+        QuickplayRule::AlreadyPostponed => t!(w, "refusal-quickplay-already-postponed"),
     }
 }
 

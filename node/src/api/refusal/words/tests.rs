@@ -10,7 +10,9 @@ use sobre_core::league::tiebreak::TieBreakError;
 use sobre_core::record::Status;
 use sobre_core::record::escrow::EscrowError;
 use sobre_core::record::verify::RuleViolation;
+use sobre_core::rules::adjournment::AdjournmentRule;
 use sobre_core::rules::coin::CoinRule;
+use sobre_core::rules::quickplay::QuickplayRule;
 use sobre_core::{Position, notation};
 use sobre_words::{Language, words};
 
@@ -77,8 +79,6 @@ fn samples() -> Vec<RefusalCode> {
         RefusalCode::ResumptionNotice {
             notice: "10m".into(),
         },
-        RefusalCode::BeforeResumption,
-        RefusalCode::ResponderAbsent,
         RefusalCode::BadPlayerId { text: "ana".into() },
         RefusalCode::BadTimeControl {
             text: "0/50d".into(),
@@ -115,10 +115,18 @@ fn samples() -> Vec<RefusalCode> {
         RuleViolation::AcceptNotAllowed,
         RuleViolation::DeclineNotAllowed,
         RuleViolation::ColoursNotSettled,
-        RuleViolation::OutOfTurn(Color::White),
-        RuleViolation::NotLive(Status::Finished),
-        RuleViolation::NoMoveInStatus(Status::Cancelled),
+        RuleViolation::OutOfTurn {
+            colour: Color::White,
+        },
+        RuleViolation::NotLive {
+            status: Status::Finished,
+        },
+        RuleViolation::NoMoveInStatus {
+            status: Status::Cancelled,
+        },
         RuleViolation::OpenSealedMoveFirst,
+        RuleViolation::Adjournment(AdjournmentRule::BeforeResumption),
+        RuleViolation::Adjournment(AdjournmentRule::ResponderAbsent),
         RuleViolation::A11NeedsAgreedTerms { version: 2 },
         RuleViolation::NoSealedMoveToDeclare,
         RuleViolation::DeclareNotSealer,
@@ -336,8 +344,10 @@ fn spanish_refusals_are_translated() {
     let es = |c: RefusalCode| spanish(&c).unwrap().0;
     assert_eq!(es(RefusalCode::NotYourMove), "no le toca mover");
     assert_eq!(
-        es(RefusalCode::NotLive {
-            status: Some(Status::Finished)
+        es(RefusalCode::Rule {
+            problem: Some(RuleViolation::NotLive {
+                status: Status::Finished
+            })
         }),
         "no es posible en una partida terminada"
     );
@@ -355,6 +365,7 @@ fn an_unknown_code_is_not_worded() {
         },
         RefusalCode::League { problem: None },
         RefusalCode::CoinRule { problem: None },
+        RefusalCode::Rule { problem: None },
         RefusalCode::Quota {
             problem: QuotaProblem::Other,
         },
