@@ -3,10 +3,7 @@
 use super::author::own_event;
 use super::cache::GameCache;
 use super::reads::{self, ReadSide};
-use super::{
-    Service, adjourn, coin_path, internal, letters, move_error, now_ms, read_name, rule_refusal,
-    user,
-};
+use super::{Service, adjourn, internal, letters, move_error, now_ms, rule_refusal, user};
 use crate::api::refusal::MovePlace;
 use crate::api::replies::{
     BoardReply, ClaimReply, ClaimVerdict, ConditionalReply, ConnectReply, IdReply, LeaveReply,
@@ -56,22 +53,22 @@ impl Service {
                     })
                     .collect();
                 Ok(request::Id::reply(IdReply {
-                    player_id: self.me.to_string(),
-                    name: read_name(&self.home),
+                    player_id: self.identity.me().to_string(),
+                    name: self.identity.name(),
                     addresses: addrs,
-                    mailbox: self.mailbox,
+                    mailbox: self.identity.is_mailbox(),
                 }))
             }
             ApiRequest::Status(request::Status {}) => {
                 let peers = self.net.connected_peers().await.unwrap_or_default();
                 let mut reply = StatusReply {
-                    player_id: self.me.to_string(),
+                    player_id: self.identity.me().to_string(),
                     uptime_ms: self.run.uptime_ms(now_ms()),
                     games: self.games.len(),
                     games_verified_at_start: self.run.verified_at_start(),
                     peers: peers.len(),
                     outbox: self.store.outbox_len(),
-                    mailbox: self.mailbox,
+                    mailbox: self.identity.is_mailbox(),
                     traffic: self.net.traffic(),
                     ..StatusReply::default()
                 };
@@ -92,7 +89,7 @@ impl Service {
                             addresses: a.iter().map(ToString::to_string).collect(),
                             reserved: super::player_of_peer(p)
                                 .is_some_and(|player| self.limits.is_reserved(&player))
-                                || self.mailboxes.contains(p),
+                                || self.identity.is_my_mailbox(p),
                         })
                         .collect(),
                     known: super::reads::known_peers(&self.store),
@@ -341,7 +338,7 @@ impl Service {
                     .games
                     .iter()
                     .filter(|(_, s)| {
-                        s.colour_of(&self.me).is_some()
+                        s.colour_of(&self.identity.me()).is_some()
                             && matches!(s.status, Status::Active | Status::Adjourned)
                     })
                     .map(|(g, _)| *g)
@@ -425,7 +422,7 @@ impl Service {
     }
 
     pub(super) fn require_my_move(&self, st: &GameState) -> Result<(), ApiError> {
-        let Some(c) = st.colour_of(&self.me) else {
+        let Some(c) = st.colour_of(&self.identity.me()) else {
             return Err(ApiError::refused(RefusalCode::NotInGame));
         };
         match st.status {
@@ -457,7 +454,7 @@ impl Service {
         let opp: PlayerId = opponent
             .parse()
             .map_err(|e| super::bad_player_id(opponent, &e))?;
-        if opp == self.me {
+        if opp == self.identity.me() {
             return Err(ApiError::refused(RefusalCode::ChallengeSelf));
         }
         time_control.parse::<TimeControl>().map_err(|e| {
@@ -487,11 +484,12 @@ impl Service {
         let t = now_ms();
         // Every challenge is on terms (protocol version 3, tag 21, docs/time.md); verify
         // checks them below (a player as timekeeper or arbiter is refused).
-        let (sheet, signed) = Scoresheet::challenge_on_terms(self.key.clone(), challenge, terms, t)
-            .map_err(internal)?;
+        let (sheet, signed) =
+            Scoresheet::challenge_on_terms(self.identity.key().clone(), challenge, terms, t)
+                .map_err(internal)?;
         let game = sheet.game();
         if let Some(s) = secret {
-            secrets::write_secret(&coin_path(&self.home, &game), &s).map_err(internal)?;
+            secrets::write_secret(&self.identity.coin_path(&game), &s).map_err(internal)?;
         }
         let checked = own_event(&signed).map_err(internal)?;
         let state = verify_incremental(std::slice::from_ref(&checked), &[], None)
@@ -515,12 +513,12 @@ impl Service {
         for peer in recipients {
             self.deliver(game, peer);
         }
-        integrity::note_event(&self.home, &self.me, &game, &signed);
+        integrity::note_event(self.identity.home(), &self.identity.me(), &game, &signed);
         self.watchers.notify(
             &game,
             GameEvent {
                 kind: GameEventKind::Challenge,
-                by: self.me.to_string(),
+                by: self.identity.me().to_string(),
                 status: None,
                 from: None,
             },

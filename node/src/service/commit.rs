@@ -119,8 +119,8 @@ impl Service {
         let (store, net, home, me, done) = (
             self.store.clone(),
             self.net.clone(),
-            self.home.clone(),
-            self.me,
+            self.identity.home().to_path_buf(),
+            self.identity.me(),
             self.commits.done_sender(),
         );
         let Batch {

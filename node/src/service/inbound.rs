@@ -101,7 +101,7 @@ impl Service {
         // where turning every game's players into peer ids cost 16 µs a game (1.6 s of a
         // mailbox's time per connection at 100,000 games).
         let who = player_of_peer(&peer);
-        let is_mailbox = self.mailboxes.contains(&peer);
+        let is_mailbox = self.identity.is_my_mailbox(&peer);
         // From the table's index of each player's games, not a pass over every game held.
         let shared: Vec<GameId> = who
             .map(|w| self.games.games_of(&w).map(|(g, _)| *g).collect())
@@ -120,7 +120,11 @@ impl Service {
         // From our mailbox we sync only what changed (see `catchup`), not every game; as a
         // mailbox, the same from a player's node that counts us as its mailbox.
         match who {
-            Some(player) if self.mailbox && player != self.me && !shared.is_empty() => {
+            Some(player)
+                if self.identity.is_mailbox()
+                    && player != self.identity.me()
+                    && !shared.is_empty() =>
+            {
                 self.ask_player_heads(peer, player, shared.clone());
             }
             _ => {
@@ -228,7 +232,7 @@ impl Service {
             // A player's node also answers its own mailboxes about its player's games.
             Request::GamesSince { player, .. }
                 if !(Service::may_list(&peer, &player)
-                    || player == self.me && self.mailboxes.contains(&peer)) =>
+                    || player == self.identity.me() && self.identity.is_my_mailbox(&peer)) =>
             {
                 debug!(%peer, "game heads refused: only a player lists its own games");
                 Response::GameHeads {
@@ -268,7 +272,7 @@ impl Service {
             || !self
                 .limits
                 .not_ours_again(peer, game, crate::time::now_ms())
-            || self.mailboxes.contains(&peer)
+            || self.identity.is_my_mailbox(&peer)
         {
             return refusal;
         }

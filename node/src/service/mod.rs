@@ -19,7 +19,7 @@
 //! [`Summary`].
 //!
 //! State lives in owned parts, each a struct with private fields in a file of its own
-//! (`group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
+//! (`identity`, `group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
 //! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`, `instances`, `skew`;
 //! docs/architecture.md lists what each owns): a file that runs the protocol asks a part, never reaches into its
 //! fields.
@@ -35,9 +35,7 @@ use crate::view::Summary;
 use crate::{home, integrity, preverify};
 use libp2p::{Multiaddr, PeerId};
 use sobre_core::record::author::Scoresheet;
-use sobre_core::record::{
-    EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
-};
+use sobre_core::record::{EventId, GameId, GameState, PlayerId, VerifiedEvent, VerifyError};
 use std::collections::HashMap;
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -167,6 +165,7 @@ mod deliver;
 mod game_table;
 mod group_commit;
 mod hot;
+mod identity;
 mod inbound;
 mod ingest;
 mod instance;
@@ -215,13 +214,11 @@ const OPEN_WAIT: Duration = Duration::from_secs(15);
 const MAX_BATCH: usize = 64;
 
 struct Service {
-    home: PathBuf,
-    key: Keypair,
-    me: PlayerId,
+    /// Who this node is: home, key, player, mailbox or not, the player's mailboxes (see
+    /// `identity`).
+    identity: identity::Identity,
     store: Store,
     net: NetworkHandle,
-    mailbox: bool,
-    mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: game_table::GameTable,
     /// What waits for the next store flush, and the flush in progress (see `group_commit`).
@@ -337,13 +334,14 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let own_instance = crate::instance::Own::start(&home_dir, me, started_ms, own_addrs)
         .map_err(NodeError::Instance)?;
     let mut svc = Service {
-        home: home_dir.clone(),
-        key,
-        me,
+        identity: identity::Identity::new(
+            home_dir.clone(),
+            key,
+            config.mailbox,
+            mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
+        ),
         store,
         net: net.clone(),
-        mailbox: config.mailbox,
-        mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: game_table::GameTable::new(HashMap::new(), held.clone()),
         commits: group_commit::GroupCommit::new(flush_done),
         run: run_state::RunState::new(started_ms),
@@ -379,7 +377,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     if let Err(e) = svc.load_own_profile() {
         warn!("the player's profile is not sent to anyone: {e}");
     }
-    let _ = net.reserve(svc.mailboxes.clone()).await;
+    let _ = net.reserve(svc.identity.mailboxes().to_vec()).await;
     let blocked = svc.load_blocked();
     svc.limits.load_blocked(blocked);
     svc.apply_blocks().await;
@@ -406,7 +404,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             asked.push(p);
         }
     }
-    if let Err(other) = instance::check_at_start(&net, &svc.key, svc.instances.own(), asked).await {
+    if let Err(other) =
+        instance::check_at_start(&net, svc.identity.key(), svc.instances.own(), asked).await
+    {
         net.shutdown().await;
         return Err(NodeError::OtherInstance(other));
     }
@@ -540,7 +540,7 @@ impl Service {
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
         self.games.load(loaded.games);
-        integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
+        integrity::refuse_damaged(self.identity.home(), &self.store, &loaded.damaged)?;
         self.run.loaded(loaded.verified_in_full);
         // Their summaries are stored by the first retry tick's commit, not here: a start
         // writes nothing to the database, so a node killed while starting (the crash loop
@@ -582,19 +582,20 @@ impl Service {
     ) -> Option<Scoresheet> {
         let mut mine: Vec<(u64, EventId)> = events
             .iter()
-            .filter(|v| v.event.author == self.me)
+            .filter(|v| v.event.author == self.identity.me())
             .map(|v| (v.event.seq, v.id))
             .collect();
         mine.sort();
-        let is_player = state.challenger == self.me || state.opponent == self.me;
-        if mine.is_empty() && !is_player && !self.mailbox {
+        let is_player =
+            state.challenger == self.identity.me() || state.opponent == self.identity.me();
+        if mine.is_empty() && !is_player && !self.identity.is_mailbox() {
             return None;
         }
         let next = mine.last().map_or(0, |(s, _)| s + 1);
         let last = mine.last().map(|(_, id)| *id);
-        let seen = last_other_event(state, &self.me, events);
+        let seen = last_other_event(state, &self.identity.me(), events);
         Some(Scoresheet::resume(
-            self.key.clone(),
+            self.identity.key().clone(),
             *game,
             next,
             last,
@@ -613,10 +614,10 @@ impl Service {
 /// The node answers reads with the same code as a read made while it is stopped.
 impl ReadSide for Service {
     fn player(&self) -> &PlayerId {
-        &self.me
+        self.identity.player()
     }
     fn home_dir(&self) -> &Path {
-        &self.home
+        self.identity.home()
     }
     fn db(&self) -> &Store {
         &self.store
@@ -625,7 +626,7 @@ impl ReadSide for Service {
         &self.games
     }
     fn is_mailbox(&self) -> bool {
-        self.mailbox
+        self.identity.is_mailbox()
     }
     fn own_profile(&self) -> Option<&sobre_core::record::Profile> {
         self.own_profile_signed()
@@ -639,19 +640,6 @@ impl ReadSide for Service {
     fn league_not_received(&self, league: &sobre_core::league::League) -> Option<usize> {
         self.league_missing(league)
     }
-}
-
-fn coin_path(home_dir: &Path, game: &GameId) -> PathBuf {
-    home::openings_dir(home_dir).join(format!("{game}.coin"))
-}
-
-fn opening_path(home_dir: &Path, game: &GameId, ply: u32) -> PathBuf {
-    home::openings_dir(home_dir).join(format!("{game}-{ply}.seal.json"))
-}
-
-/// The player's name from `HOME/profile.json`, through its one reader (none if unreadable).
-fn read_name(home_dir: &Path) -> Option<String> {
-    crate::profile::read(home_dir).ok()?.name
 }
 
 /// A verification failure of the player's own action, as a refusal: the rule's words, and

@@ -36,9 +36,14 @@ impl Service {
         };
         let by_other_player = [summary.challenger, summary.opponent]
             .iter()
-            .any(|p| *p != self.me && super::peer_of_player(p) == Some(peer));
+            .any(|p| *p != self.identity.me() && super::peer_of_player(p) == Some(peer));
         if !by_other_player
-            || !integrity::restored_per_ledger(&self.home, &self.store, &self.me, &game)
+            || !integrity::restored_per_ledger(
+                self.identity.home(),
+                &self.store,
+                &self.identity.me(),
+                &game,
+            )
         {
             return;
         }
