@@ -305,7 +305,7 @@ impl Service {
         let t = now_ms();
         let me = self.identity.me();
         let key = self.identity.key().clone();
-        if self.restoring.contains(game) {
+        if self.restoring.is_restoring(game) {
             return Err("the game is being restored after a repair".to_owned());
         }
         let cache = self.hot.get_mut(game).ok_or("unknown game")?;

@@ -241,7 +241,7 @@ impl Service {
                     if of_game == Some(game) {
                         let _ = self.ingest(game, &events, Some(peer), false).await;
                     }
-                    if self.restoring.contains(&game) {
+                    if self.restoring.is_restoring(&game) {
                         self.confirm_restored(game, peer);
                     }
                 }

@@ -142,7 +142,7 @@ impl Service {
         }
         // After a repair: ask every peer for the games not yet confirmed whole again (the
         // other players' copies confirm them: see `restore`).
-        for g in self.restoring.clone() {
+        for g in self.restoring.games() {
             self.sync_game(peer, g);
         }
         if let Ok(entries) = self.store.outbox_for_peer(&peer.to_string()) {

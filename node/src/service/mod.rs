@@ -19,7 +19,7 @@
 //! [`Summary`].
 //!
 //! State lives in owned parts, each a struct with private fields in a file of its own
-//! (`identity`, `group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
+//! (`identity`, `restore`, `group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
 //! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`, `instances`, `skew`;
 //! docs/architecture.md lists what each owns): a file that runs the protocol asks a part, never reaches into its
 //! fields.
@@ -234,12 +234,8 @@ struct Service {
     outbox: outbox::Outbox,
     /// Each opponent's clock against ours, from receipts of our deliveries (see `skew`).
     skews: skew::ClockSkews,
-    /// Games a repair could not keep and that are being fetched again: the node signs
-    /// nothing in them (not even a receipt) until one of the game's other players has sent
-    /// its copy ([`Service::confirm_restored`]), which holds every event of ours it received
-    /// — a copy from anyone else may lack our latest, and signing after it would reuse a
-    /// sequence number.
-    restoring: std::collections::BTreeSet<GameId>,
+    /// Games being restored after a repair, where the node signs nothing (see `restore`).
+    restoring: restore::Restoring,
     /// The abuse limits' memory, the blocked and the reserved players (see `limits`).
     limits: limits::Limits,
     /// Catch-up syncs in flight and the cursors of heads answers (see `sync`).
@@ -350,7 +346,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         internal_tx,
         outbox: outbox::Outbox::default(),
         skews: skew::ClockSkews::default(),
-        restoring,
+        restoring: restore::Restoring::new(restoring),
         limits: limits::Limits::new(
             config
                 .stranger_events_per_hour

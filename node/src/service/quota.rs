@@ -386,7 +386,7 @@ impl Service {
                 Some((challenger, c)) => {
                     let mine = challenger == self.identity.me() || c.opponent == self.identity.me();
                     let counted = if mine {
-                        challenger != self.identity.me() && !self.restoring.contains(game)
+                        challenger != self.identity.me() && !self.restoring.is_restoring(game)
                     } else {
                         !self.identity.is_mailbox() && c.league.is_none()
                     };

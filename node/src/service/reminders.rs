@@ -248,7 +248,7 @@ impl Service {
         if !self.reminding.claim_check_due(*game, now) {
             return;
         }
-        if self.restoring.contains(game) || self.ensure_hot(game).is_err() {
+        if self.restoring.is_restoring(game) || self.ensure_hot(game).is_err() {
             return;
         }
         let opponent = self
