@@ -13,6 +13,15 @@ use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
 
 impl Service {
+    /// Handles a batch from the `preverify` stage in order, with the signatures it checked.
+    pub(super) async fn handle_batch(&mut self, batch: crate::preverify::Batch) {
+        self.preverified.start(batch.verified);
+        for ev in batch.events {
+            self.handle_network(ev).await;
+        }
+        self.preverified.end();
+    }
+
     pub(super) async fn handle_network(&mut self, ev: NetworkEvent) {
         match ev {
             NetworkEvent::InboundRequest {

@@ -14,8 +14,34 @@ use sobre_core::record::{
     EventId, EventKind, GameId, PlayerId, SignedEvent, VerifiedEvent, VerifyError, time,
     verify_all, verify_continue,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use tracing::warn;
+
+/// The new events of the batch being handled whose signatures the `preverify` stage checked
+/// together, beside the service: [`Service::ingest`] takes each as it reaches it and checks
+/// only the others itself. Nothing outlives its batch: an event left over was not ingested
+/// and is checked again if it comes back.
+#[derive(Default)]
+pub(super) struct Preverified {
+    checked: HashMap<EventId, VerifiedEvent>,
+}
+
+impl Preverified {
+    /// The batch's checked events, those of any batch before dropped.
+    pub(super) fn start(&mut self, checked: HashMap<EventId, VerifiedEvent>) {
+        self.checked = checked;
+    }
+
+    /// The event `id` of this batch, verified, if the stage checked it; once only.
+    pub(super) fn take(&mut self, id: &EventId) -> Option<VerifiedEvent> {
+        self.checked.remove(id)
+    }
+
+    /// The batch was handled: what it did not take is dropped.
+    pub(super) fn end(&mut self) {
+        self.checked.clear();
+    }
+}
 
 impl Service {
     /// Takes events for `game` from the network: keeps the ones that are new if the game
@@ -190,7 +216,7 @@ impl Service {
             // Checked by the `preverify` stage, or now (what it did not verify).
             let mut checked: Vec<Option<VerifiedEvent>> = fresh
                 .iter()
-                .map(|e| self.preverified.remove(&e.id()))
+                .map(|e| self.preverified.take(&e.id()))
                 .collect();
             let missing: Vec<usize> = (0..fresh.len()).filter(|&i| checked[i].is_none()).collect();
             if !missing.is_empty() {
@@ -463,5 +489,31 @@ impl Service {
             })
             .filter_map(|v| v.signed.to_bytes().ok())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::Keypair;
+    use sobre_core::test_support::GameBuilder;
+
+    #[test]
+    fn a_checked_event_is_taken_once_and_not_past_its_batch() {
+        let key = |b: u8| Keypair::from_secret_bytes(&[b; 32]);
+        let game = GameBuilder::new(key(1), key(2))
+            .sign(&[])
+            .expect("a game signs");
+        let event = verify_all(&game.events[..1])
+            .remove(0)
+            .expect("signed by its author");
+        let id = event.id;
+        let mut p = Preverified::default();
+        p.start(HashMap::from([(id, event.clone())]));
+        assert_eq!(p.take(&id).map(|v| v.id), Some(id));
+        assert!(p.take(&id).is_none(), "taken already");
+        p.start(HashMap::from([(id, event)]));
+        p.end();
+        assert!(p.take(&id).is_none(), "its batch ended");
     }
 }

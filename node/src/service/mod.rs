@@ -242,9 +242,9 @@ struct Service {
     syncs: sync::Syncs,
     /// What the league side sends, polls and announces (see `league_state`).
     leagues_state: league_state::LeagueState,
-    /// The new events of the batch being handled, their signatures checked together (see
-    /// [`Service::preverify`]).
-    preverified: HashMap<EventId, VerifiedEvent>,
+    /// The new events of the batch being handled, their signatures checked together by the
+    /// `preverify` stage (see `ingest`).
+    preverified: ingest::Preverified,
     /// Coins and escrows tried and refused in this run (see `coin_state`).
     coins: coin_state::CoinState,
     /// The player's own signed profile and who holds it (see `profile`).
@@ -357,7 +357,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         ),
         leagues_state: league_state::LeagueState::default(),
         syncs: sync::Syncs::default(),
-        preverified: HashMap::new(),
+        preverified: ingest::Preverified::default(),
         coins: coin_state::CoinState::new(config.manual_coin_default),
         profiles: profile_out::Outgoing::default(),
         instances: instances::Instances::new(own_instance),
@@ -449,11 +449,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 let mut handled = 0;
                 loop {
                     handled += batch.events.len();
-                    svc.preverified = batch.verified;
-                    for ev in batch.events {
-                        svc.handle_network(ev).await;
-                    }
-                    svc.preverified.clear();
+                    svc.handle_batch(batch).await;
                     if handled >= MAX_BATCH {
                         break;
                     }
