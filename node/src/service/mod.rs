@@ -152,12 +152,15 @@ pub fn repair(home_dir: &Path) -> Result<RepairSummary, NodeError> {
 pub mod access;
 mod adjourn;
 mod api;
+mod api_game;
+mod api_node;
 mod arbiter;
 mod author;
 mod auto;
 pub(crate) mod block;
 mod cache;
 mod catchup;
+mod challenge;
 mod coin;
 mod coin_state;
 mod commit;
