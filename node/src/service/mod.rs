@@ -19,10 +19,12 @@
 //! [`Summary`].
 //!
 //! State lives in owned parts, each a struct with private fields in a file of its own
-//! (`identity`, `restore`, `group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
-//! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`, `instances`, `skew`;
-//! docs/architecture.md lists what each owns): a file that runs the protocol asks a part, never reaches into its
-//! fields.
+//! (`identity`, `restore`, `group_commit`, `outbox`, `sync`, `limits`, `league_state`,
+//! `reminder_state`, `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`,
+//! `instances`, `skew`, and `ingest`'s `Preverified`; docs/architecture.md lists what each
+//! owns): a file that runs the protocol asks a part, never reaches into its fields. The
+//! control API's requests are dispatched by `api` to handlers grouped by area (`api_node`,
+//! `api_game`, `challenge`, and the subjects' own files).
 
 use crate::api::{ApiError, RefusalCode};
 use crate::control::{self, ControlRequest};
@@ -220,6 +222,8 @@ struct Service {
     /// Who this node is: home, key, player, mailbox or not, the player's mailboxes (see
     /// `identity`).
     identity: identity::Identity,
+    /// The node's I/O handles, the database and the network: shared with the tasks the
+    /// service spawns (a flush, a dial), so handles rather than parts.
     store: Store,
     net: NetworkHandle,
     /// Every game the node serves.
@@ -232,6 +236,7 @@ struct Service {
     hot: hot::HotGames,
     /// The control clients watching (see `watchers`).
     watchers: watchers::Watchers,
+    /// The service's own queue: what a spawned task reports back (see `deliver::Internal`).
     internal_tx: mpsc::Sender<Internal>,
     /// Deliveries in flight, and events taken without a receipt (see `outbox`).
     outbox: outbox::Outbox,
