@@ -46,7 +46,7 @@ impl Service {
         let Some(summary) = self.games.get(game) else {
             return false;
         };
-        if self.mailboxes.contains(peer) {
+        if self.identity.is_my_mailbox(peer) {
             return true;
         }
         let Some(who) = player_of_peer(peer) else {
@@ -82,9 +82,9 @@ impl Service {
             return;
         };
         let players = [s.challenger, s.opponent];
-        let wanted = reserved_for(&self.me, players, &s.arbiters, &s.timekeepers);
+        let wanted = reserved_for(&self.identity.me(), players, &s.arbiters, &s.timekeepers);
         if wanted.is_empty() {
-            if self.mailbox {
+            if self.identity.is_mailbox() {
                 self.raise_rate_of(players, s.played);
             }
             return;

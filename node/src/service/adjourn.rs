@@ -5,7 +5,7 @@
 
 use super::moves::{letters, move_error};
 use super::reads::ReadSide;
-use super::{Service, internal, now_ms, opening_path, user};
+use super::{Service, internal, now_ms, user};
 use crate::api::refusal::{IdPlace, MovePlace, coded_escrow_error};
 use crate::api::replies::{AdjournReply, EscrowReply};
 use crate::api::{ApiError, RefusalCode};
@@ -50,7 +50,7 @@ impl Service {
         let reply = st.adjournment().filter(|a| {
             a.binding
                 && st
-                    .colour_of(&self.me)
+                    .colour_of(&self.identity.me())
                     .is_some_and(|me| a.check_reply(me, st.moves.len()).is_ok())
         });
         let (resume_at_ms, lateness_limit_ms) = match reply {
@@ -112,7 +112,7 @@ impl Service {
             black,
             fen_before: st.position.fen(),
             time_used_ms: st.clocks.as_ref().map_or([0, 0], |c| c.used_ms),
-            sealer: self.me,
+            sealer: self.identity.me(),
             move_number: st.position.fullmove_number(),
             draw_offer_by: st.draw_offer.and_then(|c| st.player(c)),
             resume_at_ms,
@@ -132,9 +132,9 @@ impl Service {
         };
         // The opening is kept before the seal exists anywhere: losing it later is A11.
         let bytes = serde_json::to_vec(&opening).map_err(internal)?;
-        secrets::write_secret(&opening_path(&self.home, &g, ply), &bytes).map_err(internal)?;
+        secrets::write_secret(&self.identity.opening_path(&g, ply), &bytes).map_err(internal)?;
         let text_owned = text.to_owned();
-        let me = self.me;
+        let me = self.identity.me();
         // The escrow's one-time key, from the node's RNG like the salt.
         let ephemeral: [u8; 32] = rand::random();
         let (_, state) = self
@@ -280,7 +280,7 @@ impl Service {
         let Some(env) = state.open_envelope() else {
             return false;
         };
-        let Some(me) = state.colour_of(&self.me) else {
+        let Some(me) = state.colour_of(&self.identity.me()) else {
             return false;
         };
         if state.status != Status::Adjourned || me != env.sealer {
@@ -305,7 +305,7 @@ impl Service {
             Err(_) => return false,
         }
         let ply = env.ply;
-        if let Ok(bytes) = secrets::read_secret(&opening_path(&self.home, game, ply)) {
+        if let Ok(bytes) = secrets::read_secret(&self.identity.opening_path(game, ply)) {
             if let Ok(opening) = serde_json::from_slice::<SealOpening>(&bytes)
                 && let Err(e) = self.author(game, move |s, t| s.reveal(&opening, t)).await
             {
@@ -335,8 +335,9 @@ impl Service {
             .iter()
             .filter(|(_, s)| s.status == Status::Adjourned)
             .filter_map(|(g, s)| {
-                let plays = s.white == Some(self.me) || s.black == Some(self.me);
-                let keeps = s.arbiters.contains(&self.me);
+                let plays =
+                    s.white == Some(self.identity.me()) || s.black == Some(self.identity.me());
+                let keeps = s.arbiters.contains(&self.identity.me());
                 (plays || keeps).then_some((*g, plays))
             })
             .collect();

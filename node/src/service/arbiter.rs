@@ -6,7 +6,7 @@
 //! nowhere before it is signed.
 
 use super::reads::ReadSide;
-use super::{Service, now_ms, opening_path, user};
+use super::{Service, now_ms, user};
 use crate::api::refusal::{RefusalCode, coded_escrow_error};
 use crate::api::replies::EnvelopeLostReply;
 use crate::api::{ApiError, GameView};
@@ -35,9 +35,11 @@ fn kept_refusal(e: &escrow::EscrowError) -> ApiError {
 impl Service {
     /// The envelope still closed in `state`, if it is escrowed to this node's player.
     fn kept_envelope<'a>(&self, state: &'a GameState) -> Option<&'a SealedEnvelope> {
-        state
-            .open_envelope()
-            .filter(|e| e.escrow.as_ref().is_some_and(|x| x.arbiter == self.me))
+        state.open_envelope().filter(|e| {
+            e.escrow
+                .as_ref()
+                .is_some_and(|x| x.arbiter == self.identity.me())
+        })
     }
 
     /// A3: the opening in escrow, decrypted in memory and checked against the seal's
@@ -48,7 +50,9 @@ impl Service {
         env: &SealedEnvelope,
     ) -> Result<SealOpening, escrow::EscrowError> {
         let Some(kept) = &env.escrow else {
-            return Err(escrow::EscrowError::NotTheArbiter { arbiter: self.me });
+            return Err(escrow::EscrowError::NotTheArbiter {
+                arbiter: self.identity.me(),
+            });
         };
         let sealer = env.seal.envelope.sealer;
         let ctx = EscrowContext {
@@ -57,7 +61,7 @@ impl Service {
             sealer,
             arbiter: kept.arbiter,
         };
-        let opening = escrow::open_box(&ctx, &self.key, &kept.sealed_box)?;
+        let opening = escrow::open_box(&ctx, self.identity.key(), &kept.sealed_box)?;
         let expected = commit::seal_commitment(
             &state.game,
             env.ply,
@@ -149,7 +153,7 @@ impl Service {
         self.coins.escrow_changed(game);
         let escrowed_now = fresh.iter().any(|e| {
             e.decode_unverified().is_ok_and(
-                |ev| matches!(ev.kind, EventKind::Escrow { arbiter, .. } if arbiter == self.me),
+                |ev| matches!(ev.kind, EventKind::Escrow { arbiter, .. } if arbiter == self.identity.me()),
             )
         });
         if escrowed_now && let Some(env) = self.kept_envelope(&state) {
@@ -177,7 +181,7 @@ impl Service {
             None => {
                 return Err(ApiError::refused(RefusalCode::EnvelopeInNobodysKeeping));
             }
-            Some(kept) if kept.arbiter != self.me => {
+            Some(kept) if kept.arbiter != self.identity.me() => {
                 return Err(ApiError::refused(RefusalCode::NotTheEnvelopesArbiter {
                     arbiter: kept.arbiter.to_string(),
                 }));
@@ -218,10 +222,10 @@ impl Service {
         let Some(env) = st.open_envelope().cloned() else {
             return Err(ApiError::refused(RefusalCode::NoEnvelope));
         };
-        if st.colour_of(&self.me) != Some(env.sealer) {
+        if st.colour_of(&self.identity.me()) != Some(env.sealer) {
             return Err(ApiError::refused(RefusalCode::NotTheSealer));
         }
-        let held = secrets::read_secret(&opening_path(&self.home, &g, env.ply)).is_ok();
+        let held = secrets::read_secret(&self.identity.opening_path(&g, env.ply)).is_ok();
         let arbiter = env.escrow.as_ref().map(|k| k.arbiter);
         let binding = env.letters.is_some();
         let (advice, resigned) = match (held, arbiter, binding) {

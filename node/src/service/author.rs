@@ -112,8 +112,8 @@ impl Service {
         t: u64,
         make: impl FnOnce(&mut Scoresheet, u64) -> Result<Vec<SignedEvent>, ApiError>,
     ) -> Result<(Vec<SignedEvent>, GameState), ApiError> {
-        let me = self.me;
-        let key = self.key.clone();
+        let me = self.identity.me();
+        let key = self.identity.key().clone();
         self.refuse_while_restoring(game)?;
         self.ensure_hot(game).map_err(|e| match e {
             Unavailable::UnknownGame => ApiError::refused(RefusalCode::GameNotKept),
@@ -180,7 +180,7 @@ impl Service {
             .ok_or_else(|| internal("game left the cache"))?;
         // The ledger lags the database, never leads it: written after the flush above.
         for one in &signed {
-            integrity::note_event(&self.home, &self.me, game, one);
+            integrity::note_event(self.identity.home(), &self.identity.me(), game, one);
         }
         self.games.insert(*game, Summary::of(&state));
         self.reserve_players(game);
@@ -263,14 +263,14 @@ impl Service {
     pub(super) fn recipients(&self, state: &GameState) -> Vec<PeerId> {
         let mut out = Vec::new();
         for p in [state.challenger, state.opponent] {
-            if p != self.me
+            if p != self.identity.me()
                 && let Some(peer) = peer_of_player(&p)
             {
                 out.push(peer);
             }
         }
-        for m in &self.mailboxes {
-            if !out.contains(m) && Some(*m) != peer_of_player(&self.me) {
+        for m in self.identity.mailboxes() {
+            if !out.contains(m) && Some(*m) != peer_of_player(&self.identity.me()) {
                 out.push(*m);
             }
         }
@@ -285,7 +285,7 @@ impl Service {
             .chain(state.terms.timekeepers.iter().copied())
             .chain(state.terms.arbiter);
         for peer in witnesses.filter_map(|w| peer_of_player(&w)) {
-            if !out.contains(&peer) && Some(peer) != peer_of_player(&self.me) {
+            if !out.contains(&peer) && Some(peer) != peer_of_player(&self.identity.me()) {
                 out.push(peer);
             }
         }
@@ -303,9 +303,9 @@ impl Service {
         ) -> Result<SignedEvent, sobre_core::record::codec::CodecError>,
     ) -> Result<SignedEvent, String> {
         let t = now_ms();
-        let me = self.me;
-        let key = self.key.clone();
-        if self.restoring.contains(game) {
+        let me = self.identity.me();
+        let key = self.identity.key().clone();
+        if self.restoring.is_restoring(game) {
             return Err("the game is being restored after a repair".to_owned());
         }
         let cache = self.hot.get_mut(game).ok_or("unknown game")?;

@@ -19,7 +19,7 @@ impl Service {
         let state = cache.state.clone();
         // The challenger opens the fair coin once the opponent has accepted with a share.
         if state.status == Status::Pending
-            && state.challenger == self.me
+            && state.challenger == self.identity.me()
             && state.challenge.coin_commitment.is_some()
             && fresh.iter().any(|e| {
                 e.decode_unverified()
@@ -34,8 +34,9 @@ impl Service {
         }
         // Conditional moves: the opponent's move matched a prepared line.
         let opponent_moved = fresh.iter().any(|e| {
-            e.decode_unverified()
-                .is_ok_and(|ev| ev.author != self.me && matches!(ev.kind, EventKind::Move(_)))
+            e.decode_unverified().is_ok_and(|ev| {
+                ev.author != self.identity.me() && matches!(ev.kind, EventKind::Move(_))
+            })
         });
         if opponent_moved && state.status == Status::Active {
             self.play_conditional(game, &state).await;
@@ -46,7 +47,7 @@ impl Service {
         let Ok(lines) = self.store.conditional(game) else {
             return;
         };
-        if lines.is_empty() || state.colour_of(&self.me) != Some(state.position.turn()) {
+        if lines.is_empty() || state.colour_of(&self.identity.me()) != Some(state.position.turn()) {
             return;
         }
         let Some(last) = state.moves.last() else {

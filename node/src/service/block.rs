@@ -47,7 +47,7 @@ impl Service {
                     text: text.trim().to_owned(),
                 })
             })?;
-            if p == self.me {
+            if p == self.identity.me() {
                 return Err(ApiError::refused(RefusalCode::BlockSelf));
             }
             let peer = peer_of_player(&p);
@@ -58,7 +58,9 @@ impl Service {
                     .games
                     .iter()
                     .filter(|(_, s)| {
-                        s.status == Status::Pending && s.challenger == p && s.opponent == self.me
+                        s.status == Status::Pending
+                            && s.challenger == p
+                            && s.opponent == self.identity.me()
                     })
                     .map(|(g, _)| *g)
                     .collect();

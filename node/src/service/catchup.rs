@@ -86,7 +86,11 @@ impl Service {
     /// Asks the mailbox `peer` which of the player's games changed since its last answer.
     pub(super) fn ask_mailbox_heads(&self, peer: PeerId) {
         let (epoch, since) = self.syncs.mailbox_cursor(&peer);
-        let (net, tx, player) = (self.net.clone(), self.internal_tx.clone(), self.me);
+        let (net, tx, player) = (
+            self.net.clone(),
+            self.internal_tx.clone(),
+            self.identity.me(),
+        );
         tokio::spawn(async move {
             let request = Request::GamesSince {
                 player,
@@ -109,7 +113,11 @@ impl Service {
             }) => (epoch, cursor, heads),
             other => {
                 debug!(%peer, "no game heads from the mailbox ({other:?}): asking for its list");
-                let (net, tx, player) = (self.net.clone(), self.internal_tx.clone(), self.me);
+                let (net, tx, player) = (
+                    self.net.clone(),
+                    self.internal_tx.clone(),
+                    self.identity.me(),
+                );
                 tokio::spawn(async move {
                     let result = net
                         .request(peer, Request::Games { player })

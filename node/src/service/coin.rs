@@ -17,7 +17,7 @@
 //! withholder who wants Black gets it only by handing the opponent White.
 
 use super::reads::ReadSide;
-use super::{Service, coin_path, internal, now_ms};
+use super::{Service, internal, now_ms};
 use crate::api::refusal::coded_coin_rule;
 use crate::api::{ApiError, GameView, RefusalCode};
 use crate::secrets;
@@ -80,7 +80,7 @@ impl Service {
     ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
-        if st.status != Status::Pending || st.opponent != self.me || st.coin.is_some() {
+        if st.status != Status::Pending || st.opponent != self.identity.me() || st.coin.is_some() {
             return Err(ApiError::refused(RefusalCode::NoChallengeToAccept));
         }
         check_choice(st, colour, position)?;
@@ -108,7 +108,7 @@ impl Service {
     ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = self.cache(&g)?.state.clone();
-        if st.opponent != self.me {
+        if st.opponent != self.identity.me() {
             return Err(coin_refusal(CoinRule::NotTheOpponent));
         }
         check_choice(&st, colour, position)?;
@@ -122,7 +122,9 @@ impl Service {
     /// unopened would withhold the draw, and `verify` ignores it: refuse to sign it.
     pub(super) fn check_abort_keeps_the_coin(&self, game: &GameId) -> Result<(), ApiError> {
         let st = &self.cache(game)?.state;
-        if st.challenger == self.me && st.coin.as_ref().is_some_and(|c| c.settled.is_none()) {
+        if st.challenger == self.identity.me()
+            && st.coin.as_ref().is_some_and(|c| c.settled.is_none())
+        {
             return Err(ApiError::refused(RefusalCode::AbortWithholdsCoin));
         }
         Ok(())
@@ -189,7 +191,7 @@ impl Service {
     /// The challenger's node opens the coin of `game` (the secret is kept since the
     /// challenge).
     pub(super) async fn open_coin(&mut self, game: &GameId) {
-        match secrets::read_secret(&coin_path(&self.home, game)) {
+        match secrets::read_secret(&self.identity.coin_path(game)) {
             Ok(bytes) => {
                 if let Ok(secret) = <[u8; 32]>::try_from(bytes.as_slice())
                     && let Err(e) = self
@@ -214,11 +216,13 @@ impl Service {
             .games
             .iter()
             .filter(|(g, s)| {
-                s.status == Status::Pending && s.plays(&self.me) && self.coins.may_try_coin(g)
+                s.status == Status::Pending
+                    && s.plays(&self.identity.me())
+                    && self.coins.may_try_coin(g)
             })
             .filter_map(|(g, s)| {
                 let deadline = s.coin_deadline_ms?;
-                let challenger = s.challenger == self.me;
+                let challenger = s.challenger == self.identity.me();
                 (challenger || (!self.coins.manual_default() && now > deadline))
                     .then_some((*g, challenger))
             })

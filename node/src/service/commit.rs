@@ -2,7 +2,7 @@
 //! what they acknowledge durable; one flush covers everything stored meanwhile.
 
 use super::Service;
-use super::group_commit::{Batch, SummaryRecord};
+use super::group_commit::{LedgerNotes, SummaryRecord};
 use crate::integrity;
 use crate::network::NetworkHandle;
 use crate::protocol::Response;
@@ -10,7 +10,7 @@ use crate::store::Store;
 use crate::store::summaries::EventsDigest;
 use libp2p::PeerId;
 use libp2p::gossipsub::{MessageAcceptance, MessageId};
-use sobre_core::record::{GameId, PlayerId};
+use sobre_core::record::PlayerId;
 use std::path::Path;
 use tokio::sync::{mpsc, oneshot};
 use tracing::warn;
@@ -50,7 +50,7 @@ pub(super) async fn answer(
     me: &PlayerId,
     net: &NetworkHandle,
     flushed: Result<(), String>,
-    notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    notes: LedgerNotes,
     pending: Vec<Deferred>,
 ) {
     match &flushed {
@@ -107,7 +107,7 @@ impl Service {
         };
         // The last flush told `flush_done`: its task has ended or is about to.
         self.commits.flushed().await;
-        let summaries = if batch.summaries {
+        let summaries = if batch.stores_summaries() {
             let hot = &self.hot;
             self.commits.take_summaries(&self.games, |game| {
                 let cache = hot.peek(game)?;
@@ -119,29 +119,20 @@ impl Service {
         let (store, net, home, me, done) = (
             self.store.clone(),
             self.net.clone(),
-            self.home.clone(),
-            self.me,
+            self.identity.home().to_path_buf(),
+            self.identity.me(),
             self.commits.done_sender(),
         );
-        let Batch {
-            dirty,
-            pending,
-            notes,
-            ..
-        } = batch;
         self.commits.running(tokio::spawn(async move {
             // Tells the service even if this task is cut short, or no flush would start again.
             let mut done = FlushDone {
                 tx: done,
                 failed: None,
             };
-            let flushed = if dirty {
-                store.flush().await.map_err(|e| e.to_string())
-            } else {
-                Ok(())
-            };
+            let flushed = batch.flush(&store).await;
             done.failed = flushed.as_ref().err().cloned();
             let stored = flushed.is_ok();
+            let (notes, pending) = batch.into_answers();
             answer(&home, &me, &net, flushed, notes, pending).await;
             // Only over events on disk; the next flush makes them durable too.
             if stored {

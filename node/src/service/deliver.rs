@@ -241,7 +241,7 @@ impl Service {
                     if of_game == Some(game) {
                         let _ = self.ingest(game, &events, Some(peer), false).await;
                     }
-                    if self.restoring.contains(&game) {
+                    if self.restoring.is_restoring(&game) {
                         self.confirm_restored(game, peer);
                     }
                 }
@@ -304,7 +304,7 @@ impl Service {
         let keeper = player_of_peer(peer).is_some_and(|p| summary.timekeepers.contains(&p));
         let opponent = [summary.challenger, summary.opponent]
             .into_iter()
-            .find(|p| *p != self.me)
+            .find(|p| *p != self.identity.me())
             .and_then(|p| peer_of_player(&p));
         if keeper && let Some(opponent) = opponent {
             self.deliver(*game, opponent);
@@ -322,7 +322,7 @@ impl Service {
             return;
         };
         let st = &cache.state;
-        if ![st.challenger, st.opponent].contains(&player) || player == self.me {
+        if ![st.challenger, st.opponent].contains(&player) || player == self.identity.me() {
             return;
         }
         let receipted: HashSet<EventId> = st
@@ -335,7 +335,7 @@ impl Service {
         for id in ids {
             let ours = cache.ids.get(id).is_some_and(|&i| {
                 let e = &cache.events[i].event;
-                e.author == self.me && !matches!(e.kind, EventKind::Receipt { .. })
+                e.author == self.identity.me() && !matches!(e.kind, EventKind::Receipt { .. })
             });
             if !ours {
                 continue;
@@ -379,7 +379,7 @@ impl Service {
         game: &GameId,
         ev: &Event,
     ) -> Option<time::TimeError> {
-        if ev.author == self.me {
+        if ev.author == self.identity.me() {
             return None;
         }
         let cache = self.hot.peek(game)?;
@@ -393,7 +393,7 @@ impl Service {
                 return None;
             };
             let late_helps = matches!(c.reason, ClaimReason::Time | ClaimReason::Lateness);
-            if claim.author != self.me || !late_helps {
+            if claim.author != self.identity.me() || !late_helps {
                 return None;
             }
             time::check_claim_countersignature(ev.time_ms, claim.time_ms).err()

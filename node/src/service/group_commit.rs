@@ -6,6 +6,7 @@
 
 use super::commit::Deferred;
 use super::game_table::GameTable;
+use crate::store::Store;
 use crate::store::summaries::EventsDigest;
 use crate::view::Summary;
 use sobre_core::record::GameId;
@@ -17,16 +18,45 @@ use tracing::warn;
 /// A game's summary and the digest of the events it was built from, to store.
 pub(super) type SummaryRecord = (GameId, EventsDigest, Summary);
 
-/// What one flush covers, taken from [`GroupCommit`] as it starts.
+/// Receipts signed in games, for the integrity ledger.
+pub(super) type LedgerNotes = Vec<(GameId, Vec<Vec<u8>>)>;
+
+/// What one flush covers, taken from [`GroupCommit`] as it starts. The flush task owns it:
+/// it flushes the store if need be ([`Batch::flush`]), then sends the answers
+/// ([`Batch::into_answers`]).
 pub(super) struct Batch {
     /// Something was written since the last flush: the store is flushed.
-    pub(super) dirty: bool,
-    pub(super) pending: Vec<Deferred>,
+    dirty: bool,
+    pending: Vec<Deferred>,
     /// Receipts signed since the last flush, for the integrity ledger.
-    pub(super) notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    notes: LedgerNotes,
     /// The summaries are due and some wait: the service takes them
     /// ([`GroupCommit::take_summaries`]).
-    pub(super) summaries: bool,
+    summaries: bool,
+}
+
+impl Batch {
+    /// Whether the summaries are due with this flush: the service takes them
+    /// ([`GroupCommit::take_summaries`]) and stores them after it.
+    pub(super) fn stores_summaries(&self) -> bool {
+        self.summaries
+    }
+
+    /// Flushes `store` if anything was written since the last flush (the error's text
+    /// otherwise).
+    pub(super) async fn flush(&self, store: &Store) -> Result<(), String> {
+        if self.dirty {
+            store.flush().await.map_err(|e| e.to_string())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// After [`Batch::flush`]: the receipts to note in the integrity ledger and the answers
+    /// that waited for the flush.
+    pub(super) fn into_answers(self) -> (LedgerNotes, Vec<Deferred>) {
+        (self.notes, self.pending)
+    }
 }
 
 pub(super) struct GroupCommit {
@@ -34,7 +64,7 @@ pub(super) struct GroupCommit {
     pending: Vec<Deferred>,
     dirty: bool,
     /// Receipts signed since the last flush, written to the integrity ledger after it.
-    ledger_notes: Vec<(GameId, Vec<Vec<u8>>)>,
+    ledger_notes: LedgerNotes,
     /// The group flush in progress (see `Service::commit`).
     flushing: Option<JoinHandle<()>>,
     /// Told when the group flush in progress has ended and answered, to start the next.

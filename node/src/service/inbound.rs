@@ -13,6 +13,15 @@ use std::collections::{HashMap, HashSet};
 use tracing::{debug, warn};
 
 impl Service {
+    /// Handles a batch from the `preverify` stage in order, with the signatures it checked.
+    pub(super) async fn handle_batch(&mut self, batch: crate::preverify::Batch) {
+        self.preverified.start(batch.verified);
+        for ev in batch.events {
+            self.handle_network(ev).await;
+        }
+        self.preverified.end();
+    }
+
     pub(super) async fn handle_network(&mut self, ev: NetworkEvent) {
         match ev {
             NetworkEvent::InboundRequest {
@@ -101,7 +110,7 @@ impl Service {
         // where turning every game's players into peer ids cost 16 µs a game (1.6 s of a
         // mailbox's time per connection at 100,000 games).
         let who = player_of_peer(&peer);
-        let is_mailbox = self.mailboxes.contains(&peer);
+        let is_mailbox = self.identity.is_my_mailbox(&peer);
         // From the table's index of each player's games, not a pass over every game held.
         let shared: Vec<GameId> = who
             .map(|w| self.games.games_of(&w).map(|(g, _)| *g).collect())
@@ -120,7 +129,11 @@ impl Service {
         // From our mailbox we sync only what changed (see `catchup`), not every game; as a
         // mailbox, the same from a player's node that counts us as its mailbox.
         match who {
-            Some(player) if self.mailbox && player != self.me && !shared.is_empty() => {
+            Some(player)
+                if self.identity.is_mailbox()
+                    && player != self.identity.me()
+                    && !shared.is_empty() =>
+            {
                 self.ask_player_heads(peer, player, shared.clone());
             }
             _ => {
@@ -138,7 +151,7 @@ impl Service {
         }
         // After a repair: ask every peer for the games not yet confirmed whole again (the
         // other players' copies confirm them: see `restore`).
-        for g in self.restoring.clone() {
+        for g in self.restoring.games() {
             self.sync_game(peer, g);
         }
         if let Ok(entries) = self.store.outbox_for_peer(&peer.to_string()) {
@@ -228,7 +241,7 @@ impl Service {
             // A player's node also answers its own mailboxes about its player's games.
             Request::GamesSince { player, .. }
                 if !(Service::may_list(&peer, &player)
-                    || player == self.me && self.mailboxes.contains(&peer)) =>
+                    || player == self.identity.me() && self.identity.is_my_mailbox(&peer)) =>
             {
                 debug!(%peer, "game heads refused: only a player lists its own games");
                 Response::GameHeads {
@@ -268,7 +281,7 @@ impl Service {
             || !self
                 .limits
                 .not_ours_again(peer, game, crate::time::now_ms())
-            || self.mailboxes.contains(&peer)
+            || self.identity.is_my_mailbox(&peer)
         {
             return refusal;
         }

@@ -14,8 +14,34 @@ use sobre_core::record::{
     EventId, EventKind, GameId, PlayerId, SignedEvent, VerifiedEvent, VerifyError, time,
     verify_all, verify_continue,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use tracing::warn;
+
+/// The new events of the batch being handled whose signatures the `preverify` stage checked
+/// together, beside the service: [`Service::ingest`] takes each as it reaches it and checks
+/// only the others itself. Nothing outlives its batch: an event left over was not ingested
+/// and is checked again if it comes back.
+#[derive(Default)]
+pub(super) struct Preverified {
+    checked: HashMap<EventId, VerifiedEvent>,
+}
+
+impl Preverified {
+    /// The batch's checked events, those of any batch before dropped.
+    pub(super) fn start(&mut self, checked: HashMap<EventId, VerifiedEvent>) {
+        self.checked = checked;
+    }
+
+    /// The event `id` of this batch, verified, if the stage checked it; once only.
+    pub(super) fn take(&mut self, id: &EventId) -> Option<VerifiedEvent> {
+        self.checked.remove(id)
+    }
+
+    /// The batch was handled: what it did not take is dropped.
+    pub(super) fn end(&mut self) {
+        self.checked.clear();
+    }
+}
 
 impl Service {
     /// Takes events for `game` from the network: keeps the ones that are new if the game
@@ -111,14 +137,14 @@ impl Service {
             if let Some(players) = players
                 && matches!(ev.kind, EventKind::Receipt { .. })
                 && !players.contains(&ev.author)
-                && ev.author != self.me
+                && ev.author != self.identity.me()
                 && Some(ev.author) != organiser
                 && !arbiters.contains(&ev.author)
                 && !timekeepers.contains(&ev.author)
                 && !ev
                     .author
                     .peer_id()
-                    .is_some_and(|p| self.mailboxes.contains(&p))
+                    .is_some_and(|p| self.identity.is_my_mailbox(&p))
             {
                 continue;
             }
@@ -144,7 +170,7 @@ impl Service {
             let new: Vec<(&sobre_core::record::Event, usize)> =
                 fresh_events.iter().map(|(e, n)| (e, *n)).collect();
             self.limits.check_quota(
-                Some(&self.me),
+                Some(&self.identity.me()),
                 quota::Tally::of(self.hot.peek(&game)),
                 &new,
                 &game,
@@ -176,9 +202,9 @@ impl Service {
             }
         }
         let t = now_ms();
-        let mut is_player = players.is_some_and(|p| p.contains(&self.me));
+        let mut is_player = players.is_some_and(|p| p.contains(&self.identity.me()));
         // A3: the arbiter an envelope is escrowed to keeps the game as a witness.
-        let mut is_arbiter = arbiters.contains(&self.me);
+        let mut is_arbiter = arbiters.contains(&self.identity.me());
         // A member of the game's league keeps it too (see `league_sync`), and signs nothing
         // in it unless it is the organiser, the league's witness.
         let mut is_member = !is_player
@@ -190,7 +216,7 @@ impl Service {
             // Checked by the `preverify` stage, or now (what it did not verify).
             let mut checked: Vec<Option<VerifiedEvent>> = fresh
                 .iter()
-                .map(|e| self.preverified.remove(&e.id()))
+                .map(|e| self.preverified.take(&e.id()))
                 .collect();
             let missing: Vec<usize> = (0..fresh.len()).filter(|&i| checked[i].is_none()).collect();
             if !missing.is_empty() {
@@ -203,17 +229,18 @@ impl Service {
             let checked: Vec<VerifiedEvent> = checked.into_iter().flatten().collect();
             if new_game {
                 let (state, checkpoint) = verify_continue(&checked, None, None)?;
-                is_player = state.challenger == self.me || state.opponent == self.me;
-                is_arbiter = view::arbiters(&state).contains(&self.me);
+                is_player =
+                    state.challenger == self.identity.me() || state.opponent == self.identity.me();
+                is_arbiter = view::arbiters(&state).contains(&self.identity.me());
                 is_member = !is_player && self.keeps_as_member(&state, true);
-                if !is_player && !is_arbiter && !is_member && !self.mailbox {
+                if !is_player && !is_arbiter && !is_member && !self.identity.is_mailbox() {
                     return Err(Refusal::NotOurs);
                 }
                 // A challenge waiting for our answer: a few per challenger, a bounded number
                 // in all (the oldest goes).
                 let awaiting_us = state.status == sobre_core::record::Status::Pending
-                    && state.opponent == self.me
-                    && state.challenger != self.me;
+                    && state.opponent == self.identity.me()
+                    && state.challenger != self.identity.me();
                 if !is_player {
                     self.mailbox_room([state.challenger, state.opponent], from)?;
                 }
@@ -241,7 +268,7 @@ impl Service {
                     GameCache::new(checked, state, Some(checkpoint), sheet),
                 );
             } else {
-                if !is_player && !is_arbiter && !is_member && !self.mailbox {
+                if !is_player && !is_arbiter && !is_member && !self.identity.is_mailbox() {
                     return Err(Refusal::NotOurs);
                 }
                 let cache = self.hot.get_mut(&game).ok_or(Unavailable::UnknownGame)?;
@@ -268,7 +295,7 @@ impl Service {
         let watched = self.watchers.watched();
         for e in fresh.iter().filter(|_| watched) {
             if let Ok(ev) = e.decode_unverified()
-                && ev.author != self.me
+                && ev.author != self.identity.me()
             {
                 self.watchers.notify(
                     &game,
@@ -288,12 +315,12 @@ impl Service {
         let mut signed_now = Vec::new();
         let witness = is_player
             || is_arbiter
-            || self.mailbox
-            || organiser == Some(self.me)
+            || self.identity.is_mailbox()
+            || organiser == Some(self.identity.me())
             || self
                 .hot
                 .peek(&game)
-                .is_some_and(|c| self.league_organiser(&c.state) == Some(self.me));
+                .is_some_and(|c| self.league_organiser(&c.state) == Some(self.identity.me()));
         if want_receipts && witness {
             let wanted: Vec<EventId> = {
                 let Some(c) = self.hot.peek(&game) else {
@@ -303,7 +330,7 @@ impl Service {
                     .state
                     .receipts
                     .iter()
-                    .filter(|(_, by, _)| *by == self.me)
+                    .filter(|(_, by, _)| *by == self.identity.me())
                     .map(|(e, _, _)| *e)
                     .collect();
                 let mut seen = HashSet::new();
@@ -313,7 +340,8 @@ impl Service {
                     .filter(|id| {
                         c.ids.get(id).is_some_and(|&i| {
                             let ev = &c.events[i].event;
-                            ev.author != self.me && !matches!(ev.kind, EventKind::Receipt { .. })
+                            ev.author != self.identity.me()
+                                && !matches!(ev.kind, EventKind::Receipt { .. })
                         })
                     })
                     .copied()
@@ -396,12 +424,12 @@ impl Service {
             self.watchers
                 .notify(game, NodeEvent::Equivocation { by: c.to_string() });
         }
-        let me = peer_of_player(&self.me);
+        let me = peer_of_player(&self.identity.me());
         let mut peers: Vec<PeerId> = players
             .iter()
             .filter(|p| !cheats.contains(p))
             .filter_map(peer_of_player)
-            .chain(self.mailboxes.iter().copied())
+            .chain(self.identity.mailboxes().iter().copied())
             .chain(from)
             .filter(|p| Some(*p) != me)
             .collect();
@@ -429,14 +457,14 @@ impl Service {
             if !self.store.has_event(game, &ev, &id).ok()? {
                 return None;
             }
-            if ev.author != self.me && !matches!(ev.kind, EventKind::Receipt { .. }) {
+            if ev.author != self.identity.me() && !matches!(ev.kind, EventKind::Receipt { .. }) {
                 to_receipt.push(id);
             }
         }
         if !want_receipts || to_receipt.is_empty() {
             return (to_receipt.is_empty() || !want_receipts).then(Vec::new);
         }
-        let mine = self.store.receipts_by(game, &self.me).ok()?;
+        let mine = self.store.receipts_by(game, &self.identity.me()).ok()?;
         let mut out = Vec::with_capacity(to_receipt.len());
         for id in &to_receipt {
             let (_, bytes) = mine.iter().find(|(of, _)| of == id)?;
@@ -456,10 +484,36 @@ impl Service {
             .events
             .iter()
             .filter(|v| {
-                v.event.author == self.me
+                v.event.author == self.identity.me()
                     && matches!(v.event.kind, EventKind::Receipt { ref event } if wanted.contains(event))
             })
             .filter_map(|v| v.signed.to_bytes().ok())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sobre_core::record::Keypair;
+    use sobre_core::test_support::GameBuilder;
+
+    #[test]
+    fn a_checked_event_is_taken_once_and_not_past_its_batch() {
+        let key = |b: u8| Keypair::from_secret_bytes(&[b; 32]);
+        let game = GameBuilder::new(key(1), key(2))
+            .sign(&[])
+            .expect("a game signs");
+        let event = verify_all(&game.events[..1])
+            .remove(0)
+            .expect("signed by its author");
+        let id = event.id;
+        let mut p = Preverified::default();
+        p.start(HashMap::from([(id, event.clone())]));
+        assert_eq!(p.take(&id).map(|v| v.id), Some(id));
+        assert!(p.take(&id).is_none(), "taken already");
+        p.start(HashMap::from([(id, event)]));
+        p.end();
+        assert!(p.take(&id).is_none(), "its batch ended");
     }
 }

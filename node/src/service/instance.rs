@@ -77,7 +77,7 @@ impl Service {
     /// Sends the node's record to `peer` in a task; the answer comes back as
     /// [`Internal::InstanceAnswer`].
     pub(super) fn send_instance(&self, peer: PeerId) {
-        let Ok(record) = self.instances.signed(&self.key, now_ms(), false) else {
+        let Ok(record) = self.instances.signed(self.identity.key(), now_ms(), false) else {
             return;
         };
         let ask = self.net.request_queued(peer, Request::Instance { record });
@@ -99,7 +99,7 @@ impl Service {
         if !self.instances.heartbeat_due(now) {
             return;
         }
-        let me = self.me;
+        let me = self.identity.me();
         let opponents: std::collections::HashSet<PeerId> = self
             .games
             .values()
@@ -117,7 +117,7 @@ impl Service {
             .collect();
         for (peer, _) in self.net.connected_peers().await.unwrap_or_default() {
             if self.instances.gets_heartbeats(&peer)
-                || self.mailboxes.contains(&peer)
+                || self.identity.is_my_mailbox(&peer)
                 || opponents.contains(&peer)
             {
                 self.send_instance(peer);
@@ -170,13 +170,13 @@ impl Service {
                 return Response::Refused { reason };
             }
         };
-        let own_key = checked.player == self.me;
+        let own_key = checked.player == self.identity.me();
         if own_key {
             // Our own key on the other end: another instance of this very node's player.
             self.judge_record(peer, &record);
         }
         let mut records = self.instances.note(checked, record, now_ms());
-        if own_key && let Ok(mine) = self.instances.signed(&self.key, now_ms(), false) {
+        if own_key && let Ok(mine) = self.instances.signed(self.identity.key(), now_ms(), false) {
             records.push(mine);
         }
         Response::Instances { records }
@@ -185,7 +185,7 @@ impl Service {
     /// On a clean stop: tells the connected peers that this instance ended, so that a node
     /// started with the key right after (a move to a new computer) is not refused.
     pub(super) async fn instance_ended(&self) {
-        let Ok(record) = self.instances.signed(&self.key, now_ms(), true) else {
+        let Ok(record) = self.instances.signed(self.identity.key(), now_ms(), true) else {
             return;
         };
         let peers = self.net.connected_peers().await.unwrap_or_default();

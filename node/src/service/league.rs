@@ -69,12 +69,12 @@ impl Service {
     /// Who should hold a league's documents: its members (the organiser, the deputy, the
     /// players) and our mailboxes (never this node itself).
     pub(super) fn league_audience(&self, league: &League) -> Vec<PeerId> {
-        let own = peer_of_player(&self.me);
+        let own = peer_of_player(&self.identity.me());
         let mut out: Vec<PeerId> = league
             .members()
             .iter()
             .filter_map(peer_of_player)
-            .chain(self.mailboxes.iter().copied())
+            .chain(self.identity.mailboxes().iter().copied())
             .filter(|p| Some(*p) != own)
             .collect();
         out.sort();
@@ -265,7 +265,7 @@ impl Service {
                     self.send_league(&league, p);
                 }
             }
-            if !self.joined(&league, &self.me) {
+            if !self.joined(&league, &self.identity.me()) {
                 continue;
             }
             self.accept_league_challenges(&league).await;
@@ -278,7 +278,7 @@ impl Service {
     /// White must not leave the pairing unplayed). When both nodes challenge, the first
     /// challenge is the one played (see [`Service::accept_league_challenges`]).
     async fn open_rounds(&mut self, league: &League, now: u64) {
-        let Some(me) = league.number(&self.me) else {
+        let Some(me) = league.number(&self.identity.me()) else {
             return;
         };
         let rounds = league.rounds();
@@ -405,7 +405,7 @@ impl Service {
         let pending: Vec<(GameId, u32, PlayerId, PlayerId)> = self
             .games
             .iter()
-            .filter(|(_, s)| s.status == Status::Pending && s.opponent == self.me)
+            .filter(|(_, s)| s.status == Status::Pending && s.opponent == self.identity.me())
             .filter_map(|(g, s)| {
                 let lr = s.league.as_ref()?;
                 let (white, black) = match s.colour_choice {
@@ -447,7 +447,10 @@ impl Service {
             }
             let mut mine_first = false;
             for (g, _) in &others {
-                if self.games.get(g).is_some_and(|s| s.challenger == self.me)
+                if self
+                    .games
+                    .get(g)
+                    .is_some_and(|s| s.challenger == self.identity.me())
                     && self
                         .league_challenged_ms(g)
                         .is_some_and(|t| (t, *g) < (theirs, game))
@@ -525,14 +528,15 @@ impl Service {
                     .map(|after_open_ms| LeagueRule::StartDeadline { after_open_ms })
                     .into_iter()
                     .collect();
-                let league = League::create_with_rules(&self.key, def, deputy, rules, now)
-                    .map_err(|e| league_refusal(&e))?;
+                let league =
+                    League::create_with_rules(self.identity.key(), def, deputy, rules, now)
+                        .map_err(|e| league_refusal(&e))?;
                 let mut docs = vec![league.signed.to_bytes().map_err(internal)?];
                 // An organiser who plays joins at once: the league's games are accepted in
                 // advance like every player's.
-                if league.def.players.contains(&self.me) {
+                if league.def.players.contains(&self.identity.me()) {
                     let join = league
-                        .join(&self.key, now)
+                        .join(self.identity.key(), now)
                         .map_err(|e| league_refusal(&e))?;
                     docs.push(join.to_bytes().map_err(internal)?);
                 }
@@ -545,12 +549,12 @@ impl Service {
             }
             ApiRequest::LeagueJoin(request::LeagueJoin { league }) => {
                 let league = self.resolve_league(&league)?;
-                if !league.def.players.contains(&self.me) {
+                if !league.def.players.contains(&self.identity.me()) {
                     return Err(ApiError::refused(RefusalCode::NotLeaguePlayer));
                 }
-                if !self.joined(&league, &self.me) {
+                if !self.joined(&league, &self.identity.me()) {
                     let join = league
-                        .join(&self.key, now_ms())
+                        .join(self.identity.key(), now_ms())
                         .map_err(|e| league_refusal(&e))?;
                     let docs = [league.signed.to_bytes(), join.to_bytes()]
                         .into_iter()

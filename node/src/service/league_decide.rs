@@ -75,7 +75,7 @@ impl Service {
             return Err(user("not a league decision"));
         };
         let league = self.resolve_league(&league)?;
-        if league.organiser != self.me && league.deputy != Some(self.me) {
+        if league.organiser != self.identity.me() && league.deputy != Some(self.identity.me()) {
             return Err(ApiError::refused(RefusalCode::NotLeagueOrganiser {
                 organiser: league.organiser.to_string(),
                 deputy: league.deputy.map(|d| d.to_string()),
@@ -149,11 +149,15 @@ impl Service {
                 }
             }
         };
-        let signed = league.decide(&self.key, d, now_ms()).map_err(|e| {
-            user(e.to_string()).coded(coded_decision_error(&e).map(|problem| RefusalCode::League {
-                problem: Some(problem),
-            }))
-        })?;
+        let signed = league
+            .decide(self.identity.key(), d, now_ms())
+            .map_err(|e| {
+                user(e.to_string()).coded(coded_decision_error(&e).map(|problem| {
+                    RefusalCode::League {
+                        problem: Some(problem),
+                    }
+                }))
+            })?;
         if self.league_decisions(&league).len() >= super::league::MAX_DECISIONS {
             return Err(ApiError::refused(RefusalCode::TooManyDecisions));
         }

@@ -31,21 +31,24 @@ impl Service {
     /// holds as a mailbox), and, as an organiser, announce the heads that moved.
     pub(super) async fn league_heads_tick(&mut self, leagues: &[League]) {
         for league in leagues {
-            let follows = self.mailbox || Service::is_member(league, &self.me);
+            let follows =
+                self.identity.is_mailbox() || Service::is_member(league, &self.identity.me());
             if follows && self.leagues_state.may_follow(&league.id) {
                 match self.net.subscribe(protocol::league_topic(&league.id)).await {
                     Ok(()) => {
                         self.leagues_state.followed(league.id);
                         // Heads announced before this node followed the topic are not
                         // repeated: ask now what they said.
-                        if league.organiser != self.me && Service::is_member(league, &self.me) {
+                        if league.organiser != self.identity.me()
+                            && Service::is_member(league, &self.identity.me())
+                        {
                             self.poll_league_sources(league);
                         }
                     }
                     Err(e) => debug!(league = %league.id, "league topic not joined: {e}"),
                 }
             }
-            if league.organiser == self.me {
+            if league.organiser == self.identity.me() {
                 self.announce_heads(&league.id).await;
             }
         }
@@ -101,7 +104,9 @@ impl Service {
         if heads.heads.len() > MAX_HEADS_PER_MESSAGE {
             return MessageAcceptance::Reject;
         }
-        if league.organiser == self.me || !Service::is_member(&league, &self.me) {
+        if league.organiser == self.identity.me()
+            || !Service::is_member(&league, &self.identity.me())
+        {
             return MessageAcceptance::Accept;
         }
         let behind: Vec<LeagueProgress> = heads

@@ -89,7 +89,9 @@ impl Service {
         let Some((white, black)) = league_colours(state) else {
             return false;
         };
-        if !Service::is_member(&league, &self.me) || !league.is_pairing(lr.round, &white, &black) {
+        if !Service::is_member(&league, &self.identity.me())
+            || !league.is_pairing(lr.round, &white, &black)
+        {
             return false;
         }
         if !new {
@@ -144,7 +146,7 @@ impl Service {
                 reason: format!("more than {MAX_LEAGUE_GAMES_LISTED} games listed"),
             };
         }
-        let allowed = self.mailboxes.contains(&peer)
+        let allowed = self.identity.is_my_mailbox(&peer)
             || self
                 .league_of(&league)
                 .zip(player_of_peer(&peer))
@@ -169,10 +171,10 @@ impl Service {
     /// The peers a member asks for a league's games: the organiser and this node's
     /// mailboxes (never this node itself).
     fn league_sources(&self, league: &League) -> Vec<PeerId> {
-        let own = peer_of_player(&self.me);
+        let own = peer_of_player(&self.identity.me());
         let mut out: Vec<PeerId> = peer_of_player(&league.organiser)
             .into_iter()
-            .chain(self.mailboxes.iter().copied())
+            .chain(self.identity.mailboxes().iter().copied())
             .filter(|p| Some(*p) != own)
             .collect();
         out.sort();
@@ -222,8 +224,8 @@ impl Service {
     /// mailbox, ask it for the games of those leagues this node lacks.
     pub(super) fn league_catchup_on_connected(&mut self, peer: PeerId) {
         for league in self.leagues() {
-            if league.organiser != self.me
-                && Service::is_member(&league, &self.me)
+            if league.organiser != self.identity.me()
+                && Service::is_member(&league, &self.identity.me())
                 && self.league_sources(&league).contains(&peer)
             {
                 self.poll_league(league.id, peer, false);
@@ -245,7 +247,9 @@ impl Service {
             return;
         }
         for league in self.leagues() {
-            if league.organiser == self.me || !Service::is_member(&league, &self.me) {
+            if league.organiser == self.identity.me()
+                || !Service::is_member(&league, &self.identity.me())
+            {
                 continue;
             }
             self.poll_league_sources(&league);
@@ -317,7 +321,7 @@ impl Service {
         since: u64,
     ) -> Response {
         let (answer_epoch, cursor) = (self.games.epoch(), self.games.cursor());
-        let allowed = self.mailboxes.contains(&peer)
+        let allowed = self.identity.is_my_mailbox(&peer)
             || self
                 .league_of(&league)
                 .zip(player_of_peer(&peer))
@@ -355,7 +359,7 @@ impl Service {
     /// organiser listed that this node does not hold as far along yet. The organiser's own
     /// view is the reference: complete.
     pub(super) fn league_missing(&self, league: &League) -> Option<usize> {
-        if league.organiser == self.me {
+        if league.organiser == self.identity.me() {
             return Some(0);
         }
         let listed = self.leagues_state.listed(&league.id)?;

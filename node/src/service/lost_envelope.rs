@@ -27,7 +27,7 @@ impl Service {
     ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
-        if st.colour_of(&self.me).is_none() {
+        if st.colour_of(&self.identity.me()).is_none() {
             return Err(ApiError::refused(RefusalCode::NotInGame));
         }
         refuse_when_over(st)?;
@@ -92,7 +92,7 @@ impl Service {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
         refuse_when_over(st)?;
-        if let Some(me) = st.colour_of(&self.me)
+        if let Some(me) = st.colour_of(&self.identity.me())
             && st.annul_requests[me.index()].is_some()
             && st.annulled.is_none()
         {

@@ -19,10 +19,12 @@
 //! [`Summary`].
 //!
 //! State lives in owned parts, each a struct with private fields in a file of its own
-//! (`group_commit`, `outbox`, `sync`, `limits`, `league_state`, `reminder_state`,
-//! `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`, `instances`, `skew`;
-//! docs/architecture.md lists what each owns): a file that runs the protocol asks a part, never reaches into its
-//! fields.
+//! (`identity`, `restore`, `group_commit`, `outbox`, `sync`, `limits`, `league_state`,
+//! `reminder_state`, `coin_state`, `hot`, `watchers`, `run_state`, `profile_out`,
+//! `instances`, `skew`, and `ingest`'s `Preverified`; docs/architecture.md lists what each
+//! owns): a file that runs the protocol asks a part, never reaches into its fields. The
+//! control API's requests are dispatched by `api` to handlers grouped by area (`api_node`,
+//! `api_game`, `challenge`, and the subjects' own files).
 
 use crate::api::{ApiError, RefusalCode};
 use crate::control::{self, ControlRequest};
@@ -35,9 +37,7 @@ use crate::view::Summary;
 use crate::{home, integrity, preverify};
 use libp2p::{Multiaddr, PeerId};
 use sobre_core::record::author::Scoresheet;
-use sobre_core::record::{
-    EventId, GameId, GameState, Keypair, PlayerId, VerifiedEvent, VerifyError,
-};
+use sobre_core::record::{EventId, GameId, GameState, PlayerId, VerifiedEvent, VerifyError};
 use std::collections::HashMap;
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -154,12 +154,15 @@ pub fn repair(home_dir: &Path) -> Result<RepairSummary, NodeError> {
 pub mod access;
 mod adjourn;
 mod api;
+mod api_game;
+mod api_node;
 mod arbiter;
 mod author;
 mod auto;
 pub(crate) mod block;
 mod cache;
 mod catchup;
+mod challenge;
 mod coin;
 mod coin_state;
 mod commit;
@@ -167,6 +170,7 @@ mod deliver;
 mod game_table;
 mod group_commit;
 mod hot;
+mod identity;
 mod inbound;
 mod ingest;
 mod instance;
@@ -215,13 +219,13 @@ const OPEN_WAIT: Duration = Duration::from_secs(15);
 const MAX_BATCH: usize = 64;
 
 struct Service {
-    home: PathBuf,
-    key: Keypair,
-    me: PlayerId,
+    /// Who this node is: home, key, player, mailbox or not, the player's mailboxes (see
+    /// `identity`).
+    identity: identity::Identity,
+    /// The node's I/O handles, the database and the network: shared with the tasks the
+    /// service spawns (a flush, a dial), so handles rather than parts.
     store: Store,
     net: NetworkHandle,
-    mailbox: bool,
-    mailboxes: Vec<PeerId>,
     /// Every game the node serves.
     games: game_table::GameTable,
     /// What waits for the next store flush, and the flush in progress (see `group_commit`).
@@ -232,26 +236,23 @@ struct Service {
     hot: hot::HotGames,
     /// The control clients watching (see `watchers`).
     watchers: watchers::Watchers,
+    /// The service's own queue: what a spawned task reports back (see `deliver::Internal`).
     internal_tx: mpsc::Sender<Internal>,
     /// Deliveries in flight, and events taken without a receipt (see `outbox`).
     outbox: outbox::Outbox,
     /// Each opponent's clock against ours, from receipts of our deliveries (see `skew`).
     skews: skew::ClockSkews,
-    /// Games a repair could not keep and that are being fetched again: the node signs
-    /// nothing in them (not even a receipt) until one of the game's other players has sent
-    /// its copy ([`Service::confirm_restored`]), which holds every event of ours it received
-    /// — a copy from anyone else may lack our latest, and signing after it would reuse a
-    /// sequence number.
-    restoring: std::collections::BTreeSet<GameId>,
+    /// Games being restored after a repair, where the node signs nothing (see `restore`).
+    restoring: restore::Restoring,
     /// The abuse limits' memory, the blocked and the reserved players (see `limits`).
     limits: limits::Limits,
     /// Catch-up syncs in flight and the cursors of heads answers (see `sync`).
     syncs: sync::Syncs,
     /// What the league side sends, polls and announces (see `league_state`).
     leagues_state: league_state::LeagueState,
-    /// The new events of the batch being handled, their signatures checked together (see
-    /// [`Service::preverify`]).
-    preverified: HashMap<EventId, VerifiedEvent>,
+    /// The new events of the batch being handled, their signatures checked together by the
+    /// `preverify` stage (see `ingest`).
+    preverified: ingest::Preverified,
     /// Coins and escrows tried and refused in this run (see `coin_state`).
     coins: coin_state::CoinState,
     /// The player's own signed profile and who holds it (see `profile`).
@@ -337,13 +338,14 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     let own_instance = crate::instance::Own::start(&home_dir, me, started_ms, own_addrs)
         .map_err(NodeError::Instance)?;
     let mut svc = Service {
-        home: home_dir.clone(),
-        key,
-        me,
+        identity: identity::Identity::new(
+            home_dir.clone(),
+            key,
+            config.mailbox,
+            mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
+        ),
         store,
         net: net.clone(),
-        mailbox: config.mailbox,
-        mailboxes: mailbox_addrs.iter().filter_map(peer_of_addr).collect(),
         games: game_table::GameTable::new(HashMap::new(), held.clone()),
         commits: group_commit::GroupCommit::new(flush_done),
         run: run_state::RunState::new(started_ms),
@@ -352,7 +354,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         internal_tx,
         outbox: outbox::Outbox::default(),
         skews: skew::ClockSkews::default(),
-        restoring,
+        restoring: restore::Restoring::new(restoring),
         limits: limits::Limits::new(
             config
                 .stranger_events_per_hour
@@ -363,7 +365,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
         ),
         leagues_state: league_state::LeagueState::default(),
         syncs: sync::Syncs::default(),
-        preverified: HashMap::new(),
+        preverified: ingest::Preverified::default(),
         coins: coin_state::CoinState::new(config.manual_coin_default),
         profiles: profile_out::Outgoing::default(),
         instances: instances::Instances::new(own_instance),
@@ -379,7 +381,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
     if let Err(e) = svc.load_own_profile() {
         warn!("the player's profile is not sent to anyone: {e}");
     }
-    let _ = net.reserve(svc.mailboxes.clone()).await;
+    let _ = net.reserve(svc.identity.mailboxes().to_vec()).await;
     let blocked = svc.load_blocked();
     svc.limits.load_blocked(blocked);
     svc.apply_blocks().await;
@@ -406,7 +408,9 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             asked.push(p);
         }
     }
-    if let Err(other) = instance::check_at_start(&net, &svc.key, svc.instances.own(), asked).await {
+    if let Err(other) =
+        instance::check_at_start(&net, svc.identity.key(), svc.instances.own(), asked).await
+    {
         net.shutdown().await;
         return Err(NodeError::OtherInstance(other));
     }
@@ -453,11 +457,7 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
                 let mut handled = 0;
                 loop {
                     handled += batch.events.len();
-                    svc.preverified = batch.verified;
-                    for ev in batch.events {
-                        svc.handle_network(ev).await;
-                    }
-                    svc.preverified.clear();
+                    svc.handle_batch(batch).await;
                     if handled >= MAX_BATCH {
                         break;
                     }
@@ -540,7 +540,7 @@ impl Service {
     fn load(&mut self) -> Result<(), NodeError> {
         let loaded = reads::load_summaries(&self.store)?;
         self.games.load(loaded.games);
-        integrity::refuse_damaged(&self.home, &self.store, &loaded.damaged)?;
+        integrity::refuse_damaged(self.identity.home(), &self.store, &loaded.damaged)?;
         self.run.loaded(loaded.verified_in_full);
         // Their summaries are stored by the first retry tick's commit, not here: a start
         // writes nothing to the database, so a node killed while starting (the crash loop
@@ -582,19 +582,20 @@ impl Service {
     ) -> Option<Scoresheet> {
         let mut mine: Vec<(u64, EventId)> = events
             .iter()
-            .filter(|v| v.event.author == self.me)
+            .filter(|v| v.event.author == self.identity.me())
             .map(|v| (v.event.seq, v.id))
             .collect();
         mine.sort();
-        let is_player = state.challenger == self.me || state.opponent == self.me;
-        if mine.is_empty() && !is_player && !self.mailbox {
+        let is_player =
+            state.challenger == self.identity.me() || state.opponent == self.identity.me();
+        if mine.is_empty() && !is_player && !self.identity.is_mailbox() {
             return None;
         }
         let next = mine.last().map_or(0, |(s, _)| s + 1);
         let last = mine.last().map(|(_, id)| *id);
-        let seen = last_other_event(state, &self.me, events);
+        let seen = last_other_event(state, &self.identity.me(), events);
         Some(Scoresheet::resume(
-            self.key.clone(),
+            self.identity.key().clone(),
             *game,
             next,
             last,
@@ -613,10 +614,10 @@ impl Service {
 /// The node answers reads with the same code as a read made while it is stopped.
 impl ReadSide for Service {
     fn player(&self) -> &PlayerId {
-        &self.me
+        self.identity.player()
     }
     fn home_dir(&self) -> &Path {
-        &self.home
+        self.identity.home()
     }
     fn db(&self) -> &Store {
         &self.store
@@ -625,7 +626,7 @@ impl ReadSide for Service {
         &self.games
     }
     fn is_mailbox(&self) -> bool {
-        self.mailbox
+        self.identity.is_mailbox()
     }
     fn own_profile(&self) -> Option<&sobre_core::record::Profile> {
         self.own_profile_signed()
@@ -639,19 +640,6 @@ impl ReadSide for Service {
     fn league_not_received(&self, league: &sobre_core::league::League) -> Option<usize> {
         self.league_missing(league)
     }
-}
-
-fn coin_path(home_dir: &Path, game: &GameId) -> PathBuf {
-    home::openings_dir(home_dir).join(format!("{game}.coin"))
-}
-
-fn opening_path(home_dir: &Path, game: &GameId, ply: u32) -> PathBuf {
-    home::openings_dir(home_dir).join(format!("{game}-{ply}.seal.json"))
-}
-
-/// The player's name from `HOME/profile.json`, through its one reader (none if unreadable).
-fn read_name(home_dir: &Path) -> Option<String> {
-    crate::profile::read(home_dir).ok()?.name
 }
 
 /// A verification failure of the player's own action, as a refusal: the rule's words, and

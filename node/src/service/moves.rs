@@ -22,7 +22,7 @@ impl Service {
         written: Option<Notation>,
     ) -> Result<Vec<String>, ApiError> {
         let st = &self.cache(game)?.state;
-        let Some(c) = st.colour_of(&self.me) else {
+        let Some(c) = st.colour_of(&self.identity.me()) else {
             return Err(ApiError::refused(RefusalCode::NotInGame));
         };
         if st.position.turn() == c {

@@ -52,8 +52,8 @@ impl Service {
     /// Reads and signs the player's profile from `HOME/profile.json` again; a changed one
     /// must reach everyone again.
     pub(super) fn load_own_profile(&mut self) -> Result<(), ApiError> {
-        let signed =
-            crate::profile::signed(&self.home, &self.key).map_err(|e| user(e.to_string()))?;
+        let signed = crate::profile::signed(self.identity.home(), self.identity.key())
+            .map_err(|e| user(e.to_string()))?;
         let own = match signed {
             Some(s) => {
                 let bytes = s.to_bytes().map_err(super::internal)?;
@@ -77,19 +77,19 @@ impl Service {
     fn profile_audience(&self) -> HashSet<PlayerId> {
         let mut out: HashSet<PlayerId> = self
             .games
-            .games_of(&self.me)
+            .games_of(&self.identity.me())
             .map(|(_, s)| s)
-            .filter(|s| s.plays(&self.me))
-            .filter(|s| !(s.status == Status::Pending && s.challenger != self.me))
+            .filter(|s| s.plays(&self.identity.me()))
+            .filter(|s| !(s.status == Status::Pending && s.challenger != self.identity.me()))
             .flat_map(|s| [s.challenger, s.opponent])
             .collect();
         for league in self.leagues() {
-            if league.members().contains(&self.me) {
+            if league.members().contains(&self.identity.me()) {
                 out.extend(league.members());
             }
         }
-        out.extend(self.mailboxes.iter().filter_map(player_of_peer));
-        out.remove(&self.me);
+        out.extend(self.identity.mailboxes().iter().filter_map(player_of_peer));
+        out.remove(&self.identity.me());
         out
     }
 
@@ -106,7 +106,7 @@ impl Service {
 
     /// Whether a profile of `player` may be kept here (see the module's notes).
     fn keeps_profiles_of(&self, known: &HashSet<PlayerId>, player: &PlayerId) -> bool {
-        *player != self.me && !self.limits.is_blocked(player) && known.contains(player)
+        *player != self.identity.me() && !self.limits.is_blocked(player) && known.contains(player)
     }
 
     /// The players whose profiles this node keeps.
@@ -114,7 +114,11 @@ impl Service {
         let mut known: HashSet<PlayerId> = self
             .games
             .values()
-            .filter(|s| s.status != Status::Pending || s.plays(&self.me) || self.mailbox)
+            .filter(|s| {
+                s.status != Status::Pending
+                    || s.plays(&self.identity.me())
+                    || self.identity.is_mailbox()
+            })
             .flat_map(|s| {
                 [s.challenger, s.opponent]
                     .into_iter()
@@ -135,7 +139,7 @@ impl Service {
     /// Sends the player's profile to `player` unless it holds it already or a send is in
     /// flight; the answer comes back as [`Internal::ProfileSent`].
     pub(super) fn share_profile(&mut self, player: PlayerId) {
-        if player == self.me {
+        if player == self.identity.me() {
             return;
         }
         let Some(bytes) = self.profiles.to_send(&player) else {
@@ -179,17 +183,19 @@ impl Service {
         let Some(s) = self.games.get(game) else {
             return;
         };
-        if !s.plays(&self.me) || (s.status == Status::Pending && s.challenger != self.me) {
+        if !s.plays(&self.identity.me())
+            || (s.status == Status::Pending && s.challenger != self.identity.me())
+        {
             return;
         }
-        let other = if s.challenger == self.me {
+        let other = if s.challenger == self.identity.me() {
             s.opponent
         } else {
             s.challenger
         };
         self.share_profile(other);
         // The mailboxes hold the game now: they keep the profile for the opponent.
-        for m in self.mailboxes.clone() {
+        for m in self.identity.mailboxes().to_vec() {
             if let Some(p) = player_of_peer(&m) {
                 self.share_profile(p);
             }
@@ -229,7 +235,7 @@ impl Service {
             .filter_map(|g| self.games.get(g))
             .filter(|s| s.plays(&who) && s.status != Status::Pending)
             .flat_map(|s| [s.challenger, s.opponent])
-            .filter(|p| *p != who && *p != self.me)
+            .filter(|p| *p != who && *p != self.identity.me())
             .collect();
         for p in others {
             if relay.len() >= MAX_PROFILES_PER_MESSAGE {

@@ -17,7 +17,7 @@ impl Service {
     pub(super) async fn quickplay_claim(&mut self, game: &str) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
-        if st.colour_of(&self.me).is_none() {
+        if st.colour_of(&self.identity.me()).is_none() {
             return Err(ApiError::refused(RefusalCode::NotInGame));
         }
         if matches!(st.status, Status::Finished | Status::Cancelled) {
@@ -37,7 +37,7 @@ impl Service {
     ) -> Result<GameView, ApiError> {
         let g = self.resolve_game(game)?;
         let st = &self.cache(&g)?.state;
-        if st.terms.arbiter != Some(self.me) {
+        if st.terms.arbiter != Some(self.identity.me()) {
             return Err(refused(QuickplayRule::NotTheArbiter));
         }
         let id = ruled_claim(st, claim).ok_or_else(|| refused(QuickplayRule::NoSuchClaim))?;

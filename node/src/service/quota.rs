@@ -268,8 +268,8 @@ impl Service {
             .iter()
             .filter(|(_, s)| {
                 s.status == Status::Pending
-                    && s.opponent == self.me
-                    && s.challenger != self.me
+                    && s.opponent == self.identity.me()
+                    && s.challenger != self.identity.me()
                     && !trusted.contains(&s.challenger)
             })
             .map(|(g, _)| {
@@ -303,7 +303,7 @@ impl Service {
     /// organisers of the leagues this node holds.
     pub(super) fn trusted_players(&self) -> std::collections::HashSet<PlayerId> {
         let mut out: std::collections::HashSet<PlayerId> =
-            std::fs::read_to_string(self.home.join(crate::home::CONTACTS_FILE))
+            std::fs::read_to_string(self.identity.home().join(crate::home::CONTACTS_FILE))
                 .ok()
                 .and_then(|t| {
                     serde_json::from_str::<std::collections::BTreeMap<String, String>>(&t).ok()
@@ -331,7 +331,7 @@ impl Service {
         players: [PlayerId; 2],
         from: Option<PeerId>,
     ) -> Result<(), QuotaExceeded> {
-        if !self.mailbox {
+        if !self.identity.is_mailbox() {
             return Ok(());
         }
         let full = |p: &PlayerId| {
@@ -369,10 +369,10 @@ impl Service {
     ) -> Result<(), QuotaExceeded> {
         let (players, counted) = match self.games.get(game) {
             Some(s) => {
-                let counted = if s.plays(&self.me) {
+                let counted = if s.plays(&self.identity.me()) {
                     !self.gives_standing(s)
                 } else {
-                    !self.mailbox && s.league.is_none()
+                    !self.identity.is_mailbox() && s.league.is_none()
                 };
                 ([s.challenger, s.opponent], counted)
             }
@@ -384,18 +384,21 @@ impl Service {
                 _ => None,
             }) {
                 Some((challenger, c)) => {
-                    let mine = challenger == self.me || c.opponent == self.me;
+                    let mine = challenger == self.identity.me() || c.opponent == self.identity.me();
                     let counted = if mine {
-                        challenger != self.me && !self.restoring.contains(game)
+                        challenger != self.identity.me() && !self.restoring.is_restoring(game)
                     } else {
-                        !self.mailbox && c.league.is_none()
+                        !self.identity.is_mailbox() && c.league.is_none()
                     };
                     ([challenger, c.opponent], counted)
                 }
                 None => return Ok(()),
             },
         };
-        let n = new.iter().filter(|(e, _)| e.author != self.me).count();
+        let n = new
+            .iter()
+            .filter(|(e, _)| e.author != self.identity.me())
+            .count();
         if !counted || n == 0 {
             return Ok(());
         }
@@ -445,7 +448,7 @@ impl Service {
         let probe = Event {
             version: sobre_core::record::event::EVENT_VERSION,
             game: Some(*game),
-            author: self.me,
+            author: self.identity.me(),
             seq: 0,
             prev: None,
             seen: None,

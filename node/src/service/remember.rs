@@ -42,7 +42,7 @@ impl Service {
     /// a game between strangers escrowed to this node), a mailbox, a contact or a league
     /// member.
     pub(super) fn has_part_with(&self, peer: &PeerId) -> bool {
-        if self.mailboxes.contains(peer) {
+        if self.identity.is_my_mailbox(peer) {
             return true;
         }
         let Some(who) = player_of_peer(peer) else {
@@ -126,7 +126,7 @@ impl Service {
     /// At start: remembers the addresses queued while the node was stopped (an invite
     /// accepted offline, see [`crate::invite::queue_addresses`]).
     pub(super) fn import_queued(&mut self) {
-        let queued = crate::invite::take_queued(&self.home);
+        let queued = crate::invite::take_queued(self.identity.home());
         for text in queued {
             let Ok(a) = text.parse::<Multiaddr>() else {
                 continue;
@@ -145,12 +145,12 @@ impl Service {
     fn opponents(&self) -> Vec<PlayerId> {
         let mut out: Vec<PlayerId> = Vec::new();
         for s in self.games.values() {
-            let mine = s.challenger == self.me || s.opponent == self.me;
+            let mine = s.challenger == self.identity.me() || s.opponent == self.identity.me();
             if !mine || matches!(s.status, Status::Finished | Status::Cancelled) {
                 continue;
             }
             for p in [s.challenger, s.opponent] {
-                if p != self.me && !out.contains(&p) {
+                if p != self.identity.me() && !out.contains(&p) {
                     out.push(p);
                 }
             }

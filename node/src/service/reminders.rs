@@ -84,7 +84,7 @@ impl Service {
             return;
         };
         let state = &cache.state;
-        if state.colour_of(&self.me).is_none() {
+        if state.colour_of(&self.identity.me()).is_none() {
             return;
         }
         let ids: std::collections::HashSet<_> = fresh.iter().map(|e| e.id()).collect();
@@ -95,7 +95,7 @@ impl Service {
             .filter(|(_, m)| ids.contains(&m.event))
             .filter_map(|(i, m)| {
                 let by = state.player(m.by)?;
-                (by != self.me).then(|| (i as u32 + 1, m.san.clone(), by.to_string()))
+                (by != self.identity.me()).then(|| (i as u32 + 1, m.san.clone(), by.to_string()))
             })
             .collect();
         for (ply, san, by) in arrived {
@@ -115,7 +115,7 @@ impl Service {
             .games
             .iter()
             .filter(|(_, s)| matches!(s.status, Status::Active | Status::Adjourned))
-            .filter(|(_, s)| s.colour_of(&self.me).is_some())
+            .filter(|(_, s)| s.colour_of(&self.identity.me()).is_some())
             .map(|(g, _)| *g)
             .collect();
         // Only games still in play are checked for claims.
@@ -140,7 +140,7 @@ impl Service {
         let Some(s) = self.games.get(game) else {
             return;
         };
-        let Some(me) = s.colour_of(&self.me) else {
+        let Some(me) = s.colour_of(&self.identity.me()) else {
             return;
         };
         if s.status != Status::Active || s.turn != me {
@@ -175,7 +175,7 @@ impl Service {
         let Some(s) = self.games.get(game) else {
             return;
         };
-        let Some(me) = s.colour_of(&self.me) else {
+        let Some(me) = s.colour_of(&self.identity.me()) else {
             return;
         };
         if s.status != Status::Active {
@@ -248,7 +248,7 @@ impl Service {
         if !self.reminding.claim_check_due(*game, now) {
             return;
         }
-        if self.restoring.contains(game) || self.ensure_hot(game).is_err() {
+        if self.restoring.is_restoring(game) || self.ensure_hot(game).is_err() {
             return;
         }
         let opponent = self
@@ -257,7 +257,7 @@ impl Service {
             .and_then(|s| {
                 [s.challenger, s.opponent]
                     .into_iter()
-                    .find(|p| *p != self.me)
+                    .find(|p| *p != self.identity.me())
             })
             .map(|p| p.to_string())
             .unwrap_or_default();
@@ -274,7 +274,7 @@ impl Service {
         );
         if !self.reminding.auto_claim()
             || !judged
-                .colour_of(&self.me)
+                .colour_of(&self.identity.me())
                 .is_some_and(|me| beyond_skew(&judged, me, reason, now))
         {
             return;
@@ -315,10 +315,16 @@ impl Service {
     ) -> Option<GameState> {
         let cache = self.hot.peek(game)?;
         let mut sheet = match &cache.sheet {
-            Some(s) => Scoresheet::resume(self.key.clone(), *game, s.seq(), s.last(), s.seen()),
-            None => Scoresheet::join(self.key.clone(), *game),
+            Some(s) => Scoresheet::resume(
+                self.identity.key().clone(),
+                *game,
+                s.seq(),
+                s.last(),
+                s.seen(),
+            ),
+            None => Scoresheet::join(self.identity.key().clone(), *game),
         };
-        if let Some(seen) = last_other_in(cache, &self.me) {
+        if let Some(seen) = last_other_in(cache, &self.identity.me()) {
             sheet.saw(seen);
         }
         let claim = sheet.claim(reason, None, at).ok()?;
@@ -340,10 +346,14 @@ impl Service {
     /// The rounds open in the leagues the player joined, where they have a game.
     fn remind_rounds(&mut self, now: u64) {
         for league in self.leagues() {
-            let Some(me) = league.number(&self.me) else {
+            let Some(me) = league.number(&self.identity.me()) else {
                 continue;
             };
-            if !self.store.has_join(&league.id, &self.me).unwrap_or(false) {
+            if !self
+                .store
+                .has_join(&league.id, &self.identity.me())
+                .unwrap_or(false)
+            {
                 continue;
             }
             let rounds = league.rounds();

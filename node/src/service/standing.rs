@@ -68,13 +68,13 @@ impl NotOurs {
 impl Service {
     /// Whether `s` gives its players standing by itself (see the module's doc).
     pub(super) fn gives_standing(&self, s: &Summary) -> bool {
-        if s.plays(&self.me) {
+        if s.plays(&self.identity.me()) {
             // The player's own challenge, or a stranger's the player accepted whose fair
             // coin is still to be opened (F1): the player chose to play.
-            let chosen = s.challenger == self.me || s.coin_deadline_ms.is_some();
+            let chosen = s.challenger == self.identity.me() || s.coin_deadline_ms.is_some();
             s.played || (chosen && s.status != Status::Cancelled)
         } else {
-            self.mailbox && s.played
+            self.identity.is_mailbox() && s.played
         }
     }
 
@@ -84,12 +84,12 @@ impl Service {
     pub(super) fn known_players(&self) -> HashSet<PlayerId> {
         let mut known = self.trusted_players();
         for s in self.games.values() {
-            if s.played && s.plays(&self.me) {
+            if s.played && s.plays(&self.identity.me()) {
                 known.insert(s.challenger);
                 known.insert(s.opponent);
             }
         }
-        known.remove(&self.me);
+        known.remove(&self.identity.me());
         known
     }
 
@@ -116,8 +116,8 @@ impl Service {
                 .contains(p)
         };
         content(
-            &self.me,
-            self.mailbox,
+            &self.identity.me(),
+            self.identity.is_mailbox(),
             &events,
             &holds_league,
             &mut trusted_player,

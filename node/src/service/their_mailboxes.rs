@@ -18,16 +18,15 @@ impl Service {
     /// A delivery of `game` to `peer` failed to reach it: if `peer` is the player's opponent
     /// in `game`, look up their contact record and deliver the game to their mailboxes.
     pub(super) fn via_their_mailboxes(&mut self, game: GameId, peer: PeerId) {
-        if self.mailboxes.contains(&peer) {
+        if self.identity.is_my_mailbox(&peer) {
             return;
         }
         let Some(player) = player_of_peer(&peer) else {
             return;
         };
-        let theirs = self
-            .games
-            .get(&game)
-            .is_some_and(|s| s.plays(&self.me) && s.plays(&player) && player != self.me);
+        let theirs = self.games.get(&game).is_some_and(|s| {
+            s.plays(&self.identity.me()) && s.plays(&player) && player != self.identity.me()
+        });
         if !theirs {
             return;
         }
