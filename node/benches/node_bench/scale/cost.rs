@@ -198,6 +198,9 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
         club.len()
     );
     let io0 = io_of(pid.parse().map_err(|_| "pid")?).map_or(0, |io| io.write_bytes);
+    // What crossed the network per connection (read at the mailbox's control socket: one
+    // request, before and after, inside the measured CPU).
+    let traffic0 = super::traffic::of_mailbox(w, c).await;
     let at = Instant::now();
     let restarted =
         futures::future::join_all(dirs.into_iter().map(|(p, d)| w.restart_player(p, d))).await;
@@ -242,6 +245,23 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
         spent_fine / connections as f64 * 1000.0,
         (io1.saturating_sub(io0)) as f64 / connections as f64 / 1000.0
     );
+    if let (Some((p0, t0)), Some((p1, t1))) = (traffic0, super::traffic::of_mailbox(w, c).await)
+        && p0 == p1
+    {
+        let per = |a: u64, b: u64| a.saturating_sub(b) as f64 / connections as f64;
+        eprintln!(
+            "[scale] storm: per connection the mailbox sent / received {:.1} / {:.1} frames \
+             ({:.0} / {:.0} B), {:.1} / {:.1} gossip, {:.0} / {:.0} network bytes",
+            per(t1.messages_sent, t0.messages_sent),
+            per(t1.messages_received, t0.messages_received),
+            per(t1.message_bytes_sent, t0.message_bytes_sent),
+            per(t1.message_bytes_received, t0.message_bytes_received),
+            per(t1.gossip_sent, t0.gossip_sent),
+            per(t1.gossip_received, t0.gossip_received),
+            per(t1.network_bytes_sent, t0.network_bytes_sent),
+            per(t1.network_bytes_received, t0.network_bytes_received),
+        );
+    }
     if let Some(b) = bare {
         shutdown_peers(b).await;
     }

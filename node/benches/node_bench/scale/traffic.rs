@@ -30,6 +30,11 @@ pub async fn of_all(w: &World) -> (Vec<Reading>, Vec<Reading>) {
     (mailboxes, players)
 }
 
+/// Club `c`'s mailbox's reading.
+pub async fn of_mailbox(w: &World, c: usize) -> Reading {
+    read(w.mailbox_pid(c), &w.clubs[c].home).await
+}
+
 async fn read(pid: Option<u32>, home: &Path) -> Reading {
     let status: StatusReply = Client::new(home).send(request::Status {}).await.ok()?;
     Some((pid?, status.traffic))
