@@ -424,8 +424,7 @@ async fn adjourn_and_resume(
         "    {}",
         t!(
             "demo-opened",
-            opened = format!(
-                "{:?}",
+            opened = sobre_node::words::quoted(
                 after
                     .envelope
                     .as_ref()

@@ -8,23 +8,25 @@ use jiff::Timestamp;
 use jiff::civil::DateTime;
 use jiff::tz::{AmbiguousOffset, TimeZone};
 use sobre_core::clock::parse_duration;
+use sobre_node::words::quoted;
 
 /// Why a `--resume-at` cannot be read, or is not ahead.
 #[derive(Debug, thiserror::Error)]
 pub enum ResumeAtError {
-    #[error("bad --resume-at {text:?}: {reason}")]
+    #[error("bad --resume-at {}: {reason}", quoted(.text))]
     Delay { text: String, reason: String },
-    #[error("bad --resume-at {text:?}: unknown time zone {zone:?}")]
+    #[error("bad --resume-at {}: unknown time zone {}", quoted(.text), quoted(.zone))]
     UnknownZone { text: String, zone: String },
-    #[error("bad --resume-at {text:?}: not a time")]
+    #[error("bad --resume-at {}: not a time", quoted(.text))]
     NotATime { text: String },
     #[error(
-        "bad --resume-at {text:?}: this machine's time zone is unknown ({reason}), so a local time needs its zone"
+        "bad --resume-at {}: this machine's time zone is unknown ({reason}), so a local time needs its zone",
+        quoted(.text)
     )]
     NoLocalZone { text: String, reason: String },
-    #[error("--resume-at {text:?} does not exist in {zone}: the clocks skip that hour")]
+    #[error("--resume-at {} does not exist in {zone}: the clocks skip that hour", quoted(.text))]
     Skipped { text: String, zone: String },
-    #[error("--resume-at {text:?} happens twice in {zone}: the clocks go back over that hour")]
+    #[error("--resume-at {} happens twice in {zone}: the clocks go back over that hour", quoted(.text))]
     Twice { text: String, zone: String },
     #[error("--resume-at {at} is in the past")]
     Past { at: String },

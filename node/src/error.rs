@@ -12,7 +12,7 @@ pub enum NodeError {
     Store(#[from] StoreError),
     #[error("network: {0}")]
     Network(String),
-    #[error("bad address {addr:?}: {reason}")]
+    #[error("bad address {}: {reason}", crate::words::quoted(.addr))]
     Address { addr: String, reason: String },
     #[error("control socket: {0}")]
     Control(std::io::Error),

@@ -105,7 +105,7 @@ pub enum SettingsError {
         key: String,
         message: String,
     },
-    #[error("{path}, line {line}, key `{key}`: bad multiaddr {addr:?}: {reason}")]
+    #[error("{path}, line {line}, key `{key}`: bad multiaddr {}: {reason}", crate::words::quoted(.addr))]
     BadAddress {
         path: String,
         line: usize,

@@ -42,7 +42,7 @@ pub struct BoardGame {
 /// Why a view cannot be drawn: the node's own view does not replay, which is a bug.
 #[derive(Debug, thiserror::Error)]
 pub enum HintsError {
-    #[error("the game's start position {fen:?} does not read: {reason}")]
+    #[error("the game's start position {} does not read: {reason}", crate::words::quoted(.fen))]
     Start { fen: String, reason: String },
     #[error("move {ply} ({text}) of the game does not replay: {reason}")]
     Replay {
