@@ -55,9 +55,34 @@ pub(crate) fn rss_kib(pid: u32) -> Option<(u64, u64)> {
     Some((field("VmRSS:")?, field("VmHWM:")?))
 }
 
-/// Runs a node on `home` in a child process until it reports `games` games; returns (RSS,
-/// peak RSS) in KiB and the seconds it took to answer.
-async fn measure_child(home: &Path, games: usize) -> Res<(u64, u64, f64)> {
+/// `RssAnon` and `RssFile` of a process, in KiB: the heap and stacks apart from the pages of
+/// the executable and libraries, which are shared and grow with the binary (this benchmark's
+/// own binary, with every phase in it, is the node here), not with what the node holds.
+pub(crate) fn rss_split_kib(pid: u32) -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+    };
+    Some((field("RssAnon:")?, field("RssFile:")?))
+}
+
+/// What [`measure_child`] read of a node process, sizes in KiB.
+struct Measured {
+    rss: u64,
+    hwm: u64,
+    /// `RssAnon` and `RssFile` (see [`rss_split_kib`]).
+    anon: u64,
+    file: u64,
+    /// Seconds until the node answered with all its games.
+    ready: f64,
+}
+
+/// Runs a node on `home` in a child process until it reports `games` games, and reads its
+/// memory then.
+async fn measure_child(home: &Path, games: usize) -> Res<Measured> {
     let mut child = child_command(CHILD_NODE, home)?
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -77,7 +102,7 @@ async fn measure_child(home: &Path, games: usize) -> Res<(u64, u64, f64)> {
     result
 }
 
-async fn wait_and_measure(home: &Path, games: usize, pid: u32) -> Res<(u64, u64, f64)> {
+async fn wait_and_measure(home: &Path, games: usize, pid: u32) -> Res<Measured> {
     let start = Instant::now();
     let deadline = start + Duration::from_secs(180);
     loop {
@@ -95,14 +120,22 @@ async fn wait_and_measure(home: &Path, games: usize, pid: u32) -> Res<(u64, u64,
     // Let start-up work (subscriptions, the first outbox pass) settle.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let (rss, hwm) = rss_kib(pid).ok_or("cannot read the child's /proc status")?;
-    Ok((rss, hwm, ready))
+    let (anon, file) = rss_split_kib(pid).ok_or("cannot read the child's /proc status")?;
+    Ok(Measured {
+        rss,
+        hwm,
+        anon,
+        file,
+        ready,
+    })
 }
 
 pub async fn phase_rss(s: Sizes) -> Res<Vec<Row>> {
     let p = "4 memory";
-    let empty = tempfile::tempdir()?;
-    home::init_key(empty.path())?;
-    let (base_rss, _, _) = measure_child(empty.path(), 0).await?;
+    let empty_home = tempfile::tempdir()?;
+    home::init_key(empty_home.path())?;
+    let empty = measure_child(empty_home.path(), 0).await?;
+    let base_rss = empty.rss;
 
     let dir = tempfile::tempdir()?;
     let (me, _) = home::init_key(dir.path())?;
@@ -118,10 +151,12 @@ pub async fn phase_rss(s: Sizes) -> Res<Vec<Row>> {
     preload(dir.path(), &games).await?;
     drop(games);
     let db_kib = dir_size(&home::db_path(dir.path())) / 1024;
-    let (rss, hwm, ready) = measure_child(dir.path(), s.rss_games).await?;
+    let Measured {
+        rss, hwm, ready, ..
+    } = measure_child(dir.path(), s.rss_games).await?;
     // The same node started again over the same database: what every start but the first
     // costs (the first one verifies every game; see `store::summaries`).
-    let (_, _, ready_again) = measure_child(dir.path(), s.rss_games).await?;
+    let ready_again = measure_child(dir.path(), s.rss_games).await?.ready;
     let mib = |k: u64| k as f64 / 1024.0;
     let parts = child_command(CHILD_PARTS, dir.path())?
         .stderr(std::process::Stdio::null())
@@ -155,6 +190,11 @@ pub async fn phase_rss(s: Sizes) -> Res<Vec<Row>> {
             p,
             "VmHWM (peak) / empty node's VmRSS",
             format!("{:.1} / {:.1} MiB", mib(hwm), mib(base_rss)),
+        ),
+        Row::info(
+            p,
+            "  empty node: anonymous (heap, stacks) / file-backed (the binary's pages)",
+            format!("{:.1} / {:.1} MiB", mib(empty.anon), mib(empty.file)),
         ),
         Row::info(
             p,
