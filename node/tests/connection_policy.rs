@@ -168,3 +168,36 @@ async fn a_peer_with_a_raised_rate_limit_sends_past_the_plain_limit() {
         h.shutdown().await;
     }
 }
+
+/// Issue 30, the reconnect storm: a node starting dials its mailbox from its configuration
+/// and again as a remembered peer, at once. Dials to a peer already being dialed wait for
+/// that dial instead of opening a second connection (each costs both ends a handshake and
+/// every protocol's streams), and every one of them is answered with the peer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dials_to_a_peer_being_dialed_share_one_connection() {
+    let mailbox = crate::common::net::actor(Keypair::generate_ed25519()).await;
+    let addr = tcp_addr(&mailbox).await;
+    let (node, events) = start(config()).await;
+    tokio::spawn(drain(events));
+    let (a, b, c) = tokio::join!(
+        node.dial(addr.clone()),
+        node.dial(addr.clone()),
+        node.dial(addr.clone())
+    );
+    for answer in [a, b, c] {
+        assert_eq!(answer.unwrap(), mailbox.local_peer_id());
+    }
+    wait_connected(&mailbox, node.local_peer_id(), "the dialing node").await;
+    // Either side would list a second connection as a second address.
+    for (side, peer) in [
+        (&node, mailbox.local_peer_id()),
+        (&mailbox, node.local_peer_id()),
+    ] {
+        let peers = side.connected_peers().await.unwrap();
+        let conns = peers
+            .iter()
+            .find(|(p, _)| *p == peer)
+            .map(|(_, addrs)| addrs.len());
+        assert_eq!(conns, Some(1), "connections listed: {peers:?}");
+    }
+}

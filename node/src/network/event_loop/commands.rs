@@ -200,9 +200,13 @@ impl EventLoop {
                 let _ = reply.send(Ok(peer));
                 return;
             }
+            // Not a second connection while one is being dialed: a node starting dials its
+            // mailbox from the configuration and again as a remembered peer, and each
+            // connection costs both ends a handshake and every protocol's streams (the
+            // mailbox of a reconnect storm saw 35 connections from 20 players).
             Some(peer) => DialOpts::peer_id(peer)
                 .addresses(vec![addr.clone()])
-                .condition(PeerCondition::Disconnected)
+                .condition(PeerCondition::DisconnectedAndNotDialing)
                 .build(),
             None => DialOpts::unknown_peer_id().address(addr.clone()).build(),
         };
@@ -237,6 +241,13 @@ impl EventLoop {
                 debug!(%addr, "dialing");
                 self.pending_dials.insert(connection, reply);
             }
+            Err(DialError::DialPeerConditionFalse(_)) if let Some(peer) = target => {
+                debug!(%addr, "a dial to the peer is in flight: waiting for it");
+                self.dials_joined
+                    .entry(peer)
+                    .or_default()
+                    .push((Some(addr), reply));
+            }
             Err(e) => {
                 let _ = reply.send(Err(NetworkError::Dial(e.to_string())));
             }
@@ -269,8 +280,33 @@ impl EventLoop {
                 debug!(peer = %peer, "dialing a remembered peer");
                 self.pending_dials.insert(connection, reply);
             }
+            Err(DialError::DialPeerConditionFalse(_)) => {
+                debug!(peer = %peer, "a dial to the peer is in flight: waiting for it");
+                self.dials_joined
+                    .entry(peer)
+                    .or_default()
+                    .push((None, reply));
+            }
             Err(e) => {
                 let _ = reply.send(Err(NetworkError::Dial(e.to_string())));
+            }
+        }
+    }
+
+    /// The dial in flight to `peer` ended: the dials that waited for it are answered with
+    /// its connection, or made now with their own addresses if it failed.
+    pub(super) fn end_joined_dials(&mut self, peer: PeerId) {
+        let Some(waiting) = self.dials_joined.remove(&peer) else {
+            return;
+        };
+        for (addr, reply) in waiting {
+            if self.swarm.is_connected(&peer) {
+                let _ = reply.send(Ok(peer));
+            } else {
+                match addr {
+                    Some(addr) => self.dial(addr, reply),
+                    None => self.dial_peer(peer, reply),
+                }
             }
         }
     }

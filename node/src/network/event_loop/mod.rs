@@ -22,7 +22,8 @@ use libp2p::core::transport::ListenerId;
 use libp2p::kad::QueryId;
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{OutboundRequestId, ResponseChannel};
-use libp2p::swarm::ConnectionId;
+use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::swarm::{ConnectionId, DialError};
 use libp2p::{Multiaddr, PeerId, Swarm};
 use sobre_core::record::GameId;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -111,6 +112,10 @@ pub(super) struct EventLoop {
     pub(super) lookup_queries: HashMap<QueryId, QueryId>,
     /// Circuit dials waiting for the connection to their relay.
     pub(super) dials_via_relay: HashMap<PeerId, Vec<(Multiaddr, DialReply)>>,
+    /// Dials that found one to the same peer in flight and wait for it (see
+    /// `commands::dial`); with the address each was asked for (`None`: the peer's known
+    /// ones), tried if the dial in flight fails.
+    pub(super) dials_joined: HashMap<PeerId, Vec<(Option<Multiaddr>, DialReply)>>,
     /// Inbound requests waiting for the service's answer: polled here, never awaited inline.
     pub(super) pending_replies: FuturesUnordered<BoxFuture<'static, PendingReply>>,
     /// Opens outgoing delivery streams (see [`pipe`]).
@@ -210,17 +215,26 @@ impl EventLoop {
     pub(super) fn dial_bootstrap(&mut self, bootstrap: &[Multiaddr]) {
         let mut any_kad_peer = false;
         for addr in bootstrap {
-            if let Some(peer) = last_peer(addr) {
-                let bare = without_peer(addr);
-                self.swarm
-                    .behaviour_mut()
-                    .kad
-                    .add_address(&peer, bare.clone());
-                self.remember(peer, bare);
-                any_kad_peer = true;
-            }
-            if let Err(e) = self.swarm.dial(addr.clone()) {
-                warn!(%addr, error = %e, "cannot dial bootstrap peer");
+            let opts = match last_peer(addr) {
+                Some(peer) => {
+                    let bare = without_peer(addr);
+                    self.swarm
+                        .behaviour_mut()
+                        .kad
+                        .add_address(&peer, bare.clone());
+                    self.remember(peer, bare);
+                    any_kad_peer = true;
+                    // One connection per bootstrap peer, however often it is listed.
+                    DialOpts::peer_id(peer)
+                        .addresses(vec![addr.clone()])
+                        .condition(PeerCondition::DisconnectedAndNotDialing)
+                        .build()
+                }
+                None => DialOpts::unknown_peer_id().address(addr.clone()).build(),
+            };
+            match self.swarm.dial(opts) {
+                Ok(()) | Err(DialError::DialPeerConditionFalse(_)) => {}
+                Err(e) => warn!(%addr, error = %e, "cannot dial bootstrap peer"),
             }
         }
         if any_kad_peer && let Err(e) = self.swarm.behaviour_mut().kad.bootstrap() {
