@@ -549,6 +549,12 @@ async fn a_bad_signature_flood_costs_the_sender_its_connection() {
         answered <= max_strikes + 1,
         "{answered} forged deliveries were checked"
     );
+    // The attacker sees its connection fail as soon as Ana's node closes it; Ana's list of
+    // connected peers follows a moment later.
+    let deadline = tokio::time::Instant::now() + STEP;
+    while a.connected_to(&h.local_peer_id()).await && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
     assert!(!a.connected_to(&h.local_peer_id()).await, "never cut off");
     let v = a
         .call(ApiRequest::Show(request::Show {

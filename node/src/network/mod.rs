@@ -150,6 +150,7 @@ pub async fn spawn(
         lookups: HashMap::new(),
         lookup_queries: HashMap::new(),
         dials_via_relay: HashMap::new(),
+        own_dials: HashMap::new(),
         dials_joined: HashMap::new(),
         pending_replies: FuturesUnordered::new(),
         streams,

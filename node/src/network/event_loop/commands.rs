@@ -4,8 +4,8 @@
 //! subscriptions, publishing, validation verdicts, sync grants and penalties.
 
 use libp2p::gossipsub;
-use libp2p::swarm::DialError;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::swarm::{ConnectionId, DialError};
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
@@ -200,13 +200,20 @@ impl EventLoop {
                 let _ = reply.send(Ok(peer));
                 return;
             }
-            // Not a second connection while one is being dialed: a node starting dials its
+            // Not a second connection to an address being dialed: a node starting dials its
             // mailbox from the configuration and again as a remembered peer, and each
             // connection costs both ends a handshake and every protocol's streams (the
-            // mailbox of a reconnect storm saw 35 connections from 20 players).
+            // mailbox of a reconnect storm saw 35 connections from 20 players). Another
+            // address is dialed at once (as before): the one in flight may be a stale one
+            // that takes the system's connect timeout to fail.
+            Some(peer) if let Some(joined) = self.own_dial_at(peer, &addr) => {
+                debug!(%addr, "a dial to this address is in flight: waiting for it");
+                self.dials_joined.entry(joined).or_default().push(reply);
+                return;
+            }
             Some(peer) => DialOpts::peer_id(peer)
                 .addresses(vec![addr.clone()])
-                .condition(PeerCondition::DisconnectedAndNotDialing)
+                .condition(PeerCondition::Disconnected)
                 .build(),
             None => DialOpts::unknown_peer_id().address(addr.clone()).build(),
         };
@@ -240,13 +247,10 @@ impl EventLoop {
             Ok(()) => {
                 debug!(%addr, "dialing");
                 self.pending_dials.insert(connection, reply);
-            }
-            Err(DialError::DialPeerConditionFalse(_)) if let Some(peer) = target => {
-                debug!(%addr, "a dial to the peer is in flight: waiting for it");
-                self.dials_joined
-                    .entry(peer)
-                    .or_default()
-                    .push((Some(addr), reply));
+                if let Some(peer) = target {
+                    self.own_dials
+                        .insert(connection, (peer, vec![without_peer(&addr)]));
+                }
             }
             Err(e) => {
                 let _ = reply.send(Err(NetworkError::Dial(e.to_string())));
@@ -270,6 +274,18 @@ impl EventLoop {
             let _ = reply.send(Err(NetworkError::NotConnected(peer)));
             return;
         }
+        // Every known address at once: one of ours in flight to the peer is waited for.
+        if let Some(joined) = self
+            .own_dials
+            .iter()
+            .find(|(_, (p, _))| *p == peer)
+            .map(|(c, _)| *c)
+        {
+            debug!(peer = %peer, "a dial to the peer is in flight: waiting for it");
+            self.dials_joined.entry(joined).or_default().push(reply);
+            return;
+        }
+        let bare = addrs.iter().map(without_peer).collect();
         let opts = DialOpts::peer_id(peer)
             .addresses(addrs)
             .condition(PeerCondition::DisconnectedAndNotDialing)
@@ -279,13 +295,7 @@ impl EventLoop {
             Ok(()) => {
                 debug!(peer = %peer, "dialing a remembered peer");
                 self.pending_dials.insert(connection, reply);
-            }
-            Err(DialError::DialPeerConditionFalse(_)) => {
-                debug!(peer = %peer, "a dial to the peer is in flight: waiting for it");
-                self.dials_joined
-                    .entry(peer)
-                    .or_default()
-                    .push((None, reply));
+                self.own_dials.insert(connection, (peer, bare));
             }
             Err(e) => {
                 let _ = reply.send(Err(NetworkError::Dial(e.to_string())));
@@ -293,21 +303,26 @@ impl EventLoop {
         }
     }
 
-    /// The dial in flight to `peer` ended: the dials that waited for it are answered with
-    /// its connection, or made now with their own addresses if it failed.
-    pub(super) fn end_joined_dials(&mut self, peer: PeerId) {
-        let Some(waiting) = self.dials_joined.remove(&peer) else {
-            return;
-        };
-        for (addr, reply) in waiting {
-            if self.swarm.is_connected(&peer) {
-                let _ = reply.send(Ok(peer));
-            } else {
-                match addr {
-                    Some(addr) => self.dial(addr, reply),
-                    None => self.dial_peer(peer, reply),
-                }
-            }
+    /// The dial of ours to `peer` at `addr` in flight, if any (addresses compared without
+    /// their `/p2p` part).
+    fn own_dial_at(&self, peer: PeerId, addr: &Multiaddr) -> Option<ConnectionId> {
+        let bare = without_peer(addr);
+        self.own_dials
+            .iter()
+            .find(|(_, (p, addrs))| *p == peer && addrs.contains(&bare))
+            .map(|(c, _)| *c)
+    }
+
+    /// A dial of ours ended, with its peer or the reason it failed: the dials that waited
+    /// for it get the same answer.
+    pub(super) fn end_own_dial(
+        &mut self,
+        connection: ConnectionId,
+        outcome: Result<PeerId, String>,
+    ) {
+        self.own_dials.remove(&connection);
+        for reply in self.dials_joined.remove(&connection).unwrap_or_default() {
+            let _ = reply.send(outcome.clone().map_err(NetworkError::Dial));
         }
     }
 

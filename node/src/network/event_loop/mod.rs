@@ -112,10 +112,13 @@ pub(super) struct EventLoop {
     pub(super) lookup_queries: HashMap<QueryId, QueryId>,
     /// Circuit dials waiting for the connection to their relay.
     pub(super) dials_via_relay: HashMap<PeerId, Vec<(Multiaddr, DialReply)>>,
-    /// Dials that found one to the same peer in flight and wait for it (see
-    /// `commands::dial`); with the address each was asked for (`None`: the peer's known
-    /// ones), tried if the dial in flight fails.
-    pub(super) dials_joined: HashMap<PeerId, Vec<(Option<Multiaddr>, DialReply)>>,
+    /// The dials this loop started and not yet ended: to whom, at which addresses (without
+    /// their `/p2p` part), so that a second dial of the same peer at one of them waits for
+    /// the first instead of opening a second connection (see `commands::dial`).
+    pub(super) own_dials: HashMap<ConnectionId, (PeerId, Vec<Multiaddr>)>,
+    /// Dials waiting for one of [`EventLoop::own_dials`], by its connection: answered with
+    /// its outcome.
+    pub(super) dials_joined: HashMap<ConnectionId, Vec<DialReply>>,
     /// Inbound requests waiting for the service's answer: polled here, never awaited inline.
     pub(super) pending_replies: FuturesUnordered<BoxFuture<'static, PendingReply>>,
     /// Opens outgoing delivery streams (see [`pipe`]).
@@ -232,8 +235,15 @@ impl EventLoop {
                 }
                 None => DialOpts::unknown_peer_id().address(addr.clone()).build(),
             };
+            let connection = opts.connection_id();
             match self.swarm.dial(opts) {
-                Ok(()) | Err(DialError::DialPeerConditionFalse(_)) => {}
+                Ok(()) => {
+                    if let Some(peer) = last_peer(addr) {
+                        self.own_dials
+                            .insert(connection, (peer, vec![without_peer(addr)]));
+                    }
+                }
+                Err(DialError::DialPeerConditionFalse(_)) => {}
                 Err(e) => warn!(%addr, error = %e, "cannot dial bootstrap peer"),
             }
         }

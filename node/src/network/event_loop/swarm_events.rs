@@ -42,7 +42,7 @@ impl EventLoop {
                 for (addr, reply) in self.dials_via_relay.remove(&peer_id).unwrap_or_default() {
                     self.dial(addr, reply);
                 }
-                self.end_joined_dials(peer_id);
+                self.end_own_dial(connection_id, Ok(peer_id));
                 if num_established.get() == 1 {
                     self.activity.touch(peer_id, Instant::now());
                     self.evict_above_cap();
@@ -85,11 +85,7 @@ impl EventLoop {
                 if let Some(reply) = self.pending_dials.remove(&connection_id) {
                     let _ = reply.send(Err(NetworkError::Dial(error.to_string())));
                 }
-                // Dials that waited for this one go on with their own addresses (each joins
-                // again if another dial to the peer is still in flight).
-                if let Some(peer) = peer_id {
-                    self.end_joined_dials(peer);
-                }
+                self.end_own_dial(connection_id, Err(error.to_string()));
                 if let Some(relay) = peer_id
                     && !self.swarm.is_connected(&relay)
                 {
