@@ -43,37 +43,35 @@ pub fn child_parts(home: &Path) -> i32 {
     0
 }
 
-/// `VmRSS` and `VmHWM` of a process, in KiB.
-pub(crate) fn rss_kib(pid: u32) -> Option<(u64, u64)> {
+/// Fields of a process's `/proc/PID/status`, in KiB, in the order named (each name with its
+/// colon, as `"VmRSS:"`).
+pub(crate) fn status_kib<const N: usize>(pid: u32, names: [&str; N]) -> Option<[u64; N]> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let field = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-    };
-    Some((field("VmRSS:")?, field("VmHWM:")?))
+    let mut out = [0; N];
+    for (slot, name) in out.iter_mut().zip(names) {
+        *slot = text
+            .lines()
+            .find_map(|l| l.strip_prefix(name))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+    }
+    Some(out)
 }
 
-/// `RssAnon` and `RssFile` of a process, in KiB: the heap and stacks apart from the pages of
-/// the executable and libraries, which are shared and grow with the binary (this benchmark's
-/// own binary, with every phase in it, is the node here), not with what the node holds.
-pub(crate) fn rss_split_kib(pid: u32) -> Option<(u64, u64)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let field = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-    };
-    Some((field("RssAnon:")?, field("RssFile:")?))
+/// `VmRSS` and `VmHWM` of a process, in KiB.
+pub(crate) fn rss_kib(pid: u32) -> Option<(u64, u64)> {
+    status_kib(pid, ["VmRSS:", "VmHWM:"]).map(|[rss, hwm]| (rss, hwm))
 }
 
 /// What [`measure_child`] read of a node process, sizes in KiB.
 struct Measured {
     rss: u64,
     hwm: u64,
-    /// `RssAnon` and `RssFile` (see [`rss_split_kib`]).
+    /// `RssAnon` and `RssFile`: the heap and stacks apart from the pages of the executable
+    /// and libraries, which are shared and grow with the binary (this benchmark's own binary,
+    /// with every phase in it, is the node here), not with what the node holds.
     anon: u64,
     file: u64,
     /// Seconds until the node answered with all its games.
@@ -119,8 +117,8 @@ async fn wait_and_measure(home: &Path, games: usize, pid: u32) -> Res<Measured> 
     let ready = start.elapsed().as_secs_f64();
     // Let start-up work (subscriptions, the first outbox pass) settle.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let (rss, hwm) = rss_kib(pid).ok_or("cannot read the child's /proc status")?;
-    let (anon, file) = rss_split_kib(pid).ok_or("cannot read the child's /proc status")?;
+    let [rss, hwm, anon, file] = status_kib(pid, ["VmRSS:", "VmHWM:", "RssAnon:", "RssFile:"])
+        .ok_or("cannot read the child's /proc status")?;
     Ok(Measured {
         rss,
         hwm,

@@ -158,13 +158,7 @@ pub async fn idle(w: &World) -> Res<Vec<Row>> {
 }
 
 fn vm_rss_kb(pid: u32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    crate::memory::status_kib(pid, ["VmRSS:"]).map(|[rss]| rss)
 }
 
 /// Every player of club 0 stops, then all start again at once (and, in Tier 2, bare

@@ -206,7 +206,7 @@ impl EventLoop {
             // mailbox of a reconnect storm saw 35 connections from 20 players). Another
             // address is dialed at once (as before): the one in flight may be a stale one
             // that takes the system's connect timeout to fail.
-            Some(peer) if let Some(joined) = self.own_dial_at(peer, &addr) => {
+            Some(peer) if let Some(joined) = self.own_dial(peer, Some(&addr)) => {
                 debug!(%addr, "a dial to this address is in flight: waiting for it");
                 self.dials_joined.entry(joined).or_default().push(reply);
                 return;
@@ -275,12 +275,7 @@ impl EventLoop {
             return;
         }
         // Every known address at once: one of ours in flight to the peer is waited for.
-        if let Some(joined) = self
-            .own_dials
-            .iter()
-            .find(|(_, (p, _))| *p == peer)
-            .map(|(c, _)| *c)
-        {
+        if let Some(joined) = self.own_dial(peer, None) {
             debug!(peer = %peer, "a dial to the peer is in flight: waiting for it");
             self.dials_joined.entry(joined).or_default().push(reply);
             return;
@@ -303,13 +298,13 @@ impl EventLoop {
         }
     }
 
-    /// The dial of ours to `peer` at `addr` in flight, if any (addresses compared without
-    /// their `/p2p` part).
-    fn own_dial_at(&self, peer: PeerId, addr: &Multiaddr) -> Option<ConnectionId> {
-        let bare = without_peer(addr);
+    /// A dial of ours to `peer` in flight, if any: at `addr` when given (addresses compared
+    /// without their `/p2p` part), at any address otherwise.
+    fn own_dial(&self, peer: PeerId, addr: Option<&Multiaddr>) -> Option<ConnectionId> {
+        let bare = addr.map(without_peer);
         self.own_dials
             .iter()
-            .find(|(_, (p, addrs))| *p == peer && addrs.contains(&bare))
+            .find(|(_, (p, addrs))| *p == peer && bare.as_ref().is_none_or(|b| addrs.contains(b)))
             .map(|(c, _)| *c)
     }
 

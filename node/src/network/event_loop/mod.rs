@@ -218,7 +218,8 @@ impl EventLoop {
     pub(super) fn dial_bootstrap(&mut self, bootstrap: &[Multiaddr]) {
         let mut any_kad_peer = false;
         for addr in bootstrap {
-            let opts = match last_peer(addr) {
+            let peer = last_peer(addr);
+            let opts = match peer {
                 Some(peer) => {
                     let bare = without_peer(addr);
                     self.swarm
@@ -238,7 +239,7 @@ impl EventLoop {
             let connection = opts.connection_id();
             match self.swarm.dial(opts) {
                 Ok(()) => {
-                    if let Some(peer) = last_peer(addr) {
+                    if let Some(peer) = peer {
                         self.own_dials
                             .insert(connection, (peer, vec![without_peer(addr)]));
                     }
