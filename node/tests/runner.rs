@@ -19,6 +19,7 @@ mod escrow;
 mod gossip_one_address;
 mod gossip_topics;
 mod instances;
+mod kad_closest;
 mod league_access;
 mod league_deputy;
 mod mailbox_relay;
