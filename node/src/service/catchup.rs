@@ -198,9 +198,7 @@ impl Service {
         epoch: u64,
         since: u64,
     ) -> Response {
-        let games: Vec<GameId> = self
-            .games
-            .changed_since_where(epoch, since, |s| s.plays(&player));
+        let games: Vec<GameId> = self.games.changed_since_for(&player, epoch, since);
         let heads: Vec<GameHead> = games
             .iter()
             .map(|g| GameHead {
