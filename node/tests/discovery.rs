@@ -14,7 +14,7 @@ use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, StreamProtocol, SwarmBuilder, noise, tcp, yamux};
 use sobre_core::record::EventId;
 use sobre_node::network::contact::{self, Contact, MAX_CONTACT_BYTES};
-use sobre_node::network::{KAD_PROTOCOL, NetworkHandle};
+use sobre_node::network::{KAD_PROTOCOL, NetworkEvent, NetworkHandle};
 use sobre_node::protocol::{Request, Response};
 use tokio::time::{Instant, timeout};
 
@@ -387,4 +387,69 @@ async fn a_player_behind_nat_stays_out_of_routing_tables() {
     player.shutdown().await;
     other_server.shutdown().await;
     server.shutdown().await;
+}
+
+/// A player's node (a DHT client) keeps its bootstrap peers in its routing table, not every
+/// server its own queries connect to: each server added to a table of fewer than twenty
+/// peers started another bootstrap of the DHT, about ten Kademlia requests at every mailbox
+/// for each node starting. Its lookups still reach the servers it does not keep.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_keeps_its_bootstrap_peers_not_every_server_it_meets() {
+    let mut a_config = config();
+    a_config.dht_server = true;
+    let (a, _a_events) = start(a_config).await;
+    let a_addr = tcp_addr(&a).await;
+    let mut servers = Vec::new();
+    for _ in 0..2 {
+        let mut c = config();
+        c.dht_server = true;
+        c.bootstrap = vec![a_addr.clone()];
+        servers.push(start(c).await);
+    }
+    let ids: Vec<PeerId> = servers.iter().map(|(s, _)| s.local_peer_id()).collect();
+    // The first server knows both others before the player starts, and hands them out.
+    let deadline = Instant::now() + STEP;
+    while !a
+        .dht_status()
+        .await
+        .is_ok_and(|s| ids.iter().all(|id| s.routing.contains(id)))
+    {
+        assert!(Instant::now() < deadline, "the servers never met");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    let mut p_config = config();
+    p_config.bootstrap = vec![a_addr];
+    let (player, mut p_events) = start(p_config).await;
+    // Its bootstrap and its contact record connect it to both others, and identify tells it
+    // they serve the DHT (the same step that decides about its routing table).
+    let mut met = std::collections::HashSet::new();
+    timeout(STEP, async {
+        while met.len() < ids.len() {
+            match p_events.recv().await {
+                Some(NetworkEvent::PeerAddresses { peer, .. }) if ids.contains(&peer) => {
+                    met.insert(peer);
+                }
+                Some(_) => {}
+                None => panic!("the player's network stopped"),
+            }
+        }
+    })
+    .await
+    .expect("the player never met the other servers");
+    let status = player.dht_status().await.unwrap();
+    assert!(!status.server, "the player serves the DHT");
+    assert_eq!(status.routing, vec![a.local_peer_id()]);
+    answer_requests(p_events);
+    let found = player.find_peer(ids[1]).await.unwrap();
+    assert!(
+        !found.is_empty(),
+        "a server outside the table is still found"
+    );
+
+    player.shutdown().await;
+    for (s, _) in servers {
+        s.shutdown().await;
+    }
+    a.shutdown().await;
 }

@@ -154,6 +154,9 @@ fn build_behaviour(
     // Every record a peer asks us to store comes to the event loop, which keeps only valid
     // contact records (see `contact` and `event_loop::dht`); provider records are dropped.
     kad_config.set_record_filtering(kad::StoreInserts::FilterBoth);
+    // The event loop decides who enters the routing table, when identify says a peer serves
+    // the DHT (`event_loop::dht::keeps_in_routing_table`), not kad on every connection.
+    kad_config.set_kbucket_inserts(kad::BucketInserts::Manual);
     let store = MemoryStore::with_config(
         peer_id,
         MemoryStoreConfig {

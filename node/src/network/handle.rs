@@ -198,7 +198,10 @@ impl NetworkHandle {
         self.call(|reply| Command::Reachability { reply }).await
     }
 
-    /// Remembers an address of `peer` (used by later dials, requests and Kademlia).
+    /// Remembers an address of `peer` for later dials and requests. Not for Kademlia: its
+    /// routing table holds DHT servers only — the bootstrap peers and the peers that say
+    /// they serve it (identify) — never a remembered opponent, a player who cannot answer a
+    /// lookup, and each one added to a small table started another bootstrap of the DHT.
     ///
     /// # Errors
     /// [`NetworkError::Shutdown`].

@@ -47,12 +47,9 @@ impl EventLoop {
                 });
             }
             Command::AddAddress { peer, addr, reply } => {
-                let bare = without_peer(&addr);
-                self.swarm
-                    .behaviour_mut()
-                    .kad
-                    .add_address(&peer, bare.clone());
-                self.remember(peer, bare);
+                // Not into Kademlia's table (see `NetworkHandle::add_address`): a DHT server
+                // among these peers is added when identify says it serves the DHT.
+                self.remember(peer, without_peer(&addr));
                 let _ = reply.send(());
             }
             Command::ConnectedPeers { reply } => {

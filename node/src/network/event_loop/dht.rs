@@ -74,6 +74,20 @@ impl EventLoop {
         }
     }
 
+    /// Whether a DHT server that identified itself goes into our routing table. A server
+    /// keeps every server it meets. A client keeps its bootstrap peers (its mailboxes among
+    /// them), and a server it meets only while it knows none: every server a query passed
+    /// through went in before, and while a table holds fewer than twenty peers each new
+    /// one starts another bootstrap of the DHT — a player's node starting in a federation
+    /// of a few clubs bootstrapped twice, about ten Kademlia requests at every mailbox.
+    /// Its lookups still go wherever the answers lead; the table is only where they start.
+    pub(super) fn keeps_in_routing_table(&mut self, peer: &PeerId) -> bool {
+        let kad = &mut self.swarm.behaviour_mut().kad;
+        kad.mode() == kad::Mode::Server
+            || self.bootstrap_peers.contains(peer)
+            || kad.kbuckets().all(|b| b.num_entries() == 0)
+    }
+
     /// Drops from the routing table the addresses a peer elsewhere could not dial (see
     /// `scope`): Kademlia hands its table out to everyone who asks.
     pub(super) fn keep_dialable(&mut self, peer: PeerId, addresses: &kad::Addresses) {

@@ -178,7 +178,8 @@ impl EventLoop {
             BehaviourEvent::Kad(event) => self.on_kad(event),
             BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
                 debug!(peer = %peer_id, agent = %info.agent_version, "identified");
-                let speaks_kad = info.protocols.iter().any(|p| p.as_ref() == KAD_PROTOCOL);
+                let into_table = info.protocols.iter().any(|p| p.as_ref() == KAD_PROTOCOL)
+                    && self.keeps_in_routing_table(&peer_id);
                 if info
                     .protocols
                     .iter()
@@ -197,7 +198,7 @@ impl EventLoop {
                     .take(MAX_ADDRS_PER_PEER)
                 {
                     let addr = without_peer(addr);
-                    if speaks_kad {
+                    if into_table {
                         self.swarm
                             .behaviour_mut()
                             .kad
