@@ -285,10 +285,27 @@ pub fn child_node(home: PathBuf, kind: &str, listen: Option<String>, peers: Vec<
             None => builder.with_writer(std::io::stderr).try_init(),
         };
     }
-    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    else {
+    // SOBRE_BENCH_WORKERS=n: the runtime's worker threads (0: one thread, current_thread),
+    // to tell a node's own work from its threads' handing work to one another.
+    // Only for the role SOBRE_BENCH_WORKERS_KIND names (default: mailbox).
+    let workers_kind = std::env::var("SOBRE_BENCH_WORKERS_KIND").unwrap_or("mailbox".into());
+    let workers = std::env::var("SOBRE_BENCH_WORKERS")
+        .ok()
+        .filter(|_| workers_kind == kind)
+        .and_then(|w| w.parse::<usize>().ok());
+    let built = match workers {
+        Some(0) => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+        Some(n) => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(n)
+            .enable_all()
+            .build(),
+        None => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build(),
+    };
+    let Ok(runtime) = built else {
         return 2;
     };
     let stop = async {

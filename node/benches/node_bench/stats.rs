@@ -54,6 +54,38 @@ pub fn threads_cpu_seconds(pid: &str) -> Option<f64> {
     Some(ns as f64 / 1e9)
 }
 
+/// Per thread name (`comm`: tokio's workers, sled's threads, the service's), the CPU
+/// seconds of a process's live threads and their context switches, voluntary and not:
+/// where a cost sits, and how often the threads handed work to one another.
+pub fn threads_by_name(pid: &str) -> std::collections::BTreeMap<String, (f64, u64)> {
+    let mut by = std::collections::BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return by;
+    };
+    for task in tasks.flatten() {
+        let read = |f: &str| std::fs::read_to_string(task.path().join(f)).ok();
+        let (Some(comm), Some(sched), Some(status)) =
+            (read("comm"), read("schedstat"), read("status"))
+        else {
+            continue;
+        };
+        let ns: u64 = sched
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let switches: u64 = status
+            .lines()
+            .filter(|l| l.contains("ctxt_switches:"))
+            .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .sum();
+        let e = by.entry(comm.trim().to_string()).or_insert((0.0, 0));
+        e.0 += ns as f64 / 1e9;
+        e.1 += switches;
+    }
+    by
+}
+
 pub fn process_cpu_seconds(pid: &str) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which is in parentheses): utime and stime are the

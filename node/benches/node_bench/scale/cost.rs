@@ -6,7 +6,7 @@ use crate::Res;
 use crate::games::key;
 use crate::nodes::Node;
 use crate::peers::{client_peers_as, shutdown_peers};
-use crate::stats::{process_cpu_seconds, threads_cpu_seconds};
+use crate::stats::{process_cpu_seconds, threads_by_name, threads_cpu_seconds};
 use crate::table::Row;
 use sobre_node::api::ApiRequest;
 use sobre_node::api::request;
@@ -192,6 +192,7 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
         club.len()
     );
     let io0 = io_of(pid.parse().map_err(|_| "pid")?).map_or(0, |io| io.write_bytes);
+    let threads0 = threads_by_name(&pid);
     // What crossed the network per connection (read at the mailbox's control socket: one
     // request, before and after, inside the measured CPU).
     let traffic0 = super::traffic::of_mailbox(w, c).await;
@@ -239,6 +240,15 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
         spent_fine / connections as f64 * 1000.0,
         (io1.saturating_sub(io0)) as f64 / connections as f64 / 1000.0
     );
+    // Per thread name, what the storm cost (threads that ended meanwhile are missing).
+    for (name, (cpu1, sw1)) in threads_by_name(&pid) {
+        let (cpu0, sw0) = threads0.get(&name).copied().unwrap_or((0.0, 0));
+        eprintln!(
+            "[scale] storm: thread {name}: {:.2} ms, {:.1} context switches per connection",
+            (cpu1 - cpu0) / connections as f64 * 1000.0,
+            sw1.saturating_sub(sw0) as f64 / connections as f64
+        );
+    }
     if let (Some((p0, t0)), Some((p1, t1))) = (traffic0, super::traffic::of_mailbox(w, c).await)
         && p0 == p1
     {
