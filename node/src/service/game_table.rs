@@ -171,9 +171,9 @@ impl GameTable {
 
     /// [`GameTable::changed_since`], only the games `player` plays, from the index of each
     /// player's games whenever that is the shorter list: a player's node restarting asks
-    /// with no cursor of this run, and a pass over every game held cost a hub a
-    /// millisecond a connection at 10,000 games (ten at 100,000); one away for a week asks
-    /// past every change since.
+    /// with no cursor of this run, which was answered by a pass over every game held (tens
+    /// of thousands at a mailbox, for each of its players reconnecting); one away for a week
+    /// asks past every change since.
     pub(crate) fn changed_since_for(
         &self,
         player: &PlayerId,
