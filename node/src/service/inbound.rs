@@ -102,8 +102,11 @@ impl Service {
 
     /// A peer connected: deliver what waits for it and catch up the games we share.
     pub(super) async fn on_connected(&mut self, peer: PeerId) {
-        // First: a peer that knows another live instance of this key says so at once.
-        self.send_instance(peer);
+        // First: a peer that knows another live instance of this key says so at once (a
+        // peer that answered the check at start was told on this very connection).
+        if !self.instances.first_since_start(&peer) {
+            self.send_instance(peer);
+        }
         self.league_on_connected(peer);
         self.league_catchup_on_connected(peer);
         // The peer's player, decoded once: comparing player ids is a few nanoseconds a game,

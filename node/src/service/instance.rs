@@ -21,17 +21,21 @@ const ENDED_WAIT: Duration = Duration::from_millis(800);
 /// Before the node signs anything: sends its record to `peers` (its bootstrap peers and
 /// mailboxes, and whoever is connected already) and waits up to [`STARTUP_WAIT`] for their
 /// answers. A peer that knows a live instance of this key started earlier stops the start.
+/// Returns the peers that answered: they hold the record already, and the connection that
+/// carried it need not carry it again ([`Instances::told_at_start`]).
 ///
 /// # Errors
 /// [`OtherInstance`] naming the other instance.
+///
+/// [`Instances::told_at_start`]: super::instances::Instances::told_at_start
 pub(super) async fn check_at_start(
     net: &NetworkHandle,
     key: &Keypair,
     own: &Own,
     peers: Vec<PeerId>,
-) -> Result<(), OtherInstance> {
+) -> Result<Vec<PeerId>, OtherInstance> {
     let Ok(record) = own.signed(key, now_ms(), false) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let asks = peers.into_iter().map(|peer| {
         let ask = net.request_queued(
@@ -49,9 +53,11 @@ pub(super) async fn check_at_start(
             Vec::new()
         }
     };
+    let mut answered = Vec::new();
     for (peer, answer) in answers {
         match answer {
             Ok(Response::Instances { records }) => {
+                answered.push(peer);
                 for r in records {
                     match Instance::verify(&r).map(|other| judge(own, &other, now_ms())) {
                         Ok(Verdict::Yield(other)) => {
@@ -70,7 +76,7 @@ pub(super) async fn check_at_start(
             Err(e) => debug!(%peer, "instance check: {e}"),
         }
     }
-    Ok(())
+    Ok(answered)
 }
 
 impl Service {

@@ -15,6 +15,9 @@ pub(super) struct Instances {
     /// The bootstrap peers and mailboxes of the configuration: heartbeats go to them (and
     /// to the opponents of unfinished games), never to every connected peer.
     heartbeat_to: Vec<PeerId>,
+    /// The peers that answered the check at start: the first connection to each, the one
+    /// that carried that check, is not sent the record again.
+    told_at_start: std::collections::HashSet<PeerId>,
 }
 
 impl Instances {
@@ -25,7 +28,19 @@ impl Instances {
             book: Book::default(),
             yielded: None,
             heartbeat_to: Vec::new(),
+            told_at_start: std::collections::HashSet::new(),
         }
+    }
+
+    /// The peers that answered the check at start (see `instance::check_at_start`).
+    pub(super) fn told_at_start(&mut self, peers: Vec<PeerId>) {
+        self.told_at_start = peers.into_iter().collect();
+    }
+
+    /// Whether `peer`'s connection is the one that carried the check at start (its first
+    /// since): true once, then every connection of `peer` gets the record.
+    pub(super) fn first_since_start(&mut self, peer: &PeerId) -> bool {
+        self.told_at_start.remove(peer)
     }
 
     pub(super) fn own(&self) -> &Own {
@@ -96,6 +111,25 @@ mod tests {
         let own = Own::start(&dir, key.player_id(), started_ms, Vec::new()).expect("started");
         let _ = std::fs::remove_dir_all(&dir);
         own
+    }
+
+    #[test]
+    fn a_peer_told_at_start_is_spared_the_record_on_that_connection_only() {
+        let mut i = Instances::new(own(1_000));
+        let (told, silent) = (PeerId::random(), PeerId::random());
+        i.told_at_start(vec![told]);
+        assert!(
+            i.first_since_start(&told),
+            "the connection that carried the check"
+        );
+        assert!(
+            !i.first_since_start(&told),
+            "every later connection gets the record"
+        );
+        assert!(
+            !i.first_since_start(&silent),
+            "a peer that did not answer gets it"
+        );
     }
 
     #[test]

@@ -408,11 +408,12 @@ pub async fn run(config: NodeConfig, shutdown: impl Future<Output = ()>) -> Resu
             asked.push(p);
         }
     }
-    if let Err(other) =
-        instance::check_at_start(&net, svc.identity.key(), svc.instances.own(), asked).await
-    {
-        net.shutdown().await;
-        return Err(NodeError::OtherInstance(other));
+    match instance::check_at_start(&net, svc.identity.key(), svc.instances.own(), asked).await {
+        Ok(answered) => svc.instances.told_at_start(answered),
+        Err(other) => {
+            net.shutdown().await;
+            return Err(NodeError::OtherInstance(other));
+        }
     }
 
     let (ctrl_stop_tx, ctrl_stop_rx) = tokio::sync::oneshot::channel::<()>();
