@@ -453,3 +453,96 @@ async fn a_client_keeps_its_bootstrap_peers_not_every_server_it_meets() {
     }
     a.shutdown().await;
 }
+
+/// A hostile DHT server: identify (so the node hears it serves `/sobre/kad/1`) and a
+/// Kademlia in server mode that would answer every lookup as it likes.
+#[derive(libp2p::swarm::NetworkBehaviour)]
+struct HostileServer {
+    identify: libp2p::identify::Behaviour,
+    kad: kad::Behaviour<MemoryStore>,
+}
+
+/// A stranger running a DHT server dials a player's node to become where its lookups start
+/// (to answer them as it likes: an eclipse). Before, identify put every server that said it
+/// serves the DHT into the table; a client now keeps its bootstrap peers only, and the
+/// stranger stays out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_serving_the_dht_cannot_enter_a_clients_routing_table() {
+    let mut s_config = config();
+    s_config.dht_server = true;
+    let (server, _s_events) = start(s_config).await;
+    let server_addr = tcp_addr(&server).await;
+    let mut p_config = config();
+    p_config.bootstrap = vec![server_addr];
+    let (player, mut p_events) = start(p_config).await;
+    let player_addr = tcp_addr(&player).await;
+    let deadline = Instant::now() + STEP;
+    while !player
+        .dht_status()
+        .await
+        .is_ok_and(|s| s.routing.contains(&server.local_peer_id()))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the bootstrap peer never entered"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    let mut hostile = SwarmBuilder::with_new_identity()
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default(),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .unwrap()
+        .with_behaviour(|key| {
+            let me = key.public().to_peer_id();
+            let mut kad = kad::Behaviour::with_config(
+                me,
+                MemoryStore::new(me),
+                kad::Config::new(StreamProtocol::new(KAD_PROTOCOL)),
+            );
+            kad.set_mode(Some(kad::Mode::Server));
+            HostileServer {
+                identify: libp2p::identify::Behaviour::new(libp2p::identify::Config::new(
+                    sobre_node::network::IDENTIFY_PROTOCOL.into(),
+                    key.public(),
+                )),
+                kad,
+            }
+        })
+        .unwrap()
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(60)))
+        .build();
+    hostile
+        .listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
+        .unwrap();
+    let hostile_id = *hostile.local_peer_id();
+    hostile.dial(player_addr).unwrap();
+    tokio::spawn(async move {
+        loop {
+            hostile.select_next_some().await;
+        }
+    });
+    // The player has read the stranger's identify (its addresses come with the same step
+    // that decides about the routing table).
+    timeout(STEP, async {
+        loop {
+            match p_events.recv().await {
+                Some(NetworkEvent::PeerAddresses { peer, .. }) if peer == hostile_id => return,
+                Some(_) => {}
+                None => panic!("the player's network stopped"),
+            }
+        }
+    })
+    .await
+    .expect("the player never identified the stranger");
+    let table = player.dht_status().await.unwrap().routing;
+    assert!(!table.contains(&hostile_id), "{table:?}");
+    assert!(table.contains(&server.local_peer_id()), "{table:?}");
+
+    player.shutdown().await;
+    server.shutdown().await;
+}

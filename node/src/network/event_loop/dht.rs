@@ -85,7 +85,7 @@ impl EventLoop {
         let kad = &mut self.swarm.behaviour_mut().kad;
         kad.mode() == kad::Mode::Server
             || self.bootstrap_peers.contains(peer)
-            || kad.kbuckets().all(|b| b.num_entries() == 0)
+            || kad.kbuckets().next().is_none()
     }
 
     /// Drops from the routing table the addresses a peer elsewhere could not dial (see
