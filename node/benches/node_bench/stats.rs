@@ -36,22 +36,12 @@ pub fn cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// User and system CPU seconds used so far by process `pid` ("self" for this one).
 /// CPU seconds of a process's live threads, to the nanosecond (`/proc/<pid>/task/*/schedstat`):
 /// for windows of a few seconds, where `process_cpu_seconds`'s 10 ms ticks are too coarse.
 /// Threads that ended within the window are missed, so windows stay short.
 pub fn threads_cpu_seconds(pid: &str) -> Option<f64> {
-    let mut ns = 0u64;
-    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
-        .ok()?
-        .flatten()
-    {
-        // A thread that ended since the listing has no file any more: it counts 0.
-        if let Ok(text) = std::fs::read_to_string(task.path().join("schedstat")) {
-            ns += text.split_whitespace().next()?.parse::<u64>().ok()?;
-        }
-    }
-    Some(ns as f64 / 1e9)
+    let by = threads_by_name(pid);
+    (!by.is_empty()).then(|| by.values().map(|(cpu, _)| cpu).sum())
 }
 
 /// Per thread name (`comm`: tokio's workers, sled's threads, the service's), the CPU
@@ -86,6 +76,7 @@ pub fn threads_by_name(pid: &str) -> std::collections::BTreeMap<String, (f64, u6
     by
 }
 
+/// User and system CPU seconds used so far by process `pid` ("self" for this one).
 pub fn process_cpu_seconds(pid: &str) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which is in parentheses): utime and stime are the
