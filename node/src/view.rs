@@ -322,9 +322,9 @@ impl Summary {
         Summary::with_claims(state, draw_claims(state))
     }
 
-    /// [`Summary::of`] with the draw claims open in `state` given: [`draw_claims_in`] on the
-    /// game's history kept up to date (a node's hot games), instead of a replay of the
-    /// whole game for every summary.
+    /// [`Summary::of`] with the draw claims open in `state` given:
+    /// [`sobre_core::Game::open_draw_claims`] on the game's history kept up to date (a node's
+    /// hot games), instead of a replay of the whole game for every summary.
     pub(crate) fn with_claims(state: &GameState, draw_claims: Vec<ClaimReason>) -> Summary {
         let played = state.started_ms.is_some()
             && (state.status != Status::Cancelled || state.moves.len() >= 2);
@@ -408,22 +408,13 @@ fn draw_claims(state: &GameState) -> Vec<ClaimReason> {
     if !claims_open(state) {
         return Vec::new();
     }
-    draw_claims_in(&replay(state))
+    replay(state).open_draw_claims()
 }
 
 /// Whether `state` is a game being played, where draws may be claimed (see
 /// [`draw_claims`]).
 pub(crate) fn claims_open(state: &GameState) -> bool {
     matches!(state.status, Status::Active | Status::Disputed)
-}
-
-/// The draws by repetition and the fifty-move rule the player to move could claim in
-/// `game`, the rules core's game after the moves of a game being played ([`replay`]).
-pub(crate) fn draw_claims_in(game: &sobre_core::Game) -> Vec<ClaimReason> {
-    [ClaimReason::Threefold, ClaimReason::FiftyMoves]
-        .into_iter()
-        .filter(|&r| game.check_claim(r, None).is_ok())
-        .collect()
 }
 
 /// The arbiters a game's envelopes are escrowed to (A3), each once.

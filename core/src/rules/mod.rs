@@ -233,6 +233,23 @@ impl Game {
             .map(claims::ClaimGround::termination)
     }
 
+    /// The draws the player to move could claim on the position on the board (9.2, 9.3,
+    /// without an intended move): exactly the kinds [`Game::check_claim`] accepts so, in the
+    /// order threefold, fifty moves. A position recurs only between captures and pawn moves
+    /// (they change the pieces for good), and at least four plies apart (one move of each
+    /// side cannot put both pieces back), so a third occurrence needs eight plies since the
+    /// last of them: the halfmove clock, never less than that stretch (it counts from the
+    /// start position's own). Below it neither kind is looked up, where each look rebuilt
+    /// the history's keys under the 2009 text (a node's summary asks at every event).
+    pub fn open_draw_claims(&self) -> Vec<ClaimReason> {
+        let plies = self.position.halfmove_clock();
+        [(ClaimReason::Threefold, 8), (ClaimReason::FiftyMoves, 100)]
+            .into_iter()
+            .filter(|&(kind, least)| plies >= least && self.check_claim(kind, None).is_ok())
+            .map(|(kind, _)| kind)
+            .collect()
+    }
+
     /// FIDE 6.9: the flag of `loser` has fallen. The game is lost, unless the opponent cannot
     /// checkmate by any series of legal moves, in which case it is drawn.
     pub fn flag_fall(&self, loser: Color) -> (Outcome, Termination) {
@@ -291,6 +308,66 @@ mod tests {
                 g.play(mv(a, b)).unwrap();
             }
         }
+    }
+
+    /// 9.2, 9.3: the claims open on the board are what `check_claim` accepts without an
+    /// intended move, for every position of random games that shuffle pieces to and fro
+    /// (repetitions) under both texts of the Laws, from the start and from a position with
+    /// castling rights and a high halfmove clock.
+    #[test]
+    fn fide_9_2_9_3_open_claims_are_what_check_claim_accepts() {
+        let starts = [
+            Position::new(),
+            fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 90 60"),
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut open = [0usize; 2];
+        for edition in [Edition::Fide2005, Edition::Fide2009] {
+            for start in &starts {
+                for _ in 0..40 {
+                    let mut g = Game::under(edition, start.clone());
+                    for _ in 0..160 {
+                        let expected: Vec<ClaimReason> =
+                            [ClaimReason::Threefold, ClaimReason::FiftyMoves]
+                                .into_iter()
+                                .filter(|&k| g.check_claim(k, None).is_ok())
+                                .collect();
+                        let got = g.open_draw_claims();
+                        assert_eq!(got, expected, "{}", g.position().fen());
+                        for k in &got {
+                            open[usize::from(*k == ClaimReason::FiftyMoves)] += 1;
+                        }
+                        let moves = g.position().legal_moves();
+                        if moves.is_empty() || g.automatic_end().is_some() {
+                            break;
+                        }
+                        // Mostly undo the last move of the side to move (a repetition).
+                        let back = g.moves().len().checked_sub(2).map(|i| g.moves()[i]);
+                        let undo = back.and_then(|b| {
+                            moves
+                                .iter()
+                                .copied()
+                                .find(|m| m.from == b.to && m.to == b.from)
+                        });
+                        let m = match undo {
+                            Some(m) if next(3) > 0 => m,
+                            _ => moves[next(moves.len())],
+                        };
+                        g.play(m).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(
+            open[0] > 0 && open[1] > 0,
+            "both kinds were open somewhere: {open:?}"
+        );
     }
 
     #[test]

@@ -120,7 +120,7 @@ impl GameCache {
             *rules = Rules::new(state);
             rules.catch_up(state);
         }
-        Summary::with_claims(state, view::draw_claims_in(&rules.game))
+        Summary::with_claims(state, rules.game.open_draw_claims())
     }
 
     /// Adds `events` (signatures checked) and replays the game with them (only them when
