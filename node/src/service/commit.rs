@@ -13,7 +13,7 @@ use libp2p::gossipsub::{MessageAcceptance, MessageId};
 use sobre_core::record::PlayerId;
 use std::path::Path;
 use tokio::sync::{mpsc, oneshot};
-use tracing::warn;
+use tracing::{debug, warn};
 
 /// An answer that waits for the store flush covering what it acknowledges.
 pub(super) enum Deferred {
@@ -129,11 +129,18 @@ impl Service {
                 tx: done,
                 failed: None,
             };
+            // How long answers wait on the disk (what the mailbox bench's latency is made
+            // of), for `RUST_LOG=sobre_node::service::commit=debug`.
+            let started = std::time::Instant::now();
+            let answers = batch.pending_len();
             let flushed = batch.flush(&store).await;
+            let flush_us = started.elapsed().as_micros() as u64;
             done.failed = flushed.as_ref().err().cloned();
             let stored = flushed.is_ok();
             let (notes, pending) = batch.into_answers();
             answer(&home, &me, &net, flushed, notes, pending).await;
+            let answered_us = started.elapsed().as_micros() as u64;
+            debug!(answers, flush_us, answered_us, "group flush");
             // Only over events on disk; the next flush makes them durable too.
             if stored {
                 store_summaries(&store, &summaries);

@@ -52,6 +52,11 @@ impl Batch {
         }
     }
 
+    /// How many answers wait for this flush.
+    pub(super) fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
     /// After [`Batch::flush`]: the receipts to note in the integrity ledger and the answers
     /// that waited for the flush.
     pub(super) fn into_answers(self) -> (LedgerNotes, Vec<Deferred>) {
