@@ -101,8 +101,8 @@ pub const QUICK: ScaleSizes = ScaleSizes {
     pairs: 4,
 };
 
-/// The documented pre-release run (docs/performance.md): more than this 2-core machine
-/// carries within the phase's few minutes.
+/// The documented pre-release run (docs/performance.md): about 13 minutes on a 2-core
+/// machine, which holds it but misses Tier 1's latency targets.
 pub const TIER2: ScaleSizes = ScaleSizes {
     clubs: 10,
     players: 300,
