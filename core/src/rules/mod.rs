@@ -234,8 +234,8 @@ impl Game {
     }
 
     /// The draws the player to move could claim on the position on the board (9.2, 9.3,
-    /// without an intended move): exactly the kinds [`Game::check_claim`] accepts so, in the
-    /// order threefold, fifty moves. A position recurs only between captures and pawn moves
+    /// without an intended move): exactly the kinds [`Game::check_claim`] accepts without
+    /// one, in the order threefold, fifty moves. A position recurs only between captures and pawn moves
     /// (they change the pieces for good), and at least four plies apart (one move of each
     /// side cannot put both pieces back), so a third occurrence needs eight plies since the
     /// last of them: the halfmove clock, never less than that stretch (it counts from the
