@@ -5,7 +5,7 @@
 use crate::games::{game_id, game_moves, key, signed_games};
 use crate::nodes::Node;
 use crate::peers::{LightPeer, Via};
-use crate::stats::{ms, pct, process_cpu_seconds, sorted};
+use crate::stats::{machine_cpu, ms, pct, process_cpu_seconds, sorted, thread_run_and_wait};
 use crate::table::Row;
 use crate::{IN_FLIGHT, PER_PEER_BUDGET, Res, Sizes};
 use sobre_core::Move;
@@ -133,6 +133,10 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize, via: Via) -> Res<Ve
     let start = Instant::now();
     let cpu_before = mb.cpu_seconds();
     let load_cpu_before = process_cpu_seconds("self");
+    let machine_before = machine_cpu();
+    // The service task runs on the node process's main thread (whose id is the process's).
+    let service_thread = |pid: Option<u32>| pid.and_then(|p| thread_run_and_wait(p, p));
+    let service_before = service_thread(mb.pid());
     let workers: Vec<_> = (0..in_flight)
         .map(|_| {
             let (wires, order, peers, next, failures, live_games) = (
@@ -196,6 +200,12 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize, via: Via) -> Res<Ve
     let load_cpu = process_cpu_seconds("self")
         .zip(load_cpu_before)
         .map(|(a, b)| a - b);
+    let machine = machine_before
+        .zip(machine_cpu())
+        .map(|(a, b)| a.shares_until(b));
+    let service = service_before
+        .zip(service_thread(mb.pid()))
+        .map(|((r0, w0), (r1, w1))| (r1 - r0, w1 - w0));
     let st = mb.call(ApiRequest::Status(request::Status {})).await?;
     drop(peers);
     mb.stop().await;
@@ -272,6 +282,24 @@ async fn mailbox_run(s: Sizes, live: bool, in_flight: usize, via: Via) -> Res<Ve
             p,
             format!("{run}: load peers' CPU (this process: signing, libp2p) per event"),
             per_event(cpu),
+        ));
+    }
+    if let Some((on_cpu, waiting)) = service {
+        rows.push(Row::info(
+            p,
+            format!("{run}: mailbox service thread, on a CPU / runnable, waiting for one"),
+            format!(
+                "{:.0}% / {:.0}% of the run",
+                on_cpu * 100.0 / elapsed,
+                waiting * 100.0 / elapsed
+            ),
+        ));
+    }
+    if let Some((idle, steal)) = machine {
+        rows.push(Row::info(
+            p,
+            format!("{run}: machine, all CPUs: idle / stolen by the hypervisor"),
+            format!("{idle:.0}% / {steal:.0}%"),
         ));
     }
     for (reason, n) in failures.lock().await.iter() {

@@ -86,3 +86,52 @@ pub fn process_cpu_seconds(pid: &str) -> Option<f64> {
     let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
     Some(ticks / 100.0)
 }
+
+/// The machine's CPU time so far, all CPUs, from `/proc/stat`, in clock ticks: in all, idle
+/// (with I/O wait) and stolen by the hypervisor (a virtual CPU that had work but was not
+/// run). Over a window: how much of the machine a figure had.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MachineCpu {
+    pub total: u64,
+    pub idle: u64,
+    pub steal: u64,
+}
+
+pub fn machine_cpu() -> Option<MachineCpu> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let f: Vec<u64> = stat
+        .lines()
+        .next()?
+        .strip_prefix("cpu ")?
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal (guest time is inside user).
+    Some(MachineCpu {
+        total: f.iter().take(8).sum(),
+        idle: f.get(3)? + f.get(4)?,
+        steal: *f.get(7)?,
+    })
+}
+
+impl MachineCpu {
+    /// Idle and stolen shares of the machine between `self` (earlier) and `later`, in %.
+    pub fn shares_until(self, later: MachineCpu) -> (f64, f64) {
+        let total = later.total.saturating_sub(self.total).max(1) as f64;
+        (
+            later.idle.saturating_sub(self.idle) as f64 * 100.0 / total,
+            later.steal.saturating_sub(self.steal) as f64 * 100.0 / total,
+        )
+    }
+}
+
+/// Seconds one thread has run and has waited, runnable, for a CPU
+/// (`/proc/<pid>/task/<tid>/schedstat`'s first two fields): whether a stage that works
+/// alone is short of work or short of a CPU.
+pub fn thread_run_and_wait(pid: u32, tid: u32) -> Option<(f64, f64)> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?;
+    let mut f = s.split_whitespace().map(|n| n.parse::<u64>().ok());
+    let run = f.next()??;
+    let wait = f.next()??;
+    Some((run as f64 / 1e9, wait as f64 / 1e9))
+}
