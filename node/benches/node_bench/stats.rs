@@ -59,18 +59,14 @@ pub fn threads_by_name(pid: &str) -> std::collections::BTreeMap<String, (f64, u6
         else {
             continue;
         };
-        let ns: u64 = sched
-            .split_whitespace()
-            .next()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
+        let run = schedstat(&sched).map_or(0.0, |(run, _)| run);
         let switches: u64 = status
             .lines()
             .filter(|l| l.contains("ctxt_switches:"))
             .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
             .sum();
         let e = by.entry(comm.trim().to_string()).or_insert((0.0, 0));
-        e.0 += ns as f64 / 1e9;
+        e.0 += run;
         e.1 += switches;
     }
     by
@@ -90,7 +86,7 @@ pub fn process_cpu_seconds(pid: &str) -> Option<f64> {
 /// The machine's CPU time so far, all CPUs, from `/proc/stat`, in clock ticks: in all, idle
 /// (with I/O wait) and stolen by the hypervisor (a virtual CPU that had work but was not
 /// run). Over a window: how much of the machine a figure had.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct MachineCpu {
     pub total: u64,
     pub idle: u64,
@@ -129,8 +125,12 @@ impl MachineCpu {
 /// (`/proc/<pid>/task/<tid>/schedstat`'s first two fields): whether a stage that works
 /// alone is short of work or short of a CPU.
 pub fn thread_run_and_wait(pid: u32, tid: u32) -> Option<(f64, f64)> {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?;
-    let mut f = s.split_whitespace().map(|n| n.parse::<u64>().ok());
+    schedstat(&std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?)
+}
+
+/// A `schedstat` line's time on a CPU and time runnable, waiting for one, in seconds.
+fn schedstat(text: &str) -> Option<(f64, f64)> {
+    let mut f = text.split_whitespace().map(|n| n.parse::<u64>().ok());
     let run = f.next()??;
     let wait = f.next()??;
     Some((run as f64 / 1e9, wait as f64 / 1e9))
