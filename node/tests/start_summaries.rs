@@ -270,3 +270,31 @@ async fn a_summary_of_another_format_is_ignored_and_rebuilt() {
     );
     node.stop().await;
 }
+
+/// The start reads games on every core, in slices of 256 (`service::reads`): with more games
+/// than two slices, every game is still verified once at the first start, served, and read
+/// from its summary at the next, with the same `games` answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_over_many_slices_verifies_each_game_once_and_serves_them_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = home_with_games(dir.path(), 600).await;
+    let a = TestNode::start(dir.path()).await;
+    assert_eq!(verified_at_start(&a).await, 600, "every game verified once");
+    let before = timeless(a.call(ApiRequest::Games(request::Games {})).await);
+    let listed = before["games"].as_array().map_or(0, Vec::len);
+    assert_eq!(listed, 600, "every game served: {before}");
+    a.stop().await;
+
+    let a = TestNode::start(dir.path()).await;
+    assert_eq!(
+        verified_at_start(&a).await,
+        0,
+        "every game from its summary"
+    );
+    let after = timeless(a.call(ApiRequest::Games(request::Games {})).await);
+    assert_eq!(after, before, "the same games, the same answer");
+    for v in &answers(&a, &games[597..]).await[1..] {
+        assert!(v["plies"].is_u64(), "the last games are shown: {v}");
+    }
+    a.stop().await;
+}
