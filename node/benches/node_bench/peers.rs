@@ -1,11 +1,11 @@
 //! Client peers: full libp2p nodes without a service, and light load generators.
 
 use crate::Res;
-use futures::StreamExt;
+use futures::{StreamExt, TryStreamExt};
 use sobre_core::record::Keypair;
 use sobre_node::home;
-use sobre_node::network::{self, NetworkConfig, NetworkHandle};
-use sobre_node::protocol::{self, Request, Response};
+use sobre_node::network::{self, NetworkConfig, NetworkEvent, NetworkHandle};
+use sobre_node::protocol::{self, GameHead, Request, Response};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
@@ -21,20 +21,92 @@ pub async fn client_peers(n: usize, addr: &str) -> Res<(Vec<Peer>, libp2p::PeerI
     client_peers_as(keys, addr).await
 }
 
-/// Client peers with the given player keys (a player's own node is its key's peer).
+/// Client peers with the given player keys (a player's own node is its key's peer), which
+/// answer nothing: a mailbox meeting one takes its slowest path (its `GamesSince`
+/// unanswered, it syncs every game it holds with that player).
 pub async fn client_peers_as(keys: Vec<Keypair>, addr: &str) -> Res<(Vec<Peer>, libp2p::PeerId)> {
-    let mut peers = Vec::with_capacity(keys.len());
-    let mut server = None;
-    for k in keys {
-        let mut cfg = NetworkConfig::new(home::libp2p_keypair(&k)?);
-        cfg.listen = Vec::new();
-        let (net, mut events) = network::spawn(cfg).await?;
-        // Nobody asks a client anything; drain what the swarm reports.
-        tokio::spawn(async move { while events.recv().await.is_some() {} });
-        server = Some(net.dial(addr.parse()?).await?);
-        peers.push(Peer { net });
+    clients(keys.into_iter().map(|k| (k, None)).collect(), addr).await
+}
+
+/// Client peers with the given player keys that answer their mailbox (`addr`) as a caught-up
+/// player's node does, and nothing else: each reserves the mailbox and raises its rate limit
+/// before dialing (`net.reserve`, as a node does for its mailboxes at start) and answers its
+/// `GamesSince` with the heads of the player's games it is given, under an epoch of its own,
+/// so that the mailbox syncs only what it lacks. It signs and verifies nothing: a model of a
+/// player's reconnection on the wire, not of its node.
+pub async fn answering_clients(
+    clients_heads: Vec<(Keypair, Vec<GameHead>)>,
+    addr: &str,
+) -> Res<Vec<Peer>> {
+    let with = clients_heads
+        .into_iter()
+        .map(|(k, h)| (k, Some(h)))
+        .collect();
+    Ok(clients(with, addr).await?.0)
+}
+
+/// Clients started and dialed [`CLIENTS_AT_ONCE`] at a time (in the order given): one by
+/// one, a thousand of them took the storm 29 s to connect, longer than the mailbox took to
+/// serve them.
+async fn clients(
+    keys: Vec<(Keypair, Option<Vec<GameHead>>)>,
+    addr: &str,
+) -> Res<(Vec<Peer>, libp2p::PeerId)> {
+    let mailbox: Option<libp2p::PeerId> = addr
+        .rsplit_once("/p2p/")
+        .and_then(|(_, id)| id.parse().ok());
+    let target: libp2p::Multiaddr = addr.parse()?;
+    let started: Vec<(Peer, libp2p::PeerId)> = futures::stream::iter(keys)
+        .map(|(k, heads)| client(k, heads, mailbox, target.clone()))
+        .buffered(CLIENTS_AT_ONCE)
+        .try_collect()
+        .await?;
+    let server = started.first().map(|(_, s)| *s).ok_or("no client peers")?;
+    Ok((started.into_iter().map(|(p, _)| p).collect(), server))
+}
+
+/// Client peers dialing at once: well under the node's limit of pending incoming
+/// connections (64, `network::limits`).
+const CLIENTS_AT_ONCE: usize = 16;
+
+/// One client of [`clients`]: its swarm started, answering as `heads` says, dialed to `addr`.
+async fn client(
+    k: Keypair,
+    heads: Option<Vec<GameHead>>,
+    mailbox: Option<libp2p::PeerId>,
+    addr: libp2p::Multiaddr,
+) -> Res<(Peer, libp2p::PeerId)> {
+    let mut cfg = NetworkConfig::new(home::libp2p_keypair(&k)?);
+    cfg.listen = Vec::new();
+    let (net, mut events) = network::spawn(cfg).await?;
+    if heads.is_some()
+        && let Some(m) = mailbox
+    {
+        net.reserve(vec![m]).await?;
     }
-    Ok((peers, server.ok_or("no client peers")?))
+    // Epoch 0 means "not your mailbox" to the asker: any other will do.
+    let epoch = rand::random::<u64>() | 1;
+    tokio::spawn(async move {
+        while let Some(event) = events.recv().await {
+            if let (
+                Some(heads),
+                NetworkEvent::InboundRequest {
+                    request: Request::GamesSince { .. },
+                    reply,
+                    ..
+                },
+            ) = (&heads, event)
+            {
+                let _ = reply.send(Response::GameHeads {
+                    epoch,
+                    cursor: heads.len() as u64,
+                    heads: heads.clone(),
+                });
+            }
+        }
+    });
+    let server = net.dial(addr).await?;
+    Ok((Peer { net }, server))
 }
 
 /// A load-generating peer of the mailbox phase: a real libp2p swarm (TCP, Noise, Yamux) that

@@ -21,7 +21,7 @@ mod play;
 mod setup;
 mod traffic;
 
-use crate::games::{key, preload, signed_games};
+use crate::games::{game_id, key, preload, signed_games};
 use crate::nodes::Node;
 use crate::table::Row;
 use crate::{Res, Sizes};
@@ -29,8 +29,10 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
+use sobre_core::record::{PlayerId, SignedEvent};
 use sobre_node::api::ApiRequest;
 use sobre_node::client;
+use sobre_node::protocol::GameHead;
 use sobre_node::time::now_ms;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -64,7 +66,8 @@ pub struct ScaleSizes {
     /// Players down at once, in percent.
     pub churn_pct: usize,
     pub idle_window: Duration,
-    /// Bare protocol clients (the held games' players) joining the reconnect storm.
+    /// Bare protocol clients (the held games' players) joining the reconnect storm, each
+    /// answering its mailbox as a caught-up player's node does (`peers::answering_clients`).
     pub storm_bare: usize,
     pub pairs: usize,
 }
@@ -97,7 +100,7 @@ pub const QUICK: ScaleSizes = ScaleSizes {
     down: (Duration::from_secs(3), Duration::from_secs(6)),
     churn_pct: 10,
     idle_window: Duration::from_secs(3),
-    storm_bare: 0,
+    storm_bare: 30,
     pairs: 4,
 };
 
@@ -129,6 +132,10 @@ pub struct Club {
     pub addr: String,
     pub pid: std::sync::Mutex<Option<u32>>,
     pub start_s: f64,
+    /// For the reconnect storm's bare clients (club 0 of a run with any): the heads of the
+    /// games held here, by player index (`key(30, i)`), as each player's node would answer
+    /// its mailbox's `GamesSince`.
+    pub bare_heads: Vec<Vec<GameHead>>,
 }
 
 /// A player's node (stopped while it is down: `node` is `None`, `dir` keeps its home).
@@ -334,6 +341,14 @@ async fn start_clubs(s: ScaleSizes) -> Res<Vec<Club>> {
         })
         .await?;
         preload(dir.path(), &games).await?;
+        let bare_heads = if c == 0 && s.storm_bare > 0 {
+            heads_by_player(&games, n, |i| {
+                let white = i % n;
+                (white, (white + 1 + (i / n) % (n - 1)) % n)
+            })
+        } else {
+            Vec::new()
+        };
         drop(games);
         let listen = format!("/ip4/127.0.0.1/tcp/{}", free_port()?);
         let bootstrap: Vec<String> = clubs.iter().map(|c| c.addr.clone()).collect();
@@ -348,9 +363,37 @@ async fn start_clubs(s: ScaleSizes) -> Res<Vec<Club>> {
             listen,
             addr,
             start_s,
+            bare_heads,
         });
     }
     Ok(clubs)
+}
+
+/// The head of each game (per author, the next sequence number), listed under both its
+/// players' indexes as `players(i)` gives them for game `i`.
+fn heads_by_player(
+    games: &[Vec<SignedEvent>],
+    n: usize,
+    players: impl Fn(usize) -> (usize, usize),
+) -> Vec<Vec<GameHead>> {
+    let mut out: Vec<Vec<GameHead>> = vec![Vec::new(); n];
+    for (i, g) in games.iter().enumerate() {
+        let mut have: Vec<(PlayerId, u64)> = Vec::new();
+        for e in g.iter().filter_map(|e| e.decode_unverified().ok()) {
+            match have.iter_mut().find(|(p, _)| *p == e.author) {
+                Some((_, next)) => *next = (*next).max(e.seq + 1),
+                None => have.push((e.author, e.seq + 1)),
+            }
+        }
+        let head = GameHead {
+            game: game_id(g),
+            have,
+        };
+        let (white, black) = players(i);
+        out[white].push(head.clone());
+        out[black].push(head);
+    }
+    out
 }
 
 /// Players, club by club in turn (player `p` is of club `p % clubs`), a few starting at once.

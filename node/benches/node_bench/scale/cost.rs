@@ -5,7 +5,7 @@ use super::{PHASE, World};
 use crate::Res;
 use crate::games::key;
 use crate::nodes::Node;
-use crate::peers::{client_peers_as, shutdown_peers};
+use crate::peers::{answering_clients, shutdown_peers};
 use crate::stats::{process_cpu_seconds, threads_by_name, threads_cpu_seconds};
 use crate::table::Row;
 use sobre_node::api::ApiRequest;
@@ -203,10 +203,13 @@ pub async fn storm(w: &World) -> Res<Vec<Row>> {
         r?;
     }
     let bare = if w.s.storm_bare > 0 {
-        let keys = (0..w.s.storm_bare)
-            .map(|i| key(30 + c as u32, i as u64))
+        let clients = (0..w.s.storm_bare)
+            .map(|i| {
+                let heads = w.clubs[c].bare_heads.get(i).cloned().unwrap_or_default();
+                (key(30 + c as u32, i as u64), heads)
+            })
             .collect();
-        Some(client_peers_as(keys, &w.clubs[c].addr).await?.0)
+        Some(answering_clients(clients, &w.clubs[c].addr).await?)
     } else {
         None
     };
