@@ -104,7 +104,7 @@ pub const QUICK: ScaleSizes = ScaleSizes {
     pairs: 4,
 };
 
-/// The documented pre-release run (docs/performance.md): about 13 minutes on a 2-core
+/// The documented pre-release run (docs/scale.md): about 13 minutes on a 2-core
 /// machine, which holds it but misses Tier 1's latency targets.
 pub const TIER2: ScaleSizes = ScaleSizes {
     clubs: 10,

@@ -3,7 +3,7 @@
 //! and each gossip message) with their bytes, and the bytes on the network under them
 //! (Noise, Yamux, TCP or QUIC payload, identify, ping, Kademlia: everything), from libp2p's
 //! own bandwidth metrics. `status` reports them; the scale benchmark divides them by the
-//! moves played to give messages and bytes per move by role (docs/performance.md).
+//! moves played to give messages and bytes per move by role (docs/scale.md).
 
 use libp2p::metrics::Registry;
 use serde::{Deserialize, Serialize};
