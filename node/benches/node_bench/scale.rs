@@ -29,10 +29,11 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
-use sobre_core::record::{PlayerId, SignedEvent};
+use sobre_core::record::SignedEvent;
 use sobre_node::api::ApiRequest;
 use sobre_node::client;
 use sobre_node::protocol::GameHead;
+use sobre_node::store::next_per_author;
 use sobre_node::time::now_ms;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -334,18 +335,14 @@ async fn start_clubs(s: ScaleSizes) -> Res<Vec<Club>> {
         let n = if c == 0 { s.storm_bare.max(100) } else { 100 };
         let games = tokio::task::spawn_blocking(move || {
             signed_games(held, 2, t0, |i| {
-                let white = i % n;
-                let black = (white + 1 + (i / n) % (n - 1)) % n;
+                let (white, black) = club_pairing(i, n);
                 (key(tag, white as u64), key(tag, black as u64))
             })
         })
         .await?;
         preload(dir.path(), &games).await?;
         let bare_heads = if c == 0 && s.storm_bare > 0 {
-            heads_by_player(&games, n, |i| {
-                let white = i % n;
-                (white, (white + 1 + (i / n) % (n - 1)) % n)
-            })
+            heads_by_player(&games, n, |i| club_pairing(i, n))
         } else {
             Vec::new()
         };
@@ -369,6 +366,12 @@ async fn start_clubs(s: ScaleSizes) -> Res<Vec<Club>> {
     Ok(clubs)
 }
 
+/// The players of held game `i` among a club's `n` keys: each plays about `2 × games / n`.
+fn club_pairing(i: usize, n: usize) -> (usize, usize) {
+    let white = i % n;
+    (white, (white + 1 + (i / n) % (n - 1)) % n)
+}
+
 /// The head of each game (per author, the next sequence number), listed under both its
 /// players' indexes as `players(i)` gives them for game `i`.
 fn heads_by_player(
@@ -378,16 +381,13 @@ fn heads_by_player(
 ) -> Vec<Vec<GameHead>> {
     let mut out: Vec<Vec<GameHead>> = vec![Vec::new(); n];
     for (i, g) in games.iter().enumerate() {
-        let mut have: Vec<(PlayerId, u64)> = Vec::new();
-        for e in g.iter().filter_map(|e| e.decode_unverified().ok()) {
-            match have.iter_mut().find(|(p, _)| *p == e.author) {
-                Some((_, next)) => *next = (*next).max(e.seq + 1),
-                None => have.push((e.author, e.seq + 1)),
-            }
-        }
         let head = GameHead {
             game: game_id(g),
-            have,
+            have: next_per_author(
+                g.iter()
+                    .filter_map(|e| e.decode_unverified().ok())
+                    .map(|e| (e.author, e.seq)),
+            ),
         };
         let (white, black) = players(i);
         out[white].push(head.clone());

@@ -113,10 +113,10 @@ pub(crate) struct Summaries {
 /// the store's order: the result is the one a single pass gives.
 pub(crate) fn load_summaries(store: &Store) -> Result<Summaries, crate::store::StoreError> {
     let ids = store.games()?;
-    let slices = ids.len().div_ceil(START_SLICE);
+    let slices: Vec<&[GameId]> = ids.chunks(START_SLICE).collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, std::num::NonZeroUsize::get)
-        .min(slices);
+        .min(slices.len());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut done: Vec<(usize, Vec<(GameId, StartRead)>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -125,13 +125,9 @@ pub(crate) fn load_summaries(store: &Store) -> Result<Summaries, crate::store::S
                     let mut mine = Vec::new();
                     loop {
                         let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let from = k * START_SLICE;
-                        let Some(slice) = ids.get(from..ids.len().min(from + START_SLICE)) else {
+                        let Some(slice) = slices.get(k) else {
                             return mine;
                         };
-                        if slice.is_empty() {
-                            return mine;
-                        }
                         mine.push((
                             k,
                             slice
