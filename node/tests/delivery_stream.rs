@@ -11,7 +11,7 @@ use libp2p::multiaddr::Protocol;
 use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
 use libp2p::{Multiaddr, PeerId, Stream, SwarmBuilder, identify, noise, tcp, yamux};
 use sobre_core::record::EventId;
-use sobre_node::network::{IDENTIFY_PROTOCOL, NetworkEvent};
+use sobre_node::network::{IDENTIFY_PROTOCOL, NetworkError, NetworkEvent, pipe};
 use sobre_node::protocol::{self, DELIVER_STREAM_PROTOCOL, MAX_MESSAGE_BYTES, Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::timeout;
@@ -382,4 +382,170 @@ async fn an_answer_ready_leaves_at_once_even_while_the_next_one_is_pending() {
     release_tx.send(()).unwrap();
     assert_eq!(read_response(&mut stream).await, receipt(1));
     b.shutdown().await;
+}
+
+/// Starts a bare peer serving the delivery stream protocol as `plan` says for each stream
+/// it accepts, in order: `None` drops the stream unread (what a libp2p-stream node does
+/// when its acceptor is busy), `Some(k)` answers `k` deliveries, then reads one more and
+/// drops the stream without answering it. Streams past the plan are served to the end.
+/// Reports the number of each delivery answered.
+async fn dropping_peer(
+    plan: Vec<Option<usize>>,
+) -> (
+    PeerId,
+    Multiaddr,
+    mpsc::UnboundedReceiver<u8>,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    let (mut bare, bare_id, bare_addr) = bare_peer(None).await;
+    let mut incoming = bare
+        .accept(libp2p::StreamProtocol::new(DELIVER_STREAM_PROTOCOL))
+        .unwrap();
+    let (answered_tx, answered) = mpsc::unbounded_channel();
+    let opened = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = opened.clone();
+    tokio::spawn(async move {
+        let mut plan = plan.into_iter();
+        while let Some((_, mut stream)) = incoming.next().await {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let Some(step) = plan.next().unwrap_or(Some(usize::MAX)) else {
+                drop(stream);
+                continue;
+            };
+            let answered_tx = answered_tx.clone();
+            tokio::spawn(async move {
+                let mut served = 0;
+                while let Some(frame) = read_frame(&mut stream).await {
+                    if served == step {
+                        return;
+                    }
+                    let Request::Deliver { events, .. } = protocol::decode(&frame).unwrap() else {
+                        panic!("only deliveries travel on the stream");
+                    };
+                    let _ = answered_tx.send(events[0][0]);
+                    let answer = Response::Receipts { receipts: events };
+                    write_frame(&mut stream, &protocol::encode(&answer).unwrap()).await;
+                    stream.flush().await.unwrap();
+                    served += 1;
+                }
+            });
+        }
+    });
+    (bare_id, bare_addr, answered, opened)
+}
+
+/// A peer that drops a delivery stream (unread, or in the middle of a burst) has lost
+/// nothing: the node opens another stream and writes again what was not answered, each
+/// delivery answered once. Deliveries are idempotent, so writing one again is safe.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_stream_is_replaced_and_what_it_left_unanswered_is_sent_again() {
+    let (a, _a_events) = start(config()).await;
+    // Stream 1 dropped unread; stream 2 answers the first delivery and 10 of the burst,
+    // then drops the rest; stream 3 serves.
+    let (bare_id, bare_addr, mut answered, opened) = dropping_peer(vec![None, Some(11)]).await;
+    a.dial(bare_addr).await.unwrap();
+    // Until identify has told A the peer speaks the stream protocol, deliveries take
+    // request-response, which the bare peer refuses.
+    timeout(STEP, async {
+        loop {
+            if matches!(a.request(bare_id, deliver(0)).await, Ok(r) if r == receipt(0)) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("no delivery ever went through a stream");
+    let answers =
+        futures::future::join_all((1..=40u8).map(|n| a.request(bare_id, deliver(n)))).await;
+    for (n, answer) in (1..=40u8).zip(answers) {
+        assert_eq!(answer.unwrap(), receipt(n), "delivery {n}");
+    }
+    let mut times = [0usize; 41];
+    while let Ok(n) = answered.try_recv() {
+        times[n as usize] += 1;
+    }
+    assert!(
+        times.iter().all(|&t| t == 1),
+        "each delivery answered once: {times:?}"
+    );
+    assert_eq!(opened.load(std::sync::atomic::Ordering::SeqCst), 3);
+    a.shutdown().await;
+}
+
+/// A peer that drops every delivery stream does not keep the node opening streams: after
+/// [`pipe::REOPENS`] new streams without an answer, the delivery fails (the outbox retries
+/// it later).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_that_drops_every_stream_gets_a_bounded_number_of_them() {
+    let (a, _a_events) = start(config()).await;
+    let (bare_id, bare_addr, _answered, opened) = dropping_peer(vec![None; 100]).await;
+    a.dial(bare_addr).await.unwrap();
+    // Refused on request-response until identify; then the stream path fails.
+    timeout(STEP, async {
+        loop {
+            match a.request(bare_id, deliver(0)).await {
+                Err(NetworkError::Transport(_)) => break,
+                Err(NetworkError::Refused(_)) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                other => panic!("neither refused nor failed: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("the delivery neither failed nor was answered");
+    assert_eq!(
+        opened.load(std::sync::atomic::Ordering::SeqCst),
+        1 + pipe::REOPENS as usize
+    );
+    a.shutdown().await;
+}
+
+/// A peer that answers one delivery per stream and drops the rest makes the node write them
+/// again on each new stream, but each new stream waits longer than the one before: the
+/// peer cannot make the node rewrite its deliveries at the network's pace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_answering_one_delivery_per_stream_slows_its_own_pipe() {
+    let (a, _a_events) = start(config()).await;
+    let (bare_id, bare_addr, mut answered, opened) = dropping_peer(vec![Some(1); 100]).await;
+    a.dial(bare_addr).await.unwrap();
+    timeout(STEP, async {
+        loop {
+            if matches!(a.request(bare_id, deliver(0)).await, Ok(r) if r == receipt(0)) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("no delivery ever went through a stream");
+    let streams_before = opened.load(std::sync::atomic::Ordering::SeqCst);
+    let started = std::time::Instant::now();
+    let answers = timeout(
+        STEP,
+        futures::future::join_all((1..=8u8).map(|n| a.request(bare_id, deliver(n)))),
+    )
+    .await
+    .expect("the deliveries were neither answered nor failed");
+    for (n, answer) in (1..=8u8).zip(answers) {
+        assert_eq!(answer.unwrap(), receipt(n), "delivery {n}");
+    }
+    // One new stream per delivery, the k-th new stream of the pipe opened after a pause of
+    // 50 ms times k (the warm-up's streams opened before them count).
+    let streams = opened.load(std::sync::atomic::Ordering::SeqCst) - streams_before;
+    assert_eq!(streams, 8);
+    let first = streams_before as u32;
+    let least: u32 = (first..first + 8).map(|k| 50 * k).sum();
+    assert!(
+        started.elapsed() >= Duration::from_millis(least.into()),
+        "{:?} for 8 new streams, at least {least} ms expected",
+        started.elapsed()
+    );
+    let mut times = [0usize; 9];
+    while let Ok(n) = answered.try_recv() {
+        times[n as usize] += 1;
+    }
+    assert!(times.iter().all(|&t| t == 1), "each answered once: {times:?}");
+    a.shutdown().await;
 }
