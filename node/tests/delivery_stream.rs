@@ -546,6 +546,9 @@ async fn a_peer_answering_one_delivery_per_stream_slows_its_own_pipe() {
     while let Ok(n) = answered.try_recv() {
         times[n as usize] += 1;
     }
-    assert!(times.iter().all(|&t| t == 1), "each answered once: {times:?}");
+    assert!(
+        times.iter().all(|&t| t == 1),
+        "each answered once: {times:?}"
+    );
     a.shutdown().await;
 }

@@ -14,6 +14,11 @@ pub const MAX_ADDRS_PER_PEER: usize = 8;
 /// Peers remembered in all; past it, the one seen longest ago is forgotten.
 pub const MAX_REMEMBERED_PEERS: usize = 1024;
 
+/// How stale a peer's last sighting may be before a sighting at the same addresses is
+/// written: "last seen" is shown to the minute of days-long games, and the oldest sighting
+/// only chooses whom to forget first.
+pub const SEEN_REFRESH_MS: u64 = 10 * 60 * 1000;
+
 /// What is remembered of one peer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RememberedPeer {
@@ -67,7 +72,14 @@ impl Store {
             addrs: merged,
             seen_ms: seen_ms.unwrap_or(old.seen_ms).max(old.seen_ms),
         };
-        if !is_new && fresh == old {
+        // A peer seen again at the same addresses is written only when its last sighting is
+        // [`SEEN_REFRESH_MS`] old: a player's reconnection otherwise wrote a record at every
+        // node it connected to, and a mailbox's writes in a reconnect storm were mostly
+        // these (each one a share of sled's segment rewrites).
+        if !is_new
+            && fresh.addrs == old.addrs
+            && fresh.seen_ms.saturating_sub(old.seen_ms) < SEEN_REFRESH_MS
+        {
             return Ok(false);
         }
         if is_new && self.peers.len() >= MAX_REMEMBERED_PEERS {
@@ -152,12 +164,35 @@ mod tests {
             (got.addrs, got.seen_ms),
             (vec!["/a".into(), "/old".into()], 5)
         );
+        // Seen again at the same addresses: written only once the sighting is stale.
+        let addrs = ["/a".to_owned(), "/old".to_owned()];
+        assert!(
+            !store
+                .remember_peer_addrs("p", &addrs, Some(5 + SEEN_REFRESH_MS - 1))
+                .unwrap()
+        );
+        assert_eq!(store.remembered_peer("p").unwrap().unwrap().seen_ms, 5);
+        assert!(
+            store
+                .remember_peer_addrs("p", &addrs, Some(5 + SEEN_REFRESH_MS))
+                .unwrap()
+        );
+        assert_eq!(
+            store.remembered_peer("p").unwrap().unwrap().seen_ms,
+            5 + SEEN_REFRESH_MS
+        );
+        // Seen at a new address: written at once.
+        assert!(
+            store
+                .remember_peer_addrs("p", &["/b".into()], Some(6 + SEEN_REFRESH_MS))
+                .unwrap()
+        );
         let many: Vec<String> = (0..20).map(|i| format!("/n{i}")).collect();
         store.remember_peer_addrs("p", &many, None).unwrap();
         let got = store.remembered_peer("p").unwrap().unwrap();
         assert_eq!(got.addrs.len(), MAX_ADDRS_PER_PEER);
         assert_eq!(got.addrs[0], "/n0");
-        assert_eq!(got.seen_ms, 5);
+        assert_eq!(got.seen_ms, 6 + SEEN_REFRESH_MS);
     }
 
     #[test]

@@ -12,15 +12,24 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Players going down and coming back until `end`; each return's catch-up time, seconds
-/// from the restart until its games show every move its opponents had acknowledged.
+/// A player's return: seconds from its restart until its node answers again (`up`) and
+/// until its games show every move its opponents had acknowledged (`caught_up`, which
+/// includes `up`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Return {
+    pub player: usize,
+    pub up: f64,
+    pub caught_up: f64,
+}
+
+/// Players going down and coming back until `end`; each one's [`Return`].
 pub(super) async fn churn(
     w: Arc<World>,
     play: Arc<Mutex<Play>>,
     seed: u64,
     max_down: usize,
     end: Instant,
-) -> Res<Vec<(usize, f64)>> {
+) -> Res<Vec<Return>> {
     use rand::SeedableRng;
     let mut rng = StdRng::seed_from_u64(seed);
     let s = w.s;
@@ -31,9 +40,9 @@ pub(super) async fn churn(
     tokio::time::sleep(s.down.0 / 10).await;
     loop {
         while let Some(r) = downs.try_join_next() {
-            let (p, t) = r??;
-            down.remove(&p);
-            returns.push((p, t));
+            let r: Return = r??;
+            down.remove(&r.player);
+            returns.push(r);
         }
         let left = end.saturating_duration_since(Instant::now());
         if left < s.down.0 + Duration::from_secs(2) {
@@ -54,8 +63,7 @@ pub(super) async fn churn(
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     while let Some(r) = downs.join_next().await {
-        let (p, t) = r??;
-        returns.push((p, t));
+        returns.push(r??);
     }
     Ok(returns)
 }
@@ -66,7 +74,7 @@ async fn go_down(
     play: Arc<Mutex<Play>>,
     p: usize,
     dur: Duration,
-) -> Res<(usize, f64)> {
+) -> Res<Return> {
     lock(&play)?.movable[p] = false;
     while lock(&play)?.in_flight_by[p] > 0 {
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -87,6 +95,7 @@ async fn go_down(
     };
     let t = Instant::now();
     w.restart_player(p, dir).await?;
+    let up = t.elapsed().as_secs_f64();
     watch(&play, &w, Holder::Player(p)).await;
     let mut behind = targets;
     let deadline = Instant::now() + STEP;
@@ -118,5 +127,9 @@ async fn go_down(
     let mut pl = lock(&play)?;
     pl.timed.insert(Holder::Player(p));
     pl.movable[p] = true;
-    Ok((p, caught_up))
+    Ok(Return {
+        player: p,
+        up,
+        caught_up,
+    })
 }
