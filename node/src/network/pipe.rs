@@ -13,7 +13,6 @@
 //! through the event loop like a request-response one: block list, rate limit, strikes,
 //! refusal reasons.
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use futures::{AsyncReadExt, AsyncWriteExt};
@@ -184,47 +183,11 @@ async fn write_response<W: futures::AsyncWrite + Unpin>(
     write_frame_unflushed(io, &bytes, traffic).await
 }
 
-/// How many new streams in a row a pipe opens after one broke, without an answer read in
-/// between, before it gives up and fails what is waiting.
-///
-/// Why reopen at all: a libp2p-stream node hands each inbound stream to its acceptor
-/// through a one-slot channel and drops the stream when the slot is taken (libp2p
-/// rust-libp2p #5651). A busy mailbox that many players open streams to at once drops
-/// some; the dropped stream reads as closed before any answer. A delivery is idempotent
-/// (a node answers a duplicate with the receipts it signed), so writing the unanswered
-/// ones again on a new stream is safe.
-pub const REOPENS: u32 = 3;
-
-/// The pause before a pipe's first new stream, and how much longer each next one waits.
-const REOPEN_PAUSE: Duration = Duration::from_millis(50);
-/// The longest pause before a new stream.
-const MAX_REOPEN_PAUSE: Duration = Duration::from_secs(2);
-
-/// A delivery on its way: its frame, and where its answer goes.
-struct Sent {
-    bytes: Arc<[u8]>,
-    reply: oneshot::Sender<Result<Response, NetworkError>>,
-}
-
-/// How one stream of a pipe ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum End {
-    /// Nothing more to carry: the queue was dropped or stayed idle.
-    Done,
-    /// The stream closed or broke under the deliveries: what was not answered may go again.
-    Broken,
-    /// An answer came late or malformed: the peer is slow or wrong, nothing goes again.
-    Failed,
-}
-
 /// Carries deliveries to `peer` on one stream opened through `control`, pipelined up to
 /// [`MAX_PIPELINED`], until `queue` is dropped, nothing comes for `idle` (the connection
-/// may then idle out: a correspondence game is quiet for days), or the stream fails. A
-/// stream that closes or breaks is replaced, and the deliveries it left unanswered are
-/// written again on the new one, up to [`REOPENS`] times in a row without an answer. An
-/// answer not read within `answer_timeout`, or malformed, ends the pipe. Deliveries
-/// waiting when the pipe ends are failed with [`NetworkError::Transport`]; the outbox
-/// retries them.
+/// may then idle out: a correspondence game is quiet for days), or the stream breaks. An
+/// answer not read within `answer_timeout` breaks the stream. Deliveries queued when the
+/// pipe ends are failed with [`NetworkError::Transport`]; the outbox retries them.
 ///
 /// The node runs one per peer that announced the protocol; any libp2p client with a
 /// [`libp2p_stream::Behaviour`] can run it too (the load peers of the `node_bench` bench do,
@@ -237,210 +200,127 @@ pub async fn pipe(
     idle: Duration,
     traffic: Arc<Traffic>,
 ) {
-    // Written on a stream that broke before their answers, in the order first written.
-    let mut again: VecDeque<Sent> = VecDeque::new();
-    let mut reopens = 0;
-    // Every stream this pipe opened after a break: each waits a little longer, so a peer
-    // that answers one delivery per stream and drops the rest cannot make the pipe write
-    // them again at the network's pace.
-    let mut total_reopens: u32 = 0;
-    let why = loop {
-        let stream = match control.open_stream(peer, protocol_id()).await {
-            Ok(stream) => stream,
-            Err(e) => {
-                debug!(peer = %peer, error = %e, "cannot open a delivery stream");
-                break format!("delivery stream to {peer}: {e}");
+    let closed = || NetworkError::Transport(format!("delivery stream to {peer} closed"));
+    let stream = match control.open_stream(peer, protocol_id()).await {
+        Ok(stream) => stream,
+        Err(e) => {
+            debug!(peer = %peer, error = %e, "cannot open a delivery stream");
+            queue.close();
+            while let Some((_, reply)) = queue.recv().await {
+                let _ = reply.send(Err(NetworkError::Transport(format!(
+                    "delivery stream to {peer}: {e}"
+                ))));
             }
-        };
-        let (end, answered) = carry(
-            peer,
-            stream,
-            &mut queue,
-            &mut again,
-            answer_timeout,
-            idle,
-            &traffic,
-        )
-        .await;
-        if answered {
-            reopens = 0;
-        }
-        match end {
-            End::Broken if reopens < REOPENS && !(again.is_empty() && queue.is_empty()) => {
-                reopens += 1;
-                total_reopens = total_reopens.saturating_add(1);
-                debug!(peer = %peer, waiting = again.len(), reopens, "delivery stream broke: opening another");
-                tokio::time::sleep(
-                    REOPEN_PAUSE
-                        .saturating_mul(total_reopens)
-                        .min(MAX_REOPEN_PAUSE),
-                )
-                .await;
-            }
-            _ => break format!("delivery stream to {peer} closed"),
+            return;
         }
     };
-    queue.close();
-    for sent in again {
-        let _ = sent.reply.send(Err(NetworkError::Transport(why.clone())));
-    }
-    while let Ok((_, reply)) = queue.try_recv() {
-        let _ = reply.send(Err(NetworkError::Transport(why.clone())));
-    }
-}
-
-/// Carries deliveries on `stream`: first those in `again`, then from `queue`. Returns how
-/// the stream ended and whether any answer was read on it; when it broke, `again` holds
-/// every delivery taken and not answered, in order.
-async fn carry(
-    peer: PeerId,
-    stream: Stream,
-    queue: &mut mpsc::Receiver<Outgoing>,
-    again: &mut VecDeque<Sent>,
-    answer_timeout: Duration,
-    idle: Duration,
-    traffic: &Traffic,
-) -> (End, bool) {
     let (mut rd, mut wr) = stream.split();
-    let (order_tx, mut order_rx) = mpsc::channel::<Sent>(MAX_PIPELINED);
+    type Waiting = oneshot::Sender<Result<Response, NetworkError>>;
+    let (order_tx, mut order_rx) = mpsc::channel::<Waiting>(MAX_PIPELINED);
     // Resolves when the reader stops, so the writer stops taking deliveries at once.
     let (reader_alive, mut reader_gone) = oneshot::channel::<()>();
-    let mut resend = std::mem::take(again);
     let writer = async {
-        // A delivery taken and not placed in line when the writer stopped.
-        let mut held = None;
         loop {
-            let sent = match resend.pop_front() {
-                Some(sent) => sent,
-                None => {
-                    let (request, reply) = tokio::select! {
-                        biased;
-                        _ = &mut reader_gone => break,
-                        next = tokio::time::timeout(idle, queue.recv()) => match next {
-                            Ok(Some(item)) => item,
-                            Ok(None) | Err(_) => break,
-                        },
-                    };
-                    // Refused here, before it takes a place in line: a frame that cannot
-                    // be sent would leave its place waiting for an answer.
-                    let encoded = protocol::encode(&request)
-                        .map_err(|e| e.to_string())
-                        .and_then(|bytes| match frame_len(&bytes) {
-                            Ok(_) => Ok(bytes),
-                            Err(e) => Err(e.to_string()),
-                        });
-                    match encoded {
-                        Ok(bytes) => Sent {
-                            bytes: bytes.into(),
-                            reply,
-                        },
-                        Err(e) => {
-                            let _ = reply.send(Err(NetworkError::Codec(e)));
-                            continue;
-                        }
-                    }
+            let (request, reply) = tokio::select! {
+                biased;
+                _ = &mut reader_gone => break,
+                next = tokio::time::timeout(idle, queue.recv()) => match next {
+                    Ok(Some(item)) => item,
+                    Ok(None) | Err(_) => break,
+                },
+            };
+            // Refused here, before it takes a place in line: a frame that cannot be sent
+            // would leave its place waiting for an answer.
+            let encoded = protocol::encode(&request)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| match frame_len(&bytes) {
+                    Ok(_) => Ok(bytes),
+                    Err(e) => Err(e.to_string()),
+                });
+            let bytes = match encoded {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    let _ = reply.send(Err(NetworkError::Codec(e)));
+                    continue;
                 }
             };
-            let bytes = sent.bytes.clone();
             // The answer's place in line. When the line is full, what was written goes out
             // before waiting: the answers that free the line need it.
-            let placed = match order_tx.try_send(sent) {
+            let queued = match order_tx.try_send(reply) {
                 Ok(()) => Ok(()),
-                Err(mpsc::error::TrySendError::Full(sent)) => match wr.flush().await {
-                    Ok(()) => order_tx.send(sent).await.map_err(|e| e.0),
+                Err(mpsc::error::TrySendError::Full(reply)) => match wr.flush().await {
+                    Ok(()) => order_tx.send(reply).await.map_err(|e| e.0),
                     Err(e) => {
                         debug!(peer = %peer, error = %e, "delivery stream write failed");
-                        Err(sent)
+                        let _ = reply.send(Err(closed()));
+                        break;
                     }
                 },
-                Err(mpsc::error::TrySendError::Closed(sent)) => Err(sent),
+                Err(mpsc::error::TrySendError::Closed(reply)) => Err(reply),
             };
-            if let Err(sent) = placed {
-                held = Some(sent);
+            if let Err(reply) = queued {
+                let _ = reply.send(Err(closed()));
                 break;
             }
-            let mut written = write_frame_unflushed(&mut wr, &bytes, traffic).await;
+            let mut sent = write_frame_unflushed(&mut wr, &bytes, &traffic).await;
             // Deliveries queued together leave in one flush; nothing written waits
             // unflushed for a delivery still to come.
-            if written.is_ok() && resend.is_empty() && queue.is_empty() {
-                written = wr.flush().await;
+            if sent.is_ok() && queue.is_empty() {
+                sent = wr.flush().await;
             }
-            if let Err(e) = written {
+            if let Err(e) = sent {
                 debug!(peer = %peer, error = %e, "delivery stream write failed");
                 break;
             }
         }
         drop(order_tx);
         let _ = wr.close().await;
-        (held, resend)
+        queue.close();
+        while let Ok((_, reply)) = queue.try_recv() {
+            let _ = reply.send(Err(closed()));
+        }
     };
     let reader = async {
         let _alive = reader_alive;
-        let mut answered = false;
-        let mut unanswered = VecDeque::new();
-        let mut end = End::Done;
-        while let Some(sent) = order_rx.recv().await {
-            let read = tokio::time::timeout(answer_timeout, read_frame(&mut rd, traffic)).await;
-            let result = match read {
+        while let Some(reply) = order_rx.recv().await {
+            let (result, broken) = match tokio::time::timeout(
+                answer_timeout,
+                read_frame(&mut rd, &traffic),
+            )
+            .await
+            {
                 Ok(Ok(Frame::Bytes(bytes))) => match protocol::decode::<Response>(&bytes) {
                     Ok(Response::Refused { reason }) => {
                         debug!(peer = %peer, %reason, "delivery refused");
-                        Err(NetworkError::Refused(reason))
+                        (Err(NetworkError::Refused(reason)), false)
                     }
-                    Ok(response) => Ok(response),
+                    Ok(response) => (Ok(response), false),
                     Err(e) => {
                         warn!(peer = %peer, error = %e, "malformed answer on a delivery stream");
-                        end = End::Failed;
-                        Err(NetworkError::Codec(e.to_string()))
+                        (Err(NetworkError::Codec(e.to_string())), true)
                     }
                 },
                 Ok(Ok(Frame::TooLarge(len))) => {
                     warn!(peer = %peer, len, "oversized answer on a delivery stream");
-                    end = End::Failed;
-                    Err(NetworkError::Codec(format!(
-                        "answer of {len} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit"
-                    )))
+                    (
+                        Err(NetworkError::Codec(format!(
+                            "answer of {len} bytes exceeds the {MAX_MESSAGE_BYTES}-byte limit"
+                        ))),
+                        true,
+                    )
                 }
-                Ok(Err(e)) => {
-                    debug!(peer = %peer, error = %e, "delivery stream read failed");
-                    unanswered.push_back(sent);
-                    end = End::Broken;
-                    break;
-                }
-                Err(_) => {
-                    end = End::Failed;
-                    Err(NetworkError::Timeout)
-                }
+                Ok(Err(e)) => (Err(NetworkError::Transport(e.to_string())), true),
+                Err(_) => (Err(NetworkError::Timeout), true),
             };
-            let _ = sent.reply.send(result);
-            if end == End::Failed {
+            let _ = reply.send(result);
+            if broken {
                 break;
             }
-            answered = true;
         }
         order_rx.close();
-        while let Ok(sent) = order_rx.try_recv() {
-            unanswered.push_back(sent);
+        while let Ok(reply) = order_rx.try_recv() {
+            let _ = reply.send(Err(closed()));
         }
-        (end, answered, unanswered)
     };
-    let ((held, resend), (end, answered, unanswered)) = futures::join!(writer, reader);
-    // In the order they were first written: those in line, the one not placed, those not
-    // written again yet.
-    again.extend(unanswered);
-    again.extend(held);
-    again.extend(resend);
-    match end {
-        // The writer stopped on a failed write: the stream is gone under what it took.
-        End::Done if !again.is_empty() => (End::Broken, answered),
-        End::Failed => {
-            for sent in again.drain(..) {
-                let _ = sent.reply.send(Err(NetworkError::Transport(format!(
-                    "delivery stream to {peer} closed"
-                ))));
-            }
-            (End::Failed, answered)
-        }
-        end => (end, answered),
-    }
+    futures::join!(writer, reader);
 }
