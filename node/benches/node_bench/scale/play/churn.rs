@@ -69,12 +69,7 @@ pub(super) async fn churn(
 }
 
 /// Player `p` goes down for `dur` and comes back; returns how long it took to catch up.
-async fn go_down(
-    w: Arc<World>,
-    play: Arc<Mutex<Play>>,
-    p: usize,
-    dur: Duration,
-) -> Res<Return> {
+async fn go_down(w: Arc<World>, play: Arc<Mutex<Play>>, p: usize, dur: Duration) -> Res<Return> {
     lock(&play)?.movable[p] = false;
     while lock(&play)?.in_flight_by[p] > 0 {
         tokio::time::sleep(Duration::from_millis(20)).await;
