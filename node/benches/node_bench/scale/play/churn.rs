@@ -68,7 +68,7 @@ pub(super) async fn churn(
     Ok(returns)
 }
 
-/// Player `p` goes down for `dur` and comes back; returns how long it took to catch up.
+/// Player `p` goes down for `dur` and comes back; returns its [`Return`].
 async fn go_down(w: Arc<World>, play: Arc<Mutex<Play>>, p: usize, dur: Duration) -> Res<Return> {
     lock(&play)?.movable[p] = false;
     while lock(&play)?.in_flight_by[p] > 0 {
