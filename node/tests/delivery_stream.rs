@@ -383,3 +383,56 @@ async fn an_answer_ready_leaves_at_once_even_while_the_next_one_is_pending() {
     assert_eq!(read_response(&mut stream).await, receipt(1));
     b.shutdown().await;
 }
+
+/// Many peers open a delivery stream at the same moment, as a mailbox's players do when
+/// it comes back: every stream is accepted and answered. libp2p-stream 0.5.0-alpha held one
+/// inbound stream at a time and dropped the others while the node was busy (rust-libp2p
+/// #5651; sobre's patch in `vendor/libp2p-stream`), so those peers' deliveries failed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_opened_by_many_peers_at_once_are_all_served() {
+    const PEERS: usize = 96;
+    let mut b_config = config();
+    b_config.max_inbound_per_ip = 4 * PEERS;
+    let (b, b_events) = start(b_config).await;
+    let _b_requests = echo(b_events);
+    let b_id = b.local_peer_id();
+    let b_addr = tcp_addr(&b).await;
+
+    // Every peer connected, and served once, before the burst (so it is streams that
+    // arrive together, not connections).
+    let mut peers = Vec::new();
+    for n in 0..PEERS {
+        let (mut bare, _, _) = bare_peer(Some(&b_addr)).await;
+        let mut first = open(&mut bare, b_id).await;
+        write_frame(&mut first, &protocol::encode(&deliver(n as u8)).unwrap()).await;
+        first.flush().await.unwrap();
+        assert_eq!(read_response(&mut first).await, receipt(n as u8));
+        peers.push((bare, first));
+    }
+
+    let start_line = std::sync::Arc::new(tokio::sync::Barrier::new(PEERS));
+    let burst = peers.into_iter().enumerate().map(|(n, (mut bare, first))| {
+        let start_line = start_line.clone();
+        tokio::spawn(async move {
+            start_line.wait().await;
+            let mut stream = open(&mut bare, b_id).await;
+            let body = protocol::encode(&deliver(n as u8)).unwrap();
+            let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+            frame.extend(body);
+            // A dropped stream may fail this write; the answer tells.
+            let _ = stream.write_all(&frame).await;
+            let _ = stream.flush().await;
+            let answer = read_frame(&mut stream).await;
+            drop(first);
+            answer.map(|bytes| protocol::decode::<Response>(&bytes).unwrap())
+        })
+    });
+    let answers = futures::future::join_all(burst).await;
+    let served = answers
+        .into_iter()
+        .enumerate()
+        .filter(|(n, answer)| matches!(answer, Ok(Some(r)) if *r == receipt(*n as u8)))
+        .count();
+    assert_eq!(served, PEERS, "every stream of the burst is answered");
+    b.shutdown().await;
+}

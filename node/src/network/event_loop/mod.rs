@@ -185,10 +185,13 @@ impl EventLoop {
                 Some(reply) = self.pending_replies.next(), if !self.pending_replies.is_empty() => {
                     self.on_reply(reply);
                 }
-                Some(msg) = self.stream_msgs.recv() => self.on_stream_msg(msg),
+                // Ahead of the streams' requests: taking a stream is cheap, and one left
+                // waiting holds a slot that libp2p-stream needs for the next peer's (see
+                // vendor/libp2p-stream/SOBRE-PATCH.md).
                 Some((peer, stream)) = self.incoming_streams.next() => {
                     self.on_inbound_stream(peer, stream);
                 }
+                Some(msg) = self.stream_msgs.recv() => self.on_stream_msg(msg),
                 permit = events.reserve(), if !self.backlog.is_empty() => {
                     if let (Ok(permit), Some(event)) = (permit, self.backlog.pop_front()) {
                         permit.send(event);
