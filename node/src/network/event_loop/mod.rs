@@ -185,9 +185,9 @@ impl EventLoop {
                 Some(reply) = self.pending_replies.next(), if !self.pending_replies.is_empty() => {
                     self.on_reply(reply);
                 }
-                // Ahead of the streams' requests: taking a stream is cheap, and one left
-                // waiting holds a slot that libp2p-stream needs for the next peer's (see
-                // vendor/libp2p-stream/SOBRE-PATCH.md).
+                // Ahead of the streams' requests: taking a stream is cheap, and streams left
+                // waiting fill libp2p-stream's bounded channel, past which it drops new ones
+                // (see vendor/libp2p-stream/SOBRE-PATCH.md).
                 Some((peer, stream)) = self.incoming_streams.next() => {
                     self.on_inbound_stream(peer, stream);
                 }
