@@ -115,6 +115,16 @@ async fn write_frame(stream: &mut Stream, bytes: &[u8]) {
     stream.write_all(bytes).await.unwrap();
 }
 
+/// Writes `deliver(n)` on a stream the node may already have dropped: the write may fail,
+/// and the answer (or its absence, see [`read_frame`]) tells.
+async fn try_send_delivery(stream: &mut Stream, n: u8) {
+    let body = protocol::encode(&deliver(n)).unwrap();
+    let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+    frame.extend(body);
+    let _ = stream.write_all(&frame).await;
+    let _ = stream.flush().await;
+}
+
 /// The next frame, or `None` when the stream ends or fails.
 async fn read_frame(stream: &mut Stream) -> Option<Vec<u8>> {
     let mut len = [0u8; 4];
@@ -316,12 +326,7 @@ async fn the_rate_limit_and_the_stream_cap_hold_on_delivery_streams() {
         held.push(another);
     }
     let mut extra = open(&mut bare, b_id).await;
-    // The node may have dropped the stream before this write: it may fail.
-    let body = protocol::encode(&deliver(9)).unwrap();
-    let mut frame = (body.len() as u32).to_be_bytes().to_vec();
-    frame.extend(body);
-    let _ = extra.write_all(&frame).await;
-    let _ = extra.flush().await;
+    try_send_delivery(&mut extra, 9).await;
     assert_eq!(
         read_frame(&mut extra).await,
         None,
@@ -416,12 +421,7 @@ async fn streams_opened_by_many_peers_at_once_are_all_served() {
         tokio::spawn(async move {
             start_line.wait().await;
             let mut stream = open(&mut bare, b_id).await;
-            let body = protocol::encode(&deliver(n as u8)).unwrap();
-            let mut frame = (body.len() as u32).to_be_bytes().to_vec();
-            frame.extend(body);
-            // A dropped stream may fail this write; the answer tells.
-            let _ = stream.write_all(&frame).await;
-            let _ = stream.flush().await;
+            try_send_delivery(&mut stream, n as u8).await;
             let answer = read_frame(&mut stream).await;
             drop(first);
             answer.map(|bytes| protocol::decode::<Response>(&bytes).unwrap())
