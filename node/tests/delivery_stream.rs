@@ -107,21 +107,23 @@ async fn bare_peer(dial: Option<&Multiaddr>) -> (libp2p_stream::Control, PeerId,
     (control, id, addr.with(Protocol::P2p(id)))
 }
 
+/// `body` with its length before it, as the delivery protocol frames a message (built here by
+/// hand, as a peer of another implementation would).
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+    frame.extend_from_slice(body);
+    frame
+}
+
 async fn write_frame(stream: &mut Stream, bytes: &[u8]) {
-    stream
-        .write_all(&(bytes.len() as u32).to_be_bytes())
-        .await
-        .unwrap();
-    stream.write_all(bytes).await.unwrap();
+    stream.write_all(&frame(bytes)).await.unwrap();
 }
 
 /// Writes `deliver(n)` on a stream the node may already have dropped: the write may fail,
 /// and the answer (or its absence, see [`read_frame`]) tells.
 async fn try_send_delivery(stream: &mut Stream, n: u8) {
     let body = protocol::encode(&deliver(n)).unwrap();
-    let mut frame = (body.len() as u32).to_be_bytes().to_vec();
-    frame.extend(body);
-    let _ = stream.write_all(&frame).await;
+    let _ = stream.write_all(&frame(&body)).await;
     let _ = stream.flush().await;
 }
 
